@@ -1,0 +1,217 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Role names who or what produced a message, using pi's wire names.
+type Role string
+
+// The message roles a provider understands. Other roles (bash executions,
+// compaction summaries, custom messages) are converted to user messages before
+// a request is made.
+const (
+	RoleUser       Role = "user"
+	RoleAssistant  Role = "assistant"
+	RoleToolResult Role = "toolResult"
+)
+
+// Message is one entry of a conversation as a provider sees it: a
+// *UserMessage, an *AssistantMessage or a *ToolResultMessage.
+type Message interface {
+	// MessageRole reports which of the roles the message has.
+	MessageRole() Role
+}
+
+// UserMessage is what the person (or a host) said: text and images.
+type UserMessage struct {
+	Content   []Content
+	Timestamp int64 // Unix milliseconds
+}
+
+// MessageRole implements Message.
+func (*UserMessage) MessageRole() Role { return RoleUser }
+
+type userWire struct {
+	Role      Role      `json:"role"`
+	Content   []Content `json:"content"`
+	Timestamp int64     `json:"timestamp"`
+}
+
+// MarshalJSON writes the message in pi's shape; content is always an array.
+func (m *UserMessage) MarshalJSON() ([]byte, error) {
+	content := m.Content
+	if content == nil {
+		content = []Content{}
+	}
+	return json.Marshal(userWire{Role: RoleUser, Content: content, Timestamp: m.Timestamp})
+}
+
+// UnmarshalJSON accepts both of pi's forms: content as a string or as blocks.
+func (m *UserMessage) UnmarshalJSON(data []byte) error {
+	var w struct {
+		Content   json.RawMessage `json:"content"`
+		Timestamp int64           `json:"timestamp"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	m.Timestamp = w.Timestamp
+	m.Content = nil
+	if len(w.Content) > 0 && w.Content[0] == '"' {
+		var s string
+		if err := json.Unmarshal(w.Content, &s); err != nil {
+			return err
+		}
+		m.Content = []Content{TextBlock(s)}
+		return nil
+	}
+	if len(w.Content) > 0 && string(w.Content) != "null" {
+		return json.Unmarshal(w.Content, &m.Content)
+	}
+	return nil
+}
+
+// StopReason says why an assistant message ended.
+type StopReason string
+
+// The stop reasons, as pi names them.
+const (
+	StopEnd     StopReason = "stop"    // the model finished its answer
+	StopLength  StopReason = "length"  // the output token limit was reached
+	StopToolUse StopReason = "toolUse" // the model wants tool results
+	StopError   StopReason = "error"   // the request or stream failed
+	StopAborted StopReason = "aborted" // the caller cancelled
+)
+
+// AssistantMessage is one model answer: text, thinking and tool calls, with
+// the usage it cost and why it stopped. ErrorMessage is set when StopReason is
+// StopError or StopAborted.
+type AssistantMessage struct {
+	Content      []Content  `json:"content"`
+	API          string     `json:"api"`
+	Provider     string     `json:"provider"`
+	Model        string     `json:"model"`
+	Usage        Usage      `json:"usage"`
+	StopReason   StopReason `json:"stopReason"`
+	ErrorMessage string     `json:"errorMessage,omitempty"`
+	Timestamp    int64      `json:"timestamp"`
+}
+
+// MessageRole implements Message.
+func (*AssistantMessage) MessageRole() Role { return RoleAssistant }
+
+// MarshalJSON writes the message in pi's key order with its role first.
+func (m *AssistantMessage) MarshalJSON() ([]byte, error) {
+	type plain AssistantMessage
+	p := (*plain)(m)
+	if p.Content == nil {
+		cp := *p
+		cp.Content = []Content{}
+		p = &cp
+	}
+	body, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(`{"role":"assistant",`), body[1:]...), nil
+}
+
+// Text returns the concatenated text blocks of the message.
+func (m *AssistantMessage) Text() string {
+	var n int
+	var only string
+	for _, c := range m.Content {
+		if c.Type == ContentText {
+			n++
+			only = c.Text
+		}
+	}
+	if n <= 1 {
+		return only
+	}
+	var out []byte
+	for _, c := range m.Content {
+		if c.Type == ContentText {
+			out = append(out, c.Text...)
+		}
+	}
+	return string(out)
+}
+
+// ToolCalls returns the tool call blocks of the message in call order.
+func (m *AssistantMessage) ToolCalls() []Content {
+	var calls []Content
+	for _, c := range m.Content {
+		if c.Type == ContentToolCall {
+			calls = append(calls, c)
+		}
+	}
+	return calls
+}
+
+// ToolResultMessage carries what a tool returned for one call.
+type ToolResultMessage struct {
+	ToolCallID string          `json:"toolCallId"`
+	ToolName   string          `json:"toolName"`
+	Content    []Content       `json:"content"`
+	Details    json.RawMessage `json:"details,omitempty"`
+	IsError    bool            `json:"isError"`
+	Timestamp  int64           `json:"timestamp"`
+}
+
+// MessageRole implements Message.
+func (*ToolResultMessage) MessageRole() Role { return RoleToolResult }
+
+// MarshalJSON writes the message in pi's key order with its role first.
+func (m *ToolResultMessage) MarshalJSON() ([]byte, error) {
+	type plain ToolResultMessage
+	p := (*plain)(m)
+	if p.Content == nil {
+		cp := *p
+		cp.Content = []Content{}
+		p = &cp
+	}
+	body, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(`{"role":"toolResult",`), body[1:]...), nil
+}
+
+// Text returns the concatenated text blocks of the result.
+func (m *ToolResultMessage) Text() string {
+	var out []byte
+	for _, c := range m.Content {
+		if c.Type == ContentText {
+			out = append(out, c.Text...)
+		}
+	}
+	return string(out)
+}
+
+// DecodeMessage reads one provider-level message of any role from JSON.
+func DecodeMessage(data []byte) (Message, error) {
+	var head struct {
+		Role Role `json:"role"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, err
+	}
+	var m Message
+	switch head.Role {
+	case RoleUser:
+		m = new(UserMessage)
+	case RoleAssistant:
+		m = new(AssistantMessage)
+	case RoleToolResult:
+		m = new(ToolResultMessage)
+	default:
+		return nil, fmt.Errorf("message has unknown role %q", head.Role)
+	}
+	if err := json.Unmarshal(data, m); err != nil {
+		return nil, fmt.Errorf("decode %s message: %w", head.Role, err)
+	}
+	return m, nil
+}

@@ -1,0 +1,91 @@
+package core
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Model describes one model a provider serves: how to reach it, what it can
+// take and what it costs. Its JSON shape is pi's, as get_state reports it.
+type Model struct {
+	ID            string            `json:"id"`
+	Name          string            `json:"name"`
+	API           string            `json:"api"`
+	Provider      string            `json:"provider"`
+	BaseURL       string            `json:"baseUrl"`
+	Reasoning     bool              `json:"reasoning"`
+	Input         []string          `json:"input"`
+	Cost          Price             `json:"cost"`
+	ContextWindow int               `json:"contextWindow"`
+	MaxTokens     int               `json:"maxTokens"`
+	Headers       map[string]string `json:"headers,omitempty"`
+	Compat        *Compat           `json:"compat,omitempty"`
+}
+
+// SupportsImages reports whether the model accepts image input.
+func (m *Model) SupportsImages() bool {
+	for _, in := range m.Input {
+		if in == "image" {
+			return true
+		}
+	}
+	return false
+}
+
+// Compat adjusts the openai-completions wire format for servers that differ
+// from OpenAI's own. Nil fields mean "detect from the base URL". The field
+// names are those of pi's models.json.
+type Compat struct {
+	SupportsStore              *bool             `json:"supportsStore,omitempty"`
+	SupportsDeveloperRole      *bool             `json:"supportsDeveloperRole,omitempty"`
+	SupportsReasoningEffort    *bool             `json:"supportsReasoningEffort,omitempty"`
+	ReasoningEffortMap         map[string]string `json:"reasoningEffortMap,omitempty"`
+	SupportsUsageInStreaming   *bool             `json:"supportsUsageInStreaming,omitempty"`
+	MaxTokensField             string            `json:"maxTokensField,omitempty"`
+	RequiresToolResultName     *bool             `json:"requiresToolResultName,omitempty"`
+	RequiresAssistantAfterTool *bool             `json:"requiresAssistantAfterToolResult,omitempty"`
+	RequiresThinkingAsText     *bool             `json:"requiresThinkingAsText,omitempty"`
+	ThinkingFormat             string            `json:"thinkingFormat,omitempty"`
+	OpenRouterRouting          json.RawMessage   `json:"openRouterRouting,omitempty"`
+	VercelGatewayRouting       json.RawMessage   `json:"vercelGatewayRouting,omitempty"`
+	SupportsStrictMode         *bool             `json:"supportsStrictMode,omitempty"`
+}
+
+// ThinkingLevel is how much reasoning a request asks of the model.
+type ThinkingLevel string
+
+// The thinking levels, from none to the most a model offers.
+const (
+	ThinkingOff     ThinkingLevel = "off"
+	ThinkingMinimal ThinkingLevel = "minimal"
+	ThinkingLow     ThinkingLevel = "low"
+	ThinkingMedium  ThinkingLevel = "medium"
+	ThinkingHigh    ThinkingLevel = "high"
+	ThinkingXHigh   ThinkingLevel = "xhigh"
+)
+
+// ThinkingLevels lists every level in increasing order.
+var ThinkingLevels = []ThinkingLevel{ThinkingOff, ThinkingMinimal, ThinkingLow, ThinkingMedium, ThinkingHigh, ThinkingXHigh}
+
+// ParseThinkingLevel checks a level name and says which names are valid.
+func ParseThinkingLevel(s string) (ThinkingLevel, error) {
+	for _, l := range ThinkingLevels {
+		if string(l) == s {
+			return l, nil
+		}
+	}
+	names := make([]string, len(ThinkingLevels))
+	for i, l := range ThinkingLevels {
+		names[i] = string(l)
+	}
+	return "", fmt.Errorf("unknown thinking level %q: use one of %s", s, strings.Join(names, ", "))
+}
+
+// ToolSpec is what a model is told about a tool: its name, what it does and
+// the JSON Schema of its parameters.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}

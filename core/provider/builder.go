@@ -1,0 +1,243 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// Builder assembles an AssistantMessage from wire-level deltas and emits the
+// matching events. Every wire format drives one; it keeps the event sequence
+// the same whichever provider produced it.
+//
+// Appending costs amortised O(len(delta)): text grows in a strings.Builder and
+// the block's string is re-sliced from it, never copied.
+type Builder struct {
+	msg     core.AssistantMessage
+	emit    func(Event)
+	price   core.Price
+	blocks  []blockState
+	started bool
+	done    bool
+}
+
+type blockState struct {
+	buf  strings.Builder
+	open bool
+}
+
+// NewBuilder starts a message for model; emit receives every event.
+func NewBuilder(model *core.Model, emit func(Event)) *Builder {
+	if emit == nil {
+		emit = func(Event) {}
+	}
+	b := &Builder{emit: emit, price: model.Cost}
+	b.msg.API = model.API
+	b.msg.Provider = model.Provider
+	b.msg.Model = model.ID
+	b.msg.Content = make([]core.Content, 0, 4)
+	b.msg.Timestamp = time.Now().UnixMilli()
+	return b
+}
+
+// Message returns the message being built. It stays valid and keeps growing.
+func (b *Builder) Message() *core.AssistantMessage { return &b.msg }
+
+// SetModelID records the model id the server says answered, when it differs
+// from the one asked for (routers and aliases).
+func (b *Builder) SetModelID(id string) {
+	if id != "" {
+		b.msg.Model = id
+	}
+}
+
+// Start emits EventStart once; every other method calls it first.
+func (b *Builder) Start() {
+	if b.started {
+		return
+	}
+	b.started = true
+	b.emit(Event{Type: EventStart, Message: &b.msg})
+}
+
+func (b *Builder) begin(c core.Content, ev EventType) int {
+	b.Start()
+	b.msg.Content = append(b.msg.Content, c)
+	b.blocks = append(b.blocks, blockState{open: true})
+	i := len(b.msg.Content) - 1
+	b.emit(Event{Type: ev, Index: i, Message: &b.msg})
+	return i
+}
+
+// BeginText opens a text block and returns its index.
+func (b *Builder) BeginText() int {
+	return b.begin(core.Content{Type: core.ContentText}, EventTextStart)
+}
+
+// BeginThinking opens a thinking block and returns its index.
+func (b *Builder) BeginThinking() int {
+	return b.begin(core.Content{Type: core.ContentThinking}, EventThinkingStart)
+}
+
+// BeginToolCall opens a tool call block and returns its index.
+func (b *Builder) BeginToolCall(id, name string) int {
+	return b.begin(core.Content{Type: core.ContentToolCall, ID: id, Name: name}, EventToolCallStart)
+}
+
+// IsOpen reports whether block i exists and has not ended.
+func (b *Builder) IsOpen(i int) bool {
+	return i >= 0 && i < len(b.blocks) && b.blocks[i].open
+}
+
+// Append adds a fragment to open block i: text, thinking or tool arguments
+// according to the block's type. Empty fragments and closed blocks are
+// ignored, so a stray delta from the wire cannot corrupt the message.
+func (b *Builder) Append(i int, delta string) {
+	if delta == "" || !b.IsOpen(i) {
+		return
+	}
+	st := &b.blocks[i]
+	st.buf.WriteString(delta)
+	c := &b.msg.Content[i]
+	var ev EventType
+	switch c.Type {
+	case core.ContentText:
+		c.Text = st.buf.String()
+		ev = EventTextDelta
+	case core.ContentThinking:
+		c.Thinking = st.buf.String()
+		ev = EventThinkingDelta
+	case core.ContentToolCall:
+		ev = EventToolCallDelta
+	default:
+		return
+	}
+	b.emit(Event{Type: ev, Index: i, Delta: delta, Message: &b.msg})
+}
+
+// PartialArguments returns the raw argument text streamed so far for tool
+// call i.
+func (b *Builder) PartialArguments(i int) string {
+	if i < 0 || i >= len(b.blocks) {
+		return ""
+	}
+	return b.blocks[i].buf.String()
+}
+
+// Block gives direct access to block i so a wire format can set signatures,
+// ids or names that arrive after the block opened.
+func (b *Builder) Block(i int) *core.Content {
+	if i < 0 || i >= len(b.msg.Content) {
+		return nil
+	}
+	return &b.msg.Content[i]
+}
+
+// End closes block i and emits its end event. Tool call arguments are parsed
+// here: they are stored compacted, in the model's key order; arguments that
+// are empty or not a JSON object become {}.
+func (b *Builder) End(i int) {
+	if !b.IsOpen(i) {
+		return
+	}
+	st := &b.blocks[i]
+	st.open = false
+	c := &b.msg.Content[i]
+	var ev EventType
+	switch c.Type {
+	case core.ContentText:
+		ev = EventTextEnd
+	case core.ContentThinking:
+		ev = EventThinkingEnd
+	case core.ContentToolCall:
+		c.Arguments = parseArguments(st.buf.String())
+		ev = EventToolCallEnd
+	}
+	st.buf = strings.Builder{}
+	b.emit(Event{Type: ev, Index: i, Message: &b.msg})
+}
+
+// parseArguments turns streamed argument text into a compact JSON object.
+func parseArguments(raw string) json.RawMessage {
+	trimmed := strings.TrimSpace(raw)
+	if trimmed == "" || trimmed[0] != '{' {
+		return json.RawMessage(`{}`)
+	}
+	var out bytes.Buffer
+	out.Grow(len(trimmed))
+	if err := json.Compact(&out, []byte(trimmed)); err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return out.Bytes()
+}
+
+// EndAll closes every open block in index order.
+func (b *Builder) EndAll() {
+	for i := range b.blocks {
+		b.End(i)
+	}
+}
+
+// SetUsage records token counts (prices them with the model's cost) and
+// emits EventUsage. Providers call it whenever the wire reports usage; the
+// last call wins.
+func (b *Builder) SetUsage(u core.Usage) {
+	b.Start()
+	b.msg.Usage = u.Priced(b.price)
+	b.emit(Event{Type: EventUsage, Message: &b.msg})
+}
+
+// Usage returns the usage recorded so far, for wire formats that report it
+// piecemeal.
+func (b *Builder) Usage() core.Usage { return b.msg.Usage }
+
+// Finish closes open blocks, sets the stop reason and emits EventDone. A
+// message that asked for tools stops with StopToolUse whatever the wire said,
+// since several servers report "stop" after tool calls.
+func (b *Builder) Finish(reason core.StopReason) *core.AssistantMessage {
+	if b.done {
+		return &b.msg
+	}
+	b.Start()
+	b.EndAll()
+	if reason == core.StopEnd && b.hasToolCalls() {
+		reason = core.StopToolUse
+	}
+	b.done = true
+	b.msg.StopReason = reason
+	b.emit(Event{Type: EventDone, Reason: reason, Message: &b.msg})
+	return &b.msg
+}
+
+func (b *Builder) hasToolCalls() bool {
+	for _, c := range b.msg.Content {
+		if c.Type == core.ContentToolCall {
+			return true
+		}
+	}
+	return false
+}
+
+// Fail ends the message with an error (or as aborted), keeping everything
+// received so far, and emits EventError. Open blocks are closed first so the
+// message is complete and can be stored and replayed.
+func (b *Builder) Fail(reason core.StopReason, err error) *core.AssistantMessage {
+	if b.done {
+		return &b.msg
+	}
+	b.Start()
+	b.EndAll()
+	b.done = true
+	b.msg.StopReason = reason
+	if err != nil {
+		b.msg.ErrorMessage = err.Error()
+	}
+	b.emit(Event{Type: EventError, Reason: reason, Message: &b.msg})
+	return &b.msg
+}
+
+// Done reports whether Finish or Fail has been called.
+func (b *Builder) Done() bool { return b.done }

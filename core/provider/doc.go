@@ -1,0 +1,12 @@
+// Package provider is cairn's model provider layer: one Provider interface
+// that streams a normalized sequence of events for one model request, and the
+// pieces every wire format shares (the SSE decoder, the message builder that
+// turns deltas into an AssistantMessage in linear time, typed errors, and the
+// HTTP transport with retries and backoff).
+//
+// Each wire format lives in its own subpackage: anthropic (Messages API),
+// openai (Chat Completions and every compatible server), openairesp
+// (Responses API), google (Gemini) and faux (a scripted model for tests and
+// demos). The catalog subpackage knows the built-in models, reads models.json
+// and opens the right Provider for a model.
+package provider

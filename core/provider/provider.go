@@ -1,0 +1,52 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// Provider streams one model request. Implementations are safe for concurrent
+// use; each call to Stream is independent.
+type Provider interface {
+	// Stream sends req and calls emit, on the calling goroutine, for every
+	// event of the answer in order. It returns the finished message, which is
+	// also the Message of the final EventDone or EventError. Stream never
+	// panics on bad input from the network and always returns a non-nil
+	// message: failures end it with StopError (or StopAborted when ctx was
+	// cancelled) and an ErrorMessage, and the error is returned as well,
+	// typed as *Error where the provider could say more.
+	Stream(ctx context.Context, req *Request, emit func(Event)) (*core.AssistantMessage, error)
+}
+
+// Request is everything one model call needs. Messages use only the user,
+// assistant and tool result roles; callers convert other entries first.
+type Request struct {
+	Model    core.Model
+	System   string
+	Messages []core.Message
+	Tools    []core.ToolSpec
+	Thinking core.ThinkingLevel
+	// MaxTokens caps the output; zero means the model's own maximum.
+	MaxTokens int
+	// Temperature is sent when non-nil.
+	Temperature *float64
+	// SessionID lets providers that key prompt caches by session do so.
+	SessionID string
+	// APIKey authenticates the request; it never appears in errors or logs.
+	APIKey string
+	// Headers are extra HTTP headers (from models.json), sent as given.
+	Headers map[string]string
+}
+
+// Options configure how a provider talks HTTP. The zero value is usable.
+type Options struct {
+	// Client is the HTTP client to use; nil means a client with sane timeouts.
+	Client HTTPDoer
+	// Retry decides how often and how long to wait before giving up.
+	Retry RetryPolicy
+	// Now and Sleep are for tests; nil means the real clock.
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+}

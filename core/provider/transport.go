@@ -1,0 +1,227 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// HTTPDoer sends one HTTP request; *http.Client is one.
+type HTTPDoer interface {
+	Do(*http.Request) (*http.Response, error)
+}
+
+// RetryPolicy decides how often a request is retried before its stream
+// starts. Once the first byte of a response body has been read a request is
+// never retried here: the agent decides what to do with a broken stream.
+type RetryPolicy struct {
+	// MaxRetries is how many times to retry after the first attempt. Zero
+	// means the default (2); a negative value disables retries.
+	MaxRetries int
+	// BaseDelay is the first backoff; it doubles with each retry, with
+	// jitter. Zero means 1 s.
+	BaseDelay time.Duration
+	// MaxDelay caps the backoff and any Retry-After the server asks for;
+	// a server asking for longer is not retried. Zero means 60 s.
+	MaxDelay time.Duration
+	// OnRetry, when set, is told before each wait so a front end can show
+	// that a retry is coming.
+	OnRetry func(attempt int, wait time.Duration, err *Error)
+}
+
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.MaxRetries == 0 {
+		p.MaxRetries = 2
+	}
+	if p.MaxRetries < 0 {
+		p.MaxRetries = 0
+	}
+	if p.BaseDelay == 0 {
+		p.BaseDelay = time.Second
+	}
+	if p.MaxDelay == 0 {
+		p.MaxDelay = 60 * time.Second
+	}
+	return p
+}
+
+// defaultClient has connection timeouts but no overall timeout, since an
+// answer may stream for many minutes.
+var defaultClient = &http.Client{
+	Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          16,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   15 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	},
+}
+
+// ErrorDecoder turns a non-2xx response into a typed error. body holds up to
+// 1 MiB of the response body.
+type ErrorDecoder func(status int, header http.Header, body []byte) *Error
+
+// Send performs an HTTP request with retries. newRequest builds a fresh
+// request for each attempt. It returns a 2xx response whose body the caller
+// must close, or a *Error. Errors never contain apiKey.
+func Send(ctx context.Context, opts Options, providerName, apiKey string, newRequest func(context.Context) (*http.Request, error), decode ErrorDecoder) (*http.Response, error) {
+	client := opts.Client
+	if client == nil {
+		client = defaultClient
+	}
+	sleep := opts.Sleep
+	if sleep == nil {
+		sleep = sleepContext
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	policy := opts.Retry.withDefaults()
+	for attempt := 0; ; attempt++ {
+		req, err := newRequest(ctx)
+		if err != nil {
+			return nil, &Error{Provider: providerName, Message: Redact(err.Error(), apiKey), Err: err}
+		}
+		resp, err := client.Do(req)
+		var perr *Error
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, NetworkError(providerName, ctx.Err())
+			}
+			perr = NetworkError(providerName, redactError(err, apiKey))
+		} else if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			return resp, nil
+		} else {
+			perr = responseError(resp, providerName, apiKey, now(), decode)
+		}
+		if !perr.Retryable || attempt >= policy.MaxRetries {
+			return nil, perr
+		}
+		wait := backoff(policy, attempt)
+		if perr.RetryAfter > 0 {
+			if perr.RetryAfter > policy.MaxDelay {
+				return nil, perr
+			}
+			wait = perr.RetryAfter
+		}
+		if policy.OnRetry != nil {
+			policy.OnRetry(attempt+1, wait, perr)
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, NetworkError(providerName, err)
+		}
+	}
+}
+
+// responseError reads a failed response's body and decodes it.
+func responseError(resp *http.Response, providerName, apiKey string, now time.Time, decode ErrorDecoder) *Error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	resp.Body.Close()
+	var perr *Error
+	if decode != nil {
+		perr = decode(resp.StatusCode, resp.Header, body)
+	}
+	if perr == nil {
+		perr = &Error{}
+	}
+	perr.Provider = providerName
+	perr.Status = resp.StatusCode
+	if perr.Message == "" {
+		perr.Message = http.StatusText(resp.StatusCode)
+	}
+	perr.Message = Redact(perr.Message, apiKey)
+	if !perr.Retryable {
+		perr.Retryable = RetryableStatus(resp.StatusCode)
+	}
+	if ra := ParseRetryAfter(resp.Header, now); ra > 0 {
+		perr.RetryAfter = ra
+	}
+	if perr.Hint == "" {
+		perr.Hint = StatusHint(resp.StatusCode, "")
+	}
+	return perr
+}
+
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+func redactError(err error, secret string) error {
+	msg := Redact(err.Error(), secret)
+	if msg == err.Error() {
+		return err
+	}
+	return &redactedError{msg: msg, err: err}
+}
+
+// backoff returns the wait before retry number attempt+1: BaseDelay doubled
+// per attempt, capped at MaxDelay, with up to 25% jitter either way.
+func backoff(p RetryPolicy, attempt int) time.Duration {
+	d := p.BaseDelay << attempt
+	if d > p.MaxDelay || d <= 0 {
+		d = p.MaxDelay
+	}
+	jitter := time.Duration(rand.Int64N(int64(d)/2+1)) - d/4
+	return d + jitter
+}
+
+func sleepContext(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// StreamError converts an error from reading a response body into a typed
+// error: an abort when ctx was cancelled, otherwise a retryable network
+// failure.
+func StreamError(ctx context.Context, providerName string, err error) *Error {
+	if ctx.Err() != nil {
+		return NetworkError(providerName, ctx.Err())
+	}
+	if errors.Is(err, ErrSSEEventTooLong) {
+		return &Error{Provider: providerName, Message: err.Error(), Err: err}
+	}
+	e := NetworkError(providerName, err)
+	e.Message = "stream interrupted: " + err.Error()
+	return e
+}
+
+// Fail ends the message being built after err and returns what a
+// provider's Stream should: the message, stopped as StopAborted when ctx was
+// cancelled and StopError otherwise, and the error.
+func Fail(ctx context.Context, b *Builder, err error) (*core.AssistantMessage, error) {
+	if ctx.Err() != nil {
+		var perr *Error
+		if !errors.As(err, &perr) || perr.Retryable {
+			err = NetworkError(providerNameOf(err), ctx.Err())
+		}
+		return b.Fail(core.StopAborted, err), err
+	}
+	return b.Fail(core.StopError, err), err
+}
+
+func providerNameOf(err error) string {
+	var perr *Error
+	if errors.As(err, &perr) {
+		return perr.Provider
+	}
+	return ""
+}
