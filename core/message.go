@@ -97,6 +97,8 @@ type AssistantMessage struct {
 	StopReason   StopReason `json:"stopReason"`
 	ErrorMessage string     `json:"errorMessage,omitempty"`
 	Timestamp    int64      `json:"timestamp"`
+	// ResponseID is the provider's id for the response, when it gives one.
+	ResponseID string `json:"responseId,omitempty"`
 }
 
 // MessageRole implements Message.

@@ -40,6 +40,8 @@ func NewBuilder(model *core.Model, emit func(Event)) *Builder {
 	b.msg.Model = model.ID
 	b.msg.Content = make([]core.Content, 0, 4)
 	b.msg.Timestamp = time.Now().UnixMilli()
+	// pi reports a message that is still streaming as "stop"; hosts expect it.
+	b.msg.StopReason = core.StopEnd
 	return b
 }
 
@@ -51,6 +53,13 @@ func (b *Builder) Message() *core.AssistantMessage { return &b.msg }
 func (b *Builder) SetModelID(id string) {
 	if id != "" {
 		b.msg.Model = id
+	}
+}
+
+// SetResponseID records the provider's id for this response.
+func (b *Builder) SetResponseID(id string) {
+	if id != "" {
+		b.msg.ResponseID = id
 	}
 }
 

@@ -1,0 +1,45 @@
+# cairn's everyday commands. `make help` lists them.
+
+GO       ?= go
+BIN      ?= bin/cairn
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X main.version=$(VERSION)
+ARGS     ?=
+
+.PHONY: help build run test bench lint demo install fuzz clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+
+build: ## build bin/cairn
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cairn
+
+run: build ## build and run cairn with ARGS, e.g. make run ARGS='-p "hello"'
+	./$(BIN) $(ARGS)
+
+test: ## vet, then every test with the race detector
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+bench: ## run the benchmarks (medians need -count; see README)
+	$(GO) test -run='^$$' -bench=. -benchmem -count=$${COUNT:-5} ./...
+
+lint: ## gofmt check and vet
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+fuzz: ## fuzz each parser for FUZZTIME (default 20s each)
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "fuzz $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$${FUZZTIME:-20s} $$pkg; \
+	  done; done
+
+demo: build ## show cairn answering with the scripted faux provider (no API key needed)
+	@echo "== cairn demo: the faux provider plays back a scripted answer; no model is involved =="
+	CAIRN_FAUX_SCRIPT=cmd/cairn/testdata/demo-script.json ./$(BIN) --provider faux -p "What is cairn?"
+
+install: ## install cairn into GOBIN (or GOPATH/bin)
+	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/cairn
+
+clean: ## remove build output
+	rm -rf bin

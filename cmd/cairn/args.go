@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Options are the parsed command line.
+type Options struct {
+	Print        bool
+	Mode         string // text, json or rpc
+	Provider     string
+	Model        string
+	Thinking     string
+	BaseURL      string
+	APIKey       string
+	SystemPrompt string
+	MaxTokens    int
+	ListModels   bool
+	ListFilter   string
+	Version      bool
+	Help         bool
+	NoSession    bool
+	Messages     []string
+}
+
+// flagSpec describes one flag: its names and whether it takes a value.
+type flagSpec struct {
+	names []string
+	value bool
+	set   func(o *Options, v string) error
+}
+
+var flagSpecs = []flagSpec{
+	{[]string{"-p", "--print"}, false, func(o *Options, _ string) error { o.Print = true; return nil }},
+	{[]string{"--mode"}, true, func(o *Options, v string) error {
+		switch v {
+		case "text", "json", "rpc":
+			o.Mode = v
+			return nil
+		}
+		return fmt.Errorf("--mode must be text, json or rpc, not %q", v)
+	}},
+	{[]string{"--provider"}, true, func(o *Options, v string) error { o.Provider = v; return nil }},
+	{[]string{"--model", "-m"}, true, func(o *Options, v string) error { o.Model = v; return nil }},
+	{[]string{"--thinking"}, true, func(o *Options, v string) error { o.Thinking = v; return nil }},
+	{[]string{"--base-url"}, true, func(o *Options, v string) error { o.BaseURL = v; return nil }},
+	{[]string{"--api-key"}, true, func(o *Options, v string) error { o.APIKey = v; return nil }},
+	{[]string{"--system-prompt"}, true, func(o *Options, v string) error { o.SystemPrompt = v; return nil }},
+	{[]string{"--max-tokens"}, true, func(o *Options, v string) error {
+		var n int
+		if _, err := fmt.Sscanf(v, "%d", &n); err != nil || n <= 0 {
+			return fmt.Errorf("--max-tokens needs a positive number, not %q", v)
+		}
+		o.MaxTokens = n
+		return nil
+	}},
+	{[]string{"--list-models"}, false, func(o *Options, _ string) error { o.ListModels = true; return nil }},
+	{[]string{"--no-session"}, false, func(o *Options, _ string) error { o.NoSession = true; return nil }},
+	{[]string{"-v", "--version"}, false, func(o *Options, _ string) error { o.Version = true; return nil }},
+	{[]string{"-h", "--help"}, false, func(o *Options, _ string) error { o.Help = true; return nil }},
+}
+
+// parseArgs reads flags and messages in any order, as pi does. "--" ends the
+// flags; "--flag=value" and "--flag value" are both accepted. --list-models
+// takes an optional search term as its next argument.
+func parseArgs(args []string) (*Options, error) {
+	o := &Options{Mode: "text"}
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			o.Messages = append(o.Messages, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(arg, "-") || arg == "-" {
+			o.Messages = append(o.Messages, arg)
+			continue
+		}
+		name, value, hasValue := strings.Cut(arg, "=")
+		spec := findFlag(name)
+		if spec == nil {
+			return nil, fmt.Errorf("unknown flag %s (see cairn --help)", name)
+		}
+		if spec.value && !hasValue {
+			if i+1 >= len(args) {
+				return nil, fmt.Errorf("flag %s needs a value", name)
+			}
+			i++
+			value = args[i]
+		} else if !spec.value && hasValue {
+			return nil, fmt.Errorf("flag %s takes no value", name)
+		}
+		if err := spec.set(o, value); err != nil {
+			return nil, err
+		}
+		if name == "--list-models" && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			i++
+			o.ListFilter = args[i]
+		}
+	}
+	return o, nil
+}
+
+func findFlag(name string) *flagSpec {
+	for i := range flagSpecs {
+		for _, n := range flagSpecs[i].names {
+			if n == name {
+				return &flagSpecs[i]
+			}
+		}
+	}
+	return nil
+}
+
+const helpText = `cairn: a coding agent for your terminal
+
+Usage:
+  cairn [flags] [message...]
+  cairn -p "prompt"                 print the answer and exit
+  echo text | cairn -p "prompt"     stdin is appended to the prompt
+
+Flags:
+  -p, --print               answer once and exit (also implied when stdin is piped)
+      --mode text|json|rpc  output of print mode: text (default) or one JSON event per line;
+                            rpc is the headless protocol for editors (not available yet)
+      --provider NAME       provider to use (anthropic, openai, google, openrouter, groq, xai,
+                            mistral, faux, or one from models.json)
+  -m, --model ID            model id, provider/id, or a fragment of either ("sonnet");
+                            a ":level" suffix sets the thinking level ("sonnet:high")
+      --thinking LEVEL      off, minimal, low, medium (default), high or xhigh
+      --base-url URL        send requests to this server (a local or compatible one)
+      --api-key KEY         key for the chosen provider, ahead of the environment
+      --system-prompt TEXT  replace the system prompt
+      --max-tokens N        cap the answer's length in tokens
+      --list-models [TEXT]  list the models cairn knows (matching TEXT) and exit
+      --no-session          do not save the session (print mode never does yet)
+  -v, --version             print the version and exit
+  -h, --help                print this help and exit
+
+Configuration:
+  API keys come from ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY,
+  GROQ_API_KEY, XAI_API_KEY, ... or from models.json. Custom providers and models (Ollama,
+  llama.cpp, vLLM, LM Studio, any OpenAI- or Anthropic-compatible server) go in
+  ~/.cairn/models.json, in pi's schema. CAIRN_DIR replaces ~/.cairn.
+  CAIRN_FAUX_SCRIPT names a script for the faux provider, a scripted stand-in for a model
+  used by tests and demos (its answers are not a model's).
+`

@@ -1,0 +1,104 @@
+// Command cairn is a coding agent for the terminal. This file wires flags,
+// configuration and a front end together; the work happens in core/....
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = ""
+
+// IOStreams are the process's standard streams, injectable for tests.
+type IOStreams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// InIsTerminal reports whether In is an interactive terminal (then it
+	// is not read as prompt input).
+	InIsTerminal bool
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	streams := IOStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin)}
+	os.Exit(run(ctx, os.Args[1:], streams, os.Getenv))
+}
+
+// Exit codes: 0 success, 1 failure, 2 bad usage, 130 interrupted.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+// run executes one invocation and returns the process exit code.
+func run(ctx context.Context, args []string, streams IOStreams, getenv func(string) string) int {
+	opts, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+		return exitUsage
+	}
+	switch {
+	case opts.Help:
+		fmt.Fprint(streams.Out, helpText)
+		return exitOK
+	case opts.Version:
+		fmt.Fprintf(streams.Out, "cairn %s\n", versionString())
+		return exitOK
+	case opts.Mode == "rpc":
+		fmt.Fprintln(streams.Err, "cairn: --mode rpc is not available in this build yet; use -p for one-shot answers")
+		return exitUsage
+	}
+	env := newEnvironment(getenv)
+	if opts.ListModels {
+		return listModels(streams, env, opts)
+	}
+	if !opts.Print && streams.InIsTerminal {
+		fmt.Fprintln(streams.Err, `cairn: the interactive interface is not built yet; run cairn -p "your prompt" for an answer (see cairn --help)`)
+		return exitUsage
+	}
+	return printMode(ctx, streams, env, opts)
+}
+
+// environment is what cairn reads from outside the command line.
+type environment struct {
+	getenv func(string) string
+	dir    string // ~/.cairn or $CAIRN_DIR
+}
+
+func newEnvironment(getenv func(string) string) environment {
+	dir := getenv("CAIRN_DIR")
+	if dir == "" {
+		if home := getenv("HOME"); home != "" {
+			dir = filepath.Join(home, ".cairn")
+		} else if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, ".cairn")
+		}
+	}
+	return environment{getenv: getenv, dir: dir}
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/cairn-dev/cairn/core/provider/providertest"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+type result struct {
+	code   int
+	stdout string
+	stderr string
+}
+
+// invoke runs cairn in-process with the given environment and stdin (nil
+// stdin means an interactive terminal).
+func invoke(t *testing.T, vars map[string]string, stdin *string, args ...string) result {
+	t.Helper()
+	if vars == nil {
+		vars = map[string]string{}
+	}
+	if _, ok := vars["CAIRN_DIR"]; !ok {
+		vars["CAIRN_DIR"] = t.TempDir()
+	}
+	var out, errb bytes.Buffer
+	streams := IOStreams{Out: &out, Err: &errb, InIsTerminal: stdin == nil}
+	if stdin != nil {
+		streams.In = strings.NewReader(*stdin)
+	}
+	code := run(context.Background(), args, streams, func(k string) string { return vars[k] })
+	return result{code, out.String(), errb.String()}
+}
+
+func writeScript(t *testing.T, script string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestVersionAndHelpGoToStdout(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"-v"}} {
+		r := invoke(t, nil, nil, args...)
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "cairn ") || r.stderr != "" {
+			t.Errorf("%v: %+v", args, r)
+		}
+	}
+	for _, args := range [][]string{{"--help"}, {"-h"}} {
+		r := invoke(t, nil, nil, args...)
+		if r.code != 0 || !strings.Contains(r.stdout, "Usage:") || !strings.Contains(r.stdout, "--thinking") {
+			t.Errorf("%v: %+v", args, r)
+		}
+	}
+}
+
+func TestBadUsageExitsTwoWithAClearMessage(t *testing.T) {
+	cases := map[string][]string{
+		"unknown flag":      {"--frobnicate"},
+		"missing value":     {"-p", "hi", "--model"},
+		"bad mode":          {"--mode", "xml", "-p", "hi"},
+		"interactive":       {},
+		"rpc not yet built": {"--mode", "rpc"},
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := invoke(t, nil, nil, args...)
+			if r.code != exitUsage || !strings.HasPrefix(r.stderr, "cairn: ") || r.stdout != "" {
+				t.Fatalf("%+v", r)
+			}
+		})
+	}
+}
+
+func TestNoCredentialsNamesTheVariables(t *testing.T) {
+	r := invoke(t, nil, nil, "-p", "hello")
+	if r.code != exitFailure {
+		t.Fatalf("exit %d, want 1: %+v", r.code, r)
+	}
+	for _, want := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "models.json"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr %q does not mention %s", r.stderr, want)
+		}
+	}
+}
+
+func TestFauxPrintModeSaysItIsScripted(t *testing.T) {
+	script := writeScript(t, `{"chunkSize": 3, "responses": [{"thinking": "plan", "text": "Scripted hello."}]}`)
+	r := invoke(t, map[string]string{"CAIRN_FAUX_SCRIPT": script}, nil, "--provider", "faux", "-p", "hi")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	if r.stdout != "Scripted hello.\n" {
+		t.Fatalf("stdout = %q", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "scripted") {
+		t.Fatalf("stderr %q does not say the answer is scripted", r.stderr)
+	}
+}
+
+func TestFauxScriptExhaustedFails(t *testing.T) {
+	script := writeScript(t, `{"responses": []}`)
+	r := invoke(t, map[string]string{"CAIRN_FAUX_SCRIPT": script}, nil, "--provider", "faux", "-p", "hi")
+	if r.code != exitFailure || !strings.Contains(r.stderr, "no more scripted responses") {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestJSONModeWritesPiEvents(t *testing.T) {
+	script := writeScript(t, `{"chunkSize": 4, "responses": [{"text": "Hello there"}]}`)
+	r := invoke(t, map[string]string{"CAIRN_FAUX_SCRIPT": script}, nil, "--provider", "faux", "--mode", "json", "-p", "hi")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	var types []string
+	sc := bufio.NewScanner(strings.NewReader(r.stdout))
+	sc.Buffer(nil, 1<<20)
+	var last map[string]any
+	for sc.Scan() {
+		var ev map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("line %q is not JSON: %v", sc.Text(), err)
+		}
+		typ := ev["type"].(string)
+		if typ == "message_update" {
+			typ += ":" + ev["assistantMessageEvent"].(map[string]any)["type"].(string)
+			if !strings.HasPrefix(sc.Text(), `{"type":"message_update","assistantMessageEvent":`) {
+				t.Fatalf("message_update keys out of pi's order: %s", sc.Text())
+			}
+		}
+		types = append(types, typ)
+		last = ev
+	}
+	want := "session agent_start turn_start message_start message_end message_start " +
+		"message_update:text_start message_update:text_delta message_update:text_delta message_update:text_delta message_update:text_end " +
+		"message_end turn_end agent_end"
+	if got := strings.Join(types, " "); got != want {
+		t.Fatalf("events:\n got %s\nwant %s", got, want)
+	}
+	msgs := last["messages"].([]any)
+	if len(msgs) != 2 || msgs[1].(map[string]any)["stopReason"] != "stop" {
+		t.Fatalf("agent_end messages = %v", msgs)
+	}
+	if r.stderr != "" {
+		t.Fatalf("json mode wrote to stderr: %q", r.stderr)
+	}
+}
+
+func TestPrintAgainstLocalOpenAICompatibleServerWithBaseURL(t *testing.T) {
+	srv := providertest.NewServer(t, providertest.SSE(t, "openai-chat/text.0.sse"))
+	stdin := "line from stdin\n"
+	r := invoke(t, nil, &stdin, "--base-url", srv.URL+"/v1", "--model", "local-model", "-p", "summarise:")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	if strings.TrimSpace(r.stdout) == "" {
+		t.Fatal("no answer on stdout")
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Path != "/v1/chat/completions" {
+		t.Fatalf("requests = %+v", reqs)
+	}
+	body := string(reqs[0].Body)
+	if !strings.Contains(body, `summarise:\n\nline from stdin`) || !strings.Contains(body, `"local-model"`) {
+		t.Fatalf("request body does not carry the prompt with stdin appended: %s", body)
+	}
+	if h := reqs[0].Header.Get("Authorization"); h != "" {
+		t.Fatalf("a key-less local server got Authorization %q", h)
+	}
+}
+
+func TestPrintAgainstAnthropicCompatibleServerFromModelsJSON(t *testing.T) {
+	srv := providertest.NewServer(t, providertest.SSE(t, "anthropic/text.0.sse"))
+	dir := t.TempDir()
+	modelsJSON := `{"providers": {"local-claude": {"baseUrl": "` + srv.URL + `", "api": "anthropic-messages", "apiKey": "LOCAL_KEY",
+	  "models": [{"id": "claude-local", "reasoning": true}]}}}`
+	if err := os.WriteFile(filepath.Join(dir, "models.json"), []byte(modelsJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(t, map[string]string{"CAIRN_DIR": dir, "LOCAL_KEY": "secret-local-key"}, nil, "--model", "local-claude/claude-local", "--thinking", "off", "-p", "hi")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	if strings.TrimSpace(r.stdout) == "" {
+		t.Fatal("no answer on stdout")
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Path != "/v1/messages" || reqs[0].Header.Get("X-Api-Key") != "secret-local-key" {
+		t.Fatalf("requests = %+v", reqs)
+	}
+}
+
+func TestProviderErrorGoesToStderrWithoutTheKey(t *testing.T) {
+	srv := providertest.NewServer(t, providertest.Response{Status: 401, Body: []byte(`{"error":{"message":"Incorrect API key provided: sk-test-secret-123","type":"invalid_request_error","code":"invalid_api_key"}}`)})
+	r := invoke(t, map[string]string{"OPENAI_API_KEY": "sk-test-secret-123"}, nil,
+		"--provider", "openai", "--model", "gpt-4o-mini", "--base-url", srv.URL+"/v1", "-p", "hi")
+	if r.code != exitFailure {
+		t.Fatalf("%+v", r)
+	}
+	if strings.Contains(r.stderr, "sk-test-secret-123") {
+		t.Fatalf("the API key leaked into stderr: %q", r.stderr)
+	}
+	if !strings.Contains(r.stderr, "401") {
+		t.Fatalf("stderr %q does not give the status", r.stderr)
+	}
+}
+
+func TestListModels(t *testing.T) {
+	r := invoke(t, map[string]string{"ANTHROPIC_API_KEY": "k"}, nil, "--list-models", "haiku")
+	if r.code != 0 || !strings.Contains(r.stdout, "claude-haiku-4-5") || strings.Contains(r.stdout, "gpt-4o") {
+		t.Fatalf("%+v", r)
+	}
+}

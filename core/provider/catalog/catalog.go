@@ -1,0 +1,247 @@
+// Package catalog knows which models exist and how to reach them: the
+// built-in models of each provider, custom providers and models from
+// models.json (pi's schema, so a pi user's file works as is), API keys from
+// the environment or that file, and which Provider implementation serves
+// each wire format.
+package catalog
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/provider/anthropic"
+	"github.com/cairn-dev/cairn/core/provider/faux"
+	"github.com/cairn-dev/cairn/core/provider/google"
+	"github.com/cairn-dev/cairn/core/provider/openai"
+	"github.com/cairn-dev/cairn/core/provider/openairesp"
+)
+
+// The wire formats cairn speaks, by pi's api names.
+const (
+	APIAnthropic       = "anthropic-messages"
+	APIOpenAIChat      = "openai-completions"
+	APIOpenAIResponses = "openai-responses"
+	APIGoogle          = "google-generative-ai"
+)
+
+// SupportedAPIs lists every api name a model may use.
+var SupportedAPIs = []string{APIAnthropic, APIOpenAIChat, APIOpenAIResponses, APIGoogle, faux.API}
+
+// Catalog is the set of models cairn can use, with their credentials.
+type Catalog struct {
+	models    []core.Model
+	providers map[string]*providerConfig
+	env       func(string) string
+	run       func(command string) (string, error)
+	cmdMu     sync.Mutex
+	cmdCache  map[string]string
+	// Faux answers requests for the faux provider; nil means faux models
+	// cannot be opened.
+	Faux provider.Provider
+	// ConfigPath is the models.json that was read (it may not exist).
+	ConfigPath string
+}
+
+// Options configure Load.
+type Options struct {
+	// Dir is cairn's directory (~/.cairn or $CAIRN_DIR); models.json is read
+	// from it.
+	Dir string
+	// Getenv reads environment variables; nil means os.Getenv.
+	Getenv func(string) string
+	// RunCommand runs a "!command" key or header value and returns its
+	// output; nil means running it with sh -c.
+	RunCommand func(command string) (string, error)
+}
+
+// Load builds the catalog from the built-in models and models.json. When the
+// file is malformed the catalog still holds the built-in models and the
+// returned error says what is wrong with the file, so the caller can warn
+// and carry on, as pi does.
+func Load(opts Options) (*Catalog, error) {
+	c := &Catalog{
+		models:    slices.Clone(builtinModels),
+		providers: map[string]*providerConfig{},
+		env:       opts.Getenv,
+		run:       opts.RunCommand,
+	}
+	if c.env == nil {
+		c.env = os.Getenv
+	}
+	if c.run == nil {
+		c.run = runShell
+	}
+	c.models = append(c.models, faux.Model)
+	if opts.Dir == "" {
+		return c, nil
+	}
+	c.ConfigPath = filepath.Join(opts.Dir, "models.json")
+	data, err := os.ReadFile(c.ConfigPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return c, fmt.Errorf("read %s: %w", c.ConfigPath, err)
+	}
+	cfg, err := parseModelsFile(data)
+	if err != nil {
+		return c, fmt.Errorf("%s: %w; using built-in models only", c.ConfigPath, err)
+	}
+	c.apply(cfg)
+	return c, nil
+}
+
+// Models returns every model in catalog order: built-ins by provider, then
+// custom ones.
+func (c *Catalog) Models() []core.Model { return slices.Clone(c.models) }
+
+// Available returns the models whose provider has credentials (or needs
+// none), in catalog order. The faux model is left out: it is only used when
+// asked for by name.
+func (c *Catalog) Available() []core.Model {
+	var out []core.Model
+	for _, m := range c.models {
+		if m.Provider == faux.ProviderName {
+			continue
+		}
+		if _, err := c.Credentials(m); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Find resolves a model reference as the --model flag gives it: an exact id,
+// "provider/id", or a fragment of an id or name ("sonnet"). providerName,
+// when set, restricts the search to that provider. Among several fragment
+// matches the first in catalog order whose provider has credentials wins.
+func (c *Catalog) Find(providerName, ref string) (core.Model, error) {
+	if ref == "" {
+		return core.Model{}, errors.New("empty model name")
+	}
+	candidates := c.models
+	if providerName != "" {
+		candidates = c.byProvider(providerName)
+		if len(candidates) == 0 {
+			return core.Model{}, fmt.Errorf("unknown provider %q: known providers are %s", providerName, strings.Join(c.ProviderNames(), ", "))
+		}
+	}
+	for _, m := range candidates {
+		if m.ID == ref {
+			return m, nil
+		}
+	}
+	if p, id, ok := strings.Cut(ref, "/"); ok && providerName == "" {
+		for _, m := range c.byProvider(p) {
+			if m.ID == id {
+				return m, nil
+			}
+		}
+	}
+	lower := strings.ToLower(ref)
+	var matches []core.Model
+	for _, m := range candidates {
+		if strings.Contains(strings.ToLower(m.ID), lower) || strings.Contains(strings.ToLower(m.Name), lower) {
+			matches = append(matches, m)
+		}
+	}
+	for _, m := range matches {
+		if _, err := c.Credentials(m); err == nil {
+			return m, nil
+		}
+	}
+	if len(matches) > 0 {
+		return matches[0], nil
+	}
+	where := "any provider"
+	if providerName != "" {
+		where = "provider " + providerName
+	}
+	return core.Model{}, fmt.Errorf("no model matching %q in %s; run `cairn --list-models` to see them", ref, where)
+}
+
+// Default picks the model to use when none was asked for: the first
+// available model of the first provider (in preference order) with
+// credentials.
+func (c *Catalog) Default() (core.Model, error) {
+	for _, p := range defaultOrder {
+		for _, m := range c.byProvider(p.provider) {
+			if m.ID != p.model {
+				continue
+			}
+			if _, err := c.Credentials(m); err == nil {
+				return m, nil
+			}
+		}
+	}
+	if avail := c.Available(); len(avail) > 0 {
+		return avail[0], nil
+	}
+	return core.Model{}, c.noCredentialsError()
+}
+
+// ProviderNames lists every provider with at least one model.
+func (c *Catalog) ProviderNames() []string {
+	var names []string
+	for _, m := range c.models {
+		if !slices.Contains(names, m.Provider) {
+			names = append(names, m.Provider)
+		}
+	}
+	return names
+}
+
+func (c *Catalog) byProvider(name string) []core.Model {
+	var out []core.Model
+	for _, m := range c.models {
+		if m.Provider == name {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// AdHoc returns a model for a provider and id the catalog does not list,
+// served at baseURL (from --base-url). The wire format is the provider's own
+// when the provider is known, else openai-completions, which nearly every
+// local server speaks.
+func (c *Catalog) AdHoc(providerName, id, baseURL string) core.Model {
+	api := APIOpenAIChat
+	if ms := c.byProvider(providerName); len(ms) > 0 {
+		api = ms[0].API
+	}
+	if providerName == "" {
+		providerName = "custom"
+	}
+	return core.Model{
+		ID: id, Name: id, API: api, Provider: providerName, BaseURL: baseURL,
+		Input: []string{"text"}, ContextWindow: 128000, MaxTokens: 16384,
+	}
+}
+
+// Open returns the Provider that speaks m's wire format.
+func (c *Catalog) Open(m core.Model, opts provider.Options) (provider.Provider, error) {
+	switch m.API {
+	case APIAnthropic:
+		return anthropic.New(opts), nil
+	case APIOpenAIChat:
+		return openai.New(opts), nil
+	case APIOpenAIResponses:
+		return openairesp.New(opts), nil
+	case APIGoogle:
+		return google.New(opts), nil
+	case faux.API:
+		if c.Faux == nil {
+			return nil, errors.New("the faux provider needs a script: set CAIRN_FAUX_SCRIPT to a script file (see `make demo`)")
+		}
+		return c.Faux, nil
+	}
+	return nil, fmt.Errorf("model %s/%s uses api %q, which cairn does not speak; supported: %s", m.Provider, m.ID, m.API, strings.Join(SupportedAPIs, ", "))
+}

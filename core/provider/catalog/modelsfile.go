@@ -1,0 +1,241 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// modelsFile is models.json in pi's schema.
+type modelsFile struct {
+	Providers map[string]*providerConfig `json:"providers"`
+}
+
+// providerConfig is one provider entry of models.json.
+type providerConfig struct {
+	BaseURL        string                    `json:"baseUrl"`
+	API            string                    `json:"api"`
+	APIKey         string                    `json:"apiKey"`
+	Headers        map[string]string         `json:"headers"`
+	AuthHeader     bool                      `json:"authHeader"`
+	Compat         *core.Compat              `json:"compat"`
+	Models         []modelEntry              `json:"models"`
+	ModelOverrides map[string]modelOverrides `json:"modelOverrides"`
+
+	// runtimeKey is the --api-key for this provider; not from the file.
+	runtimeKey string
+}
+
+// modelEntry is one custom model; unset fields take pi's defaults.
+type modelEntry struct {
+	ID            string            `json:"id"`
+	Name          string            `json:"name"`
+	API           string            `json:"api"`
+	BaseURL       string            `json:"baseUrl"`
+	Reasoning     *bool             `json:"reasoning"`
+	Input         []string          `json:"input"`
+	Cost          *partialPrice     `json:"cost"`
+	ContextWindow int               `json:"contextWindow"`
+	MaxTokens     int               `json:"maxTokens"`
+	Headers       map[string]string `json:"headers"`
+	Compat        *core.Compat      `json:"compat"`
+}
+
+// modelOverrides changes fields of a built-in model.
+type modelOverrides struct {
+	Name          string            `json:"name"`
+	Reasoning     *bool             `json:"reasoning"`
+	Input         []string          `json:"input"`
+	Cost          *partialPrice     `json:"cost"`
+	ContextWindow int               `json:"contextWindow"`
+	MaxTokens     int               `json:"maxTokens"`
+	Headers       map[string]string `json:"headers"`
+	Compat        *core.Compat      `json:"compat"`
+}
+
+type partialPrice struct {
+	Input      *float64 `json:"input"`
+	Output     *float64 `json:"output"`
+	CacheRead  *float64 `json:"cacheRead"`
+	CacheWrite *float64 `json:"cacheWrite"`
+}
+
+func (p *partialPrice) applyTo(dst *core.Price) {
+	if p == nil {
+		return
+	}
+	set := func(dst *float64, v *float64) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&dst.Input, p.Input)
+	set(&dst.Output, p.Output)
+	set(&dst.CacheRead, p.CacheRead)
+	set(&dst.CacheWrite, p.CacheWrite)
+}
+
+// parseModelsFile decodes and validates models.json, naming the provider
+// and model at fault in every error.
+func parseModelsFile(data []byte) (*modelsFile, error) {
+	var f modelsFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("not valid models.json: %w", err)
+	}
+	for name, p := range f.Providers {
+		if p == nil {
+			return nil, fmt.Errorf("provider %q is null", name)
+		}
+		if len(p.Models) > 0 && p.BaseURL == "" && !isBuiltinProvider(name) {
+			return nil, fmt.Errorf("provider %q has models but no baseUrl", name)
+		}
+		if len(p.Models) == 0 && p.BaseURL == "" && p.Compat == nil && len(p.ModelOverrides) == 0 && p.APIKey == "" && len(p.Headers) == 0 {
+			return nil, fmt.Errorf("provider %q sets nothing: give it models, baseUrl, apiKey, headers, compat or modelOverrides", name)
+		}
+		if p.API != "" && !slices.Contains(SupportedAPIs, p.API) {
+			return nil, fmt.Errorf("provider %q uses api %q; cairn speaks %s", name, p.API, strings.Join(SupportedAPIs, ", "))
+		}
+		for i, m := range p.Models {
+			if m.ID == "" {
+				return nil, fmt.Errorf("provider %q: model %d has no id", name, i+1)
+			}
+			api := m.API
+			if api == "" {
+				api = p.API
+			}
+			if api == "" && !isBuiltinProvider(name) {
+				return nil, fmt.Errorf("provider %q: model %q has no api (set it on the model or the provider)", name, m.ID)
+			}
+			if api != "" && !slices.Contains(SupportedAPIs, api) {
+				return nil, fmt.Errorf("provider %q: model %q uses api %q; cairn speaks %s", name, m.ID, api, strings.Join(SupportedAPIs, ", "))
+			}
+		}
+	}
+	return &f, nil
+}
+
+func isBuiltinProvider(name string) bool {
+	for _, m := range builtinModels {
+		if m.Provider == name {
+			return true
+		}
+	}
+	return false
+}
+
+// apply merges a validated models.json into the catalog: provider-level
+// settings re-route built-in models, overrides change them, and custom
+// models are added or replace built-ins with the same id.
+func (c *Catalog) apply(f *modelsFile) {
+	names := make([]string, 0, len(f.Providers))
+	for name := range f.Providers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		p := f.Providers[name]
+		c.providers[name] = p
+		for i := range c.models {
+			m := &c.models[i]
+			if m.Provider != name {
+				continue
+			}
+			if p.BaseURL != "" {
+				m.BaseURL = p.BaseURL
+			}
+			if p.Compat != nil {
+				m.Compat = p.Compat
+			}
+			if o, ok := p.ModelOverrides[m.ID]; ok {
+				o.applyTo(m)
+			}
+		}
+		for _, e := range p.Models {
+			m := e.toModel(name, p)
+			if i := slices.IndexFunc(c.models, func(x core.Model) bool { return x.Provider == name && x.ID == m.ID }); i >= 0 {
+				c.models[i] = m
+			} else {
+				c.models = append(c.models, m)
+			}
+		}
+	}
+}
+
+func (o modelOverrides) applyTo(m *core.Model) {
+	if o.Name != "" {
+		m.Name = o.Name
+	}
+	if o.Reasoning != nil {
+		m.Reasoning = *o.Reasoning
+	}
+	if len(o.Input) > 0 {
+		m.Input = o.Input
+	}
+	o.Cost.applyTo(&m.Cost)
+	if o.ContextWindow > 0 {
+		m.ContextWindow = o.ContextWindow
+	}
+	if o.MaxTokens > 0 {
+		m.MaxTokens = o.MaxTokens
+	}
+	if o.Headers != nil {
+		m.Headers = o.Headers
+	}
+	if o.Compat != nil {
+		m.Compat = o.Compat
+	}
+}
+
+// toModel fills pi's defaults for a custom model: name = id, no reasoning,
+// text input, 128k context, 16k output, free.
+func (e modelEntry) toModel(providerName string, p *providerConfig) core.Model {
+	m := core.Model{
+		ID: e.ID, Name: e.Name, API: e.API, Provider: providerName, BaseURL: e.BaseURL,
+		Input: e.Input, ContextWindow: e.ContextWindow, MaxTokens: e.MaxTokens,
+		Headers: e.Headers, Compat: e.Compat,
+	}
+	if m.Name == "" {
+		m.Name = m.ID
+	}
+	if m.API == "" {
+		m.API = p.API
+	}
+	if m.BaseURL == "" {
+		m.BaseURL = p.BaseURL
+	}
+	if (m.API == "" || m.BaseURL == "") && isBuiltinProvider(providerName) {
+		for _, b := range builtinModels {
+			if b.Provider == providerName {
+				if m.API == "" {
+					m.API = b.API
+				}
+				if m.BaseURL == "" {
+					m.BaseURL = b.BaseURL
+				}
+				break
+			}
+		}
+	}
+	if e.Reasoning != nil {
+		m.Reasoning = *e.Reasoning
+	}
+	if len(m.Input) == 0 {
+		m.Input = []string{"text"}
+	}
+	if m.ContextWindow == 0 {
+		m.ContextWindow = 128000
+	}
+	if m.MaxTokens == 0 {
+		m.MaxTokens = 16384
+	}
+	if m.Compat == nil {
+		m.Compat = p.Compat
+	}
+	e.Cost.applyTo(&m.Cost)
+	return m
+}
