@@ -97,7 +97,7 @@ func (c Content) MarshalJSON() ([]byte, error) {
 		writeString(&b, c.Name)
 		b.WriteString(`,"arguments":`)
 		args := c.Arguments
-		if len(args) == 0 {
+		if len(args) == 0 || string(args) == "null" {
 			args = emptyObject
 		}
 		b.Write(args)

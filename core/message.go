@@ -40,7 +40,7 @@ type userWire struct {
 }
 
 // MarshalJSON writes the message in pi's shape; content is always an array.
-func (m *UserMessage) MarshalJSON() ([]byte, error) {
+func (m UserMessage) MarshalJSON() ([]byte, error) {
 	content := m.Content
 	if content == nil {
 		content = []Content{}
@@ -105,15 +105,13 @@ type AssistantMessage struct {
 func (*AssistantMessage) MessageRole() Role { return RoleAssistant }
 
 // MarshalJSON writes the message in pi's key order with its role first.
-func (m *AssistantMessage) MarshalJSON() ([]byte, error) {
+func (m AssistantMessage) MarshalJSON() ([]byte, error) {
 	type plain AssistantMessage
-	p := (*plain)(m)
+	p := plain(m)
 	if p.Content == nil {
-		cp := *p
-		cp.Content = []Content{}
-		p = &cp
+		p.Content = []Content{}
 	}
-	body, err := json.Marshal(p)
+	body, err := json.Marshal(&p)
 	if err != nil {
 		return nil, err
 	}
@@ -167,15 +165,13 @@ type ToolResultMessage struct {
 func (*ToolResultMessage) MessageRole() Role { return RoleToolResult }
 
 // MarshalJSON writes the message in pi's key order with its role first.
-func (m *ToolResultMessage) MarshalJSON() ([]byte, error) {
+func (m ToolResultMessage) MarshalJSON() ([]byte, error) {
 	type plain ToolResultMessage
-	p := (*plain)(m)
+	p := plain(m)
 	if p.Content == nil {
-		cp := *p
-		cp.Content = []Content{}
-		p = &cp
+		p.Content = []Content{}
 	}
-	body, err := json.Marshal(p)
+	body, err := json.Marshal(&p)
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ type Builder struct {
 	msg     core.AssistantMessage
 	emit    func(Event)
 	price   core.Price
-	blocks  []blockState
+	blocks  []*blockState
 	started bool
 	done    bool
 }
@@ -75,7 +75,7 @@ func (b *Builder) Start() {
 func (b *Builder) begin(c core.Content, ev EventType) int {
 	b.Start()
 	b.msg.Content = append(b.msg.Content, c)
-	b.blocks = append(b.blocks, blockState{open: true})
+	b.blocks = append(b.blocks, &blockState{open: true})
 	i := len(b.msg.Content) - 1
 	b.emit(Event{Type: ev, Index: i, Message: &b.msg})
 	return i
@@ -108,7 +108,7 @@ func (b *Builder) Append(i int, delta string) {
 	if delta == "" || !b.IsOpen(i) {
 		return
 	}
-	st := &b.blocks[i]
+	st := b.blocks[i]
 	st.buf.WriteString(delta)
 	c := &b.msg.Content[i]
 	var ev EventType
@@ -152,7 +152,7 @@ func (b *Builder) End(i int) {
 	if !b.IsOpen(i) {
 		return
 	}
-	st := &b.blocks[i]
+	st := b.blocks[i]
 	st.open = false
 	c := &b.msg.Content[i]
 	var ev EventType

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -63,7 +64,12 @@ func (e *Error) Error() string {
 		b.WriteString(e.Err.Error())
 	}
 	if e.Hint != "" {
-		b.WriteString(". ")
+		if s := b.String(); s != "" && !strings.HasSuffix(s, ".") {
+			b.WriteString(".")
+		}
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
 		b.WriteString(e.Hint)
 	}
 	return b.String()
@@ -89,6 +95,29 @@ func RetryableStatus(status int) bool {
 	}
 	return false
 }
+
+// permanentCodes are provider error codes that no retry can fix, even when
+// they arrive with a status (429, 5xx) that is normally worth retrying.
+var permanentCodes = map[string]bool{
+	"insufficient_quota":                   true,
+	"billing_hard_limit_reached":           true,
+	"billing_not_active":                   true,
+	"invalid_api_key":                      true,
+	"context_length_exceeded":              true,
+	"model_not_found":                      true,
+	"PERMISSION_DENIED":                    true,
+	"UNAUTHENTICATED":                      true,
+	"invalid_request_error":                true,
+	"authentication_error":                 true,
+	"permission_error":                     true,
+	"not_found_error":                      true,
+	"request_too_large":                    true,
+	"unsupported_country_region_territory": true,
+}
+
+// PermanentCode reports whether a provider error code means retrying cannot
+// help (an exhausted quota, a bad key, an oversized request).
+func PermanentCode(code string) bool { return permanentCodes[code] }
 
 // StatusHint says what a person can do about an HTTP status, given the
 // environment variable that holds the provider's key (may be empty).
@@ -141,7 +170,7 @@ func NetworkError(provider string, err error) *Error {
 func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 	if ms := h.Get("Retry-After-Ms"); ms != "" {
 		if v, err := strconv.ParseFloat(ms, 64); err == nil && v > 0 {
-			return time.Duration(v * float64(time.Millisecond))
+			return scaleDuration(v, time.Millisecond)
 		}
 	}
 	ra := h.Get("Retry-After")
@@ -149,10 +178,10 @@ func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 		return 0
 	}
 	if v, err := strconv.ParseFloat(ra, 64); err == nil {
-		if v <= 0 {
+		if !(v > 0) { // also rejects NaN
 			return 0
 		}
-		return time.Duration(v * float64(time.Second))
+		return scaleDuration(v, time.Second)
 	}
 	if t, err := http.ParseTime(ra); err == nil {
 		if d := t.Sub(now); d > 0 {
@@ -160,6 +189,16 @@ func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 		}
 	}
 	return 0
+}
+
+// scaleDuration converts v units to a Duration, saturating instead of
+// overflowing, so an absurd wait stays too long to retry rather than turning
+// negative.
+func scaleDuration(v float64, unit time.Duration) time.Duration {
+	if d := v * float64(unit); d < float64(math.MaxInt64) {
+		return time.Duration(d)
+	}
+	return math.MaxInt64
 }
 
 // Redact removes secret from s, so an API key echoed by a server or a proxy

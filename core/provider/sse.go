@@ -31,7 +31,9 @@ type SSEDecoder struct {
 	data    []byte
 	line    []byte
 	event   []byte
+	name    string // the last dispatched event name, reused to avoid an allocation per event
 	hasData bool
+	started bool // the first line has been read (and a BOM stripped)
 	err     error
 }
 
@@ -52,6 +54,11 @@ func (d *SSEDecoder) Next() (SSEEvent, error) {
 	var id []byte
 	for {
 		line, err := d.readLine()
+		if !d.started {
+			d.started = true
+			// The event-stream format allows one leading byte order mark.
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
 		if err != nil {
 			if err == io.EOF && len(line) > 0 {
 				// The last line had no terminator: process it, then dispatch.
@@ -80,7 +87,10 @@ func (d *SSEDecoder) Next() (SSEEvent, error) {
 }
 
 func (d *SSEDecoder) dispatch(id []byte) SSEEvent {
-	return SSEEvent{Event: string(d.event), Data: d.data, ID: string(id)}
+	if string(d.event) != d.name {
+		d.name = string(d.event)
+	}
+	return SSEEvent{Event: d.name, Data: d.data, ID: string(id)}
 }
 
 // field applies one non-empty line to the event being assembled.

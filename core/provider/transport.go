@@ -139,7 +139,7 @@ func responseError(resp *http.Response, providerName, apiKey string, now time.Ti
 		perr.Message = http.StatusText(resp.StatusCode)
 	}
 	perr.Message = Redact(perr.Message, apiKey)
-	if !perr.Retryable {
+	if !perr.Retryable && !PermanentCode(perr.Code) {
 		perr.Retryable = RetryableStatus(resp.StatusCode)
 	}
 	if ra := ParseRetryAfter(resp.Header, now); ra > 0 {
@@ -168,14 +168,14 @@ func redactError(err error, secret string) error {
 }
 
 // backoff returns the wait before retry number attempt+1: BaseDelay doubled
-// per attempt, capped at MaxDelay, with up to 25% jitter either way.
+// per attempt, capped at MaxDelay, with up to 25% jitter either way, never above MaxDelay.
 func backoff(p RetryPolicy, attempt int) time.Duration {
 	d := p.BaseDelay << attempt
 	if d > p.MaxDelay || d <= 0 {
 		d = p.MaxDelay
 	}
 	jitter := time.Duration(rand.Int64N(int64(d)/2+1)) - d/4
-	return d + jitter
+	return min(d+jitter, p.MaxDelay)
 }
 
 func sleepContext(ctx context.Context, d time.Duration) error {
