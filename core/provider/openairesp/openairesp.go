@@ -1,0 +1,141 @@
+// Package openairesp speaks OpenAI's Responses API (POST {baseUrl}/responses
+// with stream:true), pi's "openai-responses" wire format.
+//
+// A response is a list of output items, each opened and closed by the
+// stream: reasoning items become thinking blocks, message items text blocks
+// and function_call items tool calls. Requests are sent with store:false, so
+// the server keeps nothing between turns; everything the next turn needs
+// travels in the message instead. A reasoning item is kept whole (with its
+// encrypted content) as the thinking block's signature, a message item's id
+// as the text block's signature, and a call's two ids (call_id, which
+// addresses the result, and the item id, which pairs the call with its
+// reasoning) joined as "call_id|item_id" in the tool call id, as pi does.
+package openairesp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/provider"
+)
+
+// DefaultBaseURL is where requests go when a model names no base URL.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Provider streams answers from a Responses API server. It holds no
+// per-request state and is safe for concurrent use.
+type Provider struct {
+	opts provider.Options
+}
+
+// New returns a provider that talks HTTP as opts say.
+func New(opts provider.Options) *Provider {
+	return &Provider{opts: opts}
+}
+
+var _ provider.Provider = (*Provider)(nil)
+
+// Stream implements provider.Provider.
+func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
+	b := provider.NewBuilder(&req.Model, emit)
+	name := req.Model.Provider
+	if name == "" {
+		name = "openai"
+	}
+	body, err := buildBody(req)
+	if err != nil {
+		return provider.Fail(ctx, b, &provider.Error{Provider: name, Message: "encode request: " + err.Error(), Err: err})
+	}
+	url := endpoint(req.Model.BaseURL)
+	newRequest := func(ctx context.Context) (*http.Request, error) {
+		r, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		setHeaders(r.Header, req)
+		return r, nil
+	}
+	resp, err := provider.Send(ctx, p.opts, name, req.APIKey, newRequest, errorDecoder(name))
+	if err != nil {
+		return provider.Fail(ctx, b, err)
+	}
+	defer resp.Body.Close()
+	b.Start()
+	reason, err := newDecoder(b, name, req.APIKey).run(ctx, resp.Body)
+	if err != nil {
+		return provider.Fail(ctx, b, err)
+	}
+	return b.Finish(reason), nil
+}
+
+// endpoint returns the responses URL under baseURL.
+func endpoint(baseURL string) string {
+	if baseURL == "" {
+		baseURL = DefaultBaseURL
+	}
+	return strings.TrimRight(baseURL, "/") + "/responses"
+}
+
+// setHeaders sets the request's headers. The model's headers and then the
+// request's come last so a models.json entry can override anything,
+// including authorization for proxies that want their own scheme.
+func setHeaders(h http.Header, req *provider.Request) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	if req.APIKey != "" {
+		h.Set("Authorization", "Bearer "+req.APIKey)
+	}
+	for k, v := range req.Model.Headers {
+		h.Set(k, v)
+	}
+	for k, v := range req.Headers {
+		h.Set(k, v)
+	}
+}
+
+// errorDecoder parses OpenAI's error envelope,
+// {"error":{"message","type","param","code"}}, from a failed response.
+func errorDecoder(providerName string) provider.ErrorDecoder {
+	return func(status int, _ http.Header, body []byte) *provider.Error {
+		var env struct {
+			Error *apiError `json:"error"`
+		}
+		if err := json.Unmarshal(body, &env); err != nil || env.Error == nil {
+			return &provider.Error{Message: bodySnippet(body), Hint: statusHint(status, providerName)}
+		}
+		code := string(env.Error.Code)
+		if code == "" {
+			code = env.Error.Type
+		}
+		hint := codeHint(code)
+		if hint == "" {
+			hint = statusHint(status, providerName)
+		}
+		return &provider.Error{Code: code, Message: env.Error.Message, Retryable: retryableCode(code), Hint: hint}
+	}
+}
+
+// statusHint names OPENAI_API_KEY for OpenAI itself; other servers that
+// speak this format keep their key elsewhere.
+func statusHint(status int, providerName string) string {
+	env := ""
+	if providerName == "openai" {
+		env = "OPENAI_API_KEY"
+	}
+	return provider.StatusHint(status, env)
+}
+
+// bodySnippet keeps a non-JSON error body (a proxy's HTML page, plain text)
+// short enough to show.
+func bodySnippet(body []byte) string {
+	s := strings.TrimSpace(string(body))
+	const max = 300
+	if len(s) > max {
+		s = strings.ToValidUTF8(s[:max], "") + "…"
+	}
+	return s
+}
