@@ -1,0 +1,153 @@
+// Package google speaks the google-generative-ai wire format: the Gemini
+// API's streamGenerateContent endpoint with server-sent events.
+//
+// Gemini differs from the other wire formats in ways the rest of cairn must
+// not see: function calls arrive whole and often without ids, so ids are
+// assigned here; opaque thoughtSignature tokens ride on text, thought and
+// function call parts and must be sent back on the next turn, or Gemini 3
+// rejects the conversation; and the reasoning knob is a token budget on
+// Gemini 2.5 but a named level on Gemini 3.
+package google
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/provider"
+)
+
+// API is the wire format name models.json uses for this package.
+const API = "google-generative-ai"
+
+// DefaultBaseURL is where the Gemini API lives when a model names no base URL.
+const DefaultBaseURL = "https://generativelanguage.googleapis.com/v1beta"
+
+// keyEnv is the environment variable people keep their Gemini key in; hints
+// name it so a person knows what to fix.
+const keyEnv = "GEMINI_API_KEY"
+
+// Provider streams answers from the Gemini API. It is safe for concurrent
+// use.
+type Provider struct {
+	opts provider.Options
+	// calls numbers the tool call ids this provider invents, so ids stay
+	// unique even when two calls start in the same millisecond.
+	calls atomic.Uint64
+}
+
+// New returns a Provider that talks HTTP as opts says.
+func New(opts provider.Options) *Provider {
+	return &Provider{opts: opts}
+}
+
+// Stream sends req to models/{model}:streamGenerateContent and turns the
+// answer into events. See provider.Provider for the contract.
+func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
+	b := provider.NewBuilder(&req.Model, emit)
+	name := providerName(&req.Model)
+	body, err := encodeRequest(req)
+	if err != nil {
+		return provider.Fail(ctx, b, &provider.Error{Provider: name, Message: "build request: " + err.Error(), Err: err})
+	}
+	endpoint := streamURL(&req.Model)
+	newRequest := func(ctx context.Context) (*http.Request, error) {
+		r, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		setHeaders(r.Header, req)
+		return r, nil
+	}
+	resp, err := provider.Send(ctx, p.opts, name, req.APIKey, newRequest, decodeError)
+	if err != nil {
+		return provider.Fail(ctx, b, err)
+	}
+	defer resp.Body.Close()
+	s := &stream{p: p, b: b, name: name, key: req.APIKey, cur: -1}
+	return s.run(ctx, resp.Body)
+}
+
+// providerName is how errors name the service: the configured provider, or
+// "google" for a bare model.
+func providerName(m *core.Model) string {
+	if m.Provider != "" {
+		return m.Provider
+	}
+	return "google"
+}
+
+// streamURL builds the endpoint. The key goes in a header, never here, so it
+// cannot leak through logged URLs or url.Error messages.
+func streamURL(m *core.Model) string {
+	base := strings.TrimRight(m.BaseURL, "/")
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	id := strings.TrimPrefix(m.ID, "models/")
+	return base + "/models/" + url.PathEscape(id) + ":streamGenerateContent?alt=sse"
+}
+
+// setHeaders applies ours first, then the model's, then the request's, so
+// configuration can override anything, including the key header for proxies
+// that authenticate differently.
+func setHeaders(h http.Header, req *provider.Request) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	if req.APIKey != "" {
+		h.Set("x-goog-api-key", req.APIKey)
+	}
+	for k, v := range req.Model.Headers {
+		h.Set(k, v)
+	}
+	for k, v := range req.Headers {
+		h.Set(k, v)
+	}
+}
+
+// newToolCallID invents an id for a function call Gemini sent without one.
+// It is unique for this provider's lifetime and safe for every provider's id
+// syntax, so the call can later be replayed to another model.
+func (p *Provider) newToolCallID(name string) string {
+	now := time.Now
+	if p.opts.Now != nil {
+		now = p.opts.Now
+	}
+	return fmt.Sprintf("%s_%d_%d", sanitizeID(name), now().UnixMilli(), p.calls.Add(1))
+}
+
+// sanitizeID keeps an id within [A-Za-z0-9_-]{1,64}, the strictest syntax any
+// provider imposes on tool call ids.
+func sanitizeID(id string) string {
+	const max = 64
+	ok := len(id) > 0 && len(id) <= max
+	for i := 0; ok && i < len(id); i++ {
+		ok = idByte(id[i])
+	}
+	if ok {
+		return id
+	}
+	if id == "" {
+		return "call"
+	}
+	out := []byte(id)
+	if len(out) > max {
+		out = out[:max]
+	}
+	for i, c := range out {
+		if !idByte(c) {
+			out[i] = '_'
+		}
+	}
+	return string(out)
+}
+
+func idByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
