@@ -1,0 +1,125 @@
+// Package openai speaks the Chat Completions wire format (the
+// "openai-completions" API): OpenAI's POST /chat/completions and the many
+// servers that copy it, such as Ollama, llama.cpp, vLLM, LM Studio,
+// OpenRouter and Groq.
+//
+// The servers agree on the core of the format and differ at the edges: which
+// field carries reasoning, whether the developer role, store or
+// stream_options exist, how reasoning is switched on, what a tool call id
+// looks like. Those differences are settled once per request from the
+// model's compat settings, or detected from its provider and base URL as pi
+// detects them, so models.json files written for pi work unchanged.
+package openai
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/provider"
+)
+
+// DefaultBaseURL is used when a model names no base URL.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Provider streams answers from a Chat Completions server. It holds no
+// per-request state, so one Provider serves any number of concurrent
+// requests.
+type Provider struct {
+	opts provider.Options
+}
+
+// New returns a Provider that talks HTTP as opts say.
+func New(opts provider.Options) *Provider {
+	return &Provider{opts: opts}
+}
+
+var _ provider.Provider = (*Provider)(nil)
+
+// Stream implements provider.Provider. The API key is sent as a bearer
+// token, or not at all when empty, as local servers expect.
+func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
+	b := provider.NewBuilder(&req.Model, emit)
+	name := providerName(&req.Model)
+	c := resolveCompat(&req.Model)
+	body, err := json.Marshal(buildRequest(req, &c))
+	if err != nil {
+		return provider.Fail(ctx, b, &provider.Error{Provider: name, Message: "encode request: " + err.Error(), Err: err})
+	}
+	url := endpoint(req.Model.BaseURL)
+	newRequest := func(ctx context.Context) (*http.Request, error) {
+		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		setHeaders(hr.Header, req)
+		return hr, nil
+	}
+	resp, err := provider.Send(ctx, p.opts, name, req.APIKey, newRequest, decodeError)
+	if err != nil {
+		return provider.Fail(ctx, b, err)
+	}
+	defer resp.Body.Close()
+	b.Start()
+
+	d := newDecoder(b, name, req.APIKey)
+	rd := bufio.NewReader(resp.Body)
+	if startsLikeJSON(rd) {
+		err = d.whole(rd)
+	} else {
+		err = d.run(rd)
+	}
+	if err != nil {
+		var perr *provider.Error
+		if !errors.As(err, &perr) {
+			err = provider.StreamError(ctx, name, err)
+		}
+		return provider.Fail(ctx, b, err)
+	}
+	if ctx.Err() != nil {
+		return provider.Fail(ctx, b, provider.NetworkError(name, ctx.Err()))
+	}
+	reason, err := d.stopReason()
+	if err != nil {
+		return provider.Fail(ctx, b, err)
+	}
+	return b.Finish(reason), nil
+}
+
+func providerName(m *core.Model) string {
+	if m.Provider != "" {
+		return m.Provider
+	}
+	return "openai"
+}
+
+// endpoint appends the Chat Completions path to a base URL such as
+// https://api.openai.com/v1 or http://localhost:11434/v1.
+func endpoint(baseURL string) string {
+	if baseURL == "" {
+		baseURL = DefaultBaseURL
+	}
+	return strings.TrimRight(baseURL, "/") + "/chat/completions"
+}
+
+// setHeaders writes the request headers. Headers from the model and then
+// from the request are applied last, so models.json can replace any of ours,
+// including Authorization for gateways that authenticate differently.
+func setHeaders(h http.Header, req *provider.Request) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	if req.APIKey != "" {
+		h.Set("Authorization", "Bearer "+req.APIKey)
+	}
+	for k, v := range req.Model.Headers {
+		h.Set(k, v)
+	}
+	for k, v := range req.Headers {
+		h.Set(k, v)
+	}
+}
