@@ -1,5 +1,9 @@
 module github.com/cairn-dev/cairn
 
-go 1.26
+go 1.26.0
 
-require go.uber.org/goleak v1.3.0 // indirect
+require (
+	github.com/aymanbagabas/go-udiff v0.4.1 // indirect
+	go.uber.org/goleak v1.3.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1
+)

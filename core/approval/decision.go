@@ -1,0 +1,92 @@
+package approval
+
+// Scope is how long an approval lasts.
+type Scope string
+
+// The scopes of an approval.
+const (
+	// ScopeOnce allows one call.
+	ScopeOnce Scope = "once"
+	// ScopeSession remembers a rule until the Gate is dropped.
+	ScopeSession Scope = "session"
+	// ScopeAlways remembers a rule in the project's rules file.
+	ScopeAlways Scope = "always"
+)
+
+// Decider says what decided a call.
+type Decider string
+
+// What can decide a call.
+const (
+	// ByMode: the mode does not ask for the tool's category.
+	ByMode Decider = "mode"
+	// ByRule: a remembered rule covers the call.
+	ByRule Decider = "rule"
+	// ByPerson: the person answered (or dismissed the question).
+	ByPerson Decider = "person"
+	// ByTimeout: nobody answered within the configured timeout.
+	ByTimeout Decider = "timeout"
+	// ByAbort: the context ended (the turn was aborted) before an answer.
+	ByAbort Decider = "abort"
+)
+
+// Decision is the outcome of Gate.Check.
+type Decision struct {
+	// Allow says whether the tool may run.
+	Allow bool
+	// By says what decided.
+	By Decider
+	// Scope is how long an approval lasts: the scope the person chose, or
+	// the scope of the rule that covered the call. Empty for denials and
+	// for calls the mode lets through.
+	Scope Scope
+	// Reason is the person's reason for a denial, if they gave one.
+	Reason string
+	// Rules are the rules the person's answer created, if any.
+	Rules []Rule
+}
+
+// DenialText returns what the model is told when the call is denied, to be
+// sent as the tool's (error) result; "" when the call is allowed.
+func (d Decision) DenialText() string {
+	switch {
+	case d.Allow:
+		return ""
+	case d.By == ByTimeout:
+		return "The user did not answer the approval request in time, so this tool call was not run."
+	case d.By == ByAbort:
+		return "This tool call was cancelled before the user approved it."
+	}
+	return DeniedText(d.Reason)
+}
+
+// DeniedText returns what the model is told when the person denies a call,
+// with their reason if they gave one: "The user denied this tool call:
+// <reason>".
+func DeniedText(reason string) string {
+	if reason == "" {
+		return "The user denied this tool call."
+	}
+	return "The user denied this tool call: " + reason
+}
+
+// The options of an approval question. Front ends that show their own
+// buttons (ACP's allow_once, allow_always, reject_once) map them from
+// these labels.
+const (
+	// OptionAllowOnce allows this call only.
+	OptionAllowOnce = "Allow once"
+	// OptionAllowSession remembers a rule for the command or file until the
+	// session ends. It is offered only when a rule can cover the call.
+	OptionAllowSession = "Allow for this session"
+	// OptionAllowProject, offered for edit tools, allows the tool on every
+	// file in the project until the session ends.
+	OptionAllowProject = "Allow all files in the project for this session"
+	// OptionAllowAlways remembers the rule OptionAllowSession would in the
+	// project's rules file. It is offered only when the gate has one.
+	OptionAllowAlways = "Always allow"
+	// OptionDeny denies the call.
+	OptionDeny = "Deny"
+	// OptionDenyReason denies the call and asks for a reason for the model.
+	OptionDenyReason = "Deny with reason…"
+)

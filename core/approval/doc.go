@@ -1,0 +1,68 @@
+// Package approval decides whether a tool call may run. The agent asks a
+// Gate before running each call; the Gate answers from the mode, then from
+// rules remembered for the session or persisted for the project, and
+// otherwise asks the person through core.UI.
+//
+// # Modes
+//
+// ModeDefault asks before edit and exec tools (and mcp tools), ModeAutoEdit
+// only before exec (and mcp), ModeYolo never. Info tools never ask.
+//
+// # Answers and rules
+//
+// A question offers "Allow once", "Allow for this session", "Always allow",
+// "Deny" and "Deny with reason…" (see the Option constants). The two
+// remembering answers create rules: for the session, or in the project's
+// .cairn/approvals.json. A denial's DenialText is what the model is told;
+// its turn goes on.
+//
+// For edit tools a rule names a file (relative to the project) and, when
+// chosen, the whole project. For other non-exec tools a rule names the tool.
+//
+// # Command rules
+//
+// For exec tools a rule is a command prefix in shell syntax, such as
+// `git status`: it covers `git status` and `git status --short`, not `git
+// push`. Command lines are parsed with mvdan.cc/sh/v3/syntax, and a line is
+// covered only when every simple command it runs is covered by some rule:
+// through pipes, &&, ||, ;, ( ), { }, if/for/while/case, $( ), backticks,
+// process substitution and here-documents. So a rule for `git status` never
+// lets `git status && rm -rf ~` through.
+//
+// Wrappers are looked through: env (with NAME=value), xargs, nice, time,
+// nohup, timeout, command, exec, stdbuf, ionice, setsid; and `sh -c
+// 'script'` (bash, zsh, ...) whose script is parsed in turn. sudo and doas
+// are not transparent: they stay part of the command a rule names.
+//
+// Some lines are never covered, whatever the rules: lines that do not
+// parse; function declarations; eval, trap, alias, builtin, hash and the
+// like; command names that are not literals (`$CMD x`); output redirected to
+// a file (other than /dev/null); variables that change which program runs
+// or what it loads (PATH, LD_*, HOME, GIT_*, PAGER, GOFLAGS, NODE_OPTIONS,
+// ...); interpreters reading code from standard input (`curl x | sh`); and
+// arithmetic or [[ -v ]] on variables, which bash can make run code.
+// Assignments, and true, false and :, need no rule, though a line must run
+// some program for a rule to cover it.
+//
+// # Which rule an answer creates
+//
+// "Allow for this session" creates one rule per distinct simple command in
+// the line, as short as is useful:
+//
+//   - Tools with subcommands (git, go, npm, cargo, docker, kubectl, make,
+//     ...): the program and its subcommand, `git status`, `go test`, `make
+//     lint`. Subcommands that name a further target keep it too: `npm run
+//     build`, `docker compose up`, `go mod tidy`, `gh pr view`.
+//   - Programs whose arguments decide what they do to the machine (rm, mv,
+//     cp, chmod, curl, ssh, find, sed, tar, interpreters, ...), and
+//     configuration subcommands (`git config`, `go env`): the whole command,
+//     exactly. Allowing `rm -rf build` never allows `rm -rf ~`.
+//   - A subcommand tool called without one, or with an option first (`git
+//     -C dir push`): the whole command, exactly.
+//   - Any other program: its name alone (`ls`, `grep`, `cat`).
+//   - sudo and doas stay in front: `sudo apt-get install`.
+//
+// Remembering is offered only when the rules it would create cover the line;
+// a line with a part no rule can cover (`$(make_cmd)`, `rm *.o`) is asked
+// about each time.
+package approval

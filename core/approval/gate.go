@@ -1,0 +1,372 @@
+package approval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// Config is what a Gate is built from.
+type Config struct {
+	// Mode is the starting mode; empty means ModeDefault.
+	Mode Mode
+	// UI asks the person. A nil UI dismisses every question, so every call
+	// that needs asking is denied.
+	UI core.UI
+	// Dir is the directory tools resolve relative paths against, normally
+	// the project. Questions and path rules name files relative to it.
+	Dir string
+	// RulesFile is where "Always allow" rules persist, normally
+	// ProjectRulesFile(project). Empty means nothing persists and "Always
+	// allow" is not offered.
+	RulesFile string
+	// Timeout, when positive, is how long each question waits for an
+	// answer; then the call is denied. Zero waits until the context ends.
+	Timeout time.Duration
+}
+
+// Gate decides whether a tool call may run: by the mode, then by the rules
+// remembered for this session and for the project, and otherwise by asking
+// the person through core.UI. Its methods are safe for concurrent use.
+type Gate struct {
+	ui      core.UI
+	dir     string
+	file    string
+	timeout time.Duration
+
+	mu      sync.Mutex
+	mode    Mode
+	session ruleSet
+	always  ruleSet
+
+	saveMu sync.Mutex // serialises reading, merging and writing the rules file
+}
+
+// Open returns a Gate with the project's persisted rules loaded. It always
+// returns a usable Gate: a non-nil error reports rules that could not be
+// loaded (errors.Is(err, ErrCorruptRules) for a malformed file), which the
+// gate then ignores; show it to the person.
+func Open(cfg Config) (*Gate, error) {
+	mode := cfg.Mode
+	if mode == "" {
+		mode = ModeDefault
+	}
+	g := &Gate{ui: cfg.UI, dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode}
+	if g.file == "" {
+		return g, nil
+	}
+	rules, err := loadRules(g.file)
+	if err != nil {
+		return g, err
+	}
+	set, err := compileAll(rules)
+	g.always = set
+	if err != nil {
+		return g, fmt.Errorf("%w: %s: %v", ErrCorruptRules, g.file, err)
+	}
+	return g, nil
+}
+
+// Mode returns the current mode.
+func (g *Gate) Mode() Mode {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.mode
+}
+
+// SetMode changes the mode for the calls checked from now on.
+func (g *Gate) SetMode(m Mode) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.mode = m
+}
+
+// Rules returns a copy of the rules remembered with scope ScopeSession or
+// ScopeAlways.
+func (g *Gate) Rules(scope Scope) []Rule {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	set := g.session
+	if scope == ScopeAlways {
+		set = g.always
+	} else if scope != ScopeSession {
+		return nil
+	}
+	rules := make([]Rule, len(set))
+	for i, r := range set {
+		rules[i] = r.Rule
+	}
+	return rules
+}
+
+// Check decides whether call of tool may run, asking the person if the
+// mode and the rules do not settle it. It returns when decided; if ctx ends
+// or the timeout passes first, the call is denied. A denial's DenialText is
+// the tool result to send to the model.
+func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall) Decision {
+	cat := tool.Category()
+	if !g.Mode().Asks(cat) {
+		return Decision{Allow: true, By: ByMode}
+	}
+	name := toolName(tool, call)
+	subject := g.Subject(tool, call)
+	g.mu.Lock()
+	session, always := g.session, g.always
+	g.mu.Unlock()
+	switch {
+	case session.covers(name, cat, subject):
+		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
+	case always.covers(name, cat, subject):
+		return Decision{Allow: true, By: ByRule, Scope: ScopeAlways}
+	case ctx.Err() != nil:
+		return Decision{By: ByAbort}
+	}
+	return g.ask(ctx, g.question(name, cat, subject))
+}
+
+// Subject returns what a call acts on, as questions name it: the `command`
+// argument of an exec tool, the `path` argument of an edit tool (relative to
+// the gate's directory when inside it), and otherwise the tool's name. It is
+// "" when the argument is missing.
+func (g *Gate) Subject(tool core.Tool, call core.ToolCall) string {
+	switch subjectKind(tool.Category()) {
+	case subjectCommand:
+		return stringArgument(call.Arguments, "command")
+	case subjectPath:
+		p := stringArgument(call.Arguments, "path")
+		if p == "" {
+			p = stringArgument(call.Arguments, "file_path")
+		}
+		return g.relPath(p)
+	}
+	return toolName(tool, call)
+}
+
+// question is one approval question and what each answer remembers.
+type question struct {
+	tool, subject string
+	options       []string
+	session       []Rule // for OptionAllowSession and OptionAllowAlways
+	project       []Rule // for OptionAllowProject
+}
+
+// question builds the question for a call and the rules its answers add.
+// Remembering is offered only when a rule can cover the call.
+func (g *Gate) question(name string, cat core.ApprovalCategory, subject string) question {
+	q := question{tool: name, subject: subject}
+	switch subjectKind(cat) {
+	case subjectCommand:
+		q.session = commandRules(name, subject)
+	case subjectPath:
+		if subject != "" {
+			q.session = []Rule{{Tool: name, Path: subject}}
+			if project := (Rule{Tool: name, Path: "."}); mustCompile(project).coversPath(subject) {
+				q.project = []Rule{project}
+			}
+		}
+	default:
+		q.session = []Rule{{Tool: name}}
+	}
+	q.options = []string{OptionAllowOnce}
+	if q.session != nil {
+		q.options = append(q.options, OptionAllowSession)
+	}
+	if q.project != nil {
+		q.options = append(q.options, OptionAllowProject)
+	}
+	if q.session != nil && g.file != "" {
+		q.options = append(q.options, OptionAllowAlways)
+	}
+	q.options = append(q.options, OptionDeny, OptionDenyReason)
+	return q
+}
+
+// what names the tool and what it acts on: "bash: git status".
+func (q question) what() string {
+	s := strings.TrimSpace(q.subject)
+	if s == "" || s == q.tool {
+		return q.tool
+	}
+	return q.tool + ": " + s
+}
+
+// ask puts q to the person and acts on the answer.
+func (g *Gate) ask(ctx context.Context, q question) Decision {
+	choice, d, ok := g.selectOption(ctx, q)
+	if !ok {
+		return d
+	}
+	switch choice {
+	case OptionAllowOnce:
+		return Decision{Allow: true, By: ByPerson, Scope: ScopeOnce}
+	case OptionAllowSession:
+		g.remember(q.session)
+		return Decision{Allow: true, By: ByPerson, Scope: ScopeSession, Rules: q.session}
+	case OptionAllowProject:
+		g.remember(q.project)
+		return Decision{Allow: true, By: ByPerson, Scope: ScopeSession, Rules: q.project}
+	case OptionAllowAlways:
+		return g.persist(q.session)
+	case OptionDenyReason:
+		return g.denyWithReason(ctx, q)
+	}
+	// OptionDeny, or an answer that was never offered.
+	return Decision{By: ByPerson}
+}
+
+// selectOption asks the question. When it goes unanswered, ok is false and
+// d is the denial: abort, timeout or dismissal.
+func (g *Gate) selectOption(ctx context.Context, q question) (choice string, d Decision, ok bool) {
+	if g.ui == nil {
+		return "", Decision{By: ByPerson}, false
+	}
+	qctx, cancel, timedOut := g.withTimeout(ctx)
+	defer cancel()
+	choice, ok = g.ui.Select(qctx, core.SelectRequest{Title: "Allow " + q.what() + "?", Options: q.options, Timeout: g.timeout})
+	if ok && slices.Contains(q.options, choice) {
+		return choice, Decision{}, true
+	}
+	return "", unanswered(ctx, timedOut()), false
+}
+
+// denyWithReason asks why and denies with the answer; a dismissed question
+// still denies, without a reason.
+func (g *Gate) denyWithReason(ctx context.Context, q question) Decision {
+	qctx, cancel, timedOut := g.withTimeout(ctx)
+	defer cancel()
+	reason, ok := g.ui.Input(qctx, core.InputRequest{
+		Title:       "Why deny " + q.what() + "? (the model is told)",
+		Placeholder: "what to do instead",
+		Timeout:     g.timeout,
+	})
+	if !ok {
+		// Dismissed, timed out or aborted: still denied, with no reason.
+		return unanswered(ctx, timedOut())
+	}
+	return Decision{By: ByPerson, Reason: strings.TrimSpace(reason)}
+}
+
+// withTimeout bounds one question by the gate's timeout. timedOut reports
+// whether that timeout (not ctx) ended it; it also counts a UI that gave up
+// on its own a moment before the context's deadline.
+func (g *Gate) withTimeout(ctx context.Context) (context.Context, context.CancelFunc, func() bool) {
+	if g.timeout <= 0 {
+		c, cancel := context.WithCancel(ctx)
+		return c, cancel, func() bool { return false }
+	}
+	start := time.Now()
+	c, cancel := context.WithTimeout(ctx, g.timeout)
+	return c, cancel, func() bool {
+		return ctx.Err() == nil && (c.Err() != nil || time.Since(start) >= g.timeout)
+	}
+}
+
+// unanswered is the denial for a question nobody answered.
+func unanswered(ctx context.Context, timedOut bool) Decision {
+	switch {
+	case ctx.Err() != nil:
+		return Decision{By: ByAbort}
+	case timedOut:
+		return Decision{By: ByTimeout}
+	}
+	return Decision{By: ByPerson}
+}
+
+// remember adds rules for the rest of the session.
+func (g *Gate) remember(rules []Rule) {
+	set, _ := compileAll(rules) // built by this package: always valid
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.session = append(slices.Clip(g.session), set...)
+}
+
+// persist saves rules to the rules file and allows the call. If saving
+// fails, the rules still hold for the session and the person is told.
+func (g *Gate) persist(rules []Rule) Decision {
+	g.saveMu.Lock()
+	err := saveRules(g.file, rules)
+	g.saveMu.Unlock()
+	if err != nil {
+		g.remember(rules)
+		if g.ui != nil {
+			g.ui.Notify(fmt.Sprintf("Could not remember this approval for the project, so it lasts for this session only: %v", err), core.NotifyWarning)
+		}
+		return Decision{Allow: true, By: ByPerson, Scope: ScopeSession, Rules: rules}
+	}
+	set, _ := compileAll(rules)
+	g.mu.Lock()
+	g.always = append(slices.Clip(g.always), set...)
+	g.mu.Unlock()
+	return Decision{Allow: true, By: ByPerson, Scope: ScopeAlways, Rules: rules}
+}
+
+// relPath returns p as questions and rules name it: relative to the gate's
+// directory when inside it, with ~ expanded, cleaned.
+func (g *Gate) relPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, p[1:])
+		}
+	}
+	if filepath.IsAbs(p) && g.dir != "" {
+		if rel, err := filepath.Rel(g.dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			p = rel
+		}
+	}
+	return cleanPath(p)
+}
+
+// subject kinds: what a tool's calls are judged by.
+const (
+	subjectTool = iota
+	subjectCommand
+	subjectPath
+)
+
+func subjectKind(cat core.ApprovalCategory) int {
+	switch cat {
+	case core.CategoryExec:
+		return subjectCommand
+	case core.CategoryEdit:
+		return subjectPath
+	}
+	return subjectTool
+}
+
+func toolName(tool core.Tool, call core.ToolCall) string {
+	if name := tool.Spec().Name; name != "" {
+		return name
+	}
+	return call.Name
+}
+
+// stringArgument returns the string argument key of a call's JSON
+// arguments, or "" if there is none.
+func stringArgument(args json.RawMessage, key string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(m[key], &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// mustCompile compiles a rule this package built.
+func mustCompile(r Rule) compiled {
+	c, _ := compile(r)
+	return c
+}

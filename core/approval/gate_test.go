@@ -1,0 +1,568 @@
+package approval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// fakeTool is a tool with a name and a category; it never runs.
+type fakeTool struct {
+	name string
+	cat  core.ApprovalCategory
+}
+
+func (t fakeTool) Spec() core.ToolSpec             { return core.ToolSpec{Name: t.name} }
+func (t fakeTool) Category() core.ApprovalCategory { return t.cat }
+func (t fakeTool) Kind() core.ToolKind             { return core.KindOther }
+func (t fakeTool) Execute(context.Context, core.ToolCall, func(core.ToolUpdate)) (core.ToolResult, error) {
+	return core.ToolResult{}, errors.New("fakeTool does not run")
+}
+
+var (
+	bashTool = fakeTool{"bash", core.CategoryExec}
+	editTool = fakeTool{"edit", core.CategoryEdit}
+	readTool = fakeTool{"read", core.CategoryInfo}
+	mcpTool  = fakeTool{"github_search", core.CategoryMCP}
+)
+
+func bashCall(cmd string) core.ToolCall { return call("bash", map[string]string{"command": cmd}) }
+func editCall(p string) core.ToolCall   { return call("edit", map[string]string{"path": p}) }
+
+func call(name string, args map[string]string) core.ToolCall {
+	data, _ := json.Marshal(args)
+	return core.ToolCall{ID: "call_1", Name: name, Arguments: data}
+}
+
+// answer is one scripted reply of fakeUI.
+type answer struct {
+	value string
+	ok    bool
+	// block makes the dialog wait for its context to end, then give up.
+	block bool
+}
+
+// fakeUI answers Select and Input from a script and records what it was
+// asked. started receives each dialog's title as it opens.
+type fakeUI struct {
+	mu       sync.Mutex
+	answers  []answer
+	selects  []core.SelectRequest
+	inputs   []core.InputRequest
+	notified []string
+	started  chan string
+}
+
+func newFakeUI(answers ...answer) *fakeUI {
+	return &fakeUI{answers: answers, started: make(chan string, 16)}
+}
+
+func pick(option string) answer { return answer{value: option, ok: true} }
+
+func (u *fakeUI) next(ctx context.Context, title string) (string, bool) {
+	u.mu.Lock()
+	if len(u.answers) == 0 {
+		u.mu.Unlock()
+		panic("fakeUI: unexpected question " + title)
+	}
+	a := u.answers[0]
+	u.answers = u.answers[1:]
+	u.mu.Unlock()
+	u.started <- title
+	if a.block {
+		<-ctx.Done()
+		return "", false
+	}
+	return a.value, a.ok
+}
+
+func (u *fakeUI) Select(ctx context.Context, req core.SelectRequest) (string, bool) {
+	u.mu.Lock()
+	u.selects = append(u.selects, req)
+	u.mu.Unlock()
+	return u.next(ctx, req.Title)
+}
+
+func (u *fakeUI) Input(ctx context.Context, req core.InputRequest) (string, bool) {
+	u.mu.Lock()
+	u.inputs = append(u.inputs, req)
+	u.mu.Unlock()
+	return u.next(ctx, req.Title)
+}
+
+func (u *fakeUI) Confirm(context.Context, core.ConfirmRequest) (bool, bool) { return false, false }
+func (u *fakeUI) Editor(context.Context, core.EditorRequest) (string, bool) { return "", false }
+func (u *fakeUI) Notify(message string, _ core.NotifyLevel) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.notified = append(u.notified, message)
+}
+func (u *fakeUI) SetStatus(string, string)                         {}
+func (u *fakeUI) SetWidget(string, []string, core.WidgetPlacement) {}
+func (u *fakeUI) SetTitle(string)                                  {}
+func (u *fakeUI) SetEditorText(string)                             {}
+
+func (u *fakeUI) asked() int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return len(u.selects)
+}
+
+func (u *fakeUI) lastSelect() core.SelectRequest {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.selects[len(u.selects)-1]
+}
+
+func openGate(t *testing.T, cfg Config) *Gate {
+	t.Helper()
+	g, err := Open(cfg)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	return g
+}
+
+func TestModeAsksMatrix(t *testing.T) {
+	cats := []core.ApprovalCategory{core.CategoryInfo, core.CategoryEdit, core.CategoryExec, core.CategoryMCP, "future"}
+	want := map[Mode][]bool{
+		ModeDefault:  {false, true, true, true, true},
+		ModeAutoEdit: {false, false, true, true, true},
+		ModeYolo:     {false, false, false, false, false},
+		"bogus":      {false, true, true, true, true},
+	}
+	for mode, asks := range want {
+		for i, c := range cats {
+			if got := mode.Asks(c); got != asks[i] {
+				t.Errorf("%s asks for %s = %v, want %v", mode, c, got, asks[i])
+			}
+		}
+	}
+}
+
+func TestParseMode(t *testing.T) {
+	for in, want := range map[string]Mode{"default": ModeDefault, "auto_edit": ModeAutoEdit, " YOLO ": ModeYolo, "auto-edit": ModeAutoEdit} {
+		if got, err := ParseMode(in); err != nil || got != want {
+			t.Errorf("ParseMode(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	_, err := ParseMode("careful")
+	if err == nil || !strings.Contains(err.Error(), `"careful"`) || !strings.Contains(err.Error(), "default, auto_edit or yolo") {
+		t.Errorf("ParseMode(careful) error = %v, want it to name the input and list the modes", err)
+	}
+	var m Mode
+	if err := json.Unmarshal([]byte(`"auto_edit"`), &m); err != nil || m != ModeAutoEdit {
+		t.Errorf("unmarshal mode = %q, %v", m, err)
+	}
+}
+
+func TestGateModes(t *testing.T) {
+	ctx := context.Background()
+	ui := newFakeUI()
+	g := openGate(t, Config{UI: ui, Mode: ModeYolo})
+	for _, c := range []struct {
+		tool core.Tool
+		call core.ToolCall
+	}{{bashTool, bashCall("rm -rf ~")}, {editTool, editCall("x")}, {mcpTool, call("github_search", nil)}} {
+		if d := g.Check(ctx, c.tool, c.call); !d.Allow || d.By != ByMode {
+			t.Errorf("yolo %s: %+v", c.tool.Spec().Name, d)
+		}
+	}
+	g.SetMode(ModeAutoEdit)
+	if d := g.Check(ctx, editTool, editCall("x")); !d.Allow || d.By != ByMode {
+		t.Errorf("auto_edit edit: %+v", d)
+	}
+	g.SetMode(ModeDefault)
+	if d := g.Check(ctx, readTool, call("read", map[string]string{"path": "/etc/passwd"})); !d.Allow || d.By != ByMode {
+		t.Errorf("default read: %+v", d)
+	}
+	if ui.asked() != 0 {
+		t.Errorf("asked %d questions, want none", ui.asked())
+	}
+	if g.Mode() != ModeDefault {
+		t.Errorf("Mode() = %s", g.Mode())
+	}
+}
+
+func TestGateQuestionTitleAndOptions(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		tool        core.Tool
+		call        core.ToolCall
+		wantTitle   string
+		wantOptions []string
+	}{
+		{bashTool, bashCall("git status && make test"), "Allow bash: git status && make test?",
+			[]string{OptionAllowOnce, OptionAllowSession, OptionAllowAlways, OptionDeny, OptionDenyReason}},
+		{bashTool, bashCall("$CMD --force"), "Allow bash: $CMD --force?",
+			[]string{OptionAllowOnce, OptionDeny, OptionDenyReason}},
+		{editTool, editCall(filepath.Join(dir, "src", "main.go")), "Allow edit: src/main.go?",
+			[]string{OptionAllowOnce, OptionAllowSession, OptionAllowProject, OptionAllowAlways, OptionDeny, OptionDenyReason}},
+		{editTool, editCall("/etc/hosts"), "Allow edit: /etc/hosts?",
+			[]string{OptionAllowOnce, OptionAllowSession, OptionAllowAlways, OptionDeny, OptionDenyReason}},
+		{mcpTool, call("github_search", nil), "Allow github_search?",
+			[]string{OptionAllowOnce, OptionAllowSession, OptionAllowAlways, OptionDeny, OptionDenyReason}},
+	}
+	for _, tt := range tests {
+		ui := newFakeUI(pick(OptionDeny))
+		g := openGate(t, Config{UI: ui, Dir: dir, RulesFile: ProjectRulesFile(dir), Timeout: time.Minute})
+		g.Check(context.Background(), tt.tool, tt.call)
+		req := ui.lastSelect()
+		if req.Title != tt.wantTitle || !slices.Equal(req.Options, tt.wantOptions) || req.Timeout != time.Minute {
+			t.Errorf("asked %q %q (timeout %v)\nwant %q %q", req.Title, req.Options, req.Timeout, tt.wantTitle, tt.wantOptions)
+		}
+	}
+}
+
+func TestGateWithoutRulesFileDoesNotOfferAlways(t *testing.T) {
+	ui := newFakeUI(pick(OptionDeny))
+	g := openGate(t, Config{UI: ui})
+	g.Check(context.Background(), bashTool, bashCall("ls"))
+	if slices.Contains(ui.lastSelect().Options, OptionAllowAlways) {
+		t.Errorf("options %q offer %q with nowhere to save it", ui.lastSelect().Options, OptionAllowAlways)
+	}
+}
+
+func TestGateAllowOnceAsksAgain(t *testing.T) {
+	ui := newFakeUI(pick(OptionAllowOnce), pick(OptionAllowOnce))
+	g := openGate(t, Config{UI: ui})
+	for range 2 {
+		d := g.Check(context.Background(), bashTool, bashCall("git status"))
+		if !d.Allow || d.By != ByPerson || d.Scope != ScopeOnce || d.Rules != nil {
+			t.Fatalf("decision %+v", d)
+		}
+	}
+	if ui.asked() != 2 {
+		t.Errorf("asked %d times, want 2", ui.asked())
+	}
+}
+
+func TestGateAllowForSession(t *testing.T) {
+	ctx := context.Background()
+	ui := newFakeUI(pick(OptionAllowSession), pick(OptionDeny))
+	g := openGate(t, Config{UI: ui})
+	d := g.Check(ctx, bashTool, bashCall("git status && go test ./..."))
+	if !d.Allow || d.Scope != ScopeSession || !slices.Equal(d.Rules, prefix("git status", "go test")) {
+		t.Fatalf("decision %+v", d)
+	}
+	for _, covered := range []string{"git status --short", "go test -race ./core/...", "go test ./x; git status"} {
+		if d := g.Check(ctx, bashTool, bashCall(covered)); !d.Allow || d.By != ByRule || d.Scope != ScopeSession {
+			t.Errorf("%q: %+v", covered, d)
+		}
+	}
+	if ui.asked() != 1 {
+		t.Errorf("asked %d times for covered commands", ui.asked())
+	}
+	if d := g.Check(ctx, bashTool, bashCall("git status && git push")); d.Allow || ui.asked() != 2 {
+		t.Errorf("git push was not asked about: %+v", d)
+	}
+	if got := g.Rules(ScopeSession); !slices.Equal(got, prefix("git status", "go test")) {
+		t.Errorf("session rules %v", got)
+	}
+	if got := g.Rules(ScopeAlways); len(got) != 0 {
+		t.Errorf("always rules %v", got)
+	}
+}
+
+func TestGateEditRules(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ui := newFakeUI(pick(OptionAllowSession), pick(OptionAllowProject), pick(OptionDeny))
+	g := openGate(t, Config{UI: ui, Dir: dir})
+	if d := g.Check(ctx, editTool, editCall("src/main.go")); !d.Allow || !slices.Equal(d.Rules, []Rule{{Tool: "edit", Path: "src/main.go"}}) {
+		t.Fatalf("decision %+v", d)
+	}
+	if d := g.Check(ctx, editTool, editCall(filepath.Join(dir, "src/main.go"))); d.By != ByRule {
+		t.Errorf("absolute path to the same file was asked about: %+v", d)
+	}
+	if d := g.Check(ctx, editTool, editCall("src/other.go")); d.By != ByPerson || d.Scope != ScopeSession {
+		t.Fatalf("other file: %+v", d)
+	}
+	if d := g.Check(ctx, editTool, editCall("docs/a/b.md")); d.By != ByRule {
+		t.Errorf("project rule did not cover docs/a/b.md: %+v", d)
+	}
+	if d := g.Check(ctx, editTool, editCall("../elsewhere.go")); d.Allow {
+		t.Errorf("project rule covered a file outside it: %+v", d)
+	}
+	if ui.asked() != 3 {
+		t.Errorf("asked %d times, want 3", ui.asked())
+	}
+}
+
+func TestGateAlwaysPersists(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := ProjectRulesFile(dir)
+	ui := newFakeUI(pick(OptionAllowAlways), pick(OptionAllowAlways))
+	g := openGate(t, Config{UI: ui, Dir: dir, RulesFile: file})
+	if d := g.Check(ctx, bashTool, bashCall("git status")); !d.Allow || d.Scope != ScopeAlways {
+		t.Fatalf("decision %+v", d)
+	}
+	if d := g.Check(ctx, editTool, editCall("README.md")); !d.Allow || d.Scope != ScopeAlways {
+		t.Fatalf("decision %+v", d)
+	}
+	var saved rulesFile
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &saved); err != nil {
+		t.Fatalf("saved file is not JSON: %v\n%s", err, data)
+	}
+	want := []Rule{{Tool: "bash", Command: "git status"}, {Tool: "edit", Path: "README.md"}}
+	if saved.Version != 1 || !slices.Equal(saved.Rules, want) {
+		t.Errorf("saved %+v, want version 1 and %v", saved, want)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(file)); len(entries) != 1 {
+		t.Errorf("files left in .cairn: %v", entries)
+	}
+
+	// A new gate, as in the next session, reads the rules and asks nothing.
+	ui2 := newFakeUI()
+	g2 := openGate(t, Config{UI: ui2, Dir: dir, RulesFile: file})
+	if d := g2.Check(ctx, bashTool, bashCall("git status --short")); !d.Allow || d.By != ByRule || d.Scope != ScopeAlways {
+		t.Errorf("next session: %+v", d)
+	}
+	if d := g2.Check(ctx, editTool, editCall("README.md")); d.By != ByRule {
+		t.Errorf("next session edit: %+v", d)
+	}
+	if !slices.Equal(g2.Rules(ScopeAlways), want) {
+		t.Errorf("always rules %v", g2.Rules(ScopeAlways))
+	}
+}
+
+func TestGateAlwaysKeepsRulesWrittenMeanwhile(t *testing.T) {
+	dir := t.TempDir()
+	file := ProjectRulesFile(dir)
+	ui := newFakeUI(pick(OptionAllowAlways))
+	g := openGate(t, Config{UI: ui, RulesFile: file})
+	// Another cairn saves a rule after this gate opened.
+	if err := saveRules(file, prefix("make lint")); err != nil {
+		t.Fatal(err)
+	}
+	g.Check(context.Background(), bashTool, bashCall("ls"))
+	rules, err := loadRules(file)
+	if err != nil || !slices.Equal(rules, prefix("make lint", "ls")) {
+		t.Errorf("file holds %v, %v", rules, err)
+	}
+}
+
+func TestGateCorruptRulesFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := ProjectRulesFile(dir)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	garbage := []byte(`{"version": 1, "rules": [{"tool": "bash", "comm`)
+	if err := os.WriteFile(file, garbage, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ui := newFakeUI(pick(OptionAllowAlways))
+	g, err := Open(Config{UI: ui, RulesFile: file})
+	if !errors.Is(err, ErrCorruptRules) || !strings.Contains(err.Error(), file) {
+		t.Fatalf("Open error = %v, want ErrCorruptRules naming the file", err)
+	}
+	if g == nil {
+		t.Fatal("Open returned no gate")
+	}
+	d := g.Check(ctx, bashTool, bashCall("git status"))
+	if !d.Allow || d.Scope != ScopeSession {
+		t.Errorf("always with a corrupt file: %+v, want allowed for the session", d)
+	}
+	if len(ui.notified) != 1 || !strings.Contains(ui.notified[0], "session only") {
+		t.Errorf("notified %q", ui.notified)
+	}
+	if data, _ := os.ReadFile(file); string(data) != string(garbage) {
+		t.Errorf("corrupt file was overwritten with %s", data)
+	}
+	if d := g.Check(ctx, bashTool, bashCall("git status -s")); d.By != ByRule {
+		t.Errorf("session rule from a failed save: %+v", d)
+	}
+}
+
+func TestOpenReportsBadRulesAndKeepsGoodOnes(t *testing.T) {
+	dir := t.TempDir()
+	file := ProjectRulesFile(dir)
+	data := `{"version":1,"rules":[{"tool":"bash","command":"git status"},{"tool":"bash","command":"$X"},{"command":"ls"}]}`
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := Open(Config{UI: newFakeUI(), RulesFile: file})
+	if !errors.Is(err, ErrCorruptRules) {
+		t.Errorf("Open error = %v", err)
+	}
+	if d := g.Check(context.Background(), bashTool, bashCall("git status")); d.By != ByRule {
+		t.Errorf("good rule ignored: %+v", d)
+	}
+
+	if err := os.WriteFile(file, []byte(`{"version":2,"rules":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(Config{RulesFile: file}); !errors.Is(err, ErrCorruptRules) || !strings.Contains(err.Error(), "upgrade") {
+		t.Errorf("newer version: %v", err)
+	}
+}
+
+func TestGateDeny(t *testing.T) {
+	ui := newFakeUI(pick(OptionDeny))
+	g := openGate(t, Config{UI: ui})
+	d := g.Check(context.Background(), bashTool, bashCall("rm -rf build"))
+	if d.Allow || d.By != ByPerson || d.DenialText() != "The user denied this tool call." {
+		t.Errorf("decision %+v, text %q", d, d.DenialText())
+	}
+}
+
+func TestGateDenyWithReason(t *testing.T) {
+	ui := newFakeUI(pick(OptionDenyReason), pick("  use make clean instead "))
+	g := openGate(t, Config{UI: ui})
+	d := g.Check(context.Background(), bashTool, bashCall("rm -rf build"))
+	if d.Allow || d.By != ByPerson || d.Reason != "use make clean instead" {
+		t.Fatalf("decision %+v", d)
+	}
+	if got, want := d.DenialText(), "The user denied this tool call: use make clean instead"; got != want {
+		t.Errorf("DenialText = %q, want %q", got, want)
+	}
+	if len(ui.inputs) != 1 || !strings.Contains(ui.inputs[0].Title, "bash: rm -rf build") {
+		t.Errorf("reason asked as %+v", ui.inputs)
+	}
+}
+
+func TestGateDenyWithDismissedReason(t *testing.T) {
+	ui := newFakeUI(pick(OptionDenyReason), answer{})
+	g := openGate(t, Config{UI: ui})
+	d := g.Check(context.Background(), bashTool, bashCall("rm -rf build"))
+	if d.Allow || d.By != ByPerson || d.Reason != "" {
+		t.Errorf("decision %+v", d)
+	}
+}
+
+func TestGateDismissedQuestionDenies(t *testing.T) {
+	for _, a := range []answer{{}, pick("Allow everything forever")} {
+		g := openGate(t, Config{UI: newFakeUI(a)})
+		if d := g.Check(context.Background(), bashTool, bashCall("ls")); d.Allow || d.By != ByPerson {
+			t.Errorf("answer %+v: %+v", a, d)
+		}
+	}
+	g := openGate(t, Config{})
+	if d := g.Check(context.Background(), bashTool, bashCall("ls")); d.Allow {
+		t.Errorf("no UI: %+v", d)
+	}
+}
+
+func TestGateCancelDenies(t *testing.T) {
+	ui := newFakeUI(answer{block: true})
+	g := openGate(t, Config{UI: ui})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan Decision)
+	go func() { done <- g.Check(ctx, bashTool, bashCall("make deploy")) }()
+	waitFor(t, ui.started)
+	cancel()
+	select {
+	case d := <-done:
+		if d.Allow || d.By != ByAbort || d.DenialText() == "" {
+			t.Errorf("decision %+v", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Check did not return after cancel")
+	}
+}
+
+func TestGateCancelledContextDoesNotAsk(t *testing.T) {
+	ui := newFakeUI()
+	g := openGate(t, Config{UI: ui})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if d := g.Check(ctx, bashTool, bashCall("ls")); d.Allow || d.By != ByAbort {
+		t.Errorf("decision %+v", d)
+	}
+}
+
+func TestGateTimeoutDenies(t *testing.T) {
+	ui := newFakeUI(answer{block: true})
+	g := openGate(t, Config{UI: ui, Timeout: 20 * time.Millisecond})
+	d := g.Check(context.Background(), bashTool, bashCall("make deploy"))
+	if d.Allow || d.By != ByTimeout || !strings.Contains(d.DenialText(), "in time") {
+		t.Errorf("decision %+v, text %q", d, d.DenialText())
+	}
+
+	// A timeout while typing the reason denies too.
+	ui = newFakeUI(pick(OptionDenyReason), answer{block: true})
+	g = openGate(t, Config{UI: ui, Timeout: 20 * time.Millisecond})
+	if d := g.Check(context.Background(), bashTool, bashCall("make deploy")); d.Allow || d.By != ByTimeout {
+		t.Errorf("reason timed out: %+v", d)
+	}
+}
+
+func TestGateMCPRule(t *testing.T) {
+	ui := newFakeUI(pick(OptionAllowSession))
+	g := openGate(t, Config{UI: ui})
+	g.Check(context.Background(), mcpTool, call("github_search", map[string]string{"q": "a"}))
+	if d := g.Check(context.Background(), mcpTool, call("github_search", map[string]string{"q": "b"})); d.By != ByRule {
+		t.Errorf("decision %+v", d)
+	}
+}
+
+func TestGateConcurrentChecks(t *testing.T) {
+	answers := make([]answer, 16)
+	for i := range answers {
+		answers[i] = pick(OptionAllowSession)
+	}
+	ui := newFakeUI(answers...)
+	g := openGate(t, Config{UI: ui})
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			g.Check(context.Background(), bashTool, bashCall("git status"))
+			if i%2 == 0 {
+				g.SetMode(ModeDefault)
+			}
+			g.Rules(ScopeSession)
+		})
+	}
+	wg.Wait()
+	if d := g.Check(context.Background(), bashTool, bashCall("git status")); d.By != ByRule {
+		t.Errorf("decision %+v", d)
+	}
+}
+
+func TestDenialText(t *testing.T) {
+	tests := []struct {
+		d    Decision
+		want string
+	}{
+		{Decision{Allow: true, By: ByPerson}, ""},
+		{Decision{By: ByPerson}, "The user denied this tool call."},
+		{Decision{By: ByPerson, Reason: "not now"}, "The user denied this tool call: not now"},
+		{Decision{By: ByTimeout}, "The user did not answer the approval request in time, so this tool call was not run."},
+		{Decision{By: ByAbort}, "This tool call was cancelled before the user approved it."},
+	}
+	for _, tt := range tests {
+		if got := tt.d.DenialText(); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+func waitFor(t *testing.T, ch <-chan string) string {
+	t.Helper()
+	select {
+	case s := <-ch:
+		return s
+	case <-time.After(5 * time.Second):
+		t.Fatal("timed out waiting for a question")
+		return ""
+	}
+}

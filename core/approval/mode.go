@@ -1,0 +1,66 @@
+package approval
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// Mode says which tool categories need a person's approval.
+type Mode string
+
+// The approval modes, named as aionrs and our settings name them.
+const (
+	// ModeDefault asks before edit, exec and mcp tools.
+	ModeDefault Mode = "default"
+	// ModeAutoEdit lets edit tools run and asks before exec and mcp tools.
+	ModeAutoEdit Mode = "auto_edit"
+	// ModeYolo asks nothing.
+	ModeYolo Mode = "yolo"
+)
+
+// Modes lists the valid modes, from the most to the least careful.
+func Modes() []Mode { return []Mode{ModeDefault, ModeAutoEdit, ModeYolo} }
+
+// ParseMode returns the mode named s, ignoring case and surrounding space
+// and accepting "auto-edit" for auto_edit. The error for anything else
+// lists the valid modes.
+func ParseMode(s string) (Mode, error) {
+	name := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "-", "_")
+	for _, m := range Modes() {
+		if name == string(m) {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("unknown approval mode %q: use default, auto_edit or yolo", s)
+}
+
+// String returns the mode's name.
+func (m Mode) String() string { return string(m) }
+
+// UnmarshalText parses a mode from settings files and flags.
+func (m *Mode) UnmarshalText(text []byte) error {
+	parsed, err := ParseMode(string(text))
+	if err != nil {
+		return err
+	}
+	*m = parsed
+	return nil
+}
+
+// Asks reports whether a tool of category c needs approval in mode m. Info
+// tools never do. A category the package does not know is treated as exec,
+// and an unknown mode as ModeDefault, so a mistake always errs towards
+// asking.
+func (m Mode) Asks(c core.ApprovalCategory) bool {
+	switch {
+	case c == core.CategoryInfo:
+		return false
+	case m == ModeYolo:
+		return false
+	case m == ModeAutoEdit:
+		return c != core.CategoryEdit
+	}
+	return true
+}

@@ -1,0 +1,236 @@
+package approval
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Rule is a standing permission: calls of Tool that it covers run without
+// asking. Which field applies depends on the tool's category: exec tools are
+// covered by Command rules only, edit tools by Path rules only, and other
+// tools (mcp) by a rule naming just the tool.
+type Rule struct {
+	// Tool is the name of the tool the rule is for.
+	Tool string `json:"tool"`
+	// Command is a command prefix in shell syntax, such as `git status` or
+	// `npm run build`. It covers a simple command whose first words are
+	// these words; a command line is covered when every simple command in
+	// it is covered by some rule.
+	Command string `json:"command,omitempty"`
+	// Exact makes Command cover only a simple command with exactly its
+	// words and no more.
+	Exact bool `json:"exact,omitempty"`
+	// Path is a file or directory, relative to the project unless absolute,
+	// with forward slashes. It covers itself and everything under it; "."
+	// covers every file in the project, and nothing outside it.
+	Path string `json:"path,omitempty"`
+}
+
+// String describes the rule for people, such as `bash: git status` or
+// `edit: any file in the project`.
+func (r Rule) String() string {
+	switch {
+	case r.Command != "" && r.Exact:
+		return fmt.Sprintf("%s: %s (exactly)", r.Tool, r.Command)
+	case r.Command != "":
+		return fmt.Sprintf("%s: %s", r.Tool, r.Command)
+	case r.Path == ".":
+		return r.Tool + ": any file in the project"
+	case r.Path != "":
+		return fmt.Sprintf("%s: %s", r.Tool, r.Path)
+	}
+	return r.Tool
+}
+
+// errInvalidRule marks a rule that can never cover anything.
+var errInvalidRule = errors.New("invalid rule")
+
+// compiled is a rule ready to match: its command split into words.
+type compiled struct {
+	Rule
+	words []string
+}
+
+// compile checks r and splits its command into words, with quotes removed
+// and wrappers looked through exactly as a command line's are.
+func compile(r Rule) (compiled, error) {
+	switch {
+	case r.Tool == "":
+		return compiled{}, fmt.Errorf("%w: no tool", errInvalidRule)
+	case r.Command != "" && r.Path != "":
+		return compiled{}, fmt.Errorf("%w %s: both command and path", errInvalidRule, r.Tool)
+	case r.Command == "":
+		r.Path = cleanPath(r.Path)
+		return compiled{Rule: r}, nil
+	}
+	cmds, ok := parseCommands(r.Command)
+	if !ok || len(cmds) != 1 || cmds[0].openEnded {
+		return compiled{}, fmt.Errorf("%w %s: command %q is not one simple command", errInvalidRule, r.Tool, r.Command)
+	}
+	c := compiled{Rule: r}
+	for _, w := range cmds[0].args {
+		if !w.fixed() {
+			return compiled{}, fmt.Errorf("%w %s: command %q has expansions", errInvalidRule, r.Tool, r.Command)
+		}
+		c.words = append(c.words, w.text)
+	}
+	return c, nil
+}
+
+// matches reports whether the rule covers one simple command.
+func (r compiled) matches(c command) bool {
+	if r.words == nil || len(c.args) < len(r.words) {
+		return false
+	}
+	if r.Exact && (len(c.args) != len(r.words) || c.openEnded) {
+		return false
+	}
+	for i, w := range r.words {
+		if a := c.args[i]; !a.fixed() || a.text != w {
+			return false
+		}
+	}
+	return true
+}
+
+// coversPath reports whether a path rule covers p, a path cleaned by
+// cleanPath.
+func (r compiled) coversPath(p string) bool {
+	switch {
+	case r.Command != "" || r.Path == "" || p == "":
+		return false
+	case r.Path == ".":
+		return !path.IsAbs(p) && p != ".." && !strings.HasPrefix(p, "../") && !strings.HasPrefix(p, "~")
+	case p == r.Path:
+		return true
+	}
+	return strings.HasPrefix(p, strings.TrimSuffix(r.Path, "/")+"/")
+}
+
+// ruleSet is a list of compiled rules.
+type ruleSet []compiled
+
+// covers reports whether the rules cover a call of tool on subject.
+func (s ruleSet) covers(tool string, cat core.ApprovalCategory, subject string) bool {
+	switch subjectKind(cat) {
+	case subjectCommand:
+		return s.coversCommand(tool, subject)
+	case subjectPath:
+		for _, r := range s {
+			if r.Tool == tool && r.coversPath(subject) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range s {
+		if r.Tool == tool && r.Command == "" && r.Path == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// coversCommand reports whether every simple command in line is covered by
+// a command rule of tool. A line that cannot be parsed, or uses anything
+// parseCommands refuses, is never covered; nor is a line that runs no
+// program at all (`X=1`), which no rule names.
+func (s ruleSet) coversCommand(tool, line string) bool {
+	cmds, ok := parseCommands(line)
+	if !ok || len(cmds) == 0 {
+		return false
+	}
+	for _, c := range cmds {
+		if !s.coversOne(tool, c) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s ruleSet) coversOne(tool string, c command) bool {
+	for _, r := range s {
+		if r.Tool == tool && r.matches(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandRules returns the rules that cover line: one per distinct simple
+// command, each as long as commandPattern says. It returns nil when some
+// command in line cannot get a rule, so that offering to remember the
+// choice would not help.
+func commandRules(tool, line string) []Rule {
+	cmds, ok := parseCommands(line)
+	if !ok || len(cmds) == 0 {
+		return nil
+	}
+	var rules []Rule
+	seen := map[Rule]bool{}
+	for _, c := range cmds {
+		words, exact, ok := commandPattern(c)
+		if !ok {
+			return nil
+		}
+		text, err := joinWords(words)
+		if err != nil {
+			return nil
+		}
+		r := Rule{Tool: tool, Command: text, Exact: exact}
+		if !seen[r] {
+			seen[r] = true
+			rules = append(rules, r)
+		}
+	}
+	// The rules are built to cover line; check it rather than trust it.
+	set, err := compileAll(rules)
+	if err != nil || !set.coversCommand(tool, line) {
+		return nil
+	}
+	return rules
+}
+
+// joinWords writes words as a shell command, quoting where needed.
+func joinWords(words []string) (string, error) {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		q, err := syntax.Quote(w, syntax.LangBash)
+		if err != nil {
+			return "", err
+		}
+		quoted[i] = q
+	}
+	return strings.Join(quoted, " "), nil
+}
+
+// compileAll compiles rules, keeping the valid ones and joining the errors
+// of the others.
+func compileAll(rules []Rule) (ruleSet, error) {
+	set := make(ruleSet, 0, len(rules))
+	var errs []error
+	for _, r := range rules {
+		c, err := compile(r)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		set = append(set, c)
+	}
+	return set, errors.Join(errs...)
+}
+
+// cleanPath puts a path into the form rules use: slashes, cleaned, "" for
+// none.
+func cleanPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	return path.Clean(filepath.ToSlash(p))
+}
