@@ -142,6 +142,13 @@ func responseError(resp *http.Response, providerName, apiKey string, now time.Ti
 	if !perr.Retryable && !PermanentCode(perr.Code) {
 		perr.Retryable = RetryableStatus(resp.StatusCode)
 	}
+	// Anthropic says outright whether a retry can help; believe it.
+	switch resp.Header.Get("X-Should-Retry") {
+	case "false":
+		perr.Retryable = false
+	case "true":
+		perr.Retryable = true
+	}
 	if ra := ParseRetryAfter(resp.Header, now); ra > 0 {
 		perr.RetryAfter = ra
 	}

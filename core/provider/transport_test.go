@@ -544,3 +544,30 @@ func TestFail(t *testing.T) {
 		t.Errorf("cancelled plain: %+v, %v", msg, err)
 	}
 }
+
+func TestSendBelievesXShouldRetry(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		header string
+		calls  int
+	}{
+		{500, "false", 1},
+		{400, "true", 2},
+	} {
+		h := http.Header{}
+		h.Set("X-Should-Retry", tc.header)
+		srv := providertest.NewServer(t,
+			providertest.Response{Status: tc.status, Header: h, Body: []byte(`{}`)},
+			providertest.Response{Status: 200, Body: []byte(`ok`)})
+		opts := provider.Options{Sleep: func(context.Context, time.Duration) error { return nil }}
+		resp, _ := provider.Send(context.Background(), opts, "anthropic", "", func(ctx context.Context) (*http.Request, error) {
+			return http.NewRequestWithContext(ctx, "POST", srv.URL, nil)
+		}, nil)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if got := len(srv.Requests()); got != tc.calls {
+			t.Errorf("status %d with x-should-retry %s: %d requests, want %d", tc.status, tc.header, got, tc.calls)
+		}
+	}
+}
