@@ -1,0 +1,172 @@
+package core
+
+import "time"
+
+// Event is one thing that happened in an agent session. Every session
+// publishes its events in one total order; front ends translate them into
+// their own protocol. The set mirrors pi's AgentSessionEvent.
+type Event interface {
+	// EventType is pi's name for the event ("agent_start", ...).
+	EventType() string
+}
+
+// AgentStart opens one run of the agent loop.
+type AgentStart struct{}
+
+// AgentEnd closes a run. Messages are those the run added to the
+// conversation, in order.
+type AgentEnd struct {
+	Messages []Message
+}
+
+// TurnStart opens one model request and the tool calls it asks for.
+type TurnStart struct{}
+
+// TurnEnd closes a turn with the assistant message and its tool results.
+type TurnEnd struct {
+	Message     *AssistantMessage
+	ToolResults []*ToolResultMessage
+}
+
+// MessageStart announces a message entering the conversation. For an
+// assistant message it is the empty message about to stream.
+type MessageStart struct {
+	Message Message
+}
+
+// MessageUpdate is one streaming step of an assistant message. Kind is pi's
+// assistantMessageEvent type (text_delta, toolcall_end, ...), Index the
+// content block, Delta the new fragment. Message is a snapshot taken when
+// the event was published: it is safe to read from any goroutine and never
+// changes afterwards.
+type MessageUpdate struct {
+	Kind    string
+	Index   int
+	Delta   string
+	Message *AssistantMessage
+}
+
+// MessageEnd announces a message in its final form.
+type MessageEnd struct {
+	Message Message
+}
+
+// ToolExecutionStart announces a tool call about to run (or be refused).
+type ToolExecutionStart struct {
+	ToolCallID string
+	ToolName   string
+	Args       []byte // the call's JSON arguments
+}
+
+// ToolExecutionUpdate carries a running tool's partial output. Each update
+// replaces the previous one.
+type ToolExecutionUpdate struct {
+	ToolCallID string
+	ToolName   string
+	Args       []byte
+	Partial    ToolUpdate
+}
+
+// ToolExecutionEnd announces a tool call's result.
+type ToolExecutionEnd struct {
+	ToolCallID string
+	ToolName   string
+	Result     ToolResult
+}
+
+// AutoRetryStart announces a wait before retrying a failed request.
+type AutoRetryStart struct {
+	Attempt      int
+	MaxAttempts  int
+	Delay        time.Duration
+	ErrorMessage string
+}
+
+// AutoRetryEnd reports how retrying ended.
+type AutoRetryEnd struct {
+	Success    bool
+	Attempt    int
+	FinalError string
+}
+
+// CompactionResult is what compacting a conversation produced.
+type CompactionResult struct {
+	Summary          string   `json:"summary"`
+	FirstKeptEntryID string   `json:"firstKeptEntryId"`
+	TokensBefore     int      `json:"tokensBefore"`
+	ReadFiles        []string `json:"-"`
+	ModifiedFiles    []string `json:"-"`
+}
+
+// CompactionReason says why compaction started on its own.
+type CompactionReason string
+
+// The reasons for automatic compaction.
+const (
+	CompactionThreshold CompactionReason = "threshold"
+	CompactionOverflow  CompactionReason = "overflow"
+)
+
+// AutoCompactionStart announces automatic compaction.
+type AutoCompactionStart struct {
+	Reason CompactionReason
+}
+
+// AutoCompactionEnd reports how automatic compaction ended. Result is nil
+// when it failed, was aborted or was skipped.
+type AutoCompactionEnd struct {
+	Result       *CompactionResult
+	Aborted      bool
+	WillRetry    bool
+	ErrorMessage string
+}
+
+// QueueUpdate reports the texts waiting in the steering and follow-up
+// queues after a change.
+type QueueUpdate struct {
+	Steering []string
+	FollowUp []string
+}
+
+// ThinkingLevelChanged reports a new thinking level.
+type ThinkingLevelChanged struct {
+	Level ThinkingLevel
+}
+
+// ModelChanged reports a new model.
+type ModelChanged struct {
+	Model Model
+}
+
+// SessionInfoChanged reports a new session name.
+type SessionInfoChanged struct {
+	Name string
+}
+
+// Settled is published exactly once per accepted prompt, after the last
+// run it caused (retries and compactions included) has ended. Error is the
+// final error, if the prompt ended in one.
+type Settled struct {
+	Error string
+}
+
+// EventType implementations.
+func (AgentStart) EventType() string           { return "agent_start" }
+func (AgentEnd) EventType() string             { return "agent_end" }
+func (TurnStart) EventType() string            { return "turn_start" }
+func (TurnEnd) EventType() string              { return "turn_end" }
+func (MessageStart) EventType() string         { return "message_start" }
+func (MessageUpdate) EventType() string        { return "message_update" }
+func (MessageEnd) EventType() string           { return "message_end" }
+func (ToolExecutionStart) EventType() string   { return "tool_execution_start" }
+func (ToolExecutionUpdate) EventType() string  { return "tool_execution_update" }
+func (ToolExecutionEnd) EventType() string     { return "tool_execution_end" }
+func (AutoRetryStart) EventType() string       { return "auto_retry_start" }
+func (AutoRetryEnd) EventType() string         { return "auto_retry_end" }
+func (AutoCompactionStart) EventType() string  { return "auto_compaction_start" }
+func (AutoCompactionEnd) EventType() string    { return "auto_compaction_end" }
+func (QueueUpdate) EventType() string          { return "queue_update" }
+func (ThinkingLevelChanged) EventType() string { return "thinking_level_changed" }
+func (ModelChanged) EventType() string         { return "model_changed" }
+func (SessionInfoChanged) EventType() string   { return "session_info_changed" }
+func (Settled) EventType() string              { return "agent_settled" }
