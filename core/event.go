@@ -170,3 +170,13 @@ func (ThinkingLevelChanged) EventType() string { return "thinking_level_changed"
 func (ModelChanged) EventType() string         { return "model_changed" }
 func (SessionInfoChanged) EventType() string   { return "session_info_changed" }
 func (Settled) EventType() string              { return "agent_settled" }
+
+// Notice is something the session wants a person to know that is not part
+// of the conversation (a session file that could not be written).
+type Notice struct {
+	Level   NotifyLevel
+	Message string
+}
+
+// EventType implements Event.
+func (Notice) EventType() string { return "notice" }

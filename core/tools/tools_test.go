@@ -1,0 +1,203 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// run calls tool with args encoded as JSON and fails the test if it returns
+// an error rather than a result.
+func run(t *testing.T, tool core.Tool, args any) core.ToolResult {
+	t.Helper()
+	return runCtx(t, context.Background(), tool, args, nil)
+}
+
+func runCtx(t *testing.T, ctx context.Context, tool core.Tool, args any, update func(core.ToolUpdate)) core.ToolResult {
+	t.Helper()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := tool.Execute(ctx, core.ToolCall{ID: "call_1", Name: tool.Spec().Name, Arguments: raw}, update)
+	if err != nil {
+		t.Fatalf("%s returned an error: %v", tool.Spec().Name, err)
+	}
+	return res
+}
+
+// text joins the text blocks of a result.
+func text(r core.ToolResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		if c.Type == core.ContentText {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// writeFiles creates files (path -> content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func readBack(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func details[T any](t *testing.T, r core.ToolResult) T {
+	t.Helper()
+	var v T
+	if len(r.Details) == 0 {
+		t.Fatalf("result has no details: %q", text(r))
+	}
+	if err := json.Unmarshal(r.Details, &v); err != nil {
+		t.Fatalf("details %s: %v", r.Details, err)
+	}
+	return v
+}
+
+func TestNewReturnsEveryToolWithItsCategoryAndKind(t *testing.T) {
+	want := []struct {
+		name     string
+		category core.ApprovalCategory
+		kind     core.ToolKind
+	}{
+		{"read", core.CategoryInfo, core.KindRead},
+		{"bash", core.CategoryExec, core.KindExecute},
+		{"edit", core.CategoryEdit, core.KindEdit},
+		{"write", core.CategoryEdit, core.KindEdit},
+		{"grep", core.CategoryInfo, core.KindSearch},
+		{"find", core.CategoryInfo, core.KindSearch},
+		{"ls", core.CategoryInfo, core.KindRead},
+	}
+	got := New(t.TempDir())
+	if len(got) != len(want) {
+		t.Fatalf("New returned %d tools, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		tool := got[i]
+		if tool.Spec().Name != w.name || tool.Category() != w.category || tool.Kind() != w.kind {
+			t.Errorf("tool %d = %s/%s/%s, want %s/%s/%s", i, tool.Spec().Name, tool.Category(), tool.Kind(), w.name, w.category, w.kind)
+		}
+	}
+}
+
+// schemaShape is a parameter schema with its descriptions left out: what
+// must be identical to pi's.
+func schemaShape(t *testing.T, raw json.RawMessage) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("schema is not JSON: %v\n%s", err, raw)
+	}
+	var strip func(any) any
+	strip = func(v any) any {
+		switch v := v.(type) {
+		case map[string]any:
+			out := map[string]any{}
+			for k, x := range v {
+				if k != "description" {
+					out[k] = strip(x)
+				}
+			}
+			return out
+		case []any:
+			for i := range v {
+				v[i] = strip(v[i])
+			}
+		}
+		return v
+	}
+	return strip(v)
+}
+
+func TestSchemasMatchPi(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "pi-tool-schemas.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range New(t.TempDir()) {
+		spec := tool.Spec()
+		w, ok := want[spec.Name]
+		if !ok {
+			t.Errorf("no pi schema for %s", spec.Name)
+			continue
+		}
+		got, _ := json.Marshal(schemaShape(t, spec.Parameters))
+		exp, _ := json.Marshal(schemaShape(t, w))
+		if string(got) != string(exp) {
+			t.Errorf("%s parameters differ from pi's:\n got %s\nwant %s", spec.Name, got, exp)
+		}
+		if spec.Description == "" {
+			t.Errorf("%s has no description", spec.Name)
+		}
+	}
+}
+
+func TestInvalidArgumentsAreReportedToTheModel(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		tool core.Tool
+		args string
+		want string
+	}{
+		{NewRead(dir), `{}`, "Invalid arguments for read: path is required"},
+		{NewRead(dir), `{"path":3}`, "Invalid arguments for read: path must be a string"},
+		{NewRead(dir), `{"path":"a","offset":"x"}`, "Invalid arguments for read: offset must be a number"},
+		{NewWrite(dir), `{"path":"a"}`, "Invalid arguments for write: content is required"},
+		{NewEdit(dir), `{"path":"a","edits":[]}`, "Invalid arguments for edit: edits must contain at least one replacement"},
+		{NewEdit(dir), `{"path":"a","edits":[{"oldText":"x"}]}`, "Invalid arguments for edit: edits[0].newText is required"},
+		{NewBash(dir), `{"command":"true","timeout":"soon"}`, "Invalid arguments for bash: timeout must be a number"},
+		{NewGrep(dir), `{"pattern":"x","ignoreCase":"maybe"}`, "Invalid arguments for grep: ignoreCase must be a boolean"},
+		{NewFind(dir), `not json`, "Invalid arguments for find: arguments are not valid JSON"},
+	}
+	for _, c := range cases {
+		res, err := c.tool.Execute(context.Background(), core.ToolCall{Arguments: json.RawMessage(c.args)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError || !strings.HasPrefix(text(res), c.want) {
+			t.Errorf("%s %s = %q (error %v), want prefix %q", c.tool.Spec().Name, c.args, text(res), res.IsError, c.want)
+		}
+	}
+}
+
+func TestLenientArguments(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"f.txt": "1\n2\n3\n4\n5"})
+	res := run(t, NewRead(dir), map[string]any{"path": "f.txt", "offset": "2", "limit": 2.0})
+	if got, want := text(res), "2\n3\n\n[2 more lines in file. Use offset=4 to continue.]"; got != want {
+		t.Errorf("read with string offset = %q, want %q", got, want)
+	}
+}

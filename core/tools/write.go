@@ -1,0 +1,81 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// Write is the write tool: it creates or replaces a file, making its parent
+// directories as needed.
+type Write struct {
+	// Dir is the working directory relative paths are taken from.
+	Dir string
+}
+
+// NewWrite returns the write tool working in cwd.
+func NewWrite(cwd string) *Write { return &Write{Dir: cwd} }
+
+var writeSpec = core.ToolSpec{
+	Name: "write",
+	Description: "Write a file with the given content, replacing it if it exists and creating it " +
+		"(and any missing parent directories) if it does not.",
+	Parameters: json.RawMessage(`{"type":"object","required":["path","content"],"properties":{` +
+		`"path":{"type":"string","description":"File to write, absolute or relative to the working directory"},` +
+		`"content":{"type":"string","description":"The complete new content of the file"}}}`),
+}
+
+// Spec describes the tool to the model.
+func (*Write) Spec() core.ToolSpec { return writeSpec }
+
+// Category is edit: it changes files.
+func (*Write) Category() core.ApprovalCategory { return core.CategoryEdit }
+
+// Kind is edit.
+func (*Write) Kind() core.ToolKind { return core.KindEdit }
+
+type writeArgs struct {
+	Path    *string `json:"path"`
+	Content *string `json:"content"`
+}
+
+// Execute writes the file named by the call.
+func (w *Write) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
+	var a writeArgs
+	if err := decodeArgs("write", call.Arguments, &a); err != nil {
+		return errorResult(err.Error()), nil
+	}
+	if err := requireString("write", "path", a.Path); err != nil {
+		return errorResult(err.Error()), nil
+	}
+	if err := requireString("write", "content", a.Content); err != nil {
+		return errorResult(err.Error()), nil
+	}
+	abs := resolvePath(*a.Path, w.Dir)
+	unlock, err := fileLocks.lock(ctx, abs)
+	if err != nil {
+		return abortedResult(), nil
+	}
+	defer unlock()
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return errorResult(fmt.Sprintf("Could not create the directory for %s: %v", *a.Path, unwrapPathError(err))), nil
+	}
+	// Writing in place keeps an existing file's mode, owner and hard links.
+	if err := os.WriteFile(abs, []byte(*a.Content), 0o644); err != nil {
+		return errorResult(fmt.Sprintf("Could not write %s: %v", *a.Path, unwrapPathError(err))), nil
+	}
+	return core.TextResult(fmt.Sprintf("Successfully wrote %d bytes to %s", len(*a.Content), *a.Path)), nil
+}
+
+// unwrapPathError drops the operation and path from a *fs.PathError, which
+// the message around it already names.
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
