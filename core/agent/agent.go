@@ -1,0 +1,250 @@
+// Package agent is cairn's agent session: the one conversation that every
+// front end drives. A Session runs the loop (model request, tool calls,
+// results, next request, until the model stops), queues steering and
+// follow-up messages, retries failed requests, compacts long conversations,
+// asks for approvals, persists what happened, and publishes pi's event set
+// in one total order to any number of subscribers.
+//
+// Commands are methods; events come out of Subscribe. Front ends never reach
+// into the session's state: they send commands and render events.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/provider"
+)
+
+// QueueMode says how many queued messages are taken at a time.
+type QueueMode string
+
+// The queue modes, as pi names them.
+const (
+	OneAtATime QueueMode = "one-at-a-time"
+	AllAtOnce  QueueMode = "all"
+)
+
+// InterruptMode says when a steering message takes effect: right after the
+// running tools are prepared (skipping the rest), or only when the turn's
+// tools have all finished.
+type InterruptMode string
+
+// The interrupt modes, as oh-my-pi names them.
+const (
+	InterruptImmediate InterruptMode = "immediate"
+	InterruptWait      InterruptMode = "wait"
+)
+
+// RetrySettings configure automatic retries of failed model requests.
+type RetrySettings struct {
+	Enabled    bool
+	MaxRetries int
+	BaseDelay  time.Duration
+	MaxDelay   time.Duration
+}
+
+// DefaultRetry is pi's: three retries after 2 s, 4 s and 8 s.
+var DefaultRetry = RetrySettings{Enabled: true, MaxRetries: 3, BaseDelay: 2 * time.Second, MaxDelay: 60 * time.Second}
+
+// CompactionSettings configure automatic compaction.
+type CompactionSettings struct {
+	Enabled          bool
+	ReserveTokens    int
+	KeepRecentTokens int
+}
+
+// DefaultCompaction is pi's: compact when fewer than 16,384 tokens of the
+// window remain, keeping about 20,000 tokens of recent conversation.
+var DefaultCompaction = CompactionSettings{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000}
+
+// Connection is a provider ready to serve one model.
+type Connection struct {
+	Provider provider.Provider
+	APIKey   string
+	Headers  map[string]string
+}
+
+// Approver decides whether a tool call may run; *approval.Gate is one.
+type Approver interface {
+	Check(ctx context.Context, tool core.Tool, call core.ToolCall) approval.Decision
+}
+
+// Store persists a session. *session.File satisfies it through an adapter
+// in cmd/cairn; nil keeps the session in memory only.
+type Store interface {
+	// AppendMessage records a message that ended and returns its entry id.
+	AppendMessage(m core.Message) (string, error)
+	// AppendModelChange records a switch of model.
+	AppendModelChange(providerName, modelID string) error
+	// AppendThinkingLevel records a change of thinking level.
+	AppendThinkingLevel(level core.ThinkingLevel) error
+	// AppendCompaction records a compaction and returns its entry id.
+	AppendCompaction(r core.CompactionResult) (string, error)
+}
+
+// Config is everything a Session is built from.
+type Config struct {
+	Model    core.Model
+	Thinking core.ThinkingLevel
+	// Open connects to the provider serving a model.
+	Open func(core.Model) (Connection, error)
+	// Models is the list that CycleModel steps through; empty means only
+	// the current model.
+	Models []core.Model
+	Tools  []core.Tool
+	// Approver checks tool calls; nil allows everything.
+	Approver Approver
+	// SystemPrompt returns the system prompt for the given tools.
+	SystemPrompt func(tools []core.Tool) string
+	Store        Store
+	// History is the conversation to resume with, oldest first, and
+	// EntryIDs its entry ids in the store (may be nil).
+	History  []core.Message
+	EntryIDs []string
+
+	SteeringMode  QueueMode
+	FollowUpMode  QueueMode
+	InterruptMode InterruptMode
+	Retry         RetrySettings
+	Compaction    CompactionSettings
+
+	// Sleep waits for a retry delay; nil means a real, cancellable sleep.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock for timestamps; nil means time.Now.
+	Now func() time.Time
+}
+
+// Errors returned by commands.
+var (
+	ErrBusy        = errors.New("the agent is already working on a prompt: send it as a steer or follow-up message, or abort first")
+	ErrEmptyPrompt = errors.New("the prompt is empty")
+	ErrClosed      = errors.New("the session is closed")
+)
+
+// Session is one agent conversation. Its methods are safe for concurrent
+// use; the loop runs on a goroutine of its own while a prompt is active.
+type Session struct {
+	cfg  Config
+	bus  *bus
+	base context.Context
+	stop context.CancelFunc
+
+	mu         sync.Mutex
+	model      core.Model
+	thinking   core.ThinkingLevel
+	messages   []core.Message
+	entryIDs   []string
+	steering   []*queued
+	followUp   []*queued
+	run        *activeRun
+	compacting bool
+	closed     bool
+	runs       sync.WaitGroup
+}
+
+type queued struct {
+	msg  *core.UserMessage
+	text string
+}
+
+// activeRun is the prompt being worked on.
+type activeRun struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// New starts a session from cfg.
+func New(cfg Config) (*Session, error) {
+	if cfg.Open == nil {
+		return nil, errors.New("agent: Config.Open is required")
+	}
+	if cfg.Thinking == "" {
+		cfg.Thinking = core.ThinkingOff
+	}
+	if cfg.SteeringMode == "" {
+		cfg.SteeringMode = OneAtATime
+	}
+	if cfg.FollowUpMode == "" {
+		cfg.FollowUpMode = OneAtATime
+	}
+	if cfg.InterruptMode == "" {
+		cfg.InterruptMode = InterruptImmediate
+	}
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleep
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.SystemPrompt == nil {
+		cfg.SystemPrompt = func([]core.Tool) string { return "" }
+	}
+	if cfg.EntryIDs != nil && len(cfg.EntryIDs) != len(cfg.History) {
+		return nil, fmt.Errorf("agent: %d entry ids for %d history messages", len(cfg.EntryIDs), len(cfg.History))
+	}
+	s := &Session{cfg: cfg, bus: newBus(), model: cfg.Model, thinking: clampThinking(cfg.Model, cfg.Thinking)}
+	s.base, s.stop = context.WithCancel(context.Background())
+	s.messages = append(s.messages, cfg.History...)
+	s.entryIDs = make([]string, len(cfg.History))
+	copy(s.entryIDs, cfg.EntryIDs)
+	return s, nil
+}
+
+// Subscribe returns every event published from now on, in order, and a
+// function that stops delivery.
+func (s *Session) Subscribe() (<-chan core.Event, func()) { return s.bus.subscribe() }
+
+// Close aborts any active prompt and waits for it to end.
+func (s *Session) Close() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.stop()
+	s.runs.Wait()
+}
+
+// Wait blocks until no prompt is active or ctx ends.
+func (s *Session) Wait(ctx context.Context) error {
+	for {
+		s.mu.Lock()
+		r := s.run
+		s.mu.Unlock()
+		if r == nil {
+			return nil
+		}
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (s *Session) publish(e core.Event) { s.bus.publish(e) }
+
+func (s *Session) now() int64 { return s.cfg.Now().UnixMilli() }
+
+// clampThinking turns thinking off for models that cannot reason.
+func clampThinking(m core.Model, level core.ThinkingLevel) core.ThinkingLevel {
+	if !m.Reasoning {
+		return core.ThinkingOff
+	}
+	return level
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,163 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/compaction"
+	"github.com/cairn-dev/cairn/core/provider"
+)
+
+// ErrNothingToCompact is returned when the conversation is too short to
+// compact.
+var ErrNothingToCompact = errors.New("nothing to compact yet: the conversation is shorter than what compaction keeps")
+
+// Compact replaces the older part of the conversation with a summary the
+// model writes, following instructions if given. An active prompt is
+// aborted first, as in pi. Messages queued meanwhile are sent afterwards.
+func (s *Session) Compact(ctx context.Context, instructions string) (core.CompactionResult, error) {
+	if err := s.AbortAndWait(ctx); err != nil {
+		return core.CompactionResult{}, err
+	}
+	s.mu.Lock()
+	if s.run != nil || s.compacting {
+		s.mu.Unlock()
+		return core.CompactionResult{}, ErrBusy
+	}
+	s.compacting = true
+	s.mu.Unlock()
+	res, err := s.compactNow(ctx, instructions)
+	s.mu.Lock()
+	s.compacting = false
+	var pending []core.Message
+	if s.run == nil && !s.closed {
+		pending = s.takeQueuedLocked()
+		if len(pending) > 0 {
+			s.startRunLocked(pending)
+		}
+	}
+	s.mu.Unlock()
+	if len(pending) > 0 {
+		s.publishQueue()
+	}
+	return res, err
+}
+
+// takeQueuedLocked removes the messages due next, steering first.
+func (s *Session) takeQueuedLocked() []core.Message {
+	q := &s.steering
+	mode := s.cfg.SteeringMode
+	if len(*q) == 0 {
+		q, mode = &s.followUp, s.cfg.FollowUpMode
+	}
+	if len(*q) == 0 {
+		return nil
+	}
+	n := 1
+	if mode == AllAtOnce {
+		n = len(*q)
+	}
+	out := make([]core.Message, n)
+	for i := range n {
+		out[i] = (*q)[i].msg
+	}
+	*q = slices.Clone((*q)[n:])
+	return out
+}
+
+// maybeCompact compacts on its own: for reason threshold only when the
+// context nears the window, for overflow always. It reports progress as
+// auto_compaction events and returns whether compaction succeeded.
+func (s *Session) maybeCompact(ctx context.Context, reason core.CompactionReason, willRetry bool) bool {
+	s.mu.Lock()
+	settings := s.compactionSettings()
+	window := s.model.ContextWindow
+	tokens := compaction.ContextTokens(s.messages)
+	s.mu.Unlock()
+	if !settings.Enabled || ctx.Err() != nil {
+		return false
+	}
+	if reason == core.CompactionThreshold && !compaction.ShouldCompact(tokens, window, settings) {
+		return false
+	}
+	s.publish(core.AutoCompactionStart{Reason: reason})
+	s.setCompacting(true)
+	res, err := s.compactNow(ctx, "")
+	s.setCompacting(false)
+	end := core.AutoCompactionEnd{Aborted: ctx.Err() != nil}
+	if err == nil {
+		end.Result = &res
+		end.WillRetry = willRetry
+	} else if !end.Aborted {
+		end.ErrorMessage = "Auto-compaction failed: " + err.Error()
+	}
+	s.publish(end)
+	return err == nil
+}
+
+func (s *Session) setCompacting(on bool) {
+	s.mu.Lock()
+	s.compacting = on
+	s.mu.Unlock()
+}
+
+func (s *Session) compactionSettings() compaction.Settings {
+	c := s.cfg.Compaction
+	return compaction.Settings{Enabled: c.Enabled, ReserveTokens: c.ReserveTokens, KeepRecentTokens: c.KeepRecentTokens}
+}
+
+// compactNow summarises the older part of the conversation and replaces it.
+func (s *Session) compactNow(ctx context.Context, instructions string) (core.CompactionResult, error) {
+	s.mu.Lock()
+	msgs, ids, model := slices.Clone(s.messages), slices.Clone(s.entryIDs), s.model
+	settings := s.compactionSettings()
+	s.mu.Unlock()
+	prev := ""
+	if len(msgs) > 0 {
+		if cs, ok := msgs[0].(*core.CompactionSummaryMessage); ok {
+			prev = cs.Summary
+		}
+	}
+	prep, ok := compaction.Prepare(msgs, prev, settings)
+	if !ok {
+		return core.CompactionResult{}, ErrNothingToCompact
+	}
+	conn, err := s.cfg.Open(model)
+	if err != nil {
+		return core.CompactionResult{}, err
+	}
+	req := provider.Request{Model: model, APIKey: conn.APIKey, Headers: conn.Headers}
+	summary, err := compaction.Compact(ctx, conn.Provider, req, prep, instructions)
+	if err != nil {
+		return core.CompactionResult{}, fmt.Errorf("compaction: %w", err)
+	}
+	first := prep.FirstKept
+	res := core.CompactionResult{Summary: summary, TokensBefore: prep.TokensBefore, ReadFiles: prep.ReadFiles, ModifiedFiles: prep.ModifiedFiles}
+	if first < len(ids) {
+		res.FirstKeptEntryID = ids[first]
+	}
+	var entryID string
+	if s.cfg.Store != nil {
+		if entryID, err = s.cfg.Store.AppendCompaction(res); err != nil {
+			s.storeFailed(err)
+		}
+	}
+	summaryMsg := &core.CompactionSummaryMessage{Summary: summary, TokensBefore: prep.TokensBefore, Timestamp: s.now()}
+	s.mu.Lock()
+	// Messages appended since the snapshot (none in practice: compaction
+	// runs only between runs) are kept after the retained tail.
+	tail := s.messages[len(msgs):]
+	tailIDs := s.entryIDs[len(ids):]
+	s.messages = append(append([]core.Message{summaryMsg}, msgs[first:]...), tail...)
+	s.entryIDs = append(append([]string{entryID}, ids[first:]...), tailIDs...)
+	s.mu.Unlock()
+	return res, nil
+}
+
+// isOverflow reports whether an error answer means the context is too long.
+func isOverflow(f *finalMessage, m core.Model) bool {
+	return f.AssistantMessage != nil && compaction.IsContextOverflow(f.AssistantMessage, m.ContextWindow)
+}

@@ -1,0 +1,61 @@
+package agent
+
+import "github.com/cairn-dev/cairn/core"
+
+// takeSteering removes the steering messages due now (one, or all in
+// AllAtOnce mode) and reports the queue change.
+func (s *Session) takeSteering() []core.Message {
+	return s.take(&s.steering, s.cfg.SteeringMode)
+}
+
+// takeFollowUp removes the follow-up messages due now.
+func (s *Session) takeFollowUp() []core.Message {
+	return s.take(&s.followUp, s.cfg.FollowUpMode)
+}
+
+func (s *Session) take(q *[]*queued, mode QueueMode) []core.Message {
+	s.mu.Lock()
+	if len(*q) == 0 {
+		s.mu.Unlock()
+		return nil
+	}
+	n := 1
+	if mode == AllAtOnce {
+		n = len(*q)
+	}
+	out := make([]core.Message, n)
+	for i := 0; i < n; i++ {
+		out[i] = (*q)[i].msg
+	}
+	*q = append([]*queued(nil), (*q)[n:]...)
+	s.mu.Unlock()
+	s.publishQueue()
+	return out
+}
+
+// publishQueue reports what is waiting in both queues.
+func (s *Session) publishQueue() {
+	s.mu.Lock()
+	e := core.QueueUpdate{Steering: texts(s.steering), FollowUp: texts(s.followUp)}
+	s.mu.Unlock()
+	s.publish(e)
+}
+
+func texts(q []*queued) []string {
+	out := make([]string, len(q))
+	for i, m := range q {
+		out[i] = m.text
+	}
+	return out
+}
+
+// ClearQueues empties both queues and returns their texts, steering first,
+// so a front end can put them back in the editor.
+func (s *Session) ClearQueues() []string {
+	s.mu.Lock()
+	out := append(texts(s.steering), texts(s.followUp)...)
+	s.steering, s.followUp = nil, nil
+	s.mu.Unlock()
+	s.publishQueue()
+	return out
+}

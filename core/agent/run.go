@@ -1,0 +1,343 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/provider"
+)
+
+// Behavior says what a prompt sent while the agent is busy should do.
+type Behavior string
+
+// The behaviours of a prompt sent during a run.
+const (
+	// BehaviorNone refuses the prompt while busy (ErrBusy).
+	BehaviorNone Behavior = ""
+	// BehaviorSteer delivers it at the next chance within the run.
+	BehaviorSteer Behavior = "steer"
+	// BehaviorFollowUp delivers it when the run would otherwise stop.
+	BehaviorFollowUp Behavior = "followUp"
+)
+
+// Prompt starts working on text (with images). It returns once the prompt is
+// accepted; progress arrives as events and the prompt ends with exactly one
+// core.Settled. While the agent is busy, behavior decides whether the prompt
+// steers, follows up, or is refused with ErrBusy.
+func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) error {
+	msg, err := s.userMessage(text, images)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	if s.run != nil || s.compacting {
+		switch behavior {
+		case BehaviorSteer:
+			s.steering = append(s.steering, &queued{msg: msg, text: text})
+		case BehaviorFollowUp:
+			s.followUp = append(s.followUp, &queued{msg: msg, text: text})
+		default:
+			s.mu.Unlock()
+			return ErrBusy
+		}
+		s.mu.Unlock()
+		s.publishQueue()
+		return nil
+	}
+	s.startRunLocked([]core.Message{msg})
+	s.mu.Unlock()
+	return nil
+}
+
+// Steer queues a message for the active run; when idle it starts a prompt.
+func (s *Session) Steer(text string, images []core.Content) error {
+	return s.Prompt(text, images, BehaviorSteer)
+}
+
+// FollowUp queues a message for when the active run would stop; when idle
+// it starts a prompt.
+func (s *Session) FollowUp(text string, images []core.Content) error {
+	return s.Prompt(text, images, BehaviorFollowUp)
+}
+
+// Abort stops the active prompt: the stream and every running tool. Queued
+// messages stay queued. It returns at once; the prompt still settles.
+func (s *Session) Abort() {
+	s.mu.Lock()
+	r := s.run
+	s.mu.Unlock()
+	if r != nil {
+		r.cancel()
+	}
+}
+
+// AbortAndWait aborts and waits for the prompt to settle.
+func (s *Session) AbortAndWait(ctx context.Context) error {
+	s.Abort()
+	return s.Wait(ctx)
+}
+
+func (s *Session) userMessage(text string, images []core.Content) (*core.UserMessage, error) {
+	if strings.TrimSpace(text) == "" && len(images) == 0 {
+		return nil, ErrEmptyPrompt
+	}
+	content := make([]core.Content, 0, 1+len(images))
+	content = append(content, core.TextBlock(text))
+	for _, img := range images {
+		if img.Type != core.ContentImage {
+			return nil, errors.New("only image blocks may be attached to a prompt")
+		}
+		content = append(content, img)
+	}
+	return &core.UserMessage{Content: content, Timestamp: s.now()}, nil
+}
+
+// startRunLocked begins a prompt on its own goroutine. s.mu is held.
+func (s *Session) startRunLocked(pending []core.Message) {
+	ctx, cancel := context.WithCancel(s.base)
+	r := &activeRun{cancel: cancel, done: make(chan struct{})}
+	s.run = r
+	s.runs.Add(1)
+	go func() {
+		defer s.runs.Done()
+		defer close(r.done)
+		defer cancel()
+		finalErr := s.work(ctx, pending)
+		s.mu.Lock()
+		s.run = nil
+		s.mu.Unlock()
+		s.publish(core.Settled{Error: finalErr})
+	}()
+}
+
+// work runs one accepted prompt to its settled state: the agent loop, then
+// any retries and compactions it calls for. It returns the final error text.
+func (s *Session) work(ctx context.Context, pending []core.Message) string {
+	retry := s.cfg.Retry
+	attempt := 0
+	overflowRetried := false
+	for {
+		final := s.runAgent(ctx, pending, attempt)
+		pending = nil
+		if final == nil || final.StopReason != core.StopError {
+			if attempt > 0 && final != nil && final.StopReason == core.StopAborted {
+				s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "aborted"})
+			}
+			s.maybeCompact(ctx, core.CompactionThreshold, false)
+			if final != nil && final.StopReason == core.StopAborted {
+				return final.ErrorMessage
+			}
+			return ""
+		}
+		if isOverflow(final, s.currentModel()) && !overflowRetried && s.cfg.Compaction.Enabled {
+			overflowRetried = true
+			s.dropLastError()
+			if s.maybeCompact(ctx, core.CompactionOverflow, true) {
+				continue
+			}
+			return final.ErrorMessage
+		}
+		if retry.Enabled && attempt < retry.MaxRetries && final.retryable() {
+			attempt++
+			delay := retryDelay(retry, attempt)
+			s.publish(core.AutoRetryStart{Attempt: attempt, MaxAttempts: retry.MaxRetries, Delay: delay, ErrorMessage: final.ErrorMessage})
+			if err := s.cfg.Sleep(ctx, delay); err != nil {
+				s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "retry aborted"})
+				return "retry aborted"
+			}
+			s.dropLastError()
+			continue
+		}
+		if attempt > 0 {
+			s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: final.ErrorMessage})
+		}
+		return final.ErrorMessage
+	}
+}
+
+// runAgent is one run: agent_start, turns until the model stops and no
+// queued message is left, agent_end. It returns the last assistant message.
+// retrying is the retry attempt this run is, 0 for the first.
+func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying int) *finalMessage {
+	s.publish(core.AgentStart{})
+	var added []core.Message
+	var last *core.AssistantMessage
+	var lastErr error
+	pending = append(pending, s.takeSteering()...)
+	for {
+		s.publish(core.TurnStart{})
+		for _, m := range pending {
+			s.appendMessage(m)
+			added = append(added, m)
+		}
+		pending = nil
+		msg, err := s.streamTurn(ctx)
+		last, lastErr = msg, err
+		added = append(added, msg)
+		if msg.StopReason == core.StopError || msg.StopReason == core.StopAborted {
+			s.publish(core.TurnEnd{Message: msg, ToolResults: []*core.ToolResultMessage{}})
+			break
+		}
+		if retrying > 0 {
+			s.publish(core.AutoRetryEnd{Success: true, Attempt: retrying})
+			retrying = 0
+		}
+		results, steering := s.runTools(ctx, msg)
+		for _, r := range results {
+			added = append(added, r)
+		}
+		s.publish(core.TurnEnd{Message: msg, ToolResults: results})
+		if ctx.Err() != nil {
+			break
+		}
+		if len(steering) == 0 {
+			steering = s.takeSteering()
+		}
+		if len(steering) > 0 {
+			pending = steering
+			continue
+		}
+		if len(results) > 0 {
+			continue
+		}
+		if follow := s.takeFollowUp(); len(follow) > 0 {
+			pending = follow
+			continue
+		}
+		break
+	}
+	s.publish(core.AgentEnd{Messages: added})
+	return &finalMessage{AssistantMessage: last, err: lastErr}
+}
+
+// finalMessage is a run's last assistant message with the provider error
+// that ended it, if any.
+type finalMessage struct {
+	*core.AssistantMessage
+	err error
+}
+
+func (f *finalMessage) retryable() bool {
+	if f.err != nil {
+		return provider.IsRetryable(f.err)
+	}
+	return false
+}
+
+// streamTurn makes one model request with the conversation so far and
+// publishes the assistant message as it streams.
+func (s *Session) streamTurn(ctx context.Context) (*core.AssistantMessage, error) {
+	s.mu.Lock()
+	model, thinking := s.model, s.thinking
+	history := core.ToLLM(s.messages)
+	s.mu.Unlock()
+	conn, err := s.cfg.Open(model)
+	if err != nil {
+		msg := &core.AssistantMessage{API: model.API, Provider: model.Provider, Model: model.ID, StopReason: core.StopError, ErrorMessage: err.Error(), Timestamp: s.now()}
+		s.publish(core.MessageStart{Message: snapshot(msg)})
+		s.publish(core.MessageEnd{Message: msg})
+		s.appendMessage(msg)
+		return msg, err
+	}
+	req := &provider.Request{
+		Model:    model,
+		System:   s.cfg.SystemPrompt(s.cfg.Tools),
+		Messages: history,
+		Tools:    toolSpecs(s.cfg.Tools),
+		Thinking: thinking,
+		APIKey:   conn.APIKey,
+		Headers:  conn.Headers,
+	}
+	started := false
+	emit := func(e provider.Event) {
+		switch e.Type {
+		case provider.EventStart:
+			started = true
+			s.publish(core.MessageStart{Message: snapshot(e.Message)})
+		case provider.EventUsage, provider.EventDone, provider.EventError:
+		default:
+			s.publish(core.MessageUpdate{Kind: e.Type.String(), Index: e.Index, Delta: e.Delta, Message: snapshot(e.Message)})
+		}
+	}
+	msg, err := conn.Provider.Stream(ctx, req, emit)
+	if !started {
+		s.publish(core.MessageStart{Message: snapshot(msg)})
+	}
+	if ctx.Err() != nil && msg.StopReason != core.StopAborted {
+		// The answer finished as the abort arrived; it stands as it is.
+		_ = msg
+	}
+	s.publish(core.MessageEnd{Message: msg})
+	s.appendMessage(msg)
+	return msg, err
+}
+
+// snapshot copies a streaming message so subscribers on other goroutines
+// can read it while the stream goes on. Strings are immutable, so copying
+// the struct and the block slice is enough: O(blocks), not O(text).
+func snapshot(m *core.AssistantMessage) *core.AssistantMessage {
+	c := *m
+	c.Content = append([]core.Content(nil), m.Content...)
+	return &c
+}
+
+func toolSpecs(tools []core.Tool) []core.ToolSpec {
+	specs := make([]core.ToolSpec, len(tools))
+	for i, t := range tools {
+		specs[i] = t.Spec()
+	}
+	return specs
+}
+
+// appendMessage adds m to the conversation, persists it and publishes its
+// start and end (assistant messages publish their own).
+func (s *Session) appendMessage(m core.Message) {
+	if _, ok := m.(*core.AssistantMessage); !ok {
+		s.publish(core.MessageStart{Message: m})
+		s.publish(core.MessageEnd{Message: m})
+	}
+	var id string
+	if s.cfg.Store != nil {
+		var err error
+		if id, err = s.cfg.Store.AppendMessage(m); err != nil {
+			s.storeFailed(err)
+		}
+	}
+	s.mu.Lock()
+	s.messages = append(s.messages, m)
+	s.entryIDs = append(s.entryIDs, id)
+	s.mu.Unlock()
+}
+
+// storeFailed tells whoever is watching that the session file could not be
+// written; the conversation goes on in memory.
+func (s *Session) storeFailed(err error) {
+	s.publish(core.Notice{Level: core.NotifyError, Message: "could not save the session: " + err.Error()})
+}
+
+// dropLastError removes a failed assistant message from the context, so a
+// retry does not send it; it stays in the session file.
+func (s *Session) dropLastError() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.messages)
+	if n == 0 {
+		return
+	}
+	if a, ok := s.messages[n-1].(*core.AssistantMessage); ok && a.StopReason == core.StopError {
+		s.messages = s.messages[:n-1]
+		s.entryIDs = s.entryIDs[:n-1]
+	}
+}
+
+func (s *Session) currentModel() core.Model {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.model
+}

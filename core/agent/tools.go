@@ -1,0 +1,136 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// Result texts the model sees when a call did not run, worded as pi words
+// them so models and hosts recognise them.
+const (
+	textSkipped = "Skipped due to queued user message."
+	textAborted = "Tool execution was aborted"
+)
+
+// toolRun is one tool call of a turn on its way to a result.
+type toolRun struct {
+	call   core.ToolCall
+	tool   core.Tool
+	run    bool
+	result core.ToolResult
+}
+
+// runTools executes the tool calls of msg: each is announced, checked
+// (unknown tool, approval) in call order, then the allowed ones run in
+// parallel, and their results enter the conversation in call order. A
+// steering message that arrives while the calls are prepared skips the
+// calls that have not started (interrupt mode immediate) and is returned.
+func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) ([]*core.ToolResultMessage, []core.Message) {
+	blocks := msg.ToolCalls()
+	if len(blocks) == 0 {
+		return nil, nil
+	}
+	runs := make([]*toolRun, len(blocks))
+	for i, b := range blocks {
+		r := &toolRun{call: core.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments}}
+		runs[i] = r
+		s.publish(core.ToolExecutionStart{ToolCallID: b.ID, ToolName: b.Name, Args: b.Arguments})
+		s.prepare(ctx, r)
+	}
+	var steering []core.Message
+	if s.cfg.InterruptMode == InterruptImmediate {
+		if steering = s.takeSteering(); len(steering) > 0 {
+			for _, r := range runs {
+				if r.run {
+					r.run, r.result = false, core.ErrorResult(textSkipped)
+				}
+			}
+		}
+	}
+	s.execute(ctx, runs)
+	results := make([]*core.ToolResultMessage, len(runs))
+	for i, r := range runs {
+		s.publish(core.ToolExecutionEnd{ToolCallID: r.call.ID, ToolName: r.call.Name, Result: r.result})
+		res := &core.ToolResultMessage{
+			ToolCallID: r.call.ID,
+			ToolName:   r.call.Name,
+			Content:    r.result.Content,
+			Details:    r.result.Details,
+			IsError:    r.result.IsError,
+			Timestamp:  s.now(),
+		}
+		s.appendMessage(res)
+		results[i] = res
+	}
+	return results, steering
+}
+
+// prepare decides whether a call may run: the tool must exist, the run must
+// not be aborted, and the approver must allow it.
+func (s *Session) prepare(ctx context.Context, r *toolRun) {
+	r.tool = s.findTool(r.call.Name)
+	switch {
+	case r.tool == nil:
+		r.result = core.ErrorResult(fmt.Sprintf("Tool %s not found", r.call.Name))
+	case ctx.Err() != nil:
+		r.result = core.ErrorResult(textAborted)
+	case s.cfg.Approver != nil:
+		d := s.cfg.Approver.Check(ctx, r.tool, r.call)
+		if !d.Allow {
+			r.result = core.ErrorResult(d.DenialText())
+			return
+		}
+		r.run = true
+	default:
+		r.run = true
+	}
+}
+
+// execute runs the allowed calls concurrently and waits for all of them.
+func (s *Session) execute(ctx context.Context, runs []*toolRun) {
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		if !r.run {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.result = s.executeOne(ctx, r)
+		}()
+	}
+	wg.Wait()
+}
+
+// executeOne runs one tool, turning a failure to run (or a panic) into an
+// error result, so every call ends with a result the model can read.
+func (s *Session) executeOne(ctx context.Context, r *toolRun) (res core.ToolResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = core.ErrorResult(fmt.Sprintf("Tool %s failed unexpectedly: %v", r.call.Name, p))
+		}
+	}()
+	update := func(u core.ToolUpdate) {
+		s.publish(core.ToolExecutionUpdate{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: r.call.Arguments, Partial: u})
+	}
+	res, err := r.tool.Execute(ctx, r.call, update)
+	if err != nil {
+		if ctx.Err() != nil {
+			return core.ErrorResult(textAborted)
+		}
+		return core.ErrorResult(err.Error())
+	}
+	return res
+}
+
+func (s *Session) findTool(name string) core.Tool {
+	for _, t := range s.cfg.Tools {
+		if t.Spec().Name == name {
+			return t
+		}
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package sysprompt
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// Options are the inputs of a system prompt.
+type Options struct {
+	// Tools are the tools the model may call, in the order to list them.
+	Tools []core.ToolSpec
+	// Cwd is the working directory the prompt names; empty means the
+	// process's.
+	Cwd string
+	// Date is the day the prompt names; the zero time means today.
+	Date time.Time
+	// ContextFiles are the project's instruction files, as
+	// LoadContextFiles returns them.
+	ContextFiles []ContextFile
+	// Custom, when not empty, replaces cairn's base prompt (the
+	// introduction, the tool list and the guidelines); the appended text,
+	// the context files, the date and the working directory still follow.
+	// It comes from --system-prompt or SYSTEM.md.
+	Custom string
+	// Append is added after the base (or custom) prompt. It comes from
+	// --append-system-prompt or APPEND_SYSTEM.md.
+	Append string
+}
+
+// intro is the first paragraph of cairn's own prompt.
+const intro = "You are cairn, a coding agent working in the user's terminal. " +
+	"You help with software tasks by reading and searching files, running commands, " +
+	"editing code and writing new files, using the tools listed below."
+
+// builtinSummaries are one-line descriptions of the built-in tools for the
+// tool list; the full descriptions go to the model with each tool's schema.
+var builtinSummaries = map[string]string{
+	"read":  "Read a file (text, or an image as an attachment)",
+	"bash":  "Run a shell command in the working directory",
+	"edit":  "Change a file by replacing exact pieces of its text",
+	"write": "Create a file, or replace all of its content",
+	"grep":  "Search file contents for a pattern (skips what .gitignore excludes)",
+	"find":  "Find files by glob pattern (skips what .gitignore excludes)",
+	"ls":    "List a directory's entries",
+}
+
+// maxSummaryRunes bounds the tool-list line of a tool cairn does not know.
+const maxSummaryRunes = 160
+
+// Build returns the system prompt. Its parts, in order: cairn's base
+// prompt (an introduction, "Available tools:" with one line per tool, and
+// "Guidelines:" chosen by which tools are present) or opts.Custom in its
+// place; opts.Append; "# Project Context" with a "## <path>" section per
+// context file; and the lines "Current date: YYYY-MM-DD" and
+// "Current working directory: <cwd>".
+func Build(opts Options) string {
+	var b strings.Builder
+	if opts.Custom != "" {
+		b.WriteString(strings.TrimRight(opts.Custom, "\n"))
+	} else {
+		writeBase(&b, opts.Tools)
+	}
+	if text := strings.Trim(opts.Append, "\n"); text != "" {
+		b.WriteString("\n\n")
+		b.WriteString(text)
+	}
+	if len(opts.ContextFiles) > 0 {
+		b.WriteString("\n\n# Project Context\n\n")
+		b.WriteString("Instructions for this project from its context files; where they differ, the later, more specific file wins.")
+		for _, f := range opts.ContextFiles {
+			b.WriteString("\n\n## ")
+			b.WriteString(filepath.ToSlash(f.Path))
+			b.WriteString("\n\n")
+			b.WriteString(strings.Trim(f.Content, "\n"))
+		}
+	}
+	date := opts.Date
+	if date.IsZero() {
+		date = time.Now()
+	}
+	cwd := opts.Cwd
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	b.WriteString("\n\nCurrent date: ")
+	b.WriteString(date.Format(time.DateOnly))
+	b.WriteString("\nCurrent working directory: ")
+	b.WriteString(filepath.ToSlash(cwd))
+	return b.String()
+}
+
+// writeBase writes cairn's own prompt: the introduction, the tool list and
+// the guidelines.
+func writeBase(b *strings.Builder, tools []core.ToolSpec) {
+	b.WriteString(intro)
+	b.WriteString("\n\nAvailable tools:\n")
+	if len(tools) == 0 {
+		b.WriteString("(none)")
+	}
+	for i, t := range tools {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("- ")
+		b.WriteString(t.Name)
+		b.WriteString(": ")
+		b.WriteString(summary(t))
+	}
+	b.WriteString("\n\nGuidelines:")
+	for _, g := range guidelines(tools) {
+		b.WriteString("\n- ")
+		b.WriteString(g)
+	}
+}
+
+// summary is a tool's line in the tool list: cairn's own for a built-in
+// tool, otherwise the first sentence of its description.
+func summary(t core.ToolSpec) string {
+	if s, ok := builtinSummaries[t.Name]; ok {
+		return s
+	}
+	s := strings.TrimSpace(t.Description)
+	if s == "" {
+		return "(no description)"
+	}
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	if utf8.RuneCountInString(s) > maxSummaryRunes {
+		s = string([]rune(s)[:maxSummaryRunes-1]) + "…"
+	}
+	return s
+}
+
+// guidelines returns the advice that fits the tools present, most specific
+// first.
+func guidelines(tools []core.ToolSpec) []string {
+	has := func(name string) bool {
+		return slices.ContainsFunc(tools, func(t core.ToolSpec) bool { return t.Name == name })
+	}
+	var explorers []string
+	for _, name := range []string{"grep", "find", "ls"} {
+		if has(name) {
+			explorers = append(explorers, name)
+		}
+	}
+
+	var out []string
+	switch {
+	case has("bash") && len(explorers) == 0:
+		out = append(out, "Use bash for file operations such as ls, rg and find.")
+	case has("bash") && len(explorers) == 1:
+		out = append(out, "To explore files, prefer the "+explorers[0]+" tool to bash: it is faster and keeps its output short.")
+	case has("bash"):
+		out = append(out, "To explore files, prefer the "+joinAnd(explorers)+" tools to bash: they are faster and keep their output short.")
+	}
+	if has("read") && has("bash") {
+		out = append(out, "Look at files with read, not with cat, head or sed.")
+	}
+	if has("read") && has("edit") {
+		out = append(out, "Read a file before you edit it, so your changes match what is there.")
+	}
+	if has("edit") {
+		out = append(out,
+			"Use edit for precise changes: each edits[].oldText must match the file exactly and occur once.",
+			"For several changes to one file, make one edit call with an entry per change in edits[]. "+
+				"Every oldText is matched against the file as it was before the call, so entries must not overlap; "+
+				"merge changes that are close together into one entry.",
+			"Keep each oldText as short as it can be while still unique; do not pad it with unchanged lines.")
+	}
+	if has("write") {
+		if has("edit") {
+			out = append(out, "Use write for new files and complete rewrites; change existing files with edit.")
+		} else {
+			out = append(out, "Use write for new files and complete rewrites.")
+		}
+	}
+	if has("edit") || has("write") {
+		out = append(out, "When you report what you changed, say it in your answer; do not run cat or bash to show it.")
+	}
+	return append(out,
+		"Be concise.",
+		"Name file paths clearly when you talk about files.")
+}
+
+// joinAnd joins names as "a", "a and b" or "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
