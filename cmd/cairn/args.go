@@ -15,6 +15,7 @@ type Options struct {
 	BaseURL      string
 	APIKey       string
 	SystemPrompt string
+	Approval     string
 	MaxTokens    int
 	ListModels   bool
 	ListFilter   string
@@ -46,6 +47,7 @@ var flagSpecs = []flagSpec{
 	{[]string{"--thinking"}, true, func(o *Options, v string) error { o.Thinking = v; return nil }},
 	{[]string{"--base-url"}, true, func(o *Options, v string) error { o.BaseURL = v; return nil }},
 	{[]string{"--api-key"}, true, func(o *Options, v string) error { o.APIKey = v; return nil }},
+	{[]string{"--approval"}, true, func(o *Options, v string) error { o.Approval = v; return nil }},
 	{[]string{"--system-prompt"}, true, func(o *Options, v string) error { o.SystemPrompt = v; return nil }},
 	{[]string{"--max-tokens"}, true, func(o *Options, v string) error {
 		var n int
@@ -130,6 +132,9 @@ Flags:
       --thinking LEVEL      off, minimal, low, medium (default), high or xhigh
       --base-url URL        send requests to this server (a local or compatible one)
       --api-key KEY         key for the chosen provider, ahead of the environment
+      --approval MODE       which tool calls need approval: default (edits and commands),
+                            auto_edit (commands only) or yolo (none); print mode cannot
+                            ask, so it refuses calls that need approval
       --system-prompt TEXT  replace the system prompt
       --max-tokens N        cap the answer's length in tokens
       --list-models [TEXT]  list the models cairn knows (matching TEXT) and exit

@@ -2,132 +2,59 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"crypto/rand"
-	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
-	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/rpcmode/pi"
 )
 
-// The JSON print mode writes pi's event stream (pi --mode json): a session
-// header, then agent, turn and message events, one JSON object per line.
-// Until the agent core lands this covers a single turn without tools.
-
-type sessionHeader struct {
-	Type      string `json:"type"`
-	Version   int    `json:"version"`
-	ID        string `json:"id"`
-	Timestamp string `json:"timestamp"`
-	Cwd       string `json:"cwd"`
-}
-
-type typedEvent struct {
-	Type string `json:"type"`
-}
-
-type messageEvent struct {
-	Type    string       `json:"type"`
-	Message core.Message `json:"message"`
-}
-
-type assistantEvent struct {
-	Type         string                 `json:"type"`
-	ContentIndex *int                   `json:"contentIndex,omitempty"`
-	Delta        *string                `json:"delta,omitempty"`
-	Content      *string                `json:"content,omitempty"`
-	ToolCall     *core.Content          `json:"toolCall,omitempty"`
-	Partial      *core.AssistantMessage `json:"partial"`
-}
-
-type messageUpdate struct {
-	Type                  string                 `json:"type"`
-	AssistantMessageEvent assistantEvent         `json:"assistantMessageEvent"`
-	Message               *core.AssistantMessage `json:"message"`
-}
-
-type turnEnd struct {
-	Type        string                 `json:"type"`
-	Message     *core.AssistantMessage `json:"message"`
-	ToolResults []core.Message         `json:"toolResults"`
-}
-
-type agentEnd struct {
-	Type     string         `json:"type"`
-	Messages []core.Message `json:"messages"`
-}
-
-// jsonWriter writes one JSON object per line and keeps the first error.
+// jsonWriter writes pi's `--mode json` stream: a session header line, then
+// every event as one JSON line in pi's shapes.
 type jsonWriter struct {
 	out *bufio.Writer
-	enc *json.Encoder
+	buf []byte
 	err error
 }
 
-func (w *jsonWriter) write(v any) {
+func newJSONWriter(out *bufio.Writer, cwd string) *jsonWriter {
+	w := &jsonWriter{out: out}
+	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":%q,"cwd":`,
+		newUUID(), time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+	w.buf = core.AppendJSONString(append(w.buf[:0], header...), cwd)
+	w.buf = append(w.buf, "}\n"...)
+	w.flush()
+	return w
+}
+
+func (w *jsonWriter) write(e core.Event) {
 	if w.err != nil {
 		return
 	}
-	if err := w.enc.Encode(v); err != nil {
-		w.err = fmt.Errorf("write event: %w", err)
+	var ok bool
+	var err error
+	w.buf, ok, err = pi.AppendEvent(w.buf[:0], e)
+	if err != nil {
+		w.err = fmt.Errorf("encode %s event: %w", e.EventType(), err)
+		return
+	}
+	if !ok {
+		return
+	}
+	w.buf = append(w.buf, '\n')
+	w.flush()
+}
+
+func (w *jsonWriter) flush() {
+	if _, err := w.out.Write(w.buf); err != nil {
+		w.err = err
 		return
 	}
 	w.err = w.out.Flush()
 }
 
-// streamJSON runs one turn and writes its events as JSON lines.
-func streamJSON(ctx context.Context, out *bufio.Writer, s *setup, req *provider.Request, user *core.UserMessage) (*core.AssistantMessage, error) {
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	w := &jsonWriter{out: out, enc: enc}
-	cwd, _ := os.Getwd()
-	w.write(sessionHeader{Type: "session", Version: 3, ID: newUUID(), Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Cwd: cwd})
-	w.write(typedEvent{"agent_start"})
-	w.write(typedEvent{"turn_start"})
-	w.write(messageEvent{"message_start", user})
-	w.write(messageEvent{"message_end", user})
-	emit := func(e provider.Event) {
-		switch e.Type {
-		case provider.EventStart:
-			w.write(messageEvent{"message_start", e.Message})
-		case provider.EventUsage, provider.EventDone, provider.EventError:
-			// These surface as message_end, as in pi.
-		default:
-			w.write(messageUpdate{Type: "message_update", AssistantMessageEvent: toAssistantEvent(e), Message: e.Message})
-		}
-	}
-	msg, err := s.prov.Stream(ctx, req, emit)
-	w.write(messageEvent{"message_end", msg})
-	w.write(turnEnd{Type: "turn_end", Message: msg, ToolResults: []core.Message{}})
-	w.write(agentEnd{Type: "agent_end", Messages: []core.Message{user, msg}})
-	if err == nil {
-		err = w.err
-	}
-	return msg, err
-}
-
-func toAssistantEvent(e provider.Event) assistantEvent {
-	idx := e.Index
-	ev := assistantEvent{Type: e.Type.String(), ContentIndex: &idx, Partial: e.Message}
-	switch e.Type {
-	case provider.EventTextDelta, provider.EventThinkingDelta, provider.EventToolCallDelta:
-		d := e.Delta
-		ev.Delta = &d
-	case provider.EventTextEnd:
-		c := e.Message.Content[idx].Text
-		ev.Content = &c
-	case provider.EventThinkingEnd:
-		c := e.Message.Content[idx].Thinking
-		ev.Content = &c
-	case provider.EventToolCallEnd:
-		tc := e.Message.Content[idx]
-		ev.ToolCall = &tc
-	}
-	return ev
-}
+func (w *jsonWriter) finish() error { return w.err }
 
 // newUUID returns a random version 4 UUID.
 func newUUID() string {

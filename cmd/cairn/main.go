@@ -24,12 +24,15 @@ type IOStreams struct {
 	// InIsTerminal reports whether In is an interactive terminal (then it
 	// is not read as prompt input).
 	InIsTerminal bool
+	// ErrIsTerminal reports whether Err is a terminal (then progress is
+	// shown there).
+	ErrIsTerminal bool
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	streams := IOStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin)}
+	streams := IOStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin), ErrIsTerminal: isTerminal(os.Stderr)}
 	os.Exit(run(ctx, os.Args[1:], streams, os.Getenv))
 }
 

@@ -141,11 +141,13 @@ func TestJSONModeWritesPiEvents(t *testing.T) {
 			}
 		}
 		types = append(types, typ)
-		last = ev
+		if typ == "agent_end" {
+			last = ev
+		}
 	}
 	want := "session agent_start turn_start message_start message_end message_start " +
 		"message_update:text_start message_update:text_delta message_update:text_delta message_update:text_delta message_update:text_end " +
-		"message_end turn_end agent_end"
+		"message_end turn_end agent_end agent_settled"
 	if got := strings.Join(types, " "); got != want {
 		t.Fatalf("events:\n got %s\nwant %s", got, want)
 	}
@@ -221,5 +223,60 @@ func TestListModels(t *testing.T) {
 	r := invoke(t, map[string]string{"ANTHROPIC_API_KEY": "k"}, nil, "--list-models", "haiku")
 	if r.code != 0 || !strings.Contains(r.stdout, "claude-haiku-4-5") || strings.Contains(r.stdout, "gpt-4o") {
 		t.Fatalf("%+v", r)
+	}
+}
+
+func TestPrintModeRunsToolsAndRefusesWhatNeedsApproval(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("remember the milk\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	script := writeScript(t, `{"responses": [
+	  {"content": [
+	    {"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": "notes.txt"}},
+	    {"type": "toolCall", "id": "c2", "name": "bash", "arguments": {"command": "touch made-by-bash"}}
+	  ]},
+	  {"text": "Done."}
+	]}`)
+	r := invoke(t, map[string]string{"CAIRN_FAUX_SCRIPT": script}, nil, "--provider", "faux", "--mode", "json", "-p", "go")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made-by-bash")); err == nil {
+		t.Fatal("bash ran without approval in print mode")
+	}
+	var results []map[string]any
+	for _, line := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(line, `{"type":"tool_execution_end"`) {
+			var ev map[string]any
+			if err := json.Unmarshal([]byte(line), &ev); err != nil {
+				t.Fatal(err)
+			}
+			results = append(results, ev)
+		}
+	}
+	if len(results) != 2 {
+		t.Fatalf("tool results = %d\n%s", len(results), r.stdout)
+	}
+	readText := results[0]["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"]
+	if readText != "remember the milk\n" || results[0]["isError"] != false {
+		t.Fatalf("read result = %v", results[0])
+	}
+	bashText := results[1]["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string)
+	if results[1]["isError"] != true || !strings.Contains(bashText, "--approval yolo") {
+		t.Fatalf("bash result = %v", results[1])
+	}
+
+	script = writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "touch made-by-bash"}}]},
+	  {"text": "Done."}
+	]}`)
+	r = invoke(t, map[string]string{"CAIRN_FAUX_SCRIPT": script}, nil, "--provider", "faux", "--approval", "yolo", "-p", "go")
+	if r.code != 0 || r.stdout != "Done.\n" {
+		t.Fatalf("%+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made-by-bash")); err != nil {
+		t.Fatal("bash did not run with --approval yolo")
 	}
 }

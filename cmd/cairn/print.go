@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/provider/faux"
@@ -22,9 +23,8 @@ const maxStdinPrompt = 64 << 20
 
 // setup is a resolved model with everything needed to call it.
 type setup struct {
+	cat      *catalog.Catalog
 	model    core.Model
-	prov     provider.Provider
-	creds    catalog.Credentials
 	thinking core.ThinkingLevel
 }
 
@@ -100,8 +100,7 @@ func resolve(streams IOStreams, env environment, opts *Options) (*setup, error) 
 	if opts.APIKey != "" {
 		cat.SetAPIKey(model.Provider, opts.APIKey)
 	}
-	creds, err := cat.Credentials(model)
-	if err != nil {
+	if _, err := cat.Credentials(model); err != nil {
 		return nil, err
 	}
 	thinking := core.ThinkingMedium
@@ -113,14 +112,10 @@ func resolve(streams IOStreams, env environment, opts *Options) (*setup, error) 
 	if !model.Reasoning {
 		thinking = core.ThinkingOff
 	}
-	retry := provider.RetryPolicy{OnRetry: func(attempt int, wait time.Duration, err *provider.Error) {
-		fmt.Fprintf(streams.Err, "cairn: %v; retrying in %s (attempt %d)\n", err, wait.Round(100*time.Millisecond), attempt+1)
-	}}
-	prov, err := cat.Open(model, provider.Options{Retry: retry})
-	if err != nil {
+	if _, err := cat.Open(model, provider.Options{}); err != nil {
 		return nil, err
 	}
-	return &setup{model: model, prov: prov, creds: creds, thinking: thinking}, nil
+	return &setup{cat: cat, model: model, thinking: thinking}, nil
 }
 
 func isThinkingLevel(s string) bool {
@@ -128,87 +123,141 @@ func isThinkingLevel(s string) bool {
 	return err == nil
 }
 
-// printMode answers one prompt and exits: text mode streams the answer's
-// text, json mode writes every event as a JSON line.
+// printMode answers one prompt and exits: text mode streams the answers'
+// text, json mode writes every event as a JSON line. The agent may use its
+// tools; calls that need approval are refused unless --approval allows them,
+// since nobody is there to ask.
 func printMode(ctx context.Context, streams IOStreams, env environment, opts *Options) int {
 	prompt, err := readPrompt(streams, opts)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage
 	}
-	s, err := resolve(streams, env, opts)
+	a, err := buildApp(streams, env, opts, headlessUI{streams})
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure
 	}
-	if s.model.Provider == faux.ProviderName && opts.Mode == "text" {
+	defer a.session.Close()
+	if a.model.Provider == faux.ProviderName && opts.Mode == "text" {
 		fmt.Fprintln(streams.Err, "cairn: using the faux provider: these answers are scripted, not written by a model")
 	}
-	user := &core.UserMessage{Content: []core.Content{core.TextBlock(prompt)}, Timestamp: time.Now().UnixMilli()}
-	system := opts.SystemPrompt
-	if system == "" {
-		system = defaultSystemPrompt()
-	}
-	req := &provider.Request{
-		Model:     s.model,
-		System:    system,
-		Messages:  []core.Message{user},
-		Thinking:  s.thinking,
-		MaxTokens: opts.MaxTokens,
-		APIKey:    s.creds.APIKey,
-		Headers:   s.creds.Headers,
-	}
+	events, stop := a.session.Subscribe()
+	defer stop()
 	out := bufio.NewWriterSize(streams.Out, 64<<10)
-	var msg *core.AssistantMessage
+	var w eventWriter
 	if opts.Mode == "json" {
-		msg, err = streamJSON(ctx, out, s, req, user)
+		w = newJSONWriter(out, a.cwd)
 	} else {
-		msg, err = streamText(ctx, out, s, req)
+		w = &textWriter{out: out, errOut: streams.Err, progress: streams.ErrIsTerminal}
 	}
-	if ferr := out.Flush(); ferr != nil && err == nil {
-		err = ferr
-	}
-	switch {
-	case msg != nil && msg.StopReason == core.StopAborted:
-		fmt.Fprintln(streams.Err, "cairn: aborted")
-		return exitInterrupted
-	case err != nil:
+	if err := a.session.Prompt(prompt, nil, agent.BehaviorNone); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure
-	case msg != nil && msg.StopReason == core.StopLength:
+	}
+	aborting := ctx.Done()
+	var last *core.AssistantMessage
+	var settled core.Settled
+loop:
+	for {
+		select {
+		case <-aborting:
+			a.session.Abort()
+			aborting = nil
+		case e := <-events:
+			if me, ok := e.(core.MessageEnd); ok {
+				if am, ok := me.Message.(*core.AssistantMessage); ok {
+					last = am
+				}
+			}
+			w.write(e)
+			if s, ok := e.(core.Settled); ok {
+				settled = s
+				break loop
+			}
+		}
+	}
+	werr := w.finish()
+	switch {
+	case last != nil && last.StopReason == core.StopAborted:
+		fmt.Fprintln(streams.Err, "cairn: aborted")
+		return exitInterrupted
+	case settled.Error != "":
+		fmt.Fprintf(streams.Err, "cairn: %s\n", settled.Error)
+		return exitFailure
+	case werr != nil:
+		fmt.Fprintf(streams.Err, "cairn: %v\n", werr)
+		return exitFailure
+	case last != nil && last.StopReason == core.StopLength:
 		fmt.Fprintln(streams.Err, "cairn: warning: the answer stopped at the output token limit (raise --max-tokens)")
 	}
 	return exitOK
 }
 
-// streamText writes text deltas as they arrive, flushing each so a person
-// sees the answer grow; separate text blocks are separated by a blank line.
-func streamText(ctx context.Context, out *bufio.Writer, s *setup, req *provider.Request) (*core.AssistantMessage, error) {
-	wrote, endsWithNewline := false, false
-	var werr error
-	emit := func(e provider.Event) {
-		switch e.Type {
-		case provider.EventTextStart:
-			if wrote {
-				out.WriteString("\n\n")
+// eventWriter renders session events for print mode.
+type eventWriter interface {
+	write(e core.Event)
+	finish() error
+}
+
+// textWriter streams assistant text as it arrives, a blank line between
+// answers, and on a terminal shows tool calls on stderr as they run.
+type textWriter struct {
+	out      *bufio.Writer
+	errOut   io.Writer
+	progress bool
+	wrote    bool
+	newline  bool
+	err      error
+}
+
+func (w *textWriter) write(e core.Event) {
+	switch e := e.(type) {
+	case core.MessageUpdate:
+		switch e.Kind {
+		case "text_start":
+			if w.wrote {
+				if !w.newline {
+					w.out.WriteString("\n")
+				}
+				w.out.WriteString("\n")
 			}
-		case provider.EventTextDelta:
-			out.WriteString(e.Delta)
-			wrote = true
-			endsWithNewline = strings.HasSuffix(e.Delta, "\n")
-			if err := out.Flush(); err != nil && werr == nil {
-				werr = err
+		case "text_delta":
+			w.out.WriteString(e.Delta)
+			w.wrote = true
+			w.newline = strings.HasSuffix(e.Delta, "\n")
+			if err := w.out.Flush(); err != nil && w.err == nil {
+				w.err = err
 			}
 		}
+	case core.ToolExecutionStart:
+		if w.progress {
+			fmt.Fprintf(w.errOut, "  → %s %s\n", e.ToolName, clip(string(e.Args), 100))
+		}
+	case core.AutoRetryStart:
+		fmt.Fprintf(w.errOut, "cairn: %s; retrying in %s (attempt %d of %d)\n", e.ErrorMessage, e.Delay, e.Attempt, e.MaxAttempts)
+	case core.AutoCompactionStart:
+		fmt.Fprintln(w.errOut, "cairn: compacting the conversation…")
+	case core.Notice:
+		fmt.Fprintf(w.errOut, "cairn: %s\n", e.Message)
 	}
-	msg, err := s.prov.Stream(ctx, req, emit)
-	if wrote && !endsWithNewline {
-		out.WriteString("\n")
+}
+
+func (w *textWriter) finish() error {
+	if w.wrote && !w.newline {
+		w.out.WriteString("\n")
 	}
-	if err == nil {
-		err = werr
+	if err := w.out.Flush(); err != nil && w.err == nil {
+		w.err = err
 	}
-	return msg, err
+	return w.err
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 // readPrompt joins the messages given as arguments and appends piped stdin.

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/provider/catalog"
+	"github.com/cairn-dev/cairn/core/settings"
+	"github.com/cairn-dev/cairn/core/sysprompt"
+	"github.com/cairn-dev/cairn/core/tools"
+)
+
+// app is a session wired to its model, tools, approvals and settings.
+type app struct {
+	cwd      string
+	cat      *catalog.Catalog
+	settings *settings.Store
+	gate     *approval.Gate
+	session  *agent.Session
+	model    core.Model
+}
+
+// buildApp resolves the model and builds the agent session for opts. ui
+// answers approval questions (nil: nobody can, so calls that need approval
+// are refused). Warnings about broken configuration go to stderr.
+func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI) (*app, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("find the working directory: %w", err)
+	}
+	st, err := settings.Load(settings.GlobalFile(env.dir), settings.ProjectFile(cwd))
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	}
+	eff := st.Effective()
+	if opts.Provider == "" && opts.Model == "" && eff.DefaultModel != "" {
+		opts.Provider, opts.Model = eff.DefaultProvider, eff.DefaultModel
+	}
+	if opts.Thinking == "" && eff.DefaultThinkingLevel != "" {
+		opts.Thinking = string(eff.DefaultThinkingLevel)
+	}
+	s, err := resolve(streams, env, opts)
+	if err != nil {
+		return nil, err
+	}
+	mode := eff.ApprovalMode
+	if opts.Approval != "" {
+		if mode, err = approval.ParseMode(opts.Approval); err != nil {
+			return nil, err
+		}
+	}
+	gate, err := approval.Open(approval.Config{Mode: mode, UI: ui, Dir: cwd, RulesFile: approval.ProjectRulesFile(cwd)})
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	}
+	toolset := tools.New(cwd)
+	contextFiles, err := sysprompt.LoadContextFiles(env.dir, cwd)
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	}
+	custom, appendText := sysprompt.LoadOverrides(env.dir, cwd)
+	if opts.SystemPrompt != "" {
+		custom = opts.SystemPrompt
+	}
+	systemPrompt := func(ts []core.Tool) string {
+		specs := make([]core.ToolSpec, len(ts))
+		for i, t := range ts {
+			specs[i] = t.Spec()
+		}
+		return sysprompt.Build(sysprompt.Options{Tools: specs, Cwd: cwd, ContextFiles: contextFiles, Custom: custom, Append: appendText})
+	}
+	first, baseURL := s.model, opts.BaseURL
+	open := func(m core.Model) (agent.Connection, error) {
+		if baseURL != "" && m.Provider == first.Provider && m.ID == first.ID {
+			m.BaseURL = baseURL
+		}
+		creds, err := s.cat.Credentials(m)
+		if err != nil {
+			return agent.Connection{}, err
+		}
+		p, err := s.cat.Open(m, providerOptions(streams))
+		if err != nil {
+			return agent.Connection{}, err
+		}
+		return agent.Connection{Provider: p, APIKey: creds.APIKey, Headers: creds.Headers}, nil
+	}
+	cfg := agent.Config{
+		Model:         s.model,
+		Thinking:      s.thinking,
+		Open:          open,
+		Models:        s.cat.Available(),
+		Tools:         toolset,
+		Approver:      gate,
+		SystemPrompt:  systemPrompt,
+		SteeringMode:  agent.QueueMode(eff.SteeringMode),
+		FollowUpMode:  agent.QueueMode(eff.FollowUpMode),
+		InterruptMode: agent.InterruptMode(eff.InterruptMode),
+		Retry: agent.RetrySettings{
+			Enabled: eff.Retry.Enabled, MaxRetries: eff.Retry.MaxRetries,
+			BaseDelay: eff.Retry.BaseDelay(), MaxDelay: eff.Retry.MaxDelay(),
+		},
+		Compaction: agent.CompactionSettings{
+			Enabled: eff.Compaction.Enabled, ReserveTokens: eff.Compaction.ReserveTokens,
+			KeepRecentTokens: eff.Compaction.KeepRecentTokens,
+		},
+	}
+	sess, err := agent.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model}, nil
+}
+
+// providerOptions reports provider-level retries on stderr, so a person
+// sees why an answer is slow to start.
+func providerOptions(streams IOStreams) provider.Options {
+	return provider.Options{Retry: provider.RetryPolicy{OnRetry: func(attempt int, wait time.Duration, err *provider.Error) {
+		fmt.Fprintf(streams.Err, "cairn: %v; retrying in %s (attempt %d)\n", err, wait.Round(100*time.Millisecond), attempt+1)
+	}}}
+}
+
+// errNoTerminal is the reason given to the model when a tool call needs
+// approval and nobody can give it.
+var errNoTerminal = errors.New("this tool call needs approval, and cairn is running without a terminal to ask in, so it was not run; the user can allow such calls with --approval auto_edit (file edits) or --approval yolo (everything)")
+
+// headlessUI answers approval questions when nobody is there to ask: it
+// denies with a reason that tells the model (and the person reading the
+// transcript) how to allow the call next time.
+type headlessUI struct{ streams IOStreams }
+
+func (u headlessUI) Select(_ context.Context, req core.SelectRequest) (string, bool) {
+	fmt.Fprintf(u.streams.Err, "cairn: refused (no terminal to ask in): %s\n", req.Title)
+	return approval.OptionDenyReason, true
+}
+func (headlessUI) Confirm(context.Context, core.ConfirmRequest) (bool, bool) { return false, false }
+func (headlessUI) Input(context.Context, core.InputRequest) (string, bool) {
+	return errNoTerminal.Error(), true
+}
+func (headlessUI) Editor(context.Context, core.EditorRequest) (string, bool) { return "", false }
+func (u headlessUI) Notify(message string, level core.NotifyLevel) {
+	fmt.Fprintf(u.streams.Err, "cairn: %s: %s\n", level, message)
+}
+func (headlessUI) SetStatus(string, string)                         {}
+func (headlessUI) SetWidget(string, []string, core.WidgetPlacement) {}
+func (headlessUI) SetTitle(string)                                  {}
+func (headlessUI) SetEditorText(string)                             {}

@@ -1,0 +1,237 @@
+package pi
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// AppendEvent appends e as one pi event line (without the newline) to dst.
+// ok is false for events pi has no frame for, which are then not written.
+//
+// message_update is written by hand: it is most of the traffic, and pi's
+// shape repeats the partial message twice, so it is encoded once and the
+// bytes copied.
+func AppendEvent(dst []byte, e core.Event) (out []byte, ok bool, err error) {
+	switch e := e.(type) {
+	case core.MessageUpdate:
+		return appendMessageUpdate(dst, e)
+	case core.AgentStart, core.TurnStart:
+		return appendJSON(dst, struct {
+			Type string `json:"type"`
+		}{e.EventType()})
+	case core.AgentEnd:
+		msgs := e.Messages
+		if msgs == nil {
+			msgs = []core.Message{}
+		}
+		return appendJSON(dst, struct {
+			Type     string         `json:"type"`
+			Messages []core.Message `json:"messages"`
+		}{"agent_end", msgs})
+	case core.TurnEnd:
+		results := e.ToolResults
+		if results == nil {
+			results = []*core.ToolResultMessage{}
+		}
+		return appendJSON(dst, struct {
+			Type        string                    `json:"type"`
+			Message     *core.AssistantMessage    `json:"message"`
+			ToolResults []*core.ToolResultMessage `json:"toolResults"`
+		}{"turn_end", e.Message, results})
+	case core.MessageStart:
+		return appendJSON(dst, messageFrame{"message_start", e.Message})
+	case core.MessageEnd:
+		return appendJSON(dst, messageFrame{"message_end", e.Message})
+	case core.ToolExecutionStart:
+		return appendJSON(dst, struct {
+			Type       string          `json:"type"`
+			ToolCallID string          `json:"toolCallId"`
+			ToolName   string          `json:"toolName"`
+			Args       json.RawMessage `json:"args"`
+		}{"tool_execution_start", e.ToolCallID, e.ToolName, args(e.Args)})
+	case core.ToolExecutionUpdate:
+		return appendJSON(dst, struct {
+			Type          string          `json:"type"`
+			ToolCallID    string          `json:"toolCallId"`
+			ToolName      string          `json:"toolName"`
+			Args          json.RawMessage `json:"args"`
+			PartialResult resultFrame     `json:"partialResult"`
+		}{"tool_execution_update", e.ToolCallID, e.ToolName, args(e.Args), resultFrame{content(e.Partial.Content), e.Partial.Details}})
+	case core.ToolExecutionEnd:
+		return appendJSON(dst, struct {
+			Type       string      `json:"type"`
+			ToolCallID string      `json:"toolCallId"`
+			ToolName   string      `json:"toolName"`
+			Result     resultFrame `json:"result"`
+			IsError    bool        `json:"isError"`
+		}{"tool_execution_end", e.ToolCallID, e.ToolName, resultFrame{content(e.Result.Content), e.Result.Details}, e.Result.IsError})
+	case core.AutoRetryStart:
+		return appendJSON(dst, struct {
+			Type         string `json:"type"`
+			Attempt      int    `json:"attempt"`
+			MaxAttempts  int    `json:"maxAttempts"`
+			DelayMs      int64  `json:"delayMs"`
+			ErrorMessage string `json:"errorMessage"`
+		}{"auto_retry_start", e.Attempt, e.MaxAttempts, e.Delay.Milliseconds(), e.ErrorMessage})
+	case core.AutoRetryEnd:
+		return appendJSON(dst, struct {
+			Type       string `json:"type"`
+			Success    bool   `json:"success"`
+			Attempt    int    `json:"attempt"`
+			FinalError string `json:"finalError,omitempty"`
+		}{"auto_retry_end", e.Success, e.Attempt, e.FinalError})
+	case core.AutoCompactionStart:
+		return appendJSON(dst, struct {
+			Type   string `json:"type"`
+			Reason string `json:"reason"`
+		}{"auto_compaction_start", string(e.Reason)})
+	case core.AutoCompactionEnd:
+		return appendJSON(dst, struct {
+			Type         string            `json:"type"`
+			Result       *CompactionResult `json:"result,omitempty"`
+			Aborted      bool              `json:"aborted"`
+			WillRetry    bool              `json:"willRetry"`
+			ErrorMessage string            `json:"errorMessage,omitempty"`
+		}{"auto_compaction_end", NewCompactionResult(e.Result), e.Aborted, e.WillRetry, e.ErrorMessage})
+	case core.QueueUpdate:
+		return appendJSON(dst, struct {
+			Type     string   `json:"type"`
+			Steering []string `json:"steering"`
+			FollowUp []string `json:"followUp"`
+		}{"queue_update", nonNil(e.Steering), nonNil(e.FollowUp)})
+	case core.ThinkingLevelChanged:
+		return appendJSON(dst, struct {
+			Type  string `json:"type"`
+			Level string `json:"level"`
+		}{"thinking_level_changed", string(e.Level)})
+	case core.SessionInfoChanged:
+		return appendJSON(dst, struct {
+			Type string `json:"type"`
+			Name string `json:"name"`
+		}{"session_info_changed", e.Name})
+	case core.Settled:
+		return appendJSON(dst, struct {
+			Type  string `json:"type"`
+			Error string `json:"error,omitempty"`
+		}{"agent_settled", e.Error})
+	}
+	return dst, false, nil
+}
+
+// CompactionResult is pi's CompactionResult payload.
+type CompactionResult struct {
+	Summary          string            `json:"summary"`
+	FirstKeptEntryID string            `json:"firstKeptEntryId"`
+	TokensBefore     int               `json:"tokensBefore"`
+	Details          CompactionDetails `json:"details"`
+}
+
+// CompactionDetails lists the files a compacted part of the conversation
+// read and modified.
+type CompactionDetails struct {
+	ReadFiles     []string `json:"readFiles"`
+	ModifiedFiles []string `json:"modifiedFiles"`
+}
+
+// NewCompactionResult converts a core result to pi's shape; nil stays nil.
+func NewCompactionResult(r *core.CompactionResult) *CompactionResult {
+	if r == nil {
+		return nil
+	}
+	return &CompactionResult{
+		Summary:          r.Summary,
+		FirstKeptEntryID: r.FirstKeptEntryID,
+		TokensBefore:     r.TokensBefore,
+		Details:          CompactionDetails{ReadFiles: nonNil(r.ReadFiles), ModifiedFiles: nonNil(r.ModifiedFiles)},
+	}
+}
+
+type messageFrame struct {
+	Type    string       `json:"type"`
+	Message core.Message `json:"message"`
+}
+
+type resultFrame struct {
+	Content []core.Content  `json:"content"`
+	Details json.RawMessage `json:"details,omitempty"`
+}
+
+func content(c []core.Content) []core.Content {
+	if c == nil {
+		return []core.Content{}
+	}
+	return c
+}
+
+func args(a []byte) json.RawMessage {
+	if len(a) == 0 {
+		return json.RawMessage(`{}`)
+	}
+	return a
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func appendJSON(dst []byte, v any) ([]byte, bool, error) {
+	data, err := marshal(v)
+	if err != nil {
+		return dst, false, err
+	}
+	return append(dst, data...), true, nil
+}
+
+// appendMessageUpdate writes
+// {"type":"message_update","assistantMessageEvent":{"type":..,"contentIndex":..,
+// ["delta"|"content"|"toolCall":..,]"partial":M},"message":M}.
+func appendMessageUpdate(dst []byte, e core.MessageUpdate) ([]byte, bool, error) {
+	msg, err := marshal(e.Message)
+	if err != nil {
+		return dst, false, err
+	}
+	dst = append(dst, `{"type":"message_update","assistantMessageEvent":{"type":`...)
+	dst = core.AppendJSONString(dst, e.Kind)
+	dst = append(dst, `,"contentIndex":`...)
+	dst = strconv.AppendInt(dst, int64(e.Index), 10)
+	block := func() *core.Content {
+		if e.Index >= 0 && e.Index < len(e.Message.Content) {
+			return &e.Message.Content[e.Index]
+		}
+		return nil
+	}
+	switch e.Kind {
+	case "text_delta", "thinking_delta", "toolcall_delta":
+		dst = append(dst, `,"delta":`...)
+		dst = core.AppendJSONString(dst, e.Delta)
+	case "text_end":
+		if b := block(); b != nil {
+			dst = append(dst, `,"content":`...)
+			dst = core.AppendJSONString(dst, b.Text)
+		}
+	case "thinking_end":
+		if b := block(); b != nil {
+			dst = append(dst, `,"content":`...)
+			dst = core.AppendJSONString(dst, b.Thinking)
+		}
+	case "toolcall_end":
+		if b := block(); b != nil {
+			call, err := b.MarshalJSON()
+			if err != nil {
+				return dst, false, err
+			}
+			dst = append(dst, `,"toolCall":`...)
+			dst = append(dst, call...)
+		}
+	}
+	dst = append(dst, `,"partial":`...)
+	dst = append(dst, msg...)
+	dst = append(dst, `},"message":`...)
+	dst = append(dst, msg...)
+	return append(dst, '}'), true, nil
+}
