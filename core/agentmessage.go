@@ -200,7 +200,7 @@ func ToLLM(messages []Message) []Message {
 		case *CompactionSummaryMessage:
 			out = append(out, userText("The conversation history before this point was compacted into the following summary:\n\n<summary>\n"+m.Summary+"\n</summary>", m.Timestamp))
 		case *BranchSummaryMessage:
-			out = append(out, userText("The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"+m.Summary+"\n</summary>", m.Timestamp))
+			out = append(out, userText("The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"+m.Summary+"</summary>", m.Timestamp))
 		}
 	}
 	return out
