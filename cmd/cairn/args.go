@@ -22,6 +22,10 @@ type Options struct {
 	Version      bool
 	Help         bool
 	NoSession    bool
+	Continue     bool
+	Resume       bool
+	Session      string
+	SessionDir   string
 	Messages     []string
 }
 
@@ -59,6 +63,10 @@ var flagSpecs = []flagSpec{
 	}},
 	{[]string{"--list-models"}, false, func(o *Options, _ string) error { o.ListModels = true; return nil }},
 	{[]string{"--no-session"}, false, func(o *Options, _ string) error { o.NoSession = true; return nil }},
+	{[]string{"-c", "--continue"}, false, func(o *Options, _ string) error { o.Continue = true; return nil }},
+	{[]string{"-r", "--resume"}, false, func(o *Options, _ string) error { o.Resume = true; return nil }},
+	{[]string{"--session"}, true, func(o *Options, v string) error { o.Session = v; return nil }},
+	{[]string{"--session-dir"}, true, func(o *Options, v string) error { o.SessionDir = v; return nil }},
 	{[]string{"-v", "--version"}, false, func(o *Options, _ string) error { o.Version = true; return nil }},
 	{[]string{"-h", "--help"}, false, func(o *Options, _ string) error { o.Help = true; return nil }},
 }
@@ -138,7 +146,11 @@ Flags:
       --system-prompt TEXT  replace the system prompt
       --max-tokens N        cap the answer's length in tokens
       --list-models [TEXT]  list the models cairn knows (matching TEXT) and exit
-      --no-session          do not save the session (print mode never does yet)
+  -c, --continue            continue the latest session in this directory
+  -r, --resume              pick a session to resume (needs the interactive interface)
+      --session PATH|ID     continue the given session file, or the session whose id starts so
+      --session-dir DIR     keep sessions in DIR instead of ~/.cairn/sessions/<project>
+      --no-session          do not save the session
   -v, --version             print the version and exit
   -h, --help                print this help and exit
 

@@ -138,7 +138,7 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure
 	}
-	defer a.session.Close()
+	defer a.close()
 	if a.model.Provider == faux.ProviderName && opts.Mode == "text" {
 		fmt.Fprintln(streams.Err, "cairn: using the faux provider: these answers are scripted, not written by a model")
 	}

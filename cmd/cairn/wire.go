@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
+	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/core/sysprompt"
 	"github.com/cairn-dev/cairn/core/tools"
@@ -25,6 +26,15 @@ type app struct {
 	gate     *approval.Gate
 	session  *agent.Session
 	model    core.Model
+	file     *session.File // nil with --no-session
+}
+
+// close ends the session and flushes its file.
+func (a *app) close() {
+	a.session.Close()
+	if a.file != nil {
+		_ = a.file.Close()
+	}
 }
 
 // buildApp resolves the model and builds the agent session for opts. ui
@@ -40,6 +50,27 @@ func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI) (*a
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
 	eff := st.Effective()
+	file, resumed, err := openSessionFile(env, opts, cwd)
+	if err != nil {
+		return nil, err
+	}
+	var history session.Context
+	if resumed {
+		for _, w := range file.Warnings() {
+			fmt.Fprintf(streams.Err, "cairn: warning: session %s: %v\n", file.FilePath(), w)
+		}
+		history = file.Context()
+		if opts.Provider == "" && opts.Model == "" && history.Model != nil {
+			if m, err := loadCatalogQuiet(env).Find(history.Model.Provider, history.Model.ModelID); err == nil {
+				opts.Provider, opts.Model = m.Provider, m.ID
+			} else {
+				fmt.Fprintf(streams.Err, "cairn: warning: the session's model %s/%s is not available; using the default\n", history.Model.Provider, history.Model.ModelID)
+			}
+		}
+		if opts.Thinking == "" && history.ThinkingLevel != "" {
+			opts.Thinking = string(history.ThinkingLevel)
+		}
+	}
 	if opts.Provider == "" && opts.Model == "" && eff.DefaultModel != "" {
 		opts.Provider, opts.Model = eff.DefaultProvider, eff.DefaultModel
 	}
@@ -111,11 +142,31 @@ func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI) (*a
 			KeepRecentTokens: eff.Compaction.KeepRecentTokens,
 		},
 	}
+	if file != nil {
+		cfg.Store = file
+		cfg.History, cfg.EntryIDs = history.Messages, history.EntryIDs
+		if !resumed {
+			// A new session starts by recording its model and thinking level.
+			if err := file.AppendModelChange(s.model.Provider, s.model.ID); err != nil {
+				return nil, err
+			}
+			if err := file.AppendThinkingLevel(s.thinking); err != nil {
+				return nil, err
+			}
+		}
+	}
 	sess, err := agent.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model, file: file}, nil
+}
+
+// loadCatalogQuiet reads the catalog without reporting problems, which the
+// main load reports.
+func loadCatalogQuiet(env environment) *catalog.Catalog {
+	cat, _ := catalog.Load(catalog.Options{Dir: env.dir, Getenv: env.getenv})
+	return cat
 }
 
 // providerOptions reports provider-level retries on stderr, so a person

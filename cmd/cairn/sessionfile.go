@@ -1,0 +1,79 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core/session"
+)
+
+// sessionStore is where this run keeps sessions: ~/.cairn/sessions, or
+// --session-dir.
+func sessionStore(env environment, opts *Options) session.Store {
+	return session.Store{Root: filepath.Join(env.dir, "sessions"), Dir: opts.SessionDir}
+}
+
+// openSessionFile picks the session file for this run: none with
+// --no-session, the given one with --session, the newest in this directory
+// with --continue (a new one if there is none), else a new one. resumed
+// reports whether the file already held a conversation.
+func openSessionFile(env environment, opts *Options, cwd string) (f *session.File, resumed bool, err error) {
+	store := sessionStore(env, opts)
+	switch {
+	case opts.NoSession:
+		return nil, false, nil
+	case opts.Resume:
+		return nil, false, errors.New("--resume picks a session interactively, which needs the TUI; use --continue for the latest session or --session PATH|ID")
+	case opts.Session != "":
+		path, err := findSession(store, opts.Session, cwd)
+		if err != nil {
+			return nil, false, err
+		}
+		f, err := session.Open(path)
+		if err != nil {
+			return nil, false, fmt.Errorf("open session %s: %w", path, err)
+		}
+		return f, true, nil
+	case opts.Continue:
+		path, err := store.Latest(cwd)
+		if errors.Is(err, session.ErrNoSession) {
+			return store.Create(cwd), false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		f, err := session.Open(path)
+		if err != nil {
+			return nil, false, fmt.Errorf("open session %s: %w", path, err)
+		}
+		return f, true, nil
+	}
+	return store.Create(cwd), false, nil
+}
+
+// findSession resolves --session: a path (anything with a slash or ending
+// in .jsonl) or the start of a session id in this directory.
+func findSession(store session.Store, ref, cwd string) (string, error) {
+	if strings.ContainsRune(ref, filepath.Separator) || strings.HasSuffix(ref, ".jsonl") {
+		return ref, nil
+	}
+	infos, err := store.List(cwd)
+	if err != nil {
+		return "", err
+	}
+	var match []session.Info
+	for _, in := range infos {
+		if strings.HasPrefix(in.ID, ref) {
+			match = append(match, in)
+		}
+	}
+	switch len(match) {
+	case 0:
+		return "", fmt.Errorf("no session with an id starting %q in %s", ref, store.ProjectDir(cwd))
+	case 1:
+		return match[0].Path, nil
+	}
+	return "", fmt.Errorf("%d sessions have ids starting %q; give more of the id", len(match), ref)
+}
