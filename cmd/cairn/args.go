@@ -131,8 +131,9 @@ Usage:
 
 Flags:
   -p, --print               answer once and exit (also implied when stdin is piped)
-      --mode text|json|rpc  output of print mode: text (default) or one JSON event per line;
-                            rpc is the headless protocol for editors (not available yet)
+      --mode text|json|rpc  text (default) or json: print mode's output, as text or one JSON
+                            event per line; rpc: pi's headless protocol for editors and hosts
+                            (JSON lines on stdin and stdout)
       --provider NAME       provider to use (anthropic, openai, google, openrouter, groq, xai,
                             mistral, faux, or one from models.json)
   -m, --model ID            model id, provider/id, or a fragment of either ("sonnet");

@@ -58,13 +58,13 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	case opts.Version:
 		fmt.Fprintf(streams.Out, "cairn %s\n", versionString())
 		return exitOK
-	case opts.Mode == "rpc":
-		fmt.Fprintln(streams.Err, "cairn: --mode rpc is not available in this build yet; use -p for one-shot answers")
-		return exitUsage
 	}
 	env := newEnvironment(getenv)
 	if opts.ListModels {
 		return listModels(streams, env, opts)
+	}
+	if opts.Mode == "rpc" {
+		return rpcMode(ctx, streams, env, opts)
 	}
 	if !opts.Print && streams.InIsTerminal {
 		fmt.Fprintln(streams.Err, `cairn: the interactive interface is not built yet; run cairn -p "your prompt" for an answer (see cairn --help)`)

@@ -68,11 +68,10 @@ func TestVersionAndHelpGoToStdout(t *testing.T) {
 
 func TestBadUsageExitsTwoWithAClearMessage(t *testing.T) {
 	cases := map[string][]string{
-		"unknown flag":      {"--frobnicate"},
-		"missing value":     {"-p", "hi", "--model"},
-		"bad mode":          {"--mode", "xml", "-p", "hi"},
-		"interactive":       {},
-		"rpc not yet built": {"--mode", "rpc"},
+		"unknown flag":  {"--frobnicate"},
+		"missing value": {"-p", "hi", "--model"},
+		"bad mode":      {"--mode", "xml", "-p", "hi"},
+		"interactive":   {},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {

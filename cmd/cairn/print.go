@@ -133,7 +133,7 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage
 	}
-	a, err := buildApp(streams, env, opts, headlessUI{streams})
+	a, err := buildApp(streams, env, opts, headlessUI{streams}, nil)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure

@@ -39,8 +39,9 @@ func (a *app) close() {
 
 // buildApp resolves the model and builds the agent session for opts. ui
 // answers approval questions (nil: nobody can, so calls that need approval
-// are refused). Warnings about broken configuration go to stderr.
-func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI) (*app, error) {
+// are refused). memStore records the conversation when there is no session
+// file (--no-session); it may be nil. Warnings go to stderr.
+func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI, memStore agent.Store) (*app, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("find the working directory: %w", err)
@@ -141,6 +142,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI) (*a
 			Enabled: eff.Compaction.Enabled, ReserveTokens: eff.Compaction.ReserveTokens,
 			KeepRecentTokens: eff.Compaction.KeepRecentTokens,
 		},
+	}
+	if file == nil && memStore != nil {
+		cfg.Store = memStore
 	}
 	if file != nil {
 		cfg.Store = file

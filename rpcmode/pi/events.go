@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 
@@ -14,9 +15,16 @@ import (
 // shape repeats the partial message twice, so it is encoded once and the
 // bytes copied.
 func AppendEvent(dst []byte, e core.Event) (out []byte, ok bool, err error) {
+	return appendEvent(dst, e, false)
+}
+
+// appendEvent is AppendEvent with the choice of delta-only message_update
+// frames (set_event_filter's messageUpdates "delta"), which leave out the
+// partial message so that a long answer costs linear, not quadratic, bytes.
+func appendEvent(dst []byte, e core.Event, deltaOnly bool) (out []byte, ok bool, err error) {
 	switch e := e.(type) {
 	case core.MessageUpdate:
-		return appendMessageUpdate(dst, e)
+		return appendMessageUpdate(dst, e, deltaOnly)
 	case core.AgentStart, core.TurnStart:
 		return appendJSON(dst, struct {
 			Type string `json:"type"`
@@ -189,12 +197,9 @@ func appendJSON(dst []byte, v any) ([]byte, bool, error) {
 
 // appendMessageUpdate writes
 // {"type":"message_update","assistantMessageEvent":{"type":..,"contentIndex":..,
-// ["delta"|"content"|"toolCall":..,]"partial":M},"message":M}.
-func appendMessageUpdate(dst []byte, e core.MessageUpdate) ([]byte, bool, error) {
-	msg, err := marshal(e.Message)
-	if err != nil {
-		return dst, false, err
-	}
+// ["delta"|"content"|"toolCall":..,]"partial":M},"message":M}, or without
+// partial and message when deltaOnly is set.
+func appendMessageUpdate(dst []byte, e core.MessageUpdate, deltaOnly bool) ([]byte, bool, error) {
 	dst = append(dst, `{"type":"message_update","assistantMessageEvent":{"type":`...)
 	dst = core.AppendJSONString(dst, e.Kind)
 	dst = append(dst, `,"contentIndex":`...)
@@ -229,9 +234,98 @@ func appendMessageUpdate(dst []byte, e core.MessageUpdate) ([]byte, bool, error)
 			dst = append(dst, call...)
 		}
 	}
+	if deltaOnly {
+		return append(dst, '}', '}'), true, nil
+	}
 	dst = append(dst, `,"partial":`...)
-	dst = append(dst, msg...)
+	start := len(dst)
+	dst, err := appendAssistant(dst, e.Message)
+	if err != nil {
+		return dst, false, err
+	}
 	dst = append(dst, `},"message":`...)
-	dst = append(dst, msg...)
+	// The same message again: copy the bytes just written.
+	dst = append(dst, dst[start:len(dst)-len(`},"message":`)]...)
 	return append(dst, '}'), true, nil
+}
+
+// appendAssistant writes m exactly as its MarshalJSON does, straight into
+// dst: message_update frames carry the growing message twice per delta,
+// and going through encoding/json would copy and re-scan it several times.
+func appendAssistant(dst []byte, m *core.AssistantMessage) ([]byte, error) {
+	dst = append(dst, `{"role":"assistant","content":[`...)
+	for i := range m.Content {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = appendContent(dst, &m.Content[i]); err != nil {
+			return dst, err
+		}
+	}
+	dst = append(dst, `],"api":`...)
+	dst = core.AppendJSONString(dst, m.API)
+	dst = append(dst, `,"provider":`...)
+	dst = core.AppendJSONString(dst, m.Provider)
+	dst = append(dst, `,"model":`...)
+	dst = core.AppendJSONString(dst, m.Model)
+	usage, err := json.Marshal(m.Usage)
+	if err != nil {
+		return dst, err
+	}
+	dst = append(dst, `,"usage":`...)
+	dst = append(dst, usage...)
+	dst = append(dst, `,"stopReason":`...)
+	dst = core.AppendJSONString(dst, string(m.StopReason))
+	if m.ErrorMessage != "" {
+		dst = append(dst, `,"errorMessage":`...)
+		dst = core.AppendJSONString(dst, m.ErrorMessage)
+	}
+	dst = append(dst, `,"timestamp":`...)
+	dst = strconv.AppendInt(dst, m.Timestamp, 10)
+	if m.ResponseID != "" {
+		dst = append(dst, `,"responseId":`...)
+		dst = core.AppendJSONString(dst, m.ResponseID)
+	}
+	return append(dst, '}'), nil
+}
+
+// appendContent writes a block as core.Content's MarshalJSON does.
+func appendContent(dst []byte, c *core.Content) ([]byte, error) {
+	if c.Type != core.ContentText && c.Type != core.ContentThinking {
+		// Images and tool calls are rare in a stream and small next to
+		// the text: let the block encode itself.
+		b, err := c.MarshalJSON()
+		if err != nil {
+			return dst, err
+		}
+		// encoding/json compacts what MarshalJSON returns; so must this.
+		var compacted bytes.Buffer
+		if err := json.Compact(&compacted, b); err != nil {
+			return dst, err
+		}
+		return append(dst, compacted.Bytes()...), nil
+	}
+	dst = append(dst, `{"type":`...)
+	dst = core.AppendJSONString(dst, string(c.Type))
+	switch c.Type {
+	case core.ContentText:
+		dst = append(dst, `,"text":`...)
+		dst = core.AppendJSONString(dst, c.Text)
+		if c.TextSignature != "" {
+			dst = append(dst, `,"textSignature":`...)
+			dst = core.AppendJSONString(dst, c.TextSignature)
+		}
+	case core.ContentThinking:
+		dst = append(dst, `,"thinking":`...)
+		dst = core.AppendJSONString(dst, c.Thinking)
+		if c.ThinkingSignature != "" {
+			dst = append(dst, `,"thinkingSignature":`...)
+			dst = core.AppendJSONString(dst, c.ThinkingSignature)
+		}
+		if c.Redacted {
+			dst = append(dst, `,"redacted":true`...)
+		}
+	}
+	return append(dst, '}'), nil
 }

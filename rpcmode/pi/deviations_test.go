@@ -1,0 +1,101 @@
+package pi
+
+import "testing"
+
+// deviations adjust a scenario's comparison for cairn's deliberate
+// differences from pi: each asserts what cairn writes instead, then puts
+// pi's frame in its place (or drops it) so the rest compares as usual.
+var deviations = map[string]func(t *testing.T, got, want []*line) ([]*line, []*line){
+	"d-state": func(t *testing.T, got, want []*line) ([]*line, []*line) {
+		// pi accepts "bogus" as a thinking level and ignores it; cairn
+		// says which levels exist.
+		replaceResponse(t, got, want, "d15", func(l *line) {
+			expectError(t, l, `field "level" must be "off", "minimal", "low", "medium", "high" or "xhigh", not "bogus"`)
+		})
+		return got, want
+	},
+	"e-errors": func(t *testing.T, got, want []*line) ([]*line, []*line) {
+		// pi answers each of these without the request's id, or not at
+		// all for what it cannot parse; cairn always echoes the id and
+		// names the field at fault. A blank line is no command: pi
+		// answers it with a parse error, cairn skips it.
+		type expect struct {
+			id, command, error string
+		}
+		expected := []expect{
+			{"", "parse", "Failed to parse command: invalid JSON at byte 2: invalid character 'n' looking for beginning of object key string"},
+			{"e1", "frobnicate", "Unknown command: frobnicate"},
+			{"e2", "", `field "type" is required: a string naming the command`},
+			{"e3", "get_state", ""},
+			{"e4", "parse", "Failed to parse command: more than one JSON value on the line (the second starts at byte 31): send one command per line"},
+			{"e6", "set_model", `field "provider" is required: a string`},
+			{"e7", "prompt", `field "message" is required: a string`},
+			{"e8", "set_session_name", `field "name" is required: a string`},
+			{"e9", "get_state", ""},
+		}
+		if len(got) != len(expected) {
+			t.Fatalf("cairn wrote %d frames, want %d", len(got), len(expected))
+		}
+		for i, e := range expected {
+			l := got[i]
+			if l.str("id") != e.id || l.str("command") != e.command || l.str("error") != e.error {
+				t.Errorf("frame %d: got %s, want id %q command %q error %q", i, l.text, e.id, e.command, e.error)
+			}
+		}
+		// Compare the two get_state answers with pi's.
+		var pis []*line
+		for _, l := range want {
+			if l.str("command") == "get_state" {
+				pis = append(pis, l)
+			}
+		}
+		return []*line{got[3], got[8]}, pis
+	},
+}
+
+// replaceResponse checks cairn's response to id and swaps pi's in for it.
+func replaceResponse(t *testing.T, got, want []*line, id string, check func(*line)) {
+	t.Helper()
+	gi, wi := indexOfResponse(got, id), indexOfResponse(want, id)
+	if gi < 0 || wi < 0 {
+		t.Fatalf("no response %q (cairn %d, pi %d)", id, gi, wi)
+	}
+	check(got[gi])
+	got[gi] = want[wi]
+}
+
+func indexOfResponse(lines []*line, id string) int {
+	for i, l := range lines {
+		if l.str("type") == "response" && l.str("id") == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func expectError(t *testing.T, l *line, text string) {
+	t.Helper()
+	if l.get("success") != false || l.str("error") != text {
+		t.Errorf("got %s, want an error %q", l.text, text)
+	}
+}
+
+// checkInterruptMode asserts oh-my-pi's interruptMode, which cairn adds at
+// the end of get_state, and removes it (pi has none).
+func checkInterruptMode(t *testing.T, got []*line) {
+	t.Helper()
+	for _, l := range got {
+		if l.str("command") != "get_state" || l.get("success") != true {
+			continue
+		}
+		data, _ := l.get("data").(*ordered)
+		if data == nil {
+			continue
+		}
+		mode, _ := data.vals["interruptMode"].(string)
+		if mode != "immediate" && mode != "wait" || data.keys[len(data.keys)-1] != "interruptMode" {
+			t.Errorf("get_state has no interruptMode at its end: %s", l.text)
+		}
+		data.del("interruptMode")
+	}
+}

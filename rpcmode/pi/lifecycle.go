@@ -1,0 +1,260 @@
+package pi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// errShuttingDown answers commands that were still waiting at shutdown.
+var errShuttingDown = errors.New("cairn is shutting down: its input ended")
+
+// stop aborts a running prompt and a manual compaction and waits for the
+// prompt to settle. Queued steering and follow-up messages stay queued, as
+// in pi.
+func (s *server) stop() error {
+	s.mu.Lock()
+	if s.compacting != nil {
+		s.compacting()
+	}
+	s.mu.Unlock()
+	if err := s.sess.AbortAndWait(s.ctx); err != nil {
+		return errShuttingDown
+	}
+	return nil
+}
+
+func (s *server) abort(*command) (any, error) { return nil, s.stop() }
+
+// abortRetry cancels the wait before an automatic retry, which ends the
+// prompt; outside such a wait it does nothing.
+func (s *server) abortRetry(*command) (any, error) {
+	if s.retrying.Load() {
+		s.sess.Abort()
+	}
+	return nil, nil
+}
+
+// cancelled is the data of the session commands: pi's extensions may
+// cancel them; cairn's never do.
+type cancelled struct {
+	Cancelled bool `json:"cancelled"`
+}
+
+func (s *server) newSession(c *command) (any, error) {
+	parent, _, err := c.optStr("parentSession")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.stop(); err != nil {
+		return nil, err
+	}
+	conv, err := s.sessions.New(parent)
+	if err != nil {
+		return nil, err
+	}
+	return cancelled{}, s.continueWith(conv)
+}
+
+func (s *server) switchSession(c *command) (any, error) {
+	path, err := c.str("sessionPath")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.stop(); err != nil {
+		return nil, err
+	}
+	conv, err := s.sessions.Switch(path)
+	if err != nil {
+		return nil, err
+	}
+	return cancelled{}, s.continueWith(conv)
+}
+
+// fork answers fork (pi) and branch (oh-my-pi).
+func (s *server) fork(c *command) (any, error) {
+	entry, err := c.str("entryId")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.stop(); err != nil {
+		return nil, err
+	}
+	text, conv, err := s.sessions.Fork(entry)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.continueWith(conv); err != nil {
+		return nil, err
+	}
+	return struct {
+		Text      string `json:"text"`
+		Cancelled bool   `json:"cancelled"`
+	}{text, false}, nil
+}
+
+// continueWith puts conv in place of the conversation, with its model and
+// thinking level when it names them, and drops bash results not yet added.
+func (s *server) continueWith(conv Conversation) error {
+	if err := s.sess.Replace(conv.Store, conv.Messages, conv.EntryIDs); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.pendingBash = nil
+	s.generation++
+	s.mu.Unlock()
+	s.contextStale.Store(false)
+	if conv.Provider != "" && conv.ModelID != "" && s.models != nil {
+		if m, err := s.models.Find(conv.Provider, conv.ModelID); err == nil {
+			// A model that cannot be used any more is not fatal: the
+			// session goes on with the current one.
+			_ = s.sess.SetModel(m)
+		}
+	}
+	if conv.Thinking != "" {
+		return s.setLevel(clampLevel(s.sess.State().Model, conv.Thinking))
+	}
+	return nil
+}
+
+func (s *server) exportHTML(c *command) (any, error) {
+	out, _, err := c.optStr("outputPath")
+	if err != nil {
+		return nil, err
+	}
+	path, err := s.sessions.ExportHTML(out)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		Path string `json:"path"`
+	}{path}, nil
+}
+
+// compactionFrame is pi 0.73's compaction_start/compaction_end event of a
+// manual compaction.
+type compactionFrame struct {
+	Type         string            `json:"type"`
+	Reason       string            `json:"reason"`
+	Result       *CompactionResult `json:"result,omitempty"`
+	Aborted      *bool             `json:"aborted,omitempty"`
+	WillRetry    *bool             `json:"willRetry,omitempty"`
+	ErrorMessage string            `json:"errorMessage,omitempty"`
+}
+
+// compact summarises the conversation now. A running prompt is aborted
+// first; compaction_start and compaction_end frame the work, as pi 0.73
+// writes them for a manual compaction.
+func (s *server) compact(c *command) (any, error) {
+	instructions, _, err := c.optStr("customInstructions")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.stop(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.compacting = cancel
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.compacting = nil
+		s.mu.Unlock()
+	}()
+	s.sendEvent("compaction_start", compactionFrame{Type: "compaction_start", Reason: "manual"})
+	res, err := s.sess.Compact(ctx, instructions)
+	aborted, no := ctx.Err() != nil, false
+	end := compactionFrame{Type: "compaction_end", Reason: "manual", Aborted: &aborted, WillRetry: &no}
+	switch {
+	case aborted:
+		err = errors.New("compaction aborted")
+	case err != nil:
+		end.ErrorMessage = err.Error()
+	default:
+		end.Result = NewCompactionResult(&res)
+		s.contextStale.Store(true)
+	}
+	s.sendEvent("compaction_end", end)
+	if err != nil {
+		return nil, err
+	}
+	return end.Result, nil
+}
+
+// startBash answers the bash command: it runs the command on its own
+// goroutine and records it as a bashExecution message, which the model
+// sees with the next prompt (at once when idle, else when the running
+// prompt settles). The run is registered before the next command is read,
+// so an abort_bash sent right after it always reaches it.
+func (s *server) startBash(c *command) {
+	line, err := c.str("command")
+	var exclude bool
+	if err == nil {
+		exclude, _, err = c.optBool("excludeFromContext")
+	}
+	if err != nil {
+		s.reply(s.response(c, nil, err))
+		return
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.mu.Lock()
+	id := s.nextBash
+	s.nextBash++
+	s.bashRuns[id] = cancel
+	s.mu.Unlock()
+	s.goSlow(func() {
+		defer func() {
+			cancel()
+			s.mu.Lock()
+			delete(s.bashRuns, id)
+			s.mu.Unlock()
+		}()
+		res, err := s.runBash(ctx, line, exclude)
+		s.reply(s.response(c, res, err))
+	})
+}
+
+func (s *server) runBash(ctx context.Context, line string, exclude bool) (any, error) {
+	s.mu.Lock()
+	generation := s.generation
+	s.mu.Unlock()
+	res, err := s.bash.Run(ctx, line)
+	if err != nil {
+		return nil, fmt.Errorf("could not run the command: %w", err)
+	}
+	msg := &core.BashExecutionMessage{
+		Command:            line,
+		Output:             res.Output,
+		ExitCode:           res.ExitCode,
+		Cancelled:          res.Cancelled,
+		Truncated:          res.Truncated,
+		FullOutputPath:     res.FullOutputPath,
+		Timestamp:          time.Now().UnixMilli(),
+		ExcludeFromContext: exclude,
+	}
+	s.mu.Lock()
+	// A command that ran across new_session, switch_session or fork
+	// belongs to the conversation that is gone.
+	if generation == s.generation {
+		s.pendingBash = append(s.pendingBash, msg)
+	}
+	s.mu.Unlock()
+	s.flushBash()
+	return res, nil
+}
+
+// abortBash stops every running bash command (not the model's bash tool).
+// Its response comes before theirs.
+func (s *server) abortBash(*command) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, cancel := range s.bashRuns {
+		cancel()
+	}
+	return nil, nil
+}

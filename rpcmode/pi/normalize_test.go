@@ -1,0 +1,194 @@
+package pi
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// normalize blanks what differs between any two recordings: timestamps,
+// generated ids, the fake server's address, token counts (they depend on
+// the request's size), temporary paths, and the partial snapshots of
+// message_update (pi serialises them late, fact 4 of the README).
+func normalize(v any) {
+	o, ok := v.(*ordered)
+	if ok && o.vals["type"] == "message_update" {
+		for _, k := range []string{"assistantMessageEvent.partial", "message"} {
+			if m, ok := lookup(v, k).(*ordered); !ok || m.vals["role"] != "assistant" {
+				o.set("_missing_"+k, true)
+			}
+		}
+		if e, ok := o.vals["assistantMessageEvent"].(*ordered); ok {
+			e.set("partial", "<partial>")
+		}
+		o.set("message", "<partial>")
+	}
+	walk(v, func(key string, val any) any {
+		if val == nil {
+			return nil
+		}
+		switch key {
+		case "timestamp":
+			return json.Number("0")
+		case "sessionId", "entryId":
+			return "<id>"
+		case "baseUrl":
+			return "<url>"
+		case "fullOutputPath":
+			return "<path>"
+		case "responseId":
+			// pi records the provider's response id; cairn's openai and
+			// anthropic providers do not yet (core/provider, not this
+			// package), so the key is left out of the comparison.
+			return nil
+		case "usage", "tokens", "contextUsage":
+			return zeroNumbers(val)
+		case "cost":
+			if _, isNum := val.(json.Number); isNum {
+				return json.Number("0")
+			}
+		}
+		if text, ok := val.(string); ok {
+			return normalizeText(text)
+		}
+		return val
+	})
+}
+
+// dropNil removes the members normalize blanked to nil.
+func dropNil(v any) {
+	switch x := v.(type) {
+	case *ordered:
+		for _, k := range slices.Clone(x.keys) {
+			if x.vals[k] == nil {
+				if k == "responseId" {
+					x.del(k)
+				}
+				continue
+			}
+			dropNil(x.vals[k])
+		}
+	case []any:
+		for _, e := range x {
+			dropNil(e)
+		}
+	}
+}
+
+// walk calls f on every object member, depth first, replacing the value
+// with what f returns.
+func walk(v any, f func(key string, val any) any) {
+	switch x := v.(type) {
+	case *ordered:
+		for _, k := range x.keys {
+			x.vals[k] = f(k, x.vals[k])
+			walk(x.vals[k], f)
+		}
+	case []any:
+		for _, e := range x {
+			walk(e, f)
+		}
+	}
+}
+
+func zeroNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		return json.Number("0")
+	case *ordered:
+		for _, k := range x.keys {
+			x.vals[k] = zeroNumbers(x.vals[k])
+		}
+	}
+	return v
+}
+
+// sortToolEnds puts, in each stretch of tool frames between the last
+// tool_execution_start of a turn and its turn_end, the tool_execution_end
+// frames first, ordered by tool call id, and the toolResult messages after
+// them in their order. pi writes the ends as the tools complete and then the
+// messages in call order (README fact 6); cairn's agent loop writes each end
+// with its message, in call order (core/agent, not this package). The frames
+// themselves must match.
+func sortToolEnds(lines []*line) []*line {
+	out := slices.Clone(lines)
+	for i := 0; i < len(out); i++ {
+		if out[i].str("type") != "tool_execution_start" {
+			continue
+		}
+		j := i
+		for j < len(out) && out[j].str("type") == "tool_execution_start" {
+			j++
+		}
+		k := j
+		for k < len(out) && out[k].str("type") != "turn_end" && out[k].str("type") != "tool_execution_start" {
+			k++
+		}
+		var ends, rest []*line
+		for _, l := range out[j:k] {
+			if l.str("type") == "tool_execution_end" {
+				ends = append(ends, l)
+			} else {
+				rest = append(rest, l)
+			}
+		}
+		sort.SliceStable(ends, func(a, b int) bool { return ends[a].str("toolCallId") < ends[b].str("toolCallId") })
+		copy(out[j:k], append(ends, rest...))
+		i = k - 1
+	}
+	return out
+}
+
+// blockOrder puts the message_update frames of each streamed message in
+// content block order and drops empty toolcall_delta frames. pi's
+// openai-completions provider ends every block only when the stream ends
+// and announces a tool call with an empty delta (README fact 5); cairn's
+// ends each block when the next begins. That is the provider's business
+// (core/provider/openai), not the protocol's, so the comparison is of each
+// block's frames.
+func blockOrder(lines []*line) []*line {
+	var out []*line
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && lines[j].str("type") == "message_update" {
+			j++
+		}
+		if j == i {
+			out = append(out, lines[i])
+			i++
+			continue
+		}
+		run := slices.Clone(lines[i:j])
+		run = slices.DeleteFunc(run, func(l *line) bool {
+			return l.str("assistantMessageEvent.type") == "toolcall_delta" && l.str("assistantMessageEvent.delta") == ""
+		})
+		sort.SliceStable(run, func(a, b int) bool {
+			return indexOf(run[a]) < indexOf(run[b])
+		})
+		out = append(out, run...)
+		i = j
+	}
+	return out
+}
+
+func indexOf(l *line) int64 {
+	n, _ := l.get("assistantMessageEvent.contentIndex").(json.Number).Int64()
+	return n
+}
+
+// bashLogPath matches the temporary file of a bash command's full output.
+var bashLogPath = regexp.MustCompile(`/[^\s'"]*/(pi|cairn)-bash-[0-9a-f]+\.log`)
+
+// normalizeText replaces the error text of reading a missing file, which
+// is Node's in pi ("ENOENT: no such file or directory, access '/tmp/…'")
+// and Go's in cairn.
+func normalizeText(s string) string {
+	s = bashLogPath.ReplaceAllString(s, "<bash log>")
+	lower := strings.ToLower(s)
+	if strings.Contains(s, "missing.txt") && (strings.Contains(lower, "no such file") || strings.Contains(lower, "not found")) {
+		return "<missing file error>"
+	}
+	return s
+}

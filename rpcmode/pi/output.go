@@ -1,0 +1,244 @@
+package pi
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"slices"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// response is one answer to a command. Its frame has pi's key order:
+// id, type, command, success, then data or error.
+type response struct {
+	id      json.RawMessage // echoed as sent; nil omits the key
+	command string          // "" omits the key (a line without a type)
+	data    []byte          // encoded payload; nil omits the key
+	err     string          // non-empty for a failure
+}
+
+func (r response) appendTo(dst []byte) []byte {
+	dst = append(dst, '{')
+	if r.id != nil {
+		dst = append(dst, `"id":`...)
+		dst = append(dst, r.id...)
+		dst = append(dst, ',')
+	}
+	dst = append(dst, `"type":"response"`...)
+	if r.command != "" {
+		dst = append(dst, `,"command":`...)
+		dst = core.AppendJSONString(dst, r.command)
+	}
+	if r.err != "" {
+		dst = append(dst, `,"success":false,"error":`...)
+		dst = core.AppendJSONString(dst, r.err)
+		return append(dst, '}')
+	}
+	dst = append(dst, `,"success":true`...)
+	if r.data != nil {
+		dst = append(dst, `,"data":`...)
+		dst = append(dst, r.data...)
+	}
+	return append(dst, '}')
+}
+
+// markKind says what a mark asks of the writer.
+type markKind uint8
+
+const (
+	// markLine writes a frame of the server's own: a response, an
+	// extension UI request, or an event the session does not publish.
+	markLine markKind = iota
+	// markHold starts holding frames back: a prompt is being accepted and
+	// its response must precede its agent_start.
+	markHold
+	// markRelease writes the held prompt's response, after the frames held
+	// before its agent_start and before the others.
+	markRelease
+	// markFilter changes the event filter for the frames after it.
+	markFilter
+	// markEnd stops the writer.
+	markEnd
+)
+
+// mark is a frame of the server's own, published into the session's event
+// stream so that it reaches stdout in order with the session's events: a
+// response to set_thinking_level after the thinking_level_changed it
+// caused, an approval request after its tool_execution_start.
+type mark struct {
+	srv    *server
+	kind   markKind
+	line   []byte
+	event  string // the event type of line, for the filter; "" for others
+	filter eventFilter
+}
+
+// EventType implements core.Event; other subscribers ignore marks.
+func (mark) EventType() string { return "rpc_frame" }
+
+// eventFilter is set_event_filter's state: which event types are written
+// (nil: all) and whether message_update frames carry only the delta.
+type eventFilter struct {
+	events []string
+	delta  bool
+}
+
+func (f *eventFilter) allows(eventType string) bool {
+	return f.events == nil || slices.Contains(f.events, eventType)
+}
+
+// writer owns stdout: it alone writes frames, one per line, in the order
+// the session's event stream delivers events and marks. It flushes when no
+// further frame is ready, so bursts of deltas go out in few writes.
+type writer struct {
+	srv     *server
+	out     *bufio.Writer
+	filter  eventFilter
+	scratch []byte
+	err     error
+
+	holding bool
+	held    []heldFrame
+
+	// onEvent sees every session event before it is written.
+	onEvent func(core.Event)
+}
+
+// heldFrame is a frame kept back while a prompt is accepted.
+type heldFrame struct {
+	line       []byte
+	agentStart bool
+}
+
+func newWriter(srv *server, out io.Writer) *writer {
+	return &writer{srv: srv, out: bufio.NewWriterSize(out, 64<<10)}
+}
+
+// run writes what events delivers until a markEnd of its server. done is
+// closed when it returns.
+func (w *writer) run(events <-chan core.Event, done chan<- struct{}) {
+	defer close(done)
+	for {
+		var e core.Event
+		var ok bool
+		select {
+		case e, ok = <-events:
+		default:
+			w.flush()
+			e, ok = <-events
+		}
+		if !ok || w.handle(e) {
+			w.flush()
+			return
+		}
+	}
+}
+
+// handle writes one event or acts on one mark; it reports the end mark.
+func (w *writer) handle(e core.Event) (end bool) {
+	m, isMark := e.(mark)
+	if !isMark {
+		w.event(e)
+		return false
+	}
+	if m.srv != w.srv {
+		return false
+	}
+	switch m.kind {
+	case markLine:
+		if m.event == "" || w.filter.allows(m.event) {
+			w.emit(m.line, false)
+		}
+	case markHold:
+		w.holding = true
+	case markRelease:
+		w.release(m.line)
+	case markFilter:
+		w.filter = m.filter
+	case markEnd:
+		if w.holding {
+			w.release(nil)
+		}
+		return true
+	}
+	return false
+}
+
+// event writes a session event in pi's shape, if pi has one for it.
+func (w *writer) event(e core.Event) {
+	if w.onEvent != nil {
+		w.onEvent(e)
+	}
+	if n, ok := e.(core.Notice); ok {
+		w.emit(w.srv.ui.notifyFrame(n.Message, n.Level), false)
+		return
+	}
+	if !w.filter.allows(e.EventType()) {
+		return
+	}
+	line, ok, err := appendEvent(w.scratch[:0], e, w.filter.delta)
+	w.scratch = line[:0]
+	if err != nil || !ok {
+		return
+	}
+	_, agentStart := e.(core.AgentStart)
+	w.emit(line, agentStart)
+}
+
+// emit writes one frame, or holds a copy of it while a prompt is accepted.
+func (w *writer) emit(line []byte, agentStart bool) {
+	if w.holding {
+		w.held = append(w.held, heldFrame{line: slices.Clone(line), agentStart: agentStart})
+		return
+	}
+	w.write(line)
+}
+
+// release ends holding: frames held before the first agent_start, then the
+// prompt's response, then the rest.
+func (w *writer) release(resp []byte) {
+	w.holding = false
+	i := slices.IndexFunc(w.held, func(h heldFrame) bool { return h.agentStart })
+	if i < 0 {
+		i = len(w.held)
+	}
+	for _, h := range w.held[:i] {
+		w.write(h.line)
+	}
+	if resp != nil {
+		w.write(resp)
+	}
+	for _, h := range w.held[i:] {
+		w.write(h.line)
+	}
+	w.held = nil
+}
+
+func (w *writer) write(line []byte) {
+	if w.err != nil {
+		return
+	}
+	if _, err := w.out.Write(line); err != nil {
+		w.fail(err)
+		return
+	}
+	if err := w.out.WriteByte('\n'); err != nil {
+		w.fail(err)
+	}
+}
+
+func (w *writer) flush() {
+	if w.err == nil {
+		if err := w.out.Flush(); err != nil {
+			w.fail(err)
+		}
+	}
+}
+
+// fail records the first write error and shuts the server down: nobody is
+// reading any more.
+func (w *writer) fail(err error) {
+	w.err = err
+	w.srv.writeFailed(err)
+}

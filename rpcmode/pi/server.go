@@ -1,0 +1,266 @@
+package pi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/settings"
+)
+
+// Models is the model catalog as the server needs it; *catalog.Catalog
+// satisfies it.
+type Models interface {
+	// Available lists the models that can be used (their provider has
+	// credentials), in the order get_available_models reports them.
+	Available() []core.Model
+	// Find resolves a provider and model id, for switch_session restoring
+	// the model a session last used.
+	Find(provider, id string) (core.Model, error)
+}
+
+// SlashCommand is one entry of get_commands: an extension command, a prompt
+// template or a skill (named "skill:<name>").
+type SlashCommand struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Source      string `json:"source"`             // "extension", "prompt" or "skill"
+	Location    string `json:"location,omitempty"` // "user", "project" or "path"
+	Path        string `json:"path,omitempty"`
+}
+
+// Host is everything Serve drives and consults. Only Session is required.
+type Host struct {
+	// Session is the conversation the commands act on.
+	Session *agent.Session
+	// Models lists and finds models; nil means only the current model.
+	Models Models
+	// Settings receives the setters' changes: for this process only, or
+	// written to the global settings file when the command carries
+	// "persist":true. Nil means setters change only the running session.
+	Settings *settings.Store
+	// Sessions is the session file behind the conversation; nil means an
+	// in-memory session (NewMemorySessions) that knows no entry ids.
+	Sessions Sessions
+	// Bash runs the bash command; nil means ExecBash in the process's
+	// working directory.
+	Bash BashRunner
+	// UI, when set, is attached for the duration of Serve so that its
+	// dialogs (tool approvals among them) travel as extension_ui_request
+	// frames. Create it with NewUI and give it to the approval gate.
+	UI *UI
+	// Commands lists the slash commands for get_commands; nil means none.
+	Commands func() []SlashCommand
+	// MaxFrameBytes overrides MaxFrameBytes (for tests).
+	MaxFrameBytes int
+}
+
+// Serve speaks pi's rpc protocol (`--mode rpc`) until in ends or ctx is
+// cancelled: one JSON command per line on in; responses, events and
+// extension UI requests, one JSON object per line, on out. Nothing else is
+// written to out.
+//
+// Commands are read in order and answered concurrently where they take
+// time: abort, abort_bash, get_state and extension UI responses are
+// answered while a prompt, a bash command or a compaction runs. Every
+// command gets exactly one response, which echoes its id; a response comes
+// after the events the command caused (a prompt's acceptance before its
+// agent_start). See the package documentation for where cairn deliberately
+// differs from pi.
+//
+// When in ends (or ctx is cancelled), Serve aborts what is still running,
+// waits for it to wind down, writes the last events and responses, and
+// returns nil; it returns an error only when reading or writing failed.
+// After cancellation a read of in may still be blocked; close in to end it.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
+	if h.Session == nil {
+		return errors.New("pi.Serve: Host.Session is required")
+	}
+	s := newServer(h)
+	events, unsubscribe := h.Session.Subscribe()
+	defer unsubscribe()
+	w := newWriter(s, out)
+	w.onEvent = s.observe
+	written := make(chan struct{})
+	go w.run(events, written)
+	s.ui.attach(s.send)
+
+	read := make(chan error, 1)
+	go func() { read <- s.readLoop(in) }()
+	var readErr error
+	select {
+	case readErr = <-read:
+	case <-ctx.Done():
+	case <-s.ctx.Done():
+	}
+	s.shutdown()
+	h.Session.Publish(mark{srv: s, kind: markEnd})
+	<-written
+	if errors.Is(readErr, io.EOF) {
+		readErr = nil
+	}
+	switch {
+	case w.err != nil:
+		return fmt.Errorf("write rpc output: %w", w.err)
+	case readErr != nil:
+		return fmt.Errorf("read rpc input: %w", readErr)
+	}
+	return nil
+}
+
+// server is one Serve call's state.
+type server struct {
+	host     Host
+	sess     *agent.Session
+	sessions Sessions
+	models   Models
+	bash     BashRunner
+	ui       *UI
+	maxFrame int
+
+	// ctx ends at shutdown; slow commands run under it.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// work counts the slow commands running on their own goroutines.
+	work sync.WaitGroup
+	// promptMu makes accepting a prompt (hold, Prompt, release) atomic.
+	promptMu sync.Mutex
+	// retrying is set between auto_retry_start and the retry's start.
+	retrying atomic.Bool
+	// contextStale is set from a compaction until the model's next answer:
+	// until then the context's size is unknown (pi reports null).
+	contextStale atomic.Bool
+
+	mu          sync.Mutex
+	closed      bool
+	bashRuns    map[int]context.CancelFunc
+	nextBash    int
+	compacting  context.CancelFunc
+	pendingBash []*core.BashExecutionMessage
+	generation  int         // counts conversation replacements
+	filter      eventFilter // the latest set_event_filter, merged
+}
+
+func newServer(h Host) *server {
+	s := &server{host: h, sess: h.Session, sessions: h.Sessions, models: h.Models, bash: h.Bash, ui: h.UI, maxFrame: h.MaxFrameBytes}
+	if s.sessions == nil {
+		s.sessions = NewMemorySessions()
+	}
+	if s.bash == nil {
+		s.bash = &ExecBash{}
+	}
+	if s.ui == nil {
+		s.ui = NewUI()
+	}
+	if s.maxFrame <= 0 {
+		s.maxFrame = MaxFrameBytes
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.bashRuns = map[int]context.CancelFunc{}
+	return s
+}
+
+// readLoop reads frames and dispatches them until the input ends.
+func (s *server) readLoop(in io.Reader) error {
+	fr := newFrameReader(in, s.maxFrame)
+	for {
+		frame, tooLong, err := fr.next()
+		if err != nil {
+			return err
+		}
+		if s.ctx.Err() != nil {
+			return nil
+		}
+		if tooLong {
+			s.reply(response{id: recoverID(frame), command: "parse",
+				err: fmt.Sprintf("%v: the line is longer than %d bytes; send large images in smaller pieces or as files", errParse, s.maxFrame)})
+			continue
+		}
+		s.dispatchFrame(frame)
+	}
+}
+
+// shutdown aborts what is running and waits for it to end.
+func (s *server) shutdown() {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	s.cancel()
+	s.sess.Abort()
+	s.work.Wait()
+	_ = s.sess.Wait(context.Background())
+	s.ui.detach()
+}
+
+// send writes a frame of the server's own in order with the events.
+func (s *server) send(line []byte) {
+	s.sess.Publish(mark{srv: s, kind: markLine, line: line})
+}
+
+// sendEvent writes an event frame the session does not publish itself.
+func (s *server) sendEvent(eventType string, frame any) {
+	line, err := marshal(frame)
+	if err != nil {
+		return
+	}
+	s.sess.Publish(mark{srv: s, kind: markLine, line: line, event: eventType})
+}
+
+// reply writes a response in order with the events.
+func (s *server) reply(r response) { s.send(r.appendTo(nil)) }
+
+// writeFailed stops serving: nobody reads the output any more.
+func (s *server) writeFailed(error) { s.cancel() }
+
+// observe follows the session's events on the writer's goroutine: it
+// tracks retry waits for abort_retry and whether the context's size is
+// known, and adds bash results that waited for a prompt to settle.
+func (s *server) observe(e core.Event) {
+	switch e := e.(type) {
+	case core.AutoCompactionEnd:
+		if e.Result != nil {
+			s.contextStale.Store(true)
+		}
+	case core.MessageEnd:
+		if a, ok := e.Message.(*core.AssistantMessage); ok && a.StopReason != core.StopError && a.StopReason != core.StopAborted {
+			s.contextStale.Store(false)
+		}
+	case core.AutoRetryStart:
+		s.retrying.Store(true)
+	case core.AgentStart, core.AutoRetryEnd:
+		s.retrying.Store(false)
+	case core.Settled:
+		s.retrying.Store(false)
+		s.flushBash()
+	}
+}
+
+// goSlow runs a command that takes time on its own goroutine, so that the
+// commands after it (abort among them) are read and answered meanwhile.
+func (s *server) goSlow(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		// Shutting down after a cancellation: the command is dropped.
+		return
+	}
+	s.work.Add(1)
+	go func() {
+		defer s.work.Done()
+		f()
+	}()
+}
+
+// flushBash adds bash results to the conversation once it is idle.
+func (s *server) flushBash() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.pendingBash) > 0 && s.sess.AddBashExecution(s.pendingBash[0]) {
+		s.pendingBash = s.pendingBash[1:]
+	}
+}

@@ -1,0 +1,467 @@
+package pi
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/provider/faux"
+	"github.com/cairn-dev/cairn/core/settings"
+)
+
+// slow streams a long answer at about 200 chunks a second, time enough to
+// act while it streams.
+var slow = faux.Options{ChunkSize: 4, TokensPerSecond: 200}
+
+func fauxRig(t *testing.T, opts faux.Options, responses ...faux.Response) (*rig, *faux.Provider) {
+	t.Helper()
+	fp := faux.New(opts, responses...)
+	return newRig(t, rigConfig{faux: fp}), fp
+}
+
+// longText streams for about two seconds at the slow pace; prompts that
+// are aborted use it. mediumText streams for about a second.
+func longText() string   { return strings.Repeat("word ", 400) }
+func mediumText() string { return strings.Repeat("word ", 150) }
+
+func TestAbortDuringStreamAnswersAfterTheRunEnds(t *testing.T) {
+	r, _ := fauxRig(t, slow, faux.Response{Text: longText()})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "talk"})
+	r.response("p")
+	r.wait(map[string]any{"type": "message_update", "assistantMessageEvent.type": "text_delta"})
+	r.send(map[string]any{"id": "a", "type": "abort"})
+	end := r.wait(map[string]any{"type": "message_end", "message.role": "assistant"})
+	if end.str("message.stopReason") != "aborted" {
+		t.Errorf("message_end: %s", end.text)
+	}
+	r.wait(map[string]any{"type": "turn_end"})
+	r.wait(map[string]any{"type": "agent_end"})
+	r.wait(map[string]any{"type": "agent_settled"})
+	// As in pi, the abort's response comes last.
+	r.response("a")
+	r.send(map[string]any{"id": "s", "type": "get_state"})
+	if st := r.response("s"); st.get("data.isStreaming") != false {
+		t.Errorf("still streaming after abort: %s", st.text)
+	}
+}
+
+func TestGetStateWhileStreaming(t *testing.T) {
+	r, _ := fauxRig(t, slow, faux.Response{Text: longText()})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "talk"})
+	r.wait(map[string]any{"type": "message_update"})
+	r.send(map[string]any{"id": "s", "type": "get_state"})
+	st := r.response("s")
+	if st.get("data.isStreaming") != true || st.get("data.messageCount") != json.Number("1") {
+		t.Errorf("get_state while streaming: %s", st.text)
+	}
+	r.send(map[string]any{"id": "a", "type": "abort"})
+	r.response("a")
+}
+
+func TestSteerAndFollowUpAreQueuedAndDelivered(t *testing.T) {
+	r, _ := fauxRig(t, slow, faux.Response{Text: mediumText()}, faux.Response{Text: "after steer"}, faux.Response{Text: "after follow-up"})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "talk"})
+	r.wait(map[string]any{"type": "message_update"})
+
+	// A prompt without streamingBehavior is refused, with pi's words.
+	r.send(map[string]any{"id": "busy", "type": "prompt", "message": "again"})
+	busy := r.response("busy")
+	if !strings.HasPrefix(busy.str("error"), "Agent is already processing.") {
+		t.Errorf("busy prompt: %s", busy.text)
+	}
+	// queue_update comes before each queueing command's response.
+	r.send(map[string]any{"id": "s", "type": "steer", "message": "s1"})
+	q := r.wait(map[string]any{"type": "queue_update"})
+	if !sameJSON(q.get("steering"), []any{"s1"}) {
+		t.Errorf("queue_update: %s", q.text)
+	}
+	r.response("s")
+	r.send(map[string]any{"id": "f", "type": "prompt", "message": "f1", "streamingBehavior": "followUp"})
+	q = r.wait(map[string]any{"type": "queue_update"})
+	if !sameJSON(q.get("followUp"), []any{"f1"}) {
+		t.Errorf("queue_update: %s", q.text)
+	}
+	r.response("f")
+	r.send(map[string]any{"id": "st", "type": "get_state"})
+	if st := r.response("st"); st.get("data.pendingMessageCount") != json.Number("2") {
+		t.Errorf("pendingMessageCount: %s", st.text)
+	}
+	// Steering first, then the follow-up, each as a user message of the
+	// same run.
+	r.wait(map[string]any{"type": "message_start", "message.role": "user", "message.content.0.text": "s1"})
+	r.wait(map[string]any{"type": "message_end", "message.role": "assistant", "message.content.0.text": "after steer"})
+	r.wait(map[string]any{"type": "message_start", "message.role": "user", "message.content.0.text": "f1"})
+	r.wait(map[string]any{"type": "message_end", "message.role": "assistant", "message.content.0.text": "after follow-up"})
+	r.wait(map[string]any{"type": "agent_end"})
+	r.wait(map[string]any{"type": "agent_settled"})
+	if n := count(r.out.all(), "agent_start"); n != 1 {
+		t.Errorf("%d agent_start frames, want one run", n)
+	}
+}
+
+func count(lines []*line, typ string) int {
+	n := 0
+	for _, l := range lines {
+		if l.str("type") == typ {
+			n++
+		}
+	}
+	return n
+}
+
+func TestBashAndAbortBash(t *testing.T) {
+	r, _ := fauxRig(t, faux.Options{})
+	r.send(map[string]any{"id": "b", "type": "bash", "command": "echo started; sleep 30; echo late"})
+	r.send(map[string]any{"id": "ab", "type": "abort_bash"})
+	r.response("ab")
+	res := r.response("b")
+	if res.get("data.cancelled") != true || res.get("data.exitCode") != nil {
+		t.Errorf("aborted bash: %s", res.text)
+	}
+	r.send(map[string]any{"id": "ok", "type": "bash", "command": "printf 'a\\r\\nb\\033[31m!\\033[0m\\n'; exit 4"})
+	ok := r.response("ok")
+	if ok.str("data.output") != "a\nb!\n" || ok.get("data.exitCode") != json.Number("4") {
+		t.Errorf("bash: %s", ok.text)
+	}
+	r.send(map[string]any{"id": "m", "type": "get_messages"})
+	msgs := r.response("m")
+	if msgs.str("data.messages.1.role") != "bashExecution" || msgs.str("data.messages.1.command") == "" {
+		t.Errorf("bash results are not in the conversation: %s", msgs.text)
+	}
+}
+
+// A bash result that arrives while a prompt runs joins the conversation
+// when the prompt settles, before the next one.
+func TestBashDuringAPromptJoinsAfterIt(t *testing.T) {
+	r, fp := fauxRig(t, slow, faux.Response{Text: mediumText()})
+	var seen []string
+	fp.PushStep(func(req *providerRequest) (faux.Response, error) {
+		for _, m := range req.Messages {
+			if u, ok := m.(*core.UserMessage); ok {
+				seen = append(seen, u.Content[0].Text)
+			}
+		}
+		return faux.Response{Text: "done"}, nil
+	})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "talk"})
+	r.wait(map[string]any{"type": "message_update"})
+	r.send(map[string]any{"id": "b", "type": "bash", "command": "echo during"})
+	r.response("b")
+	r.send(map[string]any{"id": "m", "type": "get_messages"})
+	if m := r.response("m"); strings.Contains(m.text, "bashExecution") {
+		t.Errorf("bash result joined a running prompt: %s", m.text)
+	}
+	r.wait(map[string]any{"type": "agent_settled"})
+	r.send(map[string]any{"id": "p2", "type": "prompt", "message": "next"})
+	r.wait(map[string]any{"type": "agent_settled"})
+	want := []string{"talk", "Ran `echo during`\n```\nduring\n\n```", "next"}
+	if strings.Join(seen, "|") != strings.Join(want, "|") {
+		t.Errorf("the model saw %q, want %q", seen, want)
+	}
+}
+
+func TestCompact(t *testing.T) {
+	fp := faux.New(faux.Options{}, faux.Response{Text: strings.Repeat("old answer ", 50)}, faux.Response{Text: "## Goal\nsummary"})
+	r := newRig(t, rigConfig{faux: fp, compaction: agent.CompactionSettings{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 1}})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "first question"})
+	r.wait(map[string]any{"type": "agent_settled"})
+	r.send(map[string]any{"id": "c", "type": "compact", "customInstructions": "keep it short"})
+	start := r.wait(map[string]any{"type": "compaction_start"})
+	if start.text != `{"type":"compaction_start","reason":"manual"}` {
+		t.Errorf("compaction_start: %s", start.text)
+	}
+	end := r.wait(map[string]any{"type": "compaction_end"})
+	if !sameKeys(end, "type", "reason", "result", "aborted", "willRetry") || end.get("aborted") != false {
+		t.Errorf("compaction_end: %s", end.text)
+	}
+	res := r.response("c")
+	if !strings.Contains(res.str("data.summary"), "summary") || keysOf(res.get("data")) == nil ||
+		strings.Join(keysOf(res.get("data")), ",") != "summary,firstKeptEntryId,tokensBefore,details" {
+		t.Errorf("compact response: %s", res.text)
+	}
+	r.send(map[string]any{"id": "m", "type": "get_messages"})
+	if m := r.response("m"); m.str("data.messages.0.role") != "compactionSummary" {
+		t.Errorf("get_messages after compact: %s", m.text)
+	}
+	r.send(map[string]any{"id": "st", "type": "get_session_stats"})
+	if st := r.response("st"); st.get("data.contextUsage.tokens") != nil || st.get("data.contextUsage.percent") != nil {
+		t.Errorf("context usage after compaction should be unknown: %s", st.text)
+	}
+}
+
+func sameKeys(l *line, keys ...string) bool {
+	return strings.Join(keysOf(l.value), ",") == strings.Join(keys, ",")
+}
+
+func TestCompactWithNothingToCompactFails(t *testing.T) {
+	r, _ := fauxRig(t, faux.Options{})
+	r.send(map[string]any{"id": "c", "type": "compact"})
+	end := r.wait(map[string]any{"type": "compaction_end"})
+	if end.str("errorMessage") == "" {
+		t.Errorf("compaction_end: %s", end.text)
+	}
+	if c := r.response("c"); c.get("success") != false || !strings.Contains(c.str("error"), "nothing to compact") {
+		t.Errorf("compact: %s", c.text)
+	}
+}
+
+func TestSetEventFilterDeltaOnly(t *testing.T) {
+	r, _ := fauxRig(t, faux.Options{ChunkSize: 4}, faux.Response{Text: "one two three"})
+	r.send(map[string]any{"id": "f", "type": "set_event_filter", "messageUpdates": "delta", "events": []string{"message_update", "agent_settled"}})
+	r.response("f")
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "hi"})
+	r.response("p")
+	r.wait(map[string]any{"type": "agent_settled"})
+	var text string
+	for _, l := range r.out.all() {
+		switch l.str("type") {
+		case "message_update":
+			if l.get("message") != nil || l.get("assistantMessageEvent.partial") != nil {
+				t.Errorf("delta-only update carries the message: %s", l.text)
+			}
+			if l.str("assistantMessageEvent.type") == "text_delta" {
+				text += l.str("assistantMessageEvent.delta")
+			}
+		case "response", "agent_settled":
+		default:
+			t.Errorf("filtered event written: %s", l.text)
+		}
+	}
+	if text != "one two three" {
+		t.Errorf("deltas add up to %q", text)
+	}
+}
+
+// With delta-only updates, output grows linearly with the answer.
+func TestDeltaOnlyOutputIsLinear(t *testing.T) {
+	size := func(chunks int) int {
+		r, _ := fauxRig(t, faux.Options{ChunkSize: 4}, faux.Response{Text: strings.Repeat("tok ", chunks)})
+		r.send(map[string]any{"id": "f", "type": "set_event_filter", "messageUpdates": "delta"})
+		r.send(map[string]any{"id": "p", "type": "prompt", "message": "go"})
+		r.wait(map[string]any{"type": "agent_settled"})
+		if err := r.close(); err != nil {
+			t.Fatal(err)
+		}
+		return r.out.bytes
+	}
+	small, big := size(1000), size(4000)
+	if ratio := float64(big) / float64(small); ratio > 4.4 {
+		t.Errorf("4x the chunks took %.1fx the bytes (%d vs %d)", ratio, big, small)
+	}
+}
+
+func TestOversizedLineIsAnsweredAndSkipped(t *testing.T) {
+	fp := faux.New(faux.Options{})
+	r := newRig(t, rigConfig{faux: fp, maxFrame: 100})
+	r.raw(`{"id":"big","type":"prompt","message":"` + strings.Repeat("x", 500) + "\"}\n")
+	r.send(map[string]any{"id": "after", "type": "get_state"})
+	big := r.response("big")
+	if big.str("command") != "parse" || !strings.Contains(big.str("error"), "longer than 100 bytes") {
+		t.Errorf("oversized line: %s", big.text)
+	}
+	r.response("after")
+}
+
+func TestFramingAcceptsCRLFAndALastLineWithoutNewline(t *testing.T) {
+	r, _ := fauxRig(t, faux.Options{})
+	r.raw("{\"id\":\"a\",\"type\":\"set_session_name\",\"name\":\"x\u2028y\"}\r\n{\"id\":\"b\",\"type\":\"get_state\"}")
+	if err := r.close(); err != nil {
+		t.Fatal(err)
+	}
+	r.response("a")
+	if b := r.response("b"); b.str("data.sessionName") != "x\u2028y" {
+		t.Errorf("get_state: %s", b.text)
+	}
+}
+
+func TestSessionNameEventPrecedesResponse(t *testing.T) {
+	r, _ := fauxRig(t, faux.Options{})
+	r.send(map[string]any{"id": "n", "type": "set_session_name", "name": "  demo "})
+	ev := r.wait(map[string]any{"type": "session_info_changed"})
+	if ev.str("name") != "demo" {
+		t.Errorf("session_info_changed: %s", ev.text)
+	}
+	r.response("n")
+	r.send(map[string]any{"id": "e", "type": "set_session_name", "name": " "})
+	expectError(t, r.response("e"), "Session name cannot be empty")
+}
+
+func TestSessionCommandsInMemory(t *testing.T) {
+	r, _ := fauxRig(t, faux.Options{}, faux.Response{Text: "hi"})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "hello"})
+	r.wait(map[string]any{"type": "agent_settled"})
+	r.send(map[string]any{"id": "fm", "type": "get_branch_messages"})
+	fm := r.response("fm")
+	if fm.str("data.messages.0.text") != "hello" || len(fm.str("data.messages.0.entryId")) != 8 {
+		t.Errorf("get_branch_messages: %s", fm.text)
+	}
+	for _, cmd := range []map[string]any{
+		{"id": "sw", "type": "switch_session", "sessionPath": "/tmp/x.jsonl"},
+		{"id": "fk", "type": "fork", "entryId": fm.str("data.messages.0.entryId")},
+		{"id": "ex", "type": "export_html"},
+	} {
+		r.send(cmd)
+		if res := r.response(cmd["id"].(string)); !strings.Contains(res.str("error"), "kept in memory") {
+			t.Errorf("%s: %s", cmd["type"], res.text)
+		}
+	}
+	r.send(map[string]any{"id": "st", "type": "get_state"})
+	before := r.response("st").str("data.sessionId")
+	r.send(map[string]any{"id": "n", "type": "new_session"})
+	if n := r.response("n"); n.text != `{"id":"n","type":"response","command":"new_session","success":true,"data":{"cancelled":false}}` {
+		t.Errorf("new_session: %s", n.text)
+	}
+	r.send(map[string]any{"id": "st2", "type": "get_state"})
+	st := r.response("st2")
+	if st.get("data.messageCount") != json.Number("0") || st.str("data.sessionId") == before {
+		t.Errorf("get_state after new_session: %s", st.text)
+	}
+}
+
+func TestSettersPersistOnlyWhenAsked(t *testing.T) {
+	dir := t.TempDir()
+	global := filepath.Join(dir, "settings.json")
+	st, err := settings.Load(global, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp := faux.New(faux.Options{})
+	r := newRig(t, rigConfig{faux: fp, settings: st})
+	r.send(map[string]any{"id": "a", "type": "set_steering_mode", "mode": "all"})
+	r.response("a")
+	if _, err := os.Stat(global); !os.IsNotExist(err) {
+		t.Fatalf("a setter without persist wrote %s", global)
+	}
+	r.send(map[string]any{"id": "b", "type": "set_follow_up_mode", "mode": "all", "persist": true})
+	r.response("b")
+	data, err := os.ReadFile(global)
+	if err != nil || !strings.Contains(string(data), `"followUpMode": "all"`) || strings.Contains(string(data), "steeringMode") {
+		t.Errorf("settings file after persist: %s %v", data, err)
+	}
+	r.send(map[string]any{"id": "c", "type": "set_auto_retry", "enabled": "yes"})
+	expectError(t, r.response("c"), `field "enabled" must be true or false, not a string`)
+	r.send(map[string]any{"id": "d", "type": "set_steering_mode", "mode": "some"})
+	expectError(t, r.response("d"), `field "mode" must be "one-at-a-time" or "all", not "some"`)
+}
+
+func TestUIFireAndForgetFrames(t *testing.T) {
+	ui := NewUI()
+	fp := faux.New(faux.Options{})
+	r := newRig(t, rigConfig{faux: fp, ui: ui})
+	// Wait until Serve has attached the UI.
+	r.send(map[string]any{"id": "s", "type": "get_state"})
+	r.response("s")
+	ui.Notify("saved", core.NotifyWarning)
+	ui.SetStatus("k", "busy")
+	ui.SetStatus("k", "")
+	ui.SetWidget("w", []string{"a", "b"}, core.WidgetBelowEditor)
+	ui.SetTitle("cairn")
+	ui.SetEditorText("draft")
+	want := []string{
+		`"method":"notify","message":"saved","notifyType":"warning"}`,
+		`"method":"setStatus","statusKey":"k","statusText":"busy"}`,
+		`"method":"setStatus","statusKey":"k"}`,
+		`"method":"setWidget","widgetKey":"w","widgetLines":["a","b"],"widgetPlacement":"belowEditor"}`,
+		`"method":"setTitle","title":"cairn"}`,
+		`"method":"set_editor_text","text":"draft"}`,
+	}
+	for _, w := range want {
+		l := r.wait(map[string]any{"type": "extension_ui_request"})
+		if !strings.HasPrefix(l.text, `{"type":"extension_ui_request","id":"`) || !strings.HasSuffix(l.text, w) {
+			t.Errorf("got %s, want …%s", l.text, w)
+		}
+	}
+}
+
+func TestThinkingAndModelCommands(t *testing.T) {
+	think := core.Model{ID: "think", Name: "Think", API: faux.API, Provider: "faux", Reasoning: true, Input: []string{"text"}}
+	xhigh := core.Model{ID: "gpt-5.2", Name: "X", API: faux.API, Provider: "faux", Reasoning: true, Input: []string{"text"}}
+	r := newRig(t, rigConfig{faux: faux.New(faux.Options{}), models: []core.Model{faux.Model, think, xhigh}})
+	r.send(map[string]any{"id": "1", "type": "set_thinking_level", "level": "high"})
+	r.response("1") // clamped to off, no event
+	r.send(map[string]any{"id": "2", "type": "set_model", "provider": "faux", "modelId": "think"})
+	if ev := r.wait(map[string]any{"type": "thinking_level_changed"}); ev.str("level") != "medium" {
+		t.Errorf("thinking after switching to a reasoning model: %s", ev.text)
+	}
+	r.response("2")
+	r.send(map[string]any{"id": "3", "type": "set_thinking_level", "level": "xhigh"})
+	r.wait(map[string]any{"type": "thinking_level_changed", "level": "high"})
+	r.response("3")
+	r.send(map[string]any{"id": "4", "type": "cycle_thinking_level"})
+	if c := r.response("4"); c.str("data.level") != "off" {
+		t.Errorf("cycle from high without xhigh: %s", c.text)
+	}
+	r.send(map[string]any{"id": "5", "type": "cycle_model"})
+	if c := r.response("5"); c.str("data.model.id") != "gpt-5.2" || c.get("data.isScoped") != false {
+		t.Errorf("cycle_model: %s", c.text)
+	}
+	r.send(map[string]any{"id": "6", "type": "set_thinking_level", "level": "xhigh"})
+	r.wait(map[string]any{"type": "thinking_level_changed", "level": "xhigh"})
+	r.response("6")
+	r.send(map[string]any{"id": "7", "type": "set_model", "provider": "faux", "modelId": "nope"})
+	expectError(t, r.response("7"), "Model not found: faux/nope")
+	r.send(map[string]any{"id": "8", "type": "set_interrupt_mode", "mode": "wait"})
+	r.response("8")
+	r.send(map[string]any{"id": "9", "type": "get_state"})
+	if st := r.response("9"); st.str("data.interruptMode") != "wait" || st.str("data.thinkingLevel") != "xhigh" {
+		t.Errorf("get_state: %s", st.text)
+	}
+	r.send(map[string]any{"id": "10", "type": "get_last_assistant_text"})
+	if l := r.response("10"); l.text != `{"id":"10","type":"response","command":"get_last_assistant_text","success":true,"data":{}}` {
+		t.Errorf("get_last_assistant_text with no answer: %s", l.text)
+	}
+}
+
+func TestAbortAndPrompt(t *testing.T) {
+	r, _ := fauxRig(t, slow, faux.Response{Text: longText()}, faux.Response{Text: "second"})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "first"})
+	r.wait(map[string]any{"type": "message_update"})
+	r.send(map[string]any{"id": "ap", "type": "abort_and_prompt", "message": "instead"})
+	r.wait(map[string]any{"type": "message_end", "message.stopReason": "aborted"})
+	r.wait(map[string]any{"type": "agent_settled"})
+	r.response("ap")
+	r.wait(map[string]any{"type": "agent_start"})
+	r.wait(map[string]any{"type": "message_end", "message.content.0.text": "second"})
+	r.wait(map[string]any{"type": "agent_settled"})
+}
+
+// Input ending mid-stream aborts the prompt; its last events are still
+// written before Serve returns.
+func TestEOFMidStreamWindsDown(t *testing.T) {
+	r, _ := fauxRig(t, slow, faux.Response{Text: longText()})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "talk"})
+	r.wait(map[string]any{"type": "message_update"})
+	if err := r.close(); err != nil {
+		t.Fatal(err)
+	}
+	r.wait(map[string]any{"type": "agent_end"})
+	r.wait(map[string]any{"type": "agent_settled"})
+}
+
+func TestAppendAssistantMatchesMarshalJSON(t *testing.T) {
+	m := &core.AssistantMessage{
+		Content: []core.Content{
+			{Type: core.ContentThinking, Thinking: "hmm <b>&\u2028", ThinkingSignature: "sig", Redacted: true},
+			core.TextBlock("text \"quoted\"\n\x01 é"),
+			{Type: core.ContentToolCall, ID: "c1", Name: "bash", Arguments: json.RawMessage(`{"command": "ls  -l"}`)},
+			core.ImageBlock("AAAA", "image/png"),
+		},
+		API: "x", Provider: "p", Model: "m", StopReason: core.StopToolUse, ErrorMessage: "e", Timestamp: 42, ResponseID: "r",
+		Usage: core.Usage{Input: 1, Output: 2, TotalTokens: 3, Cost: core.Cost{Input: 1e-7, Total: 0.5}},
+	}
+	want, err := marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// core's MarshalJSON escapes <, > and & (encoding/json does inside
+	// json.Marshal); pi, like appendAssistant, leaves them as they are.
+	want = []byte(strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&").Replace(string(want)))
+	got, err := appendAssistant(nil, m)
+	if err != nil || string(got) != string(want) {
+		t.Errorf("appendAssistant:\n got %s\nwant %s (%v)", got, want, err)
+	}
+}

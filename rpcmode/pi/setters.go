@@ -1,0 +1,335 @@
+package pi
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/settings"
+)
+
+// errEmptyName is pi's answer to set_session_name with a blank name.
+var errEmptyName = errors.New("Session name cannot be empty")
+
+// change is one setting a setter changes, by its settings.json key.
+type change struct {
+	key   string
+	value any
+}
+
+// remember records setters' changes in the settings store: for this
+// process only, or in the global settings file when the command says
+// "persist":true. pi always writes the global file; cairn writes it only
+// when asked, so a host adjusting one session never changes the next.
+func (s *server) remember(c *command, changes ...change) error {
+	persist, _, err := c.optBool("persist")
+	if err != nil {
+		return err
+	}
+	st := s.host.Settings
+	if st == nil {
+		if persist {
+			return errors.New(`the setting changed for this session, but it cannot be saved: cairn was started without a settings file`)
+		}
+		return nil
+	}
+	scope := settings.ScopeSession
+	if persist {
+		scope = settings.ScopeGlobal
+	}
+	for _, ch := range changes {
+		if err := st.Set(ch.key, ch.value, scope); err != nil {
+			return fmt.Errorf("the setting changed for this session, but it could not be saved: %w", err)
+		}
+	}
+	return nil
+}
+
+// checkPersist validates the persist field before anything changes.
+func checkPersist(c *command) error {
+	_, _, err := c.optBool("persist")
+	return err
+}
+
+func (s *server) available() []core.Model {
+	if s.models == nil {
+		return []core.Model{s.sess.State().Model}
+	}
+	return s.models.Available()
+}
+
+func (s *server) availableModels(*command) (any, error) {
+	models := s.available()
+	if models == nil {
+		models = []core.Model{}
+	}
+	return struct {
+		Models []core.Model `json:"models"`
+	}{models}, nil
+}
+
+func (s *server) setModel(c *command) (any, error) {
+	provider, err := c.str("provider")
+	if err != nil {
+		return nil, err
+	}
+	id, err := c.str("modelId")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPersist(c); err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(s.available(), func(m core.Model) bool { return m.Provider == provider && m.ID == id })
+	if i < 0 {
+		return nil, fmt.Errorf("Model not found: %s/%s", provider, id)
+	}
+	m := s.available()[i]
+	if err := s.switchModel(m); err != nil {
+		return nil, err
+	}
+	return m, s.remember(c, change{"defaultProvider", m.Provider}, change{"defaultModel", m.ID})
+}
+
+// switchModel changes the model. Moving from a model that cannot reason
+// to one that can, with thinking off, turns thinking on at the default
+// level, as pi does.
+func (s *server) switchModel(m core.Model) error {
+	before := s.sess.State()
+	if err := s.sess.SetModel(m); err != nil {
+		return err
+	}
+	if m.Reasoning && !before.Model.Reasoning && before.Thinking == core.ThinkingOff {
+		return s.sess.SetThinkingLevel(clampLevel(m, s.defaultThinking()))
+	}
+	return nil
+}
+
+// defaultThinking is the level a reasoning model starts at.
+func (s *server) defaultThinking() core.ThinkingLevel {
+	if s.host.Settings != nil {
+		if l := s.host.Settings.Effective().DefaultThinkingLevel; l != "" {
+			return l
+		}
+	}
+	return core.ThinkingMedium
+}
+
+func (s *server) cycleModel(c *command) (any, error) {
+	if err := checkPersist(c); err != nil {
+		return nil, err
+	}
+	models := s.available()
+	if len(models) < 2 {
+		return jsonNull, nil
+	}
+	cur := s.sess.State().Model
+	i := slices.IndexFunc(models, func(m core.Model) bool { return m.Provider == cur.Provider && m.ID == cur.ID })
+	next := models[(i+1)%len(models)]
+	if err := s.switchModel(next); err != nil {
+		return nil, err
+	}
+	if err := s.remember(c, change{"defaultProvider", next.Provider}, change{"defaultModel", next.ID}); err != nil {
+		return nil, err
+	}
+	return struct {
+		Model         core.Model `json:"model"`
+		ThinkingLevel string     `json:"thinkingLevel"`
+		IsScoped      bool       `json:"isScoped"`
+	}{next, string(s.sess.State().Thinking), false}, nil
+}
+
+// levelNames lists the thinking levels for error messages.
+func levelNames() []string {
+	names := make([]string, len(core.ThinkingLevels))
+	for i, l := range core.ThinkingLevels {
+		names[i] = string(l)
+	}
+	return names
+}
+
+func (s *server) setThinkingLevel(c *command) (any, error) {
+	name, err := c.oneOf("level", levelNames()...)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPersist(c); err != nil {
+		return nil, err
+	}
+	level := clampLevel(s.sess.State().Model, core.ThinkingLevel(name))
+	if err := s.setLevel(level); err != nil {
+		return nil, err
+	}
+	return nil, s.remember(c, change{"defaultThinkingLevel", string(level)})
+}
+
+// setLevel sets a level already clamped to the model.
+func (s *server) setLevel(level core.ThinkingLevel) error {
+	if s.sess.State().Thinking == level {
+		return nil
+	}
+	return s.sess.SetThinkingLevel(level)
+}
+
+func (s *server) cycleThinkingLevel(c *command) (any, error) {
+	if err := checkPersist(c); err != nil {
+		return nil, err
+	}
+	st := s.sess.State()
+	if !st.Model.Reasoning {
+		return jsonNull, nil
+	}
+	levels := modelLevels(st.Model)
+	next := levels[(slices.Index(levels, st.Thinking)+1)%len(levels)]
+	if err := s.setLevel(next); err != nil {
+		return nil, err
+	}
+	if err := s.remember(c, change{"defaultThinkingLevel", string(next)}); err != nil {
+		return nil, err
+	}
+	return struct {
+		Level string `json:"level"`
+	}{string(next)}, nil
+}
+
+// modelLevels lists the levels a model offers: none but off without
+// reasoning, xhigh only where the model has it.
+func modelLevels(m core.Model) []core.ThinkingLevel {
+	if !m.Reasoning {
+		return []core.ThinkingLevel{core.ThinkingOff}
+	}
+	if supportsXHigh(m.ID) {
+		return core.ThinkingLevels
+	}
+	return core.ThinkingLevels[:len(core.ThinkingLevels)-1]
+}
+
+// clampLevel is the nearest level the model offers, as pi clamps it.
+func clampLevel(m core.Model, l core.ThinkingLevel) core.ThinkingLevel {
+	switch {
+	case !m.Reasoning:
+		return core.ThinkingOff
+	case l == core.ThinkingXHigh && !supportsXHigh(m.ID):
+		return core.ThinkingHigh
+	}
+	return l
+}
+
+// supportsXHigh reports whether a model has the xhigh effort: the OpenAI
+// gpt-5 releases from 5.2 on, and codex-max.
+func supportsXHigh(id string) bool {
+	id = strings.ToLower(id)
+	if strings.Contains(id, "codex-max") {
+		return true
+	}
+	i := strings.Index(id, "gpt-5.")
+	if i < 0 {
+		return false
+	}
+	rest := id[i+len("gpt-5."):]
+	if rest == "" || rest[0] < '0' || rest[0] > '9' {
+		return false
+	}
+	if len(rest) > 1 && rest[1] >= '0' && rest[1] <= '9' {
+		return true
+	}
+	return rest[0] >= '2'
+}
+
+var queueModes = []string{string(agent.OneAtATime), string(agent.AllAtOnce)}
+
+func (s *server) setSteeringMode(c *command) (any, error) {
+	mode, err := c.oneOf("mode", queueModes...)
+	if err == nil {
+		err = checkPersist(c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.sess.SetSteeringMode(agent.QueueMode(mode)); err != nil {
+		return nil, err
+	}
+	return nil, s.remember(c, change{"steeringMode", mode})
+}
+
+func (s *server) setFollowUpMode(c *command) (any, error) {
+	mode, err := c.oneOf("mode", queueModes...)
+	if err == nil {
+		err = checkPersist(c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.sess.SetFollowUpMode(agent.QueueMode(mode)); err != nil {
+		return nil, err
+	}
+	return nil, s.remember(c, change{"followUpMode", mode})
+}
+
+func (s *server) setInterruptMode(c *command) (any, error) {
+	mode, err := c.oneOf("mode", string(agent.InterruptImmediate), string(agent.InterruptWait))
+	if err == nil {
+		err = checkPersist(c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.sess.SetInterruptMode(agent.InterruptMode(mode)); err != nil {
+		return nil, err
+	}
+	return nil, s.remember(c, change{"interruptMode", mode})
+}
+
+func (s *server) setAutoCompaction(c *command) (any, error) {
+	on, err := c.boolean("enabled")
+	if err == nil {
+		err = checkPersist(c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.sess.SetAutoCompaction(on)
+	return nil, s.remember(c, change{"compaction.enabled", on})
+}
+
+func (s *server) setAutoRetry(c *command) (any, error) {
+	on, err := c.boolean("enabled")
+	if err == nil {
+		err = checkPersist(c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.sess.SetAutoRetry(on)
+	return nil, s.remember(c, change{"retry.enabled", on})
+}
+
+func (s *server) setEventFilter(c *command) (any, error) {
+	events, hasEvents, err := c.stringList("events")
+	if err != nil {
+		return nil, err
+	}
+	updates, hasUpdates, err := c.optOneOf("messageUpdates", "full", "delta")
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	f := s.filter
+	if _, sent := c.fields["events"]; sent {
+		// "events": null lets every event through again.
+		f.events = events
+		if hasEvents && f.events == nil {
+			f.events = []string{}
+		}
+	}
+	if hasUpdates {
+		f.delta = updates == "delta"
+	}
+	s.filter = f
+	s.mu.Unlock()
+	s.sess.Publish(mark{srv: s, kind: markFilter, filter: f})
+	return nil, nil
+}

@@ -1,0 +1,169 @@
+package pi
+
+import (
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/compaction"
+)
+
+// stateData is pi's RpcSessionState, with oh-my-pi's interruptMode added
+// at the end.
+type stateData struct {
+	Model                 *core.Model `json:"model,omitempty"`
+	ThinkingLevel         string      `json:"thinkingLevel"`
+	IsStreaming           bool        `json:"isStreaming"`
+	IsCompacting          bool        `json:"isCompacting"`
+	SteeringMode          string      `json:"steeringMode"`
+	FollowUpMode          string      `json:"followUpMode"`
+	SessionFile           string      `json:"sessionFile,omitempty"`
+	SessionID             string      `json:"sessionId"`
+	SessionName           string      `json:"sessionName,omitempty"`
+	AutoCompactionEnabled bool        `json:"autoCompactionEnabled"`
+	MessageCount          int         `json:"messageCount"`
+	PendingMessageCount   int         `json:"pendingMessageCount"`
+	InterruptMode         string      `json:"interruptMode"`
+}
+
+func (s *server) getState(*command) (any, error) {
+	st := s.sess.State()
+	info := s.sessions.Info()
+	d := stateData{
+		ThinkingLevel:         string(st.Thinking),
+		IsStreaming:           st.IsStreaming,
+		IsCompacting:          st.IsCompacting,
+		SteeringMode:          string(st.SteeringMode),
+		FollowUpMode:          string(st.FollowUpMode),
+		SessionFile:           info.File,
+		SessionID:             info.ID,
+		SessionName:           info.Name,
+		AutoCompactionEnabled: st.AutoCompaction,
+		MessageCount:          st.MessageCount,
+		PendingMessageCount:   st.PendingMessageCount,
+		InterruptMode:         string(st.InterruptMode),
+	}
+	if st.Model.ID != "" {
+		d.Model = &st.Model
+	}
+	return d, nil
+}
+
+// statsData is pi's SessionStats.
+type statsData struct {
+	SessionFile       string       `json:"sessionFile,omitempty"`
+	SessionID         string       `json:"sessionId"`
+	UserMessages      int          `json:"userMessages"`
+	AssistantMessages int          `json:"assistantMessages"`
+	ToolCalls         int          `json:"toolCalls"`
+	ToolResults       int          `json:"toolResults"`
+	TotalMessages     int          `json:"totalMessages"`
+	Tokens            tokenTotals  `json:"tokens"`
+	Cost              float64      `json:"cost"`
+	ContextUsage      contextUsage `json:"contextUsage"`
+}
+
+type tokenTotals struct {
+	Input      int `json:"input"`
+	Output     int `json:"output"`
+	CacheRead  int `json:"cacheRead"`
+	CacheWrite int `json:"cacheWrite"`
+	Total      int `json:"total"`
+}
+
+// contextUsage is how full the context window is. Tokens and Percent are
+// null right after a compaction, until the model has answered again.
+type contextUsage struct {
+	Tokens        *int     `json:"tokens"`
+	ContextWindow int      `json:"contextWindow"`
+	Percent       *float64 `json:"percent"`
+}
+
+func (s *server) sessionStats(*command) (any, error) {
+	st := s.sess.Stats()
+	info := s.sessions.Info()
+	u := st.Usage
+	window := s.sess.State().Model.ContextWindow
+	d := statsData{
+		SessionFile:       info.File,
+		SessionID:         info.ID,
+		UserMessages:      st.UserMessages,
+		AssistantMessages: st.AssistantMessages,
+		ToolCalls:         st.ToolCalls,
+		ToolResults:       st.ToolResults,
+		TotalMessages:     st.TotalMessages,
+		Tokens:            tokenTotals{u.Input, u.Output, u.CacheRead, u.CacheWrite, u.TotalTokens},
+		Cost:              u.Cost.Total,
+		ContextUsage:      contextUsage{ContextWindow: window},
+	}
+	if !s.contextStale.Load() {
+		tokens := compaction.ContextTokens(s.sess.Messages())
+		d.ContextUsage.Tokens = &tokens
+		percent := 0.0
+		if window > 0 {
+			percent = float64(tokens) / float64(window) * 100
+		}
+		d.ContextUsage.Percent = &percent
+	}
+	return d, nil
+}
+
+func (s *server) messages(*command) (any, error) {
+	msgs := s.sess.Messages()
+	if msgs == nil {
+		msgs = []core.Message{}
+	}
+	return struct {
+		Messages []core.Message `json:"messages"`
+	}{msgs}, nil
+}
+
+func (s *server) lastAssistantText(*command) (any, error) {
+	text, ok := s.sess.LastAssistantText()
+	text = strings.TrimSpace(text)
+	if !ok || text == "" {
+		// pi leaves text undefined, which JSON.stringify drops: {}.
+		return rawJSON("{}"), nil
+	}
+	return struct {
+		Text string `json:"text"`
+	}{text}, nil
+}
+
+func (s *server) commands(*command) (any, error) {
+	list := []SlashCommand{}
+	if s.host.Commands != nil {
+		list = append(list, s.host.Commands()...)
+	}
+	return struct {
+		Commands []SlashCommand `json:"commands"`
+	}{list}, nil
+}
+
+func (s *server) forkMessages(*command) (any, error) {
+	list, err := s.sessions.ForkMessages()
+	if err != nil {
+		return nil, err
+	}
+	if list == nil {
+		list = []ForkMessage{}
+	}
+	return struct {
+		Messages []ForkMessage `json:"messages"`
+	}{list}, nil
+}
+
+func (s *server) setSessionName(c *command) (any, error) {
+	name, err := c.str("name")
+	if err != nil {
+		return nil, err
+	}
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return nil, errEmptyName
+	}
+	if err := s.sessions.SetName(name); err != nil {
+		return nil, err
+	}
+	s.sess.Publish(core.SessionInfoChanged{Name: name})
+	return nil, nil
+}
