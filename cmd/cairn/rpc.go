@@ -31,11 +31,12 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	}
 	defer a.close()
 	host := pi.Host{
-		Session:  a.session,
-		Models:   a.cat,
-		Settings: a.settings,
-		UI:       ui,
-		Bash:     &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix},
+		Session:   a.session,
+		Models:    a.cat,
+		Settings:  a.settings,
+		UI:        ui,
+		Approvals: a.gate,
+		Bash:      &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix},
 	}
 	if mem != nil {
 		host.Sessions = mem

@@ -32,6 +32,7 @@ func init() {
 		"set_steering_mode":       {run: (*server).setSteeringMode},
 		"set_follow_up_mode":      {run: (*server).setFollowUpMode},
 		"set_interrupt_mode":      {run: (*server).setInterruptMode},
+		"set_approval_mode":       {run: (*server).setApprovalMode},
 		"compact":                 {slow: true, run: (*server).compact},
 		"set_auto_compaction":     {run: (*server).setAutoCompaction},
 		"set_auto_retry":          {run: (*server).setAutoRetry},

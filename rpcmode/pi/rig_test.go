@@ -73,6 +73,7 @@ type rigConfig struct {
 	// compaction replaces agent.DefaultCompaction when set.
 	compaction agent.CompactionSettings
 	settings   *settings.Store
+	approvals  ApprovalModeSetter
 }
 
 // providerRequest is what a faux step sees.
@@ -145,7 +146,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if bash == nil {
 		bash = &ExecBash{Dir: cfg.cwd}
 	}
-	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Sessions: mem, Bash: bash, UI: cfg.ui, MaxFrameBytes: cfg.maxFrame}
+	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Sessions: mem, Bash: bash, UI: cfg.ui, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame}
 	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
 	t.Cleanup(func() {
 		r.close()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cairn-dev/cairn/core/approval"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -54,10 +55,18 @@ type Host struct {
 	// dialogs (tool approvals among them) travel as extension_ui_request
 	// frames. Create it with NewUI and give it to the approval gate.
 	UI *UI
+	// Approvals is the approval gate set_approval_mode switches; nil means
+	// the command answers with an error.
+	Approvals ApprovalModeSetter
 	// Commands lists the slash commands for get_commands; nil means none.
 	Commands func() []SlashCommand
 	// MaxFrameBytes overrides MaxFrameBytes (for tests).
 	MaxFrameBytes int
+}
+
+// ApprovalModeSetter switches the approval mode; *approval.Gate is one.
+type ApprovalModeSetter interface {
+	SetMode(approval.Mode)
 }
 
 // Serve speaks pi's rpc protocol (`--mode rpc`) until in ends or ctx is

@@ -2,6 +2,7 @@ package pi
 
 import (
 	"encoding/json"
+	"github.com/cairn-dev/cairn/core/approval"
 	"os"
 	"path/filepath"
 	"strings"
@@ -463,5 +464,18 @@ func TestAppendAssistantMatchesMarshalJSON(t *testing.T) {
 	got, err := appendAssistant(nil, m)
 	if err != nil || string(got) != string(want) {
 		t.Errorf("appendAssistant:\n got %s\nwant %s (%v)", got, want, err)
+	}
+}
+
+func TestSetApprovalMode(t *testing.T) {
+	gate, _ := approval.Open(approval.Config{})
+	r := newRig(t, rigConfig{faux: faux.New(faux.Options{}), approvals: gate})
+	r.send(map[string]any{"id": "a", "type": "set_approval_mode", "mode": "yolo"})
+	if resp := r.response("a"); resp.get("success") != true || gate.Mode() != approval.ModeYolo {
+		t.Fatalf("response = %s, mode = %s", resp.text, gate.Mode())
+	}
+	r.send(map[string]any{"id": "b", "type": "set_approval_mode", "mode": "sometimes"})
+	if resp := r.response("b"); resp.get("success") != false || !strings.Contains(resp.str("error"), "mode") {
+		t.Fatalf("response = %s", resp.text)
 	}
 }

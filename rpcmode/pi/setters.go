@@ -3,6 +3,7 @@ package pi
 import (
 	"errors"
 	"fmt"
+	"github.com/cairn-dev/cairn/core/approval"
 	"slices"
 	"strings"
 
@@ -281,6 +282,24 @@ func (s *server) setInterruptMode(c *command) (any, error) {
 		return nil, err
 	}
 	return nil, s.remember(c, change{"interruptMode", mode})
+}
+
+// setApprovalMode is cairn's own command: {"type":"set_approval_mode",
+// "mode":"default"|"auto_edit"|"yolo"} switches which tool calls need
+// approval for the rest of the session.
+func (s *server) setApprovalMode(c *command) (any, error) {
+	mode, err := c.oneOf("mode", string(approval.ModeDefault), string(approval.ModeAutoEdit), string(approval.ModeYolo))
+	if err == nil {
+		err = checkPersist(c)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s.host.Approvals == nil {
+		return nil, errors.New("this session has no approval gate to configure")
+	}
+	s.host.Approvals.SetMode(approval.Mode(mode))
+	return nil, s.remember(c, change{"approvalMode", mode})
 }
 
 func (s *server) setAutoCompaction(c *command) (any, error) {
