@@ -153,3 +153,35 @@ func TestThresholdCompactionRunsAfterTheRun(t *testing.T) {
 		t.Fatalf("compaction end = %+v", end)
 	}
 }
+
+// An HTTP 500 that the provider layer does not retry itself is retried by
+// the session, and the prompt settles without an error.
+func TestRetryAfter500ThenSuccess(t *testing.T) {
+	srv := providertest.NewServer(t,
+		providertest.Response{Status: 500, Body: []byte(`{"error":{"message":"fake internal error","type":"server_error"}}`)},
+		providertest.SSE(t, "openai-chat/text.0.sse"))
+	prov := openai.New(provider.Options{Retry: provider.RetryPolicy{MaxRetries: -1}})
+	model := core.Model{ID: "gpt-4o-mini", API: "openai-completions", Provider: "openai", BaseURL: srv.URL + "/v1", ContextWindow: 128000, MaxTokens: 1000}
+	f := newFixture(t, Config{Model: model, Open: func(core.Model) (Connection, error) { return Connection{Provider: prov}, nil }, Retry: DefaultRetry})
+	_ = f.s.Prompt("hi", nil, BehaviorNone)
+	evs := f.untilSettled()
+	var start core.AutoRetryStart
+	var end core.AutoRetryEnd
+	for _, e := range evs {
+		switch e := e.(type) {
+		case core.AutoRetryStart:
+			start = e
+		case core.AutoRetryEnd:
+			end = e
+		}
+	}
+	if start.Attempt != 1 || start.Delay != 2*time.Second || !strings.Contains(start.ErrorMessage, "fake internal error") {
+		t.Fatalf("retry start = %+v", start)
+	}
+	if !end.Success || end.Attempt != 1 {
+		t.Fatalf("retry end = %+v", end)
+	}
+	if s := evs[len(evs)-1].(core.Settled); s.Error != "" {
+		t.Fatalf("settled with %q", s.Error)
+	}
+}
