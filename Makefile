@@ -6,10 +6,10 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 ARGS     ?=
 
-.PHONY: help build run test bench lint demo install fuzz clean
+.PHONY: help build run test bench bench-rpc lint demo install fuzz clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-9s %s\n", $$1, $$2}'
 
 build: ## build bin/cairn
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cairn
@@ -17,12 +17,19 @@ build: ## build bin/cairn
 run: build ## build and run cairn with ARGS, e.g. make run ARGS='-p "hello"'
 	./$(BIN) $(ARGS)
 
-test: ## vet, then every test with the race detector
+RPCCLIENT := rpcmode/pi/testdata/rpcclient
+
+test: ## vet, then every test with the race detector (installs the pi RpcClient test's npm packages once)
+	@if command -v npm >/dev/null && [ ! -d $(RPCCLIENT)/node_modules ]; then \
+	  npm ci --prefix $(RPCCLIENT) --ignore-scripts --no-audit --no-fund; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
 bench: ## run the benchmarks (medians need -count; see README)
 	$(GO) test -run='^$$' -bench=. -benchmem -count=$${COUNT:-5} ./...
+
+bench-rpc: ## cairn --mode rpc side by side with pi 0.73.1 (RUNS=5 runs each; installs pi from npm once)
+	RUNS=$${RUNS:-5} scripts/bench-rpc.sh
 
 lint: ## gofmt check and vet
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
