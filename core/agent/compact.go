@@ -29,7 +29,7 @@ func (s *Session) Compact(ctx context.Context, instructions string) (core.Compac
 	}
 	s.compacting = true
 	s.mu.Unlock()
-	res, err := s.compactNow(ctx, instructions)
+	res, err := s.compactNow(ctx, instructions, true)
 	s.mu.Lock()
 	s.compacting = false
 	var pending []core.Message
@@ -85,7 +85,7 @@ func (s *Session) maybeCompact(ctx context.Context, reason core.CompactionReason
 	}
 	s.publish(core.AutoCompactionStart{Reason: reason})
 	s.setCompacting(true)
-	res, err := s.compactNow(ctx, "")
+	res, err := s.compactNow(ctx, "", false)
 	s.setCompacting(false)
 	end := core.AutoCompactionEnd{Aborted: ctx.Err() != nil}
 	if err == nil {
@@ -110,7 +110,7 @@ func (s *Session) compactionSettings() compaction.Settings {
 }
 
 // compactNow summarises the older part of the conversation and replaces it.
-func (s *Session) compactNow(ctx context.Context, instructions string) (core.CompactionResult, error) {
+func (s *Session) compactNow(ctx context.Context, instructions string, manual bool) (core.CompactionResult, error) {
 	s.mu.Lock()
 	msgs, ids, model := slices.Clone(s.messages), slices.Clone(s.entryIDs), s.model
 	settings := s.compactionSettings()
@@ -123,7 +123,13 @@ func (s *Session) compactNow(ctx context.Context, instructions string) (core.Com
 	}
 	prep, ok := compaction.Prepare(msgs, prev, settings)
 	if !ok {
-		return core.CompactionResult{}, ErrNothingToCompact
+		if !manual {
+			return core.CompactionResult{}, ErrNothingToCompact
+		}
+		// Asked for explicitly, compaction goes ahead even when everything
+		// fits in what it keeps, as pi does: hosts expect `compact` to
+		// succeed. The summary then covers nothing new and all is kept.
+		prep = everythingKept(msgs, prev, settings)
 	}
 	conn, err := s.cfg.Open(model)
 	if err != nil {
@@ -155,6 +161,24 @@ func (s *Session) compactNow(ctx context.Context, instructions string) (core.Com
 	s.entryIDs = append(append([]string{entryID}, ids[first:]...), tailIDs...)
 	s.mu.Unlock()
 	return res, nil
+}
+
+// everythingKept is a compaction that summarises nothing new and keeps the
+// whole conversation after any earlier summary.
+func everythingKept(msgs []core.Message, prev string, settings compaction.Settings) *compaction.Preparation {
+	first := 0
+	if len(msgs) > 0 {
+		if _, ok := msgs[0].(*core.CompactionSummaryMessage); ok {
+			first = 1
+		}
+	}
+	return &compaction.Preparation{
+		FirstKept:       first,
+		Kept:            msgs[first:],
+		PreviousSummary: prev,
+		TokensBefore:    compaction.ContextTokens(msgs),
+		Settings:        settings,
+	}
 }
 
 // isOverflow reports whether an error answer means the context is too long.
