@@ -577,3 +577,15 @@ func TestMessagesMarshalSameByValue(t *testing.T) {
 		}
 	}
 }
+
+func TestSupportsXHigh(t *testing.T) {
+	for id, want := range map[string]bool{
+		"gpt-5.2": true, "gpt-5.4-mini": true, "openai/gpt-5.10": true, "gpt-5.1-codex-max": true,
+		"claude-opus-4-6": true, "anthropic/claude-opus-4.6": true,
+		"gpt-5.1": false, "gpt-5": false, "gpt-5-mini": false, "gpt-4o": false, "claude-opus-4-5": false, "gpt-5.x": false,
+	} {
+		if got := core.SupportsXHigh(id); got != want {
+			t.Errorf("SupportsXHigh(%q) = %v, want %v", id, got, want)
+		}
+	}
+}

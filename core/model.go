@@ -82,6 +82,29 @@ func ParseThinkingLevel(s string) (ThinkingLevel, error) {
 	return "", fmt.Errorf("unknown thinking level %q: use one of %s", s, strings.Join(names, ", "))
 }
 
+// SupportsXHigh reports whether a model offers the xhigh reasoning level:
+// OpenAI's gpt-5 releases from 5.2 on, codex-max, and Claude Opus 4.6
+// (which gateways expose with an xhigh effort). Other models take xhigh as
+// high, as pi does.
+func SupportsXHigh(modelID string) bool {
+	id := strings.ToLower(modelID)
+	if strings.Contains(id, "codex-max") || strings.Contains(id, "opus-4-6") || strings.Contains(id, "opus-4.6") {
+		return true
+	}
+	i := strings.Index(id, "gpt-5.")
+	if i < 0 {
+		return false
+	}
+	rest := id[i+len("gpt-5."):]
+	if rest == "" || rest[0] < '0' || rest[0] > '9' {
+		return false
+	}
+	if len(rest) > 1 && rest[1] >= '0' && rest[1] <= '9' {
+		return true
+	}
+	return rest[0] >= '2'
+}
+
 // ToolSpec is what a model is told about a tool: its name, what it does and
 // the JSON Schema of its parameters.
 type ToolSpec struct {

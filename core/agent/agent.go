@@ -188,7 +188,7 @@ func New(cfg Config) (*Session, error) {
 	if cfg.EntryIDs != nil && len(cfg.EntryIDs) != len(cfg.History) {
 		return nil, fmt.Errorf("agent: %d entry ids for %d history messages", len(cfg.EntryIDs), len(cfg.History))
 	}
-	s := &Session{cfg: cfg, bus: newBus(), model: cfg.Model, thinking: clampThinking(cfg.Model, cfg.Thinking)}
+	s := &Session{cfg: cfg, bus: newBus(), model: cfg.Model, thinking: ClampThinking(cfg.Model, cfg.Thinking)}
 	s.base, s.stop = context.WithCancel(context.Background())
 	s.messages = append(s.messages, cfg.History...)
 	s.entryIDs = make([]string, len(cfg.History))
@@ -230,10 +230,14 @@ func (s *Session) publish(e core.Event) { s.bus.publish(e) }
 
 func (s *Session) now() int64 { return s.cfg.Now().UnixMilli() }
 
-// clampThinking turns thinking off for models that cannot reason.
-func clampThinking(m core.Model, level core.ThinkingLevel) core.ThinkingLevel {
-	if !m.Reasoning {
+// ClampThinking is the nearest level m offers to level, as pi clamps it:
+// off for a model that cannot reason, high for xhigh on a model without it.
+func ClampThinking(m core.Model, level core.ThinkingLevel) core.ThinkingLevel {
+	switch {
+	case !m.Reasoning:
 		return core.ThinkingOff
+	case level == core.ThinkingXHigh && !core.SupportsXHigh(m.ID):
+		return core.ThinkingHigh
 	}
 	return level
 }

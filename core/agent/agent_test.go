@@ -433,3 +433,18 @@ func TestSetThinkingAndModel(t *testing.T) {
 		t.Fatal("bad queue mode accepted")
 	}
 }
+
+func TestThinkingIsClampedToWhatTheModelOffers(t *testing.T) {
+	m := faux.Model
+	m.Reasoning = true
+	if got := ClampThinking(m, core.ThinkingXHigh); got != core.ThinkingHigh {
+		t.Fatalf("xhigh on a model without it = %s, want high", got)
+	}
+	m.ID = "gpt-5.2"
+	if got := ClampThinking(m, core.ThinkingXHigh); got != core.ThinkingXHigh {
+		t.Fatalf("xhigh on gpt-5.2 = %s", got)
+	}
+	if got := ClampThinking(faux.Model, core.ThinkingHigh); got != core.ThinkingOff {
+		t.Fatalf("thinking on a model without reasoning = %s", got)
+	}
+}

@@ -113,7 +113,7 @@ func (s *Session) SetModel(m core.Model) error {
 	}
 	s.mu.Lock()
 	s.model = m
-	level := clampThinking(m, s.thinking)
+	level := ClampThinking(m, s.thinking)
 	changed := level != s.thinking
 	s.thinking = level
 	s.mu.Unlock()
@@ -146,8 +146,9 @@ func (s *Session) CycleModel() (core.Model, bool, error) {
 	return next, true, nil
 }
 
-// SetThinkingLevel changes the thinking level. A model without reasoning
-// stays at off, which is reported as an error saying so.
+// SetThinkingLevel changes the thinking level (xhigh becomes high on a
+// model without it). A model without reasoning stays at off, which is
+// reported as an error saying so.
 func (s *Session) SetThinkingLevel(level core.ThinkingLevel) error {
 	if _, err := core.ParseThinkingLevel(string(level)); err != nil {
 		return err
@@ -157,6 +158,7 @@ func (s *Session) SetThinkingLevel(level core.ThinkingLevel) error {
 		s.mu.Unlock()
 		return fmt.Errorf("%s does not support thinking; the level stays off", s.model.ID)
 	}
+	level = ClampThinking(s.model, level)
 	changed := s.thinking != level
 	s.thinking = level
 	s.mu.Unlock()

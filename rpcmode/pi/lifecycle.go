@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 )
 
 // errShuttingDown answers commands that were still waiting at shutdown.
@@ -115,7 +116,7 @@ func (s *server) continueWith(conv Conversation) error {
 		}
 	}
 	if conv.Thinking != "" {
-		return s.setLevel(clampLevel(s.sess.State().Model, conv.Thinking))
+		return s.setLevel(agent.ClampThinking(s.sess.State().Model, conv.Thinking))
 	}
 	return nil
 }

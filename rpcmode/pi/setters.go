@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/cairn-dev/cairn/core/approval"
 	"slices"
-	"strings"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -104,7 +103,7 @@ func (s *server) switchModel(m core.Model) error {
 		return err
 	}
 	if m.Reasoning && !before.Model.Reasoning && before.Thinking == core.ThinkingOff {
-		return s.sess.SetThinkingLevel(clampLevel(m, s.defaultThinking()))
+		return s.sess.SetThinkingLevel(agent.ClampThinking(m, s.defaultThinking()))
 	}
 	return nil
 }
@@ -160,7 +159,7 @@ func (s *server) setThinkingLevel(c *command) (any, error) {
 	if err := checkPersist(c); err != nil {
 		return nil, err
 	}
-	level := clampLevel(s.sess.State().Model, core.ThinkingLevel(name))
+	level := agent.ClampThinking(s.sess.State().Model, core.ThinkingLevel(name))
 	if err := s.setLevel(level); err != nil {
 		return nil, err
 	}
@@ -202,42 +201,10 @@ func modelLevels(m core.Model) []core.ThinkingLevel {
 	if !m.Reasoning {
 		return []core.ThinkingLevel{core.ThinkingOff}
 	}
-	if supportsXHigh(m.ID) {
+	if core.SupportsXHigh(m.ID) {
 		return core.ThinkingLevels
 	}
 	return core.ThinkingLevels[:len(core.ThinkingLevels)-1]
-}
-
-// clampLevel is the nearest level the model offers, as pi clamps it.
-func clampLevel(m core.Model, l core.ThinkingLevel) core.ThinkingLevel {
-	switch {
-	case !m.Reasoning:
-		return core.ThinkingOff
-	case l == core.ThinkingXHigh && !supportsXHigh(m.ID):
-		return core.ThinkingHigh
-	}
-	return l
-}
-
-// supportsXHigh reports whether a model has the xhigh effort: the OpenAI
-// gpt-5 releases from 5.2 on, and codex-max.
-func supportsXHigh(id string) bool {
-	id = strings.ToLower(id)
-	if strings.Contains(id, "codex-max") {
-		return true
-	}
-	i := strings.Index(id, "gpt-5.")
-	if i < 0 {
-		return false
-	}
-	rest := id[i+len("gpt-5."):]
-	if rest == "" || rest[0] < '0' || rest[0] > '9' {
-		return false
-	}
-	if len(rest) > 1 && rest[1] >= '0' && rest[1] <= '9' {
-		return true
-	}
-	return rest[0] >= '2'
 }
 
 var queueModes = []string{string(agent.OneAtATime), string(agent.AllAtOnce)}

@@ -143,22 +143,13 @@ func (c *compat) reasoningEffortFor(m *core.Model, level core.ThinkingLevel) str
 		return ""
 	}
 	effort := string(level)
-	if level == core.ThinkingXHigh && !supportsXHigh(m.ID) {
+	if level == core.ThinkingXHigh && !core.SupportsXHigh(m.ID) {
 		effort = string(core.ThinkingHigh)
 	}
 	if mapped, ok := c.effortMap[effort]; ok && mapped != "" {
 		return mapped
 	}
 	return effort
-}
-
-func supportsXHigh(id string) bool {
-	for _, s := range []string{"gpt-5.2", "gpt-5.3", "gpt-5.4", "opus-4-6", "opus-4.6"} {
-		if strings.Contains(id, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // vercelProviderOptions turns the gateway routing setting into the

@@ -143,34 +143,12 @@ func reasoningEffort(model *core.Model, level core.ThinkingLevel) string {
 	case core.ThinkingMinimal, core.ThinkingLow, core.ThinkingMedium, core.ThinkingHigh:
 		return string(level)
 	case core.ThinkingXHigh:
-		if supportsXHigh(model.ID) {
+		if core.SupportsXHigh(model.ID) {
 			return "xhigh"
 		}
 		return "high"
 	}
 	return ""
-}
-
-// supportsXHigh reports whether a model accepts the "xhigh" effort: the
-// gpt-5 releases from 5.2 on (and codex-max). Older models reject it, so
-// xhigh falls back to high for them, as pi does.
-func supportsXHigh(id string) bool {
-	id = strings.ToLower(id)
-	if strings.Contains(id, "codex-max") {
-		return true
-	}
-	i := strings.Index(id, "gpt-5.")
-	if i < 0 {
-		return false
-	}
-	rest := id[i+len("gpt-5."):]
-	if rest == "" || rest[0] < '0' || rest[0] > '9' {
-		return false
-	}
-	if len(rest) > 1 && rest[1] >= '0' && rest[1] <= '9' {
-		return true
-	}
-	return rest[0] >= '2'
 }
 
 func isGPT5(model *core.Model) bool {
