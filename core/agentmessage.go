@@ -160,8 +160,12 @@ func DecodeAgentMessage(data []byte) (Message, error) {
 	}
 	var m Message
 	switch head.Role {
-	case RoleUser, RoleAssistant, RoleToolResult:
-		return DecodeMessage(data)
+	case RoleUser:
+		m = new(UserMessage)
+	case RoleAssistant:
+		m = new(AssistantMessage)
+	case RoleToolResult:
+		m = new(ToolResultMessage)
 	case RoleBashExecution:
 		m = new(BashExecutionMessage)
 	case RoleCustom:

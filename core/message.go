@@ -73,6 +73,9 @@ func (m *UserMessage) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// Text returns the concatenated text blocks of the message.
+func (m *UserMessage) Text() string { return joinText(m.Content) }
+
 // StopReason says why an assistant message ended.
 type StopReason string
 
@@ -179,9 +182,12 @@ func (m ToolResultMessage) MarshalJSON() ([]byte, error) {
 }
 
 // Text returns the concatenated text blocks of the result.
-func (m *ToolResultMessage) Text() string {
+func (m *ToolResultMessage) Text() string { return joinText(m.Content) }
+
+// joinText concatenates the text blocks of content.
+func joinText(content []Content) string {
 	var out []byte
-	for _, c := range m.Content {
+	for _, c := range content {
 		if c.Type == ContentText {
 			out = append(out, c.Text...)
 		}
@@ -191,25 +197,13 @@ func (m *ToolResultMessage) Text() string {
 
 // DecodeMessage reads one provider-level message of any role from JSON.
 func DecodeMessage(data []byte) (Message, error) {
-	var head struct {
-		Role Role `json:"role"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
+	m, err := DecodeAgentMessage(data)
+	if err != nil {
 		return nil, err
 	}
-	var m Message
-	switch head.Role {
-	case RoleUser:
-		m = new(UserMessage)
-	case RoleAssistant:
-		m = new(AssistantMessage)
-	case RoleToolResult:
-		m = new(ToolResultMessage)
-	default:
-		return nil, fmt.Errorf("message has unknown role %q", head.Role)
+	switch m.MessageRole() {
+	case RoleUser, RoleAssistant, RoleToolResult:
+		return m, nil
 	}
-	if err := json.Unmarshal(data, m); err != nil {
-		return nil, fmt.Errorf("decode %s message: %w", head.Role, err)
-	}
-	return m, nil
+	return nil, fmt.Errorf("message has unknown role %q", m.MessageRole())
 }

@@ -142,7 +142,7 @@ func (s *fileSessions) Fork(entryID string) (string, pi.Conversation, error) {
 	if err != nil {
 		return "", pi.Conversation{}, err
 	}
-	return userMessageText(u.(*core.UserMessage)), s.replace(f), nil
+	return u.(*core.UserMessage).Text(), s.replace(f), nil
 }
 
 // ForkMessages implements pi.Sessions.
@@ -159,7 +159,7 @@ func (s *fileSessions) ForkMessages() ([]pi.ForkMessage, error) {
 		}
 		if me, ok := e.Payload.(*session.MessageEntry); ok {
 			if u, ok := me.Message.(*core.UserMessage); ok {
-				out = append(out, pi.ForkMessage{EntryID: n.ID, Text: userMessageText(u)})
+				out = append(out, pi.ForkMessage{EntryID: n.ID, Text: u.Text()})
 			}
 		}
 	}
@@ -169,14 +169,4 @@ func (s *fileSessions) ForkMessages() ([]pi.ForkMessage, error) {
 // ExportHTML implements pi.Sessions.
 func (s *fileSessions) ExportHTML(string) (string, error) {
 	return "", errors.New("export_html is not supported by cairn yet")
-}
-
-func userMessageText(u *core.UserMessage) string {
-	var out string
-	for _, c := range u.Content {
-		if c.Type == core.ContentText {
-			out += c.Text
-		}
-	}
-	return out
 }

@@ -142,7 +142,7 @@ func (s memoryStore) AppendMessage(msg core.Message) (string, error) {
 	id := newEntryID()
 	if u, ok := msg.(*core.UserMessage); ok {
 		s.m.mu.Lock()
-		s.m.entries = append(s.m.entries, ForkMessage{EntryID: id, Text: userText(u)})
+		s.m.entries = append(s.m.entries, ForkMessage{EntryID: id, Text: u.Text()})
 		s.m.mu.Unlock()
 	}
 	return id, nil
@@ -152,17 +152,6 @@ func (memoryStore) AppendModelChange(string, string) error       { return nil }
 func (memoryStore) AppendThinkingLevel(core.ThinkingLevel) error { return nil }
 func (memoryStore) AppendCompaction(core.CompactionResult) (string, error) {
 	return newEntryID(), nil
-}
-
-// userText is the text blocks of a user message, joined.
-func userText(u *core.UserMessage) string {
-	var out string
-	for _, c := range u.Content {
-		if c.Type == core.ContentText {
-			out += c.Text
-		}
-	}
-	return out
 }
 
 // newEntryID returns an 8-hex-digit entry id, as pi's session files use.
