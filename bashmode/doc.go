@@ -1,4 +1,16 @@
-// Package bashmode will run the commands a person types as `!cmd` (and
-// `!!cmd`): a real PTY in its own process group, resizing, a bounded ring
-// buffer of output, and cancellation that kills the whole group.
+// Package bashmode runs the commands a person types as `!cmd` (and
+// `!!cmd`) in the TUI: each in a real pseudo-terminal, in a session and
+// process group of its own, so colours and progress bars work and Cancel
+// stops everything the command started.
+//
+// Start returns a Run. One goroutine reads the terminal into a Term, a
+// small terminal line model that keeps what a terminal would show (carriage
+// returns overwrite, SGR colours kept, other escape sequences dropped) in a
+// bounded ring of rows. The TUI watches Updates, draws Snapshot or Tail,
+// forwards Resize, Write and Cancel, and when Done is closed turns Result
+// into the conversation's bash execution message with Result.Message. Full
+// output beyond what is kept goes to a log file named in the result.
+//
+// Full-screen programs (editors, pagers, monitors; see Interactive) should
+// get the real terminal instead; Command builds their shell invocation.
 package bashmode

@@ -38,6 +38,10 @@ type SelectRequest struct {
 	Options []string
 	// Timeout, when positive, makes the dialog give up (ok=false) after it.
 	Timeout time.Duration
+	// ToolCallID names the tool call an approval question is about, so a
+	// front end can show the question next to the call's preview; "" for
+	// other questions.
+	ToolCallID string
 }
 
 // ConfirmRequest is a yes-or-no question.

@@ -27,6 +27,10 @@ type Options struct {
 	Session      string
 	SessionDir   string
 	Messages     []string
+
+	// allowNoCredentials lets the session start without credentials (the
+	// TUI then explains what to set up).
+	allowNoCredentials bool
 }
 
 // flagSpec describes one flag: its names and whether it takes a value.

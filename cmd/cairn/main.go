@@ -67,8 +67,7 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 		return rpcMode(ctx, streams, env, opts)
 	}
 	if !opts.Print && streams.InIsTerminal {
-		fmt.Fprintln(streams.Err, `cairn: the interactive interface is not built yet; run cairn -p "your prompt" for an answer (see cairn --help)`)
-		return exitUsage
+		return tuiMode(ctx, streams, env, opts)
 	}
 	return printMode(ctx, streams, env, opts)
 }

@@ -26,6 +26,10 @@ type setup struct {
 	cat      *catalog.Catalog
 	model    core.Model
 	thinking core.ThinkingLevel
+	// noCredentials is set when no provider has credentials and the
+	// caller allowed that (the TUI's first run); model is then the one
+	// cairn would prefer.
+	noCredentials bool
 }
 
 // loadCatalog reads the catalog and prepares the faux provider when a script
@@ -62,6 +66,7 @@ func resolve(streams IOStreams, env environment, opts *Options) (*setup, error) 
 		}
 	}
 	var model core.Model
+	noCredentials := false
 	switch {
 	case ref == "" && opts.Provider == faux.ProviderName:
 		model = faux.Model
@@ -83,7 +88,12 @@ func resolve(streams IOStreams, env environment, opts *Options) (*setup, error) 
 		}
 		model, err = cat.Default()
 		if err != nil {
-			return nil, err
+			preferred, ok := cat.Preferred()
+			if !opts.allowNoCredentials || !errors.Is(err, catalog.ErrNoCredentials) || !ok {
+				return nil, err
+			}
+			// The TUI starts anyway and explains what to set up.
+			model, noCredentials = preferred, true
 		}
 	default:
 		model, err = cat.Find(opts.Provider, ref)
@@ -100,7 +110,7 @@ func resolve(streams IOStreams, env environment, opts *Options) (*setup, error) 
 	if opts.APIKey != "" {
 		cat.SetAPIKey(model.Provider, opts.APIKey)
 	}
-	if _, err := cat.Credentials(model); err != nil {
+	if _, err := cat.Credentials(model); err != nil && !noCredentials {
 		return nil, err
 	}
 	thinking := core.ThinkingMedium
@@ -115,7 +125,7 @@ func resolve(streams IOStreams, env environment, opts *Options) (*setup, error) 
 	if _, err := cat.Open(model, provider.Options{}); err != nil {
 		return nil, err
 	}
-	return &setup{cat: cat, model: model, thinking: thinking}, nil
+	return &setup{cat: cat, model: model, thinking: thinking, noCredentials: noCredentials}, nil
 }
 
 func isThinkingLevel(s string) bool {

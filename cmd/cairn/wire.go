@@ -27,6 +27,9 @@ type app struct {
 	session  *agent.Session
 	model    core.Model
 	file     *session.File // nil with --no-session
+	// noCredentials: no provider has credentials (TUI first run).
+	noCredentials bool
+	warnings      []string
 }
 
 // close ends the session and flushes its file.
@@ -163,7 +166,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI, mem
 	if err != nil {
 		return nil, err
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model, file: file}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model, file: file, noCredentials: s.noCredentials}, nil
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the

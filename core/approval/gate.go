@@ -129,7 +129,9 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall) De
 	case ctx.Err() != nil:
 		return Decision{By: ByAbort}
 	}
-	return g.ask(ctx, g.question(name, cat, subject))
+	q := g.question(name, cat, subject)
+	q.callID = call.ID
+	return g.ask(ctx, q)
 }
 
 // Subject returns what a call acts on, as questions name it: the `command`
@@ -153,6 +155,7 @@ func (g *Gate) Subject(tool core.Tool, call core.ToolCall) string {
 // question is one approval question and what each answer remembers.
 type question struct {
 	tool, subject string
+	callID        string
 	options       []string
 	session       []Rule // for OptionAllowSession and OptionAllowAlways
 	project       []Rule // for OptionAllowProject
@@ -230,7 +233,7 @@ func (g *Gate) selectOption(ctx context.Context, q question) (choice string, d D
 	}
 	qctx, cancel, timedOut := g.withTimeout(ctx)
 	defer cancel()
-	choice, ok = g.ui.Select(qctx, core.SelectRequest{Title: "Allow " + q.what() + "?", Options: q.options, Timeout: g.timeout})
+	choice, ok = g.ui.Select(qctx, core.SelectRequest{Title: "Allow " + q.what() + "?", Options: q.options, Timeout: g.timeout, ToolCallID: q.callID})
 	if ok && slices.Contains(q.options, choice) {
 		return choice, Decision{}, true
 	}

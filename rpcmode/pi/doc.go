@@ -64,4 +64,7 @@
 //     agent_end among them) are written before Serve returns; pi exits at
 //     once without them.
 //   - Store failures reach the host as notify requests.
+//   - export_html answers with the absolute path of the page it wrote (pi
+//     echoes a relative outputPath as given), named
+//     cairn-session-<session file name>.html by default.
 package pi

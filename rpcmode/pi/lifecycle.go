@@ -121,20 +121,6 @@ func (s *server) continueWith(conv Conversation) error {
 	return nil
 }
 
-func (s *server) exportHTML(c *command) (any, error) {
-	out, _, err := c.optStr("outputPath")
-	if err != nil {
-		return nil, err
-	}
-	path, err := s.sessions.ExportHTML(out)
-	if err != nil {
-		return nil, err
-	}
-	return struct {
-		Path string `json:"path"`
-	}{path}, nil
-}
-
 // compactionFrame is pi 0.73's compaction_start/compaction_end event of a
 // manual compaction.
 type compactionFrame struct {

@@ -74,6 +74,8 @@ type rigConfig struct {
 	compaction agent.CompactionSettings
 	settings   *settings.Store
 	approvals  ApprovalModeSetter
+	// sessions replaces the in-memory Sessions when set.
+	sessions Sessions
 }
 
 // providerRequest is what a faux step sees.
@@ -147,6 +149,9 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 		bash = &ExecBash{Dir: cfg.cwd}
 	}
 	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Sessions: mem, Bash: bash, UI: cfg.ui, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame}
+	if cfg.sessions != nil {
+		h.Sessions = cfg.sessions
+	}
 	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
 	t.Cleanup(func() {
 		r.close()

@@ -15,10 +15,10 @@ import (
 
 // Sessions is the session file behind the conversation, as the session
 // commands need it: new_session, switch_session, fork (omp: branch),
-// get_fork_messages, set_session_name, export_html, and the id, file and
-// name that get_state reports. Implementations must be safe for concurrent
-// use. NewMemorySessions is the one for --no-session; cmd/cairn adapts
-// core/session's files to it.
+// get_fork_messages, set_session_name, and the id, file and name that
+// get_state and export_html read. Implementations must be safe for
+// concurrent use. NewMemorySessions is the one for --no-session; cmd/cairn
+// adapts core/session's files to it.
 type Sessions interface {
 	// Info returns the current session's id, file and name.
 	Info() SessionInfo
@@ -37,9 +37,6 @@ type Sessions interface {
 	// ForkMessages lists the user messages of the current session, every
 	// branch included, in file order: the points Fork accepts.
 	ForkMessages() ([]ForkMessage, error)
-	// ExportHTML writes the session as an HTML page to outputPath (empty:
-	// a default name) and returns the path written.
-	ExportHTML(outputPath string) (string, error)
 }
 
 // SessionInfo identifies the current session.
@@ -128,11 +125,6 @@ func (m *MemorySessions) ForkMessages() ([]ForkMessage, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]ForkMessage{}, m.entries...), nil
-}
-
-// ExportHTML implements Sessions; it needs a session file.
-func (m *MemorySessions) ExportHTML(string) (string, error) {
-	return "", fmt.Errorf("cannot export to HTML: %w", ErrNoSessionFile)
 }
 
 // memoryStore gives entry ids to what the agent records.

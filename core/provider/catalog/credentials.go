@@ -152,13 +152,42 @@ func (c *Catalog) missingKeyError(providerName string) error {
 }
 
 func (c *Catalog) noCredentialsError() error {
+	return fmt.Errorf("%w: cairn looked for %s in the environment and for providers in %s. "+
+		"Set one of those variables, or add a local server to models.json (see README), or try `make demo` for scripted answers",
+		ErrNoCredentials, strings.Join(c.KeyEnvs(), ", "), c.configPathOrDefault())
+}
+
+// ErrNoCredentials is the error Default wraps when no provider has
+// credentials.
+var ErrNoCredentials = errors.New("no model provider is configured")
+
+// KeyEnvs lists the environment variables that hold the keys of the
+// providers cairn prefers, in the order it tries them.
+func (c *Catalog) KeyEnvs() []string {
 	var envs []string
 	for _, p := range defaultOrder {
 		envs = append(envs, providerKeyEnv[p.provider]...)
 	}
-	return fmt.Errorf("no model provider is configured: cairn looked for %s in the environment and for providers in %s. "+
-		"Set one of those variables, or add a local server to models.json (see README), or try `make demo` for scripted answers",
-		strings.Join(envs, ", "), c.configPathOrDefault())
+	return envs
+}
+
+// ConfigFile names the models.json file cairn reads (or would read).
+func (c *Catalog) ConfigFile() string { return c.configPathOrDefault() }
+
+// Preferred returns the model cairn would use first if its provider had
+// credentials, for showing a session before any are set up.
+func (c *Catalog) Preferred() (core.Model, bool) {
+	for _, p := range defaultOrder {
+		for _, m := range c.byProvider(p.provider) {
+			if m.ID == p.model {
+				return m, true
+			}
+		}
+	}
+	if len(c.models) > 0 {
+		return c.models[0], true
+	}
+	return core.Model{}, false
 }
 
 func (c *Catalog) configPathOrDefault() string {

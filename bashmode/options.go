@@ -1,0 +1,116 @@
+package bashmode
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// Defaults of Options.
+const (
+	DefaultCols     = 80
+	DefaultRows     = 24
+	DefaultMaxLines = 2000
+)
+
+// Options says how to run a command.
+type Options struct {
+	// Dir is the working directory; empty means the process's.
+	Dir string
+	// Shell runs the command as `Shell -c command`; empty means /bin/bash,
+	// else bash on PATH, else sh.
+	Shell string
+	// Cols and Rows are the terminal's first size; 0 means 80x24.
+	Cols, Rows int
+	// Env is the command's environment. Nil means the process's own with
+	// TERM=xterm-256color (what the screen model understands, so colours
+	// work whatever terminal cairn runs in) and PAGER=cat, GIT_PAGER=cat
+	// (the transcript cannot page). A non-nil Env is used as given, with
+	// only TERM=xterm-256color added when it sets no TERM.
+	Env []string
+	// MaxLines caps the rows kept in memory (default 2000); older rows are
+	// dropped and counted.
+	MaxLines int
+	// LogDir receives the full output when the result is cut; empty means
+	// os.TempDir().
+	LogDir string
+}
+
+func (o Options) withDefaults() Options {
+	if o.Cols <= 0 {
+		o.Cols = DefaultCols
+	}
+	if o.Rows <= 0 {
+		o.Rows = DefaultRows
+	}
+	o.Cols = min(o.Cols, MaxCols)
+	o.Rows = min(o.Rows, 0xffff)
+	if o.MaxLines <= 0 {
+		o.MaxLines = DefaultMaxLines
+	}
+	if o.LogDir == "" {
+		o.LogDir = os.TempDir()
+	}
+	return o
+}
+
+func (o Options) shell() string {
+	if o.Shell != "" {
+		return o.Shell
+	}
+	if _, err := os.Stat("/bin/bash"); err == nil {
+		return "/bin/bash"
+	}
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p
+	}
+	return "sh"
+}
+
+// ptyEnv is the environment of a command run in the PTY.
+func (o Options) ptyEnv() []string {
+	if o.Env != nil {
+		env := append([]string(nil), o.Env...)
+		if !hasVar(env, "TERM") {
+			env = append(env, "TERM=xterm-256color")
+		}
+		return env
+	}
+	env := os.Environ()
+	for _, kv := range []string{"TERM=xterm-256color", "PAGER=cat", "GIT_PAGER=cat"} {
+		env = setVar(env, kv)
+	}
+	return env
+}
+
+func hasVar(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// setVar replaces or adds the variable kv ("NAME=value").
+func setVar(env []string, kv string) []string {
+	name := kv[:strings.IndexByte(kv, '=')+1]
+	out := env[:0]
+	for _, e := range env {
+		if !strings.HasPrefix(e, name) {
+			out = append(out, e)
+		}
+	}
+	return append(out, kv)
+}
+
+// Command builds the same shell invocation as Start, for a program that
+// should get the real terminal (see Interactive), for example through
+// tea.ExecProcess. Its environment is Options.Env, or the process's own
+// unchanged when nil: the real terminal's TERM and pager apply.
+func Command(command string, opts Options) *exec.Cmd {
+	cmd := exec.Command(opts.shell(), "-c", command)
+	cmd.Dir = opts.Dir
+	cmd.Env = opts.Env
+	return cmd
+}

@@ -1,0 +1,149 @@
+package bashmode
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// The limits of Result.Output, as pi keeps a bash command's output: the
+// last 2000 lines or 50 KB, whichever is less.
+const (
+	OutputMaxLines = 2000
+	OutputMaxBytes = 50 * 1024
+)
+
+// Result is how a command ended and what it printed.
+type Result struct {
+	// ExitCode is the shell's exit status; nil when the run was cancelled
+	// or the shell was killed by a signal.
+	ExitCode *int
+	// Cancelled says the run was stopped by Cancel or its context.
+	Cancelled bool
+	// Output is what the screen showed, as plain text without escape
+	// sequences (progress bars appear in their last state), cut to its
+	// last OutputMaxLines lines or OutputMaxBytes bytes.
+	Output string
+	// Truncated says Output is not all of the output.
+	Truncated bool
+	// FullOutputPath names a file holding all of the output as plain text;
+	// it is set only when Truncated (as pi does), unless the file could
+	// not be written.
+	FullOutputPath string
+}
+
+// Message converts the result to the conversation's record of a `!cmd`
+// (excludeFromContext for `!!cmd`), stamped with now.
+func (r Result) Message(command string, excludeFromContext bool, now time.Time) *core.BashExecutionMessage {
+	return &core.BashExecutionMessage{
+		Command:            command,
+		Output:             r.Output,
+		ExitCode:           r.ExitCode,
+		Cancelled:          r.Cancelled,
+		Truncated:          r.Truncated,
+		FullOutputPath:     r.FullOutputPath,
+		Timestamp:          now.UnixMilli(),
+		ExcludeFromContext: excludeFromContext,
+	}
+}
+
+// truncateTail keeps the last whole lines of s within both limits. Lines
+// are the pieces between newlines. When even the last line is over
+// maxBytes, its end is kept, starting at a character boundary.
+func truncateTail(s string, maxLines, maxBytes int) (string, bool) {
+	if len(s) <= maxBytes && strings.Count(s, "\n") < maxLines {
+		return s, false
+	}
+	start, end := len(s), len(s) // end: where the line being looked at stops
+	for lines := 0; lines < maxLines; lines++ {
+		from := strings.LastIndexByte(s[:end], '\n') + 1
+		if len(s)-from > maxBytes {
+			if lines == 0 {
+				start = len(s) - maxBytes
+				for start < len(s) && !utf8.RuneStart(s[start]) {
+					start++
+				}
+			}
+			break
+		}
+		start = from
+		if from == 0 {
+			break
+		}
+		end = from - 1
+	}
+	return s[start:], true
+}
+
+// outputLog writes the full output, as plain text, to a file created on
+// first use: rows dropped from the screen as they go, the kept rows at the
+// end.
+type outputLog struct {
+	dir  string
+	f    *os.File
+	w    *bufio.Writer
+	rows int
+	buf  []byte
+	err  error
+}
+
+func (l *outputLog) add(r *row) {
+	if l.err != nil {
+		return
+	}
+	if l.f == nil {
+		f, err := os.CreateTemp(l.dir, "cairn-bash-*.log")
+		if err != nil {
+			l.err = fmt.Errorf("create output log: %w", err)
+			return
+		}
+		l.f, l.w = f, bufio.NewWriterSize(f, 64<<10)
+	}
+	l.buf = l.buf[:0]
+	if l.rows > 0 && !r.wrapped {
+		l.buf = append(l.buf, '\n')
+	}
+	l.buf = r.appendPlain(l.buf)
+	l.rows++
+	if _, err := l.w.Write(l.buf); err != nil {
+		l.err = fmt.Errorf("write output log: %w", err)
+	}
+}
+
+// finish writes the rows still on the screen and closes the file,
+// returning its path, or "" when it failed (the partial file is removed).
+func (l *outputLog) finish(t *Term) string {
+	rows := t.contentRows()
+	for i := 0; i < rows; i++ {
+		l.add(t.rowAt(t.dropped + i))
+	}
+	if l.f == nil {
+		return ""
+	}
+	if l.err == nil {
+		if err := l.w.Flush(); err != nil {
+			l.err = fmt.Errorf("write output log: %w", err)
+		}
+	}
+	if err := l.f.Close(); err != nil && l.err == nil {
+		l.err = fmt.Errorf("close output log: %w", err)
+	}
+	if l.err != nil {
+		_ = os.Remove(l.f.Name())
+		return ""
+	}
+	return l.f.Name()
+}
+
+// discard closes and removes a log that turned out not to be needed.
+func (l *outputLog) discard() {
+	if l.f != nil {
+		_ = l.f.Close()
+		_ = os.Remove(l.f.Name())
+	}
+}

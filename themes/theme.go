@@ -1,0 +1,146 @@
+package themes
+
+import (
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+	"github.com/alecthomas/chroma/v2"
+)
+
+// Theme is a parsed, fully resolved theme. Its methods are cheap (styles are
+// built once, when the theme is parsed) and safe for concurrent use. Treat a
+// Theme as read-only: the built-ins are shared.
+type Theme struct {
+	// Name is the theme's "name" field; it is what /theme and settings use.
+	Name string
+	// Dark reports whether the theme is meant for a dark background. It is
+	// derived from the background colours (export.pageBg, userMessageBg,
+	// toolPendingBg, selectedBg, customMessageBg, the first that is set), or
+	// failing that from the text colour; a theme with neither counts as dark.
+	Dark bool
+	// Source is the file the theme came from, or "" for a built-in theme or
+	// one given to Parse directly.
+	Source string
+	// Warnings lists keys that were ignored because cairn does not know them.
+	Warnings []string
+
+	values    [numTokens]value
+	export    [len(exportKeys)]value
+	exportSet [len(exportKeys)]bool
+
+	colours [numTokens]color.Color
+	fg, bg  [numTokens]lipgloss.Style
+	chroma  *chroma.Style
+}
+
+// finish derives everything the methods hand out from the resolved values.
+func (t *Theme) finish() {
+	plain := lipgloss.NewStyle()
+	for i, v := range t.values {
+		t.colours[i] = v.colour()
+		t.fg[i], t.bg[i] = plain, plain
+		if v.kind != kindDefault {
+			t.fg[i] = plain.Foreground(t.colours[i])
+			t.bg[i] = plain.Background(t.colours[i])
+		}
+	}
+	t.Dark = t.deriveDark()
+	t.chroma = t.buildChroma()
+}
+
+func (t *Theme) deriveDark() bool {
+	candidates := []value{}
+	if t.exportSet[0] {
+		candidates = append(candidates, t.export[0])
+	}
+	for _, tok := range []Token{UserMessageBg, ToolPendingBg, SelectedBg, CustomMessageBg} {
+		candidates = append(candidates, t.value(tok))
+	}
+	for _, v := range candidates {
+		if v.kind != kindDefault {
+			return v.luminance() < 0.5
+		}
+	}
+	if text := t.value(Text); text.kind != kindDefault {
+		return text.luminance() >= 0.5
+	}
+	return true
+}
+
+// value returns the resolved value of a token; unknown tokens are the
+// terminal default.
+func (t *Theme) value(tok Token) value {
+	if i, ok := tokenIndex[tok]; ok {
+		return t.values[i]
+	}
+	return value{}
+}
+
+// Color returns the token's colour for lipgloss: color.RGBA for "#rrggbb", a
+// palette colour for an index, and lipgloss.NoColor{} (never nil) for the
+// terminal default or an unknown token.
+func (t *Theme) Color(tok Token) color.Color {
+	if i, ok := tokenIndex[tok]; ok {
+		return t.colours[i]
+	}
+	return lipgloss.NoColor{}
+}
+
+// IsDefault reports whether the token is "" (the terminal's own colour), in
+// which case Fg and Bg return a style that sets no colour.
+func (t *Theme) IsDefault(tok Token) bool {
+	return t.value(tok).kind == kindDefault
+}
+
+// Fg returns a style whose foreground is the token's colour.
+func (t *Theme) Fg(tok Token) lipgloss.Style {
+	if i, ok := tokenIndex[tok]; ok {
+		return t.fg[i]
+	}
+	return lipgloss.NewStyle()
+}
+
+// Bg returns a style whose background is the token's colour.
+func (t *Theme) Bg(tok Token) lipgloss.Style {
+	if i, ok := tokenIndex[tok]; ok {
+		return t.bg[i]
+	}
+	return lipgloss.NewStyle()
+}
+
+// Hex returns the token's colour as "#rrggbb" for HTML export, or "" when it
+// is the terminal default. Palette indexes use the standard xterm palette.
+func (t *Theme) Hex(tok Token) string {
+	return t.value(tok).hex()
+}
+
+// ExportColors returns the page, card and info-box backgrounds for an HTML
+// export as "#rrggbb". Colours the theme's "export" section leaves out are
+// derived from userMessageBg (or a neutral grey when that is the terminal
+// default), darker than it for dark themes and lighter for light ones.
+func (t *Theme) ExportColors() (pageBg, cardBg, infoBg string) {
+	base := t.value(UserMessageBg)
+	if base.kind == kindDefault {
+		base = mustHex("#2c2d35")
+		if !t.Dark {
+			base = mustHex("#ececef")
+		}
+	}
+	var derived [len(exportKeys)]value
+	if t.Dark {
+		black := mustHex("#000000")
+		derived = [...]value{base.blend(black, 0.5), base.blend(black, 0.35), base.blend(mustHex("#7a6a30"), 0.35)}
+	} else {
+		white := mustHex("#ffffff")
+		derived = [...]value{base.blend(white, 0.6), base.blend(white, 1), base.blend(mustHex("#fff3c4"), 0.7)}
+	}
+	out := [len(exportKeys)]string{}
+	for i := range out {
+		v := derived[i]
+		if t.exportSet[i] && t.export[i].kind != kindDefault {
+			v = t.export[i]
+		}
+		out[i] = v.hex()
+	}
+	return out[0], out[1], out[2]
+}

@@ -1,0 +1,206 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cairn-dev/cairn/bashmode"
+	"github.com/cairn-dev/cairn/core"
+)
+
+// bashRun is the `!cmd` running now.
+type bashRun struct {
+	run     *bashmode.Run
+	entry   *entry
+	item    *bashItem
+	exclude bool
+}
+
+func (b *bashRun) resize(w, h int) { _ = b.run.Resize(max(w-4, 20), max(h-8, 5)) }
+
+// bashUpdateMsg says the running command printed something.
+type bashUpdateMsg struct{ run *bashmode.Run }
+
+// bashDoneMsg says the running command ended.
+type bashDoneMsg struct{ run *bashmode.Run }
+
+// interactiveDoneMsg says a full-screen program gave the terminal back.
+type interactiveDoneMsg struct {
+	command string
+	err     error
+}
+
+// bashPreviewLines is how much of a command's output shows collapsed.
+const bashPreviewLines = 20
+
+// startBash runs `!cmd` (or `!!cmd`, kept out of the model's context) in a
+// PTY, streaming its screen into the transcript.
+func (m *Model) startBash(text string) tea.Cmd {
+	exclude := strings.HasPrefix(text, "!!")
+	command := strings.TrimSpace(strings.TrimLeft(text, "!"))
+	if command == "" {
+		return nil
+	}
+	if m.bash != nil {
+		m.status.set(core.NotifyWarning, "A command is already running. Press esc to stop it first.", m.now())
+		m.ed.SetValue(text)
+		return nil
+	}
+	opts := bashmode.Options{Dir: m.opts.Cwd, Shell: m.opts.Shell, Cols: max(m.width-4, 20), Rows: max(m.height-8, 5)}
+	if bashmode.Interactive(command) {
+		m.say(core.NotifyInfo, "$ "+command+"  (full screen)")
+		c := bashmode.Command(command, opts)
+		return tea.ExecProcess(c, func(err error) tea.Msg { return interactiveDoneMsg{command: command, err: err} })
+	}
+	run, err := bashmode.Start(context.Background(), command, opts)
+	if err != nil {
+		m.say(core.NotifyError, fmt.Sprintf("Could not run %s: %v", command, err))
+		return nil
+	}
+	it := &bashItem{command: command, exclude: exclude, started: m.now()}
+	m.bash = &bashRun{run: run, item: it, entry: m.tr.add(it), exclude: exclude}
+	m.tr.end()
+	return tea.Batch(waitBashUpdate(run), waitBashDone(run))
+}
+
+func waitBashUpdate(run *bashmode.Run) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-run.Updates():
+			return bashUpdateMsg{run: run}
+		case <-run.Done():
+			return nil
+		}
+	}
+}
+
+func waitBashDone(run *bashmode.Run) tea.Cmd {
+	return func() tea.Msg {
+		<-run.Done()
+		return bashDoneMsg{run: run}
+	}
+}
+
+func (m *Model) onBashUpdate(msg bashUpdateMsg) tea.Cmd {
+	if m.bash == nil || m.bash.run != msg.run {
+		return nil
+	}
+	m.bash.item.screen = msg.run.Snapshot()
+	m.bash.entry.touch()
+	return waitBashUpdate(msg.run)
+}
+
+// onBashDone records the command's result: in the transcript at once, and
+// in the conversation when the session is idle (else when it settles).
+func (m *Model) onBashDone(msg bashDoneMsg) tea.Cmd {
+	if m.bash == nil || m.bash.run != msg.run {
+		return nil
+	}
+	b := m.bash
+	m.bash = nil
+	res := msg.run.Result()
+	b.item.screen = msg.run.Snapshot()
+	b.item.result = &res
+	b.item.elapsed = m.now().Sub(b.item.started)
+	b.entry.touch()
+	bm := res.Message(b.item.command, b.exclude, m.now())
+	m.pendingBash = append(m.pendingBash, bm)
+	m.flushBash()
+	return nil
+}
+
+// flushBash adds waiting `!cmd` results to the conversation, unless the
+// agent is busy (then they wait for it to settle).
+func (m *Model) flushBash() {
+	for len(m.pendingBash) > 0 {
+		if !m.sess.AddBashExecution(m.pendingBash[0]) {
+			return
+		}
+		m.pendingBash = m.pendingBash[1:]
+	}
+}
+
+// bashItem shows a `!cmd` run: the command, its live screen and its exit.
+type bashItem struct {
+	command string
+	exclude bool
+	started time.Time
+	elapsed time.Duration
+	screen  bashmode.Screen
+	result  *bashmode.Result
+	// message is set for runs loaded from the session.
+	message *core.BashExecutionMessage
+}
+
+func finishedBashItem(msg *core.BashExecutionMessage) *bashItem {
+	return &bashItem{command: msg.Command, exclude: msg.ExcludeFromContext, message: msg}
+}
+
+func (b *bashItem) render(rc *renderContext) string {
+	w := rc.contentWidth()
+	prompt := rc.st.bash.Render("!")
+	if b.exclude {
+		prompt = rc.st.bash.Render("!!")
+	}
+	head := prompt + " " + rc.st.text.Bold(true).Render(ansi.Truncate(b.command, w-4, "…"))
+	var lines []string
+	var status string
+	switch {
+	case b.message != nil:
+		lines = strings.Split(strings.TrimRight(b.message.Output, "\n"), "\n")
+		status = exitText(rc, b.message.ExitCode, b.message.Cancelled)
+	default:
+		lines = b.screen.Lines
+		if b.result != nil {
+			status = exitText(rc, b.result.ExitCode, b.result.Cancelled)
+		} else {
+			status = rc.st.muted.Render(rc.spinner + " running " + formatElapsed(rc.now.Sub(b.started)) + " · esc stops it")
+		}
+	}
+	for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	hidden := 0
+	if !rc.expandTools && len(lines) > bashPreviewLines {
+		hidden = len(lines) - bashPreviewLines
+		lines = lines[hidden:]
+	}
+	var out []string
+	out = append(out, head)
+	if hidden > 0 {
+		out = append(out, rc.st.dim.Render(fmt.Sprintf("… %d earlier lines (%s to expand)", hidden, rc.expandHint)))
+	}
+	for _, l := range lines {
+		out = append(out, ansi.Truncate(strings.ReplaceAll(l, "\t", "    "), w, "…"))
+	}
+	if b.exclude && b.message == nil {
+		status += rc.st.dim.Render(" · not sent to the model")
+	}
+	out = append(out, status)
+	return indent(strings.Join(out, "\n"))
+}
+
+func exitText(rc *renderContext, code *int, cancelled bool) string {
+	switch {
+	case cancelled:
+		return rc.st.warning.Render("stopped")
+	case code == nil:
+		return rc.st.muted.Render("done")
+	case *code == 0:
+		return rc.st.success.Render("exit 0")
+	}
+	return rc.st.errorText.Render(fmt.Sprintf("exit %d", *code))
+}
+
+// formatElapsed shows a duration the way a person reads it: 4.2s, 1m05s.
+func formatElapsed(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}

@@ -1,0 +1,261 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/tui/editor"
+)
+
+// command is a slash command.
+type command struct {
+	name, args, desc string
+	run              func(m *Model, args string) tea.Cmd
+}
+
+// commands are the built-in slash commands, in the order /help lists
+// them. It is filled in init: the commands refer to the list themselves.
+var commands []command
+
+func init() { commands = builtinCommands() }
+
+func builtinCommands() []command {
+	return []command{
+		{"model", "[search]", "pick the model", (*Model).cmdModel},
+		{"thinking", "[level]", "set the thinking level", (*Model).cmdThinking},
+		{"mode", "[default|auto_edit|yolo]", "set the approval mode", (*Model).cmdMode},
+		{"compact", "[instructions]", "summarise the conversation to free context", (*Model).cmdCompact},
+		{"new", "", "start a new session", (*Model).cmdNew},
+		{"resume", "", "continue an earlier session", (*Model).cmdResume},
+		{"tree", "", "go to an earlier point of this session and branch from it", (*Model).cmdTree},
+		{"fork", "", "start a new session from an earlier message", (*Model).cmdFork},
+		{"name", "<name>", "name this session", (*Model).cmdName},
+		{"export", "[file]", "write the session as an HTML file", (*Model).cmdExport},
+		{"copy", "", "copy the last answer to the clipboard", (*Model).cmdCopy},
+		{"theme", "[name]", "pick the colour theme", (*Model).cmdTheme},
+		{"hotkeys", "", "list the keyboard shortcuts", (*Model).cmdHotkeys},
+		{"help", "", "list the commands", (*Model).cmdHelp},
+		{"quit", "", "leave cairn", (*Model).cmdQuit},
+	}
+}
+
+// commandList is what the editor completes after `/`.
+func (m *Model) commandList() []editor.Command {
+	var out []editor.Command
+	for _, c := range commands {
+		out = append(out, editor.Command{Name: c.name, Description: c.desc})
+	}
+	for _, t := range m.opts.Templates {
+		out = append(out, editor.Command{Name: t.Name, Description: t.Description})
+	}
+	return out
+}
+
+// isCommand reports whether text names a command or a template; anything
+// else starting with / is sent as a prompt (a path, say).
+func (m *Model) isCommand(text string) bool {
+	name, _, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
+	if strings.Contains(name, "/") {
+		return false
+	}
+	return true
+}
+
+// commandDoneMsg reports a command that ran in the background.
+type commandDoneMsg struct {
+	text  string
+	err   error
+	after func(m *Model) tea.Cmd
+}
+
+func (m *Model) onCommandDone(msg commandDoneMsg) tea.Cmd {
+	m.status.setKeyed("command", "")
+	if msg.err != nil {
+		m.say(core.NotifyError, msg.err.Error())
+		return nil
+	}
+	if msg.text != "" {
+		m.say(core.NotifyInfo, msg.text)
+	}
+	if msg.after != nil {
+		return msg.after(m)
+	}
+	return nil
+}
+
+// runCommand runs a slash command or expands a prompt template.
+func (m *Model) runCommand(text string) tea.Cmd {
+	name, args, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
+	args = strings.TrimSpace(args)
+	for _, c := range commands {
+		if c.name == name || (name == "exit" && c.name == "quit") {
+			m.tr.end()
+			return c.run(m, args)
+		}
+	}
+	for _, t := range m.opts.Templates {
+		if t.Name == name {
+			return m.onSubmit(editor.SubmitMsg{Text: expandTemplate(t.Body, strings.Fields(args))})
+		}
+	}
+	m.ed.SetValue(text)
+	m.status.set(core.NotifyError, fmt.Sprintf("Unknown command /%s. /help lists the commands.", name), m.now())
+	return nil
+}
+
+func (m *Model) cmdHelp(string) tea.Cmd {
+	var b strings.Builder
+	b.WriteString(m.st.accent.Render("Commands") + "\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-26s %s\n", "/"+strings.TrimSpace(c.name+" "+c.args), m.st.muted.Render(c.desc))
+	}
+	for _, t := range m.opts.Templates {
+		fmt.Fprintf(&b, "  %-26s %s\n", "/"+t.Name, m.st.muted.Render(t.Description+" (template)"))
+	}
+	b.WriteString("\n  " + m.st.muted.Render("!cmd runs a shell command (its output joins the conversation; !!cmd keeps it out). @ completes file names."))
+	m.tr.add(&textItem{text: strings.TrimRight(b.String(), "\n")})
+	return nil
+}
+
+func (m *Model) cmdHotkeys(string) tea.Cmd {
+	var b strings.Builder
+	b.WriteString(m.st.accent.Render("Keys") + "\n")
+	for _, e := range m.keys.Help() {
+		fmt.Fprintf(&b, "  %-26s %s\n", e.Keys, m.st.muted.Render(e.Description))
+	}
+	m.tr.add(&textItem{text: strings.TrimRight(b.String(), "\n")})
+	return nil
+}
+
+func (m *Model) cmdQuit(string) tea.Cmd { return m.quit() }
+
+func (m *Model) cmdThinking(args string) tea.Cmd {
+	if args == "" {
+		m.openPicker(newPicker("Thinking level", optionItems(thinkingLevels()), pickThinking, nil))
+		return nil
+	}
+	m.setThinking(core.ThinkingLevel(args))
+	return nil
+}
+
+func thinkingLevels() []string {
+	return []string{"off", "minimal", "low", "medium", "high", "xhigh"}
+}
+
+func (m *Model) setThinking(l core.ThinkingLevel) {
+	if err := m.sess.SetThinkingLevel(l); err != nil {
+		m.status.set(core.NotifyError, err.Error(), m.now())
+		return
+	}
+	m.foot.refresh(m.sess)
+	m.status.set(core.NotifyInfo, "Thinking: "+string(m.sess.State().Thinking), m.now())
+}
+
+func (m *Model) cmdMode(args string) tea.Cmd {
+	if m.opts.Approvals == nil {
+		m.status.set(core.NotifyError, "Approval modes are not available here.", m.now())
+		return nil
+	}
+	if args == "" {
+		m.openPicker(newPicker("Approval mode", optionItems([]string{"default", "auto_edit", "yolo"}), pickMode, nil))
+		return nil
+	}
+	m.setMode(args)
+	return nil
+}
+
+func (m *Model) setMode(s string) {
+	mode, err := approval.ParseMode(s)
+	if err != nil {
+		m.status.set(core.NotifyError, err.Error(), m.now())
+		return
+	}
+	m.opts.Approvals.SetMode(mode)
+	m.foot.refresh(m.sess)
+	m.status.set(core.NotifyInfo, "Approval mode: "+string(mode), m.now())
+}
+
+func (m *Model) cmdCompact(args string) tea.Cmd {
+	if m.busy {
+		m.status.set(core.NotifyWarning, "Wait for the agent to finish (or press esc) before compacting.", m.now())
+		return nil
+	}
+	m.status.setKeyed("command", "Compacting the conversation…")
+	sess := m.sess
+	return func() tea.Msg {
+		r, err := sess.Compact(context.Background(), args)
+		if err != nil {
+			return commandDoneMsg{err: fmt.Errorf("compaction failed: %w", err)}
+		}
+		return commandDoneMsg{after: func(m *Model) tea.Cmd {
+			m.tr.add(&compactionItem{summary: r.Summary, tokensBefore: r.TokensBefore})
+			m.foot.refresh(m.sess)
+			return nil
+		}}
+	}
+}
+
+func (m *Model) cmdName(args string) tea.Cmd {
+	if m.opts.Sessions == nil {
+		m.status.set(core.NotifyError, "This session is not saved (--no-session), so it cannot be named.", m.now())
+		return nil
+	}
+	if args == "" {
+		m.status.set(core.NotifyError, "Usage: /name <name>", m.now())
+		return nil
+	}
+	if err := m.opts.Sessions.SetName(args); err != nil {
+		m.say(core.NotifyError, "Could not name the session: "+err.Error())
+		return nil
+	}
+	m.foot.name = args
+	m.status.set(core.NotifyInfo, "Session named "+args, m.now())
+	return nil
+}
+
+func (m *Model) cmdExport(args string) tea.Cmd {
+	if m.opts.Sessions == nil {
+		m.status.set(core.NotifyError, "This session is not saved (--no-session), so there is nothing to export.", m.now())
+		return nil
+	}
+	s := m.opts.Sessions
+	m.status.setKeyed("command", "Exporting…")
+	return func() tea.Msg {
+		path, err := s.ExportHTML(args)
+		if err != nil {
+			return commandDoneMsg{err: fmt.Errorf("export failed: %w", err)}
+		}
+		return commandDoneMsg{text: "Exported the session to " + path}
+	}
+}
+
+func (m *Model) cmdCopy(string) tea.Cmd {
+	text, ok := m.sess.LastAssistantText()
+	if !ok {
+		m.status.set(core.NotifyWarning, "There is no answer to copy yet.", m.now())
+		return nil
+	}
+	m.status.set(core.NotifyInfo, fmt.Sprintf("Copied the last answer (%d characters) to the clipboard.", len(text)), m.now())
+	return tea.SetClipboard(text)
+}
+
+func (m *Model) cmdTheme(args string) tea.Cmd {
+	if args != "" {
+		m.applyThemeName(args)
+		return nil
+	}
+	names := []string{"dark", "light"}
+	custom := make([]string, 0, len(m.opts.Themes))
+	for n := range m.opts.Themes {
+		custom = append(custom, n)
+	}
+	sort.Strings(custom)
+	m.openPicker(newPicker("Theme", optionItems(append(names, custom...)), pickTheme, nil))
+	return nil
+}

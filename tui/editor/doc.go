@@ -1,0 +1,17 @@
+// Package editor is cairn's prompt editor: the multi-line input at the bottom
+// of the TUI. It grows with its content up to a maximum height and then
+// scrolls, keeps a persistent prompt history, completes file paths after `@`
+// and commands after `/`, keeps large pastes intact behind short markers,
+// and reports whether the input is a `!` shell command.
+//
+// The editor is a Bubble Tea component in the style of the bubbles package:
+// a Model with Update and View. It does no I/O inside Update; loading and
+// appending history, listing files and fuzzy matching run in tea.Cmds whose
+// results come back as InternalMsg values, which the parent passes to Update.
+// What the parent must act on arrives as SubmitMsg and WarningMsg.
+//
+// The editor keeps its own text buffer rather than wrapping bubbles'
+// textarea: textarea re-renders and re-hashes every line of the draft on
+// each key press, which costs milliseconds for a long draft, while this
+// buffer re-wraps only the edited line and renders only the visible rows.
+package editor

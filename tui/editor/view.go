@@ -1,0 +1,223 @@
+package editor
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mattn/go-runewidth"
+)
+
+// View draws the completion popup, if open, above the input rows. Every
+// line is exactly Width cells wide; there is no border.
+func (m Model) View() string {
+	s := m.s
+	if !s.viewOK {
+		var sb strings.Builder
+		s.popupView(&sb)
+		s.inputView(&sb)
+		s.view, s.viewOK = strings.TrimSuffix(sb.String(), "\n"), true
+	}
+	return s.view
+}
+
+// popupHeight is the number of popup rows View draws.
+func (s *state) popupHeight() int {
+	if !s.comp.open() {
+		return 0
+	}
+	return min(len(s.comp.items), popupRows)
+}
+
+func (s *state) promptWidth() int { return runewidth.StringWidth(s.opts.Prompt) }
+
+func (s *state) popupView(sb *strings.Builder) {
+	c := &s.comp
+	n := s.popupHeight()
+	if n == 0 {
+		return
+	}
+	indent := strings.Repeat(" ", s.promptWidth())
+	avail := s.width - len(indent)
+	nameWidth := 0
+	if c.trig.kind == commandCompletion {
+		for _, it := range c.items {
+			nameWidth = max(nameWidth, ansi.StringWidth(it.text))
+		}
+		nameWidth = min(nameWidth, avail/2)
+	}
+	for i := c.top; i < c.top+n; i++ {
+		it := c.items[i]
+		name, desc := it.text, it.desc
+		if c.trig.kind == fileCompletion {
+			name = strings.TrimPrefix(name, "@")
+		}
+		nameStyle, descStyle := s.styles.Popup, s.styles.Description
+		if i == c.sel {
+			nameStyle, descStyle = s.styles.PopupSelected, s.styles.PopupSelected
+		}
+		sb.WriteString(indent)
+		used := 0
+		if c.trig.kind == commandCompletion {
+			name = padTo(ansi.Truncate(name, nameWidth, "…"), nameWidth)
+			sb.WriteString(nameStyle.Render(name))
+			used = nameWidth
+			if rest := avail - used - 2; rest > 0 && desc != "" {
+				desc = ansi.Truncate(oneLine(desc), rest, "…")
+				sb.WriteString(nameStyle.Render("  "))
+				sb.WriteString(descStyle.Render(desc))
+				used += 2 + ansi.StringWidth(desc)
+			}
+		} else {
+			name = ansi.Truncate(name, avail, "…")
+			sb.WriteString(nameStyle.Render(name))
+			used = ansi.StringWidth(name)
+		}
+		sb.WriteString(strings.Repeat(" ", max(avail-used, 0)))
+		sb.WriteByte('\n')
+	}
+}
+
+func (s *state) inputView(sb *strings.Builder) {
+	if s.buf.empty() && s.opts.Placeholder != "" {
+		s.placeholderView(sb)
+		return
+	}
+	b := s.buf
+	h := s.inputHeight()
+	row := 0
+	for li, l := range b.lines {
+		st := b.rows(l)
+		if row+len(st) <= s.top {
+			row += len(st)
+			continue
+		}
+		for k := range st {
+			if row >= s.top+h {
+				return
+			}
+			if row >= s.top {
+				cursor := -1
+				if li == b.row && k == segment(st, b.col) && s.drawsCursor() {
+					cursor = b.col
+				}
+				s.rowView(sb, l, k, row == 0, cursor)
+			}
+			row++
+		}
+	}
+}
+
+func (s *state) drawsCursor() bool { return s.focused && !s.opts.RealCursor }
+
+// rowView draws visual row k of l, with the cursor before rune cursor
+// (-1 for none).
+func (s *state) rowView(sb *strings.Builder, l *line, k int, first bool, cursor int) {
+	var row strings.Builder
+	s.writePrompt(&row, first)
+	textWidth := s.width - s.promptWidth()
+	from, to := s.buf.span(l, k)
+	used := 0
+	var run []rune
+	flush := func() {
+		if len(run) > 0 {
+			row.WriteString(s.styles.Text.Render(string(run)))
+			run = run[:0]
+		}
+	}
+	for i := from; i < to; i++ {
+		r := l.runes[i]
+		w := s.pastes.cellWidth(r)
+		used += w
+		switch {
+		case i == cursor || isMarker(r):
+			flush()
+			st := s.styles.Marker
+			if i == cursor {
+				st = s.styles.Cursor
+			}
+			row.WriteString(st.Render(cellText(r, &s.pastes, textWidth)))
+		case r == '\t':
+			run = append(run, []rune(strings.Repeat(" ", tabWidth))...)
+		default:
+			run = append(run, r)
+		}
+	}
+	flush()
+	if cursor == to {
+		row.WriteString(s.styles.Cursor.Render(" "))
+		used++
+	}
+	out := row.String()
+	pad := textWidth - used
+	if used > textWidth {
+		// Only a rune wider than the whole row gets here.
+		out = ansi.Truncate(out, s.width, "")
+		pad = s.width - ansi.StringWidth(out)
+	}
+	sb.WriteString(out)
+	sb.WriteString(strings.Repeat(" ", max(pad, 0)))
+	sb.WriteByte('\n')
+}
+
+// cellText is what a rune looks like on screen: a marker's label (cut to
+// fit the row), a tab's spaces, or the rune itself.
+func cellText(r rune, p *pastes, maxWidth int) string {
+	switch {
+	case isMarker(r):
+		label := p.label(r)
+		return label[:min(len(label), max(maxWidth, 1))]
+	case r == '\t':
+		return strings.Repeat(" ", tabWidth)
+	}
+	return string(r)
+}
+
+func (s *state) writePrompt(sb *strings.Builder, first bool) {
+	if first {
+		sb.WriteString(s.styles.Prompt.Render(s.opts.Prompt))
+		return
+	}
+	sb.WriteString(strings.Repeat(" ", s.promptWidth()))
+}
+
+func (s *state) placeholderView(sb *strings.Builder) {
+	s.writePrompt(sb, true)
+	textWidth := s.width - s.promptWidth()
+	text := ansi.Truncate(oneLine(s.opts.Placeholder), textWidth, "…")
+	used := ansi.StringWidth(text)
+	if s.drawsCursor() {
+		first, rest := splitFirst(text)
+		if first == "" {
+			first, used = " ", 1
+		}
+		sb.WriteString(s.styles.Cursor.Inherit(s.styles.Placeholder).Render(first))
+		text = rest
+	}
+	sb.WriteString(s.styles.Placeholder.Render(text))
+	sb.WriteString(strings.Repeat(" ", max(textWidth-used, 0)))
+	sb.WriteByte('\n')
+}
+
+func splitFirst(s string) (first, rest string) {
+	for i := range s {
+		if i > 0 {
+			return s[:i], s[i:]
+		}
+	}
+	return s, ""
+}
+
+// oneLine folds line breaks and tabs into spaces, for popup and placeholder
+// text.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func padTo(s string, w int) string {
+	return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0))
+}

@@ -1,0 +1,256 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// maxBatch bounds how many events one eventsMsg carries.
+const maxBatch = 256
+
+// pumpEvents forwards the session's events to the program until the
+// subscription ends or done closes. Events already waiting are sent
+// together, so a fast stream costs one Update and one frame per batch, not
+// per delta.
+func pumpEvents(events <-chan core.Event, send func(tea.Msg), done <-chan struct{}) {
+	for {
+		var first core.Event
+		var ok bool
+		select {
+		case first, ok = <-events:
+			if !ok {
+				return
+			}
+		case <-done:
+			return
+		}
+		batch := eventsMsg{first}
+	drain:
+		for len(batch) < maxBatch {
+			select {
+			case e, ok := <-events:
+				if !ok {
+					send(batch)
+					return
+				}
+				batch = append(batch, e)
+			default:
+				break drain
+			}
+		}
+		send(batch)
+	}
+}
+
+// onEvents applies a batch of session events to the screen.
+func (m *Model) onEvents(batch eventsMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for _, e := range batch {
+		if cmd := m.onEvent(e); cmd != nil {
+			cmds = append(cmds, cmd)
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Model) onEvent(e core.Event) tea.Cmd {
+	switch e := e.(type) {
+	case core.AgentStart:
+		if !m.busy {
+			m.busy, m.busySince = true, m.now()
+		}
+	case core.MessageStart:
+		m.onMessageStart(e.Message)
+	case core.MessageUpdate:
+		m.onMessageUpdate(e)
+	case core.MessageEnd:
+		m.onMessageEnd(e.Message)
+	case core.ToolExecutionStart:
+		t := m.toolEntry(e.ToolCallID, e.ToolName, e.Args)
+		ti := t.it.(*toolItem)
+		ti.start(m.now())
+		t.touch()
+	case core.ToolExecutionUpdate:
+		t := m.toolEntry(e.ToolCallID, e.ToolName, e.Args)
+		p := e.Partial
+		t.it.(*toolItem).partial = &p
+		t.touch()
+	case core.ToolExecutionEnd:
+		t := m.toolEntry(e.ToolCallID, e.ToolName, nil)
+		r := e.Result
+		t.it.(*toolItem).finish(&r, m.now())
+		t.touch()
+		if m.approval != nil && m.approval.toolCallID == e.ToolCallID {
+			m.approval = nil
+		}
+	case core.AutoRetryStart:
+		m.say(core.NotifyWarning, fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", e.ErrorMessage, e.Delay.Round(100*time.Millisecond), e.Attempt, e.MaxAttempts))
+	case core.AutoRetryEnd:
+		if !e.Success {
+			m.say(core.NotifyError, fmt.Sprintf("Gave up after %d attempts: %s", e.Attempt, e.FinalError))
+		}
+	case core.AutoCompactionStart:
+		m.status.setKeyed("compaction", "Compacting the conversation…")
+	case core.AutoCompactionEnd:
+		m.status.setKeyed("compaction", "")
+		switch {
+		case e.Result != nil:
+			m.tr.add(&compactionItem{summary: e.Result.Summary, tokensBefore: e.Result.TokensBefore})
+		case e.Aborted:
+			m.say(core.NotifyWarning, "Compaction was cancelled.")
+		case e.ErrorMessage != "":
+			m.say(core.NotifyError, "Compaction failed: "+e.ErrorMessage)
+		}
+	case core.QueueUpdate:
+		m.queue = e
+	case core.ThinkingLevelChanged, core.ModelChanged:
+		m.foot.refresh(m.sess)
+	case core.SessionInfoChanged:
+		m.foot.name = e.Name
+	case core.Notice:
+		m.notify(e.Level, e.Message)
+	case core.Settled:
+		return m.onSettled(e)
+	}
+	return nil
+}
+
+func (m *Model) onMessageStart(msg core.Message) {
+	switch msg := msg.(type) {
+	case *core.UserMessage:
+		m.tr.add(newUserItem(msg))
+	case *core.AssistantMessage:
+		m.current = m.tr.add(newAssistantItem(msg, true))
+		clear(m.streamingCalls)
+	case *core.CustomMessage:
+		if msg.Display {
+			m.tr.add(&noticeItem{level: core.NotifyInfo, text: customText(msg)})
+		}
+	}
+}
+
+func (m *Model) onMessageUpdate(e core.MessageUpdate) {
+	if m.current == nil {
+		m.current = m.tr.add(newAssistantItem(e.Message, true))
+	}
+	a := m.current.it.(*assistantItem)
+	a.update(e.Message)
+	switch e.Kind {
+	case "toolcall_start", "toolcall_delta", "toolcall_end":
+		if e.Index < len(e.Message.Content) {
+			c := e.Message.Content[e.Index]
+			id := c.ID
+			if id == "" {
+				id = m.streamingCalls[e.Index]
+			}
+			if id == "" {
+				id = fmt.Sprintf("streaming-%d", e.Index)
+			}
+			m.streamingCalls[e.Index] = id
+			t := m.toolEntry(id, c.Name, c.Arguments)
+			t.it.(*toolItem).setArgs(c.Name, c.Arguments, e.Kind != "toolcall_end")
+			t.touch()
+		}
+	default:
+		m.current.touch()
+	}
+}
+
+func (m *Model) onMessageEnd(msg core.Message) {
+	a, ok := msg.(*core.AssistantMessage)
+	if !ok {
+		return
+	}
+	if m.current == nil {
+		m.current = m.tr.add(newAssistantItem(a, false))
+	}
+	it := m.current.it.(*assistantItem)
+	it.update(a)
+	it.streaming = false
+	m.current.touch()
+	for _, c := range a.Content {
+		if c.Type == core.ContentToolCall {
+			t := m.toolEntry(c.ID, c.Name, c.Arguments)
+			t.it.(*toolItem).setArgs(c.Name, c.Arguments, false)
+			t.touch()
+		}
+	}
+	m.current = nil
+	m.foot.addUsage(a)
+}
+
+// toolEntry finds the entry of a tool call, adding one if it is new.
+func (m *Model) toolEntry(id, name string, args []byte) *entry {
+	if e, ok := m.tools[id]; ok {
+		return e
+	}
+	// A call first seen while streaming had no id yet; adopt it.
+	for idx, sid := range m.streamingCalls {
+		if e, ok := m.tools[sid]; ok && sid != id && e.it.(*toolItem).name == name && len(sid) > 10 && sid[:10] == "streaming-" {
+			delete(m.tools, sid)
+			m.streamingCalls[idx] = id
+			m.tools[id] = e
+			return e
+		}
+	}
+	t := &toolItem{id: id, name: name, args: args}
+	e := m.tr.add(t)
+	m.tools[id] = e
+	return e
+}
+
+// runningTools counts calls that have started and not finished.
+func (m *Model) runningTools() int {
+	n := 0
+	for _, e := range m.tools {
+		if e.it.(*toolItem).running() {
+			n++
+		}
+	}
+	return n
+}
+
+// onSettled ends a run: the queue is empty, pending `!cmd` results join
+// the conversation, and a failure that no answer showed is reported.
+func (m *Model) onSettled(e core.Settled) tea.Cmd {
+	m.busy = false
+	m.current = nil
+	m.approval = nil
+	// Finished calls need no lookups any more; the map only grows otherwise.
+	for id, t := range m.tools {
+		if !t.it.(*toolItem).running() {
+			delete(m.tools, id)
+		}
+	}
+	if e.Error != "" && !m.lastItemShowsError() {
+		m.say(core.NotifyError, e.Error)
+	}
+	m.flushBash()
+	m.foot.refresh(m.sess)
+	return nil
+}
+
+// lastItemShowsError reports whether the newest answer already shows the
+// run's error.
+func (m *Model) lastItemShowsError() bool {
+	for i := len(m.tr.entries) - 1; i >= 0; i-- {
+		if a, ok := m.tr.entries[i].it.(*assistantItem); ok {
+			return a.msg.StopReason == core.StopError || a.msg.StopReason == core.StopAborted
+		}
+	}
+	return false
+}
+
+func customText(m *core.CustomMessage) string {
+	var s string
+	for _, c := range m.Content {
+		if c.Type == core.ContentText {
+			s += c.Text
+		}
+	}
+	return s
+}

@@ -1,0 +1,230 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+)
+
+// footer is what the two lines under the editor show. Token counts are
+// summed as answers arrive, so drawing the footer never walks the
+// conversation.
+type footer struct {
+	cwd, branch, name string
+	model             core.Model
+	thinking          core.ThinkingLevel
+	mode              string
+	usage             core.Usage
+	contextTokens     int // the last answer's total: what the context holds now
+}
+
+func newFooter(opts Options) footer {
+	var f footer
+	f.reset(opts, opts.Session)
+	return f
+}
+
+// reset reads everything again (after a session switch).
+func (f *footer) reset(opts Options, s *agent.Session) {
+	f.cwd = opts.Cwd
+	f.branch = gitBranch(opts.Cwd)
+	if opts.Sessions != nil {
+		f.name = opts.Sessions.Info().Name
+	}
+	f.usage, f.contextTokens = core.Usage{}, 0
+	for _, msg := range s.Messages() {
+		if a, ok := msg.(*core.AssistantMessage); ok {
+			f.addUsage(a)
+		}
+	}
+	f.mode = ""
+	if opts.Approvals != nil {
+		f.mode = string(opts.Approvals.Mode())
+	}
+	f.refresh(s)
+}
+
+// refresh reads the model and thinking level.
+func (f *footer) refresh(s *agent.Session) {
+	st := s.State()
+	f.model, f.thinking = st.Model, st.Thinking
+}
+
+// addUsage counts one answer's tokens.
+func (f *footer) addUsage(a *core.AssistantMessage) {
+	f.usage = f.usage.Add(a.Usage)
+	if t := a.Usage.TotalTokens; t > 0 {
+		f.contextTokens = t
+	}
+}
+
+// view draws the footer's lines at width w.
+func (m *Model) footerView(w int) string {
+	f := &m.foot
+	if m.opts.Approvals != nil {
+		f.mode = string(m.opts.Approvals.Mode())
+	}
+	left := shortenHome(f.cwd)
+	if f.branch != "" {
+		left += " (" + f.branch + ")"
+	}
+	if f.name != "" {
+		left += " • " + f.name
+	}
+	var stats []string
+	stats = append(stats, "↑"+formatCount(f.usage.Input), "↓"+formatCount(f.usage.Output))
+	if f.usage.CacheRead > 0 {
+		stats = append(stats, "R"+formatCount(f.usage.CacheRead))
+	}
+	if f.usage.CacheWrite > 0 {
+		stats = append(stats, "W"+formatCount(f.usage.CacheWrite))
+	}
+	stats = append(stats, fmt.Sprintf("$%.3f", f.usage.Cost.Total))
+	if cw := f.model.ContextWindow; cw > 0 {
+		stats = append(stats, fmt.Sprintf("%.1f%%/%s", 100*float64(f.contextTokens)/float64(cw), formatCount(cw)))
+	}
+	model := f.model.ID
+	if f.model.Provider != "" {
+		model = "(" + f.model.Provider + ") " + model
+	}
+	if m.firstRun != nil {
+		model = "no model set up"
+	}
+	right := model
+	if f.model.Reasoning {
+		right += " • " + m.st.thinkingLevel(f.thinking).Render(string(f.thinking))
+	}
+	if f.mode != "" {
+		right += " • " + f.mode
+	}
+	line1 := m.st.muted.Render(ansi.Truncate(left, w, "…"))
+	statsText := strings.Join(stats, " ")
+	gap := w - ansi.StringWidth(statsText) - ansi.StringWidth(right)
+	var line2 string
+	if gap >= 2 {
+		line2 = m.st.muted.Render(statsText) + strings.Repeat(" ", gap) + m.st.muted.Render(right)
+	} else {
+		line2 = m.st.muted.Render(ansi.Truncate(statsText+"  "+right, w, "…"))
+	}
+	return line1 + "\n" + line2
+}
+
+// formatCount writes a count briefly: 950, 12.3k, 1.2M.
+func formatCount(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 10000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	case n < 1000000:
+		return fmt.Sprintf("%dk", n/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+// shortenHome writes the home directory as ~.
+func shortenHome(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if p == home {
+			return "~"
+		}
+		if rel, ok := strings.CutPrefix(p, home+string(filepath.Separator)); ok {
+			return "~/" + rel
+		}
+	}
+	return p
+}
+
+// gitBranch reads the current branch from .git/HEAD in dir or a parent;
+// "" when there is none. A detached HEAD shows as a short hash.
+func gitBranch(dir string) string {
+	for d := dir; d != ""; {
+		head := filepath.Join(d, ".git", "HEAD")
+		if fi, err := os.Stat(filepath.Join(d, ".git")); err == nil && !fi.IsDir() {
+			// A worktree or submodule: .git is a file naming the real dir.
+			if b, err := os.ReadFile(filepath.Join(d, ".git")); err == nil {
+				if gd, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); ok {
+					if !filepath.IsAbs(gd) {
+						gd = filepath.Join(d, gd)
+					}
+					head = filepath.Join(gd, "HEAD")
+				}
+			}
+		}
+		if b, err := os.ReadFile(head); err == nil {
+			s := strings.TrimSpace(string(b))
+			if ref, ok := strings.CutPrefix(s, "ref: refs/heads/"); ok {
+				return ref
+			}
+			if len(s) >= 7 {
+				return s[:7]
+			}
+			return s
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return ""
+}
+
+// status is the line above the footer: the latest notice, which fades
+// after a while, and keyed texts that stay until cleared.
+type status struct {
+	text  string
+	level core.NotifyLevel
+	at    time.Time
+	keyed map[string]string
+}
+
+// statusLife is how long a notice stays.
+const statusLife = 8 * time.Second
+
+func (s *status) set(level core.NotifyLevel, text string, now time.Time) {
+	s.text, s.level, s.at = text, level, now
+}
+
+func (s *status) setKeyed(key, text string) {
+	if s.keyed == nil {
+		s.keyed = map[string]string{}
+	}
+	if text == "" {
+		delete(s.keyed, key)
+		return
+	}
+	s.keyed[key] = text
+}
+
+// line returns the status text and its level; "" when there is none.
+func (s *status) line(now time.Time) (string, core.NotifyLevel) {
+	if len(s.keyed) > 0 {
+		keys := make([]string, 0, len(s.keyed))
+		for k := range s.keyed {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = s.keyed[k]
+		}
+		text := strings.Join(parts, " · ")
+		if s.text != "" && now.Sub(s.at) < statusLife {
+			text = s.text + " · " + text
+		}
+		return text, core.NotifyInfo
+	}
+	if s.text != "" && now.Sub(s.at) < statusLife {
+		return s.text, s.level
+	}
+	return "", ""
+}

@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/tui/markdown"
+)
+
+// renderContext is what items are drawn with.
+type renderContext struct {
+	width        int
+	st           *styles
+	md           *markdown.Renderer
+	expandTools  bool
+	showThinking bool
+	now          time.Time
+	spinner      string
+	expandHint   string // "ctrl+o", the expandTools key
+}
+
+// contentWidth is the width inside the transcript's left gutter.
+func (rc *renderContext) contentWidth() int { return max(rc.width-2, 10) }
+
+// indent prefixes every line of s with two spaces.
+func indent(s string) string {
+	if s == "" {
+		return s
+	}
+	return "  " + strings.ReplaceAll(s, "\n", "\n  ")
+}
+
+// userItem is a message the person sent.
+type userItem struct {
+	text   string
+	images int
+}
+
+func (u *userItem) render(rc *renderContext) string {
+	w := rc.contentWidth()
+	body := u.text
+	if u.images > 0 {
+		body += fmt.Sprintf("\n[%d image(s)]", u.images)
+	}
+	box := rc.st.user.Width(rc.width).Render(lipgloss.Wrap(body, w-2, ""))
+	return box
+}
+
+// assistantItem is one answer: its thinking and text blocks, streamed.
+// Tool calls are items of their own, placed after it.
+type assistantItem struct {
+	msg       *core.AssistantMessage
+	streams   map[int]*markdown.Stream // text blocks by content index
+	streaming bool
+}
+
+func newAssistantItem(m *core.AssistantMessage, streaming bool) *assistantItem {
+	return &assistantItem{msg: m, streams: map[int]*markdown.Stream{}, streaming: streaming}
+}
+
+func (a *assistantItem) live() bool { return a.streaming }
+
+// update takes a newer snapshot of the message.
+func (a *assistantItem) update(m *core.AssistantMessage) { a.msg = m }
+
+func (a *assistantItem) render(rc *renderContext) string {
+	var parts []string
+	w := rc.contentWidth()
+	for i, c := range a.msg.Content {
+		switch c.Type {
+		case core.ContentThinking:
+			if t := renderThinking(rc, c.Thinking, w); t != "" {
+				parts = append(parts, t)
+			}
+		case core.ContentText:
+			if strings.TrimSpace(c.Text) == "" {
+				continue
+			}
+			s := a.streams[i]
+			if s == nil {
+				s = &markdown.Stream{}
+				a.streams[i] = s
+			}
+			s.Set(c.Text)
+			parts = append(parts, s.View(rc.md))
+		}
+	}
+	if a.msg.StopReason == core.StopError && a.msg.ErrorMessage != "" {
+		parts = append(parts, rc.st.errorText.Render(lipgloss.Wrap("Error: "+a.msg.ErrorMessage, w, "")))
+	}
+	if a.msg.StopReason == core.StopAborted {
+		parts = append(parts, rc.st.muted.Render("Interrupted."))
+	}
+	return indent(strings.Join(parts, "\n"))
+}
+
+// renderThinking shows a thinking block: one dim line when collapsed, all
+// of it wrapped when expanded.
+func renderThinking(rc *renderContext, text string, w int) string {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return ""
+	}
+	if !rc.showThinking {
+		first, _, _ := strings.Cut(text, "\n")
+		line := "∴ Thinking: " + first
+		return rc.st.thinking.Render(ansi.Truncate(line, w, "…"))
+	}
+	return rc.st.thinking.Render(markdown.RenderPlain("∴ "+text, w, lipgloss.NewStyle()))
+}
+
+// noticeItem is a line from cairn itself: a retry, a compaction, a command's
+// answer.
+type noticeItem struct {
+	level core.NotifyLevel
+	text  string
+}
+
+func (n *noticeItem) render(rc *renderContext) string {
+	st := rc.st.muted
+	switch n.level {
+	case core.NotifyError:
+		st = rc.st.errorText
+	case core.NotifyWarning:
+		st = rc.st.warning
+	}
+	return indent(st.Render(lipgloss.Wrap(n.text, rc.contentWidth(), "")))
+}
+
+// textItem is preformatted text (help, hotkeys), shown as is.
+type textItem struct{ text string }
+
+func (t *textItem) render(rc *renderContext) string {
+	return indent(lipgloss.Wrap(t.text, rc.contentWidth(), ""))
+}
+
+// compactionItem is a compaction summary: collapsed to one line unless
+// tool output is expanded.
+type compactionItem struct {
+	summary      string
+	tokensBefore int
+}
+
+func (c *compactionItem) render(rc *renderContext) string {
+	head := rc.st.accent.Render("▣ Compacted") + rc.st.muted.Render(fmt.Sprintf(" (%s tokens summarised)", formatCount(c.tokensBefore)))
+	if !rc.expandTools {
+		return indent(head + rc.st.dim.Render("  "+rc.expandHint+" to show the summary"))
+	}
+	return indent(head + "\n" + rc.md.Render(c.summary))
+}

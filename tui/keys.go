@@ -1,0 +1,188 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/tui/keymap"
+)
+
+// quitWindow is how soon a second ctrl+c must follow the first to quit.
+const quitWindow = 1500 * time.Millisecond
+
+// onKey routes a key to whatever has the focus: a prompt or picker first,
+// then the app's own keys, then the editor.
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if cmd, ok := m.onScrollKey(k); ok {
+		return cmd
+	}
+	switch {
+	case m.approval != nil:
+		return m.onApprovalKey(k)
+	case m.dialog != nil:
+		return m.onDialogKey(k)
+	case m.picker != nil:
+		return m.onPickerKey(k)
+	}
+	if m.bash != nil && (m.is(k, keymap.Interrupt) || k.String() == "ctrl+c") {
+		m.bash.run.Cancel()
+		return nil
+	}
+	if cmd, ok := m.onAppKey(k); ok {
+		return cmd
+	}
+	if m.firstRun != nil && !strings.HasPrefix(m.ed.Value(), "!") && m.is(k, keymap.Submit) && !strings.HasPrefix(m.ed.Value(), "/") {
+		m.status.set(core.NotifyWarning, "No model is set up yet: see above. !cmd and /commands work.", m.now())
+		return nil
+	}
+	return m.updateEditor(k)
+}
+
+func (m *Model) is(k tea.KeyPressMsg, a keymap.Action) bool { return m.keys.Matches(k, a) }
+
+// onScrollKey moves the transcript.
+func (m *Model) onScrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	page := max(m.transcriptHeight()-2, 1)
+	rc := m.renderContext()
+	switch {
+	case m.is(k, keymap.ScrollUp):
+		m.tr.scroll(rc, m.transcriptHeight(), -page)
+	case m.is(k, keymap.ScrollDown):
+		m.tr.scroll(rc, m.transcriptHeight(), page)
+	case m.is(k, keymap.ScrollTop):
+		m.tr.home()
+	case m.is(k, keymap.ScrollBottom):
+		m.tr.end()
+	case m.ed.Value() == "" && m.approval == nil && m.dialog == nil && m.picker == nil && (k.String() == "home" || k.String() == "end"):
+		if k.String() == "home" {
+			m.tr.home()
+		} else {
+			m.tr.end()
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// onWheel scrolls three lines per notch.
+func (m *Model) onWheel(w tea.MouseWheelMsg) tea.Cmd {
+	rc := m.renderContext()
+	switch w.Mouse().Button {
+	case tea.MouseWheelUp:
+		m.tr.scroll(rc, m.transcriptHeight(), -3)
+	case tea.MouseWheelDown:
+		m.tr.scroll(rc, m.transcriptHeight(), 3)
+	}
+	return nil
+}
+
+// onAppKey handles the keys that act on the whole app.
+func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	switch {
+	case m.is(k, keymap.Interrupt):
+		if m.ed.CompletionOpen() {
+			return nil, false
+		}
+		if m.busy {
+			m.abort()
+			return nil, true
+		}
+		return nil, false
+	case m.is(k, keymap.Clear):
+		if m.ed.Value() != "" {
+			m.ed.Reset()
+			return nil, true
+		}
+		if m.busy {
+			m.abort()
+			return nil, true
+		}
+		if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < quitWindow {
+			return m.quit(), true
+		}
+		m.quitArmed = m.now()
+		m.status.set(core.NotifyInfo, "Press ctrl+c again to quit.", m.now())
+		return nil, true
+	case m.is(k, keymap.Exit) && m.ed.Value() == "":
+		return m.quit(), true
+	case m.is(k, keymap.Suspend):
+		return tea.Suspend, true
+	case m.is(k, keymap.ExpandTools):
+		m.expandTools = !m.expandTools
+		m.tr.invalidate()
+		return nil, true
+	case m.is(k, keymap.ToggleThinking):
+		m.showThinking = !m.showThinking
+		m.tr.invalidate()
+		return nil, true
+	case m.is(k, keymap.CycleThinkingLevel):
+		if lvl, ok := m.sess.CycleThinkingLevel(); ok {
+			m.status.set(core.NotifyInfo, "Thinking: "+string(lvl), m.now())
+		} else {
+			m.status.set(core.NotifyInfo, "This model does not think.", m.now())
+		}
+		m.foot.refresh(m.sess)
+		return nil, true
+	case m.is(k, keymap.CycleModelForward):
+		return m.cycleModel(), true
+	case m.is(k, keymap.SelectModel):
+		m.openModelPicker("")
+		return nil, true
+	case m.is(k, keymap.Dequeue):
+		if texts := m.sess.ClearQueues(); len(texts) > 0 {
+			m.ed.SetValue(strings.Join(texts, "\n\n"))
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// abort stops the run and puts queued messages back in the editor, so
+// nothing typed is lost.
+func (m *Model) abort() {
+	queued := m.sess.ClearQueues()
+	m.sess.Abort()
+	if len(queued) > 0 {
+		text := strings.Join(queued, "\n\n")
+		if cur := m.ed.Value(); cur != "" {
+			text += "\n\n" + cur
+		}
+		m.ed.SetValue(text)
+	}
+	m.status.set(core.NotifyInfo, "Interrupted.", m.now())
+}
+
+// quit ends the program; the caller closes the session.
+func (m *Model) quit() tea.Cmd {
+	m.quitting = true
+	if m.bash != nil {
+		m.bash.run.Cancel()
+	}
+	return tea.Quit
+}
+
+func (m *Model) onPaste(p tea.PasteMsg) tea.Cmd {
+	switch {
+	case m.dialog != nil && m.dialog.input != nil:
+		in, cmd := m.dialog.input.Update(p)
+		m.dialog.input = &in
+		return cmd
+	case m.picker != nil:
+		return m.picker.paste(p.Content)
+	case m.approval != nil:
+		return nil
+	}
+	return m.updateEditor(p)
+}
+
+// firstKey names the first key bound to a, for hints ("esc to interrupt").
+func firstKey(km keymap.Map, a keymap.Action) string {
+	if k := km.Keys(a); len(k) > 0 {
+		return k[0]
+	}
+	return string(a)
+}

@@ -1,0 +1,304 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/themes"
+	"github.com/cairn-dev/cairn/tui/editor"
+	"github.com/cairn-dev/cairn/tui/keymap"
+	"github.com/cairn-dev/cairn/tui/markdown"
+)
+
+// Model is the root Bubble Tea model: the transcript above, the prompt
+// editor, the footer below, and at most one prompt or picker at a time.
+// Update dispatches each message to a small handler; View composes the
+// parts, drawing only what is on screen.
+type Model struct {
+	opts Options
+	sess *agent.Session
+	keys keymap.Map
+	now  func() time.Time
+
+	width, height int
+	theme         *themes.Theme
+	themeChosen   bool // set once a theme is fixed (option or background)
+	st            *styles
+	md            *markdown.Renderer
+
+	tr     transcript
+	ed     editor.Model
+	foot   footer
+	status status
+
+	// The current answer and tool calls, by id.
+	current *entry
+	tools   map[string]*entry
+	// Streaming tool calls by content index of the current answer.
+	streamingCalls map[int]string
+
+	busy      bool      // the agent is working
+	busySince time.Time // when it started
+	queue     core.QueueUpdate
+
+	expandTools  bool
+	showThinking bool
+
+	approval *approvalPrompt // the pending tool approval, if any
+	dialog   *dialogPrompt   // another pending question, if any
+	picker   *picker         // an open picker, if any
+
+	bash        *bashRun                     // the running `!cmd`, if any
+	pendingBash []*core.BashExecutionMessage // results waiting for the session to settle
+
+	ticking   bool // an animation tick is scheduled
+	spinFrame int
+	lastSpin  time.Time
+
+	quitArmed time.Time // when ctrl+c was pressed on an empty editor
+	firstRun  *FirstRun
+	widgets   map[string]widgetMsg
+	title     string
+	quitting  bool
+}
+
+// eventsMsg carries session events, in order, to Update.
+type eventsMsg []core.Event
+
+// tickMsg is the animation tick.
+type tickMsg struct{}
+
+// New builds the model for opts.
+func New(opts Options) *Model {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.UI == nil {
+		opts.UI = NewUI()
+	}
+	if len(opts.Keys.Keys(keymap.Submit)) == 0 {
+		opts.Keys = keymap.Defaults()
+	}
+	if opts.ApprovalGuard == 0 {
+		opts.ApprovalGuard = 300 * time.Millisecond
+	}
+	m := &Model{
+		opts:           opts,
+		sess:           opts.Session,
+		keys:           opts.Keys,
+		now:            opts.Now,
+		width:          80,
+		height:         24,
+		tr:             newTranscript(),
+		tools:          map[string]*entry{},
+		streamingCalls: map[int]string{},
+		firstRun:       opts.FirstRun,
+		widgets:        map[string]widgetMsg{},
+	}
+	m.ed = newEditor(opts, m.commandList())
+	if opts.Theme != nil {
+		m.setTheme(opts.Theme)
+		m.themeChosen = true
+	} else {
+		m.setTheme(themes.Dark())
+	}
+	m.foot = newFooter(opts)
+	m.loadHistory()
+	if opts.FirstRun != nil {
+		m.tr.add(&firstRunItem{fr: opts.FirstRun})
+	}
+	for _, n := range opts.Notices {
+		m.tr.add(&noticeItem{level: core.NotifyWarning, text: n})
+	}
+	return m
+}
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.ed.Init()}
+	if m.opts.OpenResume {
+		cmds = append(cmds, m.cmdResume(""))
+	}
+	if !m.themeChosen {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update implements tea.Model. It routes each message to its handler and
+// keeps the animation tick going while something runs.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.route(msg)
+	if m.quitting {
+		return m, cmd
+	}
+	if tick := m.ensureTick(); tick != nil {
+		cmd = tea.Batch(cmd, tick)
+	}
+	return m, cmd
+}
+
+func (m *Model) route(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		return m.resize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		if !m.themeChosen {
+			m.themeChosen = true
+			if !msg.IsDark() {
+				m.setTheme(themes.Light())
+			}
+		}
+		return nil
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	case tea.PasteMsg:
+		return m.onPaste(msg)
+	case tea.MouseWheelMsg:
+		return m.onWheel(msg)
+	case eventsMsg:
+		return m.onEvents(msg)
+	case tickMsg:
+		return m.onTick()
+	case dialogMsg:
+		return m.onDialog(msg)
+	case dialogGoneMsg:
+		m.onDialogGone(msg.id)
+		return nil
+	case notifyMsg:
+		m.notify(msg.level, msg.text)
+		return nil
+	case statusMsg:
+		m.status.setKeyed(msg.key, msg.text)
+		return nil
+	case widgetMsg:
+		m.setWidget(msg)
+		return nil
+	case titleMsg:
+		m.title = msg.title
+		return nil
+	case editorTextMsg:
+		m.ed.SetValue(msg.text)
+		return nil
+	case bashUpdateMsg:
+		return m.onBashUpdate(msg)
+	case bashDoneMsg:
+		return m.onBashDone(msg)
+	case commandDoneMsg:
+		return m.onCommandDone(msg)
+	case pickedMsg:
+		return m.onPicked(msg)
+	case interactiveDoneMsg:
+		if msg.err != nil {
+			m.say(core.NotifyWarning, fmt.Sprintf("%s: %v", msg.command, msg.err))
+		}
+		return nil
+	case editor.WarningMsg:
+		m.status.set(core.NotifyWarning, msg.Err.Error(), m.now())
+		return nil
+	}
+	return m.updateEditor(msg)
+}
+
+// updateEditor passes msg to the editor and handles what it submits.
+func (m *Model) updateEditor(msg tea.Msg) tea.Cmd {
+	if sub, ok := msg.(editor.SubmitMsg); ok {
+		return m.onSubmit(sub)
+	}
+	var cmd tea.Cmd
+	m.ed, cmd = m.ed.Update(msg)
+	return cmd
+}
+
+// resize lays the screen out for a new terminal size.
+func (m *Model) resize(w, h int) tea.Cmd {
+	if w == m.width && h == m.height {
+		return nil
+	}
+	m.width, m.height = w, h
+	m.md = newMarkdown(m.theme, w)
+	m.ed.SetWidth(max(w-4, 10))
+	m.tr.invalidate()
+	if m.bash != nil {
+		m.bash.resize(w, h)
+	}
+	return nil
+}
+
+// setTheme switches every style to t.
+func (m *Model) setTheme(t *themes.Theme) {
+	m.theme = t
+	m.st = newStyles(t, firstKey(m.keys, keymap.ExpandTools))
+	m.md = newMarkdown(t, m.width)
+	m.ed.SetStyles(m.st.editor)
+	m.tr.invalidate()
+}
+
+// tickInterval is how often the screen animates while something runs:
+// streaming answers are redrawn at most this often.
+const tickInterval = frameInterval
+
+// ensureTick starts the animation tick when something runs and it is not
+// already going. The tick redraws streaming items (their redraws are
+// throttled, so the last delta of a burst reaches the screen on the next
+// tick), spinners and elapsed times.
+func (m *Model) ensureTick() tea.Cmd {
+	if m.ticking || !m.animating() {
+		return nil
+	}
+	m.ticking = true
+	return tea.Tick(tickInterval, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// animating reports whether anything on screen moves.
+func (m *Model) animating() bool {
+	return m.busy || m.bash != nil || m.runningTools() > 0 || m.tr.stale
+}
+
+// onTick advances spinners and the elapsed times of running tools.
+func (m *Model) onTick() tea.Cmd {
+	m.ticking = false
+	now := m.now()
+	if now.Sub(m.lastSpin) >= 100*time.Millisecond {
+		m.lastSpin = now
+		m.spinFrame++
+		for _, e := range m.tools {
+			if t := e.it.(*toolItem); t.running() {
+				e.touch()
+			}
+		}
+	}
+	return nil
+}
+
+// spinner is the current spinner frame.
+func (m *Model) spinner() string {
+	frames := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+	return frames[m.spinFrame%len(frames)]
+}
+
+// notify shows a notice in the status line; errors and warnings also stay
+// in the transcript.
+func (m *Model) notify(level core.NotifyLevel, text string) {
+	m.status.set(level, text, m.now())
+	if level != core.NotifyInfo {
+		m.tr.add(&noticeItem{level: level, text: text})
+	}
+}
+
+// say adds a line from cairn to the transcript.
+func (m *Model) say(level core.NotifyLevel, text string) {
+	m.tr.add(&noticeItem{level: level, text: text})
+}
+
+func (m *Model) setWidget(w widgetMsg) {
+	if w.lines == nil {
+		delete(m.widgets, w.key)
+		return
+	}
+	m.widgets[w.key] = w
+}

@@ -1,0 +1,51 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Run shows the TUI on the terminal until the person quits or ctx ends.
+// The caller closes the session afterwards. extra options are for tests
+// (input, output, window size).
+func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
+	m := New(opts)
+	popts := append([]tea.ProgramOption{tea.WithContext(ctx)}, extra...)
+	p := tea.NewProgram(m, popts...)
+	stop := m.Connect(p.Send)
+	defer stop()
+	_, err := p.Run()
+	if m.sess.State().IsStreaming {
+		m.sess.Abort()
+	}
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("terminal interface: %w", err)
+	}
+	return nil
+}
+
+// Connect starts delivering the session's events and questions to send
+// (a program's Send). stop ends the delivery; questions asked after it are
+// dismissed.
+func (m *Model) Connect(send func(tea.Msg)) (stop func()) {
+	events, unsubscribe := m.sess.Subscribe()
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		pumpEvents(events, send, done)
+	}()
+	m.opts.UI.attach(send)
+	return func() {
+		m.opts.UI.detach()
+		close(done)
+		unsubscribe()
+		<-finished
+	}
+}
+
+// discard is an io.Writer for tests that do not look at the screen.
+var _ io.Writer = io.Discard

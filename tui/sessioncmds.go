@@ -1,0 +1,309 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/themes"
+)
+
+func (m *Model) cmdModel(args string) tea.Cmd {
+	m.openModelPicker(args)
+	return nil
+}
+
+// openModelPicker lists the available models, filtered by search.
+func (m *Model) openModelPicker(search string) {
+	var models []core.Model
+	if m.opts.Models != nil {
+		models = m.opts.Models()
+	}
+	cur := m.sess.State().Model
+	items := make([]pickItem, 0, len(models))
+	for _, md := range models {
+		detail := md.Provider
+		if md.ContextWindow > 0 {
+			detail += fmt.Sprintf(" · %s context", formatCount(md.ContextWindow))
+		}
+		if md.Reasoning {
+			detail += " · thinks"
+		}
+		if md.Provider == cur.Provider && md.ID == cur.ID {
+			detail += " · current"
+		}
+		items = append(items, pickItem{label: md.ID, detail: detail, value: md.Provider + "/" + md.ID})
+	}
+	p := newPicker("Model", items, pickModel, nil)
+	p.empty = "No models are available: set an API key or add ~/.cairn/models.json."
+	p.filter = search
+	p.refilter()
+	m.openPicker(p)
+}
+
+// cycleModel switches to the next available model.
+func (m *Model) cycleModel() tea.Cmd {
+	md, ok, err := m.sess.CycleModel()
+	switch {
+	case err != nil:
+		m.status.set(core.NotifyError, err.Error(), m.now())
+	case !ok:
+		m.status.set(core.NotifyInfo, "Only one model is available.", m.now())
+	default:
+		m.status.set(core.NotifyInfo, "Model: "+md.Provider+"/"+md.ID, m.now())
+	}
+	m.foot.refresh(m.sess)
+	return nil
+}
+
+func (m *Model) setModel(value string) {
+	provider, id, _ := strings.Cut(value, "/")
+	if m.opts.Models != nil {
+		for _, md := range m.opts.Models() {
+			if md.Provider == provider && md.ID == id {
+				if err := m.sess.SetModel(md); err != nil {
+					m.status.set(core.NotifyError, err.Error(), m.now())
+					return
+				}
+				m.firstRun = nil
+				m.foot.refresh(m.sess)
+				m.status.set(core.NotifyInfo, "Model: "+value, m.now())
+				return
+			}
+		}
+	}
+	m.status.set(core.NotifyError, "No model "+value, m.now())
+}
+
+// onPicked acts on a picker's choice (or its dismissal).
+func (m *Model) onPicked(p pickedMsg) tea.Cmd {
+	if p.kind == pickDialog {
+		if p.dialog != nil {
+			p.dialog.reply <- dialogAnswer{value: p.value, ok: p.ok}
+		}
+		return nil
+	}
+	if !p.ok {
+		return nil
+	}
+	switch p.kind {
+	case pickThinking:
+		m.setThinking(core.ThinkingLevel(p.value))
+	case pickMode:
+		m.setMode(p.value)
+	case pickTheme:
+		m.applyThemeName(p.value)
+	case pickModel:
+		m.setModel(p.value)
+	case pickResume:
+		return m.switchTo(func() (Conversation, error) { return m.opts.Sessions.Open(p.value) }, "Resumed the session.")
+	case pickTree:
+		return m.switchTo(func() (Conversation, error) { return m.opts.Sessions.Branch(p.value) }, "Moved to the chosen point; a new branch grows from here.")
+	case pickFork:
+		var text string
+		cmd := m.switchTo(func() (Conversation, error) {
+			t, c, err := m.opts.Sessions.Fork(p.value)
+			text = t
+			return c, err
+		}, "Forked into a new session; edit the message and send it.")
+		if text != "" {
+			m.ed.SetValue(text)
+		}
+		return cmd
+	}
+	return nil
+}
+
+// applyThemeName switches to a built-in or custom theme by name.
+func (m *Model) applyThemeName(name string) {
+	t, err := themes.Resolve(name, m.opts.Themes, m.theme.Dark)
+	if err != nil {
+		m.status.set(core.NotifyError, err.Error(), m.now())
+		return
+	}
+	m.setTheme(t)
+	m.themeChosen = true
+	if m.opts.SaveTheme != nil {
+		if err := m.opts.SaveTheme(name); err != nil {
+			m.status.set(core.NotifyWarning, "Theme applied but not saved: "+err.Error(), m.now())
+			return
+		}
+	}
+	m.status.set(core.NotifyInfo, "Theme: "+name, m.now())
+}
+
+// needSessions reports (and says) when session files are off.
+func (m *Model) needSessions() bool {
+	if m.opts.Sessions == nil {
+		m.status.set(core.NotifyError, "Sessions are not saved in this run (--no-session).", m.now())
+		return false
+	}
+	return true
+}
+
+func (m *Model) cmdNew(string) tea.Cmd {
+	if !m.needSessions() {
+		m.sess.Abort()
+		return nil
+	}
+	return m.switchTo(m.opts.Sessions.New, "Started a new session.")
+}
+
+// switchTo replaces the conversation with the one open returns. The run
+// in progress is stopped first.
+func (m *Model) switchTo(open func() (Conversation, error), done string) tea.Cmd {
+	if m.busy {
+		m.status.set(core.NotifyWarning, "Wait for the agent to finish (or press esc) first.", m.now())
+		return nil
+	}
+	c, err := open()
+	if err != nil {
+		m.say(core.NotifyError, err.Error())
+		return nil
+	}
+	if err := m.sess.Replace(c.Store, c.Messages, c.EntryIDs); err != nil {
+		m.say(core.NotifyError, err.Error())
+		return nil
+	}
+	if c.Provider != "" && m.opts.Models != nil {
+		for _, md := range m.opts.Models() {
+			if md.Provider == c.Provider && md.ID == c.ModelID {
+				_ = m.sess.SetModel(md)
+			}
+		}
+	}
+	if c.Thinking != "" {
+		_ = m.sess.SetThinkingLevel(c.Thinking)
+	}
+	m.tr.clear()
+	clear(m.tools)
+	m.current = nil
+	m.showConversation(c.Messages)
+	m.foot.reset(m.opts, m.sess)
+	m.say(core.NotifyInfo, done)
+	return nil
+}
+
+func (m *Model) cmdResume(string) tea.Cmd {
+	if !m.needSessions() {
+		return nil
+	}
+	list, err := m.opts.Sessions.List()
+	if err != nil {
+		m.say(core.NotifyError, "Could not list sessions: "+err.Error())
+		return nil
+	}
+	cur := m.opts.Sessions.Info().File
+	var items []pickItem
+	for _, s := range list {
+		if s.Path == cur {
+			continue
+		}
+		first := s.FirstMessage
+		if s.Name != "" {
+			first = s.Name + ": " + first
+		}
+		if first == "" {
+			first = "(no messages)"
+		}
+		first = strings.Join(strings.Fields(first), " ")
+		detail := fmt.Sprintf("%s · %d messages", ago(m.now(), s.Modified), s.MessageCount)
+		items = append(items, pickItem{label: first, detail: detail, value: s.Path})
+	}
+	p := newPicker("Resume a session", items, pickResume, nil)
+	p.empty = "No other sessions in this directory."
+	m.openPicker(p)
+	return nil
+}
+
+func (m *Model) cmdTree(string) tea.Cmd {
+	if !m.needSessions() {
+		return nil
+	}
+	nodes, err := m.opts.Sessions.Tree()
+	if err != nil {
+		m.say(core.NotifyError, "Could not read the session tree: "+err.Error())
+		return nil
+	}
+	depth := map[string]int{}
+	var items []pickItem
+	for _, n := range nodes {
+		d := 0
+		if n.ParentID != "" {
+			d = depth[n.ParentID]
+		}
+		// Only branching deepens the tree, so a long conversation stays flat.
+		depth[n.ID] = d
+		if n.Role != "user" && n.Role != "assistant" {
+			continue
+		}
+		mark := "  "
+		if n.OnPath {
+			mark = "• "
+		}
+		label := strings.Repeat("  ", min(d, 10)) + mark + n.Role + ": " + strings.Join(strings.Fields(n.Text), " ")
+		items = append(items, pickItem{label: label, value: n.ID})
+	}
+	markBranches(nodes, depth)
+	p := newPicker("Session tree (• is the current branch)", items, pickTree, nil)
+	p.empty = "The session is empty."
+	if len(p.shown) > 0 {
+		p.selected = len(p.shown) - 1
+	}
+	m.openPicker(p)
+	return nil
+}
+
+// markBranches deepens the children of entries that have more than one.
+func markBranches(nodes []TreeNode, depth map[string]int) {
+	kids := map[string]int{}
+	for _, n := range nodes {
+		kids[n.ParentID]++
+	}
+	for _, n := range nodes {
+		if n.ParentID != "" && kids[n.ParentID] > 1 {
+			depth[n.ID] = depth[n.ParentID] + 1
+		}
+	}
+}
+
+func (m *Model) cmdFork(string) tea.Cmd {
+	if !m.needSessions() {
+		return nil
+	}
+	nodes, err := m.opts.Sessions.Tree()
+	if err != nil {
+		m.say(core.NotifyError, "Could not read the session: "+err.Error())
+		return nil
+	}
+	var items []pickItem
+	for _, n := range nodes {
+		if n.Role == "user" && n.OnPath {
+			items = append(items, pickItem{label: strings.Join(strings.Fields(n.Text), " "), value: n.ID})
+		}
+	}
+	p := newPicker("Fork from which message?", items, pickFork, nil)
+	p.empty = "There are no messages to fork from yet."
+	if len(p.shown) > 0 {
+		p.selected = len(p.shown) - 1
+	}
+	m.openPicker(p)
+	return nil
+}
+
+// ago says how long ago t was, briefly.
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return t.Format("2006-01-02")
+}

@@ -1,0 +1,107 @@
+package tui
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/tui/toolview"
+)
+
+// toolState is where a tool call is in its life.
+type toolState int
+
+const (
+	toolStreaming toolState = iota // the model is still writing its arguments
+	toolPending                    // waiting to run (or for approval)
+	toolRunning
+	toolDone
+)
+
+// toolItem is one tool call with its preview, live output and result.
+type toolItem struct {
+	id, name string
+	args     json.RawMessage
+	state    toolState
+	partial  *core.ToolUpdate
+	result   *core.ToolResult
+	started  time.Time
+	elapsed  time.Duration
+	// previewDiff is the change an edit call will make, computed when its
+	// approval is asked; previewErr says why the edit would fail instead.
+	previewDiff, previewErr string
+	awaiting                bool // an approval prompt is showing for it
+}
+
+func (t *toolItem) live() bool { return t.state == toolStreaming }
+
+func (t *toolItem) running() bool { return t.state == toolRunning }
+
+// setArgs takes the arguments streamed so far.
+func (t *toolItem) setArgs(name string, args json.RawMessage, streaming bool) {
+	if name != "" {
+		t.name = name
+	}
+	if args != nil {
+		t.args = args
+	}
+	if t.state == toolStreaming && !streaming {
+		t.state = toolPending
+	}
+}
+
+func (t *toolItem) start(now time.Time) {
+	if t.state < toolRunning {
+		t.state, t.started = toolRunning, now
+	}
+}
+
+func (t *toolItem) finish(r *core.ToolResult, now time.Time) {
+	if !t.started.IsZero() {
+		t.elapsed = now.Sub(t.started)
+	}
+	t.state, t.result, t.partial = toolDone, r, nil
+}
+
+func (t *toolItem) render(rc *renderContext) string {
+	c := toolview.Call{
+		ID: t.id, Name: t.name, Args: t.args,
+		Partial: t.partial, Result: t.result,
+		PreviewDiff: t.previewDiff, PreviewError: t.previewErr,
+	}
+	switch t.state {
+	case toolStreaming:
+		c.State = toolview.Streaming
+	case toolPending:
+		c.State = toolview.Pending
+	case toolRunning:
+		if t.awaiting {
+			c.State = toolview.Pending
+			break
+		}
+		c.State = toolview.Running
+		c.Elapsed = rc.now.Sub(t.started)
+		c.Spinner = rc.spinner
+	case toolDone:
+		c.State = toolview.Done
+		if t.result != nil && t.result.IsError {
+			c.State = toolview.Failed
+			if denied(t.result) {
+				c.State = toolview.Denied
+			}
+		}
+		c.Elapsed = t.elapsed
+	}
+	return indent(toolview.Render(c, rc.contentWidth(), rc.st.tool, rc.expandTools))
+}
+
+// denied reports whether a failed result is an approval denial.
+func denied(r *core.ToolResult) bool {
+	for _, c := range r.Content {
+		if c.Type == core.ContentText && strings.HasPrefix(c.Text, "The user denied") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,224 @@
+package tui
+
+import (
+	"strings"
+	"time"
+)
+
+// item is one thing in the transcript: a user message, an answer, a tool
+// call, a bash run, a notice. render draws it at a width; the transcript
+// caches the result until the item, the width or the display settings
+// change, so a finished item is drawn once.
+type item interface {
+	render(rc *renderContext) string
+}
+
+// liveItem is an item that changes many times a second while it streams.
+// Its redraws are limited to one per frame interval; the stale drawing is
+// shown in between and a frame tick brings the last state to the screen.
+type liveItem interface {
+	item
+	live() bool
+}
+
+// entry is an item with its cached drawing.
+type entry struct {
+	it       item
+	ver      int // bumped by touch when the item changes
+	lines    []string
+	key      cacheKey
+	drawnAt  time.Time
+	rendered bool
+}
+
+// cacheKey says what a cached drawing was made for.
+type cacheKey struct {
+	width, gen, ver int
+}
+
+// frameInterval is the least time between two redraws of a streaming item.
+const frameInterval = 33 * time.Millisecond
+
+// position is a line in the transcript: line off of item idx.
+type position struct{ idx, off int }
+
+// transcript is the scrollable list of items. Only the items on screen are
+// drawn. While follow is set the view sticks to the bottom (the stream);
+// scrolling up clears it, and reaching the bottom again sets it.
+type transcript struct {
+	entries []*entry
+	follow  bool
+	top     position // first visible line when not following
+	gen     int      // bumped to redraw everything (theme, toggles)
+	// stale is set by view when it showed an outdated drawing of a live
+	// item; the model then schedules a frame tick.
+	stale bool
+}
+
+func newTranscript() transcript { return transcript{follow: true} }
+
+// add appends an item and returns its entry.
+func (t *transcript) add(it item) *entry {
+	e := &entry{it: it}
+	t.entries = append(t.entries, e)
+	return e
+}
+
+// touch marks an entry changed.
+func (e *entry) touch() { e.ver++ }
+
+// invalidate redraws every item on its next view.
+func (t *transcript) invalidate() { t.gen++ }
+
+// clear removes every item.
+func (t *transcript) clear() {
+	t.entries = nil
+	t.follow = true
+	t.top = position{}
+}
+
+// linesOf returns the drawing of entry i, from the cache when it is
+// current. A live item redrawn less than frameInterval ago keeps its old
+// drawing and marks the transcript stale.
+func (t *transcript) linesOf(i int, rc *renderContext) []string {
+	e := t.entries[i]
+	key := cacheKey{width: rc.width, gen: t.gen, ver: e.ver}
+	if e.rendered && e.key == key {
+		return e.lines
+	}
+	if e.rendered && e.key.width == key.width && e.key.gen == key.gen {
+		if l, ok := e.it.(liveItem); ok && l.live() && rc.now.Sub(e.drawnAt) < frameInterval {
+			t.stale = true
+			return e.lines
+		}
+	}
+	s := e.it.render(rc)
+	e.lines = append(strings.Split(s, "\n"), "") // one blank line after each item
+	e.key, e.drawnAt, e.rendered = key, rc.now, true
+	return e.lines
+}
+
+// view returns exactly height lines of the transcript (padded at the top
+// when it is short).
+func (t *transcript) view(rc *renderContext, height int) []string {
+	t.stale = false
+	if height <= 0 {
+		return nil
+	}
+	if !t.follow {
+		if lines, ok := t.viewFrom(rc, height); ok {
+			return lines
+		}
+		t.follow = true
+	}
+	return t.viewBottom(rc, height)
+}
+
+// viewBottom collects items from the newest back until the screen is full.
+func (t *transcript) viewBottom(rc *renderContext, height int) []string {
+	var chunks [][]string
+	n := 0
+	for i := len(t.entries) - 1; i >= 0 && n < height; i-- {
+		l := t.linesOf(i, rc)
+		chunks = append(chunks, l)
+		n += len(l)
+	}
+	out := make([]string, 0, height)
+	for i := n; i < height; i++ {
+		out = append(out, "")
+	}
+	skip := max(n-height, 0)
+	for i := len(chunks) - 1; i >= 0; i-- {
+		c := chunks[i]
+		if skip >= len(c) {
+			skip -= len(c)
+			continue
+		}
+		out = append(out, c[skip:]...)
+		skip = 0
+	}
+	return out
+}
+
+// viewFrom draws from t.top down. ok is false when the items below top do
+// not fill the screen: then the view belongs at the bottom.
+func (t *transcript) viewFrom(rc *renderContext, height int) ([]string, bool) {
+	out := make([]string, 0, height)
+	off := t.top.off
+	for i := t.top.idx; i < len(t.entries) && len(out) < height; i++ {
+		l := t.linesOf(i, rc)
+		if off < len(l) {
+			out = append(out, l[off:]...)
+		}
+		off = 0
+	}
+	if len(out) < height {
+		return nil, false
+	}
+	return out[:height], true
+}
+
+// topWhenFollowing is the first visible line of the bottom view.
+func (t *transcript) topWhenFollowing(rc *renderContext, height int) position {
+	n := 0
+	for i := len(t.entries) - 1; i >= 0; i-- {
+		l := len(t.linesOf(i, rc))
+		if n+l >= height {
+			return position{idx: i, off: n + l - height}
+		}
+		n += l
+	}
+	return position{}
+}
+
+// scroll moves the view by delta lines (negative: up, toward older items).
+func (t *transcript) scroll(rc *renderContext, height, delta int) {
+	if delta == 0 || len(t.entries) == 0 {
+		return
+	}
+	if t.follow {
+		if delta > 0 {
+			return
+		}
+		t.top = t.topWhenFollowing(rc, height)
+		t.follow = false
+	}
+	p := t.top
+	for delta < 0 {
+		if p.off > 0 {
+			step := min(p.off, -delta)
+			p.off -= step
+			delta += step
+			continue
+		}
+		if p.idx == 0 {
+			break
+		}
+		p.idx--
+		p.off = len(t.linesOf(p.idx, rc))
+	}
+	for delta > 0 && p.idx < len(t.entries) {
+		l := len(t.linesOf(p.idx, rc))
+		if p.off+delta < l {
+			p.off += delta
+			delta = 0
+			break
+		}
+		delta -= l - p.off
+		p.idx++
+		p.off = 0
+	}
+	t.top = p
+	if p.idx >= len(t.entries) {
+		t.follow = true
+		return
+	}
+	// Reaching the bottom resumes following the stream.
+	if _, ok := t.viewFrom(rc, height+1); !ok {
+		t.follow = true
+	}
+}
+
+// home shows the first line; end follows the stream again.
+func (t *transcript) home() { t.follow, t.top = false, position{} }
+func (t *transcript) end()  { t.follow = true }

@@ -1,0 +1,178 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/tui/editor"
+	"github.com/cairn-dev/cairn/tui/keymap"
+)
+
+// View implements tea.Model: transcript, then whatever sits above the
+// editor (work indicator, queue, prompt or picker), the editor, the status
+// line and the footer.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = m.windowTitle()
+	return v
+}
+
+func (m *Model) windowTitle() string {
+	if m.title != "" {
+		return m.title
+	}
+	return "cairn — " + filepath.Base(m.opts.Cwd)
+}
+
+// render draws the whole screen as text.
+func (m *Model) render() string {
+	if m.quitting {
+		return ""
+	}
+	bottom := m.bottomView()
+	h := max(m.height-strings.Count(bottom, "\n")-1, 1)
+	rc := m.renderContext()
+	lines := m.tr.view(rc, h)
+	return strings.Join(lines, "\n") + "\n" + bottom
+}
+
+// transcriptHeight is how many lines the transcript gets now.
+func (m *Model) transcriptHeight() int {
+	return max(m.height-strings.Count(m.bottomView(), "\n")-1, 1)
+}
+
+func (m *Model) renderContext() *renderContext {
+	return &renderContext{
+		width:        m.width,
+		st:           m.st,
+		md:           m.md,
+		expandTools:  m.expandTools,
+		showThinking: m.showThinking,
+		now:          m.now(),
+		spinner:      m.spinner(),
+		expandHint:   firstKey(m.keys, keymap.ExpandTools),
+	}
+}
+
+// bottomView is everything under the transcript.
+func (m *Model) bottomView() string {
+	w := m.width
+	var parts []string
+	for _, wd := range m.widgets {
+		if wd.placement != core.WidgetBelowEditor {
+			parts = append(parts, m.widgetView(wd, w))
+		}
+	}
+	if q := m.queueView(w); q != "" {
+		parts = append(parts, q)
+	}
+	if m.busy {
+		parts = append(parts, m.workingView(w))
+	}
+	switch {
+	case m.approval != nil:
+		parts = append(parts, m.approvalView())
+	case m.dialog != nil:
+		parts = append(parts, m.dialogView())
+	case m.picker != nil:
+		parts = append(parts, m.picker.view(m))
+	}
+	parts = append(parts, m.editorView(w))
+	for _, wd := range m.widgets {
+		if wd.placement == core.WidgetBelowEditor {
+			parts = append(parts, m.widgetView(wd, w))
+		}
+	}
+	parts = append(parts, m.statusView(w), m.footerView(w))
+	return strings.Join(parts, "\n")
+}
+
+// workingView is the line that says the agent is at work.
+func (m *Model) workingView(w int) string {
+	elapsed := formatElapsed(m.now().Sub(m.busySince))
+	hint := firstKey(m.keys, keymap.Interrupt) + " to interrupt"
+	text := m.st.accent.Render(m.spinner()+" Working…") + m.st.muted.Render(" "+elapsed+" · "+hint)
+	return " " + ansi.Truncate(text, w-1, "…")
+}
+
+// queueView lists messages waiting to be delivered.
+func (m *Model) queueView(w int) string {
+	var lines []string
+	for _, s := range m.queue.Steering {
+		lines = append(lines, m.st.muted.Render(" ↳ steer: ")+oneLine(s, w-11))
+	}
+	for _, s := range m.queue.FollowUp {
+		lines = append(lines, m.st.muted.Render(" ↳ follow-up: ")+oneLine(s, w-15))
+	}
+	if len(lines) > 0 {
+		lines = append(lines, m.st.dim.Render(" "+firstKey(m.keys, keymap.Dequeue)+" takes them back into the editor"))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func oneLine(s string, w int) string {
+	return ansi.Truncate(strings.Join(strings.Fields(s), " "), max(w, 1), "…")
+}
+
+// editorView frames the editor between two rules whose colour tells the
+// mode: the thinking level, or bash mode.
+func (m *Model) editorView(w int) string {
+	rule := m.st.border
+	if m.ed.Mode() == editor.ModeBash {
+		rule = m.st.bash
+	} else if m.foot.model.Reasoning {
+		rule = m.st.thinkingLevel(m.foot.thinking)
+	}
+	line := rule.Render(strings.Repeat("─", max(w, 1)))
+	label := ""
+	if m.ed.Mode() == editor.ModeBash {
+		label = rule.Render("── shell ") + rule.Render(strings.Repeat("─", max(w-9, 1)))
+		line2 := line
+		return label + "\n" + m.ed.View() + "\n" + line2
+	}
+	return line + "\n" + m.ed.View() + "\n" + line
+}
+
+func (m *Model) statusView(w int) string {
+	text, level := m.status.line(m.now())
+	if text == "" {
+		return ""
+	}
+	st := m.st.muted
+	switch level {
+	case core.NotifyError:
+		st = m.st.errorText
+	case core.NotifyWarning:
+		st = m.st.warning
+	}
+	return " " + st.Render(ansi.Truncate(text, w-1, "…"))
+}
+
+func (m *Model) widgetView(wd widgetMsg, w int) string {
+	out := make([]string, len(wd.lines))
+	for i, l := range wd.lines {
+		out[i] = " " + ansi.Truncate(l, w-1, "…")
+	}
+	return strings.Join(out, "\n")
+}
+
+// firstRunItem explains what cairn needs before it can answer.
+type firstRunItem struct{ fr *FirstRun }
+
+func (f *firstRunItem) render(rc *renderContext) string {
+	var b strings.Builder
+	b.WriteString(rc.st.accent.Bold(true).Render("Welcome to cairn.") + "\n\n")
+	b.WriteString(rc.st.warning.Render("No model is set up: cairn found no credentials.") + "\n\n")
+	for _, l := range f.fr.Lines {
+		b.WriteString(l + "\n")
+	}
+	b.WriteString("\n" + rc.st.muted.Render(fmt.Sprintf("Meanwhile, !cmd runs shell commands and /help lists the commands.")))
+	return indent(b.String())
+}
