@@ -47,6 +47,10 @@ type Run struct {
 // session and process group of its own whose stdin, stdout and stderr are
 // that terminal. The run ends when the shell has exited and its output is
 // read, or on Cancel, or when ctx ends (which is the same as Cancel).
+//
+// When the shell exits on its own, the terminal hangs up its process group
+// as a closing terminal does; background processes that ignore the hangup
+// keep running, and what they print after DrainGrace is not read.
 func Start(ctx context.Context, command string, opts Options) (*Run, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("run %q: %w", command, err)

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -10,6 +11,8 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/export"
+	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui/editor"
 )
 
@@ -224,15 +227,58 @@ func (m *Model) cmdExport(args string) tea.Cmd {
 		m.status.set(core.NotifyError, "This session is not saved (--no-session), so there is nothing to export.", m.now())
 		return nil
 	}
-	s := m.opts.Sessions
+	file := m.opts.Sessions.Info().File
+	if file == "" {
+		m.status.set(core.NotifyError, "Nothing to export yet: the session file is written with the first answer.", m.now())
+		return nil
+	}
+	out := args
+	if out == "" {
+		out = export.DefaultFileName(file)
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(m.opts.Cwd, out)
+	}
+	opts := exportOptions(m.theme)
+	model := m.sess.State().Model
 	m.status.setKeyed("command", "Exporting…")
 	return func() tea.Msg {
-		path, err := s.ExportHTML(args)
+		doc, err := export.FromFile(file)
+		if err == nil {
+			if doc.Model == "" {
+				doc.Model = model.Provider + "/" + model.ID
+			}
+			err = export.WriteFile(out, doc, opts)
+		}
 		if err != nil {
 			return commandDoneMsg{err: fmt.Errorf("export failed: %w", err)}
 		}
-		return commandDoneMsg{text: "Exported the session to " + path}
+		return commandDoneMsg{text: "Exported the session to " + out}
 	}
+}
+
+// exportOptions colours an HTML export like the theme.
+func exportOptions(t *themes.Theme) export.Options {
+	o := export.DefaultOptions()
+	page, card, _ := t.ExportColors()
+	set := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	set(&o.PageBg, page)
+	set(&o.CardBg, card)
+	set(&o.Text, t.Hex(themes.Text))
+	set(&o.Accent, t.Hex(themes.Accent))
+	set(&o.Muted, t.Hex(themes.Muted))
+	set(&o.Success, t.Hex(themes.Success))
+	set(&o.Error, t.Hex(themes.Error))
+	set(&o.UserBg, t.Hex(themes.UserMessageBg))
+	set(&o.ToolBg, t.Hex(themes.ToolSuccessBg))
+	set(&o.DiffAdded, t.Hex(themes.ToolDiffAdded))
+	set(&o.DiffRemoved, t.Hex(themes.ToolDiffRemoved))
+	o.CodeStyle = t.ChromaStyle()
+	return o
 }
 
 func (m *Model) cmdCopy(string) tea.Cmd {

@@ -55,9 +55,8 @@ type Model struct {
 	bash        *bashRun                     // the running `!cmd`, if any
 	pendingBash []*core.BashExecutionMessage // results waiting for the session to settle
 
-	ticking   bool // an animation tick is scheduled
-	spinFrame int
-	lastSpin  time.Time
+	ticking  bool // an animation tick is scheduled
+	lastSpin time.Time
 
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
 	firstRun  *FirstRun
@@ -265,7 +264,6 @@ func (m *Model) onTick() tea.Cmd {
 	now := m.now()
 	if now.Sub(m.lastSpin) >= 100*time.Millisecond {
 		m.lastSpin = now
-		m.spinFrame++
 		for _, e := range m.tools {
 			if t := e.it.(*toolItem); t.running() {
 				e.touch()
@@ -275,10 +273,13 @@ func (m *Model) onTick() tea.Cmd {
 	return nil
 }
 
-// spinner is the current spinner frame.
+// spinnerFrames animate anything that runs, one frame per 100 ms.
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// spinner is the current spinner frame, taken from the clock so that
+// every spinner on screen agrees.
 func (m *Model) spinner() string {
-	frames := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
-	return frames[m.spinFrame%len(frames)]
+	return spinnerFrames[(m.now().UnixMilli()/100)%int64(len(spinnerFrames))]
 }
 
 // notify shows a notice in the status line; errors and warnings also stay

@@ -98,9 +98,6 @@ type Sessions interface {
 	// Branch continues the current session from entry id (a new branch
 	// grows from it); the conversation is the path to it.
 	Branch(entryID string) (Conversation, error)
-	// ExportHTML writes the session as HTML to path ("" picks a name in the
-	// working directory) and returns the path written.
-	ExportHTML(path string) (string, error)
 }
 
 // SessionInfo identifies the current session.

@@ -50,12 +50,15 @@ type transcript struct {
 	follow  bool
 	top     position // first visible line when not following
 	gen     int      // bumped to redraw everything (theme, toggles)
+	// throttle is the least time between redraws of a live item
+	// (frameInterval; zero in tests, which run on a fixed clock).
+	throttle time.Duration
 	// stale is set by view when it showed an outdated drawing of a live
 	// item; the model then schedules a frame tick.
 	stale bool
 }
 
-func newTranscript() transcript { return transcript{follow: true} }
+func newTranscript() transcript { return transcript{follow: true, throttle: frameInterval} }
 
 // add appends an item and returns its entry.
 func (t *transcript) add(it item) *entry {
@@ -87,7 +90,7 @@ func (t *transcript) linesOf(i int, rc *renderContext) []string {
 		return e.lines
 	}
 	if e.rendered && e.key.width == key.width && e.key.gen == key.gen {
-		if l, ok := e.it.(liveItem); ok && l.live() && rc.now.Sub(e.drawnAt) < frameInterval {
+		if l, ok := e.it.(liveItem); ok && l.live() && rc.now.Sub(e.drawnAt) < t.throttle {
 			t.stale = true
 			return e.lines
 		}

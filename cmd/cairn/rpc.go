@@ -165,8 +165,3 @@ func (s *fileSessions) ForkMessages() ([]pi.ForkMessage, error) {
 	}
 	return out, nil
 }
-
-// ExportHTML implements pi.Sessions.
-func (s *fileSessions) ExportHTML(string) (string, error) {
-	return "", errors.New("export_html is not supported by cairn yet")
-}

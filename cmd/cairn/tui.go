@@ -154,8 +154,6 @@ func (s *tuiSessions) Fork(entryID string) (string, tui.Conversation, error) {
 	return text, convo(c), err
 }
 
-func (s *tuiSessions) ExportHTML(path string) (string, error) { return s.fs.ExportHTML(path) }
-
 // Branch moves the session's leaf to entryID: the next message grows a new
 // branch from there.
 func (s *tuiSessions) Branch(entryID string) (tui.Conversation, error) {

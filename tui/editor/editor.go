@@ -96,6 +96,7 @@ type state struct {
 	opts    Options
 	keys    keyTable
 	styles  Styles
+	paint   painters
 	buf     *buffer
 	pastes  pastes
 	hist    history
@@ -132,7 +133,9 @@ func New(opts Options) Model {
 	if len(opts.Keys.table()) == 0 {
 		opts.Keys = DefaultKeys()
 	}
-	s := &state{opts: opts, keys: opts.Keys.table(), styles: DefaultStyles(), focused: true, valueVersion: -1}
+	s := &state{opts: opts, keys: opts.Keys.table(), focused: true, valueVersion: -1}
+	s.styles = DefaultStyles()
+	s.paint = s.styles.painters()
 	s.buf = newBuffer(s.pastes.cellWidth)
 	s.hist.limit = opts.HistoryLimit
 	if opts.HistoryFile != "" {
@@ -288,6 +291,7 @@ func (m Model) SetPlaceholder(text string) {
 func (m Model) SetStyles(st Styles) {
 	m.s.viewOK = false
 	m.s.styles = st
+	m.s.paint = st.painters()
 }
 
 // SetKeys replaces the key bindings.

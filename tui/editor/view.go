@@ -51,25 +51,25 @@ func (s *state) popupView(sb *strings.Builder) {
 		if c.trig.kind == fileCompletion {
 			name = strings.TrimPrefix(name, "@")
 		}
-		nameStyle, descStyle := s.styles.Popup, s.styles.Description
+		nameStyle, descStyle := s.paint.popup, s.paint.description
 		if i == c.sel {
-			nameStyle, descStyle = s.styles.PopupSelected, s.styles.PopupSelected
+			nameStyle, descStyle = s.paint.popupSelected, s.paint.popupSelected
 		}
 		sb.WriteString(indent)
 		used := 0
 		if c.trig.kind == commandCompletion {
 			name = padTo(ansi.Truncate(name, nameWidth, "…"), nameWidth)
-			sb.WriteString(nameStyle.Render(name))
+			nameStyle.paint(sb, name)
 			used = nameWidth
 			if rest := avail - used - 2; rest > 0 && desc != "" {
 				desc = ansi.Truncate(oneLine(desc), rest, "…")
-				sb.WriteString(nameStyle.Render("  "))
-				sb.WriteString(descStyle.Render(desc))
+				nameStyle.paint(sb, "  ")
+				descStyle.paint(sb, desc)
 				used += 2 + ansi.StringWidth(desc)
 			}
 		} else {
 			name = ansi.Truncate(name, avail, "…")
-			sb.WriteString(nameStyle.Render(name))
+			nameStyle.paint(sb, name)
 			used = ansi.StringWidth(name)
 		}
 		sb.WriteString(strings.Repeat(" ", max(avail-used, 0)))
@@ -120,7 +120,7 @@ func (s *state) rowView(sb *strings.Builder, l *line, k int, first bool, cursor 
 	var run []rune
 	flush := func() {
 		if len(run) > 0 {
-			row.WriteString(s.styles.Text.Render(string(run)))
+			s.paint.text.paint(&row, string(run))
 			run = run[:0]
 		}
 	}
@@ -131,11 +131,11 @@ func (s *state) rowView(sb *strings.Builder, l *line, k int, first bool, cursor 
 		switch {
 		case i == cursor || isMarker(r):
 			flush()
-			st := s.styles.Marker
+			st := s.paint.marker
 			if i == cursor {
-				st = s.styles.Cursor
+				st = s.paint.cursor
 			}
-			row.WriteString(st.Render(cellText(r, &s.pastes, textWidth)))
+			st.paint(&row, cellText(r, &s.pastes, textWidth))
 		case r == '\t':
 			run = append(run, []rune(strings.Repeat(" ", tabWidth))...)
 		default:
@@ -144,7 +144,7 @@ func (s *state) rowView(sb *strings.Builder, l *line, k int, first bool, cursor 
 	}
 	flush()
 	if cursor == to {
-		row.WriteString(s.styles.Cursor.Render(" "))
+		s.paint.cursor.paint(&row, " ")
 		used++
 	}
 	out := row.String()
@@ -174,7 +174,7 @@ func cellText(r rune, p *pastes, maxWidth int) string {
 
 func (s *state) writePrompt(sb *strings.Builder, first bool) {
 	if first {
-		sb.WriteString(s.styles.Prompt.Render(s.opts.Prompt))
+		s.paint.prompt.paint(sb, s.opts.Prompt)
 		return
 	}
 	sb.WriteString(strings.Repeat(" ", s.promptWidth()))
@@ -190,10 +190,10 @@ func (s *state) placeholderView(sb *strings.Builder) {
 		if first == "" {
 			first, used = " ", 1
 		}
-		sb.WriteString(s.styles.Cursor.Inherit(s.styles.Placeholder).Render(first))
+		s.paint.placeholderCursor.paint(sb, first)
 		text = rest
 	}
-	sb.WriteString(s.styles.Placeholder.Render(text))
+	s.paint.placeholder.paint(sb, text)
 	sb.WriteString(strings.Repeat(" ", max(textWidth-used, 0)))
 	sb.WriteByte('\n')
 }

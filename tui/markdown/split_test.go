@@ -182,8 +182,8 @@ func TestOpenBlockClosesFence(t *testing.T) {
 	for _, tt := range tests {
 		var s Stream
 		s.Append(tt.text)
-		if got := string(s.openBlock()); got != tt.want {
-			t.Errorf("openBlock(%q) = %q, want %q", tt.text, got, tt.want)
+		if got := string(s.tailSource()); got != tt.want {
+			t.Errorf("tailSource(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}
 }

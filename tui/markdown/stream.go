@@ -1,9 +1,6 @@
 package markdown
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // blockSeparator goes between blocks rendered apart; it is the one blank
 // line glamour puts between top-level blocks when it renders them together.
@@ -22,6 +19,7 @@ type Stream struct {
 	rendered int             // how many finished blocks stable holds
 	stable   strings.Builder // rendered finished blocks, joined
 	tail     string          // the open block as last rendered
+	code     codeTail        // the open block when it is a fenced code block
 	fresh    bool            // tail and view reflect text and r
 
 	stableRenders int // finished blocks rendered, for tests
@@ -100,32 +98,53 @@ func (s *Stream) ViewParts(r *Renderer) (stable, tail string) {
 		}
 		s.stable.WriteString(out)
 	}
-	s.tail = r.render(s.openBlock())
+	s.tail = s.renderTail(r)
 	s.fresh = true
 	return s.stable.String(), s.tail
 }
 
-// openBlock returns the markdown of the block still streaming. A fenced
-// code block that has not been closed yet is closed here, so it shows as
-// code while it streams.
-func (s *Stream) openBlock() []byte {
-	src := s.text[s.split.tailStart():]
+// renderTail renders the block still streaming. An open fenced code block
+// that the block starts with goes to codeTail, which renders its finished
+// lines in chunks once each.
+func (s *Stream) renderTail(r *Renderer) string {
+	sp := &s.split
+	if sp.fence.n == 0 || sp.open != sp.fenceStart {
+		return r.render(s.tailSource())
+	}
+	if s.code.fenceStart != sp.fenceStart || s.code.body != sp.fenceBody {
+		s.code.reset(sp.fenceStart, sp.fenceBody)
+	}
+	s.code.grow(s.text, sp.pos)
+	return s.code.view(r, s.text, s.closingFence())
+}
+
+// tailSource returns the markdown of the block still streaming, with its
+// open fenced code block, if any, closed.
+func (s *Stream) tailSource() []byte {
+	return withClosing(s.text[s.split.tailStart():], s.closingFence())
+}
+
+// closingFence returns the line that closes the fenced code block still
+// open at the end of the text, so that it shows as code while it streams,
+// or "" if there is none or the last, incomplete line already closes it.
+func (s *Stream) closingFence() string {
 	f := s.split.fence
-	if f.n == 0 {
+	if f.n == 0 || closesFence(s.text[s.split.pos:], f, s.split.list) {
+		return ""
+	}
+	return strings.Repeat(" ", f.indent) + strings.Repeat(string(f.char), f.n) + "\n"
+}
+
+// withClosing returns src followed by the closing fence line closing, on a
+// line of its own.
+func withClosing(src []byte, closing string) []byte {
+	if closing == "" {
 		return src
 	}
-	partial := s.text[s.split.pos:]
-	if len(partial) > 0 && closesFence(partial, f, s.split.list) {
-		return src
+	b := make([]byte, 0, len(src)+len(closing)+1)
+	b = append(b, src...)
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		b = append(b, '\n')
 	}
-	var b bytes.Buffer
-	b.Grow(len(src) + f.indent + f.n + 2)
-	b.Write(src)
-	if len(partial) > 0 {
-		b.WriteByte('\n')
-	}
-	b.WriteString(strings.Repeat(" ", f.indent))
-	b.WriteString(strings.Repeat(string(f.char), f.n))
-	b.WriteByte('\n')
-	return b.Bytes()
+	return append(b, closing...)
 }
