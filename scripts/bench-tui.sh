@@ -298,7 +298,7 @@ func runAgent(args []string) error {
 	}
 	defer os.RemoveAll(dir)
 	t := tmux{socket: filepath.Join(dir, "s"), conf: filepath.Join(dir, "conf")}
-	conf := "set -g status off\nset -g window-size manual\nset -g default-size 120x40\n" +
+	conf := "set -g status off\nset -g default-size 120x40\n" +
 		"set -g default-terminal tmux-256color\nset -g escape-time 0\nset -g extended-keys on\n"
 	if err := os.WriteFile(t.conf, []byte(conf), 0o644); err != nil {
 		return err

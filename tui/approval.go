@@ -35,11 +35,11 @@ var approvalKeys = map[string]string{
 // approvalLabels are the short names the prompt line uses.
 var approvalLabels = map[string]string{
 	approval.OptionAllowOnce:    "once",
-	approval.OptionAllowSession: "this session",
-	approval.OptionAllowProject: "all files, this session",
+	approval.OptionAllowSession: "session",
+	approval.OptionAllowProject: "project files",
 	approval.OptionAllowAlways:  "always",
 	approval.OptionDeny:         "deny",
-	approval.OptionDenyReason:   "deny with reason",
+	approval.OptionDenyReason:   "deny+reason",
 }
 
 // isApproval reports whether a select question is a tool approval.
@@ -155,7 +155,7 @@ func (m *Model) approvalView() string {
 	for _, o := range a.options {
 		opts = append(opts, m.st.accent.Render("["+approvalKeys[o]+"]")+" "+approvalLabels[o])
 	}
-	line := strings.Join(opts, "  ") + m.st.dim.Render("   esc denies")
+	line := strings.Join(opts, "  ") + m.st.dim.Render(" · esc denies")
 	return " " + title + "\n " + ansi.Truncate(line, w, "…")
 }
 

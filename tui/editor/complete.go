@@ -232,16 +232,20 @@ func (s *state) accept() tea.Cmd {
 	return s.changed()
 }
 
-// matchCommands returns the commands whose names start with query, in
-// their given order, then those that only fuzzy-match it, best first.
+// matchCommands returns the command named query, then those whose names
+// start with it, in their given order, then those that only fuzzy-match
+// it, best first.
 func matchCommands(cmds []Command, query string) []item {
 	q := strings.ToLower(query)
 	var items []item
 	var others []Command
 	for _, c := range cmds {
-		if strings.HasPrefix(strings.ToLower(c.Name), q) {
+		switch name := strings.ToLower(c.Name); {
+		case name == q:
+			items = slices.Insert(items, 0, item{text: "/" + c.Name, desc: c.Description})
+		case strings.HasPrefix(name, q):
 			items = append(items, item{text: "/" + c.Name, desc: c.Description})
-		} else {
+		default:
 			others = append(others, c)
 		}
 	}

@@ -292,6 +292,14 @@ func TestCommandCompletion(t *testing.T) {
 	}
 }
 
+func TestExactCommandComesFirst(t *testing.T) {
+	d := newDriver(t, Options{Commands: []Command{{Name: "hello"}, {Name: "he"}}})
+	d.typ("/he").keys("enter")
+	if subs := d.submitted(); len(subs) != 1 || subs[0].Text != "/he" {
+		t.Fatalf("submitted %v, want /he", subs)
+	}
+}
+
 func TestSetCommandsUpdatesAnOpenPopup(t *testing.T) {
 	d := newDriver(t, Options{Commands: []Command{{Name: "help"}}})
 	d.typ("/h")

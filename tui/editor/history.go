@@ -75,9 +75,7 @@ func (s *state) historyPrev() bool {
 		return false
 	}
 	h.pos--
-	s.showEntry(h.entries[h.pos])
-	s.buf.inputStart()
-	s.buf.lineEnd()
+	s.showEntry(h.entries[h.pos], true)
 	return true
 }
 
@@ -90,7 +88,7 @@ func (s *state) historyNext() bool {
 	}
 	h.pos++
 	if h.pos < len(h.entries) {
-		s.showEntry(h.entries[h.pos])
+		s.showEntry(h.entries[h.pos], false)
 		return true
 	}
 	d := h.draft
@@ -100,9 +98,17 @@ func (s *state) historyNext() bool {
 	return true
 }
 
-func (s *state) showEntry(text string) {
+// showEntry puts a history entry in the editor, with the cursor at the end
+// of its first line or of its last. A popup stays closed on it, so that up
+// and down go on browsing history.
+func (s *state) showEntry(text string, firstLine bool) {
 	s.pastes.reset()
 	s.buf.setText(sanitize(text))
+	if firstLine {
+		s.buf.inputStart()
+		s.buf.lineEnd()
+	}
+	s.comp.dismissed = s.trigger()
 }
 
 func writeRune(sb *strings.Builder, r rune) { sb.WriteRune(r) }

@@ -241,3 +241,20 @@ func TestHistoryLoadedAfterSubmitsGoesFirst(t *testing.T) {
 		t.Fatalf("load warning came out as %v", cmd())
 	}
 }
+
+func TestBrowsingPastACommandDoesNotOpenThePopup(t *testing.T) {
+	d := newDriver(t, Options{Commands: []Command{{Name: "help"}, {Name: "hello"}}})
+	submitAll(d, "first", "/help", "last")
+	d.keys("up", "up")
+	if d.m.Value() != "/help" || d.m.CompletionOpen() {
+		t.Fatalf("value %q, popup open %v", d.m.Value(), d.m.CompletionOpen())
+	}
+	d.keys("up")
+	if d.m.Value() != "first" {
+		t.Fatalf("up on a recalled command gave %q, want the older entry", d.m.Value())
+	}
+	d.keys("down", "backspace")
+	if got := d.items(); len(got) == 0 {
+		t.Fatal("editing a recalled command does not complete it")
+	}
+}

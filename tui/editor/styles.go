@@ -83,6 +83,26 @@ func (p painter) paint(sb *strings.Builder, text string) {
 	sb.WriteString(p.post)
 }
 
+// paintRunes draws rs, widening tabs to tabWidth spaces.
+func (p painter) paintRunes(sb *strings.Builder, rs []rune) {
+	if len(rs) == 0 {
+		return
+	}
+	if !p.fast {
+		p.paint(sb, strings.ReplaceAll(string(rs), "\t", spaces[:tabWidth]))
+		return
+	}
+	sb.WriteString(p.pre)
+	for _, r := range rs {
+		if r == '\t' {
+			sb.WriteString(spaces[:tabWidth])
+		} else {
+			sb.WriteRune(r)
+		}
+	}
+	sb.WriteString(p.post)
+}
+
 // painters holds a painter for each style, and the cursor drawn over a
 // placeholder.
 type painters struct {

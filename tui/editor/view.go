@@ -13,6 +13,7 @@ func (m Model) View() string {
 	s := m.s
 	if !s.viewOK {
 		var sb strings.Builder
+		sb.Grow((s.width + 16) * (s.popupHeight() + s.inputHeight()))
 		s.popupView(&sb)
 		s.inputView(&sb)
 		s.view, s.viewOK = strings.TrimSuffix(sb.String(), "\n"), true
@@ -112,64 +113,64 @@ func (s *state) drawsCursor() bool { return s.focused && !s.opts.RealCursor }
 // rowView draws visual row k of l, with the cursor before rune cursor
 // (-1 for none).
 func (s *state) rowView(sb *strings.Builder, l *line, k int, first bool, cursor int) {
-	var row strings.Builder
-	s.writePrompt(&row, first)
+	s.writePrompt(sb, first)
 	textWidth := s.width - s.promptWidth()
 	from, to := s.buf.span(l, k)
-	used := 0
-	var run []rune
-	flush := func() {
-		if len(run) > 0 {
-			s.paint.text.paint(&row, string(run))
-			run = run[:0]
-		}
-	}
+	used, run := 0, from
 	for i := from; i < to; i++ {
 		r := l.runes[i]
 		w := s.pastes.cellWidth(r)
-		used += w
-		switch {
-		case i == cursor || isMarker(r):
-			flush()
-			st := s.paint.marker
-			if i == cursor {
-				st = s.paint.cursor
-			}
-			st.paint(&row, cellText(r, &s.pastes, textWidth))
-		case r == '\t':
-			run = append(run, []rune(strings.Repeat(" ", tabWidth))...)
-		default:
-			run = append(run, r)
+		if i != cursor && !isMarker(r) && w <= textWidth {
+			used += w
+			continue
 		}
+		s.paint.text.paintRunes(sb, l.runes[run:i])
+		run = i + 1
+		st := s.paint.marker
+		if i == cursor {
+			st = s.paint.cursor
+		} else if !isMarker(r) {
+			st = s.paint.text
+		}
+		cell, cw := cellText(r, &s.pastes, w, textWidth)
+		st.paint(sb, cell)
+		used += cw
 	}
-	flush()
+	s.paint.text.paintRunes(sb, l.runes[run:to])
 	if cursor == to {
-		s.paint.cursor.paint(&row, " ")
+		s.paint.cursor.paint(sb, " ")
 		used++
 	}
-	out := row.String()
-	pad := textWidth - used
-	if used > textWidth {
-		// Only a rune wider than the whole row gets here.
-		out = ansi.Truncate(out, s.width, "")
-		pad = s.width - ansi.StringWidth(out)
-	}
-	sb.WriteString(out)
-	sb.WriteString(strings.Repeat(" ", max(pad, 0)))
+	writeSpaces(sb, textWidth-used)
 	sb.WriteByte('\n')
 }
 
-// cellText is what a rune looks like on screen: a marker's label (cut to
-// fit the row), a tab's spaces, or the rune itself.
-func cellText(r rune, p *pastes, maxWidth int) string {
+// cellText is what a rune of width w looks like on screen in a row of
+// maxWidth cells, and its width there: a marker's label (cut to fit), a
+// tab's spaces, the rune itself, or "…" for a rune wider than the row.
+func cellText(r rune, p *pastes, w, maxWidth int) (string, int) {
 	switch {
 	case isMarker(r):
 		label := p.label(r)
-		return label[:min(len(label), max(maxWidth, 1))]
+		n := min(len(label), max(maxWidth, 1))
+		return label[:n], n
+	case w > maxWidth:
+		return "…", 1
 	case r == '\t':
-		return strings.Repeat(" ", tabWidth)
+		return spaces[:tabWidth], tabWidth
 	}
-	return string(r)
+	return string(r), w
+}
+
+// spaces is a run of blanks to slice from.
+const spaces = "                                                                "
+
+func writeSpaces(sb *strings.Builder, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		sb.WriteString(spaces[:k])
+		n -= k
+	}
 }
 
 func (s *state) writePrompt(sb *strings.Builder, first bool) {

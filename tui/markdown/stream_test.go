@@ -17,19 +17,30 @@ func feed(s *Stream, r *Renderer, text string, n int) {
 }
 
 func TestStreamMatchesRender(t *testing.T) {
+	cases := []struct {
+		palette string
+		width   int
+		chunk   int // bytes per delta; 0 for the whole text at once
+	}{
+		{"dark", 80, 13},
+		{"dark", 80, 0},
+		{"light", 80, 13},
+		{"dark", 44, 29},
+		{"light", 44, 0},
+	}
 	for name, doc := range docs(t) {
-		for pname, p := range palettes {
-			for _, width := range []int{80, 44} {
-				r := New(p, width)
-				want := r.Render(doc)
-				for _, chunk := range []int{3, 17, len(doc)} {
-					var s Stream
-					feed(&s, r, doc, chunk)
-					if got := s.View(r); got != want {
-						t.Errorf("%s/%s/width %d/chunks of %d: stream differs from Render:\n%s",
-							name, pname, width, chunk, lineDiff(want, got))
-					}
-				}
+		for _, c := range cases {
+			r := New(palettes[c.palette], c.width)
+			want := r.Render(doc)
+			chunk := c.chunk
+			if chunk == 0 {
+				chunk = len(doc)
+			}
+			var s Stream
+			feed(&s, r, doc, chunk)
+			if got := s.View(r); got != want {
+				t.Errorf("%s/%s/width %d/chunks of %d: stream differs from Render:\n%s",
+					name, c.palette, c.width, chunk, lineDiff(want, got))
 			}
 		}
 	}

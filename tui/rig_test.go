@@ -1,0 +1,200 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"go.uber.org/goleak"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/provider/faux"
+	"github.com/cairn-dev/cairn/core/tools"
+	"github.com/cairn-dev/cairn/themes"
+)
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		// chroma's regexp2 keeps a timer goroutine that ends on its own.
+		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock"),
+		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.fastclockLoop"),
+		// teatest leaves a goroutine waiting for SIGINT for each program.
+		goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
+	)
+}
+
+// testClock is the fixed time tests run at.
+var testClock = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// rig is a model over a real agent session whose model is the scripted
+// faux provider.
+type rig struct {
+	t    *testing.T
+	m    *Model
+	sess *agent.Session
+	fp   *faux.Provider
+	gate *approval.Gate
+	ui   *UI
+	dir  string
+}
+
+type rigOptions struct {
+	theme     *themes.Theme
+	firstRun  bool
+	responses []faux.Response
+	models    []core.Model
+	realClock bool
+}
+
+func newRig(t *testing.T, o rigOptions) *rig {
+	t.Helper()
+	dir := t.TempDir()
+	fp := faux.New(faux.Options{ChunkSize: 4, TokensPerSecond: 100000}, o.responses...)
+	ui := NewUI()
+	gate, err := approval.Open(approval.Config{Mode: approval.ModeDefault, UI: ui, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := faux.Model
+	model.ContextWindow = 200000
+	sess, err := agent.New(agent.Config{
+		Model:    model,
+		Open:     func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: fp}, nil },
+		Tools:    tools.New(dir),
+		Approver: gate,
+		Models:   o.models,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sess.Close)
+	theme := o.theme
+	if theme == nil {
+		theme = themes.Dark()
+	}
+	opts := Options{
+		Session: sess, UI: ui, Approvals: gate, Theme: theme,
+		Cwd: dir, Dir: dir, Version: "test",
+		Models: func() []core.Model { return o.models },
+	}
+	if !o.realClock {
+		opts.Now = func() time.Time { return testClock }
+		opts.ApprovalGuard = time.Nanosecond
+	}
+	if o.firstRun {
+		opts.FirstRun = &FirstRun{Lines: []string{"Set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY.", "Or describe a local server in ~/.cairn/models.json."}}
+	}
+	m := New(opts)
+	if !o.realClock {
+		m.tr.throttle = 0
+	}
+	m.foot.cwd = "~/project"
+	m.foot.branch = "main"
+	return &rig{t: t, m: m, sess: sess, fp: fp, gate: gate, ui: ui, dir: dir}
+}
+
+// send runs msgs through Update, and the commands they return, until
+// nothing more happens (commands that wait on the outside world are
+// dropped after a short while, as a program would keep them waiting).
+func (r *rig) send(msgs ...tea.Msg) {
+	r.t.Helper()
+	for _, msg := range msgs {
+		_, cmd := r.m.Update(msg)
+		r.runCmd(cmd, 0)
+	}
+}
+
+// runCmd runs cmd and feeds its messages back, depth-first. Ticks and
+// other commands that block are skipped: they would fire later in a real
+// program and are tested where they matter.
+func (r *rig) runCmd(cmd tea.Cmd, depth int) {
+	if cmd == nil || depth > 8 {
+		return
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-done:
+	case <-time.After(50 * time.Millisecond):
+		return
+	}
+	switch msg := msg.(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			r.runCmd(c, depth+1)
+		}
+	case nil, tickMsg:
+	default:
+		if isProgramMsg(msg) {
+			return
+		}
+		_, next := r.m.Update(msg)
+		r.runCmd(next, depth+1)
+	}
+}
+
+// isProgramMsg reports messages only a running program understands.
+func isProgramMsg(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.QuitMsg, tea.SuspendMsg:
+		return true
+	}
+	return false
+}
+
+// key is a key press as Bubble Tea reports it.
+func key(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "ctrl+t":
+		return tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl}
+	case "ctrl+o":
+		return tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	}
+	r := []rune(s)
+	return tea.KeyPressMsg{Code: r[0], Text: s}
+}
+
+// typeText types s one key at a time.
+func (r *rig) typeText(s string) {
+	for _, c := range s {
+		r.send(key(string(c)))
+	}
+}
+
+// answer returns an assistant message snapshot with content.
+func answer(content ...core.Content) *core.AssistantMessage {
+	return &core.AssistantMessage{Content: content, Provider: "faux", Model: "faux-1", StopReason: core.StopEnd,
+		Usage: core.Usage{Input: 1200, Output: 340, TotalTokens: 1540}}
+}
+
+func text(s string) core.Content     { return core.Content{Type: core.ContentText, Text: s} }
+func thinking(s string) core.Content { return core.Content{Type: core.ContentThinking, Thinking: s} }
+func call(id, name string, args any) core.Content {
+	b, _ := json.Marshal(args)
+	return core.Content{Type: core.ContentToolCall, ID: id, Name: name, Arguments: b}
+}
+
+// waitSettled waits for the session to finish its run.
+func (r *rig) waitSettled() {
+	r.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.sess.Wait(ctx); err != nil {
+		r.t.Fatal(err)
+	}
+}
