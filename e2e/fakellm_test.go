@@ -143,7 +143,7 @@ func (f *fakeLLM) notify() {
 
 func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
-		http.Error(w, "the fake server only answers POST /v1/chat/completions", http.StatusNotFound)
+		http.Error(w, "the fake server only answers POST /v1/chat/completions, not "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 		return
 	}
 	body, err := io.ReadAll(r.Body)

@@ -17,11 +17,16 @@ type harness struct {
 }
 
 // newHarness sets everything up; all of it goes away when the test ends.
-func newHarness(t testing.TB) *harness {
+// terminal is the TERM cairn sees (tmux's default-terminal); env adds
+// variables (NAME=value) to cairn's environment.
+func newHarness(t testing.TB, terminal string, env ...string) *harness {
 	t.Helper()
 	requireTmux(t)
 	root := t.TempDir()
-	h := &harness{t: t, home: filepath.Join(root, "home"), project: filepath.Join(root, "project")}
+	// The project lives in the home directory, so the footer shows it as
+	// ~/project.
+	home := filepath.Join(root, "home")
+	h := &harness{t: t, home: home, project: filepath.Join(home, "project")}
 	for _, d := range []string{h.home, h.project} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -30,7 +35,7 @@ func newHarness(t testing.TB) *harness {
 	// The server is closed after tmux is killed (cleanups run last first),
 	// so no cairn is left talking to it.
 	h.llm = startFakeLLM(t)
-	h.tmux = startTmux(t, h.env())
+	h.tmux = startTmux(t, terminal, append(h.env(), env...))
 	return h
 }
 
@@ -50,9 +55,11 @@ func (h *harness) env() []string {
 }
 
 // cairnArgs are the flags that point cairn at the fake server, with an
-// ad-hoc model the catalog does not list.
+// ad-hoc model the catalog does not list. No --provider: an ad-hoc model of
+// a known provider speaks that provider's wire format (OpenAI's is the
+// Responses API), while one of no provider speaks Chat Completions.
 func (h *harness) cairnArgs(extra ...string) []string {
-	args := []string{cairnBin, "--provider", "openai", "--model", "test-model", "--base-url", h.llm.baseURL(), "--api-key", "test"}
+	args := []string{cairnBin, "--model", "test-model", "--base-url", h.llm.baseURL(), "--api-key", "test"}
 	return append(args, extra...)
 }
 

@@ -28,7 +28,11 @@ func runMain(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	cairnBin = filepath.Join(dir, "cairn")
-	build := exec.Command(goTool(), "build", "-o", cairnBin, "github.com/cairn-dev/cairn/cmd/cairn")
+	args := []string{"build", "-o", cairnBin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	build := exec.Command(goTool(), append(args, "github.com/cairn-dev/cairn/cmd/cairn")...)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: building cairn failed: %v\n", err)

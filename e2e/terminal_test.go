@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mattn/go-runewidth"
+
+	"github.com/cairn-dev/cairn/scripts/screenshot/termimage"
 )
 
 // waitTimeout bounds every wait for the screen or the fake server.
@@ -34,9 +36,18 @@ type tmuxServer struct {
 	env    []string
 }
 
+// The terminals cairn may be told it runs in. Under tmux-256color cairn
+// asks tmux for true-colour support, which a server with no client attached
+// cannot confirm, so it draws with 256 colours; under xterm-256color with
+// COLORTERM=truecolor it draws in true colour, as in most terminals today.
+const (
+	tmuxTerminal  = "tmux-256color"
+	xtermTerminal = "xterm-256color"
+)
+
 // startTmux starts nothing yet: the server starts with its first session
-// and is killed when the test ends.
-func startTmux(t testing.TB, env []string) *tmuxServer {
+// and is killed when the test ends. terminal is the TERM of its panes.
+func startTmux(t testing.TB, terminal string, env []string) *tmuxServer {
 	t.Helper()
 	requireTmux(t)
 	// A short directory: unix socket paths are limited to about 100 bytes.
@@ -50,10 +61,9 @@ func startTmux(t testing.TB, env []string) *tmuxServer {
 	conf := strings.Join([]string{
 		"set -g status off",
 		"set -g remain-on-exit on",
-		"set -g default-terminal tmux-256color",
+		"set -g default-terminal " + terminal,
 		"set -g escape-time 0",
 		"set -g history-limit 2000",
-		"set -ga terminal-overrides ',*:Tc'",
 	}, "\n") + "\n"
 	if err := os.WriteFile(s.conf, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
@@ -133,6 +143,38 @@ func (p *pane) screen() string {
 func (p *pane) screenANSI() string {
 	p.t.Helper()
 	return p.s.must("capture-pane", "-p", "-e", "-t", p.target)
+}
+
+// history is everything the pane has shown on its main screen, the
+// scrolled-off rows included, with wrapped lines joined.
+func (p *pane) history() string {
+	p.t.Helper()
+	return p.s.must("capture-pane", "-p", "-J", "-S", "-", "-t", p.target)
+}
+
+// waitExit waits until the program has exited and returns its exit status
+// and the whole history of its main screen (what it printed after leaving
+// the alternate screen).
+func (p *pane) waitExit() (status, history string) {
+	p.t.Helper()
+	// tmux marks the pane dead when the terminal closes and learns the
+	// exit status when it reaps the process, a moment later.
+	p.waitFor("cairn to exit", func(string) bool {
+		dead, st := p.dead()
+		status = st
+		return dead && st != ""
+	})
+	return status, p.history()
+}
+
+// styledScreen is the visible screen as cells with their styles.
+func (p *pane) styledScreen() *termimage.Screen {
+	p.t.Helper()
+	s, err := termimage.ParseString(p.screenANSI(), 0, 0)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return s
 }
 
 // keys sends key names as tmux knows them (Enter, Escape, C-c, Up, ...).

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-dev/cairn/scripts/screenshot/termimage"
 )
 
 // markdownAnswer is the first streamed answer: a heading, a list and a Go
@@ -19,7 +21,7 @@ const markdownAnswer = "# Cairn heading\n\nSome **bold** words first.\n\n" +
 // reaches the model, a resize, an aborted stream, quitting, and resuming
 // with --continue.
 func TestTUI(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, tmuxTerminal)
 	p := h.cairn("main", 100, 30)
 	p.waitText("test-model")
 
@@ -28,9 +30,25 @@ func TestTUI(t *testing.T) {
 	p.typeText("show me some markdown")
 	p.keys("Enter")
 	screen := p.waitText("Cairn heading", "second item", "Println", "That is all.")
-	for _, raw := range []string{"# Cairn", "```", "**bold**"} {
+	for _, raw := range []string{"```", "**bold**", "- first item"} {
 		if strings.Contains(screen, raw) {
 			t.Errorf("raw markdown %q is on screen; want it rendered:\n%s", raw, frame(screen))
+		}
+	}
+	// The heading keeps a "# " mark, drawn bold in the heading colour as
+	// part of the rendering; the bold words and the code are styled too.
+	styled := p.styledScreen()
+	for _, c := range []struct {
+		text string
+		want func(termimage.Style) bool
+		what string
+	}{
+		{"Cairn heading", func(s termimage.Style) bool { return s.Bold }, "bold"},
+		{"bold words", func(s termimage.Style) bool { return s.Bold }, "bold"},
+		{"func main", func(s termimage.Style) bool { return s.FG.Mode != termimage.ColorDefault }, "coloured"},
+	} {
+		if st, ok := styleAt(styled, c.text); !ok || !c.want(st) {
+			t.Errorf("%q is not %s on screen (style %+v, found %v)", c.text, c.what, st, ok)
 		}
 	}
 	if !regexp.MustCompile(`(?m)^.*test-model.*$`).MatchString(lastRows(screen, 3)) {
@@ -113,19 +131,21 @@ func TestTUI(t *testing.T) {
 	t.Log("step 6: /quit saves the session and --continue brings it back")
 	p.typeText("/quit")
 	p.keys("Enter")
-	exit := p.waitText("Session saved")
-	if dead, status := p.dead(); !dead || status != "0" {
-		t.Errorf("cairn did not exit with status 0 after /quit (dead %v, status %q):\n%s", dead, status, frame(exit))
+	status, printed := p.waitExit()
+	if status != "0" || !strings.Contains(printed, "Session saved: ") {
+		t.Fatalf("after /quit cairn exited with status %s and printed:\n%s", status, printed)
 	}
 	r := h.cairn("resumed", 100, 30, "--continue")
 	r.waitText("are you there?", "Back again after the abort.")
 	r.keys("C-c")
 	r.keys("C-c")
-	r.waitText("Session saved")
+	if status, printed := r.waitExit(); status != "0" || !strings.Contains(printed, "Session saved: ") {
+		t.Errorf("after ctrl+c twice cairn exited with status %s and printed:\n%s", status, printed)
+	}
 }
 
 // approvalPrompt is text on the approval prompt's line.
-const approvalPrompt = "y once"
+const approvalPrompt = "[y] once"
 
 // interrupted matches what cairn shows under an answer stopped with Esc.
 var interrupted = regexp.MustCompile(`(?i)interrupted|aborted|cancelled`)
@@ -200,4 +220,26 @@ func hasToolResult(t testing.TB, r request, id, text string) bool {
 		}
 	}
 	return false
+}
+
+// styleAt finds text on a styled screen and returns the style of its first
+// character.
+func styleAt(s *termimage.Screen, text string) (termimage.Style, bool) {
+	for _, row := range s.Cells {
+		var line strings.Builder
+		var starts []int // cell index of each byte offset's character
+		for x, c := range row {
+			if c.Width == 0 {
+				continue
+			}
+			for range len(c.Text) {
+				starts = append(starts, x)
+			}
+			line.WriteString(c.Text)
+		}
+		if i := strings.Index(line.String(), text); i >= 0 {
+			return row[starts[i]].Style, true
+		}
+	}
+	return termimage.Style{}, false
 }

@@ -15,6 +15,7 @@ import (
 // renderContext is what items are drawn with.
 type renderContext struct {
 	width        int
+	gen          int // the transcript's generation: theme and toggles
 	st           *styles
 	md           *markdown.Renderer
 	expandTools  bool
@@ -57,6 +58,10 @@ type assistantItem struct {
 	msg       *core.AssistantMessage
 	streams   map[int]*markdown.Stream // text blocks by content index
 	streaming bool
+	// prefix holds the drawn lines before the open markdown block, and key
+	// what they were drawn from (see lines).
+	prefix []string
+	key    answerPrefix
 }
 
 func newAssistantItem(m *core.AssistantMessage, streaming bool) *assistantItem {
@@ -81,13 +86,7 @@ func (a *assistantItem) render(rc *renderContext) string {
 			if strings.TrimSpace(c.Text) == "" {
 				continue
 			}
-			s := a.streams[i]
-			if s == nil {
-				s = &markdown.Stream{}
-				a.streams[i] = s
-			}
-			s.Set(c.Text)
-			parts = append(parts, s.View(rc.md))
+			parts = append(parts, a.stream(i, c.Text).View(rc.md))
 		}
 	}
 	if a.msg.StopReason == core.StopError && a.msg.ErrorMessage != "" {

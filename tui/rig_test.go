@@ -33,7 +33,7 @@ var testClock = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 // rig is a model over a real agent session whose model is the scripted
 // faux provider.
 type rig struct {
-	t    *testing.T
+	t    testing.TB
 	m    *Model
 	sess *agent.Session
 	fp   *faux.Provider
@@ -48,12 +48,17 @@ type rigOptions struct {
 	responses []faux.Response
 	models    []core.Model
 	realClock bool
+	faux      *faux.Options // nil: fast chunks
 }
 
-func newRig(t *testing.T, o rigOptions) *rig {
+func newRig(t testing.TB, o rigOptions) *rig {
 	t.Helper()
 	dir := t.TempDir()
-	fp := faux.New(faux.Options{ChunkSize: 4, TokensPerSecond: 100000}, o.responses...)
+	fo := faux.Options{ChunkSize: 4, TokensPerSecond: 100000}
+	if o.faux != nil {
+		fo = *o.faux
+	}
+	fp := faux.New(fo, o.responses...)
 	ui := NewUI()
 	gate, err := approval.Open(approval.Config{Mode: approval.ModeDefault, UI: ui, Dir: dir})
 	if err != nil {

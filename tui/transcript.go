@@ -13,6 +13,15 @@ type item interface {
 	render(rc *renderContext) string
 }
 
+// linesItem is an item that can produce its lines itself, reusing what it
+// drew before (a streaming answer redraws only its open block). The lines
+// end with the blank line that separates items; the transcript keeps the
+// slice until the next call.
+type linesItem interface {
+	item
+	lines(rc *renderContext) []string
+}
+
 // liveItem is an item that changes many times a second while it streams.
 // Its redraws are limited to one per frame interval; the stale drawing is
 // shown in between and a frame tick brings the last state to the screen.
@@ -95,8 +104,11 @@ func (t *transcript) linesOf(i int, rc *renderContext) []string {
 			return e.lines
 		}
 	}
-	s := e.it.render(rc)
-	e.lines = append(strings.Split(s, "\n"), "") // one blank line after each item
+	if li, ok := e.it.(linesItem); ok {
+		e.lines = li.lines(rc)
+	} else {
+		e.lines = append(strings.Split(e.it.render(rc), "\n"), "") // one blank line after each item
+	}
 	e.key, e.drawnAt, e.rendered = key, rc.now, true
 	return e.lines
 }

@@ -51,6 +51,7 @@ func (m *Model) transcriptHeight() int {
 func (m *Model) renderContext() *renderContext {
 	return &renderContext{
 		width:        m.width,
+		gen:          m.tr.gen,
 		st:           m.st,
 		md:           m.md,
 		expandTools:  m.expandTools,

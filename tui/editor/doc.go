@@ -10,6 +10,18 @@
 // results come back as InternalMsg values, which the parent passes to Update.
 // What the parent must act on arrives as SubmitMsg and WarningMsg.
 //
+// Pastes: a paste of more than 10 lines or 1,000 characters is kept aside
+// and shown as a marker such as "[paste #1 +120 lines]" or
+// "[paste #2 1,342 chars]"; the marker moves and deletes as one character,
+// and Value and SubmitMsg carry the pasted text byte for byte, except that
+// CRLF and lone CR become LF. Smaller pastes are inserted as if typed: tabs
+// and line breaks kept (CRLF and CR as LF), other control characters
+// dropped.
+//
+// History is a JSON-lines file, one {"text": "..."} object per line,
+// newest last, capped at Options.HistoryLimit entries, with no entry
+// repeating the one before it.
+//
 // The editor keeps its own text buffer rather than wrapping bubbles'
 // textarea: textarea re-renders and re-hashes every line of the draft on
 // each key press, which costs milliseconds for a long draft, while this

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -78,7 +80,17 @@ func TestViewGolden(t *testing.T) {
 			d := newDriver(t, tt.opts)
 			d.m.SetWidth(tt.width)
 			tt.setup(d)
-			golden(t, tt.name, d.m.View())
+			view := d.m.View()
+			golden(t, tt.name, view)
+			lines := strings.Split(view, "\n")
+			if len(lines) != d.m.Height() {
+				t.Errorf("%d lines, Height says %d", len(lines), d.m.Height())
+			}
+			for _, l := range lines {
+				if w := ansi.StringWidth(l); w != tt.width {
+					t.Errorf("line %q is %d cells wide, want %d", ansi.Strip(l), w, tt.width)
+				}
+			}
 		})
 	}
 }

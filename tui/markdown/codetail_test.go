@@ -25,18 +25,18 @@ func goCode(n int) string {
 
 func TestStreamingCodeBlockMatchesWholeBlock(t *testing.T) {
 	r := New(darkPalette, 60)
-	text := "Intro.\n\n```go\n" + goCode(60)
+	text := "Intro.\n\n```go\n" + goCode(40)
 	var s Stream
-	for i := 0; i < len(text); i += 23 {
-		s.Append(text[i:min(i+23, len(text))])
+	for i := 0; i < len(text); i += 37 {
+		s.Append(text[i:min(i+37, len(text))])
 		got := s.View(r)
 		want := r.Render(s.Text() + "\n```\n")
 		if got != want {
 			t.Fatalf("after %d bytes:\n%s", s.Len(), lineDiff(want, got))
 		}
 	}
-	if len(s.code.sealed) < 5 {
-		t.Errorf("only %d chunks sealed for 60 lines", len(s.code.sealed))
+	if len(s.code.sealed) < 3 {
+		t.Errorf("only %d chunks sealed for 40 lines", len(s.code.sealed))
 	}
 	// Closing the fence hands the block back to whole-block rendering.
 	s.Append("```\n\nAfter.\n")
@@ -96,5 +96,16 @@ func TestLabelBareFences(t *testing.T) {
 		if got := string(labelBareFences([]byte(tt.in))); got != tt.want {
 			t.Errorf("labelBareFences(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestStreamingCodeBlockFollowsWidth(t *testing.T) {
+	wide, narrow := New(darkPalette, 80), New(darkPalette, 30)
+	var s Stream
+	s.Append("```go\n" + goCode(30))
+	s.View(wide)
+	got := s.View(narrow)
+	if want := narrow.Render(s.Text() + "```\n"); got != want {
+		t.Errorf("after narrowing:\n%s", lineDiff(want, got))
 	}
 }

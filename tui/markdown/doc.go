@@ -2,11 +2,30 @@
 // through glamour with code blocks highlighted by chroma, coloured from a
 // theme's Palette, without glamour's document margin or trailing padding.
 //
-// A Renderer renders whole texts. A Stream renders an answer that is still
+// A Renderer renders whole texts for one palette and width; a Cache keeps
+// the few Renderers in use. A Stream renders an answer that is still
 // arriving: it cuts the text into top-level blocks at blank lines, renders
-// each finished block once and keeps the result, and re-renders only the last,
-// still open block when asked for a view. Appending a delta therefore costs
-// the same however long the answer already is.
+// each finished block once and keeps the result, and re-renders only the
+// last, still open block when asked for a view. Appending a delta therefore
+// costs the same however long the answer already is. RenderPlain wraps text
+// that is not markdown, such as thinking blocks.
 //
-// RenderPlain wraps text that is not markdown, such as thinking blocks.
+// A Stream's view equals Renderer.Render of the same text, line for line and
+// escape for escape, with these exceptions:
+//
+//   - A link reference definition ("[1]: https://...") only serves links in
+//     its own block, so "[text][1]" in an earlier paragraph shows as typed.
+//   - While a fenced code block streams, its finished lines are highlighted
+//     in chunks of a few lines, so a string or comment spanning a chunk
+//     boundary may be coloured as code until the fence closes.
+//
+// Lists are kept in one block with their loose items and nested code, and
+// so are re-rendered whole on every view while they stream; so are
+// paragraphs, tables and quotes, which are rarely long.
+//
+// Differences from glamour's own output: no margin and no blank lines around
+// the document, no padding after the last visible cell of a line, tabs
+// expanded to four columns, fenced code without a language shown as plain
+// text rather than guessed, and level-one headings drawn like the others
+// ("# Title") instead of on a fixed purple badge.
 package markdown

@@ -9,8 +9,8 @@ const blockSeparator = "\n\n"
 // Stream renders one markdown answer while it streams in. Append (or Set)
 // the text as it arrives and call View to show it: blocks that are finished
 // are rendered once per Renderer and kept, and only the open block at the
-// end is rendered again. The zero value is an empty Stream ready to use; a
-// Stream is not safe for concurrent use.
+// end is rendered again. The zero value is an empty Stream ready to use. A
+// Stream is not safe for concurrent use and must not be copied once used.
 type Stream struct {
 	text  []byte
 	split splitter
@@ -20,7 +20,9 @@ type Stream struct {
 	stable   strings.Builder // rendered finished blocks, joined
 	tail     string          // the open block as last rendered
 	code     codeTail        // the open block when it is a fenced code block
-	fresh    bool            // tail and view reflect text and r
+	fresh    bool            // tail reflects text and r
+	view     string          // the last View
+	joined   bool            // view is stable and tail joined
 
 	stableRenders int // finished blocks rendered, for tests
 }
@@ -32,7 +34,7 @@ func (s *Stream) Append(delta string) {
 	}
 	s.text = append(s.text, delta...)
 	s.split.scan(s.text)
-	s.fresh = false
+	s.fresh, s.joined = false, false
 }
 
 // Set replaces the text. When text extends the current text, only the new
@@ -58,17 +60,24 @@ func (s *Stream) Text() string { return string(s.text) }
 func (s *Stream) Len() int { return len(s.text) }
 
 // View renders the text with r. Its result is what r.Render would give for
-// the whole text, apart from the limits the package documentation lists. It
-// copies the finished part once per call; ViewParts avoids that copy.
+// the whole text, apart from the limits the package documentation lists.
+// When the text grew since the last call, View copies the finished part
+// once to join it to the open block; ViewParts avoids that copy.
 func (s *Stream) View(r *Renderer) string {
+	if s.joined && s.fresh && r == s.r && r != nil {
+		return s.view
+	}
 	stable, tail := s.ViewParts(r)
 	switch {
 	case stable == "":
-		return tail
+		s.view = tail
 	case tail == "":
-		return stable
+		s.view = stable
+	default:
+		s.view = stable + blockSeparator + tail
 	}
-	return stable + blockSeparator + tail
+	s.joined = r != nil
+	return s.view
 }
 
 // ViewParts renders the text with r in two parts: the finished blocks and
@@ -80,7 +89,7 @@ func (s *Stream) ViewParts(r *Renderer) (stable, tail string) {
 		return "", string(s.text)
 	}
 	if r != s.r {
-		s.r, s.rendered, s.fresh = r, 0, false
+		s.r, s.rendered, s.fresh, s.joined = r, 0, false, false
 		s.stable.Reset()
 	}
 	if s.fresh {

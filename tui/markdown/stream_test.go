@@ -3,6 +3,8 @@ package markdown
 import (
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // feed appends text to s in pieces of n bytes, viewing after each one, as
@@ -49,7 +51,16 @@ func TestStreamMatchesRender(t *testing.T) {
 func TestRenderGolden(t *testing.T) {
 	for name, doc := range docs(t) {
 		for pname, p := range palettes {
-			golden(t, name+"-"+pname+".golden", New(p, 80).Render(doc))
+			out := New(p, 80).Render(doc)
+			golden(t, name+"-"+pname+".golden", out)
+			for i, line := range strings.Split(out, "\n") {
+				if w := ansi.StringWidth(line); w > 80 {
+					t.Errorf("%s/%s line %d is %d cells wide", name, pname, i+1, w)
+				}
+				if strings.HasSuffix(stripANSI(line), " ") {
+					t.Errorf("%s/%s line %d ends in a space: %q", name, pname, i+1, line)
+				}
+			}
 		}
 	}
 }
@@ -74,7 +85,7 @@ func TestStableBlocksRenderOnce(t *testing.T) {
 
 func TestAppendRendersOnlyTheTail(t *testing.T) {
 	doc := docs(t)["answer"]
-	long := strings.Repeat(doc+"\n\n", 40)
+	long := strings.Repeat(doc+"\n\n", 12)
 	r := New(darkPalette, 80)
 	var s Stream
 	s.Append(long)

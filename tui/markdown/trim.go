@@ -10,13 +10,54 @@ type sgrState struct {
 	background, reverse, underline, strike, overline bool
 	// set says some attribute may be on, so a reset changes something.
 	set bool
+	// pen is the SGR sequences written since the last reset, or
+	// unknownPen once that grows too long to compare.
+	pen string
+}
+
+// unknownPen marks a pen that is not tracked; it equals no real pen.
+const unknownPen = "\x00"
+
+// maxPen bounds the pen kept for comparison.
+const maxPen = 256
+
+// applySeq updates s for the SGR sequence seq with parameters params.
+func (s *sgrState) applySeq(seq, params string) {
+	pen := s.pen
+	s.apply(params)
+	switch {
+	case !s.set:
+		s.pen = ""
+	case hasResetParam(params):
+		s.pen = seq
+	case pen == unknownPen || len(pen)+len(seq) > maxPen:
+		s.pen = unknownPen
+	default:
+		s.pen = pen + seq
+	}
+}
+
+// hasResetParam reports whether the SGR parameters contain a reset.
+func hasResetParam(params string) bool {
+	if params == "" {
+		return true
+	}
+	for params != "" {
+		var p string
+		p, params, _ = strings.Cut(params, ";")
+		if p == "" || p == "0" {
+			return true
+		}
+	}
+	return false
 }
 
 func (s sgrState) spaceVisible() bool {
 	return s.background || s.reverse || s.underline || s.strike || s.overline
 }
 
-// apply updates s for one SGR sequence's parameter string ("38;5;252").
+// apply updates the attributes of s for one SGR sequence's parameter string
+// ("38;5;252"); applySeq keeps the pen as well.
 func (s *sgrState) apply(params string) {
 	if params == "" {
 		*s = sgrState{}
@@ -163,7 +204,7 @@ func stripLine(b *strings.Builder, line string, st sgrState) sgrState {
 	for i := 0; i < len(line); {
 		if n := escapeLen(line[i:]); n > 0 {
 			if p, ok := sgrParams(line[i : i+n]); ok {
-				cur.apply(p)
+				cur.applySeq(line[i:i+n], p)
 			}
 			i += n
 			continue
@@ -212,7 +253,7 @@ func stripLine(b *strings.Builder, line string, st sgrState) sgrState {
 // reset and all other sequences (hyperlinks) are kept in order.
 func writeRun(b *strings.Builder, run string, st sgrState, spaced bool) sgrState {
 	after := st
-	lastReset := -1
+	lastReset, anySGR := -1, false
 	for i := 0; i < len(run); {
 		n := escapeLen(run[i:])
 		if n == 0 {
@@ -220,12 +261,20 @@ func writeRun(b *strings.Builder, run string, st sgrState, spaced bool) sgrState
 			continue
 		}
 		if p, ok := sgrParams(run[i : i+n]); ok {
-			after.apply(p)
+			after.applySeq(run[i:i+n], p)
+			anySGR = true
 			if isReset(p) {
 				lastReset = i
 			}
 		}
 		i += n
+	}
+	if anySGR && after.pen == st.pen && st.pen != unknownPen {
+		// The run leaves the pen as it found it, as in "reset, set the
+		// same colour again" between two words: only its other
+		// sequences matter.
+		lastReset = len(run)
+		st.set = false
 	}
 	for i := 0; i < len(run); {
 		n := escapeLen(run[i:])

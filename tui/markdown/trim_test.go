@@ -24,6 +24,11 @@ func TestStripTrailing(t *testing.T) {
 		{"state carries over lines", "\x1b[44mx\n  \x1b[m", "\x1b[44mx\n  \x1b[m"},
 		{"reset carries over lines", "\x1b[44mx\x1b[m\n  ", "\x1b[44mx\x1b[m\n"},
 		{"each line stripped", "a  \nb \n  ", "a\nb\n"},
+		{"same style again merges", "\x1b[31ma\x1b[m\x1b[31m b\x1b[m", "\x1b[31ma b\x1b[m"},
+		{"a different style does not", "\x1b[31ma\x1b[m\x1b[32mb\x1b[m", "\x1b[31ma\x1b[m\x1b[32mb\x1b[m"},
+		{"two-step style merges", "\x1b[1m\x1b[31ma\x1b[m\x1b[1m\x1b[31mb\x1b[m", "\x1b[1m\x1b[31mab\x1b[m"},
+		{"reset inside parameters", "\x1b[1;0;31ma\x1b[m\x1b[1;0;31mb\x1b[m", "\x1b[1;0;31mab\x1b[m"},
+		{"added attribute does not merge", "\x1b[31ma\x1b[m\x1b[31m\x1b[1mb\x1b[m", "\x1b[31ma\x1b[m\x1b[31m\x1b[1mb\x1b[m"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

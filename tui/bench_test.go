@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// benchRig is a rig with a 5,000-message transcript at 120×40, drawn once.
+func benchRig(b *testing.B) *rig {
+	r := newRig(b, rigOptions{})
+	r.m.showConversation(longConversation(2500))
+	r.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	_ = r.m.render()
+	return r
+}
+
+// BenchmarkKeystroke5000 is the work of one keystroke with a 5,000-message
+// transcript: the editor takes the key and the whole screen is drawn.
+// Target: under 1 ms, the same as with an empty transcript.
+func BenchmarkKeystroke5000(b *testing.B) {
+	for _, n := range []int{0, 2500} {
+		b.Run(fmt.Sprintf("messages=%d", 2*n), func(b *testing.B) {
+			r := newRig(b, rigOptions{})
+			r.m.showConversation(longConversation(n))
+			r.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+			_ = r.m.render()
+			keys := []tea.KeyPressMsg{key("a"), {Code: tea.KeyBackspace}}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				r.m.Update(keys[i%2])
+				_ = r.m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkStreamDelta is the cost of one streamed delta (a few words) of
+// an answer that already holds `have` bytes of markdown: the update and
+// the redraw of the screen. Target: flat in `have`. Redraws are not
+// throttled here, so this is the worst case.
+func BenchmarkStreamDelta(b *testing.B) {
+	unit := "Some **bold** text with `code` and a [link](https://example.com).\n\n" +
+		"```go\nfunc f(x int) int {\n\treturn x * 2\n}\n```\n\n- item one\n- item two\n\n"
+	for _, have := range []int{1 << 10, 16 << 10, 256 << 10} {
+		b.Run(fmt.Sprintf("have=%dKB", have>>10), func(b *testing.B) {
+			r := newRig(b, rigOptions{})
+			r.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+			body := strings.Repeat(unit, have/len(unit)+1)[:have]
+			body = body[:strings.LastIndex(body, "\n\n")+2]
+			msg := answer(text(body))
+			r.m.Update(eventsMsg{core.AgentStart{}, core.MessageStart{Message: answer()}})
+			r.m.Update(eventsMsg{core.MessageUpdate{Kind: "text_delta", Message: msg}})
+			_ = r.m.render()
+			// The answer's text after each delta is a prefix of full, as
+			// the session's snapshots are: a paragraph of 40 deltas, then
+			// a new one.
+			var full strings.Builder
+			full.WriteString(body)
+			var ends []int
+			for i := range b.N {
+				if i%40 == 0 {
+					full.WriteString("\n\nThe streaming paragraph")
+				}
+				full.WriteString(" more words")
+				ends = append(ends, full.Len())
+			}
+			all := full.String()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				msg := answer(text(all[:ends[i]]))
+				r.m.Update(eventsMsg{core.MessageUpdate{Kind: "text_delta", Delta: " more words", Message: msg}})
+				_ = r.m.render()
+			}
+		})
+	}
+}
+
+// BenchmarkTranscriptMemory reports the heap a 5,000-message transcript
+// holds once it has been scrolled through end to end.
+func BenchmarkTranscriptMemory(b *testing.B) {
+	for range b.N {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		r := benchRig(b)
+		for range 400 {
+			r.m.Update(key("pgup"))
+			_ = r.m.render()
+		}
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MiB")
+		runtime.KeepAlive(r)
+	}
+}
