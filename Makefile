@@ -6,7 +6,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 ARGS     ?=
 
-.PHONY: help build run test bench bench-rpc lint demo install fuzz clean
+.PHONY: help build run test bench bench-rpc bench-tui lint demo demo-tui install fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-9s %s\n", $$1, $$2}'
@@ -31,6 +31,9 @@ bench: ## run the benchmarks (medians need -count; see README)
 bench-rpc: ## cairn --mode rpc side by side with pi 0.73.1 (RUNS=5 runs each; installs pi from npm once)
 	RUNS=$${RUNS:-5} scripts/bench-rpc.sh
 
+bench-tui: build ## the TUI side by side with pi 0.73.1 under tmux at 120x40 (RUNS=5 runs each)
+	RUNS=$${RUNS:-5} scripts/bench-tui.sh
+
 lint: ## gofmt check and vet
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
@@ -44,6 +47,9 @@ fuzz: ## fuzz each parser for FUZZTIME (default 20s each)
 demo: build ## show cairn answering with the scripted faux provider (no API key needed)
 	@echo "== cairn demo: the faux provider plays back a scripted answer; no model is involved =="
 	CAIRN_FAUX_SCRIPT=cmd/cairn/testdata/demo-script.json ./$(BIN) --provider faux -p "What is cairn?"
+
+demo-tui: build ## open the TUI on the scripted faux provider (no API key needed)
+	CAIRN_FAUX_SCRIPT=cmd/cairn/testdata/demo-script.json ./$(BIN) --provider faux
 
 install: ## install cairn into GOBIN (or GOPATH/bin)
 	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/cairn

@@ -107,7 +107,7 @@ func approvalScreen(*rig) []tea.Msg {
 			core.ToolExecutionStart{ToolCallID: "c9", ToolName: "bash", Args: a.Content[1].Arguments}},
 		dialogMsg{id: 1, kind: dialogSelect, title: "Allow bash: rm -rf build/ && make?", toolCallID: "c9",
 			options: []string{approval.OptionAllowOnce, approval.OptionAllowSession, approval.OptionAllowAlways, approval.OptionDeny, approval.OptionDenyReason},
-			reply: make(chan dialogAnswer, 1)},
+			reply:   make(chan dialogAnswer, 1)},
 	}
 }
 
