@@ -56,8 +56,8 @@ func startTmux(t testing.TB, terminal string, env []string) *tmuxServer {
 		t.Fatal(err)
 	}
 	s := &tmuxServer{t: t, socket: filepath.Join(dir, "sock"), conf: filepath.Join(dir, "tmux.conf"), env: env}
-	// No status line (the pane is the whole window), dead panes stay so the
-	// text printed at exit can be read, and colours pass through as given.
+	// No status line (the pane is the whole window), and dead panes stay so
+	// that what cairn prints as it exits can be read.
 	conf := strings.Join([]string{
 		"set -g status off",
 		"set -g remain-on-exit on",

@@ -125,7 +125,7 @@ type TreeNode struct {
 	ParentID string
 	// Role is the message role ("user", "assistant", ...) or the entry type.
 	Role string
-	// Text is a one-line preview.
+	// Text is the message's text (the tree shows its start).
 	Text string
 	// OnPath is set for the entries of the current branch.
 	OnPath bool

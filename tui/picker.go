@@ -30,6 +30,7 @@ const (
 // value handed back.
 type pickItem struct {
 	label, detail, value string
+	payload              any // what the picker's owner needs besides value
 }
 
 func optionItems(opts []string) []pickItem {
@@ -57,10 +58,11 @@ const pickerRows = 10
 
 // pickedMsg reports a choice.
 type pickedMsg struct {
-	kind   pickKind
-	value  string
-	ok     bool
-	dialog *dialogMsg
+	kind    pickKind
+	value   string
+	payload any
+	ok      bool
+	dialog  *dialogMsg
 }
 
 func newPicker(title string, items []pickItem, kind pickKind, d *dialogMsg) *picker {
@@ -111,7 +113,8 @@ func (m *Model) onPickerKey(k tea.KeyPressMsg) tea.Cmd {
 		if len(p.shown) == 0 {
 			return m.onPicked(pickedMsg{kind: p.kind, dialog: p.dialog})
 		}
-		return m.onPicked(pickedMsg{kind: p.kind, value: p.all[p.shown[p.selected]].value, ok: true, dialog: p.dialog})
+		it := p.all[p.shown[p.selected]]
+		return m.onPicked(pickedMsg{kind: p.kind, value: it.value, payload: it.payload, ok: true, dialog: p.dialog})
 	case m.is(k, keymap.SelectUp):
 		if p.selected > 0 {
 			p.selected--

@@ -101,7 +101,19 @@ func (m *Model) onPicked(p pickedMsg) tea.Cmd {
 	case pickResume:
 		return m.switchTo(func() (Conversation, error) { return m.opts.Sessions.Open(p.value) }, "Resumed the session.")
 	case pickTree:
-		return m.switchTo(func() (Conversation, error) { return m.opts.Sessions.Branch(p.value) }, "Moved to the chosen point; a new branch grows from here.")
+		// Picking a user message goes to just before it, with its text in
+		// the editor to edit and send again; picking an answer continues
+		// after it.
+		n, _ := p.payload.(TreeNode)
+		at, done := p.value, "Moved to the chosen answer; the next message starts a new branch from it."
+		if n.Role == "user" {
+			at, done = n.ParentID, "Moved to before the chosen message; edit it and send it to start a new branch."
+		}
+		cmd := m.switchTo(func() (Conversation, error) { return m.opts.Sessions.Branch(at) }, done)
+		if n.Role == "user" {
+			m.ed.SetValue(n.Text)
+		}
+		return cmd
 	case pickFork:
 		var text string
 		cmd := m.switchTo(func() (Conversation, error) {
@@ -244,8 +256,8 @@ func (m *Model) cmdTree(string) tea.Cmd {
 		if n.OnPath {
 			mark = "• "
 		}
-		label := strings.Repeat("  ", min(d, 10)) + mark + n.Role + ": " + strings.Join(strings.Fields(n.Text), " ")
-		items = append(items, pickItem{label: label, value: n.ID})
+		label := strings.Repeat("  ", min(d, 10)) + mark + n.Role + ": " + oneLine(n.Text, 200)
+		items = append(items, pickItem{label: label, value: n.ID, payload: n})
 	}
 	markBranches(nodes, depth)
 	p := newPicker("Session tree (• is the current branch)", items, pickTree, nil)
@@ -282,7 +294,7 @@ func (m *Model) cmdFork(string) tea.Cmd {
 	var items []pickItem
 	for _, n := range nodes {
 		if n.Role == "user" && n.OnPath {
-			items = append(items, pickItem{label: strings.Join(strings.Fields(n.Text), " "), value: n.ID})
+			items = append(items, pickItem{label: oneLine(n.Text, 200), value: n.ID})
 		}
 	}
 	p := newPicker("Fork from which message?", items, pickFork, nil)

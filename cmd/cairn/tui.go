@@ -158,7 +158,9 @@ func (s *tuiSessions) Fork(entryID string) (string, tui.Conversation, error) {
 // branch from there.
 func (s *tuiSessions) Branch(entryID string) (tui.Conversation, error) {
 	f := s.fs.file()
-	if err := f.Branch(entryID); err != nil {
+	if entryID == "" {
+		f.ResetLeaf() // before the first entry: the next message is a new root
+	} else if err := f.Branch(entryID); err != nil {
 		return tui.Conversation{}, err
 	}
 	ctx := f.Context()
@@ -194,7 +196,7 @@ func (s *tuiSessions) Tree() ([]tui.TreeNode, error) {
 	return out, nil
 }
 
-// previewText is the first line of a message's text.
+// previewText is a message's text, or what it did when it has none.
 func previewText(m core.Message) string {
 	var t string
 	switch m := m.(type) {
@@ -206,12 +208,5 @@ func previewText(m core.Message) string {
 			t = "(calls " + m.ToolCalls()[0].Name + ")"
 		}
 	}
-	t = strings.TrimSpace(t)
-	if i := strings.IndexByte(t, '\n'); i >= 0 {
-		t = t[:i]
-	}
-	if len(t) > 200 {
-		t = t[:200]
-	}
-	return t
+	return strings.TrimSpace(t)
 }
