@@ -71,7 +71,6 @@ func TestBadUsageExitsTwoWithAClearMessage(t *testing.T) {
 		"unknown flag":  {"--frobnicate"},
 		"missing value": {"-p", "hi", "--model"},
 		"bad mode":      {"--mode", "xml", "-p", "hi"},
-		"interactive":   {},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {

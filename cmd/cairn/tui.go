@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
@@ -85,7 +87,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	if mem == nil {
 		o.Sessions = &tuiSessions{fileSessions{a: a, store: sessionStore(env, opts)}}
 	}
-	if err := tui.Run(ctx, o); err != nil {
+	if err := tui.Run(ctx, o, tea.WithInput(streams.In), tea.WithOutput(streams.Out)); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure
 	}
