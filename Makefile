@@ -14,7 +14,7 @@ help: ## list the targets
 build: ## build bin/cairn
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cairn
 
-run: build ## build and run cairn with ARGS, e.g. make run ARGS='-p "hello"'
+run: build ## build and open cairn's TUI (ARGS are passed on, e.g. make run ARGS='-p "hello"')
 	./$(BIN) $(ARGS)
 
 RPCCLIENT := rpcmode/pi/testdata/rpcclient
