@@ -56,7 +56,7 @@ func (m *Model) onScrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.tr.home()
 	case m.is(k, keymap.ScrollBottom):
 		m.tr.end()
-	case m.ed.Value() == "" && m.approval == nil && m.dialog == nil && m.picker == nil && (k.String() == "home" || k.String() == "end"):
+	case (k.String() == "home" || k.String() == "end") && m.approval == nil && m.dialog == nil && m.picker == nil && m.ed.Empty():
 		if k.String() == "home" {
 			m.tr.home()
 		} else {
@@ -93,7 +93,7 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return nil, false
 	case m.is(k, keymap.Clear):
-		if m.ed.Value() != "" {
+		if !m.ed.Empty() {
 			m.ed.Reset()
 			return nil, true
 		}
@@ -107,7 +107,7 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.quitArmed = m.now()
 		m.status.set(core.NotifyInfo, "Press ctrl+c again to quit.", m.now())
 		return nil, true
-	case m.is(k, keymap.Exit) && m.ed.Value() == "":
+	case m.is(k, keymap.Exit) && m.ed.Empty():
 		return m.quit(), true
 	case m.is(k, keymap.Suspend):
 		return tea.Suspend, true

@@ -158,7 +158,6 @@ func (m *Model) needSessions() bool {
 
 func (m *Model) cmdNew(string) tea.Cmd {
 	if !m.needSessions() {
-		m.sess.Abort()
 		return nil
 	}
 	return m.switchTo(m.opts.Sessions.New, "Started a new session.")
