@@ -1,0 +1,108 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/session"
+)
+
+// fakeSessions is a Sessions with two stored conversations and a tree.
+type fakeSessions struct {
+	branchedAt []string
+	opened     []string
+	name       string
+}
+
+func (f *fakeSessions) Info() SessionInfo         { return SessionInfo{ID: "cur", File: "/s/cur.jsonl", Name: f.name} }
+func (f *fakeSessions) SetName(name string) error { f.name = name; return nil }
+func (f *fakeSessions) New() (Conversation, error) {
+	return Conversation{}, nil
+}
+func (f *fakeSessions) List() ([]session.Info, error) {
+	return []session.Info{
+		{Path: "/s/cur.jsonl", FirstMessage: "the current one"},
+		{Path: "/s/old.jsonl", FirstMessage: "fix the flaky test", MessageCount: 12, Modified: testClock.Add(-3 * time.Hour)},
+	}, nil
+}
+func (f *fakeSessions) Open(path string) (Conversation, error) {
+	f.opened = append(f.opened, path)
+	return Conversation{Messages: []core.Message{
+		&core.UserMessage{Content: []core.Content{text("fix the flaky test")}},
+		answer(text("It was a race in the cache.")),
+	}}, nil
+}
+func (f *fakeSessions) Fork(id string) (string, Conversation, error) {
+	return "second question", Conversation{}, nil
+}
+func (f *fakeSessions) Tree() ([]TreeNode, error) {
+	return []TreeNode{
+		{ID: "u1", Role: "user", Text: "first question", OnPath: true},
+		{ID: "a1", ParentID: "u1", Role: "assistant", Text: "first answer", OnPath: true},
+		{ID: "u2", ParentID: "a1", Role: "user", Text: "second question\nwith two lines", OnPath: true},
+		{ID: "a2", ParentID: "u2", Role: "assistant", Text: "second answer", OnPath: true},
+	}, nil
+}
+func (f *fakeSessions) Branch(id string) (Conversation, error) {
+	f.branchedAt = append(f.branchedAt, id)
+	return Conversation{Messages: []core.Message{&core.UserMessage{Content: []core.Content{text("first question")}}, answer(text("first answer"))}}, nil
+}
+
+func sessionsRig(t *testing.T) (*rig, *fakeSessions) {
+	r := newRig(t, rigOptions{})
+	fs := &fakeSessions{}
+	r.m.opts.Sessions = fs
+	r.send(key("enter")) // nothing typed: nothing happens
+	return r, fs
+}
+
+func (r *rig) command(s string) {
+	r.typeText(s)
+	r.send(key("esc")) // close the completion popup
+	r.send(key("enter"))
+}
+
+func TestResumeOpensTheChosenSession(t *testing.T) {
+	r, fs := sessionsRig(t)
+	r.command("/resume")
+	screen := ansi.Strip(r.m.render())
+	if !strings.Contains(screen, "fix the flaky test") || strings.Contains(screen, "the current one") {
+		t.Fatalf("picker does not list the other session only:\n%s", screen)
+	}
+	r.send(key("enter"))
+	if len(fs.opened) != 1 || fs.opened[0] != "/s/old.jsonl" {
+		t.Fatalf("opened %v", fs.opened)
+	}
+	if got := len(r.sess.Messages()); got != 2 {
+		t.Fatalf("session holds %d messages after resuming, want 2", got)
+	}
+	if !strings.Contains(ansi.Strip(r.m.render()), "race in the cache") {
+		t.Fatal("the resumed conversation is not shown")
+	}
+}
+
+func TestTreeGoesBeforeAUserMessage(t *testing.T) {
+	r, fs := sessionsRig(t)
+	r.command("/tree")
+	// The newest entry is selected; one up is the second question.
+	r.send(key("up"))
+	r.send(key("enter"))
+	if len(fs.branchedAt) != 1 || fs.branchedAt[0] != "a1" {
+		t.Fatalf("branched at %v, want the parent of the chosen user message", fs.branchedAt)
+	}
+	if got := r.m.ed.Value(); got != "second question\nwith two lines" {
+		t.Fatalf("editor holds %q, want the chosen message to edit", got)
+	}
+}
+
+func TestNameShowsInFooter(t *testing.T) {
+	r, fs := sessionsRig(t)
+	r.command("/name parser work")
+	if fs.name != "parser work" || !strings.Contains(ansi.Strip(r.m.render()), "parser work") {
+		t.Fatalf("name = %q; footer:\n%s", fs.name, ansi.Strip(r.m.render()))
+	}
+}
