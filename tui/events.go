@@ -12,6 +12,11 @@ import (
 // maxBatch bounds how many events one eventsMsg carries.
 const maxBatch = 256
 
+// batchWindow is how long streaming deltas wait for more before they are
+// sent on: a fast stream then costs one update and one frame per window,
+// not per token. Other events go at once.
+const batchWindow = 16 * time.Millisecond
+
 // pumpEvents forwards the session's events to the program until the
 // subscription ends or done closes. Events already waiting are sent
 // together, so a fast stream costs one Update and one frame per batch, not
@@ -28,22 +33,74 @@ func pumpEvents(events <-chan core.Event, send func(tea.Msg), done <-chan struct
 		case <-done:
 			return
 		}
-		batch := eventsMsg{first}
-	drain:
-		for len(batch) < maxBatch {
-			select {
-			case e, ok := <-events:
-				if !ok {
-					send(batch)
-					return
-				}
-				batch = append(batch, e)
-			default:
-				break drain
-			}
-		}
+		batch, open := collect(events, eventsMsg{first})
 		send(batch)
+		if !open {
+			return
+		}
 	}
+}
+
+// collect adds the events already waiting to batch and, while it holds
+// only streaming deltas, those arriving within batchWindow; an event that
+// is not a delta sends the batch at once. open is false when the
+// subscription ended.
+func collect(events <-chan core.Event, batch eventsMsg) (_ eventsMsg, open bool) {
+	batch, open = drainReady(events, batch)
+	if !open || !onlyDeltas(batch) {
+		return batch, open
+	}
+	t := time.NewTimer(batchWindow)
+	defer t.Stop()
+	for len(batch) < maxBatch {
+		select {
+		case e, ok := <-events:
+			if !ok {
+				return batch, false
+			}
+			batch = append(batch, e)
+			if !isDelta(e) {
+				return drainReady(events, batch)
+			}
+		case <-t.C:
+			return batch, true
+		}
+	}
+	return batch, true
+}
+
+// drainReady adds the events already waiting, without waiting for more.
+func drainReady(events <-chan core.Event, batch eventsMsg) (eventsMsg, bool) {
+	for len(batch) < maxBatch {
+		select {
+		case e, ok := <-events:
+			if !ok {
+				return batch, false
+			}
+			batch = append(batch, e)
+		default:
+			return batch, true
+		}
+	}
+	return batch, true
+}
+
+// isDelta reports events that only move a stream along.
+func isDelta(e core.Event) bool {
+	switch e.(type) {
+	case core.MessageUpdate, core.ToolExecutionUpdate:
+		return true
+	}
+	return false
+}
+
+func onlyDeltas(batch eventsMsg) bool {
+	for _, e := range batch {
+		if !isDelta(e) {
+			return false
+		}
+	}
+	return true
 }
 
 // onEvents applies a batch of session events to the screen.

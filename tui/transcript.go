@@ -45,8 +45,10 @@ type cacheKey struct {
 	width, gen, ver int
 }
 
-// frameInterval is the least time between two redraws of a streaming item.
-const frameInterval = 33 * time.Millisecond
+// frameInterval is the least time between two redraws of a streaming item
+// (25 a second): drawing markdown costs about a millisecond, so drawing it
+// for every token of a fast stream would cost more than the stream.
+const frameInterval = 40 * time.Millisecond
 
 // position is a line in the transcript: line off of item idx.
 type position struct{ idx, off int }
