@@ -29,6 +29,9 @@ type Model struct {
 	themeChosen   bool // set once a theme is fixed (option or background)
 	st            *styles
 	md            *markdown.Renderer
+	// mdCache keeps renderers for recent widths, so a resize drag back and
+	// forth does not redraw every answer at each width again.
+	mdCache markdown.Cache
 
 	tr     transcript
 	ed     editor.Model
@@ -219,7 +222,7 @@ func (m *Model) resize(w, h int) tea.Cmd {
 		return nil
 	}
 	m.width, m.height = w, h
-	m.md = newMarkdown(m.theme, w)
+	m.md = m.mdCache.Get(palette(m.theme), max(w-2, 10))
 	m.ed.SetWidth(max(w-4, 10))
 	m.tr.invalidate()
 	if m.bash != nil {
@@ -232,7 +235,7 @@ func (m *Model) resize(w, h int) tea.Cmd {
 func (m *Model) setTheme(t *themes.Theme) {
 	m.theme = t
 	m.st = newStyles(t, firstKey(m.keys, keymap.ExpandTools))
-	m.md = newMarkdown(t, m.width)
+	m.md = m.mdCache.Get(palette(t), max(m.width-2, 10))
 	m.ed.SetStyles(m.st.editor)
 	m.tr.invalidate()
 }

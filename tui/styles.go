@@ -76,9 +76,9 @@ func (s *styles) thinkingLevel(l core.ThinkingLevel) lipgloss.Style {
 	return s.theme.Fg(themes.ThinkingToken(string(l)))
 }
 
-// newMarkdown makes the markdown renderer for a theme and terminal width.
-func newMarkdown(t *themes.Theme, width int) *markdown.Renderer {
-	p := markdown.Palette{
+// palette is the theme's markdown colours.
+func palette(t *themes.Theme) markdown.Palette {
+	return markdown.Palette{
 		Text:            t.Hex(themes.Text),
 		Heading:         t.Hex(themes.MdHeading),
 		Link:            t.Hex(themes.MdLink),
@@ -93,5 +93,4 @@ func newMarkdown(t *themes.Theme, width int) *markdown.Renderer {
 		Chroma:          t.ChromaStyle(),
 		Dark:            t.Dark,
 	}
-	return markdown.New(p, max(width-2, 10))
 }
