@@ -31,6 +31,7 @@ const approvalGuard = 300 * time.Millisecond
 // directory) whose panes run with a small, fixed environment.
 type tmuxServer struct {
 	t      testing.TB
+	dir    string // the socket, the configuration and exit status files
 	socket string
 	conf   string
 	env    []string
@@ -55,7 +56,7 @@ func startTmux(t testing.TB, terminal string, env []string) *tmuxServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &tmuxServer{t: t, socket: filepath.Join(dir, "sock"), conf: filepath.Join(dir, "tmux.conf"), env: env}
+	s := &tmuxServer{t: t, dir: dir, socket: filepath.Join(dir, "sock"), conf: filepath.Join(dir, "tmux.conf"), env: env}
 	// No status line (the pane is the whole window), and dead panes stay so
 	// that what cairn prints as it exits can be read.
 	conf := strings.Join([]string{
@@ -113,18 +114,26 @@ type pane struct {
 	t      testing.TB
 	s      *tmuxServer
 	target string
+	// statusFile receives the program's exit status when it ends. tmux's
+	// own #{pane_dead_status} is not reliable: tmux 3.3 sometimes leaves
+	// the pane's process unreaped for seconds.
+	statusFile string
 }
 
 // start runs argv in a new session of width x height cells, in dir.
 func (s *tmuxServer) start(name string, width, height int, dir string, argv ...string) *pane {
 	s.t.Helper()
+	p := &pane{t: s.t, s: s, target: name, statusFile: filepath.Join(s.dir, name+".status")}
 	quoted := make([]string, len(argv))
 	for i, a := range argv {
 		quoted[i] = shellQuote(a)
 	}
-	s.must("new-session", "-d", "-s", name, "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", dir,
-		strings.Join(quoted, " "))
-	return &pane{t: s.t, s: s, target: name}
+	// The shell writes the status to a temporary name and renames it, so
+	// a reader never sees half of it.
+	tmp := shellQuote(p.statusFile + ".tmp")
+	command := fmt.Sprintf("%s; echo $? > %s && mv %s %s", strings.Join(quoted, " "), tmp, tmp, shellQuote(p.statusFile))
+	s.must("new-session", "-d", "-s", name, "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", dir, command)
+	return p
 }
 
 // shellQuote quotes a word for sh, which tmux runs the command with.
@@ -157,12 +166,10 @@ func (p *pane) history() string {
 // the alternate screen).
 func (p *pane) waitExit() (status, history string) {
 	p.t.Helper()
-	// tmux marks the pane dead when the terminal closes and learns the
-	// exit status when it reaps the process, a moment later.
 	p.waitFor("cairn to exit", func(string) bool {
-		dead, st := p.dead()
-		status = st
-		return dead && st != ""
+		var done bool
+		done, status = p.exited()
+		return done
 	})
 	return status, p.history()
 }
@@ -195,18 +202,13 @@ func (p *pane) resize(width, height int) {
 	p.s.must("resize-window", "-t", p.target, "-x", fmt.Sprint(width), "-y", fmt.Sprint(height))
 }
 
-// dead reports whether the program has exited, and its exit status.
-func (p *pane) dead() (bool, string) {
-	p.t.Helper()
-	out := strings.Fields(p.s.must("display-message", "-p", "-t", p.target, "#{pane_dead} #{pane_dead_status}"))
-	if len(out) == 0 || out[0] != "1" {
+// exited reports whether the program has ended, and its exit status.
+func (p *pane) exited() (bool, string) {
+	b, err := os.ReadFile(p.statusFile)
+	if err != nil {
 		return false, ""
 	}
-	status := ""
-	if len(out) > 1 {
-		status = out[1]
-	}
-	return true, status
+	return true, strings.TrimSpace(string(b))
 }
 
 // waitFor polls the screen until ok accepts it, and fails the test with
@@ -223,7 +225,7 @@ func (p *pane) waitFor(what string, ok func(screen string) bool) string {
 			return s
 		}
 		if time.Now().After(deadline) {
-			if dead, status := p.dead(); dead {
+			if done, status := p.exited(); done {
 				p.t.Fatalf("waiting for %s: cairn exited (status %s); last screen:\n%s", what, status, frame(s))
 			}
 			p.t.Fatalf("waiting for %s: not on screen after %s; last screen:\n%s", what, waitTimeout, frame(s))

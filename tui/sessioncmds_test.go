@@ -18,7 +18,9 @@ type fakeSessions struct {
 	name       string
 }
 
-func (f *fakeSessions) Info() SessionInfo         { return SessionInfo{ID: "cur", File: "/s/cur.jsonl", Name: f.name} }
+func (f *fakeSessions) Info() SessionInfo {
+	return SessionInfo{ID: "cur", File: "/s/cur.jsonl", Name: f.name}
+}
 func (f *fakeSessions) SetName(name string) error { f.name = name; return nil }
 func (f *fakeSessions) New() (Conversation, error) {
 	return Conversation{}, nil

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 	"syscall"
 )
 
@@ -33,7 +34,32 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	streams := IOStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin), ErrIsTerminal: isTerminal(os.Stderr)}
-	os.Exit(run(ctx, os.Args[1:], streams, os.Getenv))
+	stopProfile := startProfile(os.Getenv("CAIRN_CPUPROFILE"))
+	code := run(ctx, os.Args[1:], streams, os.Getenv)
+	stopProfile()
+	os.Exit(code)
+}
+
+// startProfile writes a CPU profile of the whole run to path, for finding
+// where time goes in a real terminal; "" does nothing.
+func startProfile(path string) (stop func()) {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cairn: CAIRN_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintf(os.Stderr, "cairn: CAIRN_CPUPROFILE: %v\n", err)
+		_ = f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}
 }
 
 // Exit codes: 0 success, 1 failure, 2 bad usage, 130 interrupted.

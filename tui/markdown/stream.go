@@ -20,6 +20,7 @@ type Stream struct {
 	stable   strings.Builder // rendered finished blocks, joined
 	tail     string          // the open block as last rendered
 	code     codeTail        // the open block when it is a fenced code block
+	para     paraTail        // the open block when it is a long paragraph
 	fresh    bool            // tail reflects text and r
 	view     string          // the last View
 	joined   bool            // view is stable and tail joined
@@ -118,6 +119,14 @@ func (s *Stream) ViewParts(r *Renderer) (stable, tail string) {
 func (s *Stream) renderTail(r *Renderer) string {
 	sp := &s.split
 	if sp.fence.n == 0 || sp.open != sp.fenceStart {
+		start := sp.tailStart()
+		if src := s.text[start:]; len(src) > 2*paraChunkBytes && !sp.list && sp.fence.n == 0 && plainParagraph(src) {
+			if s.para.start != start || s.para.next < start {
+				s.para.reset(start)
+			}
+			s.para.grow(s.text, len(s.text))
+			return s.para.view(r, s.text, len(s.text))
+		}
 		return r.render(s.tailSource())
 	}
 	if s.code.fenceStart != sp.fenceStart || s.code.body != sp.fenceBody {

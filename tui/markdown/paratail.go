@@ -1,0 +1,141 @@
+package markdown
+
+import (
+	"bytes"
+	"strings"
+)
+
+// paraChunkBytes is the size past which a streaming paragraph is cut into
+// chunks that are rendered once each.
+const paraChunkBytes = 1024
+
+// paraTail renders a long plain paragraph that is still streaming at the
+// end of a Stream. glamour renders a paragraph in time proportional to its
+// length, and a model can write thousands of words without a blank line,
+// so the paragraph is cut, at spaces where no inline markup is left open,
+// into chunks of about paraChunkBytes; each finished chunk is rendered once
+// as a paragraph of its own and only the last chunk on every view. The
+// chunks show one under the other, so a long paragraph may have a short
+// line where a chunk ends until it is finished; from then on it is rendered
+// whole.
+type paraTail struct {
+	start    int             // start of the paragraph; identifies it
+	next     int             // start of the chunk still growing
+	r        *Renderer       // the renderer out was rendered with
+	out      strings.Builder // finished chunks rendered, one line apart
+	sealed   []int           // end of each finished chunk
+	rendered int             // finished chunks in out
+}
+
+// plainParagraph reports whether src, a block that is still open, is a
+// paragraph whose text can be cut without changing what it is: its first
+// line starts no other kind of block and no later line could turn it into
+// a heading or table.
+func plainParagraph(src []byte) bool {
+	first := src
+	if nl := bytes.IndexByte(src, '\n'); nl >= 0 {
+		first = src[:nl]
+	}
+	n, rest := indentation(first)
+	if n >= 4 || len(rest) == 0 {
+		return false
+	}
+	switch rest[0] {
+	case '#', '>', '-', '*', '+', '|', '<', '`', '~', '=', '_':
+		return false
+	}
+	if rest[0] >= '0' && rest[0] <= '9' {
+		return false
+	}
+	for l := range bytes.SplitSeq(src, []byte("\n")) {
+		_, t := indentation(l)
+		if len(t) > 0 && (t[0] == '=' || t[0] == '-' || t[0] == '|') {
+			return false
+		}
+	}
+	return true
+}
+
+// reset points p at the paragraph starting at start.
+func (p *paraTail) reset(start int) { *p = paraTail{start: start, next: start} }
+
+// grow seals chunks of text[p.next:end] while more than a chunk's worth is
+// left after the cut.
+func (p *paraTail) grow(text []byte, end int) {
+	for end-p.next > 2*paraChunkBytes {
+		cut := safeCut(text[p.next:end-paraChunkBytes], paraChunkBytes)
+		if cut <= 0 {
+			return
+		}
+		p.next += cut
+		p.sealed = append(p.sealed, p.next)
+	}
+}
+
+// safeCut returns a cut after a space, at least min bytes into chunk, such
+// that chunk[:cut] leaves no inline markup open; 0 if there is none.
+func safeCut(chunk []byte, min int) int {
+	// Delimiters are counted by runs: ** opens once and closes once.
+	var ticks, stars, unders, brackets int
+	cut := 0
+	for i, c := range chunk {
+		if i > 0 && chunk[i-1] == c && (c == '`' || c == '*' || c == '_') {
+			continue
+		}
+		switch c {
+		case '`':
+			ticks++
+		case '*':
+			stars++
+		case '_':
+			unders++
+		case '[':
+			brackets++
+		case ']':
+			brackets--
+		case '<', '\\', '~':
+			// Autolinks, HTML, escapes and strikethrough: cut only before them.
+			if cut >= min {
+				return cut
+			}
+			return 0
+		case ' ', '\n':
+			if i+1 >= min && ticks%2 == 0 && stars%2 == 0 && unders%2 == 0 && brackets == 0 {
+				cut = i + 1
+				return cut
+			}
+		}
+	}
+	return 0
+}
+
+// view renders the paragraph in text from p.start to end: the finished
+// chunks from the cache and the growing chunk now.
+func (p *paraTail) view(r *Renderer, text []byte, end int) string {
+	if r != p.r {
+		p.r, p.rendered = r, 0
+		p.out.Reset()
+	}
+	from := p.start
+	if p.rendered > 0 {
+		from = p.sealed[p.rendered-1]
+	}
+	for ; p.rendered < len(p.sealed); p.rendered++ {
+		to := p.sealed[p.rendered]
+		if out := r.render(bytes.TrimSpace(text[from:to])); out != "" {
+			if p.out.Len() > 0 {
+				p.out.WriteByte('\n')
+			}
+			p.out.WriteString(out)
+		}
+		from = to
+	}
+	last := r.render(bytes.TrimSpace(text[p.next:end]))
+	switch {
+	case p.out.Len() == 0:
+		return last
+	case last == "":
+		return p.out.String()
+	}
+	return p.out.String() + "\n" + last
+}
