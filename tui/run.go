@@ -13,7 +13,9 @@ import (
 // (input, output, window size).
 func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 	m := New(opts)
-	popts := append([]tea.ProgramOption{tea.WithContext(ctx)}, extra...)
+	// 30 frames a second is as smooth as text needs; the terminal renderer
+	// diffs the whole screen on each, so more would cost CPU for nothing.
+	popts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(30)}, extra...)
 	p := tea.NewProgram(m, popts...)
 	stop := m.Connect(p.Send)
 	defer stop()
