@@ -1,11 +1,11 @@
 package tui
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
@@ -172,8 +172,8 @@ func (f *firstRunItem) render(rc *renderContext) string {
 	b.WriteString(rc.st.accent.Bold(true).Render("Welcome to cairn.") + "\n\n")
 	b.WriteString(rc.st.warning.Render("No model is set up: cairn found no credentials.") + "\n\n")
 	for _, l := range f.fr.Lines {
-		b.WriteString(l + "\n")
+		b.WriteString(lipgloss.Wrap(l, rc.contentWidth(), " /,") + "\n")
 	}
-	b.WriteString("\n" + rc.st.muted.Render(fmt.Sprintf("Meanwhile, !cmd runs shell commands and /help lists the commands.")))
+	b.WriteString("\n" + rc.st.muted.Render("Meanwhile, !cmd runs shell commands and /help lists the commands."))
 	return indent(b.String())
 }

@@ -82,7 +82,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		OpenResume: resume,
 	}
 	if a.noCredentials {
-		o.FirstRun = firstRunHelp(a.cat)
+		o.FirstRun = firstRunHelp(a.cat, env)
 	}
 	if mem == nil {
 		o.Sessions = &tuiSessions{fileSessions{a: a, store: sessionStore(env, opts)}}
@@ -99,19 +99,27 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 
 // firstRunHelp says where cairn looks for credentials and how to use a
 // local server.
-func firstRunHelp(cat *catalog.Catalog) *tui.FirstRun {
+func firstRunHelp(cat *catalog.Catalog, env environment) *tui.FirstRun {
 	return &tui.FirstRun{Lines: []string{
 		"Set an API key in the environment and start cairn again, for example:",
 		"    export ANTHROPIC_API_KEY=sk-ant-…",
 		"cairn looks for: " + strings.Join(cat.KeyEnvs(), ", ") + ".",
 		"",
 		"Or run a model on this machine (Ollama, llama.cpp, LM Studio, vLLM) and describe it in",
-		"    " + cat.ConfigFile(),
+		"    " + shortHome(cat.ConfigFile(), env.getenv("HOME")),
 		`    {"providers": {"ollama": {"baseUrl": "http://localhost:11434/v1", "api": "openai-completions",`,
 		`      "apiKey": "ollama", "models": [{"id": "qwen2.5-coder:14b"}]}}}`,
 		"then start cairn with --model ollama/qwen2.5-coder:14b (llama.cpp's llama-server listens on",
 		"http://localhost:8080/v1). The README has the details.",
 	}}
+}
+
+// shortHome writes a path under home with ~.
+func shortHome(p, home string) string {
+	if home != "" && strings.HasPrefix(p, home+"/") {
+		return "~" + p[len(home):]
+	}
+	return p
 }
 
 func splitLines(s string) []string {
