@@ -2,12 +2,17 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/cairn-dev/cairn/core"
 )
+
+// streamingID prefixes the stand-in id of a tool call whose id has not
+// streamed in yet.
+const streamingID = "streaming-"
 
 // maxBatch bounds how many events one eventsMsg carries.
 const maxBatch = 256
@@ -205,7 +210,7 @@ func (m *Model) onMessageUpdate(e core.MessageUpdate) {
 				id = m.streamingCalls[e.Index]
 			}
 			if id == "" {
-				id = fmt.Sprintf("streaming-%d", e.Index)
+				id = fmt.Sprintf("%s%d", streamingID, e.Index)
 			}
 			m.streamingCalls[e.Index] = id
 			t := m.toolEntry(id, c.Name, c.Arguments)
@@ -247,7 +252,7 @@ func (m *Model) toolEntry(id, name string, args []byte) *entry {
 	}
 	// A call first seen while streaming had no id yet; adopt it.
 	for idx, sid := range m.streamingCalls {
-		if e, ok := m.tools[sid]; ok && sid != id && e.it.(*toolItem).name == name && len(sid) > 10 && sid[:10] == "streaming-" {
+		if e, ok := m.tools[sid]; ok && sid != id && e.it.(*toolItem).name == name && strings.HasPrefix(sid, streamingID) {
 			delete(m.tools, sid)
 			m.streamingCalls[idx] = id
 			m.tools[id] = e

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -217,7 +218,7 @@ func TestScrollStopsFollowing(t *testing.T) {
 	r := newRig(t, rigOptions{})
 	r.send(tea.WindowSizeMsg{Width: 80, Height: 20})
 	for i := range 50 {
-		r.m.say(core.NotifyInfo, "line "+strings.Repeat("x", i%7)+" #"+itoa(i))
+		r.m.say(core.NotifyInfo, "line "+strings.Repeat("x", i%7)+" #"+strconv.Itoa(i))
 	}
 	if !strings.Contains(r.m.render(), "#49") {
 		t.Fatal("the newest line is not on screen")
@@ -237,14 +238,6 @@ func TestScrollStopsFollowing(t *testing.T) {
 	if !strings.Contains(r.m.render(), "#50") || !r.m.tr.follow {
 		t.Fatal("scrolling to the bottom did not follow the stream again")
 	}
-}
-
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i < 10 {
-		return digits[i : i+1]
-	}
-	return itoa(i/10) + digits[i%10:i%10+1]
 }
 
 // TestLongTranscriptDrawsOnlyVisibleItems checks that a frame of a
@@ -270,8 +263,8 @@ func longConversation(exchanges int) []core.Message {
 	var out []core.Message
 	for i := range exchanges {
 		out = append(out,
-			&core.UserMessage{Content: []core.Content{text("Question number " + itoa(i) + ": how does the parser handle empty input?")}},
-			answer(text("## Answer "+itoa(i)+"\n\nThe parser returns an **error** for empty input.\n\n```go\nif s == \"\" {\n\treturn 0, errEmpty\n}\n```\n\nSee `parse.go`.")),
+			&core.UserMessage{Content: []core.Content{text("Question number " + strconv.Itoa(i) + ": how does the parser handle empty input?")}},
+			answer(text("## Answer "+strconv.Itoa(i)+"\n\nThe parser returns an **error** for empty input.\n\n```go\nif s == \"\" {\n\treturn 0, errEmpty\n}\n```\n\nSee `parse.go`.")),
 		)
 	}
 	return out

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"io"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -48,6 +47,3 @@ func (m *Model) Connect(send func(tea.Msg)) (stop func()) {
 		<-finished
 	}
 }
-
-// discard is an io.Writer for tests that do not look at the screen.
-var _ io.Writer = io.Discard

@@ -239,14 +239,23 @@ func (m *Model) cmdTree(string) tea.Cmd {
 		m.say(core.NotifyError, "Could not read the session tree: "+err.Error())
 		return nil
 	}
+	// Only branching deepens the tree, so a long conversation stays flat:
+	// an entry is one deeper than its parent when it has siblings. Entries
+	// come in file order, parents first.
+	kids := map[string]int{}
+	for _, n := range nodes {
+		kids[n.ParentID]++
+	}
 	depth := map[string]int{}
 	var items []pickItem
 	for _, n := range nodes {
 		d := 0
 		if n.ParentID != "" {
 			d = depth[n.ParentID]
+			if kids[n.ParentID] > 1 {
+				d++
+			}
 		}
-		// Only branching deepens the tree, so a long conversation stays flat.
 		depth[n.ID] = d
 		if n.Role != "user" && n.Role != "assistant" {
 			continue
@@ -258,7 +267,6 @@ func (m *Model) cmdTree(string) tea.Cmd {
 		label := strings.Repeat("  ", min(d, 10)) + mark + n.Role + ": " + oneLine(n.Text, 200)
 		items = append(items, pickItem{label: label, value: n.ID, payload: n})
 	}
-	markBranches(nodes, depth)
 	p := newPicker("Session tree (• is the current branch)", items, pickTree, nil)
 	p.empty = "The session is empty."
 	if len(p.shown) > 0 {
@@ -266,19 +274,6 @@ func (m *Model) cmdTree(string) tea.Cmd {
 	}
 	m.openPicker(p)
 	return nil
-}
-
-// markBranches deepens the children of entries that have more than one.
-func markBranches(nodes []TreeNode, depth map[string]int) {
-	kids := map[string]int{}
-	for _, n := range nodes {
-		kids[n.ParentID]++
-	}
-	for _, n := range nodes {
-		if n.ParentID != "" && kids[n.ParentID] > 1 {
-			depth[n.ID] = depth[n.ParentID] + 1
-		}
-	}
 }
 
 func (m *Model) cmdFork(string) tea.Cmd {

@@ -108,3 +108,39 @@ func TestNameShowsInFooter(t *testing.T) {
 		t.Fatalf("name = %q; footer:\n%s", fs.name, ansi.Strip(r.m.render()))
 	}
 }
+
+// TestTreeIndentsBranches shows each branch one step deeper than the entry
+// it grows from, and everything after it on that branch at the same depth.
+func TestTreeIndentsBranches(t *testing.T) {
+	r, fs := sessionsRig(t)
+	r.m.opts.Sessions = branchedSessions{fs}
+	r.command("/tree")
+	var got []string
+	for _, it := range r.m.picker.all {
+		got = append(got, it.label)
+	}
+	want := []string{
+		"• user: q",
+		"• assistant: a",
+		"    user: old follow-up",
+		"    assistant: old answer",
+		"  • user: new follow-up",
+		"  • assistant: new answer",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("tree labels:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+type branchedSessions struct{ *fakeSessions }
+
+func (branchedSessions) Tree() ([]TreeNode, error) {
+	return []TreeNode{
+		{ID: "u1", Role: "user", Text: "q", OnPath: true},
+		{ID: "a1", ParentID: "u1", Role: "assistant", Text: "a", OnPath: true},
+		{ID: "u2", ParentID: "a1", Role: "user", Text: "old follow-up"},
+		{ID: "a2", ParentID: "u2", Role: "assistant", Text: "old answer"},
+		{ID: "u3", ParentID: "a1", Role: "user", Text: "new follow-up", OnPath: true},
+		{ID: "a3", ParentID: "u3", Role: "assistant", Text: "new answer", OnPath: true},
+	}, nil
+}

@@ -2,10 +2,10 @@ package tui
 
 import (
 	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/tui/toolview"
 )
 
@@ -99,7 +99,7 @@ func (t *toolItem) render(rc *renderContext) string {
 // denied reports whether a failed result is an approval denial.
 func denied(r *core.ToolResult) bool {
 	for _, c := range r.Content {
-		if c.Type == core.ContentText && strings.HasPrefix(c.Text, "The user denied") {
+		if c.Type == core.ContentText && approval.IsDenial(c.Text) {
 			return true
 		}
 	}

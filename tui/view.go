@@ -132,11 +132,9 @@ func (m *Model) editorView(w int) string {
 		rule = m.st.thinkingLevel(m.foot.thinking)
 	}
 	line := rule.Render(strings.Repeat("─", max(w, 1)))
-	label := ""
 	if m.ed.Mode() == editor.ModeBash {
-		label = rule.Render("── shell ") + rule.Render(strings.Repeat("─", max(w-9, 1)))
-		line2 := line
-		return label + "\n" + m.ed.View() + "\n" + line2
+		label := rule.Render("── shell ") + rule.Render(strings.Repeat("─", max(w-9, 1)))
+		return label + "\n" + m.ed.View() + "\n" + line
 	}
 	return line + "\n" + m.ed.View() + "\n" + line
 }

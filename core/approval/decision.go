@@ -1,5 +1,7 @@
 package approval
 
+import "strings"
+
 // Scope is how long an approval lasts.
 type Scope string
 
@@ -65,10 +67,16 @@ func (d Decision) DenialText() string {
 // <reason>".
 func DeniedText(reason string) string {
 	if reason == "" {
-		return "The user denied this tool call."
+		return deniedPrefix + "."
 	}
-	return "The user denied this tool call: " + reason
+	return deniedPrefix + ": " + reason
 }
+
+const deniedPrefix = "The user denied this tool call"
+
+// IsDenial reports whether a tool result's text is DeniedText's: the person
+// refused the call.
+func IsDenial(text string) bool { return strings.HasPrefix(text, deniedPrefix) }
 
 // The options of an approval question. Front ends that show their own
 // buttons (ACP's allow_once, allow_always, reject_once) map them from
