@@ -34,13 +34,49 @@ type MessageStart struct {
 	Message Message
 }
 
-// MessageUpdate is one streaming step of an assistant message. Kind is pi's
-// assistantMessageEvent type (text_delta, toolcall_end, ...), Index the
-// content block, Delta the new fragment. Message is a snapshot taken when
-// the event was published: it is safe to read from any goroutine and never
-// changes afterwards.
+// UpdateKind is the step a MessageUpdate reports: a content block opens,
+// grows by a delta, or closes. Adapters name it in their own protocol.
+type UpdateKind uint8
+
+// The update kinds, in the order they occur for one block.
+const (
+	UpdateTextStart UpdateKind = iota + 1
+	UpdateTextDelta
+	UpdateTextEnd
+	UpdateThinkingStart
+	UpdateThinkingDelta
+	UpdateThinkingEnd
+	UpdateToolCallStart
+	UpdateToolCallDelta
+	UpdateToolCallEnd
+)
+
+var updateKindNames = [...]string{
+	UpdateTextStart: "TextStart", UpdateTextDelta: "TextDelta", UpdateTextEnd: "TextEnd",
+	UpdateThinkingStart: "ThinkingStart", UpdateThinkingDelta: "ThinkingDelta", UpdateThinkingEnd: "ThinkingEnd",
+	UpdateToolCallStart: "ToolCallStart", UpdateToolCallDelta: "ToolCallDelta", UpdateToolCallEnd: "ToolCallEnd",
+}
+
+// String names the kind for logs and tests; adapters use their protocol's
+// own names.
+func (k UpdateKind) String() string {
+	if int(k) < len(updateKindNames) && updateKindNames[k] != "" {
+		return updateKindNames[k]
+	}
+	return "UpdateKind(?)"
+}
+
+// IsDelta reports whether the update carries a fragment in Delta.
+func (k UpdateKind) IsDelta() bool {
+	return k == UpdateTextDelta || k == UpdateThinkingDelta || k == UpdateToolCallDelta
+}
+
+// MessageUpdate is one streaming step of an assistant message. Kind is the
+// step, Index the content block, Delta the new fragment. Message is a
+// snapshot taken when the event was published: it is safe to read from any
+// goroutine and never changes afterwards.
 type MessageUpdate struct {
-	Kind    string
+	Kind    UpdateKind
 	Index   int
 	Delta   string
 	Message *AssistantMessage

@@ -8,22 +8,19 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
 // approvalPrompt is the one-line question under a tool call's preview.
 type approvalPrompt struct {
-	id         uint64
-	reply      chan dialogAnswer
-	title      string
-	options    []string
-	toolCallID string
-	shownAt    time.Time
+	q       core.Question
+	shownAt time.Time
 }
 
 // approvalKeys are the keys that answer an approval, by option.
-var approvalKeys = map[string]string{
+var approvalKeys = map[approval.Option]string{
 	approval.OptionAllowOnce:    "y",
 	approval.OptionAllowSession: "s",
 	approval.OptionAllowProject: "p",
@@ -33,7 +30,7 @@ var approvalKeys = map[string]string{
 }
 
 // approvalLabels are the short names the prompt line uses.
-var approvalLabels = map[string]string{
+var approvalLabels = map[approval.Option]string{
 	approval.OptionAllowOnce:    "once",
 	approval.OptionAllowSession: "session",
 	approval.OptionAllowProject: "project files",
@@ -42,24 +39,12 @@ var approvalLabels = map[string]string{
 	approval.OptionDenyReason:   "deny+reason",
 }
 
-// isApproval reports whether a select question is a tool approval.
-func isApproval(d dialogMsg) bool {
-	if d.toolCallID != "" {
-		return true
-	}
-	for _, o := range d.options {
-		if o == approval.OptionAllowOnce {
-			return true
-		}
-	}
-	return false
-}
-
-// onDialog shows a question from the session.
-func (m *Model) onDialog(d dialogMsg) tea.Cmd {
-	if d.kind == dialogSelect && isApproval(d) {
-		m.approval = &approvalPrompt{id: d.id, reply: d.reply, title: d.title, options: d.options, toolCallID: d.toolCallID, shownAt: m.now()}
-		if e, ok := m.tools[d.toolCallID]; ok {
+// onQuestion shows a question from the session: an approval inline under
+// its tool call, a choice as a picker, anything else as a prompt line.
+func (m *Model) onQuestion(q core.Question) tea.Cmd {
+	if q.Purpose == core.PurposeApproval && q.Kind == core.QuestionSelect {
+		m.approval = &approvalPrompt{q: q, shownAt: m.now()}
+		if e, ok := m.tools[q.ToolCallID]; ok {
 			t := e.it.(*toolItem)
 			t.awaiting = true
 			if t.name == "edit" && t.previewDiff == "" {
@@ -74,15 +59,15 @@ func (m *Model) onDialog(d dialogMsg) tea.Cmd {
 		m.tr.end()
 		return nil
 	}
-	if d.kind == dialogSelect {
-		m.openPicker(newPicker(d.title, optionItems(d.options), pickDialog, &d))
+	if q.Kind == core.QuestionSelect {
+		m.openPicker(newPicker(q.Title, questionItems(q.Options), pickDialog, &q))
 		return nil
 	}
-	p := &dialogPrompt{msg: d, shownAt: m.now()}
-	if d.kind == dialogInput || d.kind == dialogEditor {
+	p := &dialogPrompt{q: q, shownAt: m.now()}
+	if q.Kind == core.QuestionInput || q.Kind == core.QuestionEditor {
 		in := textinput.New()
-		in.Placeholder = d.placeholder
-		in.SetValue(d.prefill)
+		in.Placeholder = q.Hint
+		in.SetValue(q.Prefill)
 		in.SetWidth(max(m.width-6, 10))
 		p.input = &in
 		m.dialog = p
@@ -92,31 +77,32 @@ func (m *Model) onDialog(d dialogMsg) tea.Cmd {
 	return nil
 }
 
-// onDialogGone withdraws a question nobody waits for any more.
-func (m *Model) onDialogGone(id uint64) {
-	if m.approval != nil && m.approval.id == id {
+// onQuestionClosed withdraws a question that ended (answered here or
+// elsewhere, timed out, or aborted).
+func (m *Model) onQuestionClosed(id string) {
+	if m.approval != nil && m.approval.q.ID == id {
 		m.clearApproval()
 	}
-	if m.dialog != nil && m.dialog.msg.id == id {
+	if m.dialog != nil && m.dialog.q.ID == id {
 		m.dialog = nil
 	}
-	if m.picker != nil && m.picker.dialog != nil && m.picker.dialog.id == id {
+	if m.picker != nil && m.picker.question != nil && m.picker.question.ID == id {
 		m.picker = nil
 	}
 }
 
 // answerApproval sends the person's choice.
-func (m *Model) answerApproval(choice string) {
+func (m *Model) answerApproval(choice approval.Option) {
 	a := m.approval
 	m.clearApproval()
-	a.reply <- dialogAnswer{value: choice, ok: true}
+	_ = m.sess.Answer(a.q.ID, core.Answer{Value: string(choice)})
 }
 
 func (m *Model) clearApproval() {
 	if m.approval == nil {
 		return
 	}
-	if e, ok := m.tools[m.approval.toolCallID]; ok {
+	if e, ok := m.tools[m.approval.q.ToolCallID]; ok {
 		t := e.it.(*toolItem)
 		t.awaiting = false
 		t.started = m.now() // the run starts now, not when the question did
@@ -137,9 +123,10 @@ func (m *Model) onApprovalKey(k tea.KeyPressMsg) tea.Cmd {
 		m.answerApproval(approval.OptionDeny)
 		return nil
 	}
-	for i, o := range m.approval.options {
-		if s == approvalKeys[o] || s == string(rune('1'+i)) {
-			m.answerApproval(o)
+	for i, o := range m.approval.q.Options {
+		opt := approval.Option(o.Value)
+		if s == approvalKeys[opt] || s == string(rune('1'+i)) {
+			m.answerApproval(opt)
 			return nil
 		}
 	}
@@ -150,10 +137,15 @@ func (m *Model) onApprovalKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *Model) approvalView() string {
 	a := m.approval
 	w := max(m.width-2, 10)
-	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(a.title, w-2, "…"))
+	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(a.q.Title, w-2, "…"))
 	var opts []string
-	for _, o := range a.options {
-		opts = append(opts, m.st.accent.Render("["+approvalKeys[o]+"]")+" "+approvalLabels[o])
+	for i, o := range a.q.Options {
+		opt := approval.Option(o.Value)
+		key, label := approvalKeys[opt], approvalLabels[opt]
+		if key == "" {
+			key, label = string(rune('1'+i)), o.Label
+		}
+		opts = append(opts, m.st.accent.Render("["+key+"]")+" "+label)
 	}
 	line := strings.Join(opts, "  ") + m.st.dim.Render(" · esc denies")
 	return " " + title + "\n " + ansi.Truncate(line, w, "…")
@@ -162,15 +154,20 @@ func (m *Model) approvalView() string {
 // dialogPrompt is a question other than an approval: yes/no or a line of
 // text.
 type dialogPrompt struct {
-	msg     dialogMsg
+	q       core.Question
 	input   *textinput.Model
 	shownAt time.Time
 }
 
-func (m *Model) answerDialog(a dialogAnswer) {
+// answerDialog answers the open prompt; ok false dismisses it.
+func (m *Model) answerDialog(a core.Answer, ok bool) {
 	d := m.dialog
 	m.dialog = nil
-	d.msg.reply <- a
+	if !ok {
+		_ = m.sess.Dismiss(d.q.ID)
+		return
+	}
+	_ = m.sess.Answer(d.q.ID, a)
 }
 
 // onDialogKey handles keys while a dialog is open.
@@ -178,7 +175,7 @@ func (m *Model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 	d := m.dialog
 	s := k.String()
 	if s == "esc" || s == "escape" || s == "ctrl+c" {
-		m.answerDialog(dialogAnswer{})
+		m.answerDialog(core.Answer{}, false)
 		return nil
 	}
 	if d.input == nil {
@@ -187,14 +184,14 @@ func (m *Model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		switch s {
 		case "y", "Y", "enter":
-			m.answerDialog(dialogAnswer{value: "yes", ok: true})
+			m.answerDialog(core.Answer{Yes: true}, true)
 		case "n", "N":
-			m.answerDialog(dialogAnswer{value: "no", ok: true})
+			m.answerDialog(core.Answer{Yes: false}, true)
 		}
 		return nil
 	}
 	if s == "enter" {
-		m.answerDialog(dialogAnswer{value: d.input.Value(), ok: true})
+		m.answerDialog(core.Answer{Value: d.input.Value()}, true)
 		return nil
 	}
 	var cmd tea.Cmd
@@ -206,11 +203,11 @@ func (m *Model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *Model) dialogView() string {
 	d := m.dialog
 	w := max(m.width-2, 10)
-	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(d.msg.title, w-2, "…"))
+	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(d.q.Title, w-2, "…"))
 	if d.input == nil {
 		body := ""
-		if d.msg.message != "" {
-			body = "\n " + m.st.muted.Render(ansi.Truncate(d.msg.message, w, "…"))
+		if d.q.Message != "" {
+			body = "\n " + m.st.muted.Render(ansi.Truncate(d.q.Message, w, "…"))
 		}
 		return " " + title + body + "\n " + m.st.accent.Render("[y]") + " yes  " + m.st.accent.Render("[n]") + " no" + m.st.dim.Render("   esc dismisses")
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-dev/cairn/bashmode"
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 )
 
 // bashRun is the `!cmd` running now.
@@ -19,6 +20,7 @@ type bashRun struct {
 	entry   *entry
 	item    *bashItem
 	exclude bool
+	gen     agent.Generation // the conversation the command ran in
 }
 
 func (b *bashRun) resize(w, h int) { _ = b.run.Resize(max(w-4, 20), max(h-8, 5)) }
@@ -63,7 +65,7 @@ func (m *Model) startBash(text string) tea.Cmd {
 		return nil
 	}
 	it := &bashItem{command: command, exclude: exclude, started: m.now()}
-	m.bash = &bashRun{run: run, item: it, entry: m.tr.add(it), exclude: exclude}
+	m.bash = &bashRun{run: run, item: it, entry: m.tr.add(it), exclude: exclude, gen: m.sess.Generation()}
 	m.tr.end()
 	return tea.Batch(waitBashUpdate(run), waitBashDone(run))
 }
@@ -108,21 +110,9 @@ func (m *Model) onBashDone(msg bashDoneMsg) tea.Cmd {
 	b.item.result = &res
 	b.item.elapsed = m.now().Sub(b.item.started)
 	b.entry.touch()
-	bm := res.Message(b.item.command, b.exclude, m.now())
-	m.pendingBash = append(m.pendingBash, bm)
-	m.flushBash()
+	// The session adds it now, or when the agent settles if it is busy.
+	m.sess.AddBashExecution(res.Message(b.item.command, b.exclude, m.now()), b.gen)
 	return nil
-}
-
-// flushBash adds waiting `!cmd` results to the conversation, unless the
-// agent is busy (then they wait for it to settle).
-func (m *Model) flushBash() {
-	for len(m.pendingBash) > 0 {
-		if !m.sess.AddBashExecution(m.pendingBash[0]) {
-			return
-		}
-		m.pendingBash = m.pendingBash[1:]
-	}
 }
 
 // bashItem shows a `!cmd` run: the command, its live screen and its exit.

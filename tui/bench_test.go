@@ -56,7 +56,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 			body = body[:strings.LastIndex(body, "\n\n")+2]
 			msg := answer(text(body))
 			r.m.Update(eventsMsg{core.AgentStart{}, core.MessageStart{Message: answer()}})
-			r.m.Update(eventsMsg{core.MessageUpdate{Kind: "text_delta", Message: msg}})
+			r.m.Update(eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta, Message: msg}})
 			_ = r.m.render()
 			// The answer's text after each delta is a prefix of full, as
 			// the session's snapshots are: a paragraph of 40 deltas, then
@@ -76,7 +76,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				msg := answer(text(all[:ends[i]]))
-				r.m.Update(eventsMsg{core.MessageUpdate{Kind: "text_delta", Delta: " more words", Message: msg}})
+				r.m.Update(eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta, Delta: " more words", Message: msg}})
 				_ = r.m.render()
 			}
 		})

@@ -205,15 +205,12 @@ func (m *Model) cmdCompact(args string) tea.Cmd {
 }
 
 func (m *Model) cmdName(args string) tea.Cmd {
-	if m.opts.Sessions == nil {
-		m.status.set(core.NotifyError, "This session is not saved (--no-session), so it cannot be named.", m.now())
-		return nil
-	}
+
 	if args == "" {
 		m.status.set(core.NotifyError, "Usage: /name <name>", m.now())
 		return nil
 	}
-	if err := m.opts.Sessions.SetName(args); err != nil {
+	if err := m.sess.SetName(args); err != nil {
 		m.say(core.NotifyError, "Could not name the session: "+err.Error())
 		return nil
 	}
@@ -223,11 +220,11 @@ func (m *Model) cmdName(args string) tea.Cmd {
 }
 
 func (m *Model) cmdExport(args string) tea.Cmd {
-	if m.opts.Sessions == nil {
+	if m.sess.InMemory() {
 		m.status.set(core.NotifyError, "This session is not saved (--no-session), so there is nothing to export.", m.now())
 		return nil
 	}
-	file := m.opts.Sessions.Info().File
+	file := m.sess.Conversation().File
 	if file == "" {
 		m.status.set(core.NotifyError, "Nothing to export yet: the session file is written with the first answer.", m.now())
 		return nil

@@ -146,9 +146,13 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		r := e.Result
 		t.it.(*toolItem).finish(&r, m.now())
 		t.touch()
-		if m.approval != nil && m.approval.toolCallID == e.ToolCallID {
+		if m.approval != nil && m.approval.q.ToolCallID == e.ToolCallID {
 			m.approval = nil
 		}
+	case core.Question:
+		return m.onQuestion(e)
+	case core.QuestionClosed:
+		m.onQuestionClosed(e.ID)
 	case core.AutoRetryStart:
 		m.say(core.NotifyWarning, fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", e.ErrorMessage, e.Delay.Round(100*time.Millisecond), e.Attempt, e.MaxAttempts))
 	case core.AutoRetryEnd:
@@ -162,6 +166,7 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		switch {
 		case e.Result != nil:
 			m.tr.add(&compactionItem{summary: e.Result.Summary, tokensBefore: e.Result.TokensBefore})
+			m.foot.context = m.sess.ContextUsage()
 		case e.Aborted:
 			m.say(core.NotifyWarning, "Compaction was cancelled.")
 		case e.ErrorMessage != "":
@@ -202,7 +207,7 @@ func (m *Model) onMessageUpdate(e core.MessageUpdate) {
 	a := m.current.it.(*assistantItem)
 	a.update(e.Message)
 	switch e.Kind {
-	case "toolcall_start", "toolcall_delta", "toolcall_end":
+	case core.UpdateToolCallStart, core.UpdateToolCallDelta, core.UpdateToolCallEnd:
 		if e.Index < len(e.Message.Content) {
 			c := e.Message.Content[e.Index]
 			id := c.ID
@@ -214,7 +219,7 @@ func (m *Model) onMessageUpdate(e core.MessageUpdate) {
 			}
 			m.streamingCalls[e.Index] = id
 			t := m.toolEntry(id, c.Name, c.Arguments)
-			t.it.(*toolItem).setArgs(c.Name, c.Arguments, e.Kind != "toolcall_end")
+			t.it.(*toolItem).setArgs(c.Name, c.Arguments, e.Kind != core.UpdateToolCallEnd)
 			t.touch()
 		}
 	default:
@@ -242,7 +247,7 @@ func (m *Model) onMessageEnd(msg core.Message) {
 		}
 	}
 	m.current = nil
-	m.foot.addUsage(a)
+	m.foot.addUsage(a, m.sess)
 }
 
 // toolEntry finds the entry of a tool call, adding one if it is new.
@@ -276,8 +281,9 @@ func (m *Model) runningTools() int {
 	return n
 }
 
-// onSettled ends a run: the queue is empty, pending `!cmd` results join
-// the conversation, and a failure that no answer showed is reported.
+// onSettled ends a run: the queue is empty, and a failure that no answer
+// showed is reported. (Waiting `!cmd` results joined the conversation
+// before the session settled.)
 func (m *Model) onSettled(e core.Settled) tea.Cmd {
 	m.busy = false
 	m.current = nil
@@ -291,7 +297,6 @@ func (m *Model) onSettled(e core.Settled) tea.Cmd {
 	if e.Error != "" && !m.lastItemShowsError() {
 		m.say(core.NotifyError, e.Error)
 	}
-	m.flushBash()
 	m.foot.refresh(m.sess)
 	return nil
 }

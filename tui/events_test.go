@@ -8,8 +8,8 @@ import (
 
 func TestCollectBatchesDeltasAndSendsOthersAtOnce(t *testing.T) {
 	ch := make(chan core.Event, 8)
-	ch <- core.MessageUpdate{Kind: "text_delta"}
-	ch <- core.MessageUpdate{Kind: "text_delta"}
+	ch <- core.MessageUpdate{Kind: core.UpdateTextDelta}
+	ch <- core.MessageUpdate{Kind: core.UpdateTextDelta}
 	ch <- core.MessageEnd{}
 	ch <- core.TurnEnd{}
 	batch, open := collect(ch, eventsMsg{core.MessageStart{}})
@@ -18,15 +18,15 @@ func TestCollectBatchesDeltasAndSendsOthersAtOnce(t *testing.T) {
 	}
 
 	// Deltas alone wait for the window, then go.
-	ch <- core.MessageUpdate{Kind: "text_delta"}
-	batch, open = collect(ch, eventsMsg{core.MessageUpdate{Kind: "text_delta"}})
+	ch <- core.MessageUpdate{Kind: core.UpdateTextDelta}
+	batch, open = collect(ch, eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta}})
 	if !open || len(batch) != 2 {
 		t.Fatalf("batch of %d, want 2", len(batch))
 	}
 
 	// A structural event ends the wait for more deltas.
 	go func() { ch <- core.MessageEnd{} }()
-	batch, _ = collect(ch, eventsMsg{core.MessageUpdate{Kind: "text_delta"}})
+	batch, _ = collect(ch, eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta}})
 	if _, ok := batch[len(batch)-1].(core.MessageEnd); !ok || len(batch) != 2 {
 		t.Fatalf("batch = %#v, want the delta and the end", batch)
 	}

@@ -23,7 +23,7 @@ type footer struct {
 	thinking          core.ThinkingLevel
 	mode              string
 	usage             core.Usage
-	contextTokens     int // the last answer's total: what the context holds now
+	context           agent.ContextUsage // read from the session at each answer
 }
 
 func newFooter(opts Options) footer {
@@ -36,15 +36,14 @@ func newFooter(opts Options) footer {
 func (f *footer) reset(opts Options, s *agent.Session) {
 	f.cwd = opts.Cwd
 	f.branch = gitBranch(opts.Cwd)
-	if opts.Sessions != nil {
-		f.name = opts.Sessions.Info().Name
-	}
-	f.usage, f.contextTokens = core.Usage{}, 0
+	f.name = s.Conversation().Name
+	f.usage = core.Usage{}
 	for _, msg := range s.Messages() {
 		if a, ok := msg.(*core.AssistantMessage); ok {
-			f.addUsage(a)
+			f.usage = f.usage.Add(a.Usage)
 		}
 	}
+	f.context = s.ContextUsage()
 	f.mode = ""
 	if opts.Approvals != nil {
 		f.mode = string(opts.Approvals.Mode())
@@ -58,12 +57,11 @@ func (f *footer) refresh(s *agent.Session) {
 	f.model, f.thinking = st.Model, st.Thinking
 }
 
-// addUsage counts one answer's tokens.
-func (f *footer) addUsage(a *core.AssistantMessage) {
+// addUsage counts one answer's tokens and reads the context's size again
+// (one formula for every front end: agent.Session.ContextUsage).
+func (f *footer) addUsage(a *core.AssistantMessage, s *agent.Session) {
 	f.usage = f.usage.Add(a.Usage)
-	if t := a.Usage.TotalTokens; t > 0 {
-		f.contextTokens = t
-	}
+	f.context = s.ContextUsage()
 }
 
 // view draws the footer's lines at width w.
@@ -89,7 +87,11 @@ func (m *Model) footerView(w int) string {
 	}
 	stats = append(stats, fmt.Sprintf("$%.3f", f.usage.Cost.Total))
 	if cw := f.model.ContextWindow; cw > 0 {
-		stats = append(stats, fmt.Sprintf("%.1f%%/%s", 100*float64(f.contextTokens)/float64(cw), formatCount(cw)))
+		pct := "?"
+		if f.context.Known {
+			pct = fmt.Sprintf("%.1f", 100*float64(f.context.Tokens)/float64(cw))
+		}
+		stats = append(stats, pct+"%/"+formatCount(cw))
 	}
 	model := f.model.ID
 	if f.model.Provider != "" {

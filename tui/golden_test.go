@@ -26,6 +26,10 @@ type screenState struct {
 	// wait is text the screen shows once the state is reached, for states
 	// reached through commands that run in the background.
 	wait string
+	// history is what the session holds in this state (its footer reads
+	// the context's size from the session), when msgs replay events the
+	// session did not produce itself.
+	history func() []core.Message
 }
 
 var streamingText = "## Plan\n\nI will **read** the file, then fix the `Parse` function:\n\n1. find the bug\n2. write a test\n\n```go\nfunc Parse(s string) (int, error) {\n\treturn strconv.Atoi(s)\n"
@@ -37,14 +41,14 @@ func screenStates() []screenState {
 			partial := answer(thinking("The parser fails on empty input.\nCheck strconv."), text(streamingText))
 			return []tea.Msg{
 				eventsMsg{core.AgentStart{}, core.MessageStart{Message: &core.UserMessage{Content: []core.Content{text("Fix the parser please")}}}},
-				eventsMsg{core.MessageStart{Message: answer()}, core.MessageUpdate{Kind: "text_delta", Index: 1, Delta: "x", Message: partial}},
+				eventsMsg{core.MessageStart{Message: answer()}, core.MessageUpdate{Kind: core.UpdateTextDelta, Index: 1, Delta: "x", Message: partial}},
 			}
 		}},
-		{name: "thinking-collapsed", msgs: func(*rig) []tea.Msg { return finishedAnswer() }},
-		{name: "thinking-expanded", msgs: func(*rig) []tea.Msg { return append(finishedAnswer(), key("ctrl+t")) }},
+		{name: "thinking-collapsed", msgs: func(*rig) []tea.Msg { return finishedAnswer() }, history: finishedHistory},
+		{name: "thinking-expanded", msgs: func(*rig) []tea.Msg { return append(finishedAnswer(), key("ctrl+t")) }, history: finishedHistory},
 		{name: "tools", msgs: toolScreen},
 		{name: "tools-expanded", msgs: func(r *rig) []tea.Msg { return append(toolScreen(r), key("ctrl+o")) }},
-		{name: "approval", msgs: approvalScreen},
+		{name: "approval", msgs: approvalScreen, history: func() []core.Message { return []core.Message{approvalAnswer()} }},
 		{name: "bash-mode", msgs: func(*rig) []tea.Msg {
 			code := 0
 			return []tea.Msg{
@@ -70,8 +74,16 @@ type replayMsg []core.Message
 
 func replay(msgs ...core.Message) replayMsg { return msgs }
 
+func finishedMessage() *core.AssistantMessage {
+	return answer(thinking("The user asks for a summary.\nI should keep it short and mention the tests."), text("The change is small: `Parse` now rejects empty input, and a table test covers it."))
+}
+
+func finishedHistory() []core.Message {
+	return []core.Message{&core.UserMessage{Content: []core.Content{text("Summarise the change")}}, finishedMessage()}
+}
+
 func finishedAnswer() []tea.Msg {
-	a := answer(thinking("The user asks for a summary.\nI should keep it short and mention the tests."), text("The change is small: `Parse` now rejects empty input, and a table test covers it."))
+	a := finishedMessage()
 	return []tea.Msg{
 		eventsMsg{core.AgentStart{}, core.MessageStart{Message: &core.UserMessage{Content: []core.Content{text("Summarise the change")}}}},
 		eventsMsg{core.MessageStart{Message: answer()}, core.MessageEnd{Message: a}, core.AgentEnd{}, core.Settled{}},
@@ -100,15 +112,29 @@ func toolScreen(r *rig) []tea.Msg {
 	)}
 }
 
+func approvalAnswer() *core.AssistantMessage {
+	return answer(text("I'll clean the build directory."), call("c9", "bash", map[string]any{"command": "rm -rf build/ && make"}))
+}
+
 func approvalScreen(*rig) []tea.Msg {
-	a := answer(text("I'll clean the build directory."), call("c9", "bash", map[string]any{"command": "rm -rf build/ && make"}))
+	a := approvalAnswer()
 	return []tea.Msg{
 		eventsMsg{core.AgentStart{}, core.MessageStart{Message: answer()}, core.MessageEnd{Message: a},
 			core.ToolExecutionStart{ToolCallID: "c9", ToolName: "bash", Args: a.Content[1].Arguments}},
-		dialogMsg{id: 1, kind: dialogSelect, title: "Allow bash: rm -rf build/ && make?", toolCallID: "c9",
-			options: []string{approval.OptionAllowOnce, approval.OptionAllowSession, approval.OptionAllowAlways, approval.OptionDeny, approval.OptionDenyReason},
-			reply:   make(chan dialogAnswer, 1)},
+		eventsMsg{core.Question{ID: "q1", Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
+			Title: "Allow bash: rm -rf build/ && make?", ToolCallID: "c9",
+			Options: approvalOptions(approval.OptionAllowOnce, approval.OptionAllowSession, approval.OptionAllowAlways, approval.OptionDeny, approval.OptionDenyReason)}},
 	}
+}
+
+// approvalOptions are an approval question's options, as the gate offers
+// them.
+func approvalOptions(opts ...approval.Option) []core.Option {
+	out := make([]core.Option, len(opts))
+	for i, o := range opts {
+		out[i] = core.Option{Value: string(o), Label: o.Label()}
+	}
+	return out
 }
 
 func mustJSON(v any) []byte {
@@ -128,7 +154,11 @@ func TestScreens(t *testing.T) {
 		for _, width := range []int{80, 120} {
 			for _, th := range []*themes.Theme{themes.Dark(), themes.Light()} {
 				t.Run(fmt.Sprintf("%s/%d/%s", st.name, width, th.Name), func(t *testing.T) {
-					r := newRig(t, rigOptions{theme: th, firstRun: st.firstRun, models: testModels()})
+					o := rigOptions{theme: th, firstRun: st.firstRun, models: testModels()}
+					if st.history != nil {
+						o.history = st.history()
+					}
+					r := newRig(t, o)
 					frame := r.frame(width, 30, st.wait, st.msgs(r)...)
 					checkWidth(t, frame, width)
 					golden.RequireEqual(t, frame)

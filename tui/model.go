@@ -55,16 +55,13 @@ type Model struct {
 	dialog   *dialogPrompt   // another pending question, if any
 	picker   *picker         // an open picker, if any
 
-	bash        *bashRun                     // the running `!cmd`, if any
-	pendingBash []*core.BashExecutionMessage // results waiting for the session to settle
+	bash *bashRun // the running `!cmd`, if any
 
 	ticking  bool // an animation tick is scheduled
 	lastSpin time.Time
 
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
 	firstRun  *FirstRun
-	widgets   map[string]widgetMsg
-	title     string
 	quitting  bool
 }
 
@@ -78,9 +75,6 @@ type tickMsg struct{}
 func New(opts Options) *Model {
 	if opts.Now == nil {
 		opts.Now = time.Now
-	}
-	if opts.UI == nil {
-		opts.UI = NewUI()
 	}
 	if len(opts.Keys.Keys(keymap.Submit)) == 0 {
 		opts.Keys = keymap.Defaults()
@@ -99,7 +93,6 @@ func New(opts Options) *Model {
 		tools:          map[string]*entry{},
 		streamingCalls: map[int]string{},
 		firstRun:       opts.FirstRun,
-		widgets:        map[string]widgetMsg{},
 	}
 	m.ed = newEditor(opts, m.commandList())
 	if opts.Theme != nil {
@@ -166,26 +159,6 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onEvents(msg)
 	case tickMsg:
 		return m.onTick()
-	case dialogMsg:
-		return m.onDialog(msg)
-	case dialogGoneMsg:
-		m.onDialogGone(msg.id)
-		return nil
-	case notifyMsg:
-		m.notify(msg.level, msg.text)
-		return nil
-	case statusMsg:
-		m.status.setKeyed(msg.key, msg.text)
-		return nil
-	case widgetMsg:
-		m.setWidget(msg)
-		return nil
-	case titleMsg:
-		m.title = msg.title
-		return nil
-	case editorTextMsg:
-		m.ed.SetValue(msg.text)
-		return nil
 	case bashUpdateMsg:
 		return m.onBashUpdate(msg)
 	case bashDoneMsg:
@@ -297,12 +270,4 @@ func (m *Model) notify(level core.NotifyLevel, text string) {
 // say adds a line from cairn to the transcript.
 func (m *Model) say(level core.NotifyLevel, text string) {
 	m.tr.add(&noticeItem{level: level, text: text})
-}
-
-func (m *Model) setWidget(w widgetMsg) {
-	if w.lines == nil {
-		delete(m.widgets, w.key)
-		return
-	}
-	m.widgets[w.key] = w
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,8 +115,27 @@ func TestApprovalGuardDropsEarlyKeys(t *testing.T) {
 	now := testClock
 	r.m.now = func() time.Time { return now }
 	r.m.opts.ApprovalGuard = 300 * time.Millisecond
-	reply := make(chan dialogAnswer, 1)
-	r.send(dialogMsg{id: 7, kind: dialogSelect, title: "Allow bash: ls?", options: []string{approval.OptionAllowOnce, approval.OptionDeny}, reply: reply})
+	// A real question, asked through the session as the gate asks it.
+	events, stop := r.sess.Subscribe()
+	defer stop()
+	type result struct {
+		a   core.Answer
+		out core.Outcome
+	}
+	reply := make(chan result, 1)
+	go func() {
+		a, out := r.sess.Ask(context.Background(), core.Question{Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
+			Title: "Allow bash: ls?", Options: approvalOptions(approval.OptionAllowOnce, approval.OptionDeny)})
+		reply <- result{a, out}
+	}()
+	var q core.Question
+	for e := range events {
+		if qe, ok := e.(core.Question); ok {
+			q = qe
+			break
+		}
+	}
+	r.send(eventsMsg{q})
 	now = now.Add(100 * time.Millisecond)
 	r.send(key("y"))
 	select {
@@ -127,10 +147,10 @@ func TestApprovalGuardDropsEarlyKeys(t *testing.T) {
 	r.send(key("y"))
 	select {
 	case a := <-reply:
-		if !a.ok || a.value != approval.OptionAllowOnce {
+		if a.out != core.Answered || a.a.Value != string(approval.OptionAllowOnce) {
 			t.Fatalf("answer = %+v", a)
 		}
-	default:
+	case <-time.After(5 * time.Second):
 		t.Fatal("a key after the guard did not answer")
 	}
 }

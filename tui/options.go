@@ -6,7 +6,6 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
-	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui/keymap"
 )
@@ -16,16 +15,10 @@ import (
 type Options struct {
 	// Session is the conversation the TUI shows and drives.
 	Session *agent.Session
-	// UI is the bridge the session's questions arrive through (the one the
-	// approval gate was built with); nil means a fresh one nobody asks.
-	UI *UI
 	// Approvals switches the approval mode (/mode, the footer shows it).
 	Approvals *approval.Gate
 	// Models lists the models /model offers.
 	Models func() []core.Model
-	// Sessions manages session files (/new, /resume, /fork, /tree, /name,
-	// /export); nil means the session lives in memory only.
-	Sessions Sessions
 	// Theme is the theme to start with; nil picks dark or light from the
 	// terminal's background.
 	Theme *themes.Theme
@@ -75,58 +68,4 @@ type Template struct {
 	Name        string
 	Description string
 	Body        string
-}
-
-// Sessions manages the session files behind the conversation.
-type Sessions interface {
-	// Info names the current session.
-	Info() SessionInfo
-	// SetName names the current session.
-	SetName(name string) error
-	// New starts an empty session.
-	New() (Conversation, error)
-	// List returns the sessions of the working directory, newest first.
-	List() ([]session.Info, error)
-	// Open continues the session stored at path.
-	Open(path string) (Conversation, error)
-	// Fork starts a session holding the current one up to, not including,
-	// the user message with entry id entryID, and returns that message's
-	// text.
-	Fork(entryID string) (string, Conversation, error)
-	// Tree lists the entries of the current session for /tree.
-	Tree() ([]TreeNode, error)
-	// Branch continues the current session from entry id (a new branch
-	// grows from it); the conversation is the path to it.
-	Branch(entryID string) (Conversation, error)
-}
-
-// SessionInfo identifies the current session.
-type SessionInfo struct {
-	ID   string
-	File string
-	Name string
-}
-
-// Conversation is a conversation to continue after /new, /resume, /fork or
-// /tree: its store, its messages with their entry ids, and the model and
-// thinking level it last used (empty: keep the current ones).
-type Conversation struct {
-	Store    agent.Store
-	Messages []core.Message
-	EntryIDs []string
-	Provider string
-	ModelID  string
-	Thinking core.ThinkingLevel
-}
-
-// TreeNode is one entry of the session tree.
-type TreeNode struct {
-	ID       string
-	ParentID string
-	// Role is the message role ("user", "assistant", ...) or the entry type.
-	Role string
-	// Text is the message's text (the tree shows its start).
-	Text string
-	// OnPath is set for the entries of the current branch.
-	OnPath bool
 }

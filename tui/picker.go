@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sahilm/fuzzy"
 
+	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/tui/keymap"
 )
 
@@ -41,6 +42,15 @@ func optionItems(opts []string) []pickItem {
 	return out
 }
 
+// questionItems are a select question's options, shown by label.
+func questionItems(opts []core.Option) []pickItem {
+	out := make([]pickItem, len(opts))
+	for i, o := range opts {
+		out[i] = pickItem{label: o.Label, value: o.Value}
+	}
+	return out
+}
+
 // picker is a list with fuzzy filtering, drawn above the editor.
 type picker struct {
 	title    string
@@ -49,8 +59,8 @@ type picker struct {
 	shown    []int // indexes into all, filtered
 	filter   string
 	selected int
-	dialog   *dialogMsg
-	empty    string // what to say when there is nothing to pick
+	question *core.Question // the session question it answers, if any
+	empty    string         // what to say when there is nothing to pick
 }
 
 // pickerRows is how many choices show at once.
@@ -58,15 +68,15 @@ const pickerRows = 10
 
 // pickedMsg reports a choice.
 type pickedMsg struct {
-	kind    pickKind
-	value   string
-	payload any
-	ok      bool
-	dialog  *dialogMsg
+	kind     pickKind
+	value    string
+	payload  any
+	ok       bool
+	question *core.Question
 }
 
-func newPicker(title string, items []pickItem, kind pickKind, d *dialogMsg) *picker {
-	p := &picker{title: title, kind: kind, all: items, dialog: d}
+func newPicker(title string, items []pickItem, kind pickKind, q *core.Question) *picker {
+	p := &picker{title: title, kind: kind, all: items, question: q}
 	p.refilter()
 	return p
 }
@@ -107,14 +117,14 @@ func (m *Model) onPickerKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.is(k, keymap.SelectCancel):
 		m.picker = nil
-		return m.onPicked(pickedMsg{kind: p.kind, dialog: p.dialog})
+		return m.onPicked(pickedMsg{kind: p.kind, question: p.question})
 	case m.is(k, keymap.SelectConfirm):
 		m.picker = nil
 		if len(p.shown) == 0 {
-			return m.onPicked(pickedMsg{kind: p.kind, dialog: p.dialog})
+			return m.onPicked(pickedMsg{kind: p.kind, question: p.question})
 		}
 		it := p.all[p.shown[p.selected]]
-		return m.onPicked(pickedMsg{kind: p.kind, value: it.value, payload: it.payload, ok: true, dialog: p.dialog})
+		return m.onPicked(pickedMsg{kind: p.kind, value: it.value, payload: it.payload, ok: true, question: p.question})
 	case m.is(k, keymap.SelectUp):
 		if p.selected > 0 {
 			p.selected--

@@ -38,7 +38,6 @@ type rig struct {
 	sess *agent.Session
 	fp   *faux.Provider
 	gate *approval.Gate
-	ui   *UI
 	dir  string
 }
 
@@ -49,6 +48,10 @@ type rigOptions struct {
 	models    []core.Model
 	realClock bool
 	faux      *faux.Options // nil: fast chunks
+	// conversations replaces the in-memory conversations when set.
+	conversations agent.Conversations
+	// history is the conversation the session starts with.
+	history []core.Message
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -59,8 +62,7 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		fo = *o.faux
 	}
 	fp := faux.New(fo, o.responses...)
-	ui := NewUI()
-	gate, err := approval.Open(approval.Config{Mode: approval.ModeDefault, UI: ui, Dir: dir})
+	gate, err := approval.Open(approval.Config{Mode: approval.ModeDefault, Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +74,9 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		Tools:    tools.New(dir),
 		Approver: gate,
 		Models:   o.models,
+
+		Conversations: o.conversations,
+		History:       o.history,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +87,7 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		theme = themes.Dark()
 	}
 	opts := Options{
-		Session: sess, UI: ui, Approvals: gate, Theme: theme,
+		Session: sess, Approvals: gate, Theme: theme,
 		Cwd: dir, Dir: dir, Version: "test",
 		Models: func() []core.Model { return o.models },
 	}
@@ -94,12 +99,19 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		opts.FirstRun = &FirstRun{Lines: []string{"Set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY.", "Or describe a local server in ~/.cairn/models.json."}}
 	}
 	m := New(opts)
+	if o.history != nil {
+		// The session holds the history; the screen shows only what the
+		// test's events add.
+		m.tr.clear()
+		clear(m.tools)
+		m.foot.usage = core.Usage{}
+	}
 	if !o.realClock {
 		m.tr.throttle = 0
 	}
 	m.foot.cwd = "~/project"
 	m.foot.branch = "main"
-	return &rig{t: t, m: m, sess: sess, fp: fp, gate: gate, ui: ui, dir: dir}
+	return &rig{t: t, m: m, sess: sess, fp: fp, gate: gate, dir: dir}
 }
 
 // send runs msgs through Update, and the commands they return, until

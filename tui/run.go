@@ -28,9 +28,8 @@ func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 	return nil
 }
 
-// Connect starts delivering the session's events and questions to send
-// (a program's Send). stop ends the delivery; questions asked after it are
-// dismissed.
+// Connect starts delivering the session's events, its questions among
+// them, to send (a program's Send). stop ends the delivery.
 func (m *Model) Connect(send func(tea.Msg)) (stop func()) {
 	events, unsubscribe := m.sess.Subscribe()
 	done := make(chan struct{})
@@ -39,9 +38,7 @@ func (m *Model) Connect(send func(tea.Msg)) (stop func()) {
 		defer close(finished)
 		pumpEvents(events, send, done)
 	}()
-	m.opts.UI.attach(send)
 	return func() {
-		m.opts.UI.detach()
 		close(done)
 		unsubscribe()
 		<-finished

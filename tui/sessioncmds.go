@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/themes"
 )
 
@@ -81,8 +82,12 @@ func (m *Model) setModel(value string) {
 // onPicked acts on a picker's choice (or its dismissal).
 func (m *Model) onPicked(p pickedMsg) tea.Cmd {
 	if p.kind == pickDialog {
-		if p.dialog != nil {
-			p.dialog.reply <- dialogAnswer{value: p.value, ok: p.ok}
+		if p.question != nil {
+			if p.ok {
+				_ = m.sess.Answer(p.question.ID, core.Answer{Value: p.value})
+			} else {
+				_ = m.sess.Dismiss(p.question.ID)
+			}
 		}
 		return nil
 	}
@@ -99,27 +104,27 @@ func (m *Model) onPicked(p pickedMsg) tea.Cmd {
 	case pickModel:
 		m.setModel(p.value)
 	case pickResume:
-		return m.switchTo(func() (Conversation, error) { return m.opts.Sessions.Open(p.value) }, "Resumed the session.")
+		return m.switchTo(func() error { return m.sess.OpenConversation(p.value) }, "Resumed the session.")
 	case pickTree:
 		// Picking a user message goes to just before it, with its text in
 		// the editor to edit and send again; picking an answer continues
 		// after it.
-		n, _ := p.payload.(TreeNode)
+		n, _ := p.payload.(agent.TreeNode)
 		at, done := p.value, "Moved to the chosen answer; the next message starts a new branch from it."
 		if n.Role == "user" {
 			at, done = n.ParentID, "Moved to before the chosen message; edit it and send it to start a new branch."
 		}
-		cmd := m.switchTo(func() (Conversation, error) { return m.opts.Sessions.Branch(at) }, done)
+		cmd := m.switchTo(func() error { return m.sess.Branch(at) }, done)
 		if n.Role == "user" {
 			m.ed.SetValue(n.Text)
 		}
 		return cmd
 	case pickFork:
 		var text string
-		cmd := m.switchTo(func() (Conversation, error) {
-			t, c, err := m.opts.Sessions.Fork(p.value)
+		cmd := m.switchTo(func() error {
+			t, err := m.sess.Fork(p.value)
 			text = t
-			return c, err
+			return err
 		}, "Forked into a new session; edit the message and send it.")
 		if text != "" {
 			m.ed.SetValue(text)
@@ -149,7 +154,7 @@ func (m *Model) applyThemeName(name string) {
 
 // needSessions reports (and says) when session files are off.
 func (m *Model) needSessions() bool {
-	if m.opts.Sessions == nil {
+	if m.sess.InMemory() {
 		m.status.set(core.NotifyError, "Sessions are not saved in this run (--no-session).", m.now())
 		return false
 	}
@@ -160,39 +165,25 @@ func (m *Model) cmdNew(string) tea.Cmd {
 	if !m.needSessions() {
 		return nil
 	}
-	return m.switchTo(m.opts.Sessions.New, "Started a new session.")
+	return m.switchTo(func() error { return m.sess.NewConversation("") }, "Started a new session.")
 }
 
-// switchTo replaces the conversation with the one open returns. The run
-// in progress is stopped first.
-func (m *Model) switchTo(open func() (Conversation, error), done string) tea.Cmd {
+// switchTo moves the session to the conversation open chooses (the
+// session restores its model and thinking level) and shows it. The run in
+// progress must have stopped first.
+func (m *Model) switchTo(open func() error, done string) tea.Cmd {
 	if m.busy {
 		m.status.set(core.NotifyWarning, "Wait for the agent to finish (or press esc) first.", m.now())
 		return nil
 	}
-	c, err := open()
-	if err != nil {
+	if err := open(); err != nil {
 		m.say(core.NotifyError, err.Error())
 		return nil
-	}
-	if err := m.sess.Replace(c.Store, c.Messages, c.EntryIDs); err != nil {
-		m.say(core.NotifyError, err.Error())
-		return nil
-	}
-	if c.Provider != "" && m.opts.Models != nil {
-		for _, md := range m.opts.Models() {
-			if md.Provider == c.Provider && md.ID == c.ModelID {
-				_ = m.sess.SetModel(md)
-			}
-		}
-	}
-	if c.Thinking != "" {
-		_ = m.sess.SetThinkingLevel(c.Thinking)
 	}
 	m.tr.clear()
 	clear(m.tools)
 	m.current = nil
-	m.showConversation(c.Messages)
+	m.showConversation(m.sess.Messages())
 	m.foot.reset(m.opts, m.sess)
 	m.say(core.NotifyInfo, done)
 	return nil
@@ -202,12 +193,12 @@ func (m *Model) cmdResume(string) tea.Cmd {
 	if !m.needSessions() {
 		return nil
 	}
-	list, err := m.opts.Sessions.List()
+	list, err := m.sess.ListConversations()
 	if err != nil {
 		m.say(core.NotifyError, "Could not list sessions: "+err.Error())
 		return nil
 	}
-	cur := m.opts.Sessions.Info().File
+	cur := m.sess.Conversation().File
 	var items []pickItem
 	for _, s := range list {
 		if s.Path == cur {
@@ -234,7 +225,7 @@ func (m *Model) cmdTree(string) tea.Cmd {
 	if !m.needSessions() {
 		return nil
 	}
-	nodes, err := m.opts.Sessions.Tree()
+	nodes, err := m.sess.Tree()
 	if err != nil {
 		m.say(core.NotifyError, "Could not read the session tree: "+err.Error())
 		return nil
@@ -280,7 +271,7 @@ func (m *Model) cmdFork(string) tea.Cmd {
 	if !m.needSessions() {
 		return nil
 	}
-	nodes, err := m.opts.Sessions.Tree()
+	nodes, err := m.sess.Tree()
 	if err != nil {
 		m.say(core.NotifyError, "Could not read the session: "+err.Error())
 		return nil

@@ -8,58 +8,69 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/session"
 )
 
-// fakeSessions is a Sessions with two stored conversations and a tree.
+// fakeSessions is a conversation store with two stored conversations and
+// a tree.
 type fakeSessions struct {
 	branchedAt []string
 	opened     []string
 	name       string
+	mem        *agent.MemoryConversations
 }
 
-func (f *fakeSessions) Info() SessionInfo {
-	return SessionInfo{ID: "cur", File: "/s/cur.jsonl", Name: f.name}
+func newFakeSessions() *fakeSessions {
+	return &fakeSessions{mem: agent.NewMemoryConversations(nil)}
 }
-func (f *fakeSessions) SetName(name string) error { f.name = name; return nil }
-func (f *fakeSessions) New() (Conversation, error) {
-	return Conversation{}, nil
+
+func (f *fakeSessions) Info() agent.ConversationInfo {
+	return agent.ConversationInfo{ID: "cur", File: "/s/cur.jsonl", Name: f.name}
 }
+func (f *fakeSessions) Store() agent.Store               { return f.mem.Store() }
+func (f *fakeSessions) SetName(name string) error        { f.name = name; return nil }
+func (f *fakeSessions) New(string) (agent.Loaded, error) { return agent.Loaded{}, nil }
 func (f *fakeSessions) List() ([]session.Info, error) {
 	return []session.Info{
 		{Path: "/s/cur.jsonl", FirstMessage: "the current one"},
 		{Path: "/s/old.jsonl", FirstMessage: "fix the flaky test", MessageCount: 12, Modified: testClock.Add(-3 * time.Hour)},
 	}, nil
 }
-func (f *fakeSessions) Open(path string) (Conversation, error) {
+func (f *fakeSessions) Open(path string) (agent.Loaded, error) {
 	f.opened = append(f.opened, path)
-	return Conversation{Messages: []core.Message{
+	return agent.Loaded{Messages: []core.Message{
 		&core.UserMessage{Content: []core.Content{text("fix the flaky test")}},
 		answer(text("It was a race in the cache.")),
 	}}, nil
 }
-func (f *fakeSessions) Fork(id string) (string, Conversation, error) {
-	return "second question", Conversation{}, nil
+func (f *fakeSessions) Fork(id string) (string, agent.Loaded, error) {
+	return "second question", agent.Loaded{}, nil
 }
-func (f *fakeSessions) Tree() ([]TreeNode, error) {
-	return []TreeNode{
+func (f *fakeSessions) Tree() ([]agent.TreeNode, error) {
+	return []agent.TreeNode{
 		{ID: "u1", Role: "user", Text: "first question", OnPath: true},
 		{ID: "a1", ParentID: "u1", Role: "assistant", Text: "first answer", OnPath: true},
 		{ID: "u2", ParentID: "a1", Role: "user", Text: "second question\nwith two lines", OnPath: true},
 		{ID: "a2", ParentID: "u2", Role: "assistant", Text: "second answer", OnPath: true},
 	}, nil
 }
-func (f *fakeSessions) Branch(id string) (Conversation, error) {
+func (f *fakeSessions) Branch(id string) (agent.Loaded, error) {
 	f.branchedAt = append(f.branchedAt, id)
-	return Conversation{Messages: []core.Message{&core.UserMessage{Content: []core.Content{text("first question")}}, answer(text("first answer"))}}, nil
+	return agent.Loaded{Messages: []core.Message{&core.UserMessage{Content: []core.Content{text("first question")}}, answer(text("first answer"))}}, nil
 }
+func (f *fakeSessions) ForkPoints() ([]agent.ForkPoint, error) { return nil, nil }
+func (f *fakeSessions) Close() error                           { return nil }
 
 func sessionsRig(t *testing.T) (*rig, *fakeSessions) {
-	r := newRig(t, rigOptions{})
-	fs := &fakeSessions{}
-	r.m.opts.Sessions = fs
+	fs := newFakeSessions()
+	return sessionsRigWith(t, fs), fs
+}
+
+func sessionsRigWith(t *testing.T, c agent.Conversations) *rig {
+	r := newRig(t, rigOptions{conversations: c})
 	r.send(key("enter")) // nothing typed: nothing happens
-	return r, fs
+	return r
 }
 
 func (r *rig) command(s string) {
@@ -112,8 +123,7 @@ func TestNameShowsInFooter(t *testing.T) {
 // TestTreeIndentsBranches shows each branch one step deeper than the entry
 // it grows from, and everything after it on that branch at the same depth.
 func TestTreeIndentsBranches(t *testing.T) {
-	r, fs := sessionsRig(t)
-	r.m.opts.Sessions = branchedSessions{fs}
+	r := sessionsRigWith(t, branchedSessions{newFakeSessions()})
 	r.command("/tree")
 	var got []string
 	for _, it := range r.m.picker.all {
@@ -134,8 +144,8 @@ func TestTreeIndentsBranches(t *testing.T) {
 
 type branchedSessions struct{ *fakeSessions }
 
-func (branchedSessions) Tree() ([]TreeNode, error) {
-	return []TreeNode{
+func (branchedSessions) Tree() ([]agent.TreeNode, error) {
+	return []agent.TreeNode{
 		{ID: "u1", Role: "user", Text: "q", OnPath: true},
 		{ID: "a1", ParentID: "u1", Role: "assistant", Text: "a", OnPath: true},
 		{ID: "u2", ParentID: "a1", Role: "user", Text: "old follow-up"},

@@ -25,9 +25,6 @@ func (m *Model) View() tea.View {
 }
 
 func (m *Model) windowTitle() string {
-	if m.title != "" {
-		return m.title
-	}
 	return "cairn — " + filepath.Base(m.opts.Cwd)
 }
 
@@ -66,11 +63,6 @@ func (m *Model) renderContext() *renderContext {
 func (m *Model) bottomView() string {
 	w := m.width
 	var parts []string
-	for _, wd := range m.widgets {
-		if wd.placement != core.WidgetBelowEditor {
-			parts = append(parts, m.widgetView(wd, w))
-		}
-	}
 	if q := m.queueView(w); q != "" {
 		parts = append(parts, q)
 	}
@@ -86,11 +78,6 @@ func (m *Model) bottomView() string {
 		parts = append(parts, m.picker.view(m))
 	}
 	parts = append(parts, m.editorView(w))
-	for _, wd := range m.widgets {
-		if wd.placement == core.WidgetBelowEditor {
-			parts = append(parts, m.widgetView(wd, w))
-		}
-	}
 	parts = append(parts, m.statusView(w), m.footerView(w))
 	return strings.Join(parts, "\n")
 }
@@ -152,14 +139,6 @@ func (m *Model) statusView(w int) string {
 		st = m.st.warning
 	}
 	return " " + st.Render(ansi.Truncate(text, w-1, "…"))
-}
-
-func (m *Model) widgetView(wd widgetMsg, w int) string {
-	out := make([]string, len(wd.lines))
-	for i, l := range wd.lines {
-		out[i] = " " + ansi.Truncate(l, w-1, "…")
-	}
-	return strings.Join(out, "\n")
 }
 
 // firstRunItem explains what cairn needs before it can answer.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"crypto/rand"
 	"fmt"
 	"time"
 
@@ -21,7 +20,7 @@ type jsonWriter struct {
 func newJSONWriter(out *bufio.Writer, cwd string) *jsonWriter {
 	w := &jsonWriter{out: out}
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":%q,"cwd":`,
-		newUUID(), time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
+		core.NewUUID(), time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
 	w.buf = core.AppendJSONString(append(w.buf[:0], header...), cwd)
 	w.buf = append(w.buf, "}\n"...)
 	w.flush()
@@ -55,12 +54,3 @@ func (w *jsonWriter) flush() {
 }
 
 func (w *jsonWriter) finish() error { return w.err }
-
-// newUUID returns a random version 4 UUID.
-func newUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/provider/faux"
@@ -143,7 +144,7 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage
 	}
-	a, err := buildApp(streams, env, opts, headlessUI{streams}, nil)
+	a, err := buildApp(streams, env, opts, true)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure
@@ -225,14 +226,14 @@ func (w *textWriter) write(e core.Event) {
 	switch e := e.(type) {
 	case core.MessageUpdate:
 		switch e.Kind {
-		case "text_start":
+		case core.UpdateTextStart:
 			if w.wrote {
 				if !w.newline {
 					w.out.WriteString("\n")
 				}
 				w.out.WriteString("\n")
 			}
-		case "text_delta":
+		case core.UpdateTextDelta:
 			w.out.WriteString(e.Delta)
 			w.wrote = true
 			w.newline = strings.HasSuffix(e.Delta, "\n")
@@ -243,6 +244,12 @@ func (w *textWriter) write(e core.Event) {
 	case core.ToolExecutionStart:
 		if w.progress {
 			fmt.Fprintf(w.errOut, "  → %s %s\n", e.ToolName, clip(string(e.Args), 100))
+		}
+	case core.ToolExecutionEnd:
+		// A call refused for want of anyone to ask is reported whether or
+		// not stderr is a terminal: the person needs the flag that allows it.
+		if e.Result.IsError && len(e.Result.Content) > 0 && strings.HasPrefix(e.Result.Content[0].Text, approval.PolicyDenialPrefix) {
+			fmt.Fprintf(w.errOut, "cairn: refused %s: %s\n", e.ToolName, e.Result.Content[0].Text)
 		}
 	case core.AutoRetryStart:
 		fmt.Fprintf(w.errOut, "cairn: %s; retrying in %s (attempt %d of %d)\n", e.ErrorMessage, e.Delay, e.Attempt, e.MaxAttempts)

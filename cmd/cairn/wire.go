@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -26,25 +24,18 @@ type app struct {
 	gate     *approval.Gate
 	session  *agent.Session
 	model    core.Model
-	file     *session.File // nil with --no-session
 	// noCredentials: no provider has credentials (TUI first run).
 	noCredentials bool
 	warnings      []string
 }
 
 // close ends the session and flushes its file.
-func (a *app) close() {
-	a.session.Close()
-	if a.file != nil {
-		_ = a.file.Close()
-	}
-}
+func (a *app) close() { a.session.Close() }
 
-// buildApp resolves the model and builds the agent session for opts. ui
-// answers approval questions (nil: nobody can, so calls that need approval
-// are refused). memStore records the conversation when there is no session
-// file (--no-session); it may be nil. Warnings go to stderr.
-func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI, memStore agent.Store) (*app, error) {
+// buildApp resolves the model and builds the agent session for opts.
+// unattended says nobody can answer questions (print and json modes), so
+// calls that need approval are refused by policy. Warnings go to stderr.
+func buildApp(streams IOStreams, env environment, opts *Options, unattended bool) (*app, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("find the working directory: %w", err)
@@ -91,7 +82,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI, mem
 			return nil, err
 		}
 	}
-	gate, err := approval.Open(approval.Config{Mode: mode, UI: ui, Dir: cwd, RulesFile: approval.ProjectRulesFile(cwd)})
+	gate, err := approval.Open(approval.Config{Mode: mode, Dir: cwd, RulesFile: approval.ProjectRulesFile(cwd)})
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
@@ -131,6 +122,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI, mem
 		Thinking:      s.thinking,
 		Open:          open,
 		Models:        s.cat.Available(),
+		FindModel:     s.cat.Find,
+		Unattended:    unattended,
 		Tools:         toolset,
 		Approver:      gate,
 		SystemPrompt:  systemPrompt,
@@ -146,11 +139,12 @@ func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI, mem
 			KeepRecentTokens: eff.Compaction.KeepRecentTokens,
 		},
 	}
-	if file == nil && memStore != nil {
-		cfg.Store = memStore
-	}
 	if file != nil {
-		cfg.Store = file
+		convs := agent.NewFileConversations(sessionStore(env, opts), cwd, file)
+		convs.Warn = func(path string, w session.Warning) {
+			fmt.Fprintf(streams.Err, "cairn: warning: session %s: %v\n", path, w)
+		}
+		cfg.Conversations = convs
 		cfg.History, cfg.EntryIDs = history.Messages, history.EntryIDs
 		if !resumed {
 			// A new session starts by recording its model and thinking level.
@@ -166,7 +160,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, ui core.UI, mem
 	if err != nil {
 		return nil, err
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model, file: file, noCredentials: s.noCredentials}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model, noCredentials: s.noCredentials}, nil
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the
@@ -183,29 +177,3 @@ func providerOptions(streams IOStreams) provider.Options {
 		fmt.Fprintf(streams.Err, "cairn: %v; retrying in %s (attempt %d)\n", err, wait.Round(100*time.Millisecond), attempt+1)
 	}}}
 }
-
-// errNoTerminal is the reason given to the model when a tool call needs
-// approval and nobody can give it.
-var errNoTerminal = errors.New("this tool call needs approval, and cairn is running without a terminal to ask in, so it was not run; the user can allow such calls with --approval auto_edit (file edits) or --approval yolo (everything)")
-
-// headlessUI answers approval questions when nobody is there to ask: it
-// denies with a reason that tells the model (and the person reading the
-// transcript) how to allow the call next time.
-type headlessUI struct{ streams IOStreams }
-
-func (u headlessUI) Select(_ context.Context, req core.SelectRequest) (string, bool) {
-	fmt.Fprintf(u.streams.Err, "cairn: refused (no terminal to ask in): %s\n", req.Title)
-	return approval.OptionDenyReason, true
-}
-func (headlessUI) Confirm(context.Context, core.ConfirmRequest) (bool, bool) { return false, false }
-func (headlessUI) Input(context.Context, core.InputRequest) (string, bool) {
-	return errNoTerminal.Error(), true
-}
-func (headlessUI) Editor(context.Context, core.EditorRequest) (string, bool) { return "", false }
-func (u headlessUI) Notify(message string, level core.NotifyLevel) {
-	fmt.Fprintf(u.streams.Err, "cairn: %s: %s\n", level, message)
-}
-func (headlessUI) SetStatus(string, string)                         {}
-func (headlessUI) SetWidget(string, []string, core.WidgetPlacement) {}
-func (headlessUI) SetTitle(string)                                  {}
-func (headlessUI) SetEditorText(string)                             {}

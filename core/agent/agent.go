@@ -70,13 +70,13 @@ type Connection struct {
 	Headers  map[string]string
 }
 
-// Approver decides whether a tool call may run; *approval.Gate is one.
+// Approver decides whether a tool call may run; *approval.Gate is one. It
+// asks through ask, which puts questions in the session's event stream.
 type Approver interface {
-	Check(ctx context.Context, tool core.Tool, call core.ToolCall) approval.Decision
+	Check(ctx context.Context, tool core.Tool, call core.ToolCall, ask core.Asker) approval.Decision
 }
 
-// Store persists a session. *session.File satisfies it through an adapter
-// in cmd/cairn; nil keeps the session in memory only.
+// Store records a conversation; *session.File is one.
 type Store interface {
 	// AppendMessage records a message that ended and returns its entry id.
 	AppendMessage(m core.Message) (string, error)
@@ -102,11 +102,22 @@ type Config struct {
 	Approver Approver
 	// SystemPrompt returns the system prompt for the given tools.
 	SystemPrompt func(tools []core.Tool) string
-	Store        Store
+	// Conversations keeps the conversations the session moves between;
+	// nil keeps one in memory, recorded also in Store when that is set.
+	Conversations Conversations
+	// Store records the conversation when Conversations is nil (tests).
+	Store Store
 	// History is the conversation to resume with, oldest first, and
 	// EntryIDs its entry ids in the store (may be nil).
 	History  []core.Message
 	EntryIDs []string
+	// FindModel resolves the model a loaded conversation last used; nil
+	// keeps the current model when conversations change.
+	FindModel func(provider, id string) (core.Model, error)
+	// Unattended says no front end can answer questions (print and json
+	// modes): a call that needs approval is refused by policy at once,
+	// with a result that says how to allow it.
+	Unattended bool
 
 	SteeringMode  QueueMode
 	FollowUpMode  QueueMode
@@ -118,6 +129,8 @@ type Config struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Now is the clock for timestamps; nil means time.Now.
 	Now func() time.Time
+	// After is the timer for question deadlines; nil means time.After.
+	After func(time.Duration) <-chan time.Time
 }
 
 // Errors returned by commands.
@@ -135,17 +148,31 @@ type Session struct {
 	base context.Context
 	stop context.CancelFunc
 
-	mu         sync.Mutex
-	model      core.Model
-	thinking   core.ThinkingLevel
-	messages   []core.Message
-	entryIDs   []string
-	steering   []*queued
-	followUp   []*queued
-	run        *activeRun
-	compacting bool
-	closed     bool
-	runs       sync.WaitGroup
+	// convMu serialises calls into convs.
+	convMu sync.Mutex
+	convs  Conversations
+
+	mu        sync.Mutex
+	store     Store
+	questions map[string]*openQuestion
+	// pendingBash holds `!cmd` results waiting for the session to settle;
+	// generation counts conversation changes, so a result from a command
+	// that ran across one is dropped.
+	pendingBash []*core.BashExecutionMessage
+	generation  Generation
+	// contextStale is set from a compaction until the model's next answer:
+	// until then the context's size is unknown.
+	contextStale bool
+	model        core.Model
+	thinking     core.ThinkingLevel
+	messages     []core.Message
+	entryIDs     []string
+	steering     []*queued
+	followUp     []*queued
+	run          *activeRun
+	compacting   bool
+	closed       bool
+	runs         sync.WaitGroup
 }
 
 type queued struct {
@@ -182,13 +209,20 @@ func New(cfg Config) (*Session, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.After == nil {
+		cfg.After = time.After
+	}
+	if cfg.Conversations == nil {
+		cfg.Conversations = NewMemoryConversations(cfg.Store)
+	}
 	if cfg.SystemPrompt == nil {
 		cfg.SystemPrompt = func([]core.Tool) string { return "" }
 	}
 	if cfg.EntryIDs != nil && len(cfg.EntryIDs) != len(cfg.History) {
 		return nil, fmt.Errorf("agent: %d entry ids for %d history messages", len(cfg.EntryIDs), len(cfg.History))
 	}
-	s := &Session{cfg: cfg, bus: newBus(), model: cfg.Model, thinking: ClampThinking(cfg.Model, cfg.Thinking)}
+	s := &Session{cfg: cfg, bus: newBus(), model: cfg.Model, thinking: ClampThinking(cfg.Model, cfg.Thinking),
+		convs: cfg.Conversations, store: cfg.Conversations.Store(), questions: map[string]*openQuestion{}}
 	s.base, s.stop = context.WithCancel(context.Background())
 	s.messages = append(s.messages, cfg.History...)
 	s.entryIDs = make([]string, len(cfg.History))
@@ -200,13 +234,31 @@ func New(cfg Config) (*Session, error) {
 // function that stops delivery.
 func (s *Session) Subscribe() (<-chan core.Event, func()) { return s.bus.subscribe() }
 
-// Close aborts any active prompt and waits for it to end.
+// Follow is Subscribe for a front end that orders output of its own among
+// the events (see Subscription.Mark).
+func (s *Session) Follow() *Subscription { return s.bus.follow() }
+
+// Close aborts any active prompt, waits for it to end, and closes the
+// conversation's storage (flushing its session file).
 func (s *Session) Close() {
 	s.mu.Lock()
+	already := s.closed
 	s.closed = true
 	s.mu.Unlock()
 	s.stop()
 	s.runs.Wait()
+	if !already {
+		s.convMu.Lock()
+		_ = s.convs.Close()
+		s.convMu.Unlock()
+	}
+}
+
+// currentStore returns the store recording the current conversation.
+func (s *Session) currentStore() Store {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.store
 }
 
 // Wait blocks until no prompt is active or ctx ends.

@@ -88,6 +88,13 @@ func (f *fixture) until(pred func(core.Event) bool) []core.Event {
 	}
 }
 
+// piKind names update kinds as the expected sequences below write them.
+var piKind = map[core.UpdateKind]string{
+	core.UpdateTextStart: "text_start", core.UpdateTextDelta: "text_delta", core.UpdateTextEnd: "text_end",
+	core.UpdateThinkingStart: "thinking_start", core.UpdateThinkingDelta: "thinking_delta", core.UpdateThinkingEnd: "thinking_end",
+	core.UpdateToolCallStart: "toolcall_start", core.UpdateToolCallDelta: "toolcall_delta", core.UpdateToolCallEnd: "toolcall_end",
+}
+
 func names(evs []core.Event) string {
 	var out []string
 	for _, e := range evs {
@@ -98,7 +105,7 @@ func names(evs []core.Event) string {
 		case core.MessageEnd:
 			n += "(" + string(e.Message.MessageRole()) + ")"
 		case core.MessageUpdate:
-			n = "update:" + e.Kind
+			n = "update:" + piKind[e.Kind]
 		}
 		out = append(out, n)
 	}
@@ -173,7 +180,7 @@ func TestUpdatesCarrySnapshotsThatNeverChange(t *testing.T) {
 	var texts []string
 	var snaps []*core.AssistantMessage
 	for _, e := range f.untilSettled() {
-		if u, ok := e.(core.MessageUpdate); ok && u.Kind == "text_delta" {
+		if u, ok := e.(core.MessageUpdate); ok && u.Kind == core.UpdateTextDelta {
 			snaps = append(snaps, u.Message)
 			texts = append(texts, u.Message.Content[0].Text)
 		}
@@ -253,7 +260,7 @@ func TestAbortDuringStreamKeepsAbortedMessageAndNextPromptWorks(t *testing.T) {
 	})
 	f := newFixture(t, Config{Open: func(core.Model) (Connection, error) { return Connection{Provider: fp}, nil }})
 	_ = f.s.Prompt("long one", nil, BehaviorNone)
-	f.until(func(e core.Event) bool { u, ok := e.(core.MessageUpdate); return ok && u.Kind == "text_delta" })
+	f.until(func(e core.Event) bool { u, ok := e.(core.MessageUpdate); return ok && u.Kind == core.UpdateTextDelta })
 	f.s.Abort()
 	evs := f.untilSettled()
 	var end *core.AssistantMessage
@@ -308,7 +315,7 @@ type fakeApprover struct {
 	decide func(core.ToolCall) approval.Decision
 }
 
-func (a fakeApprover) Check(_ context.Context, _ core.Tool, call core.ToolCall) approval.Decision {
+func (a fakeApprover) Check(_ context.Context, _ core.Tool, call core.ToolCall, _ core.Asker) approval.Decision {
 	return a.decide(call)
 }
 

@@ -41,6 +41,12 @@ func (b *bus) publish(e core.Event) {
 // subscribe returns a channel of every event published from now on and a
 // function that stops delivery and closes the channel.
 func (b *bus) subscribe() (<-chan core.Event, func()) {
+	sub := b.follow()
+	return sub.events, sub.stop
+}
+
+// follow is subscribe with access to the subscriber, for Mark.
+func (b *bus) follow() *Subscription {
 	s := &subscriber{out: make(chan core.Event), done: make(chan struct{})}
 	s.cond = sync.NewCond(&s.mu)
 	b.mu.Lock()
@@ -60,7 +66,7 @@ func (b *bus) subscribe() (<-chan core.Event, func()) {
 			close(s.done)
 		})
 	}
-	return s.out, cancel
+	return &Subscription{events: s.out, stop: cancel, bus: b, sub: s}
 }
 
 // deliver moves queued events to the subscriber's channel until cancelled.
@@ -86,4 +92,34 @@ func (s *subscriber) deliver() {
 			}
 		}
 	}
+}
+
+// Subscription is one subscriber's ordered view of a session's events,
+// with a way to place values of its own among them. See Session.Follow.
+type Subscription struct {
+	events <-chan core.Event
+	stop   func()
+	bus    *bus
+	sub    *subscriber
+}
+
+// Events delivers the session's events, and this subscription's marks, in
+// order.
+func (s *Subscription) Events() <-chan core.Event { return s.events }
+
+// Stop ends delivery and closes Events.
+func (s *Subscription) Stop() { s.stop() }
+
+// Mark places m in this subscription's stream after every event the
+// session published before the call and before every event it publishes
+// after: a front end orders its own output (a command's response after the
+// events the command caused) without putting anything in the session's
+// stream. No other subscriber sees m.
+func (s *Subscription) Mark(m core.Event) {
+	s.bus.mu.Lock()
+	defer s.bus.mu.Unlock()
+	s.sub.mu.Lock()
+	s.sub.queue = append(s.sub.queue, m)
+	s.sub.mu.Unlock()
+	s.sub.cond.Signal()
 }

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -117,8 +116,8 @@ func (s *Session) SetModel(m core.Model) error {
 	changed := level != s.thinking
 	s.thinking = level
 	s.mu.Unlock()
-	if s.cfg.Store != nil {
-		if err := s.cfg.Store.AppendModelChange(m.Provider, m.ID); err != nil {
+	if st := s.currentStore(); st != nil {
+		if err := st.AppendModelChange(m.Provider, m.ID); err != nil {
 			s.storeFailed(err)
 		}
 	}
@@ -165,8 +164,8 @@ func (s *Session) SetThinkingLevel(level core.ThinkingLevel) error {
 	if !changed {
 		return nil
 	}
-	if s.cfg.Store != nil {
-		if err := s.cfg.Store.AppendThinkingLevel(level); err != nil {
+	if st := s.currentStore(); st != nil {
+		if err := st.AppendThinkingLevel(level); err != nil {
 			s.storeFailed(err)
 		}
 	}
@@ -243,25 +242,6 @@ func (s *Session) SetAutoRetry(on bool) {
 	s.mu.Lock()
 	s.cfg.Retry.Enabled = on
 	s.mu.Unlock()
-}
-
-// Replace swaps the conversation for another (a new, switched or forked
-// session) with its store. It fails while a prompt is active.
-func (s *Session) Replace(store Store, history []core.Message, entryIDs []string) error {
-	if entryIDs != nil && len(entryIDs) != len(history) {
-		return fmt.Errorf("%d entry ids for %d messages", len(entryIDs), len(history))
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.run != nil || s.compacting {
-		return errors.New("cannot change sessions while the agent is working; abort first")
-	}
-	s.cfg.Store = store
-	s.messages = slices.Clone(history)
-	s.entryIDs = make([]string, len(history))
-	copy(s.entryIDs, entryIDs)
-	s.steering, s.followUp = nil, nil
-	return nil
 }
 
 // retryDelay is pi's backoff: BaseDelay doubled per attempt, capped.

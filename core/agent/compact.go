@@ -34,6 +34,7 @@ func (s *Session) Compact(ctx context.Context, instructions string) (core.Compac
 	s.compacting = false
 	var pending []core.Message
 	if s.run == nil && !s.closed {
+		s.flushBashLocked()
 		pending = s.takeQueuedLocked()
 		if len(pending) > 0 {
 			s.startRunLocked(pending)
@@ -146,8 +147,8 @@ func (s *Session) compactNow(ctx context.Context, instructions string, manual bo
 		res.FirstKeptEntryID = ids[first]
 	}
 	var entryID string
-	if s.cfg.Store != nil {
-		if entryID, err = s.cfg.Store.AppendCompaction(res); err != nil {
+	if st := s.currentStore(); st != nil {
+		if entryID, err = st.AppendCompaction(res); err != nil {
 			s.storeFailed(err)
 		}
 	}
@@ -159,6 +160,7 @@ func (s *Session) compactNow(ctx context.Context, instructions string, manual bo
 	tailIDs := s.entryIDs[len(ids):]
 	s.messages = append(append([]core.Message{summaryMsg}, msgs[first:]...), tail...)
 	s.entryIDs = append(append([]string{entryID}, ids[first:]...), tailIDs...)
+	s.contextStale = true
 	s.mu.Unlock()
 	return res, nil
 }

@@ -50,6 +50,7 @@ func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) 
 		s.publishQueue()
 		return nil
 	}
+	s.flushBashLocked()
 	s.startRunLocked([]core.Message{msg})
 	s.mu.Unlock()
 	return nil
@@ -111,6 +112,7 @@ func (s *Session) startRunLocked(pending []core.Message) {
 		finalErr := s.work(ctx, pending)
 		s.mu.Lock()
 		s.run = nil
+		s.flushBashLocked()
 		s.mu.Unlock()
 		s.publish(core.Settled{Error: finalErr})
 	}()
@@ -260,22 +262,39 @@ func (s *Session) streamTurn(ctx context.Context) (*core.AssistantMessage, error
 		case provider.EventStart:
 			started = true
 			s.publish(core.MessageStart{Message: snapshot(e.Message)})
-		case provider.EventUsage, provider.EventDone, provider.EventError:
 		default:
-			s.publish(core.MessageUpdate{Kind: e.Type.String(), Index: e.Index, Delta: e.Delta, Message: snapshot(e.Message)})
+			if k := updateKinds[e.Type]; k != 0 {
+				s.publish(core.MessageUpdate{Kind: k, Index: e.Index, Delta: e.Delta, Message: snapshot(e.Message)})
+			}
 		}
 	}
 	msg, err := conn.Provider.Stream(ctx, req, emit)
 	if !started {
 		s.publish(core.MessageStart{Message: snapshot(msg)})
 	}
-	if ctx.Err() != nil && msg.StopReason != core.StopAborted {
-		// The answer finished as the abort arrived; it stands as it is.
-		_ = msg
-	}
 	s.publish(core.MessageEnd{Message: msg})
 	s.appendMessage(msg)
+	if msg.StopReason != core.StopError && msg.StopReason != core.StopAborted {
+		s.mu.Lock()
+		s.contextStale = false
+		s.mu.Unlock()
+	}
 	return msg, err
+}
+
+// updateKinds maps the provider's block events to the core's update kinds;
+// the others (start, usage, done, error) are not updates.
+var updateKinds = [...]core.UpdateKind{
+	provider.EventTextStart:     core.UpdateTextStart,
+	provider.EventTextDelta:     core.UpdateTextDelta,
+	provider.EventTextEnd:       core.UpdateTextEnd,
+	provider.EventThinkingStart: core.UpdateThinkingStart,
+	provider.EventThinkingDelta: core.UpdateThinkingDelta,
+	provider.EventThinkingEnd:   core.UpdateThinkingEnd,
+	provider.EventToolCallStart: core.UpdateToolCallStart,
+	provider.EventToolCallDelta: core.UpdateToolCallDelta,
+	provider.EventToolCallEnd:   core.UpdateToolCallEnd,
+	provider.EventError:         0,
 }
 
 // snapshot copies a streaming message so subscribers on other goroutines
@@ -303,9 +322,9 @@ func (s *Session) appendMessage(m core.Message) {
 		s.publish(core.MessageEnd{Message: m})
 	}
 	var id string
-	if s.cfg.Store != nil {
+	if st := s.currentStore(); st != nil {
 		var err error
-		if id, err = s.cfg.Store.AppendMessage(m); err != nil {
+		if id, err = st.AppendMessage(m); err != nil {
 			s.storeFailed(err)
 		}
 	}

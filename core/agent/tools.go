@@ -78,7 +78,10 @@ func (s *Session) prepare(ctx context.Context, r *toolRun) {
 	case ctx.Err() != nil:
 		r.result = core.ErrorResult(textAborted)
 	case s.cfg.Approver != nil:
-		d := s.cfg.Approver.Check(ctx, r.tool, r.call)
+		d := s.cfg.Approver.Check(ctx, r.tool, r.call, asker{s})
+		if d.Warning != "" {
+			s.publish(core.Notice{Level: core.NotifyWarning, Message: d.Warning})
+		}
 		if !d.Allow {
 			r.result = core.ErrorResult(d.DenialText())
 			return

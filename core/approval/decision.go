@@ -30,6 +30,9 @@ const (
 	ByTimeout Decider = "timeout"
 	// ByAbort: the context ended (the turn was aborted) before an answer.
 	ByAbort Decider = "abort"
+	// ByPolicy: nobody could be asked (print mode), so the call was
+	// refused by policy; Reason says which and how to allow such calls.
+	ByPolicy Decider = "policy"
 )
 
 // Decision is the outcome of Gate.Check.
@@ -46,6 +49,9 @@ type Decision struct {
 	Reason string
 	// Rules are the rules the person's answer created, if any.
 	Rules []Rule
+	// Warning, when set, is something the person should be told about the
+	// decision (an "always" rule that could not be saved).
+	Warning string
 }
 
 // DenialText returns what the model is told when the call is denied, to be
@@ -58,6 +64,8 @@ func (d Decision) DenialText() string {
 		return "The user did not answer the approval request in time, so this tool call was not run."
 	case d.By == ByAbort:
 		return "This tool call was cancelled before the user approved it."
+	case d.By == ByPolicy:
+		return PolicyDenialPrefix + ": " + d.Reason
 	}
 	return DeniedText(d.Reason)
 }
@@ -74,27 +82,57 @@ func DeniedText(reason string) string {
 
 const deniedPrefix = "The user denied this tool call"
 
+// PolicyDenialPrefix starts the result of a call refused because no one
+// could be asked (print and json modes).
+const PolicyDenialPrefix = "This tool call needs approval and no one was asked, so it was not run"
+
 // IsDenial reports whether a tool result's text is DeniedText's: the person
 // refused the call.
 func IsDenial(text string) bool { return strings.HasPrefix(text, deniedPrefix) }
 
-// The options of an approval question. Front ends that show their own
-// buttons (ACP's allow_once, allow_always, reject_once) map them from
-// these labels.
+// Option is an answer an approval question offers. Its value is what
+// answers carry (stable, for front ends that map it onto their own
+// buttons, such as ACP's allow_once and reject_always); Label is what a
+// person reads.
+type Option string
+
+// The options of an approval question.
 const (
 	// OptionAllowOnce allows this call only.
-	OptionAllowOnce = "Allow once"
+	OptionAllowOnce Option = "allow_once"
 	// OptionAllowSession remembers a rule for the command or file until the
 	// session ends. It is offered only when a rule can cover the call.
-	OptionAllowSession = "Allow for this session"
+	OptionAllowSession Option = "allow_session"
 	// OptionAllowProject, offered for edit tools, allows the tool on every
 	// file in the project until the session ends.
-	OptionAllowProject = "Allow all files in the project for this session"
+	OptionAllowProject Option = "allow_project"
 	// OptionAllowAlways remembers the rule OptionAllowSession would in the
 	// project's rules file. It is offered only when the gate has one.
-	OptionAllowAlways = "Always allow"
+	OptionAllowAlways Option = "allow_always"
 	// OptionDeny denies the call.
-	OptionDeny = "Deny"
+	OptionDeny Option = "deny"
 	// OptionDenyReason denies the call and asks for a reason for the model.
-	OptionDenyReason = "Deny with reason…"
+	OptionDenyReason Option = "deny_reason"
 )
+
+var optionLabels = map[Option]string{
+	OptionAllowOnce:    "Allow once",
+	OptionAllowSession: "Allow for this session",
+	OptionAllowProject: "Allow all files in the project for this session",
+	OptionAllowAlways:  "Always allow",
+	OptionDeny:         "Deny",
+	OptionDenyReason:   "Deny with reason…",
+}
+
+// Label is the option as a person reads it ("Allow once").
+func (o Option) Label() string {
+	if l, ok := optionLabels[o]; ok {
+		return l
+	}
+	return string(o)
+}
+
+// Allows reports whether the option lets the call run.
+func (o Option) Allows() bool {
+	return o == OptionAllowOnce || o == OptionAllowSession || o == OptionAllowProject || o == OptionAllowAlways
+}

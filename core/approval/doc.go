@@ -1,7 +1,8 @@
 // Package approval decides whether a tool call may run. The agent asks a
 // Gate before running each call; the Gate answers from the mode, then from
 // rules remembered for the session or persisted for the project, and
-// otherwise asks the person through core.UI.
+// otherwise asks the person through the core.Asker the session passes in:
+// a core.Question with PurposeApproval whose options are Option values.
 //
 // # Modes
 //

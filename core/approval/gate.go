@@ -18,9 +18,6 @@ import (
 type Config struct {
 	// Mode is the starting mode; empty means ModeDefault.
 	Mode Mode
-	// UI asks the person. A nil UI dismisses every question, so every call
-	// that needs asking is denied.
-	UI core.UI
 	// Dir is the directory tools resolve relative paths against, normally
 	// the project. Questions and path rules name files relative to it.
 	Dir string
@@ -30,14 +27,15 @@ type Config struct {
 	RulesFile string
 	// Timeout, when positive, is how long each question waits for an
 	// answer; then the call is denied. Zero waits until the context ends.
+	// The asker enforces it (see core.Question.Timeout).
 	Timeout time.Duration
 }
 
 // Gate decides whether a tool call may run: by the mode, then by the rules
 // remembered for this session and for the project, and otherwise by asking
-// the person through core.UI. Its methods are safe for concurrent use.
+// the person through the core.Asker given to Check. Its methods are safe
+// for concurrent use.
 type Gate struct {
-	ui      core.UI
 	dir     string
 	file    string
 	timeout time.Duration
@@ -59,7 +57,7 @@ func Open(cfg Config) (*Gate, error) {
 	if mode == "" {
 		mode = ModeDefault
 	}
-	g := &Gate{ui: cfg.UI, dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode}
+	g := &Gate{dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode}
 	if g.file == "" {
 		return g, nil
 	}
@@ -107,11 +105,11 @@ func (g *Gate) Rules(scope Scope) []Rule {
 	return rules
 }
 
-// Check decides whether call of tool may run, asking the person if the
-// mode and the rules do not settle it. It returns when decided; if ctx ends
-// or the timeout passes first, the call is denied. A denial's DenialText is
-// the tool result to send to the model.
-func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall) Decision {
+// Check decides whether call of tool may run, asking through ask if the
+// mode and the rules do not settle it (a nil ask dismisses every question).
+// It returns when decided; if ctx ends or the timeout passes first, the call
+// is denied. A denial's DenialText is the tool result to send to the model.
+func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, ask core.Asker) Decision {
 	cat := tool.Category()
 	if !g.Mode().Asks(cat) {
 		return Decision{Allow: true, By: ByMode}
@@ -131,7 +129,7 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall) De
 	}
 	q := g.question(name, cat, subject)
 	q.callID = call.ID
-	return g.ask(ctx, q)
+	return g.ask(ctx, ask, q)
 }
 
 // Subject returns what a call acts on, as questions name it: the `command`
@@ -156,7 +154,7 @@ func (g *Gate) Subject(tool core.Tool, call core.ToolCall) string {
 type question struct {
 	tool, subject string
 	callID        string
-	options       []string
+	options       []Option
 	session       []Rule // for OptionAllowSession and OptionAllowAlways
 	project       []Rule // for OptionAllowProject
 }
@@ -178,7 +176,7 @@ func (g *Gate) question(name string, cat core.ApprovalCategory, subject string) 
 	default:
 		q.session = []Rule{{Tool: name}}
 	}
-	q.options = []string{OptionAllowOnce}
+	q.options = []Option{OptionAllowOnce}
 	if q.session != nil {
 		q.options = append(q.options, OptionAllowSession)
 	}
@@ -202,8 +200,8 @@ func (q question) what() string {
 }
 
 // ask puts q to the person and acts on the answer.
-func (g *Gate) ask(ctx context.Context, q question) Decision {
-	choice, d, ok := g.selectOption(ctx, q)
+func (g *Gate) ask(ctx context.Context, asker core.Asker, q question) Decision {
+	choice, d, ok := g.selectOption(ctx, asker, q)
 	if !ok {
 		return d
 	}
@@ -219,69 +217,63 @@ func (g *Gate) ask(ctx context.Context, q question) Decision {
 	case OptionAllowAlways:
 		return g.persist(q.session)
 	case OptionDenyReason:
-		return g.denyWithReason(ctx, q)
+		return g.denyWithReason(ctx, asker, q)
 	}
 	// OptionDeny, or an answer that was never offered.
 	return Decision{By: ByPerson}
 }
 
 // selectOption asks the question. When it goes unanswered, ok is false and
-// d is the denial: abort, timeout or dismissal.
-func (g *Gate) selectOption(ctx context.Context, q question) (choice string, d Decision, ok bool) {
-	if g.ui == nil {
+// d is the denial: abort, timeout, dismissal, or nobody to ask.
+func (g *Gate) selectOption(ctx context.Context, asker core.Asker, q question) (choice Option, d Decision, ok bool) {
+	if asker == nil {
 		return "", Decision{By: ByPerson}, false
 	}
-	qctx, cancel, timedOut := g.withTimeout(ctx)
-	defer cancel()
-	choice, ok = g.ui.Select(qctx, core.SelectRequest{Title: "Allow " + q.what() + "?", Options: q.options, Timeout: g.timeout, ToolCallID: q.callID})
-	if ok && slices.Contains(q.options, choice) {
-		return choice, Decision{}, true
+	opts := make([]core.Option, len(q.options))
+	for i, o := range q.options {
+		opts[i] = core.Option{Value: string(o), Label: o.Label()}
 	}
-	return "", unanswered(ctx, timedOut()), false
+	a, out := asker.Ask(ctx, core.Question{
+		Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
+		Title: "Allow " + q.what() + "?", Options: opts, ToolCallID: q.callID, Timeout: g.timeout,
+	})
+	if out == core.Answered && slices.Contains(q.options, Option(a.Value)) {
+		return Option(a.Value), Decision{}, true
+	}
+	return "", unanswered(ctx, out), false
 }
 
 // denyWithReason asks why and denies with the answer; a dismissed question
 // still denies, without a reason.
-func (g *Gate) denyWithReason(ctx context.Context, q question) Decision {
-	qctx, cancel, timedOut := g.withTimeout(ctx)
-	defer cancel()
-	reason, ok := g.ui.Input(qctx, core.InputRequest{
-		Title:       "Why deny " + q.what() + "? (the model is told)",
-		Placeholder: "what to do instead",
-		Timeout:     g.timeout,
+func (g *Gate) denyWithReason(ctx context.Context, asker core.Asker, q question) Decision {
+	a, out := asker.Ask(ctx, core.Question{
+		Kind: core.QuestionInput, Purpose: core.PurposeDenyReason,
+		Title: "Why deny " + q.what() + "? (the model is told)", Hint: "what to do instead",
+		ToolCallID: q.callID, Timeout: g.timeout,
 	})
-	if !ok {
+	if out != core.Answered {
 		// Dismissed, timed out or aborted: still denied, with no reason.
-		return unanswered(ctx, timedOut())
+		return unanswered(ctx, out)
 	}
-	return Decision{By: ByPerson, Reason: strings.TrimSpace(reason)}
-}
-
-// withTimeout bounds one question by the gate's timeout. timedOut reports
-// whether that timeout (not ctx) ended it; it also counts a UI that gave up
-// on its own a moment before the context's deadline.
-func (g *Gate) withTimeout(ctx context.Context) (context.Context, context.CancelFunc, func() bool) {
-	if g.timeout <= 0 {
-		c, cancel := context.WithCancel(ctx)
-		return c, cancel, func() bool { return false }
-	}
-	start := time.Now()
-	c, cancel := context.WithTimeout(ctx, g.timeout)
-	return c, cancel, func() bool {
-		return ctx.Err() == nil && (c.Err() != nil || time.Since(start) >= g.timeout)
-	}
+	return Decision{By: ByPerson, Reason: strings.TrimSpace(a.Value)}
 }
 
 // unanswered is the denial for a question nobody answered.
-func unanswered(ctx context.Context, timedOut bool) Decision {
+func unanswered(ctx context.Context, out core.Outcome) Decision {
 	switch {
-	case ctx.Err() != nil:
+	case out == core.Aborted || ctx.Err() != nil:
 		return Decision{By: ByAbort}
-	case timedOut:
+	case out == core.TimedOut:
 		return Decision{By: ByTimeout}
+	case out == core.NoOneToAsk:
+		return Decision{By: ByPolicy, Reason: unattendedReason}
 	}
 	return Decision{By: ByPerson}
 }
+
+// unattendedReason is what a call refused for want of anyone to ask tells
+// the model and the person reading the transcript.
+const unattendedReason = "cairn is running without anyone to ask (print or json mode), and such calls are refused there; allow them with --approval auto_edit (file edits) or --approval yolo (everything)"
 
 // remember adds rules for the rest of the session.
 func (g *Gate) remember(rules []Rule) {
@@ -299,10 +291,8 @@ func (g *Gate) persist(rules []Rule) Decision {
 	g.saveMu.Unlock()
 	if err != nil {
 		g.remember(rules)
-		if g.ui != nil {
-			g.ui.Notify(fmt.Sprintf("Could not remember this approval for the project, so it lasts for this session only: %v", err), core.NotifyWarning)
-		}
-		return Decision{Allow: true, By: ByPerson, Scope: ScopeSession, Rules: rules}
+		return Decision{Allow: true, By: ByPerson, Scope: ScopeSession, Rules: rules,
+			Warning: fmt.Sprintf("Could not remember this approval for the project, so it lasts for this session only: %v", err)}
 	}
 	set, _ := compileAll(rules)
 	g.mu.Lock()

@@ -51,65 +51,67 @@ type answer struct {
 	block bool
 }
 
-// fakeUI answers Select and Input from a script and records what it was
-// asked. started receives each dialog's title as it opens.
+// fakeUI answers questions from a script and records what it was asked,
+// as a session's asker does. started receives each question's title as it
+// opens. A blocking answer waits for ctx or the question's timeout.
 type fakeUI struct {
-	mu       sync.Mutex
-	answers  []answer
-	selects  []core.SelectRequest
-	inputs   []core.InputRequest
-	notified []string
-	started  chan string
+	mu      sync.Mutex
+	answers []answer
+	selects []core.Question
+	inputs  []core.Question
+	started chan string
 }
 
 func newFakeUI(answers ...answer) *fakeUI {
 	return &fakeUI{answers: answers, started: make(chan string, 16)}
 }
 
-func pick(option string) answer { return answer{value: option, ok: true} }
+func pick(option Option) answer { return answer{value: string(option), ok: true} }
 
-func (u *fakeUI) next(ctx context.Context, title string) (string, bool) {
+func typed(text string) answer { return answer{value: text, ok: true} }
+
+// Ask implements core.Asker.
+func (u *fakeUI) Ask(ctx context.Context, q core.Question) (core.Answer, core.Outcome) {
 	u.mu.Lock()
+	if q.Kind == core.QuestionSelect {
+		u.selects = append(u.selects, q)
+	} else {
+		u.inputs = append(u.inputs, q)
+	}
 	if len(u.answers) == 0 {
 		u.mu.Unlock()
-		panic("fakeUI: unexpected question " + title)
+		panic("fakeUI: unexpected question " + q.Title)
 	}
 	a := u.answers[0]
 	u.answers = u.answers[1:]
 	u.mu.Unlock()
-	u.started <- title
+	u.started <- q.Title
 	if a.block {
-		<-ctx.Done()
-		return "", false
+		var expired <-chan time.Time
+		if q.Timeout > 0 {
+			expired = time.After(q.Timeout)
+		}
+		select {
+		case <-ctx.Done():
+			return core.Answer{}, core.Aborted
+		case <-expired:
+			return core.Answer{}, core.TimedOut
+		}
 	}
-	return a.value, a.ok
+	if !a.ok {
+		return core.Answer{}, core.Dismissed
+	}
+	return core.Answer{Value: a.value}, core.Answered
 }
 
-func (u *fakeUI) Select(ctx context.Context, req core.SelectRequest) (string, bool) {
-	u.mu.Lock()
-	u.selects = append(u.selects, req)
-	u.mu.Unlock()
-	return u.next(ctx, req.Title)
+// optionValues returns a select question's option values.
+func optionValues(q core.Question) []Option {
+	out := make([]Option, len(q.Options))
+	for i, o := range q.Options {
+		out[i] = Option(o.Value)
+	}
+	return out
 }
-
-func (u *fakeUI) Input(ctx context.Context, req core.InputRequest) (string, bool) {
-	u.mu.Lock()
-	u.inputs = append(u.inputs, req)
-	u.mu.Unlock()
-	return u.next(ctx, req.Title)
-}
-
-func (u *fakeUI) Confirm(context.Context, core.ConfirmRequest) (bool, bool) { return false, false }
-func (u *fakeUI) Editor(context.Context, core.EditorRequest) (string, bool) { return "", false }
-func (u *fakeUI) Notify(message string, _ core.NotifyLevel) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.notified = append(u.notified, message)
-}
-func (u *fakeUI) SetStatus(string, string)                         {}
-func (u *fakeUI) SetWidget(string, []string, core.WidgetPlacement) {}
-func (u *fakeUI) SetTitle(string)                                  {}
-func (u *fakeUI) SetEditorText(string)                             {}
 
 func (u *fakeUI) asked() int {
 	u.mu.Lock()
@@ -117,7 +119,7 @@ func (u *fakeUI) asked() int {
 	return len(u.selects)
 }
 
-func (u *fakeUI) lastSelect() core.SelectRequest {
+func (u *fakeUI) lastSelect() core.Question {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.selects[len(u.selects)-1]
@@ -168,21 +170,21 @@ func TestParseMode(t *testing.T) {
 func TestGateModes(t *testing.T) {
 	ctx := context.Background()
 	ui := newFakeUI()
-	g := openGate(t, Config{UI: ui, Mode: ModeYolo})
+	g := openGate(t, Config{Mode: ModeYolo})
 	for _, c := range []struct {
 		tool core.Tool
 		call core.ToolCall
 	}{{bashTool, bashCall("rm -rf ~")}, {editTool, editCall("x")}, {mcpTool, call("github_search", nil)}} {
-		if d := g.Check(ctx, c.tool, c.call); !d.Allow || d.By != ByMode {
+		if d := g.Check(ctx, c.tool, c.call, ui); !d.Allow || d.By != ByMode {
 			t.Errorf("yolo %s: %+v", c.tool.Spec().Name, d)
 		}
 	}
 	g.SetMode(ModeAutoEdit)
-	if d := g.Check(ctx, editTool, editCall("x")); !d.Allow || d.By != ByMode {
+	if d := g.Check(ctx, editTool, editCall("x"), ui); !d.Allow || d.By != ByMode {
 		t.Errorf("auto_edit edit: %+v", d)
 	}
 	g.SetMode(ModeDefault)
-	if d := g.Check(ctx, readTool, call("read", map[string]string{"path": "/etc/passwd"})); !d.Allow || d.By != ByMode {
+	if d := g.Check(ctx, readTool, call("read", map[string]string{"path": "/etc/passwd"}), ui); !d.Allow || d.By != ByMode {
 		t.Errorf("default read: %+v", d)
 	}
 	if ui.asked() != 0 {
@@ -199,44 +201,52 @@ func TestGateQuestionTitleAndOptions(t *testing.T) {
 		tool        core.Tool
 		call        core.ToolCall
 		wantTitle   string
-		wantOptions []string
+		wantOptions []Option
 	}{
 		{bashTool, bashCall("git status && make test"), "Allow bash: git status && make test?",
-			[]string{OptionAllowOnce, OptionAllowSession, OptionAllowAlways, OptionDeny, OptionDenyReason}},
+			[]Option{OptionAllowOnce, OptionAllowSession, OptionAllowAlways, OptionDeny, OptionDenyReason}},
 		{bashTool, bashCall("$CMD --force"), "Allow bash: $CMD --force?",
-			[]string{OptionAllowOnce, OptionDeny, OptionDenyReason}},
+			[]Option{OptionAllowOnce, OptionDeny, OptionDenyReason}},
 		{editTool, editCall(filepath.Join(dir, "src", "main.go")), "Allow edit: src/main.go?",
-			[]string{OptionAllowOnce, OptionAllowSession, OptionAllowProject, OptionAllowAlways, OptionDeny, OptionDenyReason}},
+			[]Option{OptionAllowOnce, OptionAllowSession, OptionAllowProject, OptionAllowAlways, OptionDeny, OptionDenyReason}},
 		{editTool, editCall("/etc/hosts"), "Allow edit: /etc/hosts?",
-			[]string{OptionAllowOnce, OptionAllowSession, OptionAllowAlways, OptionDeny, OptionDenyReason}},
+			[]Option{OptionAllowOnce, OptionAllowSession, OptionAllowAlways, OptionDeny, OptionDenyReason}},
 		{mcpTool, call("github_search", nil), "Allow github_search?",
-			[]string{OptionAllowOnce, OptionAllowSession, OptionAllowAlways, OptionDeny, OptionDenyReason}},
+			[]Option{OptionAllowOnce, OptionAllowSession, OptionAllowAlways, OptionDeny, OptionDenyReason}},
 	}
 	for _, tt := range tests {
 		ui := newFakeUI(pick(OptionDeny))
-		g := openGate(t, Config{UI: ui, Dir: dir, RulesFile: ProjectRulesFile(dir), Timeout: time.Minute})
-		g.Check(context.Background(), tt.tool, tt.call)
+		g := openGate(t, Config{Dir: dir, RulesFile: ProjectRulesFile(dir), Timeout: time.Minute})
+		g.Check(context.Background(), tt.tool, tt.call, ui)
 		req := ui.lastSelect()
-		if req.Title != tt.wantTitle || !slices.Equal(req.Options, tt.wantOptions) || req.Timeout != time.Minute {
-			t.Errorf("asked %q %q (timeout %v)\nwant %q %q", req.Title, req.Options, req.Timeout, tt.wantTitle, tt.wantOptions)
+		if req.Title != tt.wantTitle || !slices.Equal(optionValues(req), tt.wantOptions) || req.Timeout != time.Minute {
+			t.Errorf("asked %q %q (timeout %v)\nwant %q %q", req.Title, optionValues(req), req.Timeout, tt.wantTitle, tt.wantOptions)
+		}
+		for _, o := range req.Options {
+			if o.Label != Option(o.Value).Label() || o.Label == o.Value {
+				t.Errorf("option %q has label %q", o.Value, o.Label)
+			}
+		}
+		if req.Purpose != core.PurposeApproval || req.ToolCallID != tt.call.ID {
+			t.Errorf("purpose %v, call %q", req.Purpose, req.ToolCallID)
 		}
 	}
 }
 
 func TestGateWithoutRulesFileDoesNotOfferAlways(t *testing.T) {
 	ui := newFakeUI(pick(OptionDeny))
-	g := openGate(t, Config{UI: ui})
-	g.Check(context.Background(), bashTool, bashCall("ls"))
-	if slices.Contains(ui.lastSelect().Options, OptionAllowAlways) {
-		t.Errorf("options %q offer %q with nowhere to save it", ui.lastSelect().Options, OptionAllowAlways)
+	g := openGate(t, Config{})
+	g.Check(context.Background(), bashTool, bashCall("ls"), ui)
+	if slices.Contains(optionValues(ui.lastSelect()), OptionAllowAlways) {
+		t.Errorf("options %q offer %q with nowhere to save it", optionValues(ui.lastSelect()), OptionAllowAlways)
 	}
 }
 
 func TestGateAllowOnceAsksAgain(t *testing.T) {
 	ui := newFakeUI(pick(OptionAllowOnce), pick(OptionAllowOnce))
-	g := openGate(t, Config{UI: ui})
+	g := openGate(t, Config{})
 	for range 2 {
-		d := g.Check(context.Background(), bashTool, bashCall("git status"))
+		d := g.Check(context.Background(), bashTool, bashCall("git status"), ui)
 		if !d.Allow || d.By != ByPerson || d.Scope != ScopeOnce || d.Rules != nil {
 			t.Fatalf("decision %+v", d)
 		}
@@ -249,20 +259,20 @@ func TestGateAllowOnceAsksAgain(t *testing.T) {
 func TestGateAllowForSession(t *testing.T) {
 	ctx := context.Background()
 	ui := newFakeUI(pick(OptionAllowSession), pick(OptionDeny))
-	g := openGate(t, Config{UI: ui})
-	d := g.Check(ctx, bashTool, bashCall("git status && go test ./..."))
+	g := openGate(t, Config{})
+	d := g.Check(ctx, bashTool, bashCall("git status && go test ./..."), ui)
 	if !d.Allow || d.Scope != ScopeSession || !slices.Equal(d.Rules, prefix("git status", "go test")) {
 		t.Fatalf("decision %+v", d)
 	}
 	for _, covered := range []string{"git status --short", "go test -race ./core/...", "go test ./x; git status"} {
-		if d := g.Check(ctx, bashTool, bashCall(covered)); !d.Allow || d.By != ByRule || d.Scope != ScopeSession {
+		if d := g.Check(ctx, bashTool, bashCall(covered), ui); !d.Allow || d.By != ByRule || d.Scope != ScopeSession {
 			t.Errorf("%q: %+v", covered, d)
 		}
 	}
 	if ui.asked() != 1 {
 		t.Errorf("asked %d times for covered commands", ui.asked())
 	}
-	if d := g.Check(ctx, bashTool, bashCall("git status && git push")); d.Allow || ui.asked() != 2 {
+	if d := g.Check(ctx, bashTool, bashCall("git status && git push"), ui); d.Allow || ui.asked() != 2 {
 		t.Errorf("git push was not asked about: %+v", d)
 	}
 	if got := g.Rules(ScopeSession); !slices.Equal(got, prefix("git status", "go test")) {
@@ -277,20 +287,20 @@ func TestGateEditRules(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	ui := newFakeUI(pick(OptionAllowSession), pick(OptionAllowProject), pick(OptionDeny))
-	g := openGate(t, Config{UI: ui, Dir: dir})
-	if d := g.Check(ctx, editTool, editCall("src/main.go")); !d.Allow || !slices.Equal(d.Rules, []Rule{{Tool: "edit", Path: "src/main.go"}}) {
+	g := openGate(t, Config{Dir: dir})
+	if d := g.Check(ctx, editTool, editCall("src/main.go"), ui); !d.Allow || !slices.Equal(d.Rules, []Rule{{Tool: "edit", Path: "src/main.go"}}) {
 		t.Fatalf("decision %+v", d)
 	}
-	if d := g.Check(ctx, editTool, editCall(filepath.Join(dir, "src/main.go"))); d.By != ByRule {
+	if d := g.Check(ctx, editTool, editCall(filepath.Join(dir, "src/main.go")), ui); d.By != ByRule {
 		t.Errorf("absolute path to the same file was asked about: %+v", d)
 	}
-	if d := g.Check(ctx, editTool, editCall("src/other.go")); d.By != ByPerson || d.Scope != ScopeSession {
+	if d := g.Check(ctx, editTool, editCall("src/other.go"), ui); d.By != ByPerson || d.Scope != ScopeSession {
 		t.Fatalf("other file: %+v", d)
 	}
-	if d := g.Check(ctx, editTool, editCall("docs/a/b.md")); d.By != ByRule {
+	if d := g.Check(ctx, editTool, editCall("docs/a/b.md"), ui); d.By != ByRule {
 		t.Errorf("project rule did not cover docs/a/b.md: %+v", d)
 	}
-	if d := g.Check(ctx, editTool, editCall("../elsewhere.go")); d.Allow {
+	if d := g.Check(ctx, editTool, editCall("../elsewhere.go"), ui); d.Allow {
 		t.Errorf("project rule covered a file outside it: %+v", d)
 	}
 	if ui.asked() != 3 {
@@ -303,11 +313,11 @@ func TestGateAlwaysPersists(t *testing.T) {
 	dir := t.TempDir()
 	file := ProjectRulesFile(dir)
 	ui := newFakeUI(pick(OptionAllowAlways), pick(OptionAllowAlways))
-	g := openGate(t, Config{UI: ui, Dir: dir, RulesFile: file})
-	if d := g.Check(ctx, bashTool, bashCall("git status")); !d.Allow || d.Scope != ScopeAlways {
+	g := openGate(t, Config{Dir: dir, RulesFile: file})
+	if d := g.Check(ctx, bashTool, bashCall("git status"), ui); !d.Allow || d.Scope != ScopeAlways {
 		t.Fatalf("decision %+v", d)
 	}
-	if d := g.Check(ctx, editTool, editCall("README.md")); !d.Allow || d.Scope != ScopeAlways {
+	if d := g.Check(ctx, editTool, editCall("README.md"), ui); !d.Allow || d.Scope != ScopeAlways {
 		t.Fatalf("decision %+v", d)
 	}
 	var saved rulesFile
@@ -328,11 +338,11 @@ func TestGateAlwaysPersists(t *testing.T) {
 
 	// A new gate, as in the next session, reads the rules and asks nothing.
 	ui2 := newFakeUI()
-	g2 := openGate(t, Config{UI: ui2, Dir: dir, RulesFile: file})
-	if d := g2.Check(ctx, bashTool, bashCall("git status --short")); !d.Allow || d.By != ByRule || d.Scope != ScopeAlways {
+	g2 := openGate(t, Config{Dir: dir, RulesFile: file})
+	if d := g2.Check(ctx, bashTool, bashCall("git status --short"), ui2); !d.Allow || d.By != ByRule || d.Scope != ScopeAlways {
 		t.Errorf("next session: %+v", d)
 	}
-	if d := g2.Check(ctx, editTool, editCall("README.md")); d.By != ByRule {
+	if d := g2.Check(ctx, editTool, editCall("README.md"), ui2); d.By != ByRule {
 		t.Errorf("next session edit: %+v", d)
 	}
 	if !slices.Equal(g2.Rules(ScopeAlways), want) {
@@ -344,12 +354,12 @@ func TestGateAlwaysKeepsRulesWrittenMeanwhile(t *testing.T) {
 	dir := t.TempDir()
 	file := ProjectRulesFile(dir)
 	ui := newFakeUI(pick(OptionAllowAlways))
-	g := openGate(t, Config{UI: ui, RulesFile: file})
+	g := openGate(t, Config{RulesFile: file})
 	// Another cairn saves a rule after this gate opened.
 	if err := saveRules(file, prefix("make lint")); err != nil {
 		t.Fatal(err)
 	}
-	g.Check(context.Background(), bashTool, bashCall("ls"))
+	g.Check(context.Background(), bashTool, bashCall("ls"), ui)
 	rules, err := loadRules(file)
 	if err != nil || !slices.Equal(rules, prefix("make lint", "ls")) {
 		t.Errorf("file holds %v, %v", rules, err)
@@ -368,24 +378,24 @@ func TestGateCorruptRulesFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	ui := newFakeUI(pick(OptionAllowAlways))
-	g, err := Open(Config{UI: ui, RulesFile: file})
+	g, err := Open(Config{RulesFile: file})
 	if !errors.Is(err, ErrCorruptRules) || !strings.Contains(err.Error(), file) {
 		t.Fatalf("Open error = %v, want ErrCorruptRules naming the file", err)
 	}
 	if g == nil {
 		t.Fatal("Open returned no gate")
 	}
-	d := g.Check(ctx, bashTool, bashCall("git status"))
+	d := g.Check(ctx, bashTool, bashCall("git status"), ui)
 	if !d.Allow || d.Scope != ScopeSession {
 		t.Errorf("always with a corrupt file: %+v, want allowed for the session", d)
 	}
-	if len(ui.notified) != 1 || !strings.Contains(ui.notified[0], "session only") {
-		t.Errorf("notified %q", ui.notified)
+	if !strings.Contains(d.Warning, "session only") {
+		t.Errorf("warning %q", d.Warning)
 	}
 	if data, _ := os.ReadFile(file); string(data) != string(garbage) {
 		t.Errorf("corrupt file was overwritten with %s", data)
 	}
-	if d := g.Check(ctx, bashTool, bashCall("git status -s")); d.By != ByRule {
+	if d := g.Check(ctx, bashTool, bashCall("git status -s"), ui); d.By != ByRule {
 		t.Errorf("session rule from a failed save: %+v", d)
 	}
 }
@@ -400,11 +410,12 @@ func TestOpenReportsBadRulesAndKeepsGoodOnes(t *testing.T) {
 	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g, err := Open(Config{UI: newFakeUI(), RulesFile: file})
+	ui := newFakeUI()
+	g, err := Open(Config{RulesFile: file})
 	if !errors.Is(err, ErrCorruptRules) {
 		t.Errorf("Open error = %v", err)
 	}
-	if d := g.Check(context.Background(), bashTool, bashCall("git status")); d.By != ByRule {
+	if d := g.Check(context.Background(), bashTool, bashCall("git status"), ui); d.By != ByRule {
 		t.Errorf("good rule ignored: %+v", d)
 	}
 
@@ -418,17 +429,17 @@ func TestOpenReportsBadRulesAndKeepsGoodOnes(t *testing.T) {
 
 func TestGateDeny(t *testing.T) {
 	ui := newFakeUI(pick(OptionDeny))
-	g := openGate(t, Config{UI: ui})
-	d := g.Check(context.Background(), bashTool, bashCall("rm -rf build"))
+	g := openGate(t, Config{})
+	d := g.Check(context.Background(), bashTool, bashCall("rm -rf build"), ui)
 	if d.Allow || d.By != ByPerson || d.DenialText() != "The user denied this tool call." {
 		t.Errorf("decision %+v, text %q", d, d.DenialText())
 	}
 }
 
 func TestGateDenyWithReason(t *testing.T) {
-	ui := newFakeUI(pick(OptionDenyReason), pick("  use make clean instead "))
-	g := openGate(t, Config{UI: ui})
-	d := g.Check(context.Background(), bashTool, bashCall("rm -rf build"))
+	ui := newFakeUI(pick(OptionDenyReason), typed("  use make clean instead "))
+	g := openGate(t, Config{})
+	d := g.Check(context.Background(), bashTool, bashCall("rm -rf build"), ui)
 	if d.Allow || d.By != ByPerson || d.Reason != "use make clean instead" {
 		t.Fatalf("decision %+v", d)
 	}
@@ -442,32 +453,33 @@ func TestGateDenyWithReason(t *testing.T) {
 
 func TestGateDenyWithDismissedReason(t *testing.T) {
 	ui := newFakeUI(pick(OptionDenyReason), answer{})
-	g := openGate(t, Config{UI: ui})
-	d := g.Check(context.Background(), bashTool, bashCall("rm -rf build"))
+	g := openGate(t, Config{})
+	d := g.Check(context.Background(), bashTool, bashCall("rm -rf build"), ui)
 	if d.Allow || d.By != ByPerson || d.Reason != "" {
 		t.Errorf("decision %+v", d)
 	}
 }
 
 func TestGateDismissedQuestionDenies(t *testing.T) {
-	for _, a := range []answer{{}, pick("Allow everything forever")} {
-		g := openGate(t, Config{UI: newFakeUI(a)})
-		if d := g.Check(context.Background(), bashTool, bashCall("ls")); d.Allow || d.By != ByPerson {
+	for _, a := range []answer{{}, typed("Allow everything forever")} {
+		ui := newFakeUI(a)
+		g := openGate(t, Config{})
+		if d := g.Check(context.Background(), bashTool, bashCall("ls"), ui); d.Allow || d.By != ByPerson {
 			t.Errorf("answer %+v: %+v", a, d)
 		}
 	}
 	g := openGate(t, Config{})
-	if d := g.Check(context.Background(), bashTool, bashCall("ls")); d.Allow {
+	if d := g.Check(context.Background(), bashTool, bashCall("ls"), nil); d.Allow {
 		t.Errorf("no UI: %+v", d)
 	}
 }
 
 func TestGateCancelDenies(t *testing.T) {
 	ui := newFakeUI(answer{block: true})
-	g := openGate(t, Config{UI: ui})
+	g := openGate(t, Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan Decision)
-	go func() { done <- g.Check(ctx, bashTool, bashCall("make deploy")) }()
+	go func() { done <- g.Check(ctx, bashTool, bashCall("make deploy"), ui) }()
 	waitFor(t, ui.started)
 	cancel()
 	select {
@@ -482,35 +494,35 @@ func TestGateCancelDenies(t *testing.T) {
 
 func TestGateCancelledContextDoesNotAsk(t *testing.T) {
 	ui := newFakeUI()
-	g := openGate(t, Config{UI: ui})
+	g := openGate(t, Config{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if d := g.Check(ctx, bashTool, bashCall("ls")); d.Allow || d.By != ByAbort {
+	if d := g.Check(ctx, bashTool, bashCall("ls"), ui); d.Allow || d.By != ByAbort {
 		t.Errorf("decision %+v", d)
 	}
 }
 
 func TestGateTimeoutDenies(t *testing.T) {
 	ui := newFakeUI(answer{block: true})
-	g := openGate(t, Config{UI: ui, Timeout: 20 * time.Millisecond})
-	d := g.Check(context.Background(), bashTool, bashCall("make deploy"))
+	g := openGate(t, Config{Timeout: 20 * time.Millisecond})
+	d := g.Check(context.Background(), bashTool, bashCall("make deploy"), ui)
 	if d.Allow || d.By != ByTimeout || !strings.Contains(d.DenialText(), "in time") {
 		t.Errorf("decision %+v, text %q", d, d.DenialText())
 	}
 
 	// A timeout while typing the reason denies too.
 	ui = newFakeUI(pick(OptionDenyReason), answer{block: true})
-	g = openGate(t, Config{UI: ui, Timeout: 20 * time.Millisecond})
-	if d := g.Check(context.Background(), bashTool, bashCall("make deploy")); d.Allow || d.By != ByTimeout {
+	g = openGate(t, Config{Timeout: 20 * time.Millisecond})
+	if d := g.Check(context.Background(), bashTool, bashCall("make deploy"), ui); d.Allow || d.By != ByTimeout {
 		t.Errorf("reason timed out: %+v", d)
 	}
 }
 
 func TestGateMCPRule(t *testing.T) {
 	ui := newFakeUI(pick(OptionAllowSession))
-	g := openGate(t, Config{UI: ui})
-	g.Check(context.Background(), mcpTool, call("github_search", map[string]string{"q": "a"}))
-	if d := g.Check(context.Background(), mcpTool, call("github_search", map[string]string{"q": "b"})); d.By != ByRule {
+	g := openGate(t, Config{})
+	g.Check(context.Background(), mcpTool, call("github_search", map[string]string{"q": "a"}), ui)
+	if d := g.Check(context.Background(), mcpTool, call("github_search", map[string]string{"q": "b"}), ui); d.By != ByRule {
 		t.Errorf("decision %+v", d)
 	}
 }
@@ -521,11 +533,11 @@ func TestGateConcurrentChecks(t *testing.T) {
 		answers[i] = pick(OptionAllowSession)
 	}
 	ui := newFakeUI(answers...)
-	g := openGate(t, Config{UI: ui})
+	g := openGate(t, Config{})
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Go(func() {
-			g.Check(context.Background(), bashTool, bashCall("git status"))
+			g.Check(context.Background(), bashTool, bashCall("git status"), ui)
 			if i%2 == 0 {
 				g.SetMode(ModeDefault)
 			}
@@ -533,7 +545,7 @@ func TestGateConcurrentChecks(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if d := g.Check(context.Background(), bashTool, bashCall("git status")); d.By != ByRule {
+	if d := g.Check(context.Background(), bashTool, bashCall("git status"), ui); d.By != ByRule {
 		t.Errorf("decision %+v", d)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
-	"github.com/cairn-dev/cairn/core/agent"
 )
 
 // testStore returns a store in a temporary directory with a clock that
@@ -674,9 +673,6 @@ func TestConcurrentUse(t *testing.T) {
 		t.Errorf("Append after Close: %v", err)
 	}
 }
-
-// *File is the agent's store as it is, with no adapter.
-var _ agent.Store = (*File)(nil)
 
 func TestAgentStoreMethods(t *testing.T) {
 	s := testStore(t)

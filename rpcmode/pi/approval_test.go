@@ -21,14 +21,13 @@ func bashCall(id, command string) faux.Response {
 // approvalRig is a server whose approval gate asks through the rpc UI.
 func approvalRig(t *testing.T, timeout time.Duration, responses ...faux.Response) *rig {
 	t.Helper()
-	ui := NewUI()
 	dir := t.TempDir()
-	gate, err := approval.Open(approval.Config{Mode: approval.ModeDefault, UI: ui, Dir: dir,
+	gate, err := approval.Open(approval.Config{Mode: approval.ModeDefault, Dir: dir,
 		RulesFile: filepath.Join(dir, ".cairn", "approvals.json"), Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newRig(t, rigConfig{faux: faux.New(faux.Options{}, responses...), cwd: dir, approver: gate, ui: ui})
+	return newRig(t, rigConfig{faux: faux.New(faux.Options{}, responses...), cwd: dir, approver: gate})
 }
 
 // ask waits for the approval question and checks that it names the tool
@@ -60,10 +59,10 @@ func TestApprovalRoundTrip(t *testing.T) {
 		if start.str("toolCallId") != "c1" || q.get("timeout") != nil {
 			t.Errorf("question: %s", q.text)
 		}
-		if !sameJSON(q.get("options"), []any{approval.OptionAllowOnce, approval.OptionAllowSession, approval.OptionAllowAlways, approval.OptionDeny, approval.OptionDenyReason}) {
+		if !sameJSON(q.get("options"), []any{approval.OptionAllowOnce.Label(), approval.OptionAllowSession.Label(), approval.OptionAllowAlways.Label(), approval.OptionDeny.Label(), approval.OptionDenyReason.Label()}) {
 			t.Errorf("options: %s", q.text)
 		}
-		r.answer(q, map[string]any{"value": approval.OptionAllowOnce})
+		r.answer(q, map[string]any{"value": approval.OptionAllowOnce.Label()})
 		end := r.wait(map[string]any{"type": "tool_execution_end"})
 		if end.get("isError") != false || end.str("result.content.0.text") != "once\n" {
 			t.Errorf("tool_execution_end: %s", end.text)
@@ -75,7 +74,7 @@ func TestApprovalRoundTrip(t *testing.T) {
 	t.Run("allow always", func(t *testing.T) {
 		r := approvalRig(t, 0, bashCall("c1", "echo always"), faux.Response{Text: "done"}, bashCall("c2", "echo always"), faux.Response{Text: "again"})
 		r.send(map[string]any{"id": "p1", "type": "prompt", "message": "run it"})
-		r.answer(r.ask("echo always"), map[string]any{"value": approval.OptionAllowAlways})
+		r.answer(r.ask("echo always"), map[string]any{"value": approval.OptionAllowAlways.Label()})
 		r.wait(map[string]any{"type": "tool_execution_end", "isError": false})
 		r.wait(map[string]any{"type": "agent_settled"})
 		from := r.cursor
@@ -94,7 +93,7 @@ func TestApprovalRoundTrip(t *testing.T) {
 	t.Run("deny with reason", func(t *testing.T) {
 		r := approvalRig(t, 0, bashCall("c1", "rm -rf build"), faux.Response{Text: "ok"})
 		r.send(map[string]any{"id": "p", "type": "prompt", "message": "clean"})
-		r.answer(r.ask("rm -rf build"), map[string]any{"value": approval.OptionDenyReason})
+		r.answer(r.ask("rm -rf build"), map[string]any{"value": approval.OptionDenyReason.Label()})
 		in := r.wait(map[string]any{"type": "extension_ui_request", "method": "input"})
 		r.answer(in, map[string]any{"value": "use make clean instead"})
 		end := r.wait(map[string]any{"type": "tool_execution_end"})
@@ -115,7 +114,7 @@ func TestApprovalRoundTrip(t *testing.T) {
 			t.Errorf("unanswered call: %s", end.text)
 		}
 		// A late answer is ignored: no output, no effect.
-		r.answer(q, map[string]any{"value": approval.OptionAllowOnce})
+		r.answer(q, map[string]any{"value": approval.OptionAllowOnce.Label()})
 		r.wait(map[string]any{"type": "agent_settled"})
 		r.send(map[string]any{"id": "s", "type": "get_state"})
 		r.response("s")

@@ -84,7 +84,7 @@ func (s *server) dispatchFrame(frame []byte) {
 	switch c.typ {
 	case "extension_ui_response":
 		if id, a, ok := decodeUIAnswer(&c); ok {
-			s.ui.answer(id, a)
+			s.answerQuestion(id, a)
 		}
 		return
 	case "prompt":

@@ -195,13 +195,20 @@ func appendJSON(dst []byte, v any) ([]byte, bool, error) {
 	return append(dst, data...), true, nil
 }
 
+// updateKindNames are pi's assistantMessageEvent types.
+var updateKindNames = [...]string{
+	core.UpdateTextStart: "text_start", core.UpdateTextDelta: "text_delta", core.UpdateTextEnd: "text_end",
+	core.UpdateThinkingStart: "thinking_start", core.UpdateThinkingDelta: "thinking_delta", core.UpdateThinkingEnd: "thinking_end",
+	core.UpdateToolCallStart: "toolcall_start", core.UpdateToolCallDelta: "toolcall_delta", core.UpdateToolCallEnd: "toolcall_end",
+}
+
 // appendMessageUpdate writes
 // {"type":"message_update","assistantMessageEvent":{"type":..,"contentIndex":..,
 // ["delta"|"content"|"toolCall":..,]"partial":M},"message":M}, or without
 // partial and message when deltaOnly is set.
 func appendMessageUpdate(dst []byte, e core.MessageUpdate, deltaOnly bool) ([]byte, bool, error) {
 	dst = append(dst, `{"type":"message_update","assistantMessageEvent":{"type":`...)
-	dst = core.AppendJSONString(dst, e.Kind)
+	dst = core.AppendJSONString(dst, updateKindNames[e.Kind])
 	dst = append(dst, `,"contentIndex":`...)
 	dst = strconv.AppendInt(dst, int64(e.Index), 10)
 	block := func() *core.Content {
@@ -211,20 +218,20 @@ func appendMessageUpdate(dst []byte, e core.MessageUpdate, deltaOnly bool) ([]by
 		return nil
 	}
 	switch e.Kind {
-	case "text_delta", "thinking_delta", "toolcall_delta":
+	case core.UpdateTextDelta, core.UpdateThinkingDelta, core.UpdateToolCallDelta:
 		dst = append(dst, `,"delta":`...)
 		dst = core.AppendJSONString(dst, e.Delta)
-	case "text_end":
+	case core.UpdateTextEnd:
 		if b := block(); b != nil {
 			dst = append(dst, `,"content":`...)
 			dst = core.AppendJSONString(dst, b.Text)
 		}
-	case "thinking_end":
+	case core.UpdateThinkingEnd:
 		if b := block(); b != nil {
 			dst = append(dst, `,"content":`...)
 			dst = core.AppendJSONString(dst, b.Thinking)
 		}
-	case "toolcall_end":
+	case core.UpdateToolCallEnd:
 		if b := block(); b != nil {
 			call, err := b.MarshalJSON()
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/export"
 )
 
@@ -20,10 +21,10 @@ func (s *server) exportHTML(c *command) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	info := s.sessions.Info()
+	info := s.sess.Conversation()
 	if info.File == "" {
-		if _, inMemory := s.sessions.(*MemorySessions); inMemory {
-			return nil, fmt.Errorf("cannot export to HTML: %w", ErrNoSessionFile)
+		if s.sess.InMemory() {
+			return nil, fmt.Errorf("cannot export to HTML: %w", agent.ErrNoSessionFile)
 		}
 		return nil, errNothingToExport
 	}

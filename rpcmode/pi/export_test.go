@@ -7,24 +7,10 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/session"
 )
-
-// fileBacked gives the rig a session file, as cmd/cairn's sessions do: its
-// Info names the file once the file is on disk.
-type fileBacked struct {
-	*MemorySessions
-	f *session.File
-}
-
-func (s fileBacked) Info() SessionInfo {
-	info := SessionInfo{ID: s.f.Header().ID}
-	if s.f.Persisted() {
-		info.File = s.f.FilePath()
-	}
-	return info
-}
 
 // sessionWith returns a session file in dir holding one exchange, or only
 // a user message (not yet on disk) when answered is false.
@@ -45,7 +31,8 @@ func sessionWith(t *testing.T, dir string, answered bool) *session.File {
 }
 
 func exportRig(t *testing.T, f *session.File) *rig {
-	return newRig(t, rigConfig{faux: faux.New(faux.Options{}), sessions: fileBacked{NewMemorySessions(), f}})
+	dir := filepath.Dir(f.FilePath())
+	return newRig(t, rigConfig{faux: faux.New(faux.Options{}), conversations: agent.NewFileConversations(session.Store{Dir: dir}, dir, f)})
 }
 
 func TestExportHTML(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
-	"github.com/cairn-dev/cairn/core/agent"
 )
 
 // errShuttingDown answers commands that were still waiting at shutdown.
@@ -53,11 +52,7 @@ func (s *server) newSession(c *command) (any, error) {
 	if err := s.stop(); err != nil {
 		return nil, err
 	}
-	conv, err := s.sessions.New(parent)
-	if err != nil {
-		return nil, err
-	}
-	return cancelled{}, s.continueWith(conv)
+	return cancelled{}, s.sess.NewConversation(parent)
 }
 
 func (s *server) switchSession(c *command) (any, error) {
@@ -68,11 +63,7 @@ func (s *server) switchSession(c *command) (any, error) {
 	if err := s.stop(); err != nil {
 		return nil, err
 	}
-	conv, err := s.sessions.Switch(path)
-	if err != nil {
-		return nil, err
-	}
-	return cancelled{}, s.continueWith(conv)
+	return cancelled{}, s.sess.OpenConversation(path)
 }
 
 // fork answers fork (pi) and branch (oh-my-pi).
@@ -84,41 +75,14 @@ func (s *server) fork(c *command) (any, error) {
 	if err := s.stop(); err != nil {
 		return nil, err
 	}
-	text, conv, err := s.sessions.Fork(entry)
+	text, err := s.sess.Fork(entry)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.continueWith(conv); err != nil {
 		return nil, err
 	}
 	return struct {
 		Text      string `json:"text"`
 		Cancelled bool   `json:"cancelled"`
 	}{text, false}, nil
-}
-
-// continueWith puts conv in place of the conversation, with its model and
-// thinking level when it names them, and drops bash results not yet added.
-func (s *server) continueWith(conv Conversation) error {
-	if err := s.sess.Replace(conv.Store, conv.Messages, conv.EntryIDs); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.pendingBash = nil
-	s.generation++
-	s.mu.Unlock()
-	s.contextStale.Store(false)
-	if conv.Provider != "" && conv.ModelID != "" && s.models != nil {
-		if m, err := s.models.Find(conv.Provider, conv.ModelID); err == nil {
-			// A model that cannot be used any more is not fatal: the
-			// session goes on with the current one.
-			_ = s.sess.SetModel(m)
-		}
-	}
-	if conv.Thinking != "" {
-		return s.setLevel(agent.ClampThinking(s.sess.State().Model, conv.Thinking))
-	}
-	return nil
 }
 
 // compactionFrame is pi 0.73's compaction_start/compaction_end event of a
@@ -164,7 +128,6 @@ func (s *server) compact(c *command) (any, error) {
 		end.ErrorMessage = err.Error()
 	default:
 		end.Result = NewCompactionResult(&res)
-		s.contextStale.Store(true)
 	}
 	s.sendEvent("compaction_end", end)
 	if err != nil {
@@ -207,9 +170,7 @@ func (s *server) startBash(c *command) {
 }
 
 func (s *server) runBash(ctx context.Context, line string, exclude bool) (any, error) {
-	s.mu.Lock()
-	generation := s.generation
-	s.mu.Unlock()
+	gen := s.sess.Generation()
 	res, err := s.bash.Run(ctx, line)
 	if err != nil {
 		return nil, fmt.Errorf("could not run the command: %w", err)
@@ -224,14 +185,9 @@ func (s *server) runBash(ctx context.Context, line string, exclude bool) (any, e
 		Timestamp:          time.Now().UnixMilli(),
 		ExcludeFromContext: exclude,
 	}
-	s.mu.Lock()
 	// A command that ran across new_session, switch_session or fork
-	// belongs to the conversation that is gone.
-	if generation == s.generation {
-		s.pendingBash = append(s.pendingBash, msg)
-	}
-	s.mu.Unlock()
-	s.flushBash()
+	// belongs to the conversation that is gone: the session drops it.
+	s.sess.AddBashExecution(msg, gen)
 	return res, nil
 }
 

@@ -62,10 +62,10 @@ const (
 	markEnd
 )
 
-// mark is a frame of the server's own, published into the session's event
-// stream so that it reaches stdout in order with the session's events: a
-// response to set_thinking_level after the thinking_level_changed it
-// caused, an approval request after its tool_execution_start.
+// mark is a frame of the server's own, placed in the server's subscription
+// (agent.Subscription.Mark) so that it reaches stdout in order with the
+// session's events: a response to set_thinking_level after the
+// thinking_level_changed it caused.
 type mark struct {
 	srv    *server
 	kind   markKind
@@ -170,8 +170,14 @@ func (w *writer) event(e core.Event) {
 	if w.onEvent != nil {
 		w.onEvent(e)
 	}
-	if n, ok := e.(core.Notice); ok {
-		w.emit(w.srv.ui.notifyFrame(n.Message, n.Level), false)
+	switch e := e.(type) {
+	case core.Notice:
+		w.emit(notifyFrame(e.Message, e.Level), false)
+		return
+	case core.Question:
+		if line, err := marshal(questionFrame(e)); err == nil {
+			w.emit(line, false)
+		}
 		return
 	}
 	if !w.filter.allows(e.EventType()) {

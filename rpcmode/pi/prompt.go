@@ -45,14 +45,12 @@ func promptFields(c *command) (string, []core.Content, error) {
 func (s *server) accept(c *command, text string, images []core.Content, behavior agent.Behavior) {
 	s.promptMu.Lock()
 	defer s.promptMu.Unlock()
-	// Bash results join the conversation ahead of the prompt.
-	s.flushBash()
-	s.sess.Publish(mark{srv: s, kind: markHold})
+	s.sub.Mark(mark{srv: s, kind: markHold})
 	err := s.sess.Prompt(text, images, behavior)
 	if errors.Is(err, agent.ErrBusy) {
 		err = errBusy
 	}
-	s.sess.Publish(mark{srv: s, kind: markRelease, line: s.response(c, nil, err).appendTo(nil)})
+	s.sub.Mark(mark{srv: s, kind: markRelease, line: s.response(c, nil, err).appendTo(nil)})
 }
 
 // abortAndPrompt is oh-my-pi's abort_and_prompt: abort the running prompt,

@@ -65,7 +65,6 @@ type rigConfig struct {
 	faux     *faux.Provider // serves every model when set
 	cwd      string
 	approver agent.Approver
-	ui       *UI
 	bash     BashRunner
 	maxFrame int
 	retry    agent.RetrySettings
@@ -74,8 +73,8 @@ type rigConfig struct {
 	compaction agent.CompactionSettings
 	settings   *settings.Store
 	approvals  ApprovalModeSetter
-	// sessions replaces the in-memory Sessions when set.
-	sessions Sessions
+	// conversations replaces the in-memory conversations when set.
+	conversations agent.Conversations
 }
 
 // providerRequest is what a faux step sees.
@@ -83,14 +82,13 @@ type providerRequest = provider.Request
 
 // rig is a running Serve with a pipe for its input and its output lines.
 type rig struct {
-	t        *testing.T
-	sess     *agent.Session
-	sessions *MemorySessions
-	in       *io.PipeWriter
-	out      *lineSink
-	done     chan error
-	cursor   int
-	frames   int // non-blank command frames sent (each wants one response)
+	t      *testing.T
+	sess   *agent.Session
+	in     *io.PipeWriter
+	out    *lineSink
+	done   chan error
+	cursor int
+	frames int // non-blank command frames sent (each wants one response)
 }
 
 func newRig(t *testing.T, cfg rigConfig) *rig {
@@ -117,7 +115,6 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 		}
 		return agent.Connection{}, fmt.Errorf("no provider for api %q", m.API)
 	}
-	mem := NewMemorySessions()
 	retry := cfg.retry
 	if retry == (agent.RetrySettings{}) {
 		retry = agent.DefaultRetry
@@ -127,31 +124,28 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 		compaction = agent.DefaultCompaction
 	}
 	sess, err := agent.New(agent.Config{
-		Model:        cfg.start,
-		Thinking:     cfg.thinking,
-		Open:         open,
-		Models:       cfg.models,
-		Tools:        tools.New(cfg.cwd),
-		Approver:     cfg.approver,
-		SystemPrompt: func([]core.Tool) string { return "You are a test assistant." },
-		Store:        mem.Store(),
-		Retry:        retry,
-		Compaction:   compaction,
-		Sleep:        cfg.sleep,
+		Model:         cfg.start,
+		Thinking:      cfg.thinking,
+		Open:          open,
+		Models:        cfg.models,
+		Tools:         tools.New(cfg.cwd),
+		Approver:      cfg.approver,
+		SystemPrompt:  func([]core.Tool) string { return "You are a test assistant." },
+		Conversations: cfg.conversations,
+		Retry:         retry,
+		Compaction:    compaction,
+		Sleep:         cfg.sleep,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pr, pw := io.Pipe()
-	r := &rig{t: t, sess: sess, sessions: mem, in: pw, out: newLineSink(), done: make(chan error, 1)}
+	r := &rig{t: t, sess: sess, in: pw, out: newLineSink(), done: make(chan error, 1)}
 	bash := cfg.bash
 	if bash == nil {
 		bash = &ExecBash{Dir: cfg.cwd}
 	}
-	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Sessions: mem, Bash: bash, UI: cfg.ui, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame}
-	if cfg.sessions != nil {
-		h.Sessions = cfg.sessions
-	}
+	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame}
 	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
 	t.Cleanup(func() {
 		r.close()

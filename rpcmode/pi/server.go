@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cairn-dev/cairn/core/approval"
 	"io"
 	"sync"
 	"sync/atomic"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/settings"
 )
 
@@ -45,16 +45,9 @@ type Host struct {
 	// written to the global settings file when the command carries
 	// "persist":true. Nil means setters change only the running session.
 	Settings *settings.Store
-	// Sessions is the session file behind the conversation; nil means an
-	// in-memory session (NewMemorySessions) that knows no entry ids.
-	Sessions Sessions
 	// Bash runs the bash command; nil means ExecBash in the process's
 	// working directory.
 	Bash BashRunner
-	// UI, when set, is attached for the duration of Serve so that its
-	// dialogs (tool approvals among them) travel as extension_ui_request
-	// frames. Create it with NewUI and give it to the approval gate.
-	UI *UI
 	// Approvals is the approval gate set_approval_mode switches; nil means
 	// the command answers with an error.
 	Approvals ApprovalModeSetter
@@ -91,13 +84,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 		return errors.New("pi.Serve: Host.Session is required")
 	}
 	s := newServer(h)
-	events, unsubscribe := h.Session.Subscribe()
-	defer unsubscribe()
+	s.sub = h.Session.Follow()
+	defer s.sub.Stop()
 	w := newWriter(s, out)
 	w.onEvent = s.observe
 	written := make(chan struct{})
-	go w.run(events, written)
-	s.ui.attach(s.send)
+	go w.run(s.sub.Events(), written)
 
 	read := make(chan error, 1)
 	go func() { read <- s.readLoop(in) }()
@@ -108,7 +100,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	case <-s.ctx.Done():
 	}
 	s.shutdown()
-	h.Session.Publish(mark{srv: s, kind: markEnd})
+	s.sub.Mark(mark{srv: s, kind: markEnd})
 	<-written
 	if errors.Is(readErr, io.EOF) {
 		readErr = nil
@@ -124,13 +116,13 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 
 // server is one Serve call's state.
 type server struct {
-	host     Host
-	sess     *agent.Session
-	sessions Sessions
-	models   Models
-	bash     BashRunner
-	ui       *UI
-	maxFrame int
+	host      Host
+	sess      *agent.Session
+	sub       *agent.Subscription
+	models    Models
+	bash      BashRunner
+	questions *questions
+	maxFrame  int
 
 	// ctx ends at shutdown; slow commands run under it.
 	ctx    context.Context
@@ -141,30 +133,19 @@ type server struct {
 	promptMu sync.Mutex
 	// retrying is set between auto_retry_start and the retry's start.
 	retrying atomic.Bool
-	// contextStale is set from a compaction until the model's next answer:
-	// until then the context's size is unknown (pi reports null).
-	contextStale atomic.Bool
 
-	mu          sync.Mutex
-	closed      bool
-	bashRuns    map[int]context.CancelFunc
-	nextBash    int
-	compacting  context.CancelFunc
-	pendingBash []*core.BashExecutionMessage
-	generation  int         // counts conversation replacements
-	filter      eventFilter // the latest set_event_filter, merged
+	mu         sync.Mutex
+	closed     bool
+	bashRuns   map[int]context.CancelFunc
+	nextBash   int
+	compacting context.CancelFunc
+	filter     eventFilter // the latest set_event_filter, merged
 }
 
 func newServer(h Host) *server {
-	s := &server{host: h, sess: h.Session, sessions: h.Sessions, models: h.Models, bash: h.Bash, ui: h.UI, maxFrame: h.MaxFrameBytes}
-	if s.sessions == nil {
-		s.sessions = NewMemorySessions()
-	}
+	s := &server{host: h, sess: h.Session, models: h.Models, bash: h.Bash, questions: newQuestions(), maxFrame: h.MaxFrameBytes}
 	if s.bash == nil {
 		s.bash = &ExecBash{}
-	}
-	if s.ui == nil {
-		s.ui = NewUI()
 	}
 	if s.maxFrame <= 0 {
 		s.maxFrame = MaxFrameBytes
@@ -203,12 +184,11 @@ func (s *server) shutdown() {
 	s.sess.Abort()
 	s.work.Wait()
 	_ = s.sess.Wait(context.Background())
-	s.ui.detach()
 }
 
 // send writes a frame of the server's own in order with the events.
 func (s *server) send(line []byte) {
-	s.sess.Publish(mark{srv: s, kind: markLine, line: line})
+	s.sub.Mark(mark{srv: s, kind: markLine, line: line})
 }
 
 // sendEvent writes an event frame the session does not publish itself.
@@ -217,7 +197,7 @@ func (s *server) sendEvent(eventType string, frame any) {
 	if err != nil {
 		return
 	}
-	s.sess.Publish(mark{srv: s, kind: markLine, line: line, event: eventType})
+	s.sub.Mark(mark{srv: s, kind: markLine, line: line, event: eventType})
 }
 
 // reply writes a response in order with the events.
@@ -227,25 +207,17 @@ func (s *server) reply(r response) { s.send(r.appendTo(nil)) }
 func (s *server) writeFailed(error) { s.cancel() }
 
 // observe follows the session's events on the writer's goroutine: it
-// tracks retry waits for abort_retry and whether the context's size is
-// known, and adds bash results that waited for a prompt to settle.
+// tracks retry waits for abort_retry and the open questions.
 func (s *server) observe(e core.Event) {
 	switch e := e.(type) {
-	case core.AutoCompactionEnd:
-		if e.Result != nil {
-			s.contextStale.Store(true)
-		}
-	case core.MessageEnd:
-		if a, ok := e.Message.(*core.AssistantMessage); ok && a.StopReason != core.StopError && a.StopReason != core.StopAborted {
-			s.contextStale.Store(false)
-		}
+	case core.Question:
+		s.questions.opened(e)
+	case core.QuestionClosed:
+		s.questions.closed(e.ID)
 	case core.AutoRetryStart:
 		s.retrying.Store(true)
-	case core.AgentStart, core.AutoRetryEnd:
+	case core.AgentStart, core.AutoRetryEnd, core.Settled:
 		s.retrying.Store(false)
-	case core.Settled:
-		s.retrying.Store(false)
-		s.flushBash()
 	}
 }
 
@@ -263,13 +235,4 @@ func (s *server) goSlow(f func()) {
 		defer s.work.Done()
 		f()
 	}()
-}
-
-// flushBash adds bash results to the conversation once it is idle.
-func (s *server) flushBash() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for len(s.pendingBash) > 0 && s.sess.AddBashExecution(s.pendingBash[0]) {
-		s.pendingBash = s.pendingBash[1:]
-	}
 }

@@ -2,11 +2,13 @@ package pi
 
 import (
 	"encoding/json"
-	"github.com/cairn-dev/cairn/core/approval"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/core/approval"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -352,32 +354,26 @@ func TestSettersPersistOnlyWhenAsked(t *testing.T) {
 	expectError(t, r.response("d"), `field "mode" must be "one-at-a-time" or "all", not "some"`)
 }
 
-func TestUIFireAndForgetFrames(t *testing.T) {
-	ui := NewUI()
-	fp := faux.New(faux.Options{})
-	r := newRig(t, rigConfig{faux: fp, ui: ui})
-	// Wait until Serve has attached the UI.
-	r.send(map[string]any{"id": "s", "type": "get_state"})
-	r.response("s")
-	ui.Notify("saved", core.NotifyWarning)
-	ui.SetStatus("k", "busy")
-	ui.SetStatus("k", "")
-	ui.SetWidget("w", []string{"a", "b"}, core.WidgetBelowEditor)
-	ui.SetTitle("cairn")
-	ui.SetEditorText("draft")
-	want := []string{
-		`"method":"notify","message":"saved","notifyType":"warning"}`,
-		`"method":"setStatus","statusKey":"k","statusText":"busy"}`,
-		`"method":"setStatus","statusKey":"k"}`,
-		`"method":"setWidget","widgetKey":"w","widgetLines":["a","b"],"widgetPlacement":"belowEditor"}`,
-		`"method":"setTitle","title":"cairn"}`,
-		`"method":"set_editor_text","text":"draft"}`,
-	}
-	for _, w := range want {
-		l := r.wait(map[string]any{"type": "extension_ui_request"})
-		if !strings.HasPrefix(l.text, `{"type":"extension_ui_request","id":"`) || !strings.HasSuffix(l.text, w) {
-			t.Errorf("got %s, want …%s", l.text, w)
-		}
+// failingStore is a session store whose disk is full.
+type failingStore struct{}
+
+func (failingStore) AppendMessage(core.Message) (string, error) {
+	return "", errors.New("no space left on device")
+}
+func (failingStore) AppendModelChange(string, string) error       { return nil }
+func (failingStore) AppendThinkingLevel(core.ThinkingLevel) error { return nil }
+func (failingStore) AppendCompaction(core.CompactionResult) (string, error) {
+	return "", nil
+}
+
+func TestNoticeBecomesNotifyFrame(t *testing.T) {
+	fp := faux.New(faux.Options{}, faux.Response{Text: "hi"})
+	r := newRig(t, rigConfig{faux: fp, conversations: agent.NewMemoryConversations(failingStore{})})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "hello"})
+	l := r.wait(map[string]any{"type": "extension_ui_request"})
+	want := `"method":"notify","message":"could not save the session: no space left on device","notifyType":"error"}`
+	if !strings.HasPrefix(l.text, `{"type":"extension_ui_request","id":"`) || !strings.HasSuffix(l.text, want) {
+		t.Errorf("got %s, want …%s", l.text, want)
 	}
 }
 

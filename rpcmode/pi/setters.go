@@ -3,8 +3,9 @@ package pi
 import (
 	"errors"
 	"fmt"
-	"github.com/cairn-dev/cairn/core/approval"
 	"slices"
+
+	"github.com/cairn-dev/cairn/core/approval"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -316,6 +317,6 @@ func (s *server) setEventFilter(c *command) (any, error) {
 	}
 	s.filter = f
 	s.mu.Unlock()
-	s.sess.Publish(mark{srv: s, kind: markFilter, filter: f})
+	s.sub.Mark(mark{srv: s, kind: markFilter, filter: f})
 	return nil, nil
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
-	"github.com/cairn-dev/cairn/core/compaction"
 )
 
 // stateData is pi's RpcSessionState, with oh-my-pi's interruptMode added
@@ -27,7 +26,7 @@ type stateData struct {
 
 func (s *server) getState(*command) (any, error) {
 	st := s.sess.State()
-	info := s.sessions.Info()
+	info := s.sess.Conversation()
 	d := stateData{
 		ThinkingLevel:         string(st.Thinking),
 		IsStreaming:           st.IsStreaming,
@@ -80,9 +79,9 @@ type contextUsage struct {
 
 func (s *server) sessionStats(*command) (any, error) {
 	st := s.sess.Stats()
-	info := s.sessions.Info()
+	info := s.sess.Conversation()
 	u := st.Usage
-	window := s.sess.State().Model.ContextWindow
+	usage := s.sess.ContextUsage()
 	d := statsData{
 		SessionFile:       info.File,
 		SessionID:         info.ID,
@@ -93,16 +92,11 @@ func (s *server) sessionStats(*command) (any, error) {
 		TotalMessages:     st.TotalMessages,
 		Tokens:            tokenTotals{u.Input, u.Output, u.CacheRead, u.CacheWrite, u.TotalTokens},
 		Cost:              u.Cost.Total,
-		ContextUsage:      contextUsage{ContextWindow: window},
+		ContextUsage:      contextUsage{ContextWindow: usage.Window},
 	}
-	if !s.contextStale.Load() {
-		tokens := compaction.ContextTokens(s.sess.Messages())
-		d.ContextUsage.Tokens = &tokens
-		percent := 0.0
-		if window > 0 {
-			percent = float64(tokens) / float64(window) * 100
-		}
-		d.ContextUsage.Percent = &percent
+	if usage.Known {
+		tokens, percent := usage.Tokens, usage.Percent()
+		d.ContextUsage.Tokens, d.ContextUsage.Percent = &tokens, &percent
 	}
 	return d, nil
 }
@@ -140,12 +134,13 @@ func (s *server) commands(*command) (any, error) {
 }
 
 func (s *server) forkMessages(*command) (any, error) {
-	list, err := s.sessions.ForkMessages()
+	points, err := s.sess.ForkPoints()
 	if err != nil {
 		return nil, err
 	}
-	if list == nil {
-		list = []ForkMessage{}
+	list := make([]ForkMessage, len(points))
+	for i, p := range points {
+		list[i] = ForkMessage{EntryID: p.EntryID, Text: p.Text}
 	}
 	return struct {
 		Messages []ForkMessage `json:"messages"`
@@ -161,9 +156,5 @@ func (s *server) setSessionName(c *command) (any, error) {
 	if name == "" {
 		return nil, errEmptyName
 	}
-	if err := s.sessions.SetName(name); err != nil {
-		return nil, err
-	}
-	s.sess.Publish(core.SessionInfoChanged{Name: name})
-	return nil, nil
+	return nil, s.sess.SetName(name)
 }

@@ -1,0 +1,121 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// ErrNoQuestion answers Answer for a question that is not open: unknown,
+// already answered, timed out or withdrawn.
+var ErrNoQuestion = errors.New("no open question has that id (it was answered, timed out or withdrawn)")
+
+// openQuestion is a question waiting for its answer.
+type openQuestion struct {
+	q     core.Question
+	reply chan core.Answer // buffered: Answer never blocks
+	// dismiss is closed when a front end dismisses the question.
+	dismiss chan struct{}
+}
+
+// asker is the session as the core.Asker its approver uses.
+type asker struct{ s *Session }
+
+// Ask implements core.Asker.
+func (a asker) Ask(ctx context.Context, q core.Question) (core.Answer, core.Outcome) {
+	return a.s.Ask(ctx, q)
+}
+
+// Ask puts q to whoever is in front of the session. The question is published as an event, in
+// order with the events around it, and waits for Answer or Dismiss, its
+// deadline or ctx. A QuestionClosed event follows it whatever the outcome.
+// With Config.Unattended nothing is published and the outcome is
+// core.NoOneToAsk at once.
+func (s *Session) Ask(ctx context.Context, q core.Question) (core.Answer, core.Outcome) {
+	if s.cfg.Unattended {
+		return core.Answer{}, core.NoOneToAsk
+	}
+	if ctx.Err() != nil {
+		return core.Answer{}, core.Aborted
+	}
+	q.ID = core.NewUUID()
+	var expired <-chan time.Time
+	if q.Timeout > 0 {
+		q.Deadline = s.cfg.Now().Add(q.Timeout)
+		expired = s.cfg.After(q.Timeout)
+	}
+	oq := &openQuestion{q: q, reply: make(chan core.Answer, 1), dismiss: make(chan struct{})}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return core.Answer{}, core.Aborted
+	}
+	s.questions[q.ID] = oq
+	s.mu.Unlock()
+	s.publish(q)
+
+	var ans core.Answer
+	out := core.Answered
+	select {
+	case ans = <-oq.reply:
+	case <-oq.dismiss:
+		out = core.Dismissed
+	case <-expired:
+		out = core.TimedOut
+	case <-ctx.Done():
+		out = core.Aborted
+	case <-s.base.Done():
+		out = core.Aborted
+	}
+	s.mu.Lock()
+	delete(s.questions, q.ID)
+	s.mu.Unlock()
+	s.publish(core.QuestionClosed{ID: q.ID, Outcome: out})
+	return ans, out
+}
+
+// Answer answers the open question id. For a select question the value must
+// be one of its options' values.
+func (s *Session) Answer(id string, a core.Answer) error {
+	s.mu.Lock()
+	oq, ok := s.questions[id]
+	if ok {
+		delete(s.questions, id)
+	}
+	s.mu.Unlock()
+	if !ok {
+		return ErrNoQuestion
+	}
+	oq.reply <- a
+	return nil
+}
+
+// Dismiss declines to answer the open question id, as a person closing the
+// prompt does; the asker treats it as a refusal.
+func (s *Session) Dismiss(id string) error {
+	s.mu.Lock()
+	oq, ok := s.questions[id]
+	if ok {
+		delete(s.questions, id)
+	}
+	s.mu.Unlock()
+	if !ok {
+		return ErrNoQuestion
+	}
+	close(oq.dismiss)
+	return nil
+}
+
+// OpenQuestions returns the questions waiting for an answer, for a front
+// end that attaches while one is open.
+func (s *Session) OpenQuestions() []core.Question {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]core.Question, 0, len(s.questions))
+	for _, oq := range s.questions {
+		out = append(out, oq.q)
+	}
+	return out
+}

@@ -1,0 +1,145 @@
+package core
+
+import (
+	"context"
+	"time"
+)
+
+// QuestionKind is the shape of the answer a question wants.
+type QuestionKind uint8
+
+// The kinds of question.
+const (
+	// QuestionSelect picks one of Options.
+	QuestionSelect QuestionKind = iota + 1
+	// QuestionConfirm wants yes or no.
+	QuestionConfirm
+	// QuestionInput wants one line of text.
+	QuestionInput
+	// QuestionEditor wants multi-line text, starting from Prefill.
+	QuestionEditor
+)
+
+// Purpose says why a question is asked, so a front end can render it as
+// what it is (an approval under its tool call's preview, ACP's
+// session/request_permission) without reading its wording.
+type Purpose uint8
+
+// The purposes of a question.
+const (
+	// PurposeGeneral is any other question.
+	PurposeGeneral Purpose = iota
+	// PurposeApproval asks whether tool call ToolCallID may run; its
+	// options are the approval package's Option values.
+	PurposeApproval
+	// PurposeDenyReason asks why tool call ToolCallID was denied; the
+	// answer is told to the model.
+	PurposeDenyReason
+)
+
+// Option is one choice of a select question: Value is what an answer
+// carries, Label what a person reads.
+type Option struct {
+	Value string
+	Label string
+}
+
+// Question is something the session asks whoever is in front of it. It
+// travels in the session's event stream, in order with the events around
+// it (an approval comes after its tool_execution_start), and is answered
+// with Session.Answer. Deadline, when set, is when the core gives up on
+// it; front ends need not time it themselves. A QuestionClosed event
+// follows every Question, whatever became of it.
+type Question struct {
+	ID         string
+	Kind       QuestionKind
+	Purpose    Purpose
+	Title      string
+	Message    string
+	Options    []Option // for QuestionSelect
+	Prefill    string   // for QuestionEditor
+	Hint       string   // placeholder text for QuestionInput
+	ToolCallID string   // the call an approval or deny reason is about
+	Timeout    time.Duration
+	Deadline   time.Time // zero: no time limit
+}
+
+// OptionLabel returns the label of the option with value v, or v.
+func (q Question) OptionLabel(v string) string {
+	for _, o := range q.Options {
+		if o.Value == v {
+			return o.Label
+		}
+	}
+	return v
+}
+
+// Answer is a reply to a question: Value is the chosen option's value or
+// the text typed; Yes answers a confirm question.
+type Answer struct {
+	Value string
+	Yes   bool
+}
+
+// Outcome is how a question ended.
+type Outcome uint8
+
+// The outcomes of a question.
+const (
+	// Answered: somebody answered it.
+	Answered Outcome = iota
+	// Dismissed: the person or host declined to answer.
+	Dismissed
+	// TimedOut: the deadline passed first.
+	TimedOut
+	// Aborted: the work that asked was cancelled first.
+	Aborted
+	// NoOneToAsk: no front end can answer questions (print mode); the
+	// asker decides by its own policy.
+	NoOneToAsk
+)
+
+// String names the outcome.
+func (o Outcome) String() string {
+	switch o {
+	case Answered:
+		return "answered"
+	case Dismissed:
+		return "dismissed"
+	case TimedOut:
+		return "timed out"
+	case Aborted:
+		return "aborted"
+	case NoOneToAsk:
+		return "no one to ask"
+	}
+	return "unknown"
+}
+
+// Asker puts questions to whoever is in front of a session and waits for
+// the answer, the question's timeout or the end of ctx. The answer is
+// meaningful only when the outcome is Answered.
+type Asker interface {
+	Ask(ctx context.Context, q Question) (Answer, Outcome)
+}
+
+// QuestionClosed ends a Question: answered, dismissed, timed out or
+// aborted. A front end removes the question's prompt when it sees it.
+type QuestionClosed struct {
+	ID      string
+	Outcome Outcome
+}
+
+// EventType implementations.
+func (Question) EventType() string       { return "question" }
+func (QuestionClosed) EventType() string { return "question_closed" }
+
+// NotifyLevel is how loud a notification is.
+type NotifyLevel string
+
+// The notification levels, as pi names them.
+const (
+	NotifyInfo    NotifyLevel = "info"
+	NotifyWarning NotifyLevel = "warning"
+	NotifyError   NotifyLevel = "error"
+)
