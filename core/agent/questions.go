@@ -79,14 +79,9 @@ func (s *Session) Ask(ctx context.Context, q core.Question) (core.Answer, core.O
 // Answer answers the open question id. For a select question the value must
 // be one of its options' values.
 func (s *Session) Answer(id string, a core.Answer) error {
-	s.mu.Lock()
-	oq, ok := s.questions[id]
-	if ok {
-		delete(s.questions, id)
-	}
-	s.mu.Unlock()
-	if !ok {
-		return ErrNoQuestion
+	oq, err := s.takeQuestion(id)
+	if err != nil {
+		return err
 	}
 	oq.reply <- a
 	return nil
@@ -95,17 +90,24 @@ func (s *Session) Answer(id string, a core.Answer) error {
 // Dismiss declines to answer the open question id, as a person closing the
 // prompt does; the asker treats it as a refusal.
 func (s *Session) Dismiss(id string) error {
-	s.mu.Lock()
-	oq, ok := s.questions[id]
-	if ok {
-		delete(s.questions, id)
-	}
-	s.mu.Unlock()
-	if !ok {
-		return ErrNoQuestion
+	oq, err := s.takeQuestion(id)
+	if err != nil {
+		return err
 	}
 	close(oq.dismiss)
 	return nil
+}
+
+// takeQuestion removes the open question id, so it is resolved once.
+func (s *Session) takeQuestion(id string) (*openQuestion, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	oq, ok := s.questions[id]
+	if !ok {
+		return nil, ErrNoQuestion
+	}
+	delete(s.questions, id)
+	return oq, nil
 }
 
 // OpenQuestions returns the questions waiting for an answer, for a front
