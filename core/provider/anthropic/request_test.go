@@ -471,3 +471,16 @@ func TestRequestOverHTTP(t *testing.T) {
 		t.Errorf("anthropic-beta = %q", r.Header.Get("Anthropic-Beta"))
 	}
 }
+
+// BenchmarkEncodeRequest builds the body of a request that replays a
+// 100-turn session, as Stream does before sending it.
+func BenchmarkEncodeRequest(b *testing.B) {
+	model := testModel("")
+	req := &provider.Request{Model: model, System: "You are a coding agent.", Messages: providertest.Conversation(model, 100)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := encodeRequest(req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

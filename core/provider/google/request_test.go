@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/provider/providertest"
 )
 
 func TestThinkingConfig(t *testing.T) {
@@ -224,6 +225,19 @@ func TestSanitizeID(t *testing.T) {
 	} {
 		if got := sanitizeID(in); got != want {
 			t.Errorf("sanitizeID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// BenchmarkEncodeRequest builds the body of a request that replays a
+// 100-turn session, as Stream does before sending it.
+func BenchmarkEncodeRequest(b *testing.B) {
+	model := testModel("", "gemini-2.5-flash")
+	req := &provider.Request{Model: model, System: "You are a coding agent.", Messages: providertest.Conversation(model, 100)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := encodeRequest(req); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/provider/providertest"
 )
 
 func body(t *testing.T, req *provider.Request) map[string]any {
@@ -214,6 +215,19 @@ func TestTextSignatureRoundTrip(t *testing.T) {
 		id, phase := parseTextSignature(makeTextSignature(c.id, c.phase))
 		if id != c.id || phase != c.phase {
 			t.Errorf("%v: got %q %q", c, id, phase)
+		}
+	}
+}
+
+// BenchmarkEncodeRequest builds the body of a request that replays a
+// 100-turn session, as Stream does before sending it.
+func BenchmarkEncodeRequest(b *testing.B) {
+	model := testModel("")
+	req := &provider.Request{Model: model, System: "You are a coding agent.", Messages: providertest.Conversation(model, 100)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := buildBody(req); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
