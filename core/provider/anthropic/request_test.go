@@ -335,6 +335,22 @@ func TestReplay(t *testing.T) {
 				`{"content":[{"text":"next","type":"text"` + cc + `}],"role":"user"}]`,
 		},
 		{
+			// Signatures are kept for the model that made them only, as pi
+			// keeps them; before CleanHistory any Anthropic model's were.
+			name: "thinking from another Claude model goes back as text",
+			msgs: []core.Message{
+				user("go"),
+				&core.AssistantMessage{API: API, Provider: "anthropic", Model: "claude-opus-4-1-20250805", StopReason: core.StopEnd, Content: []core.Content{
+					{Type: core.ContentThinking, Thinking: "plan", ThinkingSignature: "sig1"},
+					core.TextBlock("answer"),
+				}},
+				user("next"),
+			},
+			want: `[{"content":[{"text":"go","type":"text"}],"role":"user"},` +
+				`{"content":[{"text":"plan","type":"text"},{"text":"answer","type":"text"}],"role":"assistant"},` +
+				`{"content":[{"text":"next","type":"text"` + cc + `}],"role":"user"}]`,
+		},
+		{
 			name: "failed answers with nothing to replay are skipped",
 			msgs: []core.Message{
 				user("go"),
@@ -346,10 +362,16 @@ func TestReplay(t *testing.T) {
 			want: `[{"content":[{"text":"go","type":"text"},{"text":"again","type":"text"},{"text":"and again","type":"text"` + cc + `}],"role":"user"}]`,
 		},
 		{
-			name: "a failed answer with content is kept",
-			msgs: []core.Message{user("go"), ours(core.StopAborted, core.TextBlock("partial")), user("continue")},
-			want: `[{"content":[{"text":"go","type":"text"}],"role":"user"},{"content":[{"text":"partial","type":"text"}],"role":"assistant"},` +
-				`{"content":[{"text":"continue","type":"text"` + cc + `}],"role":"user"}]`,
+			// Before CleanHistory, an aborted answer with content was
+			// replayed here, unlike every other provider.
+			name: "a failed answer is left out even when it has content",
+			msgs: []core.Message{
+				user("go"),
+				ours(core.StopAborted, core.TextBlock("partial"), call("toolu_1", "bash", `{}`)),
+				result("toolu_1", "ran anyway", false),
+				user("continue"),
+			},
+			want: `[{"content":[{"text":"go","type":"text"},{"text":"continue","type":"text"` + cc + `}],"role":"user"}]`,
 		},
 		{
 			name: "a steering message joins the tool results' turn",
@@ -433,21 +455,6 @@ func canonical(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return string(out)
-}
-
-func TestToolID(t *testing.T) {
-	long := strings.Repeat("x", 80)
-	cases := map[string]string{
-		"toolu_01ABC-def": "toolu_01ABC-def",
-		"functions.add:0": "functions_add_0",
-		long:              long[:64],
-		"é1":              "__1",
-	}
-	for in, want := range cases {
-		if got := toolID(in); got != want {
-			t.Errorf("toolID(%q) = %q, want %q", in, got, want)
-		}
-	}
 }
 
 // TestRequestOverHTTP checks what actually goes over the wire for an

@@ -119,35 +119,5 @@ func (p *Provider) newToolCallID(name string) string {
 	if p.opts.Now != nil {
 		now = p.opts.Now
 	}
-	return fmt.Sprintf("%s_%d_%d", sanitizeID(name), now().UnixMilli(), p.calls.Add(1))
-}
-
-// sanitizeID keeps an id within [A-Za-z0-9_-]{1,64}, the strictest syntax any
-// provider imposes on tool call ids.
-func sanitizeID(id string) string {
-	const max = 64
-	ok := len(id) > 0 && len(id) <= max
-	for i := 0; ok && i < len(id); i++ {
-		ok = idByte(id[i])
-	}
-	if ok {
-		return id
-	}
-	if id == "" {
-		return "call"
-	}
-	out := []byte(id)
-	if len(out) > max {
-		out = out[:max]
-	}
-	for i, c := range out {
-		if !idByte(c) {
-			out[i] = '_'
-		}
-	}
-	return string(out)
-}
-
-func idByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+	return fmt.Sprintf("%s_%d_%d", provider.SafeToolCallID(name), now().UnixMilli(), p.calls.Add(1))
 }

@@ -215,20 +215,6 @@ func TestToolDeclarations(t *testing.T) {
 	}
 }
 
-func TestSanitizeID(t *testing.T) {
-	long := "call_" + string(make([]byte, 100))
-	for in, want := range map[string]string{
-		"call_abc-1":      "call_abc-1",
-		"":                "call",
-		"functions.add:0": "functions_add_0",
-		long:              ("call_" + "___________________________________________________________")[:64],
-	} {
-		if got := sanitizeID(in); got != want {
-			t.Errorf("sanitizeID(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // BenchmarkEncodeRequest builds the body of a request that replays a
 // 100-turn session, as Stream does before sending it.
 func BenchmarkEncodeRequest(b *testing.B) {
