@@ -106,40 +106,23 @@ var adaptiveEfforts = map[core.ThinkingLevel]string{
 	core.ThinkingXHigh:   "max",
 }
 
-// encodeRequest builds the JSON body for req.
-func encodeRequest(req *provider.Request) ([]byte, error) {
-	w := buildRequest(req)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	// Code and prose in prompts are full of <, > and &; escaping them only
-	// bloats the request.
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(w); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
 // buildRequest converts req into the wire request.
 func buildRequest(req *provider.Request) *wireRequest {
 	m := &req.Model
 	w := &wireRequest{
 		Model:     m.ID,
-		MaxTokens: req.MaxTokens,
+		MaxTokens: req.OutputLimit(),
 		Stream:    true,
 		Messages:  convertMessages(req.Messages, m),
 	}
-	if w.MaxTokens <= 0 {
-		w.MaxTokens = m.MaxTokens
-	}
-	if w.MaxTokens <= 0 {
+	if w.MaxTokens == 0 {
 		w.MaxTokens = defaultMaxTokens
 	}
 	if req.System != "" {
 		w.System = []block{{Type: "text", Text: req.System, CacheControl: ephemeral}}
 	}
 	for _, t := range req.Tools {
-		w.Tools = append(w.Tools, wireTool{Name: t.Name, Description: t.Description, InputSchema: inputSchema(t.Parameters)})
+		w.Tools = append(w.Tools, wireTool{Name: t.Name, Description: t.Description, InputSchema: provider.ToolParameters(t)})
 	}
 	thinking := configureThinking(w, m, req.Thinking)
 	// The API refuses any temperature but 1 while the model thinks.
@@ -226,15 +209,6 @@ func leadingNumber(s string) (value, digits int) {
 		digits++
 	}
 	return value, digits
-}
-
-// inputSchema returns a tool's parameter schema, or the empty object schema
-// the API requires when the tool takes none.
-func inputSchema(params json.RawMessage) json.RawMessage {
-	if len(bytes.TrimSpace(params)) == 0 || string(params) == "null" || !json.Valid(params) {
-		return json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	return params
 }
 
 // convertMessages turns the conversation, cleaned for replay, into

@@ -57,7 +57,7 @@ func TestHeaders(t *testing.T) {
 			req := &provider.Request{APIKey: tc.key, Headers: tc.reqHdr}
 			req.Model.Headers = tc.modelHdr
 			h := http.Header{}
-			setHeaders(h, req)
+			provider.SetHeaders(h, req, apiHeaders)
 			check := func(name, want string) {
 				if got := h.Get(name); got != want {
 					t.Errorf("%s = %q, want %q", name, got, want)
@@ -72,6 +72,11 @@ func TestHeaders(t *testing.T) {
 			check("Content-Type", "application/json")
 		})
 	}
+}
+
+// encodeRequest builds req's wire body as Stream sends it.
+func encodeRequest(req *provider.Request) ([]byte, error) {
+	return provider.EncodeJSON(buildRequest(req))
 }
 
 // body builds req's wire body and decodes it generically.

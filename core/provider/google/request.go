@@ -85,10 +85,10 @@ type generationConfig struct {
 // turn whose first function call has no signature at all.
 const signatureSentinel = "skip_thought_signature_validator"
 
-// encodeRequest builds the JSON body for req.
-func encodeRequest(req *provider.Request) ([]byte, error) {
+// buildRequest builds the request body for req.
+func buildRequest(req *provider.Request) *generateRequest {
 	m := &req.Model
-	out := generateRequest{Contents: convertMessages(m, req.Messages)}
+	out := &generateRequest{Contents: convertMessages(m, req.Messages)}
 	if out.Contents == nil {
 		out.Contents = []content{}
 	}
@@ -102,15 +102,11 @@ func encodeRequest(req *provider.Request) ([]byte, error) {
 		}
 		out.Tools = []toolDecl{{FunctionDeclarations: decls}}
 	}
-	cfg := generationConfig{Temperature: req.Temperature, ThinkingConfig: thinkingFor(m, req.Thinking)}
-	cfg.MaxOutputTokens = req.MaxTokens
-	if cfg.MaxOutputTokens <= 0 {
-		cfg.MaxOutputTokens = m.MaxTokens
-	}
+	cfg := generationConfig{MaxOutputTokens: req.OutputLimit(), Temperature: req.Temperature, ThinkingConfig: thinkingFor(m, req.Thinking)}
 	if cfg != (generationConfig{}) {
 		out.GenerationConfig = &cfg
 	}
-	return json.Marshal(&out)
+	return out
 }
 
 // schemaOrNil drops an absent or null schema: a function without parameters

@@ -58,6 +58,11 @@ func TestStreamURL(t *testing.T) {
 	}
 }
 
+// encodeRequest builds req's wire body as Stream sends it.
+func encodeRequest(req *provider.Request) ([]byte, error) {
+	return provider.EncodeJSON(buildRequest(req))
+}
+
 // encode builds a request body for model from msgs and decodes its contents.
 func encodeContents(t *testing.T, model core.Model, msgs ...core.Message) string {
 	t.Helper()

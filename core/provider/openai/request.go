@@ -31,11 +31,7 @@ func buildRequest(req *provider.Request, c *compat) *chatRequest {
 		f := false
 		body.Store = &f
 	}
-	maxTokens := req.MaxTokens
-	if maxTokens == 0 {
-		maxTokens = m.MaxTokens
-	}
-	if maxTokens > 0 {
+	if maxTokens := req.OutputLimit(); maxTokens > 0 {
 		if c.maxTokensField == maxTokensName {
 			body.MaxTokens = maxTokens
 		} else {
@@ -99,12 +95,8 @@ func convertTools(tools []core.ToolSpec, c *compat) []wireTool {
 		strict = &f
 	}
 	for i, t := range tools {
-		params := t.Parameters
-		if len(params) == 0 || string(params) == "null" {
-			params = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
 		out[i] = wireTool{Type: "function", Function: toolFunction{
-			Name: t.Name, Description: t.Description, Parameters: params, Strict: strict,
+			Name: t.Name, Description: t.Description, Parameters: provider.ToolParameters(t), Strict: strict,
 		}}
 	}
 	return out

@@ -497,7 +497,7 @@ func BenchmarkEncodeRequest(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		c := resolveCompat(&req.Model)
-		if _, err := json.Marshal(buildRequest(req, &c)); err != nil {
+		if _, err := provider.EncodeJSON(buildRequest(req, &c)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,7 +1,6 @@
 package openairesp
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -85,36 +84,25 @@ type functionCallOutput struct {
 	Output string `json:"output"`
 }
 
-// emptySchema stands in for a tool that declares no parameters; the API
-// rejects a function tool without a schema.
-var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
-
 // noThinkingHint is the developer message pi appends when a gpt-5 model is
 // asked not to reason: the API has no documented off switch for those
 // models, and this is the prompt that reliably stops them.
 const noThinkingHint = "# Juice: 0 !important"
 
-// buildBody encodes the request for req.
-func buildBody(req *provider.Request) ([]byte, error) {
+// buildBody builds the request body for req.
+func buildBody(req *provider.Request) *requestBody {
 	model := &req.Model
-	body := requestBody{
-		Model:          model.ID,
-		Input:          buildInput(req),
-		Stream:         true,
-		Store:          false,
-		Temperature:    req.Temperature,
-		PromptCacheKey: req.SessionID,
-	}
-	body.MaxOutputTokens = req.MaxTokens
-	if body.MaxOutputTokens <= 0 {
-		body.MaxOutputTokens = model.MaxTokens
+	body := &requestBody{
+		Model:           model.ID,
+		Input:           buildInput(req),
+		Stream:          true,
+		Store:           false,
+		MaxOutputTokens: req.OutputLimit(),
+		Temperature:     req.Temperature,
+		PromptCacheKey:  req.SessionID,
 	}
 	for _, t := range req.Tools {
-		params := t.Parameters
-		if len(bytes.TrimSpace(params)) == 0 || string(params) == "null" {
-			params = emptySchema
-		}
-		body.Tools = append(body.Tools, functionTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params})
+		body.Tools = append(body.Tools, functionTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: provider.ToolParameters(t)})
 	}
 	if effort := reasoningEffort(model, req.Thinking); effort != "" {
 		body.Reasoning = &reasoningParam{Effort: effort, Summary: "auto"}
@@ -124,13 +112,7 @@ func buildBody(req *provider.Request) ([]byte, error) {
 	} else if model.Reasoning && isGPT5(model) {
 		body.Input = append(body.Input, roleMessage{Role: "developer", Content: []any{inputText{Type: "input_text", Text: noThinkingHint}}})
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&body); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return body
 }
 
 // reasoningEffort maps a thinking level to the API's reasoning effort, or ""
