@@ -84,6 +84,8 @@ type openCall struct {
 	answered           bool
 }
 
+// answer keeps a finished answer, rewritten where replay needs it, and
+// opens its tool calls.
 func (c *cleaner) answer(msg *core.AssistantMessage) {
 	if msg.StopReason == core.StopError || msg.StopReason == core.StopAborted {
 		return
