@@ -1,8 +1,9 @@
 // Package provider is cairn's model provider layer: one Provider interface
 // that streams a normalized sequence of events for one model request, and the
-// pieces every wire format shares (the SSE decoder, the message builder that
+// pieces every wire format shares (the history clean-up every request
+// replays the conversation through, the SSE decoder, the message builder that
 // turns deltas into an AssistantMessage in linear time, typed errors, and the
-// HTTP transport with retries and backoff).
+// HTTP transport that posts a request with retries and backoff).
 //
 // Each wire format lives in its own subpackage: anthropic (Messages API),
 // openai (Chat Completions and every compatible server), openairesp

@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
@@ -38,6 +40,27 @@ type Request struct {
 	APIKey string
 	// Headers are extra HTTP headers (from models.json), sent as given.
 	Headers map[string]string
+}
+
+// OutputLimit is the cap on the answer to send: MaxTokens, or the model's
+// own maximum when MaxTokens is not set. Zero means neither says.
+func (r *Request) OutputLimit() int {
+	if r.MaxTokens > 0 {
+		return r.MaxTokens
+	}
+	return max(r.Model.MaxTokens, 0)
+}
+
+// ToolParameters returns a tool's parameter schema, or the schema of an
+// object without properties when the tool declares none or an unusable one:
+// the APIs that require a schema reject a missing one, and a request
+// carrying invalid JSON cannot be encoded at all.
+func ToolParameters(t core.ToolSpec) json.RawMessage {
+	params := bytes.TrimSpace(t.Parameters)
+	if len(params) == 0 || string(params) == "null" || !json.Valid(params) {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return params
 }
 
 // Options configure how a provider talks HTTP. The zero value is usable.

@@ -6,7 +6,6 @@
 package anthropic
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -63,36 +62,19 @@ var _ provider.Provider = (*Provider)(nil)
 // provider's Provider contract for what it returns.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
 	b := provider.NewBuilder(&req.Model, emit)
-	name := providerName(&req.Model)
-
-	body, err := encodeRequest(req)
-	if err != nil {
-		return provider.Fail(ctx, b, &provider.Error{Provider: name, Message: "encode request: " + err.Error(), Err: err})
-	}
-	url := endpoint(req.Model.BaseURL)
-	newRequest := func(ctx context.Context) (*http.Request, error) {
-		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		setHeaders(hr.Header, req)
-		return hr, nil
-	}
-	resp, err := provider.Send(ctx, p.opts, name, req.APIKey, newRequest, errorDecoder(name))
+	name := provider.ServiceName(&req.Model, "anthropic")
+	resp, err := provider.SendJSON(ctx, p.opts, req, provider.JSONRequest{
+		Provider:   name,
+		URL:        endpoint(req.Model.BaseURL),
+		Body:       buildRequest(req),
+		APIHeaders: apiHeaders,
+		Decode:     errorDecoder(name),
+	})
 	if err != nil {
 		return provider.Fail(ctx, b, err)
 	}
 	defer resp.Body.Close()
 	return readStream(ctx, resp.Body, b, name, req.APIKey)
-}
-
-// providerName is the name errors carry: the model's provider, so a
-// compatible third-party endpoint is not blamed on Anthropic.
-func providerName(m *core.Model) string {
-	if m.Provider != "" {
-		return m.Provider
-	}
-	return "anthropic"
 }
 
 // endpoint returns the Messages URL for a base URL given with or without
@@ -114,14 +96,13 @@ func isOAuthToken(key string) bool {
 	return strings.Contains(key, "sk-ant-oat")
 }
 
-// setHeaders writes the protocol headers, then the model's and the
-// request's own headers, which may override them.
-func setHeaders(h http.Header, req *provider.Request) {
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "text/event-stream")
+// apiHeaders writes the protocol version, the beta features and the key:
+// an API key as x-api-key, a subscription token as a Bearer token, which
+// also needs the OAuth beta.
+func apiHeaders(h http.Header, key string) {
 	h.Set("Anthropic-Version", apiVersion)
 	beta := betaFeatures
-	if key := req.APIKey; key != "" {
+	if key != "" {
 		if isOAuthToken(key) {
 			h.Set("Authorization", "Bearer "+key)
 			beta = oauthBeta + "," + beta
@@ -130,12 +111,6 @@ func setHeaders(h http.Header, req *provider.Request) {
 		}
 	}
 	h.Set("Anthropic-Beta", beta)
-	for k, v := range req.Model.Headers {
-		h.Set(k, v)
-	}
-	for k, v := range req.Headers {
-		h.Set(k, v)
-	}
 }
 
 // errorEnvelope is the JSON body of a failed request and the payload of an

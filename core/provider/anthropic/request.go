@@ -106,40 +106,23 @@ var adaptiveEfforts = map[core.ThinkingLevel]string{
 	core.ThinkingXHigh:   "max",
 }
 
-// encodeRequest builds the JSON body for req.
-func encodeRequest(req *provider.Request) ([]byte, error) {
-	w := buildRequest(req)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	// Code and prose in prompts are full of <, > and &; escaping them only
-	// bloats the request.
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(w); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
-
 // buildRequest converts req into the wire request.
 func buildRequest(req *provider.Request) *wireRequest {
 	m := &req.Model
 	w := &wireRequest{
 		Model:     m.ID,
-		MaxTokens: req.MaxTokens,
+		MaxTokens: req.OutputLimit(),
 		Stream:    true,
 		Messages:  convertMessages(req.Messages, m),
 	}
-	if w.MaxTokens <= 0 {
-		w.MaxTokens = m.MaxTokens
-	}
-	if w.MaxTokens <= 0 {
+	if w.MaxTokens == 0 {
 		w.MaxTokens = defaultMaxTokens
 	}
 	if req.System != "" {
 		w.System = []block{{Type: "text", Text: req.System, CacheControl: ephemeral}}
 	}
 	for _, t := range req.Tools {
-		w.Tools = append(w.Tools, wireTool{Name: t.Name, Description: t.Description, InputSchema: inputSchema(t.Parameters)})
+		w.Tools = append(w.Tools, wireTool{Name: t.Name, Description: t.Description, InputSchema: provider.ToolParameters(t)})
 	}
 	thinking := configureThinking(w, m, req.Thinking)
 	// The API refuses any temperature but 1 while the model thinks.
@@ -228,47 +211,33 @@ func leadingNumber(s string) (value, digits int) {
 	return value, digits
 }
 
-// inputSchema returns a tool's parameter schema, or the empty object schema
-// the API requires when the tool takes none.
-func inputSchema(params json.RawMessage) json.RawMessage {
-	if len(bytes.TrimSpace(params)) == 0 || string(params) == "null" || !json.Valid(params) {
-		return json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	return params
-}
-
-// convertMessages turns the conversation into alternating user and
-// assistant messages, with a cache breakpoint on the last user block.
+// convertMessages turns the conversation, cleaned for replay, into
+// alternating user and assistant messages, with a cache breakpoint on the
+// last user block.
 func convertMessages(msgs []core.Message, m *core.Model) []wireMessage {
 	c := converter{model: m}
-	for _, msg := range msgs {
+	for _, msg := range provider.CleanHistory(msgs, m, provider.ReplayOptions{ToolCallID: replayToolCallID}) {
 		switch msg := msg.(type) {
 		case *core.UserMessage:
-			c.closeToolTurn()
 			c.add("user", c.userBlocks(msg.Content))
 		case *core.AssistantMessage:
-			c.closeToolTurn()
 			c.assistant(msg)
 		case *core.ToolResultMessage:
 			c.toolResult(msg)
 		}
 	}
-	c.closeToolTurn()
 	markCacheBreakpoint(c.out)
 	return c.out
 }
 
-// converter accumulates wire messages and remembers which tool calls of the
-// last assistant turn still wait for a result.
-type converter struct {
-	model   *core.Model
-	out     []wireMessage
-	pending []pendingCall
-}
+// replayToolCallID makes every id acceptable to the API (at most 64 of
+// [A-Za-z0-9_-]); ids from other providers can be long and contain "|".
+func replayToolCallID(id string, _ bool) string { return provider.SafeToolCallID(id) }
 
-type pendingCall struct {
-	id       string
-	answered bool
+// converter accumulates wire messages.
+type converter struct {
+	model *core.Model
+	out   []wireMessage
 }
 
 // add appends blocks as a message of role, merging with the previous
@@ -311,10 +280,8 @@ func (c *converter) image(part core.Content) block {
 	return block{Type: "image", Source: &imageSource{Type: "base64", MediaType: part.MimeType, Data: part.Data}}
 }
 
-// assistant replays an earlier answer. A failed or aborted answer that left
-// nothing worth sending is skipped, as pi does.
+// assistant replays an earlier answer.
 func (c *converter) assistant(msg *core.AssistantMessage) {
-	sameOrigin := msg.API == c.model.API && msg.Provider == c.model.Provider
 	var blocks []block
 	for _, part := range msg.Content {
 		switch part.Type {
@@ -323,24 +290,22 @@ func (c *converter) assistant(msg *core.AssistantMessage) {
 				blocks = append(blocks, block{Type: "text", Text: part.Text})
 			}
 		case core.ContentThinking:
-			if b, ok := thinkingBlock(part, sameOrigin); ok {
+			if b, ok := thinkingBlock(part); ok {
 				blocks = append(blocks, b)
 			}
 		case core.ContentToolCall:
-			id := toolID(part.ID)
-			blocks = append(blocks, block{Type: "tool_use", ID: id, Name: part.Name, Input: toolInput(part.Arguments)})
-			c.pending = append(c.pending, pendingCall{id: id})
+			blocks = append(blocks, block{Type: "tool_use", ID: part.ID, Name: part.Name, Input: toolInput(part.Arguments)})
 		}
 	}
 	c.add("assistant", blocks)
 }
 
-// thinkingBlock replays a thinking block. Signatures are only valid for the
-// API that issued them, so thinking from elsewhere, or thinking that never
-// got its signature (an interrupted stream), goes back as plain text, and
-// redacted thinking from elsewhere is dropped.
-func thinkingBlock(part core.Content, sameOrigin bool) (block, bool) {
-	signed := sameOrigin && part.ThinkingSignature != ""
+// thinkingBlock replays a thinking block, which only reaches it from the
+// model that thought it (CleanHistory turns other models' thinking into
+// text). Thinking that never got its signature (an interrupted stream)
+// goes back as plain text, and redacted thinking without one is dropped.
+func thinkingBlock(part core.Content) (block, bool) {
+	signed := part.ThinkingSignature != ""
 	switch {
 	case part.Redacted:
 		if signed {
@@ -359,13 +324,7 @@ func thinkingBlock(part core.Content, sameOrigin bool) (block, bool) {
 // toolResult adds a result to the user turn that answers the last
 // assistant turn's tool calls.
 func (c *converter) toolResult(msg *core.ToolResultMessage) {
-	id := toolID(msg.ToolCallID)
-	for i := range c.pending {
-		if c.pending[i].id == id {
-			c.pending[i].answered = true
-		}
-	}
-	r := block{Type: "tool_result", ToolUseID: id, IsError: msg.IsError}
+	r := block{Type: "tool_result", ToolUseID: msg.ToolCallID, IsError: msg.IsError}
 	for _, part := range msg.Content {
 		switch part.Type {
 		case core.ContentText:
@@ -377,25 +336,6 @@ func (c *converter) toolResult(msg *core.ToolResultMessage) {
 		}
 	}
 	c.add("user", []block{r})
-}
-
-// closeToolTurn answers tool calls that never got a result (the turn was
-// interrupted) with an error result, since the API rejects a tool_use
-// without its tool_result.
-func (c *converter) closeToolTurn() {
-	var missing []block
-	for _, p := range c.pending {
-		if !p.answered {
-			missing = append(missing, block{
-				Type:      "tool_result",
-				ToolUseID: p.id,
-				IsError:   true,
-				Content:   []block{{Type: "text", Text: "No result provided"}},
-			})
-		}
-	}
-	c.pending = c.pending[:0]
-	c.add("user", missing)
 }
 
 // markCacheBreakpoint puts a cache breakpoint on the last block of the last
@@ -410,33 +350,6 @@ func markCacheBreakpoint(msgs []wireMessage) {
 		content[len(content)-1].CacheControl = ephemeral
 		return
 	}
-}
-
-// toolID makes a tool call id acceptable to the API (at most 64 of
-// [A-Za-z0-9_-]); ids from other providers can be long and contain "|".
-// It is deterministic, so a call and its result still match.
-func toolID(id string) string {
-	ok := len(id) <= 64
-	for i := 0; ok && i < len(id); i++ {
-		ok = validIDByte(id[i])
-	}
-	if ok {
-		return id
-	}
-	out := []byte(id)
-	if len(out) > 64 {
-		out = out[:64]
-	}
-	for i, ch := range out {
-		if !validIDByte(ch) {
-			out[i] = '_'
-		}
-	}
-	return string(out)
-}
-
-func validIDByte(ch byte) bool {
-	return ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '_' || ch == '-'
 }
 
 // toolInput returns a tool call's arguments as the JSON object the API

@@ -57,7 +57,7 @@ func TestHeaders(t *testing.T) {
 			req := &provider.Request{APIKey: tc.key, Headers: tc.reqHdr}
 			req.Model.Headers = tc.modelHdr
 			h := http.Header{}
-			setHeaders(h, req)
+			provider.SetHeaders(h, req, apiHeaders)
 			check := func(name, want string) {
 				if got := h.Get(name); got != want {
 					t.Errorf("%s = %q, want %q", name, got, want)
@@ -72,6 +72,11 @@ func TestHeaders(t *testing.T) {
 			check("Content-Type", "application/json")
 		})
 	}
+}
+
+// encodeRequest builds req's wire body as Stream sends it.
+func encodeRequest(req *provider.Request) ([]byte, error) {
+	return provider.EncodeJSON(buildRequest(req))
 }
 
 // body builds req's wire body and decodes it generically.
@@ -335,6 +340,22 @@ func TestReplay(t *testing.T) {
 				`{"content":[{"text":"next","type":"text"` + cc + `}],"role":"user"}]`,
 		},
 		{
+			// Signatures are kept for the model that made them only, as pi
+			// keeps them; before CleanHistory any Anthropic model's were.
+			name: "thinking from another Claude model goes back as text",
+			msgs: []core.Message{
+				user("go"),
+				&core.AssistantMessage{API: API, Provider: "anthropic", Model: "claude-opus-4-1-20250805", StopReason: core.StopEnd, Content: []core.Content{
+					{Type: core.ContentThinking, Thinking: "plan", ThinkingSignature: "sig1"},
+					core.TextBlock("answer"),
+				}},
+				user("next"),
+			},
+			want: `[{"content":[{"text":"go","type":"text"}],"role":"user"},` +
+				`{"content":[{"text":"plan","type":"text"},{"text":"answer","type":"text"}],"role":"assistant"},` +
+				`{"content":[{"text":"next","type":"text"` + cc + `}],"role":"user"}]`,
+		},
+		{
 			name: "failed answers with nothing to replay are skipped",
 			msgs: []core.Message{
 				user("go"),
@@ -346,10 +367,16 @@ func TestReplay(t *testing.T) {
 			want: `[{"content":[{"text":"go","type":"text"},{"text":"again","type":"text"},{"text":"and again","type":"text"` + cc + `}],"role":"user"}]`,
 		},
 		{
-			name: "a failed answer with content is kept",
-			msgs: []core.Message{user("go"), ours(core.StopAborted, core.TextBlock("partial")), user("continue")},
-			want: `[{"content":[{"text":"go","type":"text"}],"role":"user"},{"content":[{"text":"partial","type":"text"}],"role":"assistant"},` +
-				`{"content":[{"text":"continue","type":"text"` + cc + `}],"role":"user"}]`,
+			// Before CleanHistory, an aborted answer with content was
+			// replayed here, unlike every other provider.
+			name: "a failed answer is left out even when it has content",
+			msgs: []core.Message{
+				user("go"),
+				ours(core.StopAborted, core.TextBlock("partial"), call("toolu_1", "bash", `{}`)),
+				result("toolu_1", "ran anyway", false),
+				user("continue"),
+			},
+			want: `[{"content":[{"text":"go","type":"text"},{"text":"continue","type":"text"` + cc + `}],"role":"user"}]`,
 		},
 		{
 			name: "a steering message joins the tool results' turn",
@@ -435,21 +462,6 @@ func canonical(t *testing.T, s string) string {
 	return string(out)
 }
 
-func TestToolID(t *testing.T) {
-	long := strings.Repeat("x", 80)
-	cases := map[string]string{
-		"toolu_01ABC-def": "toolu_01ABC-def",
-		"functions.add:0": "functions_add_0",
-		long:              long[:64],
-		"é1":              "__1",
-	}
-	for in, want := range cases {
-		if got := toolID(in); got != want {
-			t.Errorf("toolID(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestRequestOverHTTP checks what actually goes over the wire for an
 // OAuth token and a base URL that already ends in /v1.
 func TestRequestOverHTTP(t *testing.T) {
@@ -469,5 +481,18 @@ func TestRequestOverHTTP(t *testing.T) {
 	}
 	if !strings.Contains(r.Header.Get("Anthropic-Beta"), oauthBeta) {
 		t.Errorf("anthropic-beta = %q", r.Header.Get("Anthropic-Beta"))
+	}
+}
+
+// BenchmarkEncodeRequest builds the body of a request that replays a
+// 100-turn session, as Stream does before sending it.
+func BenchmarkEncodeRequest(b *testing.B) {
+	model := testModel("")
+	req := &provider.Request{Model: model, System: "You are a coding agent.", Messages: providertest.Conversation(model, 100)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := encodeRequest(req); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -10,7 +10,6 @@
 package google
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -51,21 +50,14 @@ func New(opts provider.Options) *Provider {
 // answer into events. See provider.Provider for the contract.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
 	b := provider.NewBuilder(&req.Model, emit)
-	name := providerName(&req.Model)
-	body, err := encodeRequest(req)
-	if err != nil {
-		return provider.Fail(ctx, b, &provider.Error{Provider: name, Message: "build request: " + err.Error(), Err: err})
-	}
-	endpoint := streamURL(&req.Model)
-	newRequest := func(ctx context.Context) (*http.Request, error) {
-		r, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		setHeaders(r.Header, req)
-		return r, nil
-	}
-	resp, err := provider.Send(ctx, p.opts, name, req.APIKey, newRequest, decodeError)
+	name := provider.ServiceName(&req.Model, "google")
+	resp, err := provider.SendJSON(ctx, p.opts, req, provider.JSONRequest{
+		Provider:   name,
+		URL:        streamURL(&req.Model),
+		Body:       buildRequest(req),
+		APIHeaders: apiKeyHeader,
+		Decode:     decodeError,
+	})
 	if err != nil {
 		return provider.Fail(ctx, b, err)
 	}
@@ -74,17 +66,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	return s.run(ctx, resp.Body)
 }
 
-// providerName is how errors name the service: the configured provider, or
-// "google" for a bare model.
-func providerName(m *core.Model) string {
-	if m.Provider != "" {
-		return m.Provider
-	}
-	return "google"
-}
-
-// streamURL builds the endpoint. The key goes in a header, never here, so it
-// cannot leak through logged URLs or url.Error messages.
+// streamURL builds the endpoint. The key goes in a header, never here.
 func streamURL(m *core.Model) string {
 	base := strings.TrimRight(m.BaseURL, "/")
 	if base == "" {
@@ -94,20 +76,13 @@ func streamURL(m *core.Model) string {
 	return base + "/models/" + url.PathEscape(id) + ":streamGenerateContent?alt=sse"
 }
 
-// setHeaders applies ours first, then the model's, then the request's, so
-// configuration can override anything, including the key header for proxies
-// that authenticate differently.
-func setHeaders(h http.Header, req *provider.Request) {
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "text/event-stream")
-	if req.APIKey != "" {
-		h.Set("x-goog-api-key", req.APIKey)
-	}
-	for k, v := range req.Model.Headers {
-		h.Set(k, v)
-	}
-	for k, v := range req.Headers {
-		h.Set(k, v)
+// apiKeyHeader sends the key in a header, never in the URL, so it cannot
+// leak through logged URLs or url.Error messages. The model's and the
+// request's headers come after it and may replace it, for proxies that
+// authenticate differently.
+func apiKeyHeader(h http.Header, key string) {
+	if key != "" {
+		h.Set("x-goog-api-key", key)
 	}
 }
 
@@ -119,35 +94,5 @@ func (p *Provider) newToolCallID(name string) string {
 	if p.opts.Now != nil {
 		now = p.opts.Now
 	}
-	return fmt.Sprintf("%s_%d_%d", sanitizeID(name), now().UnixMilli(), p.calls.Add(1))
-}
-
-// sanitizeID keeps an id within [A-Za-z0-9_-]{1,64}, the strictest syntax any
-// provider imposes on tool call ids.
-func sanitizeID(id string) string {
-	const max = 64
-	ok := len(id) > 0 && len(id) <= max
-	for i := 0; ok && i < len(id); i++ {
-		ok = idByte(id[i])
-	}
-	if ok {
-		return id
-	}
-	if id == "" {
-		return "call"
-	}
-	out := []byte(id)
-	if len(out) > max {
-		out = out[:max]
-	}
-	for i, c := range out {
-		if !idByte(c) {
-			out[i] = '_'
-		}
-	}
-	return string(out)
-}
-
-func idByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+	return fmt.Sprintf("%s_%d_%d", provider.SafeToolCallID(name), now().UnixMilli(), p.calls.Add(1))
 }

@@ -85,10 +85,10 @@ type generationConfig struct {
 // turn whose first function call has no signature at all.
 const signatureSentinel = "skip_thought_signature_validator"
 
-// encodeRequest builds the JSON body for req.
-func encodeRequest(req *provider.Request) ([]byte, error) {
+// buildRequest builds the request body for req.
+func buildRequest(req *provider.Request) *generateRequest {
 	m := &req.Model
-	out := generateRequest{Contents: convertMessages(m, req.Messages)}
+	out := &generateRequest{Contents: convertMessages(m, req.Messages)}
 	if out.Contents == nil {
 		out.Contents = []content{}
 	}
@@ -102,15 +102,11 @@ func encodeRequest(req *provider.Request) ([]byte, error) {
 		}
 		out.Tools = []toolDecl{{FunctionDeclarations: decls}}
 	}
-	cfg := generationConfig{Temperature: req.Temperature, ThinkingConfig: thinkingFor(m, req.Thinking)}
-	cfg.MaxOutputTokens = req.MaxTokens
-	if cfg.MaxOutputTokens <= 0 {
-		cfg.MaxOutputTokens = m.MaxTokens
-	}
+	cfg := generationConfig{MaxOutputTokens: req.OutputLimit(), Temperature: req.Temperature, ThinkingConfig: thinkingFor(m, req.Thinking)}
 	if cfg != (generationConfig{}) {
 		out.GenerationConfig = &cfg
 	}
-	return json.Marshal(&out)
+	return out
 }
 
 // schemaOrNil drops an absent or null schema: a function without parameters
@@ -123,19 +119,17 @@ func schemaOrNil(s json.RawMessage) json.RawMessage {
 	return s
 }
 
-// convertMessages turns the conversation into Gemini turns. Assistant
-// messages become "model" turns; tool results become functionResponse parts
-// in one user turn per batch, since Gemini wants every response to a turn's
-// calls together.
+// convertMessages turns the conversation, cleaned for replay, into Gemini
+// turns. Assistant messages become "model" turns; tool results become
+// functionResponse parts in one user turn per batch, since Gemini wants
+// every response to a turn's calls together.
 func convertMessages(m *core.Model, msgs []core.Message) []content {
 	c := converter{model: m, gen: geminiMajor(m.ID)}
-	for _, msg := range msgs {
+	for _, msg := range provider.CleanHistory(msgs, m, provider.ReplayOptions{ToolCallID: replayToolCallID}) {
 		switch msg := msg.(type) {
 		case *core.UserMessage:
-			c.flushOrphans()
 			c.user(msg)
 		case *core.AssistantMessage:
-			c.flushOrphans()
 			c.assistant(msg)
 		case *core.ToolResultMessage:
 			c.toolResult(msg)
@@ -145,16 +139,17 @@ func convertMessages(m *core.Model, msgs []core.Message) []content {
 	return c.out
 }
 
-// converter carries the state of one conversion: the turns so far, the tool
-// calls still waiting for results, and images from tool results that older
-// models need in a separate turn.
+// replayToolCallID gives every call Gemini's id syntax, which other
+// providers' ids need and Gemini's own already have.
+func replayToolCallID(id string, _ bool) string { return provider.SafeToolCallID(id) }
+
+// converter carries the state of one conversion: the turns so far and images
+// from tool results that older models need in a separate turn.
 type converter struct {
-	model   *core.Model
-	gen     int
-	out     []content
-	pending []core.Content
-	answer  map[string]bool
-	images  []outPart
+	model  *core.Model
+	gen    int
+	out    []content
+	images []outPart
 }
 
 func (c *converter) user(msg *core.UserMessage) {
@@ -187,38 +182,29 @@ func (c *converter) userParts(blocks []core.Content) []outPart {
 	return parts
 }
 
+// assistant replays an earlier answer. Signatures only reach it from the
+// model that made them (CleanHistory strips other models'), so every
+// signature kept is Gemini's own.
 func (c *converter) assistant(msg *core.AssistantMessage) {
 	c.flushImages()
-	// A failed or aborted answer is an incomplete turn: replaying it would
-	// show the model half a thought or calls that were never answered.
-	if msg.StopReason == core.StopError || msg.StopReason == core.StopAborted {
-		return
-	}
-	same := msg.Provider == c.model.Provider && msg.API == c.model.API && msg.Model == c.model.ID
 	parts := make([]outPart, 0, len(msg.Content))
 	signedCall := false
 	for i := range msg.Content {
 		bl := &msg.Content[i]
 		switch bl.Type {
 		case core.ContentText:
-			sig := keptSignature(same, bl.TextSignature)
+			sig := keptSignature(bl.TextSignature)
 			if strings.TrimSpace(bl.Text) == "" && sig == "" {
 				continue
 			}
 			parts = append(parts, outPart{Text: &bl.Text, ThoughtSignature: sig})
 		case core.ContentThinking:
-			if strings.TrimSpace(bl.Thinking) == "" || bl.Redacted && !same {
+			if strings.TrimSpace(bl.Thinking) == "" {
 				continue
 			}
-			if !same {
-				// Another model's reasoning means nothing to Gemini as a
-				// thought; keep what it said as plain text.
-				parts = append(parts, outPart{Text: &bl.Thinking})
-				continue
-			}
-			parts = append(parts, outPart{Text: &bl.Thinking, Thought: true, ThoughtSignature: keptSignature(same, bl.ThinkingSignature)})
+			parts = append(parts, outPart{Text: &bl.Thinking, Thought: true, ThoughtSignature: keptSignature(bl.ThinkingSignature)})
 		case core.ContentToolCall:
-			sig := keptSignature(same, bl.ThoughtSignature)
+			sig := keptSignature(bl.ThoughtSignature)
 			if sig == "" && !signedCall && c.gen >= 3 {
 				sig = signatureSentinel
 			}
@@ -228,10 +214,9 @@ func (c *converter) assistant(msg *core.AssistantMessage) {
 				args = json.RawMessage(`{}`)
 			}
 			parts = append(parts, outPart{
-				FunctionCall:     &outFunctionCall{ID: sanitizeID(bl.ID), Name: bl.Name, Args: args},
+				FunctionCall:     &outFunctionCall{ID: bl.ID, Name: bl.Name, Args: args},
 				ThoughtSignature: sig,
 			})
-			c.pending = append(c.pending, *bl)
 		}
 	}
 	if len(parts) > 0 {
@@ -239,10 +224,10 @@ func (c *converter) assistant(msg *core.AssistantMessage) {
 	}
 }
 
-// keptSignature returns sig when it can be replayed: Gemini only accepts its
-// own signatures, for the model that made them, and they must be base64.
-func keptSignature(same bool, sig string) string {
-	if !same || !isBase64(sig) {
+// keptSignature returns sig when it can be replayed: Gemini only accepts
+// base64 signatures.
+func keptSignature(sig string) string {
+	if !isBase64(sig) {
 		return ""
 	}
 	return sig
@@ -272,16 +257,6 @@ func isBase64(s string) bool {
 }
 
 func (c *converter) toolResult(msg *core.ToolResultMessage) {
-	// A result whose call is not in the turn just replayed (its answer
-	// failed, or compaction cut it), or a second result for one call, would
-	// not pair up with the calls, which Gemini rejects.
-	if !c.isPending(msg.ToolCallID) || c.answer[msg.ToolCallID] {
-		return
-	}
-	if c.answer == nil {
-		c.answer = map[string]bool{}
-	}
-	c.answer[msg.ToolCallID] = true
 	var text strings.Builder
 	var images []outPart
 	for i := range msg.Content {
@@ -302,7 +277,7 @@ func (c *converter) toolResult(msg *core.ToolResultMessage) {
 	if value == "" && len(images) > 0 {
 		value = "(see attached image)"
 	}
-	fr := &functionResponse{ID: sanitizeID(msg.ToolCallID), Name: msg.ToolName}
+	fr := &functionResponse{ID: msg.ToolCallID, Name: msg.ToolName}
 	if msg.IsError {
 		fr.Response.Error = &value
 	} else {
@@ -319,15 +294,6 @@ func (c *converter) toolResult(msg *core.ToolResultMessage) {
 		}
 	}
 	c.appendResponse(outPart{FunctionResponse: fr})
-}
-
-func (c *converter) isPending(id string) bool {
-	for i := range c.pending {
-		if c.pending[i].ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // appendResponse adds a functionResponse part to the open batch of results,
@@ -347,23 +313,6 @@ func hasFunctionResponse(parts []outPart) bool {
 		}
 	}
 	return false
-}
-
-// flushOrphans answers tool calls that never got a result (the person
-// interrupted, the agent crashed): Gemini rejects a call turn whose calls and
-// responses do not pair up.
-func (c *converter) flushOrphans() {
-	for _, call := range c.pending {
-		if c.answer[call.ID] {
-			continue
-		}
-		msg := "No result provided"
-		c.appendResponse(outPart{FunctionResponse: &functionResponse{
-			ID: sanitizeID(call.ID), Name: call.Name, Response: functionResult{Error: &msg},
-		}})
-	}
-	c.pending = c.pending[:0]
-	clear(c.answer)
 }
 
 // flushImages sends tool result images to models before Gemini 3 as a user

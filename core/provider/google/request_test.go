@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/provider/providertest"
 )
 
 func TestThinkingConfig(t *testing.T) {
@@ -55,6 +56,11 @@ func TestStreamURL(t *testing.T) {
 			t.Errorf("%q %q: %s", tc.base, tc.id, got)
 		}
 	}
+}
+
+// encodeRequest builds req's wire body as Stream sends it.
+func encodeRequest(req *provider.Request) ([]byte, error) {
+	return provider.EncodeJSON(buildRequest(req))
 }
 
 // encode builds a request body for model from msgs and decodes its contents.
@@ -214,16 +220,15 @@ func TestToolDeclarations(t *testing.T) {
 	}
 }
 
-func TestSanitizeID(t *testing.T) {
-	long := "call_" + string(make([]byte, 100))
-	for in, want := range map[string]string{
-		"call_abc-1":      "call_abc-1",
-		"":                "call",
-		"functions.add:0": "functions_add_0",
-		long:              ("call_" + "___________________________________________________________")[:64],
-	} {
-		if got := sanitizeID(in); got != want {
-			t.Errorf("sanitizeID(%q) = %q, want %q", in, got, want)
+// BenchmarkEncodeRequest builds the body of a request that replays a
+// 100-turn session, as Stream does before sending it.
+func BenchmarkEncodeRequest(b *testing.B) {
+	model := testModel("", "gemini-2.5-flash")
+	req := &provider.Request{Model: model, System: "You are a coding agent.", Messages: providertest.Conversation(model, 100)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := encodeRequest(req); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -13,11 +13,8 @@ package openai
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"net/http"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
@@ -45,22 +42,15 @@ var _ provider.Provider = (*Provider)(nil)
 // token, or not at all when empty, as local servers expect.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
 	b := provider.NewBuilder(&req.Model, emit)
-	name := providerName(&req.Model)
+	name := provider.ServiceName(&req.Model, "openai")
 	c := resolveCompat(&req.Model)
-	body, err := json.Marshal(buildRequest(req, &c))
-	if err != nil {
-		return provider.Fail(ctx, b, &provider.Error{Provider: name, Message: "encode request: " + err.Error(), Err: err})
-	}
-	url := endpoint(req.Model.BaseURL)
-	newRequest := func(ctx context.Context) (*http.Request, error) {
-		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		setHeaders(hr.Header, req)
-		return hr, nil
-	}
-	resp, err := provider.Send(ctx, p.opts, name, req.APIKey, newRequest, decodeError)
+	resp, err := provider.SendJSON(ctx, p.opts, req, provider.JSONRequest{
+		Provider:   name,
+		URL:        endpoint(req.Model.BaseURL),
+		Body:       buildRequest(req, &c),
+		APIHeaders: provider.BearerAuth,
+		Decode:     decodeError,
+	})
 	if err != nil {
 		return provider.Fail(ctx, b, err)
 	}
@@ -91,13 +81,6 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	return b.Finish(reason), nil
 }
 
-func providerName(m *core.Model) string {
-	if m.Provider != "" {
-		return m.Provider
-	}
-	return "openai"
-}
-
 // endpoint appends the Chat Completions path to a base URL such as
 // https://api.openai.com/v1 or http://localhost:11434/v1.
 func endpoint(baseURL string) string {
@@ -105,21 +88,4 @@ func endpoint(baseURL string) string {
 		baseURL = DefaultBaseURL
 	}
 	return strings.TrimRight(baseURL, "/") + "/chat/completions"
-}
-
-// setHeaders writes the request headers. Headers from the model and then
-// from the request are applied last, so models.json can replace any of ours,
-// including Authorization for gateways that authenticate differently.
-func setHeaders(h http.Header, req *provider.Request) {
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "text/event-stream")
-	if req.APIKey != "" {
-		h.Set("Authorization", "Bearer "+req.APIKey)
-	}
-	for k, v := range req.Model.Headers {
-		h.Set(k, v)
-	}
-	for k, v := range req.Headers {
-		h.Set(k, v)
-	}
 }

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
@@ -10,7 +11,6 @@ import (
 
 // Placeholder texts the model sees where the wire cannot carry what we have.
 const (
-	noResultText      = "No result provided"
 	seeImageText      = "(see attached image)"
 	toolImagesText    = "Attached image(s) from tool result:"
 	bridgeToolResults = "I have processed the tool results."
@@ -31,11 +31,7 @@ func buildRequest(req *provider.Request, c *compat) *chatRequest {
 		f := false
 		body.Store = &f
 	}
-	maxTokens := req.MaxTokens
-	if maxTokens == 0 {
-		maxTokens = m.MaxTokens
-	}
-	if maxTokens > 0 {
+	if maxTokens := req.OutputLimit(); maxTokens > 0 {
 		if c.maxTokensField == maxTokensName {
 			body.MaxTokens = maxTokens
 		} else {
@@ -99,12 +95,8 @@ func convertTools(tools []core.ToolSpec, c *compat) []wireTool {
 		strict = &f
 	}
 	for i, t := range tools {
-		params := t.Parameters
-		if len(params) == 0 || string(params) == "null" {
-			params = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
 		out[i] = wireTool{Type: "function", Function: toolFunction{
-			Name: t.Name, Description: t.Description, Parameters: params, Strict: strict,
+			Name: t.Name, Description: t.Description, Parameters: provider.ToolParameters(t), Strict: strict,
 		}}
 	}
 	return out
@@ -126,12 +118,14 @@ func hasToolHistory(msgs []core.Message) bool {
 	return false
 }
 
-// convertMessages renders the conversation in the wire's roles. The system
-// prompt goes first, as "developer" for reasoning models on servers that
-// know that role.
+// convertMessages renders the conversation, cleaned for replay, in the
+// wire's roles. The system prompt goes first, as "developer" for reasoning
+// models on servers that know that role.
 func convertMessages(req *provider.Request, c *compat) []wireMessage {
 	m := &req.Model
-	msgs := prepareHistory(req.Messages, m, c)
+	msgs := provider.CleanHistory(req.Messages, m, provider.ReplayOptions{
+		ToolCallID: func(id string, sameModel bool) string { return replayToolCallID(id, m, c, sameModel) },
+	})
 	out := make([]wireMessage, 0, len(msgs)+1)
 	if req.System != "" {
 		role := "system"
@@ -338,4 +332,43 @@ func truncate(s string, n int) string {
 		return s[:n]
 	}
 	return s
+}
+
+var unsafeIDChars = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+
+// replayToolCallID rewrites ids this server would reject. The Responses
+// API's ids are "call_id|item_id" with the item id hundreds of characters
+// long; OpenAI's Chat Completions caps ids at 40 characters; Mistral takes
+// nothing but its own nine-character form, even for its own calls.
+func replayToolCallID(id string, m *core.Model, c *compat, sameModel bool) string {
+	if c.mistralToolIDs {
+		return mistralToolID(id)
+	}
+	if sameModel {
+		return id
+	}
+	if callID, _, ok := strings.Cut(id, "|"); ok {
+		return truncate(unsafeIDChars.ReplaceAllString(callID, "_"), 40)
+	}
+	if m.Provider == "openai" {
+		return truncate(id, 40)
+	}
+	return id
+}
+
+// mistralToolID maps any id to exactly nine letters and digits, which is
+// all Mistral accepts. The mapping is deterministic so a call and its result
+// still match.
+func mistralToolID(id string) string {
+	var b strings.Builder
+	for _, r := range id {
+		if ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9') {
+			b.WriteRune(r)
+			if b.Len() == 9 {
+				return b.String()
+			}
+		}
+	}
+	const padding = "ABCDEFGHI"
+	return b.String() + padding[:9-b.Len()]
 }

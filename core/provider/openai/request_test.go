@@ -488,3 +488,17 @@ func TestHeaders(t *testing.T) {
 		t.Errorf("headers = %v", r.Header)
 	}
 }
+
+// BenchmarkEncodeRequest builds the body of a request that replays a
+// 100-turn session, as Stream does before sending it.
+func BenchmarkEncodeRequest(b *testing.B) {
+	model := openAIModel("")
+	req := &provider.Request{Model: model, System: "You are a coding agent.", Messages: providertest.Conversation(model, 100)}
+	b.ReportAllocs()
+	for b.Loop() {
+		c := resolveCompat(&req.Model)
+		if _, err := provider.EncodeJSON(buildRequest(req, &c)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -13,7 +13,6 @@
 package openairesp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -42,24 +41,14 @@ var _ provider.Provider = (*Provider)(nil)
 // Stream implements provider.Provider.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
 	b := provider.NewBuilder(&req.Model, emit)
-	name := req.Model.Provider
-	if name == "" {
-		name = "openai"
-	}
-	body, err := buildBody(req)
-	if err != nil {
-		return provider.Fail(ctx, b, &provider.Error{Provider: name, Message: "encode request: " + err.Error(), Err: err})
-	}
-	url := endpoint(req.Model.BaseURL)
-	newRequest := func(ctx context.Context) (*http.Request, error) {
-		r, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		setHeaders(r.Header, req)
-		return r, nil
-	}
-	resp, err := provider.Send(ctx, p.opts, name, req.APIKey, newRequest, errorDecoder(name))
+	name := provider.ServiceName(&req.Model, "openai")
+	resp, err := provider.SendJSON(ctx, p.opts, req, provider.JSONRequest{
+		Provider:   name,
+		URL:        endpoint(req.Model.BaseURL),
+		Body:       buildBody(req),
+		APIHeaders: provider.BearerAuth,
+		Decode:     errorDecoder(name),
+	})
 	if err != nil {
 		return provider.Fail(ctx, b, err)
 	}
@@ -78,23 +67,6 @@ func endpoint(baseURL string) string {
 		baseURL = DefaultBaseURL
 	}
 	return strings.TrimRight(baseURL, "/") + "/responses"
-}
-
-// setHeaders sets the request's headers. The model's headers and then the
-// request's come last so a models.json entry can override anything,
-// including authorization for proxies that want their own scheme.
-func setHeaders(h http.Header, req *provider.Request) {
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "text/event-stream")
-	if req.APIKey != "" {
-		h.Set("Authorization", "Bearer "+req.APIKey)
-	}
-	for k, v := range req.Model.Headers {
-		h.Set(k, v)
-	}
-	for k, v := range req.Headers {
-		h.Set(k, v)
-	}
 }
 
 // errorDecoder parses OpenAI's error envelope,

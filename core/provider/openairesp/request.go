@@ -1,7 +1,6 @@
 package openairesp
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -85,36 +84,25 @@ type functionCallOutput struct {
 	Output string `json:"output"`
 }
 
-// emptySchema stands in for a tool that declares no parameters; the API
-// rejects a function tool without a schema.
-var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
-
 // noThinkingHint is the developer message pi appends when a gpt-5 model is
 // asked not to reason: the API has no documented off switch for those
 // models, and this is the prompt that reliably stops them.
 const noThinkingHint = "# Juice: 0 !important"
 
-// buildBody encodes the request for req.
-func buildBody(req *provider.Request) ([]byte, error) {
+// buildBody builds the request body for req.
+func buildBody(req *provider.Request) *requestBody {
 	model := &req.Model
-	body := requestBody{
-		Model:          model.ID,
-		Input:          buildInput(req),
-		Stream:         true,
-		Store:          false,
-		Temperature:    req.Temperature,
-		PromptCacheKey: req.SessionID,
-	}
-	body.MaxOutputTokens = req.MaxTokens
-	if body.MaxOutputTokens <= 0 {
-		body.MaxOutputTokens = model.MaxTokens
+	body := &requestBody{
+		Model:           model.ID,
+		Input:           buildInput(req),
+		Stream:          true,
+		Store:           false,
+		MaxOutputTokens: req.OutputLimit(),
+		Temperature:     req.Temperature,
+		PromptCacheKey:  req.SessionID,
 	}
 	for _, t := range req.Tools {
-		params := t.Parameters
-		if len(bytes.TrimSpace(params)) == 0 || string(params) == "null" {
-			params = emptySchema
-		}
-		body.Tools = append(body.Tools, functionTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: params})
+		body.Tools = append(body.Tools, functionTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: provider.ToolParameters(t)})
 	}
 	if effort := reasoningEffort(model, req.Thinking); effort != "" {
 		body.Reasoning = &reasoningParam{Effort: effort, Summary: "auto"}
@@ -124,13 +112,7 @@ func buildBody(req *provider.Request) ([]byte, error) {
 	} else if model.Reasoning && isGPT5(model) {
 		body.Input = append(body.Input, roleMessage{Role: "developer", Content: []any{inputText{Type: "input_text", Text: noThinkingHint}}})
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(&body); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return body
 }
 
 // reasoningEffort maps a thinking level to the API's reasoning effort, or ""
@@ -155,11 +137,11 @@ func isGPT5(model *core.Model) bool {
 	return strings.HasPrefix(strings.ToLower(model.ID), "gpt-5") || strings.HasPrefix(strings.ToLower(model.Name), "gpt-5")
 }
 
-// buildInput converts the system prompt and the conversation into input
-// items.
+// buildInput converts the system prompt and the conversation, cleaned for
+// replay, into input items.
 func buildInput(req *provider.Request) []any {
 	model := &req.Model
-	msgs := settle(req.Messages)
+	msgs := provider.CleanHistory(req.Messages, model, provider.ReplayOptions{ToolCallID: replayToolCallID})
 	items := make([]any, 0, len(msgs)+2)
 	if req.System != "" {
 		// Reasoning models treat "system" as "developer" anyway; pi sends
@@ -177,63 +159,12 @@ func buildInput(req *provider.Request) []any {
 				items = append(items, roleMessage{Role: "user", Content: parts})
 			}
 		case *core.AssistantMessage:
-			items = appendAssistant(items, model, m)
+			items = appendAssistant(items, m)
 		case *core.ToolResultMessage:
 			items = appendToolResult(items, model, m)
 		}
 	}
 	return items
-}
-
-// settle prepares a conversation for replay the way pi does: failed or
-// aborted answers are dropped (they may hold reasoning without the item it
-// led to, which the API rejects), and a tool call that never got a result
-// gets an error result, since every function_call needs its output.
-func settle(msgs []core.Message) []core.Message {
-	out := make([]core.Message, 0, len(msgs))
-	var pending []core.Content
-	answered := map[string]bool{}
-	flush := func() {
-		for _, c := range pending {
-			if !answered[c.ID] {
-				out = append(out, &core.ToolResultMessage{
-					ToolCallID: c.ID,
-					ToolName:   c.Name,
-					Content:    []core.Content{core.TextBlock("No result provided")},
-					IsError:    true,
-				})
-			}
-		}
-		pending = nil
-		clear(answered)
-	}
-	for _, m := range msgs {
-		switch m := m.(type) {
-		case *core.AssistantMessage:
-			if m == nil {
-				continue
-			}
-			flush()
-			if m.StopReason == core.StopError || m.StopReason == core.StopAborted {
-				continue
-			}
-			pending = m.ToolCalls()
-			out = append(out, m)
-		case *core.ToolResultMessage:
-			if m == nil {
-				continue
-			}
-			answered[m.ToolCallID] = true
-			out = append(out, m)
-		case *core.UserMessage:
-			if m == nil {
-				continue
-			}
-			flush()
-			out = append(out, m)
-		}
-	}
-	return out
 }
 
 // userParts converts user content to input parts. Images are dropped for
@@ -258,11 +189,21 @@ func imagePart(c core.Content) inputImage {
 	return inputImage{Type: "input_image", Detail: "auto", ImageURL: "data:" + c.MimeType + ";base64," + c.Data}
 }
 
-// appendAssistant replays an earlier answer. Reasoning items, message ids
-// and function call item ids only mean something to the model that produced
-// them, so answers from another model are replayed as plain text and calls.
-func appendAssistant(items []any, model *core.Model, m *core.AssistantMessage) []any {
-	same := m.Provider == model.Provider && m.API == model.API && m.Model == model.ID
+// replayToolCallID keeps only the call_id of another model's tool call:
+// its item id pairs it with a reasoning item that model made, which is not
+// replayed here.
+func replayToolCallID(id string, sameModel bool) string {
+	if sameModel {
+		return id
+	}
+	callID, _, _ := strings.Cut(id, "|")
+	return callID
+}
+
+// appendAssistant replays an earlier answer. Reasoning items and message
+// ids only reach it from the model that produced them (CleanHistory strips
+// them from other models' answers), and are sent back as items of their own.
+func appendAssistant(items []any, m *core.AssistantMessage) []any {
 	// skipped is set once a reasoning item could not be replayed: the API
 	// refuses a function_call item id whose reasoning item is missing, so
 	// the calls after it go without their item ids.
@@ -270,22 +211,13 @@ func appendAssistant(items []any, model *core.Model, m *core.AssistantMessage) [
 	for _, c := range m.Content {
 		switch c.Type {
 		case core.ContentThinking:
-			if !same {
-				if !c.Redacted && strings.TrimSpace(c.Thinking) != "" {
-					items = append(items, roleMessage{Role: "assistant", Content: c.Thinking})
-				}
-				continue
-			}
 			if item, ok := replayableReasoning(c.ThinkingSignature); ok {
 				items = append(items, item)
 			} else {
 				skipped = true
 			}
 		case core.ContentText:
-			id, phase := "", ""
-			if same {
-				id, phase = parseTextSignature(c.TextSignature)
-			}
+			id, phase := parseTextSignature(c.TextSignature)
 			if id == "" {
 				if c.Text != "" {
 					items = append(items, roleMessage{Role: "assistant", Content: c.Text})
@@ -302,7 +234,7 @@ func appendAssistant(items []any, model *core.Model, m *core.AssistantMessage) [
 			})
 		case core.ContentToolCall:
 			callID, itemID, _ := strings.Cut(c.ID, "|")
-			if !same || skipped {
+			if skipped {
 				itemID = ""
 			}
 			args := string(c.Arguments)

@@ -7,11 +7,17 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/provider/providertest"
 )
+
+// encodeBody builds req's wire body as Stream sends it.
+func encodeBody(req *provider.Request) ([]byte, error) {
+	return provider.EncodeJSON(buildBody(req))
+}
 
 func body(t *testing.T, req *provider.Request) map[string]any {
 	t.Helper()
-	b, err := buildBody(req)
+	b, err := encodeBody(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +91,7 @@ func TestRequestFields(t *testing.T) {
 	if got := toJSON(t, b["input"]); got != `[{"content":"Be brief.","role":"system"},{"content":[{"text":"a <b> & c","type":"input_text"}],"role":"user"}]` {
 		t.Errorf("input %s", got)
 	}
-	raw, _ := buildBody(req)
+	raw, _ := encodeBody(req)
 	if !strings.Contains(string(raw), "a <b> & c") {
 		t.Errorf("text was HTML-escaped: %s", raw)
 	}
@@ -214,6 +220,19 @@ func TestTextSignatureRoundTrip(t *testing.T) {
 		id, phase := parseTextSignature(makeTextSignature(c.id, c.phase))
 		if id != c.id || phase != c.phase {
 			t.Errorf("%v: got %q %q", c, id, phase)
+		}
+	}
+}
+
+// BenchmarkEncodeRequest builds the body of a request that replays a
+// 100-turn session, as Stream does before sending it.
+func BenchmarkEncodeRequest(b *testing.B) {
+	model := testModel("")
+	req := &provider.Request{Model: model, System: "You are a coding agent.", Messages: providertest.Conversation(model, 100)}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := encodeBody(req); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -314,3 +314,36 @@ func TextStream(n int, head, tail string, frame func(i int) string) []byte {
 	b.WriteString(tail)
 	return b.Bytes()
 }
+
+// Conversation builds a coding session of the given number of turns for
+// benchmarks of request building: each turn is a prompt, an answer from
+// model with signed thinking, text and a tool call, and the call's result.
+// Every tenth answer comes from another provider's model, so the history
+// also holds answers that must be rewritten before replay.
+func Conversation(model core.Model, turns int) []core.Message {
+	const sig = "c2lnbmF0dXJlIG9mIGEgdGhpbmtpbmcgYmxvY2s="
+	args := json.RawMessage(`{"path":"core/provider/history.go","offset":120,"limit":80}`)
+	output := strings.Repeat("func example() { return nil } // a line of a source file\n", 20)
+	msgs := make([]core.Message, 0, 3*turns)
+	for i := 0; i < turns; i++ {
+		id := fmt.Sprintf("toolu_%03d", i)
+		answer := &core.AssistantMessage{
+			API: model.API, Provider: model.Provider, Model: model.ID, StopReason: core.StopToolUse,
+			Content: []core.Content{
+				{Type: core.ContentThinking, Thinking: "The user wants the file read; look at the history first.", ThinkingSignature: sig},
+				{Type: core.ContentText, Text: "Reading the file."},
+				{Type: core.ContentToolCall, ID: id, Name: "read", Arguments: args},
+			},
+		}
+		if i%10 == 9 {
+			answer.API, answer.Provider, answer.Model = "other-api", "other", "other-model"
+			answer.Content[2].ID = id + "|fc_" + strings.Repeat("x", 60)
+		}
+		msgs = append(msgs,
+			&core.UserMessage{Content: []core.Content{core.TextBlock(fmt.Sprintf("Step %d: read the next part of the file.", i))}},
+			answer,
+			&core.ToolResultMessage{ToolCallID: answer.Content[2].ID, ToolName: "read", Content: []core.Content{core.TextBlock(output)}},
+		)
+	}
+	return msgs
+}

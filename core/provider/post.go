@@ -1,0 +1,96 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// JSONRequest is what one wire format says about a streaming request: where
+// it goes, what it sends, and how the API takes its key and words its
+// errors.
+type JSONRequest struct {
+	// Provider names the service in errors (see ServiceName).
+	Provider string
+	// URL is the endpoint.
+	URL string
+	// Body is the wire request, sent as EncodeJSON encodes it.
+	Body any
+	// APIHeaders writes the API's own headers for the request's key (which
+	// may be empty): the credential and anything that goes with it. Nil
+	// sends no credential.
+	APIHeaders func(h http.Header, key string)
+	// Decode turns a failed response into a typed error.
+	Decode ErrorDecoder
+}
+
+// SendJSON posts r.Body for req with Send's retries and returns the 2xx
+// response, whose body the caller decodes and closes, or a *Error. A body
+// that cannot be encoded fails before anything is sent.
+func SendJSON(ctx context.Context, opts Options, req *Request, r JSONRequest) (*http.Response, error) {
+	body, err := EncodeJSON(r.Body)
+	if err != nil {
+		return nil, &Error{Provider: r.Provider, Message: "build request: " + err.Error(), Err: err}
+	}
+	newRequest := func(ctx context.Context) (*http.Request, error) {
+		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		SetHeaders(hr.Header, req, r.APIHeaders)
+		return hr, nil
+	}
+	return Send(ctx, opts, r.Provider, req.APIKey, newRequest, r.Decode)
+}
+
+// SetHeaders writes the headers SendJSON sends: a JSON body, an event
+// stream accepted, then apiHeaders for req's key, then the model's and the
+// request's own headers, which replace any of ours (a gateway may want its
+// own Authorization).
+func SetHeaders(h http.Header, req *Request, apiHeaders func(h http.Header, key string)) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	if apiHeaders != nil {
+		apiHeaders(h, req.APIKey)
+	}
+	for k, v := range req.Model.Headers {
+		h.Set(k, v)
+	}
+	for k, v := range req.Headers {
+		h.Set(k, v)
+	}
+}
+
+// BearerAuth sends key as a bearer token, or no credential when it is
+// empty, as local servers expect.
+func BearerAuth(h http.Header, key string) {
+	if key != "" {
+		h.Set("Authorization", "Bearer "+key)
+	}
+}
+
+// EncodeJSON encodes a wire request. <, > and & stay as they are: code and
+// prose in prompts are full of them, and escaping them only bloats the
+// request.
+func EncodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// ServiceName is the name errors give the service behind m: its provider,
+// so a compatible third-party endpoint is not blamed on the API's owner, or
+// fallback when the model names none.
+func ServiceName(m *core.Model, fallback string) string {
+	if m.Provider != "" {
+		return m.Provider
+	}
+	return fallback
+}

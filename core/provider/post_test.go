@@ -1,0 +1,96 @@
+package provider_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/provider/providertest"
+)
+
+func TestSendJSON(t *testing.T) {
+	srv := providertest.NewServer(t, providertest.SSEBody("data: {}\n\n"))
+	req := &provider.Request{APIKey: testKey, Headers: map[string]string{"X-Custom": "request"}}
+	req.Model.Headers = map[string]string{"X-Custom": "model", "X-Api-Name": "model"}
+	apiHeaders := func(h http.Header, key string) {
+		h.Set("X-Api-Name", "api")
+		provider.BearerAuth(h, key)
+	}
+	resp, err := provider.SendJSON(context.Background(), provider.Options{}, req, provider.JSONRequest{
+		Provider: "test", URL: srv.URL + "/v1/stream", Body: map[string]string{"prompt": "a <b> & c"}, APIHeaders: apiHeaders,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	got := srv.Requests()[0]
+	if string(got.Body) != `{"prompt":"a <b> & c"}` {
+		t.Errorf("body = %s, want compact JSON without HTML escapes", got.Body)
+	}
+	for name, want := range map[string]string{
+		"Content-Type":  "application/json",
+		"Accept":        "text/event-stream",
+		"Authorization": "Bearer " + testKey,
+		"X-Api-Name":    "model", // the model's headers replace the API's
+		"X-Custom":      "request",
+	} {
+		if v := got.Header.Get(name); v != want {
+			t.Errorf("%s = %q, want %q", name, v, want)
+		}
+	}
+}
+
+func TestSendJSONUnencodableBody(t *testing.T) {
+	srv := providertest.NewServer(t)
+	_, err := provider.SendJSON(context.Background(), provider.Options{}, &provider.Request{}, provider.JSONRequest{
+		Provider: "test", URL: srv.URL, Body: json.RawMessage(`{"type":`),
+	})
+	if err == nil || !strings.Contains(err.Error(), "test: build request") {
+		t.Errorf("err = %v", err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+}
+
+func TestBearerAuthWithoutKey(t *testing.T) {
+	h := http.Header{}
+	provider.BearerAuth(h, "")
+	if _, ok := h["Authorization"]; ok {
+		t.Error("Authorization set without a key")
+	}
+}
+
+func TestOutputLimit(t *testing.T) {
+	for _, tc := range []struct{ request, model, want int }{
+		{request: 500, model: 8000, want: 500},
+		{request: 0, model: 8000, want: 8000},
+		{request: -1, model: 8000, want: 8000},
+		{request: 0, model: 0, want: 0},
+	} {
+		req := &provider.Request{MaxTokens: tc.request}
+		req.Model.MaxTokens = tc.model
+		if got := req.OutputLimit(); got != tc.want {
+			t.Errorf("OutputLimit(request %d, model %d) = %d, want %d", tc.request, tc.model, got, tc.want)
+		}
+	}
+}
+
+func TestToolParameters(t *testing.T) {
+	const empty = `{"type":"object","properties":{}}`
+	for params, want := range map[string]string{
+		"":                  empty,
+		"null":              empty,
+		" \n":               empty,
+		`{"type":`:          empty,
+		`{"type":"object"}`: `{"type":"object"}`,
+	} {
+		if got := string(provider.ToolParameters(core.ToolSpec{Parameters: json.RawMessage(params)})); got != want {
+			t.Errorf("ToolParameters(%q) = %s, want %s", params, got, want)
+		}
+	}
+}
