@@ -204,7 +204,7 @@ func New(cfg Config) (*Session, error) {
 		cfg.InterruptMode = InterruptImmediate
 	}
 	if cfg.Sleep == nil {
-		cfg.Sleep = sleep
+		cfg.Sleep = provider.Sleep
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -292,15 +292,4 @@ func ClampThinking(m core.Model, level core.ThinkingLevel) core.ThinkingLevel {
 		return core.ThinkingHigh
 	}
 	return level
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }

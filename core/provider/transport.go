@@ -79,7 +79,7 @@ func Send(ctx context.Context, opts Options, providerName, apiKey string, newReq
 	}
 	sleep := opts.Sleep
 	if sleep == nil {
-		sleep = sleepContext
+		sleep = Sleep
 	}
 	now := opts.Now
 	if now == nil {
@@ -185,7 +185,9 @@ func backoff(p RetryPolicy, attempt int) time.Duration {
 	return min(d+jitter, p.MaxDelay)
 }
 
-func sleepContext(ctx context.Context, d time.Duration) error {
+// Sleep waits for d or until ctx ends, whichever comes first; it returns
+// ctx.Err() when ctx ended first. Retry waits use it.
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
