@@ -6,21 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
+	"github.com/cairn-dev/cairn/core/shell/shelltest"
 )
-
-func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
-}
 
 // waitLimit bounds every wait in these tests.
 const waitLimit = 10 * time.Second
@@ -127,43 +121,6 @@ func TestStartErrors(t *testing.T) {
 	}
 }
 
-// gone reports whether pid has exited; a zombie counts, nothing runs any
-// more.
-func gone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return errors.Is(err, os.ErrNotExist)
-	}
-	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	return len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X")
-}
-
-// waitGone waits until every one of pids has exited. A killed process ends
-// a moment after the signal, with no event to wait on: this polls.
-func waitGone(t *testing.T, pids ...int) {
-	t.Helper()
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(waitLimit)
-	for {
-		left := slices.DeleteFunc(slices.Clone(pids), gone)
-		if len(left) == 0 {
-			return
-		}
-		select {
-		case <-tick.C:
-		case <-deadline:
-			for _, pid := range left {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-			t.Fatalf("processes %v still running", left)
-		}
-	}
-}
-
 // pidsIn reads the numbers the command printed as "pid N".
 func pidsIn(t *testing.T, text string) []int {
 	t.Helper()
@@ -211,7 +168,7 @@ func TestCancelKillsTheWholeGroup(t *testing.T) {
 			if !exit.Cancelled || exit.TimedOut {
 				t.Errorf("exit %+v, want cancelled", exit)
 			}
-			waitGone(t, pids...)
+			shelltest.WaitGone(t, waitLimit, pids...)
 		})
 	}
 }
@@ -241,7 +198,7 @@ func TestCancelKillsWhatIgnoresSIGTERM(t *testing.T) {
 	if exit.Signal != "killed" || !exit.Cancelled {
 		t.Errorf("exit %+v, want killed", exit)
 	}
-	waitGone(t, pids...)
+	shelltest.WaitGone(t, waitLimit, pids...)
 }
 
 func TestTimeout(t *testing.T) {
@@ -250,7 +207,7 @@ func TestTimeout(t *testing.T) {
 	if !exit.TimedOut || exit.Cancelled || exit.Code != -1 {
 		t.Errorf("exit %+v, want timed out", exit)
 	}
-	waitGone(t, pidsIn(t, out.Tail().Text)...)
+	shelltest.WaitGone(t, waitLimit, pidsIn(t, out.Tail().Text)...)
 }
 
 // A background process that keeps the output open neither holds up the end
@@ -263,7 +220,7 @@ func TestBackgroundOutlivesANormalExit(t *testing.T) {
 		t.Fatalf("output %q: no pid", out.Tail().Text)
 	}
 	defer syscall.Kill(pids[0], syscall.SIGKILL)
-	if exit.Code != 0 || exit.Err != nil || gone(pids[0]) {
-		t.Errorf("exit %+v, background gone %v; want exit 0 and the background running", exit, gone(pids[0]))
+	if exit.Code != 0 || exit.Err != nil || shelltest.Gone(pids[0]) {
+		t.Errorf("exit %+v, background gone %v; want exit 0 and the background running", exit, shelltest.Gone(pids[0]))
 	}
 }
