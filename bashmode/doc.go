@@ -1,7 +1,8 @@
 // Package bashmode runs the commands a person types as `!cmd` (and
 // `!!cmd`) in the TUI: each in a real pseudo-terminal, in a session and
 // process group of its own, so colours and progress bars work and Cancel
-// stops everything the command started.
+// stops everything the command started. bashmode opens the terminal and
+// owns the screen, keys and size; core/shell starts and stops the command.
 //
 // Start returns a Run. One goroutine reads the terminal into a Term, a
 // small terminal line model that keeps what a terminal would show (carriage

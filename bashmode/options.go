@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/shell"
 )
 
 // Defaults of Options.
@@ -54,19 +56,6 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-func (o Options) shell() string {
-	if o.Shell != "" {
-		return o.Shell
-	}
-	if _, err := os.Stat("/bin/bash"); err == nil {
-		return "/bin/bash"
-	}
-	if p, err := exec.LookPath("bash"); err == nil {
-		return p
-	}
-	return "sh"
-}
-
 // ptyEnv is the environment of a command run in the PTY.
 func (o Options) ptyEnv() []string {
 	if o.Env != nil {
@@ -109,7 +98,7 @@ func setVar(env []string, kv string) []string {
 // tea.ExecProcess. Its environment is Options.Env, or the process's own
 // unchanged when nil: the real terminal's TERM and pager apply.
 func Command(command string, opts Options) *exec.Cmd {
-	cmd := exec.Command(opts.shell(), "-c", command)
+	cmd := exec.Command(shell.Path(opts.Shell), "-c", command)
 	cmd.Dir = opts.Dir
 	cmd.Env = opts.Env
 	return cmd

@@ -5,28 +5,31 @@ package bashmode
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"syscall"
 	"unsafe"
 
 	"github.com/creack/pty"
 )
 
-// startPTY starts cmd on a new PTY in a session (and process group) of its
-// own and returns the PTY's master side.
+// openPTY opens a pseudo-terminal of the given size and returns its master
+// side, for the reader, and its terminal side, for the command.
 //
 // pty leaves the master in blocking mode, where a pending Read cannot be
 // interrupted by Close. A duplicate set to non-blocking goes through Go's
 // poller instead, so closing it always ends the reader, even while a
 // background process keeps the terminal open.
-func startPTY(cmd *exec.Cmd, cols, rows int) (*os.File, error) {
-	master, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+func openPTY(cols, rows int) (master, tty *os.File, err error) {
+	m, tty, err := pty.Open()
 	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("open terminal: %w", err)
 	}
-	defer master.Close()
+	defer m.Close()
+	if err := pty.Setsize(m, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
+		_ = tty.Close()
+		return nil, nil, fmt.Errorf("size terminal: %w", err)
+	}
 	syscall.ForkLock.RLock()
-	fd, err := syscall.Dup(int(master.Fd()))
+	fd, err := syscall.Dup(int(m.Fd()))
 	if err == nil {
 		syscall.CloseOnExec(fd)
 	}
@@ -38,11 +41,10 @@ func startPTY(cmd *exec.Cmd, cols, rows int) (*os.File, error) {
 		}
 	}
 	if err != nil {
-		killGroup(cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-		return nil, fmt.Errorf("prepare terminal: %w", err)
+		_ = tty.Close()
+		return nil, nil, fmt.Errorf("prepare terminal: %w", err)
 	}
-	return os.NewFile(uintptr(fd), master.Name()), nil
+	return os.NewFile(uintptr(fd), m.Name()), tty, nil
 }
 
 // setSize tells the terminal (and so the command, by SIGWINCH) its size.
@@ -64,17 +66,3 @@ func setSize(master *os.File, cols, rows int) error {
 	}
 	return nil
 }
-
-// killGroup sends the signals to every process of the group led by pid.
-func killGroup(pid int, sigs ...syscall.Signal) {
-	for _, sig := range sigs {
-		_ = syscall.Kill(-pid, sig)
-	}
-}
-
-// Signals of Cancel: first a hangup, as when a terminal closes, then the
-// kill for what is left.
-var (
-	hangupSignals = []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM}
-	killSignal    = syscall.SIGKILL
-)

@@ -4,18 +4,17 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/shell"
 )
 
 // The limits of Result.Output, as pi keeps a bash command's output: the
 // last 2000 lines or 50 KB, whichever is less.
 const (
-	OutputMaxLines = 2000
-	OutputMaxBytes = 50 * 1024
+	OutputMaxLines = shell.DefaultMaxLines
+	OutputMaxBytes = shell.DefaultMaxBytes
 )
 
 // Result is how a command ended and what it printed.
@@ -52,34 +51,6 @@ func (r Result) Message(command string, excludeFromContext bool, now time.Time) 
 	}
 }
 
-// truncateTail keeps the last whole lines of s within both limits. Lines
-// are the pieces between newlines. When even the last line is over
-// maxBytes, its end is kept, starting at a character boundary.
-func truncateTail(s string, maxLines, maxBytes int) (string, bool) {
-	if len(s) <= maxBytes && strings.Count(s, "\n") < maxLines {
-		return s, false
-	}
-	start, end := len(s), len(s) // end: where the line being looked at stops
-	for lines := 0; lines < maxLines; lines++ {
-		from := strings.LastIndexByte(s[:end], '\n') + 1
-		if len(s)-from > maxBytes {
-			if lines == 0 {
-				start = len(s) - maxBytes
-				for start < len(s) && !utf8.RuneStart(s[start]) {
-					start++
-				}
-			}
-			break
-		}
-		start = from
-		if from == 0 {
-			break
-		}
-		end = from - 1
-	}
-	return s[start:], true
-}
-
 // outputLog writes the full output, as plain text, to a file created on
 // first use: rows dropped from the screen as they go, the kept rows at the
 // end.
@@ -97,7 +68,7 @@ func (l *outputLog) add(r *row) {
 		return
 	}
 	if l.f == nil {
-		f, err := os.CreateTemp(l.dir, "cairn-bash-*.log")
+		f, err := shell.CreateOutputFile(l.dir)
 		if err != nil {
 			l.err = fmt.Errorf("create output log: %w", err)
 			return

@@ -2,18 +2,18 @@ package bashmode
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/cairn-dev/cairn/core/shell"
 )
 
 // Timing of a run's end.
 const (
 	// CancelGrace is how long Cancel lets the process group end after the
-	// hangup before it kills what is left with SIGKILL.
+	// hangup before what is left is killed with SIGKILL.
 	CancelGrace = 500 * time.Millisecond
 	// DrainGrace is how long output is still read after the shell exits
 	// while something else (a background process) keeps the terminal open.
@@ -26,7 +26,8 @@ const readChunk = 32 << 10
 // Run is a command running in a pseudo-terminal. One goroutine reads its
 // output into a Term; the methods are safe for concurrent use.
 type Run struct {
-	cmd    *exec.Cmd
+	proc   *shell.Process
+	cancel context.CancelFunc // stops proc
 	master *os.File
 
 	mu     sync.Mutex // guards term, log, result and closed
@@ -35,18 +36,16 @@ type Run struct {
 	result Result
 	closed bool // master is closed
 
-	updates    chan struct{}
-	done       chan struct{}
-	cancel     chan struct{}
-	cancelOnce sync.Once
-	exited     chan error    // the shell's Wait result
-	readDone   chan struct{} // the reader has stopped
+	updates  chan struct{}
+	done     chan struct{}
+	readDone chan struct{} // the reader has stopped
 }
 
 // Start runs command as `shell -c command` in a new pseudo-terminal, in a
-// session and process group of its own whose stdin, stdout and stderr are
-// that terminal. The run ends when the shell has exited and its output is
-// read, or on Cancel, or when ctx ends (which is the same as Cancel).
+// session and process group of its own (started by the shell package) whose
+// stdin, stdout and stderr are that terminal. The run ends when the shell
+// has exited and its output is read, or on Cancel, or when ctx ends (which
+// is the same as Cancel).
 //
 // When the shell exits on its own, the terminal hangs up its process group
 // as a closing terminal does; background processes that ignore the hangup
@@ -56,28 +55,35 @@ func Start(ctx context.Context, command string, opts Options) (*Run, error) {
 		return nil, fmt.Errorf("run %q: %w", command, err)
 	}
 	opts = opts.withDefaults()
-	cmd := exec.Command(opts.shell(), "-c", command)
-	cmd.Dir = opts.Dir
-	cmd.Env = opts.ptyEnv()
-	master, err := startPTY(cmd, opts.Cols, opts.Rows)
+	master, tty, err := openPTY(opts.Cols, opts.Rows)
 	if err != nil {
 		return nil, fmt.Errorf("run %q: %w", command, err)
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	proc, err := shell.Start(ctx, shell.Command{
+		Line: command, Shell: opts.Shell, Dir: opts.Dir, Env: opts.ptyEnv(),
+		Terminal: tty, Grace: CancelGrace,
+	})
+	// The command holds the terminal side now; only the master is ours.
+	_ = tty.Close()
+	if err != nil {
+		cancel()
+		_ = master.Close()
+		return nil, fmt.Errorf("run %q: %w", command, err)
+	}
 	r := &Run{
-		cmd:      cmd,
+		proc:     proc,
+		cancel:   cancel,
 		master:   master,
 		term:     NewTerm(opts.Cols, opts.Rows, opts.MaxLines),
 		log:      outputLog{dir: opts.LogDir},
 		updates:  make(chan struct{}, 1),
 		done:     make(chan struct{}),
-		cancel:   make(chan struct{}),
-		exited:   make(chan error, 1),
 		readDone: make(chan struct{}),
 	}
 	r.term.evict = r.log.add
 	go r.read()
-	go func() { r.exited <- cmd.Wait() }()
-	go r.supervise(ctx)
+	go r.supervise()
 	return r, nil
 }
 
@@ -104,83 +110,38 @@ func (r *Run) read() {
 	}
 }
 
-// supervise waits for the end of the run, stops it when cancelled, and
-// settles the result.
-func (r *Run) supervise(ctx context.Context) {
-	var waitErr error
-	cancelled, drained := false, false
+// supervise waits for the shell to exit (the shell package stops its group
+// on Cancel), reads what is left on the terminal and settles the result.
+func (r *Run) supervise() {
+	exit := r.proc.Wait()
+	r.cancel()
+	grace := time.NewTimer(DrainGrace)
 	select {
-	case waitErr = <-r.exited:
-	case <-ctx.Done():
-		cancelled = true
-	case <-r.cancel:
-		cancelled = true
+	case <-r.readDone:
+	case <-grace.C:
 	}
-	if cancelled {
-		waitErr, drained = r.stop()
-	}
-	if !drained {
-		grace := time.NewTimer(DrainGrace)
-		select {
-		case <-r.readDone:
-		case <-grace.C:
-		}
-		grace.Stop()
-	}
+	grace.Stop()
 	r.mu.Lock()
 	r.closed = true
 	_ = r.master.Close() // ends a pending Read at once
 	r.mu.Unlock()
 	<-r.readDone
-	r.settle(cancelled, waitErr)
+	r.settle(exit)
 	close(r.done)
 }
 
-// stop hangs up the process group, waits for the shell to exit and the
-// terminal to close, up to CancelGrace, then kills the rest of the group.
-func (r *Run) stop() (waitErr error, drained bool) {
-	pid := r.cmd.Process.Pid
-	killGroup(pid, hangupSignals...)
-	grace := time.NewTimer(CancelGrace)
-	defer grace.Stop()
-	exited, readDone := r.exited, r.readDone
-	for exited != nil || readDone != nil {
-		select {
-		case waitErr = <-exited:
-			exited = nil
-		case <-readDone:
-			readDone, drained = nil, true
-		case <-grace.C:
-			killGroup(pid, killSignal)
-			if exited != nil {
-				waitErr = <-exited
-			}
-			return waitErr, drained
-		}
-	}
-	// The shell and everything holding the terminal are gone; members of
-	// the group that let go of the terminal may remain.
-	killGroup(pid, killSignal)
-	return waitErr, drained
-}
-
 // settle records the result once the reader has stopped.
-func (r *Run) settle(cancelled bool, waitErr error) {
+func (r *Run) settle(exit shell.Exit) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	res := Result{Cancelled: cancelled}
-	var exitErr *exec.ExitError
-	switch {
-	case cancelled:
-	case waitErr == nil:
-		res.ExitCode = new(int)
-	case errors.As(waitErr, &exitErr) && exitErr.ExitCode() >= 0:
-		code := exitErr.ExitCode()
+	res := Result{Cancelled: exit.Cancelled}
+	if !exit.Cancelled && exit.Code >= 0 {
+		code := exit.Code
 		res.ExitCode = &code
 	}
-	out, cut := truncateTail(r.term.Plain(), OutputMaxLines, OutputMaxBytes)
-	res.Output = out
-	res.Truncated = cut || r.term.droppedRows() > 0
+	tail := shell.CutTail(r.term.Plain(), OutputMaxLines, OutputMaxBytes)
+	res.Output = tail.Text
+	res.Truncated = tail.Truncated || r.term.droppedRows() > 0
 	if res.Truncated {
 		res.FullOutputPath = r.log.finish(r.term)
 	} else {
@@ -220,12 +181,10 @@ func (r *Run) Tail(n int) Screen {
 }
 
 // Cancel stops the run: the command's whole process group gets SIGHUP and
-// SIGTERM, and SIGKILL once the shell and the terminal have closed or
-// CancelGrace has passed. It returns at once and may be called any number
-// of times; Done tells when the run has ended.
-func (r *Run) Cancel() {
-	r.cancelOnce.Do(func() { close(r.cancel) })
-}
+// SIGTERM, and SIGKILL once the shell has exited or CancelGrace has passed.
+// It returns at once and may be called any number of times; Done tells when
+// the run has ended.
+func (r *Run) Cancel() { r.cancel() }
 
 // Resize changes the terminal's size; the command gets SIGWINCH. After the
 // run has ended it does nothing.

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/cairn-dev/cairn/core/shell/shelltest"
 )
 
 func TestMain(m *testing.M) {
@@ -182,40 +184,6 @@ func checkFullOutput(t *testing.T, res Result, want string) {
 func head(s string) string { return s[:min(len(s), 20)] }
 func tail(s string) string { return s[max(0, len(s)-20):] }
 
-// alive reports whether pid is a process that has not exited.
-func alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the command name in parentheses; Z is a zombie.
-	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z"
-}
-
-// waitGone waits until none of pids is alive. Processes that were killed
-// are reaped by their new parent, which takes a moment: the wait polls.
-func waitGone(t *testing.T, pids ...int) {
-	t.Helper()
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(runTimeout)
-	for {
-		left := slices.DeleteFunc(slices.Clone(pids), func(pid int) bool { return !alive(pid) })
-		if len(left) == 0 {
-			return
-		}
-		select {
-		case <-tick.C:
-		case <-deadline:
-			t.Fatalf("processes %v still alive", left)
-		}
-	}
-}
-
 // pids reads the numbers the command printed as "pid N".
 func pids(t *testing.T, s Screen) []int {
 	t.Helper()
@@ -271,7 +239,7 @@ func TestRunCancel(t *testing.T) {
 			if !res.Cancelled || res.ExitCode != nil {
 				t.Errorf("cancelled %v exit code %v, want cancelled without a code", res.Cancelled, res.ExitCode)
 			}
-			waitGone(t, got...)
+			shelltest.WaitGone(t, runTimeout, got...)
 		})
 	}
 }
@@ -286,7 +254,7 @@ func TestRunContextCancel(t *testing.T) {
 	if res := finish(t, r); !res.Cancelled {
 		t.Errorf("not cancelled: %+v", res)
 	}
-	waitGone(t, pid...)
+	shelltest.WaitGone(t, runTimeout, pid...)
 
 	if _, err := Start(ctx, "true", Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Start with an ended context: %v, want context.Canceled", err)
@@ -333,7 +301,7 @@ func TestRunBackgroundHoldsTerminal(t *testing.T) {
 	if res.ExitCode == nil || *res.ExitCode != 0 || res.Cancelled {
 		t.Errorf("result %+v, want exit 0", res)
 	}
-	if !alive(bg[0]) {
+	if shelltest.Gone(bg[0]) {
 		t.Error("the background process was killed; only Cancel kills")
 	}
 }

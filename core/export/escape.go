@@ -3,6 +3,8 @@ package export
 import (
 	"bufio"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/escape"
 )
 
 // escaped says which bytes text must not carry into HTML as they are.
@@ -55,35 +57,6 @@ func writeTerminal(w *bufio.Writer, s string) {
 			return
 		}
 		writeEscaped(w, s[:i])
-		s = s[i+skipEscape(s[i:]):]
+		s = s[i+escape.Len(s[i:]):]
 	}
-}
-
-// skipEscape returns the length of the escape sequence at the start of s,
-// which begins with ESC: a CSI sequence (ESC [ ... final byte), an OSC or
-// other string sequence (ended by BEL or ESC \), or ESC and one character.
-func skipEscape(s string) int {
-	if len(s) < 2 {
-		return len(s)
-	}
-	switch s[1] {
-	case '[':
-		for i := 2; i < len(s); i++ {
-			if s[i] >= 0x40 && s[i] <= 0x7e {
-				return i + 1
-			}
-		}
-		return len(s)
-	case ']', 'P', '_', '^':
-		for i := 2; i < len(s); i++ {
-			if s[i] == 0x07 {
-				return i + 1
-			}
-			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
-				return i + 2
-			}
-		}
-		return len(s)
-	}
-	return 2
 }

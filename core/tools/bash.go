@@ -3,28 +3,26 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/shell"
 )
 
 // Timings of the bash tool: the least time between two progress updates,
-// how long a stopped command has between SIGTERM and SIGKILL, and how long
-// output is still read after the shell exits while a background process
-// holds the pipe open.
+// and how long a stopped command has between SIGTERM and SIGKILL.
 const (
 	bashUpdateInterval = 100 * time.Millisecond
 	bashKillGrace      = time.Second
-	bashPipeGrace      = 100 * time.Millisecond
 )
 
 // Bash is the bash tool: it runs a command line with `bash -c` in the
-// working directory, stdout and stderr merged, in its own process group so
-// that a timeout or cancellation stops everything it started.
+// working directory through the shell package, stdout and stderr merged, in
+// its own process group so that a timeout or cancellation stops everything
+// it started. The model sees the output cleaned of terminal escapes and
+// progress redraws (shell.Clean); the saved full output is as written.
 type Bash struct {
 	// Dir is the working directory commands run in.
 	Dir string
@@ -92,109 +90,57 @@ func (b *Bash) Execute(ctx context.Context, call core.ToolCall, update func(core
 		timeout = time.Duration(a.Timeout.value * float64(time.Second))
 	}
 	r := bashRun{
-		ctx: ctx, cmd: exec.Command(b.shell(), "-c", *a.Command), timeout: timeout,
-		out: newOutputBuffer(b.TempDir, "cairn-bash"), update: update,
+		out:    shell.NewOutput(shell.OutputOptions{MaxLines: DefaultMaxLines, MaxBytes: DefaultMaxBytes, TempDir: b.TempDir}),
+		update: update,
 	}
-	r.cmd.Dir = b.Dir
-	return r.run(formatNumber(a.Timeout.value)), nil
-}
-
-// shell returns the shell to run commands with.
-func (b *Bash) shell() string {
-	if b.Shell != "" {
-		return b.Shell
-	}
-	if _, err := os.Stat("/bin/bash"); err == nil {
-		return "/bin/bash"
-	}
-	if p, err := exec.LookPath("bash"); err == nil {
-		return p
-	}
-	return "sh"
+	cmd := shell.Command{Line: *a.Command, Shell: b.Shell, Dir: b.Dir, Timeout: timeout, Grace: bashKillGrace}
+	return r.run(ctx, cmd, formatNumber(a.Timeout.value)), nil
 }
 
 // bashRun is one running command and the state of its progress updates. It
 // is used by a single goroutine, the one in Execute, so update is never
 // called after Execute returns.
 type bashRun struct {
-	ctx     context.Context
-	cmd     *exec.Cmd
-	timeout time.Duration
-	out     *outputBuffer
-	update  func(core.ToolUpdate)
+	out    *shell.Output
+	update func(core.ToolUpdate)
 
 	lastUpdate time.Time
 	dirty      bool
 }
 
-// How a command was stopped before it finished on its own.
-const (
-	stopNone = iota
-	stopAborted
-	stopTimedOut
-)
-
-func (r *bashRun) run(timeoutText string) core.ToolResult {
-	defer r.out.close()
+func (r *bashRun) run(ctx context.Context, cmd shell.Command, timeoutText string) core.ToolResult {
+	defer r.out.Close()
 	if r.update != nil {
 		r.update(core.ToolUpdate{Content: []core.Content{}})
 	}
-	r.cmd.Stdout, r.cmd.Stderr = r.out, r.out
-	r.cmd.WaitDelay = bashPipeGrace
-	startGroup(r.cmd)
-	if err := r.cmd.Start(); err != nil {
-		return errorResult(fmt.Sprintf("Could not start %s: %v", r.cmd.Path, err))
+	cmd.Output = r.out
+	proc, err := shell.Start(ctx, cmd)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return errorResult("Command aborted")
+	case err != nil:
+		return errorResult("Could not run the command: " + err.Error())
 	}
-	waited := make(chan error, 1)
-	go func() { waited <- r.cmd.Wait() }()
-
-	stop, err := r.wait(waited)
-	if stop != stopNone {
-		// The shell is gone; take whatever it left behind in its group too.
-		killGroup(r.cmd)
-	}
+	exit := r.wait(proc)
 	r.flush()
-	return r.result(stop, err, timeoutText)
+	return r.result(exit, timeoutText)
 }
 
-// wait waits for the command to end, stopping it on cancellation or
-// timeout and sending throttled progress updates meanwhile.
-func (r *bashRun) wait(waited <-chan error) (int, error) {
-	done := r.ctx.Done()
-	var timedOut, killNow, updateDue <-chan time.Time
-	if r.timeout > 0 {
-		t := time.NewTimer(r.timeout)
-		defer t.Stop()
-		timedOut = t.C
-	}
-	var killTimer, updateTimer *time.Timer
+// wait waits for the command to end, sending throttled progress updates
+// meanwhile; the shell package stops it on cancellation or timeout.
+func (r *bashRun) wait(proc *shell.Process) shell.Exit {
+	var updateDue <-chan time.Time
+	var updateTimer *time.Timer
 	defer func() {
-		if killTimer != nil {
-			killTimer.Stop()
-		}
 		if updateTimer != nil {
 			updateTimer.Stop()
 		}
 	}()
-	stop := stopNone
-	terminate := func(why int) {
-		stop, done, timedOut = why, nil, nil
-		terminateGroup(r.cmd)
-		killTimer = time.NewTimer(bashKillGrace)
-		killNow = killTimer.C
-	}
 	for {
 		select {
-		case err := <-waited:
-			return stop, err
-		case <-done:
-			terminate(stopAborted)
-		case <-timedOut:
-			terminate(stopTimedOut)
-		case <-killNow:
-			killNow = nil
-			killGroup(r.cmd)
-		case <-r.out.changed:
+		case <-proc.Done():
+			return proc.Wait()
+		case <-r.out.Changed():
 			if r.update == nil {
 				continue
 			}
@@ -219,12 +165,13 @@ func (r *bashRun) emit() {
 	}
 	r.dirty = false
 	r.lastUpdate = time.Now()
-	t, path := r.out.snapshot()
-	d := BashDetails{FullOutputPath: path}
-	if t.Truncated {
+	tail := r.out.Tail()
+	d := BashDetails{FullOutputPath: tail.FullOutputPath}
+	if tail.Truncated {
+		t := truncation(tail)
 		d.Truncation = &t
 	}
-	r.update(core.ToolUpdate{Content: []core.Content{core.TextBlock(t.Content)}, Details: mustJSON(d)})
+	r.update(core.ToolUpdate{Content: []core.Content{core.TextBlock(tail.Text)}, Details: mustJSON(d)})
 }
 
 // flush sends a last update for output not yet reported.
@@ -233,7 +180,7 @@ func (r *bashRun) flush() {
 		return
 	}
 	select {
-	case <-r.out.changed:
+	case <-r.out.Changed():
 		r.dirty = true
 	default:
 	}
@@ -241,22 +188,18 @@ func (r *bashRun) flush() {
 }
 
 // result turns how the command ended into the tool's result.
-func (r *bashRun) result(stop int, err error, timeoutText string) core.ToolResult {
-	switch stop {
-	case stopAborted:
-		return r.failed("", "Command aborted")
-	case stopTimedOut:
-		return r.failed("", "Command timed out after "+timeoutText+" seconds")
-	}
-	var exitErr *exec.ExitError
+func (r *bashRun) result(exit shell.Exit, timeoutText string) core.ToolResult {
 	switch {
-	case errors.As(err, &exitErr):
-		if sig := signalled(exitErr); sig != "" {
-			return r.failed("(no output)", "Command terminated by signal: "+sig)
-		}
-		return r.failed("(no output)", fmt.Sprintf("Command exited with code %d", exitErr.ExitCode()))
-	case err != nil && !errors.Is(err, exec.ErrWaitDelay):
-		return r.failed("(no output)", "Command failed: "+err.Error())
+	case exit.Cancelled:
+		return r.failed("", "Command aborted")
+	case exit.TimedOut:
+		return r.failed("", "Command timed out after "+timeoutText+" seconds")
+	case exit.Signal != "":
+		return r.failed("(no output)", "Command terminated by signal: "+exit.Signal)
+	case exit.Err != nil:
+		return r.failed("(no output)", "Command failed: "+exit.Err.Error())
+	case exit.Code != 0:
+		return r.failed("(no output)", fmt.Sprintf("Command exited with code %d", exit.Code))
 	}
 	text, details := r.output("(no output)")
 	if details == nil {
@@ -281,28 +224,46 @@ func (r *bashRun) failed(empty, status string) core.ToolResult {
 // output returns the text of the output, cut to the limits with a note on
 // what was left out, and details when it was cut.
 func (r *bashRun) output(empty string) (string, *BashDetails) {
-	t, path := r.out.snapshot()
-	text := t.Content
+	tail := r.out.Tail()
+	text := tail.Text
 	if text == "" {
 		text = empty
 	}
-	if !t.Truncated {
+	if !tail.Truncated {
 		return text, nil
 	}
-	where := path
+	where := tail.FullOutputPath
 	if where == "" {
 		where = "(could not be saved)"
 	}
-	first := t.TotalLines - t.OutputLines + 1
+	first := tail.TotalLines - tail.Lines + 1
 	switch {
-	case t.LastLinePartial:
+	case tail.LastLinePartial:
 		text += fmt.Sprintf("\n\n[Showing last %s of line %d (line is %s). Full output: %s]",
-			formatSize(t.OutputBytes), t.TotalLines, formatSize(r.out.lastLine()), where)
-	case t.TruncatedBy == TruncatedByLines:
-		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Full output: %s]", first, t.TotalLines, t.TotalLines, where)
+			formatSize(len(tail.Text)), tail.TotalLines, formatSize(tail.LastLineBytes), where)
+	case tail.By == shell.LineLimit:
+		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Full output: %s]", first, tail.TotalLines, tail.TotalLines, where)
 	default:
 		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d (%s limit). Full output: %s]",
-			first, t.TotalLines, t.TotalLines, formatSize(DefaultMaxBytes), where)
+			first, tail.TotalLines, tail.TotalLines, formatSize(DefaultMaxBytes), where)
 	}
-	return text, &BashDetails{Truncation: &t, FullOutputPath: path}
+	t := truncation(tail)
+	return text, &BashDetails{Truncation: &t, FullOutputPath: tail.FullOutputPath}
+}
+
+// truncation describes a cut output tail in pi's shape.
+func truncation(tail shell.Tail) Truncation {
+	by := TruncatedBy("")
+	switch tail.By {
+	case shell.LineLimit:
+		by = TruncatedByLines
+	case shell.ByteLimit:
+		by = TruncatedByBytes
+	}
+	return Truncation{
+		Content: tail.Text, Truncated: tail.Truncated, TruncatedBy: by,
+		TotalLines: tail.TotalLines, TotalBytes: tail.TotalBytes,
+		OutputLines: tail.Lines, OutputBytes: len(tail.Text), LastLinePartial: tail.LastLinePartial,
+		MaxLines: DefaultMaxLines, MaxBytes: DefaultMaxBytes,
+	}
 }

@@ -4,9 +4,7 @@ package tools
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -16,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/shell/shelltest"
 )
 
 func newTestBash(t *testing.T) *Bash {
@@ -73,33 +72,6 @@ func mustRealpath(t *testing.T, p string) string {
 	return r
 }
 
-// processGone reports whether pid has exited (a zombie counts: nothing
-// runs any more).
-func processGone(pid int) bool {
-	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return errors.Is(err, os.ErrNotExist)
-	}
-	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	return len(fields) > 0 && (fields[0] == "Z" || fields[0] == "X")
-}
-
-// waitGone waits up to five seconds for pid to exit.
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !processGone(pid) {
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("process %d still running", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func firstPid(t *testing.T, out string) int {
 	t.Helper()
 	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(out, "\n", 2)[0]))
@@ -120,7 +92,7 @@ func TestBashTimeoutKillsTheProcessGroup(t *testing.T) {
 	if !res.IsError || text(res) != fmt.Sprintf("%d\n\n\nCommand timed out after 0.5 seconds", pid) {
 		t.Errorf("result = %q", text(res))
 	}
-	waitGone(t, pid)
+	shelltest.WaitGone(t, 5*time.Second, pid)
 }
 
 func TestBashCancelStopsPromptly(t *testing.T) {
@@ -145,7 +117,7 @@ func TestBashCancelStopsPromptly(t *testing.T) {
 	if pid == 0 {
 		t.Fatal("no update with the child's pid")
 	}
-	waitGone(t, pid)
+	shelltest.WaitGone(t, 5*time.Second, pid)
 }
 
 func TestBashKillsWhatIgnoresSIGTERM(t *testing.T) {

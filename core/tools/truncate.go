@@ -3,7 +3,6 @@ package tools
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // The limits every text result is held to, and the longest grep line shown.
@@ -53,8 +52,8 @@ type Truncation struct {
 	// OutputLines and OutputBytes measure Content.
 	OutputLines int `json:"outputLines"`
 	OutputBytes int `json:"outputBytes"`
-	// LastLinePartial is set when a tail cut kept only the end of a last
-	// line longer than the byte limit.
+	// LastLinePartial is set when a tail cut (the bash tool's) kept only
+	// the end of a last line longer than the byte limit.
 	LastLinePartial bool `json:"lastLinePartial"`
 	// FirstLineExceedsLimit is set when a head cut kept nothing because the
 	// first line alone is longer than the byte limit.
@@ -111,44 +110,6 @@ func truncateHead(content string, maxLines, maxBytes int) Truncation {
 	}
 	t.Content = content[:end]
 	t.OutputLines, t.OutputBytes = lines, end
-	return t
-}
-
-// truncateTail keeps the last whole lines of content that fit both limits.
-// When the last line alone is longer than the byte limit it keeps the end of
-// that line, starting on a character boundary, and sets LastLinePartial.
-func truncateTail(content string, maxLines, maxBytes int) Truncation {
-	total := strings.Count(content, "\n") + 1
-	if total <= maxLines && len(content) <= maxBytes {
-		return untruncated(content, total, maxLines, maxBytes)
-	}
-	t := Truncation{
-		Truncated: true, TruncatedBy: TruncatedByLines, TotalLines: total, TotalBytes: len(content),
-		MaxLines: maxLines, MaxBytes: maxBytes,
-	}
-	start, lines, pos := len(content), 0, len(content)
-	for lines < maxLines {
-		lineStart := strings.LastIndexByte(content[:pos], '\n') + 1
-		if len(content)-lineStart > maxBytes {
-			t.TruncatedBy = TruncatedByBytes
-			if lines == 0 {
-				start = len(content) - maxBytes
-				for start < len(content) && !utf8.RuneStart(content[start]) {
-					start++
-				}
-				lines = 1
-				t.LastLinePartial = true
-			}
-			break
-		}
-		start, lines = lineStart, lines+1
-		if lineStart == 0 {
-			break
-		}
-		pos = lineStart - 1
-	}
-	t.Content = content[start:]
-	t.OutputLines, t.OutputBytes = lines, len(content)-start
 	return t
 }
 

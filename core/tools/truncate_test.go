@@ -35,34 +35,6 @@ func TestTruncateHead(t *testing.T) {
 	}
 }
 
-func TestTruncateTail(t *testing.T) {
-	cases := []struct {
-		name               string
-		in                 string
-		maxLines, maxBytes int
-		content            string
-		by                 TruncatedBy
-		outLines           int
-		partial            bool
-	}{
-		{"fits", "a\nb", 2, 100, "a\nb", "", 2, false},
-		{"line limit", "a\nb\nc\nd", 2, 100, "c\nd", TruncatedByLines, 2, false},
-		{"trailing newline counts as a line", "a\nb\nc\n", 2, 100, "c\n", TruncatedByLines, 2, false},
-		{"byte limit", "aaaa\nbbbb\ncccc", 10, 9, "bbbb\ncccc", TruncatedByBytes, 2, false},
-		{"last line too long", "a\nxxxxxxxxxyz", 10, 3, "xyz", TruncatedByBytes, 1, true},
-		{"partial line starts on a character", "a\n€€", 10, 4, "€", TruncatedByBytes, 1, true},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := truncateTail(c.in, c.maxLines, c.maxBytes)
-			if got.Content != c.content || got.TruncatedBy != c.by || got.OutputLines != c.outLines ||
-				got.LastLinePartial != c.partial || got.Truncated != (c.by != "") || got.OutputBytes != len(c.content) {
-				t.Errorf("truncateTail(%q) = %+v", c.in, got)
-			}
-		})
-	}
-}
-
 func TestTruncationJSONIsPiShape(t *testing.T) {
 	b, _ := json.Marshal(truncateHead("a\nb", 10, 10))
 	want := `{"content":"a\nb","truncated":false,"truncatedBy":null,"totalLines":2,"totalBytes":3,"outputLines":2,` +

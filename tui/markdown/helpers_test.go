@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/cairn-dev/cairn/core/escape"
 )
 
 func itoa(n int) string     { return strconv.Itoa(n) }
@@ -13,7 +15,7 @@ func quote(s string) string { return strconv.Quote(s) }
 func stripANSI(s string) string {
 	var b []byte
 	for i := 0; i < len(s); {
-		if n := escapeLen(s[i:]); n > 0 {
+		if n := escape.Len(s[i:]); n > 0 {
 			i += n
 			continue
 		}

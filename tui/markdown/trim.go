@@ -1,6 +1,10 @@
 package markdown
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/cairn-dev/cairn/core/escape"
+)
 
 // sgrState is the part of the terminal's graphic rendition that decides
 // whether a space is visible: a space under a background colour, reverse
@@ -131,38 +135,6 @@ func isBackgroundCode(code string) bool {
 	return len(code) == 3 && code[0] == '1' && code[1] == '0' && code[2] >= '0' && code[2] <= '7'
 }
 
-// escapeLen returns the length of the escape sequence at the start of s, or
-// 0 if s does not start with ESC. It knows CSI, OSC (ended by BEL or ST) and
-// two-byte escapes, which is all glamour and chroma write.
-func escapeLen(s string) int {
-	if len(s) == 0 || s[0] != 0x1b {
-		return 0
-	}
-	if len(s) == 1 {
-		return 1
-	}
-	switch s[1] {
-	case '[':
-		for i := 2; i < len(s); i++ {
-			if s[i] >= 0x40 && s[i] <= 0x7e {
-				return i + 1
-			}
-		}
-		return len(s)
-	case ']':
-		for i := 2; i < len(s); i++ {
-			if s[i] == 0x07 {
-				return i + 1
-			}
-			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
-				return i + 2
-			}
-		}
-		return len(s)
-	}
-	return 2
-}
-
 // sgrParams reports whether the escape sequence seq is an SGR sequence and
 // returns its parameters.
 func sgrParams(seq string) (string, bool) {
@@ -202,7 +174,7 @@ func stripLine(b *strings.Builder, line string, st sgrState) sgrState {
 	keep := 0
 	cur := st
 	for i := 0; i < len(line); {
-		if n := escapeLen(line[i:]); n > 0 {
+		if n := escape.Len(line[i:]); n > 0 {
 			if p, ok := sgrParams(line[i : i+n]); ok {
 				cur.applySeq(line[i:i+n], p)
 			}
@@ -221,7 +193,7 @@ func stripLine(b *strings.Builder, line string, st sgrState) sgrState {
 	cur = st
 	runStart := -1
 	for i := 0; i < len(line); {
-		if n := escapeLen(line[i:]); n > 0 {
+		if n := escape.Len(line[i:]); n > 0 {
 			if runStart < 0 {
 				runStart = i
 			}
@@ -255,7 +227,7 @@ func writeRun(b *strings.Builder, run string, st sgrState, spaced bool) sgrState
 	after := st
 	lastReset, anySGR := -1, false
 	for i := 0; i < len(run); {
-		n := escapeLen(run[i:])
+		n := escape.Len(run[i:])
 		if n == 0 {
 			i++
 			continue
@@ -277,7 +249,7 @@ func writeRun(b *strings.Builder, run string, st sgrState, spaced bool) sgrState
 		st.set = false
 	}
 	for i := 0; i < len(run); {
-		n := escapeLen(run[i:])
+		n := escape.Len(run[i:])
 		if n == 0 {
 			if !spaced {
 				b.WriteByte(run[i])

@@ -1,0 +1,44 @@
+//go:build unix
+
+package shell
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// startGroup makes cmd the leader of a new session, and so of a new process
+// group, so everything it starts can be signalled at once. With a terminal,
+// that terminal (the command's stdin) becomes the session's controlling
+// terminal; without one the session has none.
+func startGroup(cmd *exec.Cmd, terminal bool) error {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: terminal, Ctty: 0}
+	return nil
+}
+
+// terminate asks every process of the group to stop: SIGTERM, after the
+// hangup a closing terminal sends when there is a terminal.
+func (p *Process) terminate() {
+	if p.terminal {
+		p.signal(syscall.SIGHUP)
+	}
+	p.signal(syscall.SIGTERM)
+}
+
+// kill stops every process of the group at once.
+func (p *Process) kill() { p.signal(syscall.SIGKILL) }
+
+func (p *Process) signal(sig syscall.Signal) {
+	if err := syscall.Kill(-p.cmd.Process.Pid, sig); err != nil {
+		// The group is gone, or the shell never became its leader.
+		_ = p.cmd.Process.Signal(sig)
+	}
+}
+
+// signalName returns the name of the signal that ended a process, or "".
+func signalName(err *exec.ExitError) string {
+	if ws, ok := err.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ws.Signal().String()
+	}
+	return ""
+}

@@ -1,0 +1,185 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// pipeGrace is how long output is still read after the shell exits while a
+// background process holds the output pipe open.
+const pipeGrace = 100 * time.Millisecond
+
+// Command is a command line to run and how.
+type Command struct {
+	// Line is the command line, run as `Shell -c Line`.
+	Line string
+	// Shell is the shell to run; empty means Path("").
+	Shell string
+	// Dir is the working directory; empty means the process's.
+	Dir string
+	// Env is the environment; nil means the process's own.
+	Env []string
+	// Output receives stdout and stderr, merged; nil discards them. Stdin
+	// is empty. Output is not used with a Terminal.
+	Output io.Writer
+	// Terminal, when set, is the terminal side of a pseudo-terminal: it
+	// becomes the command's stdin, stdout, stderr and controlling terminal.
+	// The caller owns it and closes it once Start has returned.
+	Terminal *os.File
+	// Timeout stops the command once it has run this long; zero means no
+	// limit.
+	Timeout time.Duration
+	// Grace is how long the process group has to end between the stop
+	// signals and SIGKILL; zero kills at once.
+	Grace time.Duration
+}
+
+// Exit is how a command ended.
+type Exit struct {
+	// Code is the shell's exit status, or -1 when a signal ended it or it
+	// could not be waited for.
+	Code int
+	// Signal names the signal that ended the shell ("killed"), or "".
+	Signal string
+	// Cancelled says the command was stopped because its context ended.
+	Cancelled bool
+	// TimedOut says the command was stopped because its Timeout passed.
+	TimedOut bool
+	// Err says why the shell could not be waited for; an exit status other
+	// than zero is not an error.
+	Err error
+}
+
+// Process is a command started by Start. Its methods are safe for
+// concurrent use.
+type Process struct {
+	cmd      *exec.Cmd
+	terminal bool
+	done     chan struct{}
+	exit     Exit // set before done is closed
+}
+
+// Start starts c in a session and process group of its own and watches it
+// until the shell exits: when ctx ends or c.Timeout passes, it stops the
+// whole group (see the package doc). It fails when ctx has already ended or
+// the shell cannot be started.
+func Start(ctx context.Context, c Command) (*Process, error) {
+	path := Path(c.Shell)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", path, err)
+	}
+	cmd := exec.Command(path, "-c", c.Line)
+	cmd.Dir, cmd.Env = c.Dir, c.Env
+	if c.Terminal != nil {
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Terminal, c.Terminal, c.Terminal
+	} else {
+		cmd.Stdout, cmd.Stderr = c.Output, c.Output
+		cmd.WaitDelay = pipeGrace
+	}
+	if err := startGroup(cmd, c.Terminal != nil); err != nil {
+		return nil, fmt.Errorf("start %s: %w", path, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", path, err)
+	}
+	p := &Process{cmd: cmd, terminal: c.Terminal != nil, done: make(chan struct{})}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	go p.supervise(ctx, c, waited)
+	return p, nil
+}
+
+// Done is closed when the shell has exited (and, if it was stopped, the
+// rest of its group has been killed).
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Wait waits for Done and returns how the command ended.
+func (p *Process) Wait() Exit {
+	<-p.done
+	return p.exit
+}
+
+// supervise waits for the shell to exit, stopping the group when ctx ends
+// or the time limit passes, and settles the exit.
+func (p *Process) supervise(ctx context.Context, c Command, waited <-chan error) {
+	var why Exit
+	cancelled := ctx.Done()
+	var timedOut, killNow <-chan time.Time
+	if c.Timeout > 0 {
+		t := time.NewTimer(c.Timeout)
+		defer t.Stop()
+		timedOut = t.C
+	}
+	var killTimer *time.Timer
+	defer func() {
+		if killTimer != nil {
+			killTimer.Stop()
+		}
+	}()
+	stop := func() {
+		cancelled, timedOut = nil, nil
+		if c.Grace <= 0 {
+			p.kill()
+			return
+		}
+		p.terminate()
+		killTimer = time.NewTimer(c.Grace)
+		killNow = killTimer.C
+	}
+	for {
+		select {
+		case err := <-waited:
+			if why.Cancelled || why.TimedOut {
+				// The shell is gone; take what it left behind too.
+				p.kill()
+			}
+			p.exit = exitOf(err, p.cmd.Path)
+			p.exit.Cancelled, p.exit.TimedOut = why.Cancelled, why.TimedOut
+			close(p.done)
+			return
+		case <-cancelled:
+			why.Cancelled = true
+			stop()
+		case <-timedOut:
+			why.TimedOut = true
+			stop()
+		case <-killNow:
+			killNow = nil
+			p.kill()
+		}
+	}
+}
+
+// exitOf turns the result of exec.Cmd.Wait into an Exit.
+func exitOf(err error, path string) Exit {
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil || errors.Is(err, exec.ErrWaitDelay):
+		// ErrWaitDelay: the shell exited well, something it started kept
+		// the output open.
+		return Exit{}
+	case errors.As(err, &exitErr):
+		return Exit{Code: exitErr.ExitCode(), Signal: signalName(exitErr)}
+	}
+	return Exit{Code: -1, Err: fmt.Errorf("wait for %s: %w", path, err)}
+}
+
+// Path returns the shell to run: shell itself when it is not empty, else
+// /bin/bash, else bash on PATH, else sh.
+func Path(shell string) string {
+	if shell != "" {
+		return shell
+	}
+	if _, err := os.Stat("/bin/bash"); err == nil {
+		return "/bin/bash"
+	}
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p
+	}
+	return "sh"
+}
