@@ -213,7 +213,7 @@ func call(id, name string, args any) core.Content {
 // waitSettled waits for the session to finish its run.
 func (r *rig) waitSettled() {
 	r.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := r.sess.Wait(ctx); err != nil {
 		r.t.Fatal(err)
