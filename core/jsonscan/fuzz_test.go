@@ -130,12 +130,14 @@ func checkAppend(t *testing.T, str string) {
 // on arbitrary input.
 func FuzzScanner(f *testing.F) {
 	for _, tt := range readCases {
-		f.Add([]byte(tt.in))
+		// The nesting-limit cases are too slow a seed to minimize from.
+		if len(tt.in) < 1000 {
+			f.Add([]byte(tt.in))
+		}
 	}
 	for _, s := range []string{
 		`{"a":[1,-2.5e+3,true,false,null,"x\u00e9\ud83d\ude00"]}`, `"\ud800\u0041"`, "\"bad \xff\"",
 		`[1,]`, `01`, `{"a" 1}`, " [ ] ", `"\/\b\f\n\r\t"`, `{"a":1,"a":{"b":[]}}`, `{"\u0061":2}`,
-		strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 	} {
 		f.Add([]byte(s))
 	}
