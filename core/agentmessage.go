@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/jsonscan"
 )
 
 // The roles an agent session adds to the provider roles. They are stored in
@@ -63,22 +65,11 @@ func (m CustomMessage) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts content as a string or as blocks, as pi writes both.
 func (m *CustomMessage) UnmarshalJSON(data []byte) error {
-	var w struct {
-		CustomType string          `json:"customType"`
-		Content    json.RawMessage `json:"content"`
-		Display    bool            `json:"display"`
-		Details    json.RawMessage `json:"details"`
-		Timestamp  int64           `json:"timestamp"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
+	c, err := decodeWhole(data, readCustom)
+	if err != nil {
 		return err
 	}
-	*m = CustomMessage{CustomType: w.CustomType, Display: w.Display, Details: w.Details, Timestamp: w.Timestamp}
-	var u UserMessage
-	if err := u.UnmarshalJSON([]byte(`{"content":` + orNull(w.Content) + `}`)); err != nil {
-		return err
-	}
-	m.Content = u.Content
+	*m = *c
 	return nil
 }
 
@@ -135,54 +126,11 @@ func withRole(role Role, v any) ([]byte, error) {
 	}
 	out := make([]byte, 0, len(body)+len(role)+12)
 	out = append(out, `{"role":`...)
-	out = AppendJSONString(out, string(role))
+	out = jsonscan.AppendString(out, string(role))
 	if len(body) > 2 {
 		out = append(out, ',')
 	}
 	return append(out, body[1:]...), nil
-}
-
-func orNull(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return "null"
-	}
-	return string(raw)
-}
-
-// DecodeAgentMessage reads a message of any role, the agent roles included.
-// A role cairn does not know is kept as a *RawMessage.
-func DecodeAgentMessage(data []byte) (Message, error) {
-	var head struct {
-		Role Role `json:"role"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, err
-	}
-	var m Message
-	switch head.Role {
-	case RoleUser:
-		m = new(UserMessage)
-	case RoleAssistant:
-		m = new(AssistantMessage)
-	case RoleToolResult:
-		m = new(ToolResultMessage)
-	case RoleBashExecution:
-		m = new(BashExecutionMessage)
-	case RoleCustom:
-		m = new(CustomMessage)
-	case RoleCompactionSummary:
-		m = new(CompactionSummaryMessage)
-	case RoleBranchSummary:
-		m = new(BranchSummaryMessage)
-	case "":
-		return nil, fmt.Errorf("message has no role")
-	default:
-		return &RawMessage{Role: head.Role, JSON: append(json.RawMessage(nil), data...)}, nil
-	}
-	if err := json.Unmarshal(data, m); err != nil {
-		return nil, fmt.Errorf("decode %s message: %w", head.Role, err)
-	}
-	return m, nil
 }
 
 // ToLLM converts an agent conversation into what a provider accepts: user,

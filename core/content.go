@@ -112,37 +112,13 @@ func (c Content) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// contentWire is the union of every block's fields, for decoding.
-type contentWire struct {
-	Type              ContentType     `json:"type"`
-	Text              string          `json:"text"`
-	TextSignature     string          `json:"textSignature"`
-	Thinking          string          `json:"thinking"`
-	ThinkingSignature string          `json:"thinkingSignature"`
-	Redacted          bool            `json:"redacted"`
-	Data              string          `json:"data"`
-	MimeType          string          `json:"mimeType"`
-	ID                string          `json:"id"`
-	Name              string          `json:"name"`
-	Arguments         json.RawMessage `json:"arguments"`
-	ThoughtSignature  string          `json:"thoughtSignature"`
-}
-
 // UnmarshalJSON reads a block written by cairn or pi. Unknown block types are
 // an error naming the type.
 func (c *Content) UnmarshalJSON(data []byte) error {
-	var w contentWire
-	if err := json.Unmarshal(data, &w); err != nil {
+	block, err := decodeWhole(data, readBlock)
+	if err != nil {
 		return err
 	}
-	switch w.Type {
-	case ContentText, ContentThinking, ContentImage, ContentToolCall:
-	default:
-		return fmt.Errorf("content block has unknown type %q", w.Type)
-	}
-	*c = Content(w)
-	if c.Type == ContentToolCall && (len(c.Arguments) == 0 || string(c.Arguments) == "null") {
-		c.Arguments = emptyObject
-	}
+	*c = block
 	return nil
 }

@@ -50,26 +50,11 @@ func (m UserMessage) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON accepts both of pi's forms: content as a string or as blocks.
 func (m *UserMessage) UnmarshalJSON(data []byte) error {
-	var w struct {
-		Content   json.RawMessage `json:"content"`
-		Timestamp int64           `json:"timestamp"`
-	}
-	if err := json.Unmarshal(data, &w); err != nil {
+	u, err := decodeWhole(data, readUser)
+	if err != nil {
 		return err
 	}
-	m.Timestamp = w.Timestamp
-	m.Content = nil
-	if len(w.Content) > 0 && w.Content[0] == '"' {
-		var s string
-		if err := json.Unmarshal(w.Content, &s); err != nil {
-			return err
-		}
-		m.Content = []Content{TextBlock(s)}
-		return nil
-	}
-	if len(w.Content) > 0 && string(w.Content) != "null" {
-		return json.Unmarshal(w.Content, &m.Content)
-	}
+	*m = *u
 	return nil
 }
 

@@ -6,19 +6,53 @@ import (
 	"fmt"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/jsonscan"
 )
 
-// decoder turns session lines into Go values with the scanner. It accepts
-// what encoding/json would accept into core's types and pi's entries (null
-// for an absent field, unknown keys ignored), with two leniencies: keys
-// match exactly rather than case-insensitively, and numbers with a fraction
-// are accepted for integer fields.
+// decoder turns session lines into Go values with jsonscan, and messages
+// with core's reader in the same pass. It accepts what encoding/json would
+// accept into core's types and pi's entries (null for an absent field,
+// unknown keys ignored), with two leniencies: keys match exactly rather
+// than case-insensitively, and numbers with a fraction are accepted for
+// integer fields.
 type decoder struct {
-	scanner
+	jsonscan.Scanner
 	// soft is set when a line was kept only as raw JSON because its known
 	// type or role did not decode; the caller reports it.
 	soft error
 }
+
+// decodeMessage reads a message of any role pi writes, as
+// core.DecodeAgentMessage does, except that a message of a known role that
+// does not decode becomes a *core.RawMessage: only invalid JSON is an
+// error.
+func decodeMessage(data []byte) (core.Message, error) {
+	var d decoder
+	d.Reset(data)
+	m, err := d.message()
+	if err != nil {
+		return nil, err
+	}
+	if err := d.End(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// message reads a message of any role with core's reader; one of a known
+// role that does not decode is kept raw, and d.soft says why.
+func (d *decoder) message() (core.Message, error) {
+	m, err := core.ReadAgentMessage(&d.Scanner)
+	if m != nil && err != nil {
+		d.soft = err
+		return m, nil
+	}
+	return m, err
+}
+
+// errNotObject is returned when a line holds valid JSON that is not an
+// object.
+var errNotObject = errors.New("not a JSON object")
 
 // entryHead is what indexing needs of an entry line: its type, id and
 // parent.
@@ -29,76 +63,53 @@ type entryHead struct {
 	hasParent bool
 }
 
-// Key names, as byte slices compared against keys without allocating.
-var (
-	keyType     = []byte("type")
-	keyID       = []byte("id")
-	keyParentID = []byte("parentId")
-)
-
 // head validates a whole line and extracts its type, id and parent. It
 // fails for invalid JSON and for lines that are not entries: not an object,
 // no string type, no non-empty string id, or a parentId neither a string
 // nor null.
 func (d *decoder) head(line []byte) (entryHead, error) {
-	d.reset(line)
+	d.Reset(line)
 	var h entryHead
 	var haveType, haveID bool
-	if d.peek() != '{' {
-		if err := d.skip(); err != nil {
-			return h, err
-		}
-		if err := d.end(); err != nil {
+	if d.Kind() != jsonscan.Object {
+		d.Skip()
+		if err := d.End(); err != nil {
 			return h, err
 		}
 		return h, errNotObject
 	}
 	var shapeErr error
-	err := d.object(func(key []byte) error {
-		switch {
-		case bytes.Equal(key, keyType):
-			if !d.isString() {
-				haveType = false
-				return d.skip()
+	for key := range d.Object() {
+		switch string(key) {
+		case "type":
+			if haveType = d.Kind() == jsonscan.String; haveType {
+				h.typ = internType(d.StrBytes())
+			} else {
+				d.Skip()
 			}
-			b, err := d.stringBytes()
-			if err != nil {
-				return err
+		case "id":
+			if haveID = d.Kind() == jsonscan.String; haveID {
+				b := d.StrBytes()
+				h.id, haveID = string(b), len(b) > 0
+			} else {
+				d.Skip()
 			}
-			h.typ, haveType = internType(b), true
-		case bytes.Equal(key, keyID):
-			if !d.isString() {
-				haveID = false
-				return d.skip()
-			}
-			b, err := d.stringBytes()
-			if err != nil {
-				return err
-			}
-			h.id, haveID = string(b), len(b) > 0
-		case bytes.Equal(key, keyParentID):
-			switch {
-			case d.null():
+		case "parentId":
+			switch d.Kind() {
+			case jsonscan.Null:
+				d.Null()
 				h.parentID, h.hasParent = "", false
-			case d.isString():
-				b, err := d.stringBytes()
-				if err != nil {
-					return err
-				}
-				h.parentID, h.hasParent = string(b), true
+			case jsonscan.String:
+				h.parentID, h.hasParent = d.Str(), true
 			default:
 				shapeErr = errors.New("parentId is neither a string nor null")
-				return d.skip()
+				d.Skip()
 			}
 		default:
-			return d.skip()
+			d.Skip()
 		}
-		return nil
-	})
-	if err == nil {
-		err = d.end()
 	}
-	switch {
+	switch err := d.End(); {
 	case err != nil:
 		return h, err
 	case !haveType:
@@ -220,91 +231,88 @@ func unknownEntry(h entryHead, line []byte) Entry {
 	raw := bytes.TrimRight(line, " \t\r\n")
 	e.Payload = &UnknownEntry{Type: h.typ, Raw: bytes.Clone(raw)}
 	// The timestamp is worth having even for an entry we cannot read.
-	var s scanner
-	s.reset(raw)
-	_ = s.object(func(key []byte) error {
-		if string(key) == "timestamp" && s.isString() {
-			ts, err := s.str()
-			e.Timestamp = ts
-			return err
+	var s jsonscan.Scanner
+	s.Reset(raw)
+	for key := range s.Object() {
+		if string(key) == "timestamp" && s.Kind() == jsonscan.String {
+			e.Timestamp = s.Str()
+			continue
 		}
-		return s.skip()
-	})
+		s.Skip()
+	}
 	return e
 }
 
 // fields decodes every known key of an entry line.
 func (d *decoder) fields(line []byte) (*entryFields, error) {
-	d.reset(line)
+	d.Reset(line)
 	f := new(entryFields)
 	var haveType bool
-	err := d.object(func(key []byte) error {
+	for key := range d.Object() {
 		// pi writes the type first; once it is known, keys of other types
 		// are not this entry's business.
 		if haveType && !typeHasKey(f.typ, string(key)) {
-			return d.skip()
+			d.Skip()
+			continue
 		}
 		var err error
 		switch string(key) {
 		case "type":
-			var b []byte
-			if b, err = d.stringBytes(); err == nil {
-				f.typ, haveType = internType(b), true
+			if d.Kind() != jsonscan.String {
+				return nil, errors.New("type is not a string")
 			}
+			f.typ, haveType = internType(d.StrBytes()), true
 		case "id":
-			f.id, err = d.str()
+			f.id = d.Str()
 		case "parentId":
-			if d.null() {
-				f.parentID, f.hasParent = "", false
-				return nil
+			f.parentID, f.hasParent = "", false
+			if !d.Null() {
+				f.parentID, f.hasParent = d.Str(), true
 			}
-			f.parentID, err = d.str()
-			f.hasParent = true
 		case "timestamp":
-			f.timestamp, err = d.str()
+			f.timestamp = d.Str()
 		case "message":
 			f.message, err = d.message()
 		case "provider":
-			f.provider, err = d.str()
+			f.provider = d.Str()
 		case "modelId":
-			f.modelID, err = d.str()
+			f.modelID = d.Str()
 		case "thinkingLevel":
-			f.thinkingLevel, err = d.str()
+			f.thinkingLevel = d.Str()
 		case "summary":
-			f.summary, err = d.str()
+			f.summary = d.Str()
 		case "firstKeptEntryId":
-			f.firstKeptEntryID, err = d.str()
+			f.firstKeptEntryID = d.Str()
 		case "tokensBefore":
-			f.tokensBefore, err = d.integer()
+			f.tokensBefore = d.LooseInt()
 		case "details":
-			f.details, err = d.rawCopy()
+			f.details = d.rawCopy()
 		case "fromHook":
-			f.fromHook, err = d.boolean()
+			f.fromHook = d.Bool()
 		case "fromId":
-			f.fromID, err = d.str()
+			f.fromID = d.Str()
 		case "customType":
-			f.customType, err = d.str()
+			f.customType = d.Str()
 		case "data":
-			f.data, err = d.rawCopy()
+			f.data = d.rawCopy()
 		case "content":
-			f.content, err = d.contentOrString()
+			f.content, err = core.ReadContent(&d.Scanner)
 		case "display":
-			f.display, err = d.boolean()
+			f.display = d.Bool()
 		case "targetId":
-			f.targetID, err = d.str()
+			f.targetID = d.Str()
 		case "label":
-			f.label, err = d.str()
+			f.label = d.Str()
 		case "name":
-			f.name, err = d.str()
+			f.name = d.Str()
 		default:
-			err = d.skip()
+			d.Skip()
 		}
-		return err
-	})
-	if err == nil {
-		err = d.end()
+		if err != nil {
+			return nil, err
+		}
 	}
-	if err != nil {
+	if err := d.End(); err != nil {
 		return nil, err
 	}
 	if !haveType || f.id == "" {
@@ -344,48 +352,37 @@ func typeHasKey(t EntryType, key string) bool {
 }
 
 // rawCopy reads any value and returns a copy of its JSON.
-func (d *decoder) rawCopy() ([]byte, error) {
-	b, err := d.raw()
-	if err != nil {
-		return nil, err
-	}
-	return bytes.Clone(b), nil
-}
+func (d *decoder) rawCopy() []byte { return bytes.Clone(d.Raw()) }
 
 // header decodes the first line of a session file.
 func (d *decoder) header(line []byte) (Header, error) {
-	d.reset(line)
+	d.Reset(line)
 	var h Header
 	var typ string
 	var version int64
-	err := d.object(func(key []byte) error {
-		var err error
+	for key := range d.Object() {
 		switch string(key) {
 		case "type":
-			typ, err = d.strOrSkip()
+			typ = d.strOrSkip()
 		case "version":
-			if c := d.peek(); c == '-' || c >= '0' && c <= '9' {
-				version, err = d.integer()
+			if d.Kind() == jsonscan.Number {
+				version = d.LooseInt()
 			} else {
-				err = d.skip()
+				d.Skip()
 			}
 		case "id":
-			h.ID, err = d.strOrSkip()
+			h.ID = d.strOrSkip()
 		case "timestamp":
-			h.Timestamp, err = d.strOrSkip()
+			h.Timestamp = d.strOrSkip()
 		case "cwd":
-			h.Cwd, err = d.strOrSkip()
+			h.Cwd = d.strOrSkip()
 		case "parentSession":
-			h.ParentSession, err = d.strOrSkip()
+			h.ParentSession = d.strOrSkip()
 		default:
-			err = d.skip()
+			d.Skip()
 		}
-		return err
-	})
-	if err == nil {
-		err = d.end()
 	}
-	if err != nil {
+	if err := d.End(); err != nil {
 		return Header{}, err
 	}
 	if typ != string(typeSession) || h.ID == "" {
@@ -399,9 +396,10 @@ func (d *decoder) header(line []byte) (Header, error) {
 }
 
 // strOrSkip reads a string, or steps over a value of another kind.
-func (d *decoder) strOrSkip() (string, error) {
-	if d.isString() {
-		return d.str()
+func (d *decoder) strOrSkip() string {
+	if d.Kind() == jsonscan.String {
+		return d.Str()
 	}
-	return "", d.skip()
+	d.Skip()
+	return ""
 }

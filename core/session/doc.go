@@ -11,11 +11,11 @@
 //
 // Reading is built for large files: Open streams the file line by line
 // with no line-length limit, indexes every entry (id, parent, type, offset)
-// and decodes only the active branch, with a JSON scanner of its own that
-// is an order of magnitude faster than encoding/json on long strings. A
-// corrupt line, including the incomplete last line a crash leaves behind,
-// is skipped and reported as a Warning; it never stops a session from
-// opening.
+// and decodes only the active branch, with core/jsonscan and core's own
+// message reader, an order of magnitude faster than encoding/json on long
+// strings. A corrupt line, including the incomplete last line a crash
+// leaves behind, is skipped and reported as a Warning; it never stops a
+// session from opening.
 //
 // Store lays sessions out as pi does (<root>/--<cwd slug>--/<time>_<uuid>.jsonl)
 // and finds them again for --continue (Latest) and --resume (List).

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/jsonscan"
 )
 
 // appendHeader appends the header line (without its newline) in pi's key
@@ -15,14 +16,14 @@ func appendHeader(b []byte, h Header) []byte {
 	b = append(b, `{"type":"session","version":`...)
 	b = strconv.AppendInt(b, int64(h.Version), 10)
 	b = append(b, `,"id":`...)
-	b = core.AppendJSONString(b, h.ID)
+	b = jsonscan.AppendString(b, h.ID)
 	b = append(b, `,"timestamp":`...)
-	b = core.AppendJSONString(b, h.Timestamp)
+	b = jsonscan.AppendString(b, h.Timestamp)
 	b = append(b, `,"cwd":`...)
-	b = core.AppendJSONString(b, h.Cwd)
+	b = jsonscan.AppendString(b, h.Cwd)
 	if h.ParentSession != "" {
 		b = append(b, `,"parentSession":`...)
-		b = core.AppendJSONString(b, h.ParentSession)
+		b = jsonscan.AppendString(b, h.ParentSession)
 	}
 	return append(b, '}')
 }
@@ -61,19 +62,19 @@ func appendEntry(b []byte, e *Entry) ([]byte, error) {
 		return nil, fmt.Errorf("entry %s has type %q but a %s payload", e.ID, e.Type, e.Payload.EntryType())
 	}
 	b = append(b, `{"type":`...)
-	b = core.AppendJSONString(b, string(e.Type))
+	b = jsonscan.AppendString(b, string(e.Type))
 	var err error
 	switch p := e.Payload.(type) {
 	case *CustomEntry:
 		b = append(b, `,"customType":`...)
-		b = core.AppendJSONString(b, p.CustomType)
+		b = jsonscan.AppendString(b, p.CustomType)
 		if b, err = appendRaw(b, "data", p.Data); err != nil {
 			return nil, err
 		}
 		return appendEnvelope(b, e), nil
 	case *CustomMessageEntry:
 		b = append(b, `,"customType":`...)
-		b = core.AppendJSONString(b, p.CustomType)
+		b = jsonscan.AppendString(b, p.CustomType)
 		b = append(b, `,"content":`...)
 		if b, err = appendContent(b, p.Content); err != nil {
 			return nil, err
@@ -95,17 +96,17 @@ func appendEntry(b []byte, e *Entry) ([]byte, error) {
 		}
 	case *ModelChangeEntry:
 		b = append(b, `,"provider":`...)
-		b = core.AppendJSONString(b, p.Provider)
+		b = jsonscan.AppendString(b, p.Provider)
 		b = append(b, `,"modelId":`...)
-		b = core.AppendJSONString(b, p.ModelID)
+		b = jsonscan.AppendString(b, p.ModelID)
 	case *ThinkingLevelChangeEntry:
 		b = append(b, `,"thinkingLevel":`...)
-		b = core.AppendJSONString(b, string(p.ThinkingLevel))
+		b = jsonscan.AppendString(b, string(p.ThinkingLevel))
 	case *CompactionEntry:
 		b = append(b, `,"summary":`...)
-		b = core.AppendJSONString(b, p.Summary)
+		b = jsonscan.AppendString(b, p.Summary)
 		b = append(b, `,"firstKeptEntryId":`...)
-		b = core.AppendJSONString(b, p.FirstKeptEntryID)
+		b = jsonscan.AppendString(b, p.FirstKeptEntryID)
 		b = append(b, `,"tokensBefore":`...)
 		b = strconv.AppendInt(b, int64(p.TokensBefore), 10)
 		if b, err = appendRaw(b, "details", p.Details); err != nil {
@@ -115,9 +116,9 @@ func appendEntry(b []byte, e *Entry) ([]byte, error) {
 		b = strconv.AppendBool(b, p.FromHook)
 	case *BranchSummaryEntry:
 		b = append(b, `,"fromId":`...)
-		b = core.AppendJSONString(b, p.FromID)
+		b = jsonscan.AppendString(b, p.FromID)
 		b = append(b, `,"summary":`...)
-		b = core.AppendJSONString(b, p.Summary)
+		b = jsonscan.AppendString(b, p.Summary)
 		if b, err = appendRaw(b, "details", p.Details); err != nil {
 			return nil, err
 		}
@@ -125,14 +126,14 @@ func appendEntry(b []byte, e *Entry) ([]byte, error) {
 		b = strconv.AppendBool(b, p.FromHook)
 	case *LabelEntry:
 		b = append(b, `,"targetId":`...)
-		b = core.AppendJSONString(b, p.TargetID)
+		b = jsonscan.AppendString(b, p.TargetID)
 		if p.Label != "" {
 			b = append(b, `,"label":`...)
-			b = core.AppendJSONString(b, p.Label)
+			b = jsonscan.AppendString(b, p.Label)
 		}
 	case *SessionInfoEntry:
 		b = append(b, `,"name":`...)
-		b = core.AppendJSONString(b, p.Name)
+		b = jsonscan.AppendString(b, p.Name)
 	default:
 		return nil, fmt.Errorf("entry %s has an unsupported payload %T", e.ID, e.Payload)
 	}
@@ -143,15 +144,15 @@ func appendEntry(b []byte, e *Entry) ([]byte, error) {
 // object.
 func appendEnvelope(b []byte, e *Entry) []byte {
 	b = append(b, `,"id":`...)
-	b = core.AppendJSONString(b, e.ID)
+	b = jsonscan.AppendString(b, e.ID)
 	b = append(b, `,"parentId":`...)
 	if e.ParentID == nil {
 		b = append(b, "null"...)
 	} else {
-		b = core.AppendJSONString(b, *e.ParentID)
+		b = jsonscan.AppendString(b, *e.ParentID)
 	}
 	b = append(b, `,"timestamp":`...)
-	b = core.AppendJSONString(b, e.Timestamp)
+	b = jsonscan.AppendString(b, e.Timestamp)
 	return append(b, '}')
 }
 
@@ -170,12 +171,10 @@ func appendRaw(b []byte, key string, raw json.RawMessage) ([]byte, error) {
 }
 
 func validJSON(raw []byte) error {
-	var s scanner
-	s.reset(raw)
-	if err := s.skip(); err != nil {
-		return fmt.Errorf("invalid JSON: %w", err)
-	}
-	if err := s.end(); err != nil {
+	var s jsonscan.Scanner
+	s.Reset(raw)
+	s.Skip()
+	if err := s.End(); err != nil {
 		return fmt.Errorf("invalid JSON: %w", err)
 	}
 	return nil

@@ -176,27 +176,3 @@ func checkIndex(t *testing.T, f *File, want map[int64]string) {
 		t.Fatalf("%d warnings for %d bad lines: %v", bad, len(want)-entries, f.warnings)
 	}
 }
-
-// FuzzScanner checks the scanner's grammar against encoding/json's, and
-// that decoding a string gives what encoding/json gives.
-func FuzzScanner(f *testing.F) {
-	for _, s := range []string{`{"a":[1,-2.5e+3,true,false,null,"x\u00e9\ud83d\ude00"]}`, `"\ud800\u0041"`, "\"bad \xff\"", `[1,]`, `01`, `{"a" 1}`, " [ ] ", `"\/\b\f\n\r\t"`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		err := validJSON(data)
-		if (err == nil) != json.Valid(data) {
-			t.Fatalf("validJSON(%q) = %v, json.Valid = %v", data, err, json.Valid(data))
-		}
-		var want string
-		if json.Unmarshal(data, &want) != nil {
-			return
-		}
-		var s scanner
-		s.reset(data)
-		got, err := s.str()
-		if err != nil || got != want {
-			t.Fatalf("str(%q) = %q, %v; encoding/json says %q", data, got, err, want)
-		}
-	})
-}

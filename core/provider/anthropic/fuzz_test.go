@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/jsonscan"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/providertest"
 )
@@ -83,7 +84,8 @@ func FuzzScanDelta(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var fast streamEvent
-		if !scanDelta(data, &fast) {
+		var s jsonscan.Scanner
+		if !scanDelta(&s, data, &fast) {
 			return
 		}
 		var slow streamEvent

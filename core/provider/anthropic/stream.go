@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/jsonscan"
 	"github.com/cairn-dev/cairn/core/provider"
 )
 
@@ -74,6 +75,7 @@ type decoder struct {
 	name   string
 	apiKey string
 	ev     streamEvent
+	scan   jsonscan.Scanner // reused for every content_block_delta
 	// blocks maps the wire's block index to the Builder's; skipped block
 	// types (server tools and their results) map to -1.
 	blocks map[int]openBlock
@@ -121,7 +123,7 @@ func (d *decoder) handle(name string, data []byte) (bool, error) {
 	}
 	ev := &d.ev
 	*ev = streamEvent{}
-	if (name == "content_block_delta" || name == "") && scanDelta(data, ev) {
+	if (name == "content_block_delta" || name == "") && scanDelta(&d.scan, data, ev) {
 		d.delta()
 		return false, nil
 	}

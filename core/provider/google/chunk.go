@@ -1,6 +1,11 @@
 package google
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"errors"
+
+	"github.com/cairn-dev/cairn/core/jsonscan"
+)
 
 // chunk is one streamed GenerateContentResponse, restricted to what cairn
 // reads. parseChunk fills it; one chunk is reused for every event.
@@ -58,42 +63,45 @@ func (ch *chunk) reset() {
 
 // parseChunk reads one GenerateContentResponse into ch, which the caller has
 // reset. The rare members (an error, prompt feedback) go through
-// encoding/json; the ones in every chunk are read here.
-func parseChunk(data []byte, ch *chunk) error {
-	s := &scanner{data: data}
-	if s.peek() != '{' {
-		return s.fail("expected an object")
+// encoding/json; the ones in every chunk are read here. null reads as
+// encoding/json reads it.
+func parseChunk(s *jsonscan.Scanner, data []byte, ch *chunk) error {
+	s.Reset(data)
+	if s.Kind() != jsonscan.Object {
+		return errNotObject
 	}
-	err := s.object(func(key []byte) error {
+	for key := range s.Object() {
 		switch string(key) {
 		case "candidates":
 			ch.Candidates = ch.Candidates[:0]
-			return s.array(func(int) error {
-				c := ch.addCandidate()
-				if s.null() {
-					return nil
+			for range s.Array() {
+				if c := ch.addCandidate(); !s.Null() {
+					parseCandidate(s, c)
 				}
-				return parseCandidate(s, c)
-			})
+			}
 		case "usageMetadata":
-			if s.null() {
+			if s.Null() {
 				ch.HasUsage, ch.Usage = false, usageMetadata{}
-				return nil
+				continue
 			}
 			ch.HasUsage = true
-			return parseUsage(s, &ch.Usage)
+			parseUsage(s, &ch.Usage)
 		case "promptFeedback":
-			return s.decodeInto(&ch.PromptFeedback)
+			if err := decodeInto(s, &ch.PromptFeedback); err != nil {
+				return err
+			}
 		case "error":
-			return s.decodeInto(&ch.Error)
+			if err := decodeInto(s, &ch.Error); err != nil {
+				return err
+			}
+		default:
+			s.Skip()
 		}
-		return s.skip()
-	})
-	if err != nil {
-		return err
 	}
-	return s.end()
+	return s.End()
 }
+
+var errNotObject = errors.New("expected a JSON object")
 
 // addCandidate appends a zeroed candidate, keeping the parts array a
 // previous event left in that slot so steady streaming allocates nothing.
@@ -123,97 +131,115 @@ func grow[T any](xs []T) []T {
 }
 
 // decodeInto hands one value to encoding/json.
-func (s *scanner) decodeInto(dst any) error {
-	raw, err := s.raw()
-	if err != nil {
-		return err
+func decodeInto(s *jsonscan.Scanner, dst any) error {
+	raw := s.Raw()
+	if raw == nil {
+		return s.Err()
 	}
 	return json.Unmarshal(raw, dst)
 }
 
-func parseCandidate(s *scanner, c *candidate) error {
+func parseCandidate(s *jsonscan.Scanner, c *candidate) {
 	parts := c.Content.Parts[:0]
-	err := s.object(func(key []byte) error {
+	for key := range s.Object() {
 		switch string(key) {
 		case "content":
-			return s.object(func(key []byte) error {
+			for key := range s.Object() {
 				if string(key) != "parts" {
-					return s.skip()
+					s.Skip()
+					continue
 				}
 				parts = parts[:0]
-				return s.array(func(int) error {
-					if s.null() {
-						return nil
+				for range s.Array() {
+					if !s.Null() {
+						parts = grow(parts)
+						parsePart(s, &parts[len(parts)-1])
 					}
-					parts = grow(parts)
-					return parsePart(s, &parts[len(parts)-1])
-				})
-			})
+				}
+			}
 		case "finishReason":
-			return s.str(&c.FinishReason)
+			str(s, &c.FinishReason)
 		case "finishMessage":
-			return s.str(&c.FinishMessage)
+			str(s, &c.FinishMessage)
 		case "index":
-			return s.integer(&c.Index)
+			integer(s, &c.Index)
+		default:
+			s.Skip()
 		}
-		return s.skip()
-	})
+	}
 	c.Content.Parts = parts
-	return err
 }
 
-func parsePart(s *scanner, p *inPart) error {
-	return s.object(func(key []byte) error {
+func parsePart(s *jsonscan.Scanner, p *inPart) {
+	for key := range s.Object() {
 		switch string(key) {
 		case "text":
-			return s.str(&p.Text)
+			str(s, &p.Text)
 		case "thought":
-			return s.boolean(&p.Thought)
+			if !s.Null() {
+				p.Thought = s.Bool()
+			}
 		case "thoughtSignature":
-			return s.str(&p.ThoughtSignature)
+			str(s, &p.ThoughtSignature)
 		case "functionCall":
-			if s.null() {
+			if s.Null() {
 				p.FunctionCall = nil
-				return nil
+				continue
 			}
 			if p.FunctionCall == nil {
 				p.FunctionCall = &inFunctionCall{}
 			}
-			fc := p.FunctionCall
-			return s.object(func(key []byte) error {
-				switch string(key) {
-				case "id":
-					return s.str(&fc.ID)
-				case "name":
-					return s.str(&fc.Name)
-				case "args":
-					if s.null() {
-						fc.Args = nil
-						return nil
-					}
-					raw, err := s.raw()
-					fc.Args = raw
-					return err
-				}
-				return s.skip()
-			})
+			parseFunctionCall(s, p.FunctionCall)
+		default:
+			s.Skip()
 		}
-		return s.skip()
-	})
+	}
 }
 
-func parseUsage(s *scanner, u *usageMetadata) error {
-	return s.object(func(key []byte) error {
+func parseFunctionCall(s *jsonscan.Scanner, fc *inFunctionCall) {
+	for key := range s.Object() {
+		switch string(key) {
+		case "id":
+			str(s, &fc.ID)
+		case "name":
+			str(s, &fc.Name)
+		case "args":
+			if fc.Args = nil; !s.Null() {
+				fc.Args = s.Raw()
+			}
+		default:
+			s.Skip()
+		}
+	}
+}
+
+func parseUsage(s *jsonscan.Scanner, u *usageMetadata) {
+	for key := range s.Object() {
 		switch string(key) {
 		case "promptTokenCount":
-			return s.integer(&u.PromptTokenCount)
+			integer(s, &u.PromptTokenCount)
 		case "candidatesTokenCount":
-			return s.integer(&u.CandidatesTokenCount)
+			integer(s, &u.CandidatesTokenCount)
 		case "thoughtsTokenCount":
-			return s.integer(&u.ThoughtsTokenCount)
+			integer(s, &u.ThoughtsTokenCount)
 		case "cachedContentTokenCount":
-			return s.integer(&u.CachedContentTokenCount)
+			integer(s, &u.CachedContentTokenCount)
+		default:
+			s.Skip()
 		}
-		return s.skip()
-	})
+	}
+}
+
+// str and integer read a field; null leaves it alone, as with
+// encoding/json.
+func str(s *jsonscan.Scanner, dst *string) {
+	if !s.Null() {
+		*dst = s.Str()
+	}
+}
+
+func integer(s *jsonscan.Scanner, dst *int) {
+	if !s.Null() {
+		*dst = int(s.Int())
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/jsonscan"
 	"github.com/cairn-dev/cairn/core/provider"
 )
 
@@ -25,6 +26,7 @@ type stream struct {
 	usage     usageMetadata
 	hasUsage  bool
 	chunk     chunk
+	scan      jsonscan.Scanner // reused for every event
 }
 
 // run reads events until the body ends and returns what Stream should.
@@ -77,7 +79,7 @@ func (s *stream) event(data []byte) error {
 	}
 	ch := &s.chunk
 	ch.reset()
-	if err := parseChunk(data, ch); err != nil {
+	if err := parseChunk(&s.scan, data, ch); err != nil {
 		return &provider.Error{Provider: s.name, Message: "malformed event from Gemini: " + err.Error(), Err: err}
 	}
 	if ch.Error != nil {

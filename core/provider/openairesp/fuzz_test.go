@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/jsonscan"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/providertest"
 )
@@ -80,7 +81,8 @@ func FuzzFastPaths(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if index, delta, ok := deltaFields(data); ok {
+		var s jsonscan.Scanner
+		if index, delta, ok := deltaFields(&s, data); ok {
 			var ev deltaEvent
 			if err := json.Unmarshal(data, &ev); err != nil {
 				t.Fatalf("deltaFields accepted %q, encoding/json: %v", data, err)
@@ -89,17 +91,17 @@ func FuzzFastPaths(f *testing.F) {
 				t.Fatalf("%q: deltaFields read (%d, %q), encoding/json (%d, %q)", data, index, delta, ev.OutputIndex, ev.Delta)
 			}
 		}
-		if index, args, ok := argumentsFields(data); ok {
+		if index, args, ok := argumentsFields(&s, data); ok {
 			var ev argumentsDoneEvent
 			if err := json.Unmarshal(data, &ev); err != nil {
 				t.Fatalf("argumentsFields accepted %q, encoding/json: %v", data, err)
 			}
-			got, ok := decodeString(args)
+			got, ok := decodeString(&s, args)
 			if ev.OutputIndex != index || (ok && got != ev.Arguments) {
 				t.Fatalf("%q: argumentsFields read (%d, %q), encoding/json (%d, %q)", data, index, got, ev.OutputIndex, ev.Arguments)
 			}
 		}
-		if index, item, ok := itemFields(data); ok {
+		if index, item, ok := itemFields(&s, data); ok {
 			var ev itemEvent
 			if err := json.Unmarshal(data, &ev); err != nil {
 				t.Fatalf("itemFields accepted %q, encoding/json: %v", data, err)
@@ -108,7 +110,7 @@ func FuzzFastPaths(f *testing.F) {
 				t.Fatalf("%q: itemFields read (%d, %q), encoding/json (%d, %q)", data, index, item, ev.OutputIndex, ev.Item)
 			}
 		}
-		if item, args, ok := callFields(data); ok {
+		if item, args, ok := callFields(&s, data); ok {
 			var want struct {
 				Type      string `json:"type"`
 				ID        string `json:"id"`
@@ -119,7 +121,7 @@ func FuzzFastPaths(f *testing.F) {
 			if err := json.Unmarshal(data, &want); err != nil {
 				t.Fatalf("callFields accepted %q, encoding/json: %v", data, err)
 			}
-			got, ok := decodeString(args)
+			got, ok := decodeString(&s, args)
 			if item.Type != want.Type || item.ID != want.ID || item.CallID != want.CallID || item.Name != want.Name || (ok && got != want.Arguments) {
 				t.Fatalf("%q: callFields read %+v %q, encoding/json %+v", data, item, got, want)
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/jsonscan"
 	"github.com/cairn-dev/cairn/core/provider"
 )
 
@@ -32,6 +33,7 @@ type decoder struct {
 	items    map[int]*itemState
 	reason   core.StopReason
 	done     bool
+	scan     jsonscan.Scanner // reused for every event the fast paths read
 }
 
 func newDecoder(b *provider.Builder, providerName, apiKey string) *decoder {
@@ -213,7 +215,7 @@ func (d *decoder) itemAdded(data []byte) error {
 
 // itemEvent reads an output_item event's index and item.
 func (d *decoder) itemEvent(name string, data []byte) (int, outputItem, error) {
-	index, raw, ok := itemFields(data)
+	index, raw, ok := itemFields(&d.scan, data)
 	if !ok {
 		var ev itemEvent
 		if err := json.Unmarshal(data, &ev); err != nil {
@@ -221,7 +223,7 @@ func (d *decoder) itemEvent(name string, data []byte) (int, outputItem, error) {
 		}
 		index, raw = ev.OutputIndex, ev.Item
 	}
-	if item, args, ok := callFields(raw); ok && item.Type == "function_call" {
+	if item, args, ok := callFields(&d.scan, raw); ok && item.Type == "function_call" {
 		item.encodedArguments = args
 		item.raw = raw
 		return index, item, nil
@@ -240,7 +242,7 @@ func (d *decoder) arguments(item *outputItem) (string, error) {
 	if item.encodedArguments == nil {
 		return item.Arguments, nil
 	}
-	if args, ok := decodeString(item.encodedArguments); ok {
+	if args, ok := decodeString(&d.scan, item.encodedArguments); ok {
 		return args, nil
 	}
 	var args string
@@ -295,7 +297,7 @@ func (d *decoder) summaryPartAdded(data []byte) error {
 }
 
 func (d *decoder) delta(name string, data []byte, kind string) error {
-	index, delta, ok := deltaFields(data)
+	index, delta, ok := deltaFields(&d.scan, data)
 	if !ok {
 		var ev deltaEvent
 		if err := json.Unmarshal(data, &ev); err != nil {
@@ -310,7 +312,7 @@ func (d *decoder) delta(name string, data []byte, kind string) error {
 }
 
 func (d *decoder) argumentsDone(data []byte) error {
-	index, encoded, ok := argumentsFields(data)
+	index, encoded, ok := argumentsFields(&d.scan, data)
 	item := outputItem{encodedArguments: encoded}
 	if !ok {
 		var ev argumentsDoneEvent
