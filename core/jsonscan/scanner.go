@@ -28,6 +28,7 @@ import (
 	"iter"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // MaxDepth is how deeply arrays and objects may nest: encoding/json's
@@ -102,6 +103,8 @@ func (s *Scanner) End() error {
 	return s.err
 }
 
+// fail records the first error and moves to the end of the input, so
+// that every later read finds nothing.
 func (s *Scanner) fail(msg string) {
 	if s.err != nil {
 		return
@@ -110,6 +113,7 @@ func (s *Scanner) fail(msg string) {
 		msg = "unexpected end of input"
 	}
 	s.err = &Error{Offset: s.pos, Msg: msg}
+	s.pos = len(s.data)
 }
 
 func (s *Scanner) space() {
@@ -124,13 +128,17 @@ func (s *Scanner) space() {
 }
 
 // peek returns the next byte after white space, or 0 at the end of the
-// input or after an error.
+// input (where an error leaves the scanner).
 func (s *Scanner) peek() byte {
-	s.space()
-	if s.err != nil || s.pos >= len(s.data) {
-		return 0
+	// Most tokens follow the one before directly: look before looping.
+	if s.pos < len(s.data) && s.data[s.pos] > ' ' {
+		return s.data[s.pos]
 	}
-	return s.data[s.pos]
+	s.space()
+	if s.pos < len(s.data) {
+		return s.data[s.pos]
+	}
+	return 0
 }
 
 // Kind reports the kind of the next value without consuming it.
@@ -191,7 +199,12 @@ func (s *Scanner) members(yield func(key []byte) bool) {
 			s.fail("expected a string key")
 			return
 		}
-		key := s.StrBytes()
+		s.pos++
+		key, escaped, ascii := s.span()
+		if escaped || !ascii && !utf8.Valid(key) {
+			s.scratch = appendUnescaped(s.scratch[:0], key)
+			key = s.scratch
+		}
 		if s.peek() != ':' {
 			s.fail("expected a colon after the key")
 			return
