@@ -26,8 +26,7 @@ import (
 	"bytes"
 	"fmt"
 	"iter"
-	"math"
-	"strconv"
+	"unicode/utf8"
 )
 
 // MaxDepth is how deeply arrays and objects may nest: encoding/json's
@@ -102,6 +101,8 @@ func (s *Scanner) End() error {
 	return s.err
 }
 
+// fail records the first error and moves to the end of the input, so
+// that every later read finds nothing.
 func (s *Scanner) fail(msg string) {
 	if s.err != nil {
 		return
@@ -110,6 +111,7 @@ func (s *Scanner) fail(msg string) {
 		msg = "unexpected end of input"
 	}
 	s.err = &Error{Offset: s.pos, Msg: msg}
+	s.pos = len(s.data)
 }
 
 func (s *Scanner) space() {
@@ -124,13 +126,17 @@ func (s *Scanner) space() {
 }
 
 // peek returns the next byte after white space, or 0 at the end of the
-// input or after an error.
+// input (where an error leaves the scanner).
 func (s *Scanner) peek() byte {
-	s.space()
-	if s.err != nil || s.pos >= len(s.data) {
-		return 0
+	// Most tokens follow the one before directly: look before looping.
+	if s.pos < len(s.data) && s.data[s.pos] > ' ' {
+		return s.data[s.pos]
 	}
-	return s.data[s.pos]
+	s.space()
+	if s.pos < len(s.data) {
+		return s.data[s.pos]
+	}
+	return 0
 }
 
 // Kind reports the kind of the next value without consuming it.
@@ -191,7 +197,12 @@ func (s *Scanner) members(yield func(key []byte) bool) {
 			s.fail("expected a string key")
 			return
 		}
-		key := s.StrBytes()
+		s.pos++
+		key, escaped, ascii := s.span()
+		if escaped || !ascii && !utf8.Valid(key) {
+			s.scratch = appendUnescaped(s.scratch[:0], key)
+			key = s.scratch
+		}
 		if s.peek() != ':' {
 			s.fail("expected a colon after the key")
 			return
@@ -316,141 +327,6 @@ func (s *Scanner) Bool() bool {
 		s.fail("expected a boolean")
 	}
 	return false
-}
-
-// Number reads a number and returns its text, which aliases the input.
-// null reads as no text.
-func (s *Scanner) Number() []byte {
-	if s.Null() {
-		return nil
-	}
-	if c := s.peek(); c != '-' && (c < '0' || c > '9') {
-		s.fail("expected a number")
-		return nil
-	}
-	start := s.pos
-	d, i := s.data, s.pos
-	if d[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case i < len(d) && d[i] >= '1' && d[i] <= '9':
-		i = digits(d, i)
-	default:
-		s.pos = i
-		s.fail("invalid number")
-		return nil
-	}
-	if i < len(d) && d[i] == '.' {
-		if i = digits(d, i+1); d[i-1] == '.' {
-			s.pos = i
-			s.fail("invalid number")
-			return nil
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if j := digits(d, i); j > i {
-			i = j
-		} else {
-			s.pos = i
-			s.fail("invalid number")
-			return nil
-		}
-	}
-	s.pos = i
-	return d[start:i]
-}
-
-// digits returns the index of the first byte of d at or after i that is not
-// a decimal digit.
-func digits(d []byte, i int) int {
-	for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-		i++
-	}
-	return i
-}
-
-// Int reads a number as encoding/json reads one into an int64: one with a
-// fraction or an exponent, or out of range, is an error. null reads as 0.
-func (s *Scanner) Int() int64 {
-	start := s.pos
-	text := s.Number()
-	if n, ok := parseInt(text); ok || text == nil {
-		return n
-	}
-	if n, err := strconv.ParseInt(string(text), 10, 64); err == nil {
-		return n
-	}
-	s.pos = start
-	s.fail("number " + string(text) + " is not a 64-bit integer")
-	return 0
-}
-
-// LooseInt reads a number as an integer, leniently where Int fails: a
-// fraction is dropped and a value out of range becomes the nearest int64.
-// It suits counters in files other programs write. null reads as 0.
-func (s *Scanner) LooseInt() int64 {
-	text := s.Number()
-	if n, ok := parseInt(text); ok || text == nil {
-		return n
-	}
-	if n, err := strconv.ParseInt(string(text), 10, 64); err == nil {
-		return n
-	}
-	f, _ := strconv.ParseFloat(string(text), 64)
-	switch {
-	case f >= math.MaxInt64:
-		return math.MaxInt64
-	case f <= math.MinInt64:
-		return math.MinInt64
-	}
-	return int64(f)
-}
-
-// parseInt parses number text that is an integer of at most 18 digits, the
-// common case, without strconv.
-func parseInt(text []byte) (int64, bool) {
-	digits := text
-	if len(digits) > 0 && digits[0] == '-' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 || len(digits) > 18 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	if len(text) > len(digits) {
-		n = -n
-	}
-	return n, true
-}
-
-// Float reads a number as encoding/json reads one into a float64: one out
-// of range is an error. null reads as 0.
-func (s *Scanner) Float() float64 {
-	start := s.pos
-	text := s.Number()
-	if text == nil {
-		return 0
-	}
-	f, err := strconv.ParseFloat(string(text), 64)
-	if err != nil {
-		s.pos = start
-		s.fail("number " + string(text) + " is out of range")
-		return 0
-	}
-	return f
 }
 
 // FieldMatch reports whether key equals one of names when case is ignored,

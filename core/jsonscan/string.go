@@ -43,11 +43,11 @@ func (s *Scanner) str() (body []byte, plain bool) {
 		return nil, true
 	}
 	s.pos++
-	body, escaped := s.span()
+	body, escaped, ascii := s.span()
 	if s.err != nil {
 		return nil, true
 	}
-	return body, !escaped && utf8.Valid(body)
+	return body, !escaped && (ascii || utf8.Valid(body))
 }
 
 const (
@@ -66,15 +66,22 @@ func specialMask(x uint64) uint64 {
 }
 
 // span validates the body of the string whose opening quote is just
-// behind the scanner, moves past its closing quote and returns the body
-// and whether it holds escapes.
-func (s *Scanner) span() (body []byte, escaped bool) {
+// behind the scanner, moves past its closing quote and returns the body,
+// whether it holds escapes, and whether it is surely all ASCII (false
+// means it may not be).
+func (s *Scanner) span() (body []byte, escaped, ascii bool) {
 	b := s.data
 	start, i := s.pos, s.pos
+	// high gathers the bytes looked at, some past the string's end too,
+	// which is cheaper than masking them off and only costs a false "may
+	// not be ASCII".
+	var high uint64
 	for {
 		// Eight bytes at a time, straight to the first that needs a look.
 		for i+8 <= len(b) {
-			if m := specialMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			x := binary.LittleEndian.Uint64(b[i:])
+			high |= x
+			if m := specialMask(x); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
@@ -83,18 +90,18 @@ func (s *Scanner) span() (body []byte, escaped bool) {
 		if i >= len(b) {
 			s.pos = i
 			s.fail("unterminated string")
-			return nil, false
+			return nil, false, false
 		}
 		switch c := b[i]; {
 		case c == '"':
 			s.pos = i + 1
-			return b[start:i], escaped
+			return b[start:i], escaped, high&msb == 0
 		case c == '\\':
 			escaped = true
 			if i+1 >= len(b) {
 				s.pos = i + 1
 				s.fail("unterminated string")
-				return nil, false
+				return nil, false, false
 			}
 			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -103,19 +110,20 @@ func (s *Scanner) span() (body []byte, escaped bool) {
 				if _, ok := hex4(b[i+2:]); !ok {
 					s.pos = i
 					s.fail("invalid \\u escape in string")
-					return nil, false
+					return nil, false, false
 				}
 				i += 6
 			default:
 				s.pos = i
 				s.fail("invalid escape in string")
-				return nil, false
+				return nil, false, false
 			}
 		case c < 0x20:
 			s.pos = i
 			s.fail("control character in string")
-			return nil, false
+			return nil, false, false
 		default:
+			high |= uint64(c)
 			i++
 		}
 	}
