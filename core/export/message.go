@@ -1,6 +1,7 @@
 package export
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -87,20 +88,11 @@ func takeResult(list []core.Message, shown []bool, i int, callID string) int {
 // it, its label if it has one, and its time.
 func (p *page) open(kind, id, who string, ts int64) {
 	w := p.w
-	w.WriteString("<section class=\"msg " + kind + "\"")
-	if id != "" {
-		w.WriteString(" id=\"e-")
-		writeEscaped(w, id)
-		w.WriteString("\"")
-	}
-	w.WriteString(">\n<div class=\"meta\"><span class=\"who\">")
+	p.startTag("section", "msg "+kind, id)
+	w.WriteString("\n<div class=\"meta\"><span class=\"who\">")
 	writeEscaped(w, who)
 	w.WriteString("</span>")
-	if label := p.labels[id]; label != "" && id != "" {
-		w.WriteString("<span class=\"label\">")
-		writeEscaped(w, label)
-		w.WriteString("</span>")
-	}
+	p.label(id, "")
 	if t := when(ts); t != "" {
 		w.WriteString("<time>" + t + "</time>")
 	}
@@ -108,6 +100,29 @@ func (p *page) open(kind, id, who string, ts int64) {
 }
 
 func (p *page) close() { p.w.WriteString("</section>\n") }
+
+// startTag writes an opening tag with its class and, for an entry, the
+// anchor other pages link to (e-<entry id>).
+func (p *page) startTag(tag, class, id string) {
+	w := p.w
+	w.WriteString("<" + tag + " class=\"" + class + "\"")
+	if id != "" {
+		w.WriteString(" id=\"e-")
+		writeEscaped(w, id)
+		w.WriteString("\"")
+	}
+	w.WriteString(">")
+}
+
+// label writes the label the person gave entry id, if any, followed by
+// after.
+func (p *page) label(id, after string) {
+	if label := p.labels[id]; label != "" && id != "" {
+		p.w.WriteString("<span class=\"label\">")
+		writeEscaped(p.w, label)
+		p.w.WriteString("</span>" + after)
+	}
+}
 
 // user writes what the person said as they typed it, and their images.
 func (p *page) user(m *core.UserMessage, id string) {
@@ -128,11 +143,7 @@ func (p *page) user(m *core.UserMessage, id string) {
 // assistant writes a model's answer: its blocks in order, each tool call
 // with its result, the error it stopped with, and its usage.
 func (p *page) assistant(m *core.AssistantMessage, id string, result func(callID string) (*core.ToolResultMessage, string)) error {
-	who := "Assistant"
-	if m.Model != "" {
-		who = m.Model
-	}
-	p.open("assistant", id, who, m.Timestamp)
+	p.open("assistant", id, cmp.Or(m.Model, "Assistant"), m.Timestamp)
 	for _, c := range m.Content {
 		switch c.Type {
 		case core.ContentText:
@@ -234,11 +245,7 @@ func (p *page) custom(m *core.CustomMessage, id string) error {
 	if !m.Display {
 		return nil
 	}
-	who := "Note"
-	if m.CustomType != "" {
-		who = m.CustomType
-	}
-	p.open("custom", id, who, m.Timestamp)
+	p.open("custom", id, cmp.Or(m.CustomType, "Note"), m.Timestamp)
 	for _, c := range m.Content {
 		switch c.Type {
 		case core.ContentText:

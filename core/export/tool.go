@@ -41,20 +41,11 @@ func (p *page) toolCall(c core.Content, res *core.ToolResultMessage, resID strin
 		}
 	}
 	w := p.w
-	w.WriteString("<div class=\"tool " + state + "\"")
-	if resID != "" {
-		w.WriteString(" id=\"e-")
-		writeEscaped(w, resID)
-		w.WriteString("\"")
-	}
-	w.WriteString(">\n<div class=\"tool-head\"><span class=\"tool-name\">")
+	p.startTag("div", "tool "+state, resID)
+	w.WriteString("\n<div class=\"tool-head\"><span class=\"tool-name\">")
 	writeEscaped(w, c.Name)
 	w.WriteString("</span> ")
-	if label := p.labels[resID]; label != "" && resID != "" {
-		w.WriteString("<span class=\"label\">")
-		writeEscaped(w, label)
-		w.WriteString("</span> ")
-	}
+	p.label(resID, " ")
 	w.WriteString("<span class=\"tool-arg\">")
 	writeEscaped(w, preview(toolSubject(c.Name, args), 160))
 	w.WriteString("</span> <span class=\"tool-state\">" + mark + "</span></div>\n")
