@@ -578,3 +578,26 @@ func waitFor(t *testing.T, ch <-chan string) string {
 		return ""
 	}
 }
+
+// nobody is an asker with no one behind it, as an unattended session is.
+type nobody struct{}
+
+func (nobody) Ask(context.Context, core.Question) (core.Answer, core.Outcome) {
+	return core.Answer{}, core.NoOneToAsk
+}
+
+func TestGateRefusesByPolicyWhenNoOneCanBeAsked(t *testing.T) {
+	g := openGate(t, Config{})
+	d := g.Check(context.Background(), bashTool, bashCall("make deploy"), nobody{})
+	if d.Allow || d.By != ByPolicy {
+		t.Fatalf("decision %+v", d)
+	}
+	text := d.DenialText()
+	if !strings.HasPrefix(text, PolicyDenialPrefix) || !strings.Contains(text, "--approval auto_edit") || IsDenial(text) {
+		t.Errorf("DenialText = %q: want the policy wording, the flag, and no claim that a person denied it", text)
+	}
+	// The mode still lets calls through that need no asking.
+	if d := g.Check(context.Background(), readTool, call("read", map[string]string{"path": "x"}), nobody{}); !d.Allow {
+		t.Errorf("info tool: %+v", d)
+	}
+}
