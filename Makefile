@@ -20,7 +20,10 @@ run: build ## build and open cairn's TUI (ARGS are passed on, e.g. make run ARGS
 RPCCLIENT := rpcmode/pi/testdata/rpcclient
 
 test: ## vet, then every test with the race detector (installs the pi RpcClient test's npm packages once)
-	@if command -v npm >/dev/null && [ ! -d $(RPCCLIENT)/node_modules ]; then \
+	@if ! command -v npm >/dev/null; then \
+	  echo "make test: npm not found, so the test that drives cairn with pi's RpcClient will be skipped (install Node.js and npm to run it)"; \
+	elif [ ! -d $(RPCCLIENT)/node_modules ]; then \
+	  echo "make test: installing pi's RpcClient for its test: npm ci in $(RPCCLIENT) (once; needs the npm registry)"; \
 	  npm ci --prefix $(RPCCLIENT) --ignore-scripts --no-audit --no-fund; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
