@@ -13,12 +13,10 @@ import (
 // recorded RPC transcripts (message_end events and get_messages answers).
 func conformanceMessages(t *testing.T) []json.RawMessage {
 	t.Helper()
-	files, _ := filepath.Glob("../../../shared/conformance/pi/*.jsonl")
+	// pi 0.73.1's transcripts, kept with the rpc conformance test.
+	files, _ := filepath.Glob("../../rpcmode/pi/testdata/pi073/*.jsonl")
 	if len(files) == 0 {
-		files, _ = filepath.Glob("/work/shared/conformance/pi/*.jsonl")
-	}
-	if len(files) == 0 {
-		t.Skip("conformance transcripts not found")
+		t.Fatal("pi's transcripts are missing from rpcmode/pi/testdata/pi073")
 	}
 	seen := map[string]bool{}
 	var out []json.RawMessage
