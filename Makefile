@@ -17,14 +17,15 @@ build: ## build bin/cairn
 run: build ## build and open cairn's TUI (ARGS are passed on, e.g. make run ARGS='-p "hello"')
 	./$(BIN) $(ARGS)
 
-RPCCLIENT := rpcmode/pi/testdata/rpcclient
+# pi's RpcClient, 0.73.1 and 0.87.1, each in a Node project of its own.
+RPCCLIENTS := rpcmode/pi/testdata/rpcclient rpcmode/pi/testdata/rpcclient087
 
-test: ## vet, then every test with the race detector (installs the pi RpcClient test's npm packages once)
+test: ## vet, then every test with the race detector (installs the pi RpcClient tests' npm packages once)
 	@if ! command -v npm >/dev/null; then \
-	  echo "make test: npm not found, so the test that drives cairn with pi's RpcClient will be skipped (install Node.js and npm to run it)"; \
-	elif [ ! -d $(RPCCLIENT)/node_modules ]; then \
-	  echo "make test: installing pi's RpcClient for its test: npm ci in $(RPCCLIENT) (once; needs the npm registry)"; \
-	  npm ci --prefix $(RPCCLIENT) --ignore-scripts --no-audit --no-fund; fi
+	  echo "make test: npm not found, so the tests that drive cairn with pi's RpcClient (0.73.1 and 0.87.1) will be skipped (install Node.js 18+ and npm to run them)"; \
+	else for d in $(RPCCLIENTS); do [ -d $$d/node_modules ] && continue; \
+	  echo "make test: installing pi's RpcClient for its test: npm ci in $$d (once; needs the npm registry)"; \
+	  npm ci --prefix $$d --ignore-scripts --no-audit --no-fund --loglevel=error || exit 1; done; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 
