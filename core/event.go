@@ -14,9 +14,12 @@ type Event interface {
 type AgentStart struct{}
 
 // AgentEnd closes a run. Messages are those the run added to the
-// conversation, in order.
+// conversation, in order. WillRetry says the session will try again on its
+// own (an automatic retry, or a retry after compacting an overflow), so
+// the prompt has not settled.
 type AgentEnd struct {
-	Messages []Message
+	Messages  []Message
+	WillRetry bool
 }
 
 // TurnStart opens one model request and the tool calls it asks for.
@@ -29,7 +32,8 @@ type TurnEnd struct {
 }
 
 // MessageStart announces a message entering the conversation. For an
-// assistant message it is the empty message about to stream.
+// assistant message it is the empty message about to stream, with no stop
+// reason yet.
 type MessageStart struct {
 	Message Message
 }

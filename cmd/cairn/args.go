@@ -26,6 +26,7 @@ type Options struct {
 	Resume       bool
 	Session      string
 	SessionDir   string
+	RPCCompat    string // "" (pi 0.87's shapes) or "0.73"
 	Messages     []string
 
 	// allowNoCredentials lets the session start without credentials (the
@@ -71,6 +72,17 @@ var flagSpecs = []flagSpec{
 	{[]string{"-r", "--resume"}, false, func(o *Options, _ string) error { o.Resume = true; return nil }},
 	{[]string{"--session"}, true, func(o *Options, v string) error { o.Session = v; return nil }},
 	{[]string{"--session-dir"}, true, func(o *Options, v string) error { o.SessionDir = v; return nil }},
+	{[]string{"--rpc-compat"}, true, func(o *Options, v string) error {
+		switch v {
+		case "0.73":
+			o.RPCCompat = v
+			return nil
+		case "0.87":
+			o.RPCCompat = ""
+			return nil
+		}
+		return fmt.Errorf("--rpc-compat must be 0.73 (pi 0.73's event shapes, for older hosts) or 0.87 (the default), not %q", v)
+	}},
 	{[]string{"-v", "--version"}, false, func(o *Options, _ string) error { o.Version = true; return nil }},
 	{[]string{"-h", "--help"}, false, func(o *Options, _ string) error { o.Help = true; return nil }},
 }
@@ -138,6 +150,9 @@ Flags:
       --mode text|json|rpc  text (default) or json: print mode's output, as text or one JSON
                             event per line; rpc: pi's headless protocol for editors and hosts
                             (JSON lines on stdin and stdout)
+      --rpc-compat 0.73     rpc and json: write pi 0.73's event shapes (cumulative
+                            message_update frames) for hosts written for it; the default
+                            is pi 0.87's
       --provider NAME       provider to use (anthropic, openai, google, openrouter, groq, xai,
                             mistral, faux, or one from models.json)
   -m, --model ID            model id, provider/id, or a fragment of either ("sonnet");

@@ -12,13 +12,14 @@ import (
 // jsonWriter writes pi's `--mode json` stream: a session header line, then
 // every event as one JSON line in pi's shapes.
 type jsonWriter struct {
-	out *bufio.Writer
-	buf []byte
-	err error
+	out       *bufio.Writer
+	buf       []byte
+	err       error
+	compat073 bool // pi 0.73's event shapes (--rpc-compat 0.73)
 }
 
-func newJSONWriter(out *bufio.Writer, cwd string) *jsonWriter {
-	w := &jsonWriter{out: out}
+func newJSONWriter(out *bufio.Writer, cwd string, compat073 bool) *jsonWriter {
+	w := &jsonWriter{out: out, compat073: compat073}
 	header := fmt.Sprintf(`{"type":"session","version":3,"id":%q,"timestamp":%q,"cwd":`,
 		core.NewUUID(), time.Now().UTC().Format("2006-01-02T15:04:05.000Z"))
 	w.buf = core.AppendJSONString(append(w.buf[:0], header...), cwd)
@@ -33,7 +34,7 @@ func (w *jsonWriter) write(e core.Event) {
 	}
 	var ok bool
 	var err error
-	w.buf, ok, err = pi.AppendEvent(w.buf[:0], e)
+	w.buf, ok, err = pi.AppendEvent(w.buf[:0], e, w.compat073)
 	if err != nil {
 		w.err = fmt.Errorf("encode %s event: %w", e.EventType(), err)
 		return

@@ -117,8 +117,21 @@ func TestFauxScriptExhaustedFails(t *testing.T) {
 }
 
 func TestJSONModeWritesPiEvents(t *testing.T) {
+	// pi 0.87's delta-only frames by default; pi 0.73's cumulative ones on
+	// request.
+	t.Run("0.87", func(t *testing.T) {
+		testJSONMode(t, `{"type":"message_update","usage":{`, `"partial"`)
+	})
+	t.Run("0.73", func(t *testing.T) {
+		testJSONMode(t, `{"type":"message_update","assistantMessageEvent":`, `"message_update","usage"`, "--rpc-compat", "0.73")
+	})
+}
+
+// testJSONMode runs json mode and checks the events, the prefix of every
+// message_update frame, and that no such frame holds absent.
+func testJSONMode(t *testing.T, prefix, absent string, extra ...string) {
 	script := writeScript(t, `{"chunkSize": 4, "responses": [{"text": "Hello there"}]}`)
-	r := invoke(t, map[string]string{"CAIRN_FAUX_SCRIPT": script}, nil, "--provider", "faux", "--mode", "json", "-p", "hi")
+	r := invoke(t, map[string]string{"CAIRN_FAUX_SCRIPT": script}, nil, append([]string{"--provider", "faux", "--mode", "json", "-p", "hi"}, extra...)...)
 	if r.code != 0 {
 		t.Fatalf("%+v", r)
 	}
@@ -134,8 +147,8 @@ func TestJSONModeWritesPiEvents(t *testing.T) {
 		typ := ev["type"].(string)
 		if typ == "message_update" {
 			typ += ":" + ev["assistantMessageEvent"].(map[string]any)["type"].(string)
-			if !strings.HasPrefix(sc.Text(), `{"type":"message_update","assistantMessageEvent":`) {
-				t.Fatalf("message_update keys out of pi's order: %s", sc.Text())
+			if !strings.HasPrefix(sc.Text(), prefix) || strings.Contains(sc.Text(), absent) {
+				t.Fatalf("message_update keys out of pi's order, or holding %s: %s", absent, sc.Text())
 			}
 		}
 		types = append(types, typ)

@@ -158,7 +158,7 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 	out := bufio.NewWriterSize(streams.Out, 64<<10)
 	var w eventWriter
 	if opts.Mode == "json" {
-		w = newJSONWriter(out, a.cwd)
+		w = newJSONWriter(out, a.cwd, opts.RPCCompat == "0.73")
 	} else {
 		w = &textWriter{out: out, errOut: streams.Err, progress: streams.ErrIsTerminal}
 	}

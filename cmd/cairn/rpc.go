@@ -22,6 +22,7 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Models:    a.cat,
 		Settings:  a.settings,
 		Approvals: a.gate,
+		Compat073: opts.RPCCompat == "0.73",
 		Bash:      &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix},
 	}
 	if err := pi.Serve(ctx, streams.In, streams.Out, host); err != nil {

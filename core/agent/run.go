@@ -125,9 +125,10 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 	attempt := 0
 	overflowRetried := false
 	for {
-		final := s.runAgent(ctx, pending, attempt)
+		final, added := s.runAgent(ctx, pending, attempt)
 		pending = nil
 		if final == nil || final.StopReason != core.StopError {
+			s.publish(core.AgentEnd{Messages: added})
 			if attempt > 0 && final != nil && final.StopReason == core.StopAborted {
 				s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "aborted"})
 			}
@@ -139,6 +140,7 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 		}
 		if isOverflow(final, s.currentModel()) && !overflowRetried && s.cfg.Compaction.Enabled {
 			overflowRetried = true
+			s.publish(core.AgentEnd{Messages: added, WillRetry: true})
 			s.dropLastError()
 			if s.maybeCompact(ctx, core.CompactionOverflow, true) {
 				continue
@@ -146,6 +148,7 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 			return final.ErrorMessage
 		}
 		if retry.Enabled && attempt < retry.MaxRetries && final.retryable() {
+			s.publish(core.AgentEnd{Messages: added, WillRetry: true})
 			attempt++
 			delay := retryDelay(retry, attempt)
 			s.publish(core.AutoRetryStart{Attempt: attempt, MaxAttempts: retry.MaxRetries, Delay: delay, ErrorMessage: final.ErrorMessage})
@@ -156,6 +159,7 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 			s.dropLastError()
 			continue
 		}
+		s.publish(core.AgentEnd{Messages: added})
 		if attempt > 0 {
 			s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: final.ErrorMessage})
 		}
@@ -163,10 +167,12 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 	}
 }
 
-// runAgent is one run: agent_start, turns until the model stops and no
-// queued message is left, agent_end. It returns the last assistant message.
-// retrying is the retry attempt this run is, 0 for the first.
-func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying int) *finalMessage {
+// runAgent is one run: agent_start, then turns until the model stops and
+// no queued message is left. It returns the last assistant message and the
+// messages the run added; the caller publishes agent_end, once it knows
+// whether a retry follows. retrying is the retry attempt this run is, 0
+// for the first.
+func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying int) (*finalMessage, []core.Message) {
 	s.publish(core.AgentStart{})
 	var added []core.Message
 	var last *core.AssistantMessage
@@ -214,8 +220,7 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 		}
 		break
 	}
-	s.publish(core.AgentEnd{Messages: added})
-	return &finalMessage{AssistantMessage: last, err: lastErr}
+	return &finalMessage{AssistantMessage: last, err: lastErr}, added
 }
 
 // finalMessage is a run's last assistant message with the provider error
@@ -261,7 +266,10 @@ func (s *Session) streamTurn(ctx context.Context) (*core.AssistantMessage, error
 		switch e.Type {
 		case provider.EventStart:
 			started = true
-			s.publish(core.MessageStart{Message: snapshot(e.Message)})
+			// An answer that has only begun has no stop reason yet.
+			begun := snapshot(e.Message)
+			begun.StopReason = ""
+			s.publish(core.MessageStart{Message: begun})
 		default:
 			if k := updateKinds[e.Type]; k != 0 {
 				s.publish(core.MessageUpdate{Kind: k, Index: e.Index, Delta: e.Delta, Message: snapshot(e.Message)})

@@ -82,6 +82,7 @@ func replay(t *testing.T, dir, name string) {
 	if err := json.Unmarshal(read(".steps.json"), &steps); err != nil {
 		t.Fatal(err)
 	}
+	cfg.compat073 = true // the transcripts are pi 0.73.1's
 	r := newRig(t, cfg)
 	for _, st := range steps {
 		switch {

@@ -3,28 +3,43 @@ package pi
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strconv"
 
 	"github.com/cairn-dev/cairn/core"
 )
 
-// AppendEvent appends e as one pi event line (without the newline) to dst.
-// ok is false for events pi has no frame for, which are then not written.
+// AppendEvent appends e as one pi event line (without the newline) to dst,
+// in pi 0.87's shapes, or pi 0.73.1's with compat073 (`--mode json`). ok is
+// false for events pi has no frame for, which are then not written.
 //
-// message_update is written by hand: it is most of the traffic, and pi's
-// shape repeats the partial message twice, so it is encoded once and the
-// bytes copied.
-func AppendEvent(dst []byte, e core.Event) (out []byte, ok bool, err error) {
-	return appendEvent(dst, e, false)
+// message_update is written by hand: it is most of the traffic.
+func AppendEvent(dst []byte, e core.Event, compat073 bool) (out []byte, ok bool, err error) {
+	return appendEvent(dst, e, wire{full: compat073, v073: compat073})
 }
 
-// appendEvent is AppendEvent with the choice of delta-only message_update
-// frames (set_event_filter's messageUpdates "delta"), which leave out the
-// partial message so that a long answer costs linear, not quadratic, bytes.
-func appendEvent(dst []byte, e core.Event, deltaOnly bool) (out []byte, ok bool, err error) {
+// wire says which of pi's shapes events are written in. The zero value is
+// pi 0.87's: delta-only message_update frames with the running usage, so a
+// long answer costs linear bytes.
+type wire struct {
+	// full writes pi 0.73's cumulative message_update frames: the partial
+	// message after every delta, twice (set_event_filter's messageUpdates
+	// "full", for hosts written for pi 0.73).
+	full bool
+	// v073 writes pi 0.73.1's shapes throughout (Host.Compat "0.73"): full
+	// message_update frames, and none of what pi added since (a streaming
+	// answer's "pending" stop reason, agent_end's willRetry).
+	v073 bool
+}
+
+// appendEvent is AppendEvent in the shapes w chooses.
+func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err error) {
 	switch e := e.(type) {
 	case core.MessageUpdate:
-		return appendMessageUpdate(dst, e, deltaOnly)
+		if w.full {
+			return appendFullUpdate(dst, e)
+		}
+		return appendDeltaUpdate(dst, e)
 	case core.AgentStart, core.TurnStart:
 		return appendJSON(dst, struct {
 			Type string `json:"type"`
@@ -34,10 +49,17 @@ func appendEvent(dst []byte, e core.Event, deltaOnly bool) (out []byte, ok bool,
 		if msgs == nil {
 			msgs = []core.Message{}
 		}
+		if w.v073 {
+			return appendJSON(dst, struct {
+				Type     string         `json:"type"`
+				Messages []core.Message `json:"messages"`
+			}{"agent_end", msgs})
+		}
 		return appendJSON(dst, struct {
-			Type     string         `json:"type"`
-			Messages []core.Message `json:"messages"`
-		}{"agent_end", msgs})
+			Type      string         `json:"type"`
+			Messages  []core.Message `json:"messages"`
+			WillRetry bool           `json:"willRetry"`
+		}{"agent_end", msgs, e.WillRetry})
 	case core.TurnEnd:
 		results := e.ToolResults
 		if results == nil {
@@ -49,6 +71,16 @@ func appendEvent(dst []byte, e core.Event, deltaOnly bool) (out []byte, ok bool,
 			ToolResults []*core.ToolResultMessage `json:"toolResults"`
 		}{"turn_end", e.Message, results})
 	case core.MessageStart:
+		if a, ok := e.Message.(*core.AssistantMessage); ok && a.StopReason == "" {
+			// An answer that has only begun: pi 0.87 says "pending", pi
+			// 0.73 said "stop".
+			begun := *a
+			begun.StopReason = stopPending
+			if w.v073 {
+				begun.StopReason = core.StopEnd
+			}
+			return appendJSON(dst, messageFrame{"message_start", &begun})
+		}
 		return appendJSON(dst, messageFrame{"message_start", e.Message})
 	case core.MessageEnd:
 		return appendJSON(dst, messageFrame{"message_end", e.Message})
@@ -128,6 +160,9 @@ func appendEvent(dst []byte, e core.Event, deltaOnly bool) (out []byte, ok bool,
 	return dst, false, nil
 }
 
+// stopPending is pi 0.87's stop reason of an answer that has only begun.
+const stopPending core.StopReason = "pending"
+
 // CompactionResult is pi's CompactionResult payload.
 type CompactionResult struct {
 	Summary          string            `json:"summary"`
@@ -202,51 +237,77 @@ var updateKindNames = [...]string{
 	core.UpdateToolCallStart: "toolcall_start", core.UpdateToolCallDelta: "toolcall_delta", core.UpdateToolCallEnd: "toolcall_end",
 }
 
-// appendMessageUpdate writes
-// {"type":"message_update","assistantMessageEvent":{"type":..,"contentIndex":..,
-// ["delta"|"content"|"toolCall":..,]"partial":M},"message":M}, or without
-// partial and message when deltaOnly is set.
-func appendMessageUpdate(dst []byte, e core.MessageUpdate, deltaOnly bool) ([]byte, bool, error) {
-	dst = append(dst, `{"type":"message_update","assistantMessageEvent":{"type":`...)
+// appendEventHead writes the part of pi's assistantMessageEvent every
+// shape shares: type, contentIndex, the tool call's id and name on
+// toolcall_start (pi 0.84.3+), and the delta or the block's final content.
+func appendEventHead(dst []byte, e core.MessageUpdate, callIdentity bool) ([]byte, error) {
+	dst = append(dst, `{"type":`...)
 	dst = core.AppendJSONString(dst, updateKindNames[e.Kind])
 	dst = append(dst, `,"contentIndex":`...)
 	dst = strconv.AppendInt(dst, int64(e.Index), 10)
-	block := func() *core.Content {
-		if e.Index >= 0 && e.Index < len(e.Message.Content) {
-			return &e.Message.Content[e.Index]
-		}
-		return nil
+	var block *core.Content
+	if e.Index >= 0 && e.Index < len(e.Message.Content) {
+		block = &e.Message.Content[e.Index]
 	}
 	switch e.Kind {
+	case core.UpdateToolCallStart:
+		if callIdentity && block != nil {
+			dst = append(dst, `,"id":`...)
+			dst = core.AppendJSONString(dst, block.ID)
+			dst = append(dst, `,"toolName":`...)
+			dst = core.AppendJSONString(dst, block.Name)
+		}
 	case core.UpdateTextDelta, core.UpdateThinkingDelta, core.UpdateToolCallDelta:
 		dst = append(dst, `,"delta":`...)
 		dst = core.AppendJSONString(dst, e.Delta)
 	case core.UpdateTextEnd:
-		if b := block(); b != nil {
+		if block != nil {
 			dst = append(dst, `,"content":`...)
-			dst = core.AppendJSONString(dst, b.Text)
+			dst = core.AppendJSONString(dst, block.Text)
 		}
 	case core.UpdateThinkingEnd:
-		if b := block(); b != nil {
+		if block != nil {
 			dst = append(dst, `,"content":`...)
-			dst = core.AppendJSONString(dst, b.Thinking)
+			dst = core.AppendJSONString(dst, block.Thinking)
 		}
 	case core.UpdateToolCallEnd:
-		if b := block(); b != nil {
-			call, err := b.MarshalJSON()
+		if block != nil {
+			call, err := block.MarshalJSON()
 			if err != nil {
-				return dst, false, err
+				return dst, err
 			}
 			dst = append(dst, `,"toolCall":`...)
 			dst = append(dst, call...)
 		}
 	}
-	if deltaOnly {
-		return append(dst, '}', '}'), true, nil
+	return dst, nil
+}
+
+// appendDeltaUpdate writes pi 0.87's frame:
+// {"type":"message_update","usage":U,"assistantMessageEvent":{...}}.
+func appendDeltaUpdate(dst []byte, e core.MessageUpdate) ([]byte, bool, error) {
+	dst = append(dst, `{"type":"message_update","usage":`...)
+	dst = appendUsage(dst, &e.Message.Usage)
+	dst = append(dst, `,"assistantMessageEvent":`...)
+	dst, err := appendEventHead(dst, e, true)
+	if err != nil {
+		return dst, false, err
+	}
+	return append(dst, '}', '}'), true, nil
+}
+
+// appendFullUpdate writes pi 0.73's frame:
+// {"type":"message_update","assistantMessageEvent":{...,"partial":M},"message":M}.
+// The message is encoded once and its bytes copied.
+func appendFullUpdate(dst []byte, e core.MessageUpdate) ([]byte, bool, error) {
+	dst = append(dst, `{"type":"message_update","assistantMessageEvent":`...)
+	dst, err := appendEventHead(dst, e, false)
+	if err != nil {
+		return dst, false, err
 	}
 	dst = append(dst, `,"partial":`...)
 	start := len(dst)
-	dst, err := appendAssistant(dst, e.Message)
+	dst, err = appendAssistant(dst, e.Message)
 	if err != nil {
 		return dst, false, err
 	}
@@ -254,6 +315,56 @@ func appendMessageUpdate(dst []byte, e core.MessageUpdate, deltaOnly bool) ([]by
 	// The same message again: copy the bytes just written.
 	dst = append(dst, dst[start:len(dst)-len(`},"message":`)]...)
 	return append(dst, '}'), true, nil
+}
+
+// appendUsage writes u as its JSON encoding does, without reflection: a
+// delta-only frame carries it every time.
+func appendUsage(dst []byte, u *core.Usage) []byte {
+	dst = append(dst, `{"input":`...)
+	dst = strconv.AppendInt(dst, int64(u.Input), 10)
+	dst = append(dst, `,"output":`...)
+	dst = strconv.AppendInt(dst, int64(u.Output), 10)
+	dst = append(dst, `,"cacheRead":`...)
+	dst = strconv.AppendInt(dst, int64(u.CacheRead), 10)
+	dst = append(dst, `,"cacheWrite":`...)
+	dst = strconv.AppendInt(dst, int64(u.CacheWrite), 10)
+	dst = append(dst, `,"totalTokens":`...)
+	dst = strconv.AppendInt(dst, int64(u.TotalTokens), 10)
+	dst = append(dst, `,"cost":{"input":`...)
+	dst = appendFloat(dst, u.Cost.Input)
+	dst = append(dst, `,"output":`...)
+	dst = appendFloat(dst, u.Cost.Output)
+	dst = append(dst, `,"cacheRead":`...)
+	dst = appendFloat(dst, u.Cost.CacheRead)
+	dst = append(dst, `,"cacheWrite":`...)
+	dst = appendFloat(dst, u.Cost.CacheWrite)
+	dst = append(dst, `,"total":`...)
+	dst = appendFloat(dst, u.Cost.Total)
+	return append(dst, '}', '}')
+}
+
+// appendFloat writes f as encoding/json does: the shortest form, with an
+// exponent only for very small or very large magnitudes (e-7, not e-07).
+func appendFloat(dst []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(dst, '0') // encoding/json would fail; a cost is never either
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		n := len(dst) - start
+		if n >= 4 && dst[len(dst)-4] == 'e' && dst[len(dst)-3] == '-' && dst[len(dst)-2] == '0' {
+			dst[len(dst)-2] = dst[len(dst)-1]
+			dst = dst[:len(dst)-1]
+		}
+	}
+	return dst
 }
 
 // appendAssistant writes m exactly as its MarshalJSON does, straight into

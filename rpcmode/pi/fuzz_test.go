@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -124,4 +125,27 @@ func expectedResponses(data []byte, limit int) (int, map[string]int) {
 		}
 	}
 	return n, ids
+}
+
+// FuzzAppendUsage checks the hand-written usage encoder against
+// encoding/json, floats included.
+func FuzzAppendUsage(f *testing.F) {
+	f.Add(1431, 7, 0, 0, 0.0, 1e-7, 0.000105, 3.5e21, 12.25)
+	f.Add(0, 0, 5, 9, -0.0, 1e-6, 123456789.0, 1e20, 0.1)
+	f.Fuzz(func(t *testing.T, in, out, cr, cw int, a, b, c, d, e float64) {
+		for _, v := range []float64{a, b, c, d, e} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return
+			}
+		}
+		u := core.Usage{Input: in, Output: out, CacheRead: cr, CacheWrite: cw, TotalTokens: in + out,
+			Cost: core.Cost{Input: a, Output: b, CacheRead: c, CacheWrite: d, Total: e}}
+		want, err := json.Marshal(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendUsage(nil, &u); string(got) != string(want) {
+			t.Fatalf("appendUsage\n got %s\nwant %s", got, want)
+		}
+	})
 }

@@ -78,10 +78,10 @@ type mark struct {
 func (mark) EventType() string { return "rpc_frame" }
 
 // eventFilter is set_event_filter's state: which event types are written
-// (nil: all) and whether message_update frames carry only the delta.
+// (nil: all) and in which shapes.
 type eventFilter struct {
 	events []string
-	delta  bool
+	wire   wire
 }
 
 func (f *eventFilter) allows(eventType string) bool {
@@ -183,7 +183,7 @@ func (w *writer) event(e core.Event) {
 	if !w.filter.allows(e.EventType()) {
 		return
 	}
-	line, ok, err := appendEvent(w.scratch[:0], e, w.filter.delta)
+	line, ok, err := appendEvent(w.scratch[:0], e, w.filter.wire)
 	w.scratch = line[:0]
 	if err != nil || !ok {
 		return

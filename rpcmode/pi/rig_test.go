@@ -75,6 +75,8 @@ type rigConfig struct {
 	approvals  ApprovalModeSetter
 	// conversations replaces the in-memory conversations when set.
 	conversations agent.Conversations
+	// compat073 writes pi 0.73.1's shapes (Host.Compat073).
+	compat073 bool
 }
 
 // providerRequest is what a faux step sees.
@@ -145,7 +147,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if bash == nil {
 		bash = &ExecBash{Dir: cfg.cwd}
 	}
-	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame}
+	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073}
 	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
 	t.Cleanup(func() {
 		r.close()

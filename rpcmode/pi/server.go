@@ -55,6 +55,9 @@ type Host struct {
 	Commands func() []SlashCommand
 	// MaxFrameBytes overrides MaxFrameBytes (for tests).
 	MaxFrameBytes int
+	// Compat073 writes pi 0.73.1's event shapes from the start, for hosts
+	// written for it (`--rpc-compat 0.73`); the default is pi 0.87's.
+	Compat073 bool
 }
 
 // ApprovalModeSetter switches the approval mode; *approval.Gate is one.
@@ -87,6 +90,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	s.sub = h.Session.Follow()
 	defer s.sub.Stop()
 	w := newWriter(s, out)
+	if h.Compat073 {
+		s.filter.wire = wire{full: true, v073: true}
+		w.filter = s.filter
+	}
 	w.onEvent = s.observe
 	written := make(chan struct{})
 	go w.run(s.sub.Events(), written)

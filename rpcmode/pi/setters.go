@@ -313,7 +313,7 @@ func (s *server) setEventFilter(c *command) (any, error) {
 		}
 	}
 	if hasUpdates {
-		f.delta = updates == "delta"
+		f.wire.full = updates == "full"
 	}
 	s.filter = f
 	s.mu.Unlock()

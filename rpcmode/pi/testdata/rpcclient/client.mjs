@@ -88,7 +88,7 @@ const client = new RpcClient({
   cwd: project,
   env: { CAIRN_BIN: bin, CAIRN_DIR: cairnDir, CAIRN_FAUX_SCRIPT: scriptPath },
   provider: "faux",
-  args: ["--approval", "yolo"],
+  args: ["--approval", "yolo", "--rpc-compat", "0.73"], // pi 0.73 hosts opt in to its event shapes
 });
 
 // waitEvent resolves with the first event matching pred.
