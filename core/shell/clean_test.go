@@ -87,3 +87,52 @@ func BenchmarkCleanColoured(b *testing.B) {
 		Clean(s)
 	}
 }
+
+// streamed cleans s in the pieces cuts make and joins what comes out.
+func streamed(s string, cuts []int) string {
+	var st Stream
+	var out strings.Builder
+	prev := 0
+	for _, c := range cuts {
+		if c < prev || c > len(s) {
+			continue
+		}
+		out.WriteString(st.Write([]byte(s[prev:c])))
+		prev = c
+	}
+	out.WriteString(st.Write([]byte(s[prev:])))
+	out.WriteString(st.Flush())
+	return out.String()
+}
+
+func TestStreamHoldsBackCutSequences(t *testing.T) {
+	s := "a\x1b[31mred\x1b[0m é\r\n\x1b]8;;http://x\x07link\x1b]8;;\x07 done"
+	want := "ared é\r\nlink done"
+	for i := 0; i <= len(s); i++ {
+		if got := streamed(s, []int{i}); got != want {
+			t.Fatalf("cut at %d: %q, want %q", i, got, want)
+		}
+	}
+	var st Stream
+	if got := st.Write([]byte("x\x1b[3")); got != "x" {
+		t.Errorf("first piece gave %q, want the text before the cut sequence", got)
+	}
+	if got := st.Write([]byte("1my")); got != "y" {
+		t.Errorf("second piece gave %q", got)
+	}
+}
+
+func FuzzStream(f *testing.F) {
+	f.Add("a\x1b[31mred\x1b[0m é\r\nb", 3, 9)
+	f.Add("\x1b]0;title\x1b\\x\xe2\x82", 1, 12)
+	f.Fuzz(func(t *testing.T, s string, a, b int) {
+		if a < 0 || b < 0 {
+			return
+		}
+		if got, want := streamed(s, []int{a, b}), first(clean(s, false, false)); got != want {
+			t.Fatalf("streamed %q (cuts %d, %d) = %q, whole = %q", s, a, b, got, want)
+		}
+	})
+}
+
+func first(s string, _ bool) string { return s }
