@@ -32,7 +32,7 @@ test: ## vet, then every test with the race detector (installs the pi RpcClient 
 bench: ## run the benchmarks (medians need -count; see README)
 	$(GO) test -run='^$$' -bench=. -benchmem -count=$${COUNT:-5} ./...
 
-bench-rpc: ## cairn --mode rpc side by side with pi 0.73.1 (RUNS=5 runs each; installs pi from npm once)
+bench-rpc: ## cairn --mode rpc side by side with pi 0.87.1 (RUNS=5 runs each; installs pi and Node 22 from npm once)
 	RUNS=$${RUNS:-5} scripts/bench-rpc.sh
 
 bench-tui: build ## the TUI side by side with pi 0.73.1 under tmux at 120x40 (RUNS=5 runs each)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-rpc.sh - cairn --mode rpc side by side with pi --mode rpc (npm
-# @mariozechner/pi-coding-agent 0.73.1), same fake LLM, same machine, one run.
+# @earendil-works/pi-coding-agent 0.87.1), same fake LLM, same machine, one run.
 #
 #   make bench-rpc                 # or: RUNS=9 scripts/bench-rpc.sh
 #
@@ -12,15 +12,17 @@
 #            CPU seconds of the whole process and of the stream alone (read
 #            from /proc when the prompt is written and when agent_end is
 #            read), peak RSS, stdout bytes, prompt written -> agent_end read;
-#            both answers are checked to be the same text
-#   delta    cairn only, after set_event_filter {"messageUpdates":"delta"}:
-#            stdout bytes for N = 1000..8000, to show they grow linearly
+#            both answers are checked to be the same text; both write pi
+#            0.87's delta-only message_update frames
+#   growth   cairn only: stdout bytes for N = 1000..8000, to show they grow
+#            linearly
 # and prints markdown tables with cairn/pi ratios. The fake LLM is
 # ../shared/tools/fakellm.js (CAIRN_SHARED names another shared/); the agents
 # are driven as ../shared/tools/rpc-drive.js does (the pi baseline's driver),
 # by a small driver below that also reads the agent's CPU time from /proc
-# mid-run; whole-run CPU and peak RSS come from /usr/bin/time -v. pi is installed
-# into ${CAIRN_BENCH_CACHE:-~/.cache/cairn-bench}/pi the first time. fakellm,
+# mid-run; whole-run CPU and peak RSS come from /usr/bin/time -v. pi, and the
+# Node 22 it needs, are installed by ../shared/tools/pi-install.sh into
+# ${PI_CACHE:-~/.cache/cairn-pi} the first time. fakellm,
 # the driver and the agent share the machine's CPUs, as in the recorded pi
 # baseline (../shared/conformance/pi/README.md).
 set -euo pipefail
@@ -28,18 +30,18 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 
 RUNS=${RUNS:-5}
-PI_VERSION=0.73.1
-CACHE=${CAIRN_BENCH_CACHE:-$HOME/.cache/cairn-bench}
+PI_VERSION=0.87.1
 SHARED=${CAIRN_SHARED:-$repo/../shared}
 TOOLS=$SHARED/tools
 STREAM_NS=(2000 4000)
-DELTA_NS=(1000 2000 4000 8000)
+GROWTH_NS=(1000 2000 4000 8000)
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "bench-rpc: $*"; exit 1; }
 
 [ "$RUNS" -ge 1 ] 2>/dev/null || die "RUNS must be a positive number"
-[ -f "$TOOLS/fakellm.js" ] || die "need $TOOLS/fakellm.js (set CAIRN_SHARED to the shared/ directory)"
+[ -f "$TOOLS/fakellm.js" ] && [ -x "$TOOLS/pi-install.sh" ] ||
+  die "need $TOOLS/fakellm.js and $TOOLS/pi-install.sh (set CAIRN_SHARED to the shared/ directory)"
 [ -r /proc/self/stat ] || die "need Linux /proc"
 command -v node >/dev/null && command -v npm >/dev/null || die "need node and npm"
 export PATH="$PATH:/usr/local/go/bin"
@@ -53,17 +55,12 @@ if ! /usr/bin/time -v true >/dev/null 2>&1; then
   $sudo apt-get update -qq && $sudo apt-get install -y -qq time >/dev/null
 fi
 
-# pi, once.
-PI_DIR=$CACHE/pi
-pi_pkg=$PI_DIR/node_modules/@mariozechner/pi-coding-agent/package.json
-if [ "$(node -p "try{require('$pi_pkg').version}catch{''}" 2>/dev/null)" != "$PI_VERSION" ]; then
-  say "installing pi $PI_VERSION into $PI_DIR (npm)"
-  mkdir -p "$PI_DIR"
-  [ -f "$PI_DIR/package.json" ] || echo '{"name":"cairn-bench-pi","private":true}' >"$PI_DIR/package.json"
-  npm install --prefix "$PI_DIR" --no-audit --no-fund --silent "@mariozechner/pi-coding-agent@$PI_VERSION" >&2
-fi
-PI=$PI_DIR/node_modules/.bin/pi
+# pi and its Node 22, once (npm); PI is a wrapper that puts that Node first
+# on PATH and execs pi.
+say "pi $PI_VERSION: $TOOLS/pi-install.sh"
+PI=$(PI_VERSION=$PI_VERSION "$TOOLS/pi-install.sh") || die "pi-install.sh failed"
 [ -x "$PI" ] || die "pi is not at $PI"
+[ "$("$PI" --version 2>/dev/null)" = "$PI_VERSION" ] || die "$PI --version is not $PI_VERSION"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cairn-bench-rpc.XXXXXX")
 fake_pid=""
@@ -98,7 +95,9 @@ printf '%s\n' "$models" >"$work/cairn-dir/models.json"
 
 # The driver: spawns CMD under /usr/bin/time -v, writes get_state at once
 # (startup: spawn -> first stdout line), and for a stream writes the prompt
-# once get_state is answered, then waits for agent_end. Like rpc-drive.js it
+# once get_state is answered, then waits for agent_end (pi 0.87 writes
+# agent_settled after it; closing stdin then is an orderly shutdown for both
+# agents, so that line may or may not be written). Like rpc-drive.js it
 # only looks at the start of message_update lines. It reads the agent's
 # utime+stime (the child of time, 10 ms ticks) when it writes the prompt and
 # when it reads agent_end, then closes stdin and waits for the exit.
@@ -123,7 +122,6 @@ const send = (o) => child.stdin.write(JSON.stringify(o) + "\n");
 let buf = "";
 let done = false;
 const timer = setTimeout(() => { console.error("drive: timeout"); child.kill("SIGKILL"); process.exit(1); }, 120000);
-if (mode === "delta") send({ id: "f", type: "set_event_filter", messageUpdates: "delta" });
 send({ id: "s", type: "get_state" });
 child.stdout.on("data", (c) => {
   r.stdoutBytes += c.length;
@@ -166,7 +164,7 @@ results=$work/results.jsonl
 
 # run AGENT SECTION N RUN [OUT]: one driven run; RUN 0 is the warm-up and is
 # not recorded. OUT keeps stdout (for the answer check). SECTION is startup,
-# stream or delta.
+# stream or growth.
 run() {
   local agent=$1 section=$2 n=$3 i=$4 out=${5:--}
   local sum=$work/summary.json tv=$work/time.txt
@@ -240,17 +238,17 @@ for n in "${STREAM_NS[@]}"; do
   done
 done
 
-say "cairn, delta-only message_update: $RUNS runs per size"
-for n in "${DELTA_NS[@]}"; do
+say "cairn, stdout growth: $RUNS runs per size"
+for n in "${GROWTH_NS[@]}"; do
   set_script '{"loop":true,"turns":[{"chunkText":"tok ","chunks":'"$n"'}]}'
-  [ "$n" = "${DELTA_NS[0]}" ] && run cairn delta "$n" 0
+  [ "$n" = "${GROWTH_NS[0]}" ] && run cairn growth "$n" 0
   for i in $(seq 1 "$RUNS"); do
     if [ "$i" -eq 1 ]; then
-      run cairn delta "$n" "$i" "$work/out.jsonl"
-      check_answer "$work/out.jsonl" "$n" "cairn (delta)"
+      run cairn growth "$n" "$i" "$work/out.jsonl"
+      check_answer "$work/out.jsonl" "$n" "cairn (growth)"
       rm -f "$work/out.jsonl"
     else
-      run cairn delta "$n" "$i"
+      run cairn growth "$n" "$i"
     fi
   done
 done
@@ -293,16 +291,16 @@ for (const n of [...new Set(rows.filter((r) => r.section === "stream").map((r) =
   line(`${n} chunks: prompt -> first message_update, ms`, g("cairn", "promptToFirstUpdateMs"), g("pi", "promptToFirstUpdateMs"), 1, "");
   const rc = mib(g("cairn", "rssKiB")), rp = mib(g("pi", "rssKiB"));
   line(`${n} chunks: peak RSS, MiB`, rc, rp, 1, "cairn <= 20 MiB", rc <= 20);
-  line(`${n} chunks: stdout bytes (full message_update)`, g("cairn", "stdoutBytes"), g("pi", "stdoutBytes"), 0, "pi-compatible");
+  line(`${n} chunks: stdout bytes (delta-only message_update)`, g("cairn", "stdoutBytes"), g("pi", "stdoutBytes"), 0, "pi-compatible");
   line(`${n} chunks: prompt -> agent_end, ms`, g("cairn", "promptToEndMs"), g("pi", "promptToEndMs"), 1, "");
 }
 out.push("");
-out.push(`cairn with set_event_filter {"messageUpdates":"delta"} (medians of ${runs} runs):`);
+out.push(`cairn's stdout as the answer grows (medians of ${runs} runs):`);
 out.push("");
 out.push("| N chunks | stdout bytes | bytes per chunk | lines | CPU s, whole run | CPU s, stream | peak RSS MiB | prompt -> agent_end ms |");
 out.push("|---|---|---|---|---|---|---|---|");
-for (const n of [...new Set(rows.filter((r) => r.section === "delta").map((r) => r.n))]) {
-  const g = (k) => med("cairn", "delta", n, k);
+for (const n of [...new Set(rows.filter((r) => r.section === "growth").map((r) => r.n))]) {
+  const g = (k) => med("cairn", "growth", n, k);
   out.push(`| ${n} | ${fmt(g("stdoutBytes"), 0)} | ${fmt(g("stdoutBytes") / n, 1)} | ${fmt(g("lines"), 0)} | ${fmt(g("cpuS"), 2)} | ${fmt(g("streamCpuS"), 2)} | ${fmt(mib(g("rssKiB")), 1)} | ${fmt(g("promptToEndMs"), 1)} |`);
 }
 console.log(out.join("\n"));
