@@ -13,8 +13,9 @@ type BashRunner interface {
 	// Run runs command until it exits or ctx ends (abort_bash). A run
 	// stopped by ctx is not an error: it returns the output so far with
 	// Cancelled set and no exit code. An error means the command could not
-	// be run at all.
-	Run(ctx context.Context, command string) (BashResult, error)
+	// be run at all. output, when set, receives the output as it arrives,
+	// cleaned of terminal escapes (shell.Stream), on one goroutine.
+	Run(ctx context.Context, command string, output func(delta string)) (BashResult, error)
 }
 
 // BashResult is what a bash command produced, in pi's shape.
@@ -51,7 +52,7 @@ type ExecBash struct {
 }
 
 // Run implements BashRunner.
-func (b *ExecBash) Run(ctx context.Context, command string) (BashResult, error) {
+func (b *ExecBash) Run(ctx context.Context, command string, output func(delta string)) (BashResult, error) {
 	if ctx.Err() != nil {
 		return BashResult{Cancelled: true}, nil
 	}
@@ -59,7 +60,16 @@ func (b *ExecBash) Run(ctx context.Context, command string) (BashResult, error) 
 	if b.Prefix != "" {
 		line = b.Prefix + "\n" + command
 	}
-	out := shell.NewOutput(shell.OutputOptions{TempDir: b.TempDir})
+	opts := shell.OutputOptions{TempDir: b.TempDir}
+	var live shell.Stream
+	if output != nil {
+		opts.OnWrite = func(p []byte) {
+			if d := live.Write(p); d != "" {
+				output(d)
+			}
+		}
+	}
+	out := shell.NewOutput(opts)
 	defer out.Close()
 	// No Grace: abort_bash kills the group at once, as pi does.
 	proc, err := shell.Start(ctx, shell.Command{Line: line, Shell: b.Shell, Dir: b.Dir, Output: out})
@@ -67,6 +77,11 @@ func (b *ExecBash) Run(ctx context.Context, command string) (BashResult, error) 
 		return BashResult{}, fmt.Errorf("run %q: %w", command, err)
 	}
 	exit := proc.Wait()
+	if output != nil {
+		if d := live.Flush(); d != "" {
+			output(d)
+		}
+	}
 	tail := out.Tail()
 	res := BashResult{Output: tail.Text, Cancelled: exit.Cancelled, Truncated: tail.Truncated, FullOutputPath: tail.FullOutputPath}
 	switch {

@@ -17,7 +17,7 @@ import (
 // a shell.
 type echoBash struct{}
 
-func (echoBash) Run(ctx context.Context, command string) (BashResult, error) {
+func (echoBash) Run(ctx context.Context, command string, _ func(string)) (BashResult, error) {
 	code := 0
 	return BashResult{Output: command, ExitCode: &code, Cancelled: ctx.Err() != nil}, nil
 }

@@ -2,6 +2,7 @@ package pi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -164,14 +165,22 @@ func (s *server) startBash(c *command) {
 			delete(s.bashRuns, id)
 			s.mu.Unlock()
 		}()
-		res, err := s.runBash(ctx, line, exclude)
+		res, err := s.runBash(ctx, c.id, line, exclude)
 		s.reply(s.response(c, res, err))
 	})
 }
 
-func (s *server) runBash(ctx context.Context, line string, exclude bool) (any, error) {
+func (s *server) runBash(ctx context.Context, id json.RawMessage, line string, exclude bool) (any, error) {
 	gen := s.sess.Generation()
-	res, err := s.bash.Run(ctx, line)
+	var output func(string)
+	if !s.host.Compat073 {
+		// pi 0.82+: the output streams as bash_execution_update frames,
+		// with the command's id, before the response.
+		output = func(delta string) {
+			s.sendEvent("bash_execution_update", bashUpdate{Type: "bash_execution_update", ID: id, Delta: delta})
+		}
+	}
+	res, err := s.bash.Run(ctx, line, output)
 	if err != nil {
 		return nil, fmt.Errorf("could not run the command: %w", err)
 	}
@@ -189,6 +198,13 @@ func (s *server) runBash(ctx context.Context, line string, exclude bool) (any, e
 	// belongs to the conversation that is gone: the session drops it.
 	s.sess.AddBashExecution(msg, gen)
 	return res, nil
+}
+
+// bashUpdate is a bash_execution_update frame.
+type bashUpdate struct {
+	Type  string          `json:"type"`
+	ID    json.RawMessage `json:"id,omitempty"`
+	Delta string          `json:"delta"`
 }
 
 // abortBash stops every running bash command (not the model's bash tool).

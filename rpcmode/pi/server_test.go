@@ -137,6 +137,40 @@ func TestBashAndAbortBash(t *testing.T) {
 	}
 }
 
+// TestBashStreamsItsOutput checks pi 0.82+'s bash_execution_update frames:
+// the output, cleaned, with the command's id, before its response; none in
+// pi 0.73's shapes.
+func TestBashStreamsItsOutput(t *testing.T) {
+	r, _ := fauxRig(t, faux.Options{})
+	r.send(map[string]any{"id": "s", "type": "bash", "command": "printf 'one\\n'; printf '\\033[32mtwo\\033[0m\\n'"})
+	res := r.response("s")
+	var deltas strings.Builder
+	answered := false
+	for _, l := range r.out.all() {
+		switch l.str("type") {
+		case "response":
+			answered = answered || l.str("id") == "s"
+		case "bash_execution_update":
+			if l.str("id") != "s" || answered {
+				t.Errorf("update %s: want id s, before the response", l.text)
+			}
+			deltas.WriteString(l.str("delta"))
+		}
+	}
+	if got := deltas.String(); got != "one\ntwo\n" || res.str("data.output") != got {
+		t.Errorf("streamed %q, response %s", got, res.text)
+	}
+
+	old := newRig(t, rigConfig{faux: faux.New(faux.Options{}), compat073: true})
+	old.send(map[string]any{"id": "s", "type": "bash", "command": "echo hi"})
+	old.response("s")
+	for _, l := range old.out.all() {
+		if l.str("type") == "bash_execution_update" {
+			t.Errorf("pi 0.73 shapes hold %s", l.text)
+		}
+	}
+}
+
 // A bash result that arrives while a prompt runs joins the conversation
 // when the prompt settles, before the next one.
 func TestBashDuringAPromptJoinsAfterIt(t *testing.T) {
