@@ -83,6 +83,18 @@ type Conversations interface {
 	Close() error
 }
 
+// entryKeeper is implemented by the Conversations that keep every entry of
+// a session file (FileConversations): the whole tree can be read back and
+// the current branch copied.
+type entryKeeper interface {
+	// Entries returns every entry of the current conversation after the
+	// header, in file order, and the current branch tip ("" before the
+	// first entry).
+	Entries() ([]session.Entry, string, error)
+	// Clone starts a conversation holding the current branch up to its tip.
+	Clone() (Loaded, error)
+}
+
 // ErrNoSessionFile is the error of the commands that need a session file
 // when the conversation is kept in memory.
 var ErrNoSessionFile = errors.New("this session is kept in memory (cairn was started with --no-session), so it has no file")
@@ -163,6 +175,33 @@ func (s *Session) Tree() ([]TreeNode, error) {
 	s.convMu.Lock()
 	defer s.convMu.Unlock()
 	return s.convs.Tree()
+}
+
+// Entries returns every entry of the current session file after the
+// header, in file order (every branch, and what compaction left out of the
+// context), and the current branch tip ("" before the first entry). It
+// fails with ErrNoSessionFile when conversations are kept in memory.
+func (s *Session) Entries() ([]session.Entry, string, error) {
+	s.convMu.Lock()
+	defer s.convMu.Unlock()
+	k, ok := s.convs.(entryKeeper)
+	if !ok {
+		return nil, "", fmt.Errorf("cannot read the session entries: %w; start cairn without --no-session to keep them", ErrNoSessionFile)
+	}
+	return k.Entries()
+}
+
+// Clone continues in a new conversation holding the current branch up to
+// its tip (pi's /clone). It fails while the agent works, and with
+// ErrNoSessionFile when conversations are kept in memory.
+func (s *Session) Clone() error {
+	return s.switchTo(func(c Conversations) (Loaded, error) {
+		k, ok := c.(entryKeeper)
+		if !ok {
+			return Loaded{}, fmt.Errorf("cannot clone: %w; start cairn without --no-session to clone sessions", ErrNoSessionFile)
+		}
+		return k.Clone()
+	})
 }
 
 // ForkPoints lists the user messages Fork accepts.

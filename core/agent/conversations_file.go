@@ -149,6 +149,30 @@ func (c *FileConversations) ForkPoints() ([]ForkPoint, error) {
 	return out, nil
 }
 
+// Entries returns every entry after the header, in file order, and the
+// leaf.
+func (c *FileConversations) Entries() ([]session.Entry, string, error) {
+	nodes := c.file.Nodes()
+	out := make([]session.Entry, len(nodes))
+	for i, n := range nodes {
+		e, err := c.file.Entry(n.ID)
+		if err != nil {
+			return nil, "", err
+		}
+		out[i] = e
+	}
+	return out, c.file.Leaf(), nil
+}
+
+// Clone starts a new file holding the current branch up to the leaf.
+func (c *FileConversations) Clone() (Loaded, error) {
+	f, err := c.file.Fork(c.file.Leaf())
+	if err != nil {
+		return Loaded{}, fmt.Errorf("clone the session: %w", err)
+	}
+	return c.replace(f), nil
+}
+
 // Close implements Conversations.
 func (c *FileConversations) Close() error { return c.file.Close() }
 

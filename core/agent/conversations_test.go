@@ -259,6 +259,20 @@ func TestFileConversations(t *testing.T) {
 	if err != nil || len(list) < 2 {
 		t.Errorf("list: %d, %v", len(list), err)
 	}
+
+	// Entries reads the whole file back; Clone copies the branch to a new
+	// file at its tip.
+	entries, leaf, err := f.s.Entries()
+	if err != nil || len(entries) < 6 || leaf != entries[len(entries)-1].ID {
+		t.Fatalf("entries: %d, leaf %q, %v", len(entries), leaf, err)
+	}
+	before := len(f.s.Messages())
+	if err := f.s.Clone(); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.s.Conversation(); c.File == first.File || c.File == "" || len(f.s.Messages()) != before {
+		t.Errorf("clone: %+v with %d messages", c, len(f.s.Messages()))
+	}
 }
 
 // TestMemoryConversationsRefuseFiles checks --no-session's errors.
@@ -282,5 +296,11 @@ func TestMemoryConversationsRefuseFiles(t *testing.T) {
 	}
 	if _, err := f.s.Fork("abc"); !errors.Is(err, ErrNoSessionFile) {
 		t.Errorf("fork: %v", err)
+	}
+	if _, _, err := f.s.Entries(); !errors.Is(err, ErrNoSessionFile) {
+		t.Errorf("entries: %v", err)
+	}
+	if err := f.s.Clone(); !errors.Is(err, ErrNoSessionFile) {
+		t.Errorf("clone: %v", err)
 	}
 }

@@ -52,10 +52,17 @@ func texts(q []*queued) []string {
 // ClearQueues empties both queues and returns their texts, steering first,
 // so a front end can put them back in the editor.
 func (s *Session) ClearQueues() []string {
+	steering, followUp := s.TakeQueued()
+	return append(steering, followUp...)
+}
+
+// TakeQueued empties both queues and returns their texts apart, as rpc's
+// clear_queue reports them.
+func (s *Session) TakeQueued() (steering, followUp []string) {
 	s.mu.Lock()
-	out := append(texts(s.steering), texts(s.followUp)...)
+	steering, followUp = texts(s.steering), texts(s.followUp)
 	s.steering, s.followUp = nil, nil
 	s.mu.Unlock()
 	s.publishQueue()
-	return out
+	return steering, followUp
 }
