@@ -1,0 +1,205 @@
+// Package prompts loads prompt templates and expands them. A template is a
+// Markdown file whose name becomes a slash command: prompts/review.md is
+// /review, and `/review "API compatibility" now` sends its body with the
+// arguments filled in. The TUI, rpc mode and print mode share it, so a
+// template means the same thing in all three.
+package prompts
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Scope says where a template was found.
+type Scope string
+
+const (
+	// ScopeUser is the person's own directory, ~/.cairn/prompts.
+	ScopeUser Scope = "user"
+	// ScopeProject is the working directory's .cairn/prompts, which comes
+	// with the repository and so from whoever wrote it.
+	ScopeProject Scope = "project"
+)
+
+// Template is one prompt template.
+type Template struct {
+	// Name is the command name: the file name without ".md".
+	Name string
+	// Description is the front matter's description, or else the body's
+	// first non-empty line, cut to 60 characters.
+	Description string
+	// ArgumentHint is the front matter's argument-hint ("[focus]"), or "".
+	ArgumentHint string
+	// Body is the text sent, before its arguments are filled in.
+	Body string
+	// Path is the file the template was read from.
+	Path string
+	// Scope says which directory Path is in.
+	Scope Scope
+}
+
+// UserDir is the directory of the person's own templates, given cairn's
+// directory (~/.cairn).
+func UserDir(cairnDir string) string { return filepath.Join(cairnDir, "prompts") }
+
+// ProjectDir is the directory of a project's templates, given its working
+// directory.
+func ProjectDir(cwd string) string { return filepath.Join(cwd, ".cairn", "prompts") }
+
+// Templates is a set of templates, sorted by name, each name once.
+type Templates []Template
+
+// Load reads the templates of the user directory and then the project's
+// (either may be ""). Where both have a name, the user's template wins: a
+// cloned repository cannot change what a person's own command does. A
+// missing directory holds no templates; a file that cannot be read is
+// reported and skipped.
+func Load(userDir, projectDir string) (Templates, []error) {
+	user, errs := LoadDir(userDir, ScopeUser)
+	project, perrs := LoadDir(projectDir, ScopeProject)
+	errs = append(errs, perrs...)
+	out := user
+	for _, t := range project {
+		if _, ok := user.Find(t.Name); !ok {
+			out = append(out, t)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, errs
+}
+
+// LoadDir reads the templates directly in dir (not in its subdirectories),
+// sorted by name.
+func LoadDir(dir string, scope Scope) (Templates, []error) {
+	if dir == "" {
+		return nil, nil
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []error{fmt.Errorf("prompt templates: %w", err)}
+	}
+	var out Templates
+	var errs []error
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".md")
+		if !ok || e.IsDir() || name == "" || strings.ContainsAny(name, " \t") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		b, err := os.ReadFile(path)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("prompt template %s: %w", path, err))
+			continue
+		}
+		t := Parse(name, string(b))
+		t.Path, t.Scope = path, scope
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, errs
+}
+
+// maxDescription is how much of the first line describes a template that
+// has no description.
+const maxDescription = 60
+
+// Parse reads a template's text: an optional front matter between "---"
+// lines (description, argument-hint), then the body.
+func Parse(name, text string) Template {
+	t := Template{Name: name}
+	body := strings.ReplaceAll(text, "\r\n", "\n")
+	if rest, ok := strings.CutPrefix(body, "---\n"); ok {
+		if front, after, ok := cutFrontMatter(rest); ok {
+			for _, l := range strings.Split(front, "\n") {
+				key, value, ok := strings.Cut(l, ":")
+				if !ok {
+					continue
+				}
+				value = unquote(strings.TrimSpace(value))
+				switch strings.TrimSpace(key) {
+				case "description":
+					t.Description = value
+				case "argument-hint":
+					t.ArgumentHint = value
+				}
+			}
+			body = after
+		}
+	}
+	t.Body = strings.TrimSpace(body)
+	if t.Description == "" {
+		for _, l := range strings.Split(t.Body, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				t.Description = clip(strings.TrimSpace(strings.TrimLeft(l, "#")), maxDescription)
+				break
+			}
+		}
+	}
+	return t
+}
+
+// cutFrontMatter splits what follows the opening "---" at the closing one.
+func cutFrontMatter(rest string) (front, body string, ok bool) {
+	if after, ok := strings.CutPrefix(rest, "---\n"); ok {
+		return "", after, true
+	}
+	if front, body, ok = strings.Cut(rest, "\n---\n"); ok {
+		return front, body, true
+	}
+	if front, ok = strings.CutSuffix(rest, "\n---"); ok {
+		return front, "", true
+	}
+	return "", "", false
+}
+
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// Find returns the template called name.
+func (ts Templates) Find(name string) (Template, bool) {
+	for _, t := range ts {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Template{}, false
+}
+
+// Expand turns "/name args" into the template's text with the arguments
+// filled in. It reports false, and returns text unchanged, when text does
+// not start with "/" and the name of one of the templates.
+func (ts Templates) Expand(text string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, "/")
+	if !ok {
+		return text, false
+	}
+	name, args := rest, ""
+	if i := strings.IndexAny(rest, " \t\n"); i >= 0 {
+		name, args = rest[:i], rest[i+1:]
+	}
+	t, ok := ts.Find(name)
+	if !ok {
+		return text, false
+	}
+	return t.Fill(ParseArgs(args)), true
+}
