@@ -78,6 +78,8 @@ func ReadAgentMessage(s *jsonscan.Scanner) (Message, error) {
 		m, err = readBranchSummary(s)
 	case RoleCompactionSummary:
 		m, err = readCompactionSummary(s)
+	case RoleSystem:
+		m, err = readSystem(s)
 	default:
 		err = errUnknownRole
 	}

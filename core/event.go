@@ -136,6 +136,9 @@ type CompactionResult struct {
 	TokensBefore     int      `json:"tokensBefore"`
 	ReadFiles        []string `json:"-"`
 	ModifiedFiles    []string `json:"-"`
+	// SystemMessage is the complete system prompt and tools at the
+	// compaction (pi 0.87's checkpoint): it leads the compacted context.
+	SystemMessage *SystemMessage `json:"-"`
 }
 
 // CompactionReason says why compaction started on its own.

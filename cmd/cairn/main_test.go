@@ -120,16 +120,17 @@ func TestJSONModeWritesPiEvents(t *testing.T) {
 	// pi 0.87's delta-only frames by default; pi 0.73's cumulative ones on
 	// request.
 	t.Run("0.87", func(t *testing.T) {
-		testJSONMode(t, `{"type":"message_update","usage":{`, `"partial"`)
+		testJSONMode(t, "message_start message_end ", `{"type":"message_update","usage":{`, `"partial"`)
 	})
 	t.Run("0.73", func(t *testing.T) {
-		testJSONMode(t, `{"type":"message_update","assistantMessageEvent":`, `"message_update","usage"`, "--rpc-compat", "0.73")
+		testJSONMode(t, "", `{"type":"message_update","assistantMessageEvent":`, `"message_update","usage"`, "--rpc-compat", "0.73")
 	})
 }
 
-// testJSONMode runs json mode and checks the events, the prefix of every
-// message_update frame, and that no such frame holds absent.
-func testJSONMode(t *testing.T, prefix, absent string, extra ...string) {
+// testJSONMode runs json mode and checks the events (system is what pi
+// 0.87's system message adds to them), the prefix of every message_update
+// frame, and that no such frame holds absent.
+func testJSONMode(t *testing.T, system, prefix, absent string, extra ...string) {
 	script := writeScript(t, `{"chunkSize": 4, "responses": [{"text": "Hello there"}]}`)
 	r := invoke(t, map[string]string{"CAIRN_FAUX_SCRIPT": script}, nil, append([]string{"--provider", "faux", "--mode", "json", "-p", "hi"}, extra...)...)
 	if r.code != 0 {
@@ -156,13 +157,20 @@ func testJSONMode(t *testing.T, prefix, absent string, extra ...string) {
 			last = ev
 		}
 	}
-	want := "session agent_start turn_start message_start message_end message_start " +
+	want := "session agent_start turn_start " + system + "message_start message_end message_start " +
 		"message_update:text_start message_update:text_delta message_update:text_delta message_update:text_delta message_update:text_end " +
 		"message_end turn_end agent_end agent_settled"
 	if got := strings.Join(types, " "); got != want {
 		t.Fatalf("events:\n got %s\nwant %s", got, want)
 	}
 	msgs := last["messages"].([]any)
+	if system != "" {
+		// pi 0.87: the run's system message comes first.
+		if len(msgs) == 0 || msgs[0].(map[string]any)["role"] != "system" {
+			t.Fatalf("agent_end messages = %v, want the system message first", msgs)
+		}
+		msgs = msgs[1:]
+	}
 	if len(msgs) != 2 || msgs[1].(map[string]any)["stopReason"] != "stop" {
 		t.Fatalf("agent_end messages = %v", msgs)
 	}
@@ -257,14 +265,16 @@ func TestPrintModeRunsToolsAndRefusesWhatNeedsApproval(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "made-by-bash")); err == nil {
 		t.Fatal("bash ran without approval in print mode")
 	}
-	var results []map[string]any
+	// Ends come as calls finish (the refused one first), so look them up
+	// by call: c1 read, c2 bash.
+	results := map[int]map[string]any{}
 	for _, line := range strings.Split(r.stdout, "\n") {
 		if strings.HasPrefix(line, `{"type":"tool_execution_end"`) {
 			var ev map[string]any
 			if err := json.Unmarshal([]byte(line), &ev); err != nil {
 				t.Fatal(err)
 			}
-			results = append(results, ev)
+			results[map[string]int{"c1": 0, "c2": 1}[ev["toolCallId"].(string)]] = ev
 		}
 	}
 	if len(results) != 2 {

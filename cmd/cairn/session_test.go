@@ -91,9 +91,10 @@ func TestResumeAfterKillDuringStream(t *testing.T) {
 	for _, m := range msgs {
 		roles = append(roles, string(m.MessageRole()))
 	}
-	// The second prompt's user message is stored when it is sent; the
+	// The first run declared the system prompt (pi 0.87's system message);
+	// the second prompt's user message is stored when it is sent; the
 	// interrupted answer never completed, so it is not there.
-	if strings.Join(roles, ",") != "user,assistant,user" {
+	if strings.Join(roles, ",") != "system,user,assistant,user" {
 		t.Fatalf("messages after kill = %v", roles)
 	}
 

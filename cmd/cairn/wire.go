@@ -95,12 +95,12 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if opts.SystemPrompt != "" {
 		custom = opts.SystemPrompt
 	}
-	systemPrompt := func(ts []core.Tool) string {
+	systemSections := func(ts []core.Tool) []core.PromptSection {
 		specs := make([]core.ToolSpec, len(ts))
 		for i, t := range ts {
 			specs[i] = t.Spec()
 		}
-		return sysprompt.Build(sysprompt.Options{Tools: specs, Cwd: cwd, ContextFiles: contextFiles, Custom: custom, Append: appendText})
+		return sysprompt.Sections(sysprompt.Options{Tools: specs, Cwd: cwd, ContextFiles: contextFiles, Custom: custom, Append: appendText})
 	}
 	first, baseURL := s.model, opts.BaseURL
 	open := func(m core.Model) (agent.Connection, error) {
@@ -118,18 +118,18 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		return agent.Connection{Provider: p, APIKey: creds.APIKey, Headers: creds.Headers}, nil
 	}
 	cfg := agent.Config{
-		Model:         s.model,
-		Thinking:      s.thinking,
-		Open:          open,
-		Models:        s.cat.Available(),
-		FindModel:     s.cat.Find,
-		Unattended:    unattended,
-		Tools:         toolset,
-		Approver:      gate,
-		SystemPrompt:  systemPrompt,
-		SteeringMode:  agent.QueueMode(eff.SteeringMode),
-		FollowUpMode:  agent.QueueMode(eff.FollowUpMode),
-		InterruptMode: agent.InterruptMode(eff.InterruptMode),
+		Model:          s.model,
+		Thinking:       s.thinking,
+		Open:           open,
+		Models:         s.cat.Available(),
+		FindModel:      s.cat.Find,
+		Unattended:     unattended,
+		Tools:          toolset,
+		Approver:       gate,
+		SystemSections: systemSections,
+		SteeringMode:   agent.QueueMode(eff.SteeringMode),
+		FollowUpMode:   agent.QueueMode(eff.FollowUpMode),
+		InterruptMode:  agent.InterruptMode(eff.InterruptMode),
 		Retry: agent.RetrySettings{
 			Enabled: eff.Retry.Enabled, MaxRetries: eff.Retry.MaxRetries,
 			BaseDelay: eff.Retry.BaseDelay(), MaxDelay: eff.Retry.MaxDelay(),

@@ -102,6 +102,10 @@ type Config struct {
 	Approver Approver
 	// SystemPrompt returns the system prompt for the given tools.
 	SystemPrompt func(tools []core.Tool) string
+	// SystemSections, when set, returns the system prompt in named
+	// sections instead (their texts joined by blank lines are the prompt);
+	// the conversation declares them in system messages.
+	SystemSections func(tools []core.Tool) []core.PromptSection
 	// Conversations keeps the conversations the session moves between;
 	// nil keeps one in memory, recorded also in Store when that is set.
 	Conversations Conversations
@@ -184,6 +188,10 @@ type queued struct {
 type activeRun struct {
 	cancel context.CancelFunc
 	done   chan struct{}
+	// retryWait, while an automatic retry waits, ends the wait early;
+	// preempt is the prompt that did so, to run once this one settles.
+	retryWait func()
+	preempt   *core.UserMessage
 }
 
 // New starts a session from cfg.

@@ -195,6 +195,41 @@ func TestUpdatesCarrySnapshotsThatNeverChange(t *testing.T) {
 	}
 }
 
+// TestToolEndsAsEachFinishes checks pi's order: a call that finishes first
+// is announced first, while the results still go in call order.
+func TestToolEndsAsEachFinishes(t *testing.T) {
+	release := make(chan struct{})
+	tool := &fakeTool{name: "t", run: func(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
+		if string(call.Arguments) == `{"slow":true}` {
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+		}
+		return core.TextResult("done " + call.ID), nil
+	}}
+	f := newFixture(t, Config{Tools: []core.Tool{tool}},
+		faux.Response{Content: []core.Content{toolCall("c1", "t", `{"slow":true}`), toolCall("c2", "t", `{}`)}},
+		faux.Response{Text: "ok"})
+	_ = f.s.Prompt("go", nil, BehaviorNone)
+	first := f.until(func(e core.Event) bool { _, ok := e.(core.ToolExecutionEnd); return ok })
+	if end := first[len(first)-1].(core.ToolExecutionEnd); end.ToolCallID != "c2" {
+		t.Fatalf("first end is %s, want c2, which finished first", end.ToolCallID)
+	}
+	close(release)
+	var results []string
+	for _, e := range f.untilSettled() {
+		if me, ok := e.(core.MessageEnd); ok {
+			if r, ok := me.Message.(*core.ToolResultMessage); ok {
+				results = append(results, r.ToolCallID)
+			}
+		}
+	}
+	if strings.Join(results, ",") != "c1,c2" {
+		t.Errorf("results in %v, want call order", results)
+	}
+}
+
 func TestParallelToolsResultsInCallOrder(t *testing.T) {
 	var started sync.WaitGroup
 	started.Add(2)
@@ -214,14 +249,22 @@ func TestParallelToolsResultsInCallOrder(t *testing.T) {
 		faux.Response{Text: "all done"})
 	_ = f.s.Prompt("go", nil, BehaviorNone)
 	evs := withoutUpdates(f.untilSettled())
+	// Each call's end comes when it finishes; the results enter the
+	// conversation in call order.
 	var order []string
+	ends := 0
 	for _, e := range evs {
-		if end, ok := e.(core.ToolExecutionEnd); ok {
-			order = append(order, end.ToolCallID+":"+end.Result.Content[0].Text)
+		switch e := e.(type) {
+		case core.ToolExecutionEnd:
+			ends++
+		case core.MessageEnd:
+			if r, ok := e.Message.(*core.ToolResultMessage); ok {
+				order = append(order, r.ToolCallID+":"+r.Content[0].Text)
+			}
 		}
 	}
-	if strings.Join(order, ",") != `c1:slow done {"n":1},c2:slow done {"n":2}` {
-		t.Fatalf("tool results = %v", order)
+	if ends != 2 || strings.Join(order, ",") != `c1:slow done {"n":1},c2:slow done {"n":2}` {
+		t.Fatalf("%d ends; tool results = %v", ends, order)
 	}
 	msgs := f.s.Messages()
 	roles := []string{}

@@ -113,9 +113,13 @@ func (s *Session) compactionSettings() compaction.Settings {
 // compactNow summarises the older part of the conversation and replaces it.
 func (s *Session) compactNow(ctx context.Context, instructions string, manual bool) (core.CompactionResult, error) {
 	s.mu.Lock()
-	msgs, ids, model := slices.Clone(s.messages), slices.Clone(s.entryIDs), s.model
+	all, allIDs, model := slices.Clone(s.messages), slices.Clone(s.entryIDs), s.model
 	settings := s.compactionSettings()
 	s.mu.Unlock()
+	// System messages are not summarised: they fold into the checkpoint
+	// that leads the compacted context, as in pi 0.87.
+	system := core.SystemStateOf(all)
+	msgs, ids := withoutSystem(all, allIDs)
 	prev := ""
 	if len(msgs) > 0 {
 		if cs, ok := msgs[0].(*core.CompactionSummaryMessage); ok {
@@ -143,6 +147,15 @@ func (s *Session) compactNow(ctx context.Context, instructions string, manual bo
 	}
 	first := prep.FirstKept
 	res := core.CompactionResult{Summary: summary, TokensBefore: prep.TokensBefore, ReadFiles: prep.ReadFiles, ModifiedFiles: prep.ModifiedFiles}
+	var lead []core.Message
+	var leadIDs []string
+	if system.Declared {
+		res.SystemMessage = &core.SystemMessage{Content: system.Content, Sections: system.Sections, ToolsAdded: system.Tools, Timestamp: s.now()}
+		if res.SystemMessage.Sections == nil {
+			res.SystemMessage.Sections = []core.PromptSection{}
+		}
+		lead, leadIDs = []core.Message{res.SystemMessage}, []string{""}
+	}
 	if first < len(ids) {
 		res.FirstKeptEntryID = ids[first]
 	}
@@ -156,10 +169,10 @@ func (s *Session) compactNow(ctx context.Context, instructions string, manual bo
 	s.mu.Lock()
 	// Messages appended since the snapshot (none in practice: compaction
 	// runs only between runs) are kept after the retained tail.
-	tail := s.messages[len(msgs):]
-	tailIDs := s.entryIDs[len(ids):]
-	s.messages = append(append([]core.Message{summaryMsg}, msgs[first:]...), tail...)
-	s.entryIDs = append(append([]string{entryID}, ids[first:]...), tailIDs...)
+	tail := s.messages[len(all):]
+	tailIDs := s.entryIDs[len(allIDs):]
+	s.messages = slices.Concat(lead, []core.Message{summaryMsg}, msgs[first:], tail)
+	s.entryIDs = slices.Concat(leadIDs, []string{entryID}, ids[first:], tailIDs)
 	s.contextStale = true
 	s.mu.Unlock()
 	return res, nil
@@ -186,4 +199,21 @@ func everythingKept(msgs []core.Message, prev string, settings compaction.Settin
 // isOverflow reports whether an error answer means the context is too long.
 func isOverflow(f *finalMessage, m core.Model) bool {
 	return f.AssistantMessage != nil && compaction.IsContextOverflow(f.AssistantMessage, m.ContextWindow)
+}
+
+// withoutSystem returns msgs and their entry ids without the system
+// messages.
+func withoutSystem(msgs []core.Message, ids []string) ([]core.Message, []string) {
+	outM := make([]core.Message, 0, len(msgs))
+	outI := make([]string, 0, len(ids))
+	for i, m := range msgs {
+		if _, ok := m.(*core.SystemMessage); ok {
+			continue
+		}
+		outM = append(outM, m)
+		if i < len(ids) {
+			outI = append(outI, ids[i])
+		}
+	}
+	return outM, outI
 }

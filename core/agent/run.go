@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
@@ -25,7 +26,9 @@ const (
 // Prompt starts working on text (with images). It returns once the prompt is
 // accepted; progress arrives as events and the prompt ends with exactly one
 // core.Settled. While the agent is busy, behavior decides whether the prompt
-// steers, follows up, or is refused with ErrBusy.
+// steers, follows up, or is refused with ErrBusy. A prompt sent while an
+// automatic retry waits preempts the retry, as in pi: the retry ends, the
+// failed prompt settles, and this one runs.
 func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) error {
 	msg, err := s.userMessage(text, images)
 	if err != nil {
@@ -37,11 +40,16 @@ func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) 
 		return ErrClosed
 	}
 	if s.run != nil || s.compacting {
-		switch behavior {
-		case BehaviorSteer:
+		switch {
+		case behavior == BehaviorSteer:
 			s.steering = append(s.steering, &queued{msg: msg, text: text})
-		case BehaviorFollowUp:
+		case behavior == BehaviorFollowUp:
 			s.followUp = append(s.followUp, &queued{msg: msg, text: text})
+		case s.run != nil && s.run.retryWait != nil && s.run.preempt == nil:
+			s.run.preempt = msg
+			s.run.retryWait()
+			s.mu.Unlock()
+			return nil
 		default:
 			s.mu.Unlock()
 			return ErrBusy
@@ -56,9 +64,22 @@ func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) 
 	return nil
 }
 
-// Steer queues a message for the active run; when idle it starts a prompt.
+// Steer queues a message for the active run. When idle it is queued too, as
+// in pi: it goes with the next prompt, before the model is asked.
 func (s *Session) Steer(text string, images []core.Content) error {
-	return s.Prompt(text, images, BehaviorSteer)
+	msg, err := s.userMessage(text, images)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return ErrClosed
+	}
+	s.steering = append(s.steering, &queued{msg: msg, text: text})
+	s.mu.Unlock()
+	s.publishQueue()
+	return nil
 }
 
 // FollowUp queues a message for when the active run would stop; when idle
@@ -111,10 +132,15 @@ func (s *Session) startRunLocked(pending []core.Message) {
 		defer cancel()
 		finalErr := s.work(ctx, pending)
 		s.mu.Lock()
+		defer s.mu.Unlock()
 		s.run = nil
 		s.flushBashLocked()
-		s.mu.Unlock()
+		// Published under the lock, so a preempting prompt's run starts
+		// after this prompt's agent_settled and before anything else.
 		s.publish(core.Settled{Error: finalErr})
+		if r.preempt != nil && !s.closed {
+			s.startRunLocked([]core.Message{r.preempt})
+		}
 	}()
 }
 
@@ -152,7 +178,11 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 			attempt++
 			delay := retryDelay(retry, attempt)
 			s.publish(core.AutoRetryStart{Attempt: attempt, MaxAttempts: retry.MaxRetries, Delay: delay, ErrorMessage: final.ErrorMessage})
-			if err := s.cfg.Sleep(ctx, delay); err != nil {
+			if preempted, err := s.waitToRetry(ctx, delay); err != nil {
+				if preempted {
+					s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "retry cancelled: a new prompt was sent"})
+					return final.ErrorMessage
+				}
 				s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "retry aborted"})
 				return "retry aborted"
 			}
@@ -167,6 +197,26 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 	}
 }
 
+// waitToRetry waits delay before a retry. A prompt sent meanwhile ends the
+// wait early (preempted); so does the end of ctx.
+func (s *Session) waitToRetry(ctx context.Context, delay time.Duration) (preempted bool, err error) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	r := s.run
+	r.retryWait = cancel
+	s.mu.Unlock()
+	err = s.cfg.Sleep(wctx, delay)
+	s.mu.Lock()
+	r.retryWait = nil
+	preempted = r.preempt != nil
+	s.mu.Unlock()
+	if preempted && err == nil {
+		err = context.Canceled // the prompt came as the wait ended
+	}
+	return preempted && ctx.Err() == nil, err
+}
+
 // runAgent is one run: agent_start, then turns until the model stops and
 // no queued message is left. It returns the last assistant message and the
 // messages the run added; the caller publishes agent_end, once it knows
@@ -178,8 +228,15 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 	var last *core.AssistantMessage
 	var lastErr error
 	pending = append(pending, s.takeSteering()...)
+	first := true
 	for {
 		s.publish(core.TurnStart{})
+		if first {
+			first = false
+			if m := s.declareSystem(); m != nil {
+				added = append(added, m)
+			}
+		}
 		for _, m := range pending {
 			s.appendMessage(m)
 			added = append(added, m)
@@ -254,7 +311,7 @@ func (s *Session) streamTurn(ctx context.Context) (*core.AssistantMessage, error
 	}
 	req := &provider.Request{
 		Model:    model,
-		System:   s.cfg.SystemPrompt(s.cfg.Tools),
+		System:   joinSections(s.systemSections()),
 		Messages: history,
 		Tools:    toolSpecs(s.cfg.Tools),
 		Thinking: thinking,
@@ -303,6 +360,51 @@ var updateKinds = [...]core.UpdateKind{
 	provider.EventToolCallDelta: core.UpdateToolCallDelta,
 	provider.EventToolCallEnd:   core.UpdateToolCallEnd,
 	provider.EventError:         0,
+}
+
+// systemSections is the system prompt for the session's tools, in
+// sections (one named "prompt" when the config gives only text).
+func (s *Session) systemSections() []core.PromptSection {
+	if s.cfg.SystemSections != nil {
+		return s.cfg.SystemSections(s.cfg.Tools)
+	}
+	if text := s.cfg.SystemPrompt(s.cfg.Tools); text != "" {
+		return []core.PromptSection{{Name: "prompt", Text: text}}
+	}
+	return nil
+}
+
+// joinSections is the prompt text of sections.
+func joinSections(secs []core.PromptSection) string {
+	texts := make([]string, len(secs))
+	for i, sec := range secs {
+		texts[i] = sec.Text
+	}
+	return strings.Join(texts, "\n\n")
+}
+
+// declareSystem adds a system message when the conversation has not yet
+// declared the current prompt and tools, as pi 0.87 does at a run's start:
+// the whole of them when nothing was declared, else a replacement. It
+// returns the message, or nil when nothing changed.
+func (s *Session) declareSystem() core.Message {
+	if s.cfg.SystemSections == nil {
+		return nil // the prompt is plain text: nothing to declare
+	}
+	secs := s.systemSections()
+	tools := toolSpecs(s.cfg.Tools)
+	s.mu.Lock()
+	st := core.SystemStateOf(s.messages)
+	s.mu.Unlock()
+	if st.Same(secs, tools) {
+		return nil
+	}
+	m := &core.SystemMessage{Sections: secs, ToolsAdded: tools, Replace: st.Declared, Timestamp: s.now()}
+	if m.Sections == nil {
+		m.Sections = []core.PromptSection{}
+	}
+	s.appendMessage(m)
+	return m
 }
 
 // snapshot copies a streaming message so subscribers on other goroutines

@@ -25,7 +25,9 @@ type toolRun struct {
 
 // runTools executes the tool calls of msg: each is announced, checked
 // (unknown tool, approval) in call order, then the allowed ones run in
-// parallel, and their results enter the conversation in call order. A
+// parallel. Each call's tool_execution_end comes when it finishes (those
+// that did not run first, in call order), and the results enter the
+// conversation in call order once all are done, as in pi. A
 // steering message that arrives while the calls are prepared skips the
 // calls that have not started (interrupt mode immediate) and is returned.
 func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) ([]*core.ToolResultMessage, []core.Message) {
@@ -53,7 +55,6 @@ func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) ([]*
 	s.execute(ctx, runs)
 	results := make([]*core.ToolResultMessage, len(runs))
 	for i, r := range runs {
-		s.publish(core.ToolExecutionEnd{ToolCallID: r.call.ID, ToolName: r.call.Name, Result: r.result})
 		res := &core.ToolResultMessage{
 			ToolCallID: r.call.ID,
 			ToolName:   r.call.Name,
@@ -92,8 +93,14 @@ func (s *Session) prepare(ctx context.Context, r *toolRun) {
 	}
 }
 
-// execute runs the allowed calls concurrently and waits for all of them.
+// execute runs the allowed calls concurrently and waits for all of them,
+// announcing each call's end as it comes.
 func (s *Session) execute(ctx context.Context, runs []*toolRun) {
+	for _, r := range runs {
+		if !r.run {
+			s.publishEnd(r)
+		}
+	}
 	var wg sync.WaitGroup
 	for _, r := range runs {
 		if !r.run {
@@ -103,9 +110,15 @@ func (s *Session) execute(ctx context.Context, runs []*toolRun) {
 		go func() {
 			defer wg.Done()
 			r.result = s.executeOne(ctx, r)
+			s.publishEnd(r)
 		}()
 	}
 	wg.Wait()
+}
+
+// publishEnd announces a call's result.
+func (s *Session) publishEnd(r *toolRun) {
+	s.publish(core.ToolExecutionEnd{ToolCallID: r.call.ID, ToolName: r.call.Name, Result: r.result})
 }
 
 // executeOne runs one tool, turning a failure to run (or a panic) into an

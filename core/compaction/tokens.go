@@ -100,10 +100,8 @@ func contentChars(content []core.Content) int {
 // measured the conversation before it was compacted, so it is ignored.
 func ContextTokens(messages []core.Message) int {
 	var compactedAt int64
-	if len(messages) > 0 {
-		if s, ok := messages[0].(*core.CompactionSummaryMessage); ok {
-			compactedAt = s.Timestamp
-		}
+	if s := leadingSummary(messages); s != nil {
+		compactedAt = s.Timestamp
 	}
 	for i := len(messages) - 1; i >= 0; i-- {
 		a, ok := messages[i].(*core.AssistantMessage)
@@ -136,4 +134,19 @@ func usageTokens(u core.Usage) int {
 		return u.TotalTokens
 	}
 	return u.Input + u.Output + u.CacheRead + u.CacheWrite
+}
+
+// leadingSummary is the compaction summary a compacted conversation starts
+// with, after any system messages (pi 0.87's checkpoint), or nil.
+func leadingSummary(messages []core.Message) *core.CompactionSummaryMessage {
+	for _, m := range messages {
+		switch m := m.(type) {
+		case *core.SystemMessage:
+			continue
+		case *core.CompactionSummaryMessage:
+			return m
+		}
+		return nil
+	}
+	return nil
 }

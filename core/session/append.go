@@ -118,7 +118,7 @@ func (f *File) AppendCompaction(r core.CompactionResult) (string, error) {
 		return "", err
 	}
 	e, err := f.Append(&CompactionEntry{Summary: r.Summary, FirstKeptEntryID: r.FirstKeptEntryID,
-		TokensBefore: r.TokensBefore, Details: details})
+		TokensBefore: r.TokensBefore, Details: details, SystemMessage: r.SystemMessage})
 	return e.ID, err
 }
 

@@ -62,6 +62,12 @@ func buildContext(path []Entry) Context {
 		return ctx
 	}
 	c := path[compaction].Payload.(*CompactionEntry)
+	if c.SystemMessage != nil {
+		// pi 0.87's checkpoint leads, and earlier system messages give
+		// way to it.
+		ctx.Messages = append(ctx.Messages, c.SystemMessage)
+		ctx.EntryIDs = append(ctx.EntryIDs, "")
+	}
 	ctx.Messages = append(ctx.Messages, &core.CompactionSummaryMessage{Summary: c.Summary, TokensBefore: c.TokensBefore,
 		Timestamp: unixMilli(path[compaction].Timestamp)})
 	ctx.EntryIDs = append(ctx.EntryIDs, path[compaction].ID)
@@ -70,7 +76,7 @@ func buildContext(path []Entry) Context {
 		if path[i].ID == c.FirstKeptEntryID {
 			kept = true
 		}
-		if kept {
+		if kept && !(c.SystemMessage != nil && isSystem(&path[i])) {
 			ctx.add(&path[i])
 		}
 	}
@@ -107,4 +113,14 @@ func unixMilli(ts string) int64 {
 		return 0
 	}
 	return t.UnixMilli()
+}
+
+// isSystem reports whether e holds a system message.
+func isSystem(e *Entry) bool {
+	me, ok := e.Payload.(*MessageEntry)
+	if !ok {
+		return false
+	}
+	_, ok = me.Message.(*core.SystemMessage)
+	return ok
 }

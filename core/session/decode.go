@@ -148,6 +148,7 @@ type entryFields struct {
 	summary          string
 	firstKeptEntryID string
 	tokensBefore     int64
+	systemMessage    core.Message
 	details          []byte
 	fromHook         bool
 	fromID           string
@@ -195,8 +196,10 @@ func (d *decoder) entry(line []byte) (Entry, error) {
 	case TypeThinkingLevelChange:
 		e.Payload = &ThinkingLevelChangeEntry{ThinkingLevel: core.ThinkingLevel(f.thinkingLevel)}
 	case TypeCompaction:
-		e.Payload = &CompactionEntry{Summary: f.summary, FirstKeptEntryID: f.firstKeptEntryID,
+		c := &CompactionEntry{Summary: f.summary, FirstKeptEntryID: f.firstKeptEntryID,
 			TokensBefore: int(f.tokensBefore), Details: f.details, FromHook: f.fromHook}
+		c.SystemMessage, _ = f.systemMessage.(*core.SystemMessage)
+		e.Payload = c
 	case TypeBranchSummary:
 		e.Payload = &BranchSummaryEntry{FromID: f.fromID, Summary: f.summary, Details: f.details, FromHook: f.fromHook}
 	case TypeCustom:
@@ -285,6 +288,8 @@ func (d *decoder) fields(line []byte) (*entryFields, error) {
 			f.firstKeptEntryID = d.Str()
 		case "tokensBefore":
 			f.tokensBefore = d.LooseInt()
+		case "systemMessage":
+			f.systemMessage, err = d.message()
 		case "details":
 			f.details = d.rawCopy()
 		case "fromHook":
@@ -336,7 +341,7 @@ func typeHasKey(t EntryType, key string) bool {
 	case TypeThinkingLevelChange:
 		return key == "thinkingLevel"
 	case TypeCompaction:
-		return key == "summary" || key == "firstKeptEntryId" || key == "tokensBefore" || key == "details" || key == "fromHook"
+		return key == "summary" || key == "firstKeptEntryId" || key == "tokensBefore" || key == "systemMessage" || key == "details" || key == "fromHook"
 	case TypeBranchSummary:
 		return key == "fromId" || key == "summary" || key == "details" || key == "fromHook"
 	case TypeCustom:

@@ -109,6 +109,14 @@ func appendEntry(b []byte, e *Entry) ([]byte, error) {
 		b = jsonscan.AppendString(b, p.FirstKeptEntryID)
 		b = append(b, `,"tokensBefore":`...)
 		b = strconv.AppendInt(b, int64(p.TokensBefore), 10)
+		if p.SystemMessage != nil {
+			sm, err := p.SystemMessage.MarshalJSON()
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, `,"systemMessage":`...)
+			b = append(b, sm...)
+		}
 		if b, err = appendRaw(b, "details", p.Details); err != nil {
 			return nil, err
 		}

@@ -93,6 +93,10 @@ type CompactionEntry struct {
 	// FromHook is true when an extension, not the agent, wrote the
 	// summary. It is always written, false included, as pi 0.73 does.
 	FromHook bool
+	// SystemMessage is the system prompt and tools at the compaction (pi
+	// 0.87): it leads the compacted context, and system messages among the
+	// kept entries give way to it. nil on older entries.
+	SystemMessage *core.SystemMessage
 }
 
 // BranchSummaryEntry summarises a branch the conversation came back from.

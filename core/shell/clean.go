@@ -37,8 +37,8 @@ func Clean(s string) string {
 // becomes one U+FFFD.
 func clean(s string, redraws, invalid bool) (string, bool) {
 	b := make([]byte, 0, len(s))
-	lineStart := 0  // where the current line starts in b
-	redraw := false // a carriage return waits for the line's next text
+	lineStart := 0   // where the current line starts in b
+	redraw := false  // a carriage return waits for the line's next text
 	keep := func() { // before text is written
 		if redraw {
 			b, redraw = b[:lineStart], false

@@ -53,25 +53,43 @@ var builtinSummaries = map[string]string{
 // maxSummaryRunes bounds the tool-list line of a tool cairn does not know.
 const maxSummaryRunes = 160
 
-// Build returns the system prompt. Its parts, in order: cairn's base
-// prompt (an introduction, "Available tools:" with one line per tool, and
-// "Guidelines:" chosen by which tools are present) or opts.Custom in its
-// place; opts.Append; "# Project Context" with a "## <path>" section per
-// context file; and the lines "Current date: YYYY-MM-DD" and
-// "Current working directory: <cwd>".
+// Build returns the system prompt: its Sections' texts joined by blank
+// lines.
 func Build(opts Options) string {
-	var b strings.Builder
+	secs := Sections(opts)
+	texts := make([]string, len(secs))
+	for i, sec := range secs {
+		texts[i] = sec.Text
+	}
+	return strings.Join(texts, "\n\n")
+}
+
+// Sections returns the system prompt's parts, named as pi 0.87 names them
+// in its system messages, in order: "preamble" (cairn's introduction, or
+// opts.Custom in place of it and of the next two), "tools" ("Available
+// tools:" with one line per tool), "rules" ("Guidelines:", chosen by which
+// tools are present), "append" (opts.Append), "context" ("# Project
+// Context" with a "## <path>" part per context file), and "cwd" (the lines
+// "Current date: YYYY-MM-DD" and "Current working directory: <cwd>").
+// Empty parts are left out.
+func Sections(opts Options) []core.PromptSection {
+	var out []core.PromptSection
+	add := func(name, text string) {
+		if text != "" {
+			out = append(out, core.PromptSection{Name: name, Text: text})
+		}
+	}
 	if opts.Custom != "" {
-		b.WriteString(strings.TrimRight(opts.Custom, "\n"))
+		add("preamble", strings.TrimRight(opts.Custom, "\n"))
 	} else {
-		writeBase(&b, opts.Tools)
+		add("preamble", intro)
+		add("tools", toolList(opts.Tools))
+		add("rules", "Guidelines:\n- "+strings.Join(guidelines(opts.Tools), "\n- "))
 	}
-	if text := strings.Trim(opts.Append, "\n"); text != "" {
-		b.WriteString("\n\n")
-		b.WriteString(text)
-	}
+	add("append", strings.Trim(opts.Append, "\n"))
 	if len(opts.ContextFiles) > 0 {
-		b.WriteString("\n\n# Project Context\n\n")
+		var b strings.Builder
+		b.WriteString("# Project Context\n\n")
 		b.WriteString("Instructions for this project from its context files; where they differ, the later, more specific file wins.")
 		for _, f := range opts.ContextFiles {
 			b.WriteString("\n\n## ")
@@ -79,6 +97,7 @@ func Build(opts Options) string {
 			b.WriteString("\n\n")
 			b.WriteString(strings.Trim(f.Content, "\n"))
 		}
+		add("context", b.String())
 	}
 	date := opts.Date
 	if date.IsZero() {
@@ -88,18 +107,14 @@ func Build(opts Options) string {
 	if cwd == "" {
 		cwd, _ = os.Getwd()
 	}
-	b.WriteString("\n\nCurrent date: ")
-	b.WriteString(date.Format(time.DateOnly))
-	b.WriteString("\nCurrent working directory: ")
-	b.WriteString(filepath.ToSlash(cwd))
-	return b.String()
+	add("cwd", "Current date: "+date.Format(time.DateOnly)+"\nCurrent working directory: "+filepath.ToSlash(cwd))
+	return out
 }
 
-// writeBase writes cairn's own prompt: the introduction, the tool list and
-// the guidelines.
-func writeBase(b *strings.Builder, tools []core.ToolSpec) {
-	b.WriteString(intro)
-	b.WriteString("\n\nAvailable tools:\n")
+// toolList is "Available tools:" and a line per tool.
+func toolList(tools []core.ToolSpec) string {
+	var b strings.Builder
+	b.WriteString("Available tools:\n")
 	if len(tools) == 0 {
 		b.WriteString("(none)")
 	}
@@ -112,11 +127,7 @@ func writeBase(b *strings.Builder, tools []core.ToolSpec) {
 		b.WriteString(": ")
 		b.WriteString(summary(t))
 	}
-	b.WriteString("\n\nGuidelines:")
-	for _, g := range guidelines(tools) {
-		b.WriteString("\n- ")
-		b.WriteString(g)
-	}
+	return b.String()
 }
 
 // summary is a tool's line in the tool list: cairn's own for a built-in

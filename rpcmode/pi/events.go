@@ -50,6 +50,7 @@ func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err err
 			msgs = []core.Message{}
 		}
 		if w.v073 {
+			msgs = withoutSystem(msgs)
 			return appendJSON(dst, struct {
 				Type     string         `json:"type"`
 				Messages []core.Message `json:"messages"`
@@ -71,6 +72,9 @@ func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err err
 			ToolResults []*core.ToolResultMessage `json:"toolResults"`
 		}{"turn_end", e.Message, results})
 	case core.MessageStart:
+		if _, ok := e.Message.(*core.SystemMessage); ok && w.v073 {
+			return dst, false, nil // pi 0.73 had no system messages
+		}
 		if a, ok := e.Message.(*core.AssistantMessage); ok && a.StopReason == "" {
 			// An answer that has only begun: pi 0.87 says "pending", pi
 			// 0.73 said "stop".
@@ -83,6 +87,9 @@ func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err err
 		}
 		return appendJSON(dst, messageFrame{"message_start", e.Message})
 	case core.MessageEnd:
+		if _, ok := e.Message.(*core.SystemMessage); ok && w.v073 {
+			return dst, false, nil
+		}
 		return appendJSON(dst, messageFrame{"message_end", e.Message})
 	case core.ToolExecutionStart:
 		return appendJSON(dst, struct {
@@ -158,6 +165,18 @@ func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err err
 		}{"agent_settled", e.Error})
 	}
 	return dst, false, nil
+}
+
+// withoutSystem leaves out system messages, for pi 0.73's shapes, which had
+// none.
+func withoutSystem(msgs []core.Message) []core.Message {
+	out := make([]core.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if _, ok := m.(*core.SystemMessage); !ok {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // stopPending is pi 0.87's stop reason of an answer that has only begun.

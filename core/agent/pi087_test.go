@@ -1,0 +1,146 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/provider/faux"
+	"github.com/cairn-dev/cairn/core/provider/openai"
+	"github.com/cairn-dev/cairn/core/provider/providertest"
+)
+
+// TestAgentEndSaysWhetherARetryFollows checks pi 0.87's willRetry.
+func TestAgentEndSaysWhetherARetryFollows(t *testing.T) {
+	full := providertest.SSE(t, "openai-chat/text.0.sse")
+	resp := providertest.Response{Status: 503, Body: []byte(`{"error":{"message":"busy","type":"server_error"}}`)}
+	srv := providertest.NewServer(t, resp, full)
+	prov := openai.New(provider.Options{Retry: provider.RetryPolicy{MaxRetries: -1}})
+	model := core.Model{ID: "m", API: "openai-completions", Provider: "openai", BaseURL: srv.URL + "/v1", ContextWindow: 128000, MaxTokens: 100}
+	f := newFixture(t, Config{Model: model, Open: func(core.Model) (Connection, error) { return Connection{Provider: prov}, nil }, Retry: DefaultRetry})
+	_ = f.s.Prompt("hi", nil, BehaviorNone)
+	var retries []bool
+	for _, e := range f.untilSettled() {
+		if end, ok := e.(core.AgentEnd); ok {
+			retries = append(retries, end.WillRetry)
+		}
+	}
+	if len(retries) != 2 || !retries[0] || retries[1] {
+		t.Fatalf("agent_end willRetry = %v, want [true false]", retries)
+	}
+}
+
+// TestPromptPreemptsARetryWait checks that a prompt sent while a retry
+// waits ends the wait, settles the failed prompt, and runs at once.
+func TestPromptPreemptsARetryWait(t *testing.T) {
+	resp := providertest.Response{Status: 503, Body: []byte(`{"error":{"message":"busy","type":"server_error"}}`)}
+	full := providertest.SSE(t, "openai-chat/text.0.sse")
+	srv := providertest.NewServer(t, resp, full)
+	prov := openai.New(provider.Options{Retry: provider.RetryPolicy{MaxRetries: -1}})
+	model := core.Model{ID: "m", API: "openai-completions", Provider: "openai", BaseURL: srv.URL + "/v1", ContextWindow: 128000, MaxTokens: 100}
+	waiting := make(chan struct{})
+	f := newFixture(t, Config{Model: model, Open: func(core.Model) (Connection, error) { return Connection{Provider: prov}, nil },
+		Retry: DefaultRetry,
+		// The retry wait lasts until it is ended: no clock involved.
+		Sleep: func(ctx context.Context, _ time.Duration) error { close(waiting); <-ctx.Done(); return ctx.Err() }})
+	_ = f.s.Prompt("first", nil, BehaviorNone)
+	<-waiting
+	if err := f.s.Prompt("second", nil, BehaviorNone); err != nil {
+		t.Fatalf("a prompt during a retry wait was refused: %v", err)
+	}
+	first := f.untilSettled()
+	var end core.AutoRetryEnd
+	for _, e := range first {
+		if e, ok := e.(core.AutoRetryEnd); ok {
+			end = e
+		}
+	}
+	if end.Success || !strings.Contains(end.FinalError, "new prompt") {
+		t.Errorf("auto_retry_end %+v", end)
+	}
+	if s := first[len(first)-1].(core.Settled); s.Error == "" {
+		t.Errorf("the preempted prompt settled without its error")
+	}
+	second := f.untilSettled()
+	if s := second[len(second)-1].(core.Settled); s.Error != "" {
+		t.Fatalf("second prompt: %q", s.Error)
+	}
+	var users []string
+	for _, m := range f.s.Messages() {
+		if u, ok := m.(*core.UserMessage); ok {
+			users = append(users, u.Text())
+		}
+	}
+	if strings.Join(users, ",") != "first,second" || len(srv.Requests()) != 2 {
+		t.Errorf("users %v, %d requests", users, len(srv.Requests()))
+	}
+}
+
+// TestSteerWhenIdleIsQueued checks pi's steer: on an idle agent the
+// message waits for the next prompt and goes with it.
+func TestSteerWhenIdleIsQueued(t *testing.T) {
+	f := newFixture(t, Config{}, faux.Response{Text: "ok"})
+	if err := f.s.Steer("also mind the tests", nil); err != nil {
+		t.Fatal(err)
+	}
+	if st := f.s.State(); st.IsStreaming || st.PendingMessageCount != 1 {
+		t.Fatalf("after an idle steer: %+v", st)
+	}
+	_ = f.s.Prompt("fix the parser", nil, BehaviorNone)
+	f.untilSettled()
+	var users []string
+	for _, m := range f.s.Messages() {
+		if u, ok := m.(*core.UserMessage); ok {
+			users = append(users, u.Text())
+		}
+	}
+	if strings.Join(users, ",") != "fix the parser,also mind the tests" {
+		t.Errorf("user messages %v", users)
+	}
+}
+
+// TestRunDeclaresTheSystemPrompt checks pi 0.87's system messages: the
+// first run declares the prompt and tools, a later run with the same ones
+// declares nothing, and a changed prompt is declared again in full.
+func TestRunDeclaresTheSystemPrompt(t *testing.T) {
+	cwd := "/project"
+	tool := echoTool("read")
+	f := newFixture(t, Config{Tools: []core.Tool{tool}, SystemSections: func([]core.Tool) []core.PromptSection {
+		return []core.PromptSection{{Name: "preamble", Text: "You help."}, {Name: "cwd", Text: cwd}}
+	}}, faux.Response{Text: "one"}, faux.Response{Text: "two"}, faux.Response{Text: "three"})
+	run := func() []string {
+		_ = f.s.Prompt("go", nil, BehaviorNone)
+		var roles []string
+		for _, e := range f.untilSettled() {
+			if ms, ok := e.(core.MessageStart); ok {
+				roles = append(roles, string(ms.Message.MessageRole()))
+			}
+		}
+		return roles
+	}
+	if got := strings.Join(run(), ","); got != "system,user,assistant" {
+		t.Fatalf("first run: %s", got)
+	}
+	sm := f.s.Messages()[0].(*core.SystemMessage)
+	if len(sm.Sections) != 2 || len(sm.ToolsAdded) != 1 || sm.ToolsAdded[0].Name != "read" || sm.Replace {
+		t.Errorf("leading system message %+v", sm)
+	}
+	if got := strings.Join(run(), ","); got != "user,assistant" {
+		t.Errorf("second run with nothing changed: %s", got)
+	}
+	cwd = "/elsewhere"
+	if got := strings.Join(run(), ","); got != "system,user,assistant" {
+		t.Errorf("run after a change: %s", got)
+	}
+	if st := core.SystemStateOf(f.s.Messages()); st.Sections[1].Text != "/elsewhere" || len(st.Tools) != 1 {
+		t.Errorf("replayed state %+v", st)
+	}
+	for _, m := range core.ToLLM(f.s.Messages()) {
+		if _, ok := m.(*core.SystemMessage); ok {
+			t.Fatal("a system message would be sent as a message")
+		}
+	}
+}
