@@ -20,7 +20,10 @@
 // set_follow_up_mode, compact, set_auto_compaction, set_auto_retry,
 // abort_retry, bash, abort_bash, get_session_stats, export_html,
 // switch_session, fork, get_fork_messages, get_last_assistant_text,
-// set_session_name, get_messages and get_commands; and oh-my-pi's
+// set_session_name, get_messages and get_commands; the ones pi added
+// since, up to 1.5: clear_queue, get_available_thinking_levels, clone,
+// get_entries and get_tree, and the disposition ("started" or "queued") in
+// the responses of prompt, steer and follow_up; and oh-my-pi's
 // set_interrupt_mode, branch and get_branch_messages (fork and
 // get_fork_messages by their omp names), abort_and_prompt (abort, wait for
 // the prompt to settle, send a new one) and set_event_filter:
@@ -31,6 +34,10 @@
 // UI requests are always written); messageUpdates "delta" leaves the
 // partial message out of message_update frames, so a long answer costs
 // bytes linear in its length instead of quadratic.
+//
+// Host.Prompts are the prompt templates: get_commands lists them, and a
+// prompt, steer or follow_up message starting with a template's /name is
+// sent as the template's text, its arguments filled in.
 //
 // # Persisting settings
 //

@@ -16,7 +16,7 @@ var errBusy = errors.New("Agent is already processing. Specify streamingBehavior
 // when the prompt is refused. With fromField, the behaviour while busy
 // comes from the streamingBehavior field.
 func (s *server) prompt(c *command, behavior agent.Behavior, fromField bool) {
-	text, images, err := promptFields(c)
+	text, images, err := s.promptFields(c)
 	if err == nil && fromField {
 		var b string
 		b, _, err = c.optOneOf("streamingBehavior", string(agent.BehaviorSteer), string(agent.BehaviorFollowUp))
@@ -29,14 +29,24 @@ func (s *server) prompt(c *command, behavior agent.Behavior, fromField bool) {
 	s.accept(c, text, images, behavior)
 }
 
-// promptFields reads a prompt's message and images.
-func promptFields(c *command) (string, []core.Content, error) {
+// promptFields reads a prompt's message and images. A message starting
+// with a prompt template's /name becomes the template's text, as pi
+// expands templates before a message is sent or queued.
+func (s *server) promptFields(c *command) (string, []core.Content, error) {
 	text, err := c.str("message")
 	if err != nil {
 		return "", nil, err
 	}
+	text, _ = s.host.Prompts.Expand(text)
 	images, err := c.images()
 	return text, images, err
+}
+
+// disposition is the data of an accepted prompt (pi 0.99): whether it
+// started a run or was queued behind the running one. cairn has no
+// extension commands, so no prompt is ever "handled".
+type disposition struct {
+	Disposition string `json:"disposition"`
 }
 
 // accept hands a prompt to the session and writes the response in its
@@ -46,17 +56,28 @@ func (s *server) accept(c *command, text string, images []core.Content, behavior
 	s.promptMu.Lock()
 	defer s.promptMu.Unlock()
 	s.sub.Mark(mark{srv: s, kind: markHold})
+	// A message sent while the agent works, with a behaviour, is queued;
+	// one sent while idle starts a run.
+	st := s.sess.State()
+	queued := (st.IsStreaming || st.IsCompacting) && behavior != agent.BehaviorNone
 	err := s.sess.Prompt(text, images, behavior)
 	if errors.Is(err, agent.ErrBusy) {
 		err = errBusy
 	}
-	s.sub.Mark(mark{srv: s, kind: markRelease, line: s.response(c, nil, err).appendTo(nil)})
+	var data any
+	if err == nil && !s.host.Compat073 {
+		data = disposition{"started"}
+		if queued {
+			data = disposition{"queued"}
+		}
+	}
+	s.sub.Mark(mark{srv: s, kind: markRelease, line: s.response(c, data, err).appendTo(nil)})
 }
 
 // abortAndPrompt is oh-my-pi's abort_and_prompt: abort the running prompt,
 // wait for it to settle, then send this one.
 func (s *server) abortAndPrompt(c *command) {
-	text, images, err := promptFields(c)
+	text, images, err := s.promptFields(c)
 	if err != nil {
 		s.reply(s.response(c, nil, err))
 		return

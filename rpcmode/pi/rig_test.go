@@ -15,6 +15,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/anthropic"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
@@ -77,6 +78,8 @@ type rigConfig struct {
 	conversations agent.Conversations
 	// compat073 writes pi 0.73.1's shapes (Host.Compat073).
 	compat073 bool
+	// prompts are the prompt templates (Host.Prompts).
+	prompts prompts.Templates
 }
 
 // providerRequest is what a faux step sees.
@@ -147,7 +150,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if bash == nil {
 		bash = &ExecBash{Dir: cfg.cwd}
 	}
-	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073}
+	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073, Prompts: cfg.prompts}
 	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
 	t.Cleanup(func() {
 		r.close()

@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/settings"
 )
 
@@ -53,6 +54,10 @@ type Host struct {
 	Approvals ApprovalModeSetter
 	// Commands lists the slash commands for get_commands; nil means none.
 	Commands func() []SlashCommand
+	// Prompts are the prompt templates: get_commands lists them, and a
+	// prompt, steer or follow_up whose message starts with a template's
+	// /name sends the template's text instead.
+	Prompts prompts.Templates
 	// MaxFrameBytes overrides MaxFrameBytes (for tests).
 	MaxFrameBytes int
 	// Compat073 writes pi 0.73.1's event shapes from the start, for hosts

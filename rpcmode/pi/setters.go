@@ -196,6 +196,19 @@ func (s *server) cycleThinkingLevel(c *command) (any, error) {
 	}{string(next)}, nil
 }
 
+// availableThinkingLevels answers get_available_thinking_levels: the
+// levels the current model offers, ["off"] for one that cannot reason.
+func (s *server) availableThinkingLevels(*command) (any, error) {
+	levels := modelLevels(s.sess.State().Model)
+	names := make([]string, len(levels))
+	for i, l := range levels {
+		names[i] = string(l)
+	}
+	return struct {
+		Levels []string `json:"levels"`
+	}{names}, nil
+}
+
 // modelLevels lists the levels a model offers: none but off without
 // reasoning, xhigh only where the model has it.
 func modelLevels(m core.Model) []core.ThinkingLevel {

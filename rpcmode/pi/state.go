@@ -123,14 +123,41 @@ func (s *server) lastAssistantText(*command) (any, error) {
 	}{text}, nil
 }
 
+// commandEntry is one command of get_commands: pi 0.73's location and
+// path, and the same facts as pi 0.87's sourceInfo.
+type commandEntry struct {
+	SlashCommand
+	SourceInfo *sourceInfo `json:"sourceInfo,omitempty"`
+}
+
+// sourceInfo says where a command was found, in pi 0.87's words.
+type sourceInfo struct {
+	Path   string `json:"path"`
+	Source string `json:"source"` // how it was found: "local" for a file in a prompts directory
+	Scope  string `json:"scope"`  // "user" or "project"
+	Origin string `json:"origin"` // "top-level": not from a package
+}
+
+// commands answers get_commands: the host's commands, then the prompt
+// templates (source "prompt").
 func (s *server) commands(*command) (any, error) {
-	list := []SlashCommand{}
+	var list []SlashCommand
 	if s.host.Commands != nil {
 		list = append(list, s.host.Commands()...)
 	}
+	for _, t := range s.host.Prompts {
+		list = append(list, SlashCommand{Name: t.Name, Description: t.Description, Source: "prompt", Location: string(t.Scope), Path: t.Path})
+	}
+	out := make([]commandEntry, len(list))
+	for i, c := range list {
+		out[i] = commandEntry{SlashCommand: c}
+		if c.Path != "" && (c.Location == "user" || c.Location == "project") {
+			out[i].SourceInfo = &sourceInfo{Path: c.Path, Source: "local", Scope: c.Location, Origin: "top-level"}
+		}
+	}
 	return struct {
-		Commands []SlashCommand `json:"commands"`
-	}{list}, nil
+		Commands []commandEntry `json:"commands"`
+	}{out}, nil
 }
 
 func (s *server) forkMessages(*command) (any, error) {
