@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/export"
+	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui/editor"
 )
@@ -102,10 +103,8 @@ func (m *Model) runCommand(text string) tea.Cmd {
 			return c.run(m, args)
 		}
 	}
-	for _, t := range m.opts.Templates {
-		if t.Name == name {
-			return m.onSubmit(editor.SubmitMsg{Text: expandTemplate(t.Body, strings.Fields(args))})
-		}
+	if t, ok := m.opts.Templates.Find(name); ok {
+		return m.onSubmit(editor.SubmitMsg{Text: t.Fill(prompts.ParseArgs(args))})
 	}
 	m.ed.SetValue(text)
 	m.status.set(core.NotifyError, fmt.Sprintf("Unknown command /%s. /help lists the commands.", name), m.now())

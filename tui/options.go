@@ -6,6 +6,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui/keymap"
 )
@@ -36,7 +37,7 @@ type Options struct {
 	// Shell runs `!cmd` ("" picks bash).
 	Shell string
 	// Templates are the prompt templates offered as slash commands.
-	Templates []Template
+	Templates prompts.Templates
 	// FirstRun, when set, is shown instead of the transcript until a model
 	// is available: no credentials were found.
 	FirstRun *FirstRun
@@ -60,12 +61,4 @@ type FirstRun struct {
 	// Lines say where cairn looked for credentials and how to point it at
 	// a local server.
 	Lines []string
-}
-
-// Template is a prompt template: /Name expands to Body with the
-// arguments substituted.
-type Template struct {
-	Name        string
-	Description string
-	Body        string
 }

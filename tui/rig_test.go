@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/tools"
 	"github.com/cairn-dev/cairn/themes"
@@ -52,6 +53,8 @@ type rigOptions struct {
 	conversations agent.Conversations
 	// history is the conversation the session starts with.
 	history []core.Message
+	// templates are the prompt templates offered as commands.
+	templates prompts.Templates
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -89,7 +92,8 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	opts := Options{
 		Session: sess, Approvals: gate, Theme: theme,
 		Cwd: dir, Dir: dir, Version: "test",
-		Models: func() []core.Model { return o.models },
+		Models:    func() []core.Model { return o.models },
+		Templates: o.templates,
 	}
 	if !o.realClock {
 		opts.Now = func() time.Time { return testClock }

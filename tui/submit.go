@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -45,16 +44,4 @@ func (m *Model) onSubmit(sub editor.SubmitMsg) tea.Cmd {
 	}
 	m.tr.end()
 	return nil
-}
-
-// expandTemplate fills a prompt template's placeholders: $1, $2… are the
-// arguments by position, $@ and $ARGUMENTS all of them.
-func expandTemplate(body string, args []string) string {
-	all := strings.Join(args, " ")
-	body = strings.ReplaceAll(body, "$ARGUMENTS", all)
-	body = strings.ReplaceAll(body, "$@", all)
-	for i := len(args); i >= 1; i-- {
-		body = strings.ReplaceAll(body, "$"+strconv.Itoa(i), args[i-1])
-	}
-	return body
 }

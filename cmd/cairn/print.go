@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/provider/faux"
@@ -139,7 +140,16 @@ func isThinkingLevel(s string) bool {
 // tools; calls that need approval are refused unless --approval allows them,
 // since nobody is there to ask.
 func printMode(ctx context.Context, streams IOStreams, env environment, opts *Options) int {
-	prompt, err := readPrompt(streams, opts)
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: find the working directory: %v\n", err)
+		return exitFailure
+	}
+	templates, errs := loadPrompts(env, cwd)
+	for _, e := range errs {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
+	}
+	prompt, err := readPrompt(streams, opts, templates)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage
@@ -277,9 +287,10 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// readPrompt joins the messages given as arguments and appends piped stdin.
-func readPrompt(streams IOStreams, opts *Options) (string, error) {
-	prompt := strings.Join(opts.Messages, " ")
+// readPrompt joins the messages given as arguments, expands them when
+// they start with a prompt template's /name, and appends piped stdin.
+func readPrompt(streams IOStreams, opts *Options, templates prompts.Templates) (string, error) {
+	prompt, _ := templates.Expand(strings.Join(opts.Messages, " "))
 	if !streams.InIsTerminal && streams.In != nil {
 		data, err := io.ReadAll(io.LimitReader(streams.In, maxStdinPrompt+1))
 		if err != nil {

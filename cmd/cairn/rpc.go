@@ -17,11 +17,16 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		return exitFailure
 	}
 	defer a.close()
+	templates, errs := loadPrompts(env, a.cwd)
+	for _, e := range errs {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
+	}
 	host := pi.Host{
 		Session:   a.session,
 		Models:    a.cat,
 		Settings:  a.settings,
 		Approvals: a.gate,
+		Prompts:   templates,
 		Compat073: opts.RPCCompat == "0.73",
 		Bash:      &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix},
 	}

@@ -38,7 +38,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	eff := a.settings.Effective()
 	custom, themeErrs := themes.LoadDir(filepath.Join(env.dir, "themes"))
 	keys, keyErrs := keymap.Load(filepath.Join(env.dir, "keybindings.json"))
-	templates, tmplErrs := tui.LoadTemplates(filepath.Join(env.dir, "prompts"))
+	templates, tmplErrs := loadPrompts(env, a.cwd)
 	notices := splitLines(warn.String())
 	for _, errs := range [][]error{themeErrs, keyErrs, tmplErrs} {
 		for _, e := range errs {
