@@ -28,7 +28,7 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Approvals: a.gate,
 		Prompts:   templates,
 		Compat073: opts.RPCCompat == "0.73",
-		Bash:      &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix},
+		Bash:      &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix, Compat073: opts.RPCCompat == "0.73"},
 	}
 	if err := pi.Serve(ctx, streams.In, streams.Out, host); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -135,4 +136,11 @@ func mergeAdjacent(edits []udiff.Edit) []udiff.Edit {
 		out = append(out, e)
 	}
 	return out
+}
+
+// unifiedPatch is the change from before to after as a unified diff of
+// path, with three lines of context.
+func unifiedPatch(path, before, after string) string {
+	name := filepath.ToSlash(path)
+	return udiff.Unified(name, name, before, after)
 }

@@ -24,10 +24,12 @@ type Edit struct {
 func NewEdit(cwd string) *Edit { return &Edit{Dir: cwd} }
 
 // EditDetails are the details of a successful edit: the change in pi's
-// numbered diff form (see lineDiff) and the first changed line of the new
-// file, counting from 1.
+// numbered diff form (see lineDiff), the same change as a unified diff
+// (pi 0.87's patch, which patch(1) and git apply read), and the first
+// changed line of the new file, counting from 1.
 type EditDetails struct {
 	Diff             string `json:"diff"`
+	Patch            string `json:"patch,omitempty"`
 	FirstChangedLine int    `json:"firstChangedLine,omitempty"`
 }
 
@@ -150,7 +152,7 @@ func (t *Edit) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 	}
 	diff, first := lineDiff(base, updated)
 	return withDetails(fmt.Sprintf("Successfully replaced %d block(s) in %s.", len(edits), path),
-		EditDetails{Diff: diff, FirstChangedLine: first}), nil
+		EditDetails{Diff: diff, Patch: unifiedPatch(path, base, updated), FirstChangedLine: first}), nil
 }
 
 // usesCRLF reports whether the text's first line ending is CRLF.

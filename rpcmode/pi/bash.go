@@ -3,6 +3,7 @@ package pi
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/cairn-dev/cairn/core/shell"
 )
@@ -49,6 +50,10 @@ type ExecBash struct {
 	Prefix string
 	// TempDir receives full outputs; empty means os.TempDir().
 	TempDir string
+	// Compat073 cuts long output as pi 0.73 did: the last 2000 lines
+	// counting the empty one after a final newline. By default it is cut
+	// as pi 0.87 cuts it: the last 2000 lines, without the final newline.
+	Compat073 bool
 }
 
 // Run implements BashRunner.
@@ -61,6 +66,11 @@ func (b *ExecBash) Run(ctx context.Context, command string, output func(delta st
 		line = b.Prefix + "\n" + command
 	}
 	opts := shell.OutputOptions{TempDir: b.TempDir}
+	if !b.Compat073 {
+		// One line more than pi keeps: the empty one after a final
+		// newline, dropped below.
+		opts.MaxLines = shell.DefaultMaxLines + 1
+	}
 	var live shell.Stream
 	if output != nil {
 		opts.OnWrite = func(p []byte) {
@@ -83,6 +93,9 @@ func (b *ExecBash) Run(ctx context.Context, command string, output func(delta st
 		}
 	}
 	tail := out.Tail()
+	if !b.Compat073 && tail.Truncated && tail.By == shell.LineLimit {
+		tail.Text = lastLines(tail.Text, shell.DefaultMaxLines)
+	}
 	res := BashResult{Output: tail.Text, Cancelled: exit.Cancelled, Truncated: tail.Truncated, FullOutputPath: tail.FullOutputPath}
 	switch {
 	case exit.Cancelled:
@@ -100,4 +113,18 @@ func (b *ExecBash) Run(ctx context.Context, command string, output func(delta st
 func truncateTail(s string, maxLines, maxBytes int) (string, bool) {
 	t := shell.CutTail(s, maxLines, maxBytes)
 	return t.Text, t.Truncated
+}
+
+// lastLines is the last n lines of s, without a final newline.
+func lastLines(s string, n int) string {
+	s = strings.TrimSuffix(s, "\n")
+	i := len(s)
+	for range n {
+		j := strings.LastIndexByte(s[:i], '\n')
+		if j < 0 {
+			return s
+		}
+		i = j
+	}
+	return s[i+1:]
 }

@@ -32,9 +32,18 @@ type scenarioStep struct {
 // counts and partial snapshots. cairn's deliberate differences are asserted
 // by the scenario's deviations instead.
 func TestConformance(t *testing.T) {
-	dir := filepath.Join("testdata", "pi073")
+	// pi 0.73.1's transcripts, against --rpc-compat 0.73.
+	t.Run("pi073", func(t *testing.T) { replayAll(t, "pi073", "pi", true) })
+	// pi 0.87.1's, against cairn's default shapes.
+	t.Run("pi087", func(t *testing.T) { replayAll(t, "pi087", "pi087", false) })
+}
+
+// replayAll replays every scenario of testdata/<local>, or of
+// $CAIRN_SHARED/conformance/<shared> when that is set.
+func replayAll(t *testing.T, local, shared string, compat073 bool) {
+	dir := filepath.Join("testdata", local)
 	if s := os.Getenv("CAIRN_SHARED"); s != "" {
-		dir = filepath.Join(s, "conformance", "pi")
+		dir = filepath.Join(s, "conformance", shared)
 	}
 	steps, err := filepath.Glob(filepath.Join(dir, "scenarios", "*.steps.json"))
 	if err != nil || len(steps) == 0 {
@@ -42,11 +51,11 @@ func TestConformance(t *testing.T) {
 	}
 	for _, path := range steps {
 		name := strings.TrimSuffix(filepath.Base(path), ".steps.json")
-		t.Run(name, func(t *testing.T) { replay(t, dir, name) })
+		t.Run(name, func(t *testing.T) { replay(t, dir, name, local, compat073) })
 	}
 }
 
-func replay(t *testing.T, dir, name string) {
+func replay(t *testing.T, dir, name, version string, compat073 bool) {
 	read := func(suffix string) []byte {
 		b, err := os.ReadFile(filepath.Join(dir, "scenarios", name+suffix))
 		if err != nil && !os.IsNotExist(err) {
@@ -82,7 +91,8 @@ func replay(t *testing.T, dir, name string) {
 	if err := json.Unmarshal(read(".steps.json"), &steps); err != nil {
 		t.Fatal(err)
 	}
-	cfg.compat073 = true // the transcripts are pi 0.73.1's
+	cfg.compat073 = compat073
+	cfg.systemSections = !compat073 // pi 0.87 declares the prompt in system messages
 	r := newRig(t, cfg)
 	for _, st := range steps {
 		switch {
@@ -113,9 +123,14 @@ func replay(t *testing.T, dir, name string) {
 	got := r.out.all()
 	want := readTranscript(t, filepath.Join(dir, name+".jsonl"))
 	checkOneResponsePerFrame(t, got, r.frames)
-	got = checkSettled(t, got)
+	if compat073 {
+		got = checkSettled(t, got) // pi 0.73 had no agent_settled
+	}
 	checkInterruptMode(t, got)
-	dev := deviations[name]
+	dev := deviations[version+"/"+name]
+	if dev == nil {
+		dev = deviations[name]
+	}
 	for _, l := range slices.Concat(got, want) {
 		normalize(l.value)
 		dropNil(l.value)
@@ -123,6 +138,7 @@ func replay(t *testing.T, dir, name string) {
 	if dev != nil {
 		got, want = dev(t, got, want)
 	}
+	got, want = joinBashUpdates(got), joinBashUpdates(want)
 	got, want = sortToolEnds(got), sortToolEnds(want)
 	got, want = blockOrder(got), blockOrder(want)
 	compareTranscripts(t, got, want)

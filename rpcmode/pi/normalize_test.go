@@ -13,6 +13,7 @@ import (
 // the request's size), temporary paths, and the partial snapshots of
 // message_update (pi serialises them late, fact 4 of the README).
 func normalize(v any) {
+	normalizeObjects(v)
 	o, ok := v.(*ordered)
 	if ok && o.vals["type"] == "message_update" {
 		for _, k := range []string{"assistantMessageEvent.partial", "message"} {
@@ -44,6 +45,12 @@ func normalize(v any) {
 			// package), so the key is left out of the comparison.
 			return nil
 		case "usage", "tokens", "contextUsage":
+			if u, ok := val.(*ordered); ok {
+				// pi 0.87 adds counts cairn does not keep yet: reasoning
+				// tokens (openai) and one-hour cache writes (anthropic).
+				u.del("reasoning")
+				u.del("cacheWrite1h")
+			}
 			return zeroNumbers(val)
 		case "cost":
 			if _, isNum := val.(json.Number); isNum {
@@ -55,6 +62,43 @@ func normalize(v any) {
 		}
 		return val
 	})
+}
+
+// normalizeObjects blanks, wherever they are, what each agent has of its
+// own in pi 0.87's objects:
+//   - a system message's prompt sections and tool set (cairn has seven
+//     tools, pi four): only the message's shape is compared;
+//   - rawStopReason, the provider's own stop reason, which cairn's
+//     providers do not record yet (core/provider);
+//   - the disposition pi 0.99 added to prompt responses, which cairn
+//     writes (pi 1.5.2's shape) and 0.87.1 did not.
+func normalizeObjects(v any) {
+	switch x := v.(type) {
+	case *ordered:
+		if x.vals["role"] == "system" {
+			for _, k := range []string{"sections", "toolsAdded"} {
+				if _, has := x.vals[k]; has {
+					x.set(k, "<"+k+">")
+				}
+			}
+		}
+		x.del("rawStopReason")
+		if x.vals["type"] == "response" {
+			switch x.vals["command"] {
+			case "prompt", "steer", "follow_up":
+				if d, ok := x.vals["data"].(*ordered); ok && len(d.keys) == 1 && d.keys[0] == "disposition" {
+					x.del("data")
+				}
+			}
+		}
+		for _, k := range x.keys {
+			normalizeObjects(x.vals[k])
+		}
+	case []any:
+		for _, e := range x {
+			normalizeObjects(e)
+		}
+	}
 }
 
 // dropNil removes the members normalize blanked to nil.
@@ -191,4 +235,24 @@ func normalizeText(s string) string {
 		return "<missing file error>"
 	}
 	return s
+}
+
+// joinBashUpdates joins each run of bash_execution_update frames of one
+// command into one frame: how output is split into chunks depends on the
+// pipe and the machine, not on the protocol.
+func joinBashUpdates(lines []*line) []*line {
+	var out []*line
+	for _, l := range lines {
+		if l.str("type") == "bash_execution_update" && len(out) > 0 {
+			prev := out[len(out)-1]
+			if prev.str("type") == "bash_execution_update" && prev.str("id") == l.str("id") {
+				if o, ok := prev.value.(*ordered); ok {
+					o.set("delta", prev.str("delta")+l.str("delta"))
+				}
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return out
 }

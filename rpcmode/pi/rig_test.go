@@ -80,6 +80,9 @@ type rigConfig struct {
 	compat073 bool
 	// prompts are the prompt templates (Host.Prompts).
 	prompts prompts.Templates
+	// systemSections gives the prompt in sections, so runs declare it in
+	// system messages as cairn's command line does.
+	systemSections bool
 }
 
 // providerRequest is what a faux step sees.
@@ -120,6 +123,12 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 		}
 		return agent.Connection{}, fmt.Errorf("no provider for api %q", m.API)
 	}
+	var sections func([]core.Tool) []core.PromptSection
+	if cfg.systemSections {
+		sections = func([]core.Tool) []core.PromptSection {
+			return []core.PromptSection{{Name: "preamble", Text: "You are a test assistant."}}
+		}
+	}
 	retry := cfg.retry
 	if retry == (agent.RetrySettings{}) {
 		retry = agent.DefaultRetry
@@ -129,17 +138,18 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 		compaction = agent.DefaultCompaction
 	}
 	sess, err := agent.New(agent.Config{
-		Model:         cfg.start,
-		Thinking:      cfg.thinking,
-		Open:          open,
-		Models:        cfg.models,
-		Tools:         tools.New(cfg.cwd),
-		Approver:      cfg.approver,
-		SystemPrompt:  func([]core.Tool) string { return "You are a test assistant." },
-		Conversations: cfg.conversations,
-		Retry:         retry,
-		Compaction:    compaction,
-		Sleep:         cfg.sleep,
+		Model:          cfg.start,
+		Thinking:       cfg.thinking,
+		Open:           open,
+		Models:         cfg.models,
+		Tools:          tools.New(cfg.cwd),
+		Approver:       cfg.approver,
+		SystemPrompt:   func([]core.Tool) string { return "You are a test assistant." },
+		SystemSections: sections,
+		Conversations:  cfg.conversations,
+		Retry:          retry,
+		Compaction:     compaction,
+		Sleep:          cfg.sleep,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +158,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	r := &rig{t: t, sess: sess, in: pw, out: newLineSink(), done: make(chan error, 1)}
 	bash := cfg.bash
 	if bash == nil {
-		bash = &ExecBash{Dir: cfg.cwd}
+		bash = &ExecBash{Dir: cfg.cwd, Compat073: cfg.compat073}
 	}
 	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073, Prompts: cfg.prompts}
 	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()

@@ -157,7 +157,7 @@ type server struct {
 func newServer(h Host) *server {
 	s := &server{host: h, sess: h.Session, models: h.Models, bash: h.Bash, questions: newQuestions(), maxFrame: h.MaxFrameBytes}
 	if s.bash == nil {
-		s.bash = &ExecBash{}
+		s.bash = &ExecBash{Compat073: h.Compat073}
 	}
 	if s.maxFrame <= 0 {
 		s.maxFrame = MaxFrameBytes

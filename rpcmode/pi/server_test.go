@@ -414,7 +414,9 @@ func TestNoticeBecomesNotifyFrame(t *testing.T) {
 func TestThinkingAndModelCommands(t *testing.T) {
 	think := core.Model{ID: "think", Name: "Think", API: faux.API, Provider: "faux", Reasoning: true, Input: []string{"text"}}
 	xhigh := core.Model{ID: "gpt-5.2", Name: "X", API: faux.API, Provider: "faux", Reasoning: true, Input: []string{"text"}}
-	r := newRig(t, rigConfig{faux: faux.New(faux.Options{}), models: []core.Model{faux.Model, think, xhigh}})
+	// pi 0.73 turned thinking on when switching to a reasoning model; pi 0.87
+	// leaves it off (the pi087 d-state transcript checks that).
+	r := newRig(t, rigConfig{faux: faux.New(faux.Options{}), models: []core.Model{faux.Model, think, xhigh}, compat073: true})
 	r.send(map[string]any{"id": "1", "type": "set_thinking_level", "level": "high"})
 	r.response("1") // clamped to off, no event
 	r.send(map[string]any{"id": "2", "type": "set_model", "provider": "faux", "modelId": "think"})

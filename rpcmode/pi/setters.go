@@ -95,15 +95,15 @@ func (s *server) setModel(c *command) (any, error) {
 	return m, s.remember(c, change{"defaultProvider", m.Provider}, change{"defaultModel", m.ID})
 }
 
-// switchModel changes the model. Moving from a model that cannot reason
-// to one that can, with thinking off, turns thinking on at the default
-// level, as pi does.
+// switchModel changes the model. In pi 0.73's shapes, moving from a model
+// that cannot reason to one that can, with thinking off, turns thinking on
+// at the default level, as pi 0.73 did; pi 0.87 leaves it off.
 func (s *server) switchModel(m core.Model) error {
 	before := s.sess.State()
 	if err := s.sess.SetModel(m); err != nil {
 		return err
 	}
-	if m.Reasoning && !before.Model.Reasoning && before.Thinking == core.ThinkingOff {
+	if s.host.Compat073 && m.Reasoning && !before.Model.Reasoning && before.Thinking == core.ThinkingOff {
 		return s.sess.SetThinkingLevel(agent.ClampThinking(m, s.defaultThinking()))
 	}
 	return nil

@@ -37,7 +37,7 @@ func (s *server) getState(*command) (any, error) {
 		SessionID:             info.ID,
 		SessionName:           info.Name,
 		AutoCompactionEnabled: st.AutoCompaction,
-		MessageCount:          st.MessageCount,
+		MessageCount:          s.messageCount(st.MessageCount),
 		PendingMessageCount:   st.PendingMessageCount,
 		InterruptMode:         string(st.InterruptMode),
 	}
@@ -103,6 +103,9 @@ func (s *server) sessionStats(*command) (any, error) {
 
 func (s *server) messages(*command) (any, error) {
 	msgs := s.sess.Messages()
+	if s.host.Compat073 {
+		msgs = withoutSystem(msgs)
+	}
 	if msgs == nil {
 		msgs = []core.Message{}
 	}
@@ -184,4 +187,13 @@ func (s *server) setSessionName(c *command) (any, error) {
 		return nil, errEmptyName
 	}
 	return nil, s.sess.SetName(name)
+}
+
+// messageCount is get_state's count: without the system messages in pi
+// 0.73's shapes, which had none.
+func (s *server) messageCount(n int) int {
+	if s.host.Compat073 {
+		n = len(withoutSystem(s.sess.Messages()))
+	}
+	return n
 }
