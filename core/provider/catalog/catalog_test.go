@@ -32,7 +32,7 @@ func load(t *testing.T, modelsJSON string, vars map[string]string) (*Catalog, er
 
 func TestBuiltinCatalogIsConsistent(t *testing.T) {
 	seen := map[string]bool{}
-	for _, m := range builtinModels {
+	for _, m := range builtinModels() {
 		key := m.Provider + "/" + m.ID
 		if seen[key] {
 			t.Errorf("%s listed twice", key)
@@ -164,7 +164,7 @@ func TestModelsFileOverridesAndReroutes(t *testing.T) {
 		t.Fatalf("override = %+v", m)
 	}
 	var builtin bool
-	for _, b := range builtinModels {
+	for _, b := range builtinModels() {
 		if b.ID == "claude-haiku-4-5" && b.Name != "Haiku via proxy" && b.BaseURL == "https://api.anthropic.com" {
 			builtin = true
 		}
@@ -190,7 +190,7 @@ func TestBrokenModelsFileKeepsBuiltins(t *testing.T) {
 			if !strings.Contains(err.Error(), "models.json") || !strings.Contains(err.Error(), "built-in") {
 				t.Fatalf("error %q should name the file and say built-ins are used", err)
 			}
-			if len(c.Models()) != len(builtinModels)+1 {
+			if len(c.Models()) != len(builtinModels())+1 {
 				t.Fatalf("catalog has %d models, want the built-ins", len(c.Models()))
 			}
 		})

@@ -120,7 +120,7 @@ func parseModelsFile(data []byte) (*modelsFile, error) {
 }
 
 func isBuiltinProvider(name string) bool {
-	for _, m := range builtinModels {
+	for _, m := range builtinModels() {
 		if m.Provider == name {
 			return true
 		}
@@ -209,7 +209,7 @@ func (e modelEntry) toModel(providerName string, p *providerConfig) core.Model {
 		m.BaseURL = p.BaseURL
 	}
 	if (m.API == "" || m.BaseURL == "") && isBuiltinProvider(providerName) {
-		for _, b := range builtinModels {
+		for _, b := range builtinModels() {
 			if b.Provider == providerName {
 				if m.API == "" {
 					m.API = b.API
