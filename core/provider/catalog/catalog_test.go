@@ -230,3 +230,29 @@ func TestOpenUnknownAPIAndFauxWithoutScript(t *testing.T) {
 		t.Fatalf("faux without script error = %v", err)
 	}
 }
+
+func TestModelsFileCustomModelSetsEveryField(t *testing.T) {
+	c, err := load(t, `{"providers": {"lab": {
+	  "baseUrl": "http://lab:8000/v1", "api": "openai-completions",
+	  "compat": {"supportsStore": false},
+	  "models": [{
+	    "id": "m1", "name": "Lab One", "api": "openai-responses", "baseUrl": "http://lab:9000/v1",
+	    "reasoning": true, "input": ["text", "image"], "cost": {"input": 2, "cacheRead": 0.5},
+	    "contextWindow": 64000, "maxTokens": 8000, "headers": {"X-Lab": "1"},
+	    "compat": {"supportsDeveloperRole": false}
+	  }]
+	}}}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.Find("lab", "m1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != "Lab One" || m.API != APIOpenAIResponses || m.BaseURL != "http://lab:9000/v1" || !m.Reasoning ||
+		!m.SupportsImages() || m.Cost.Input != 2 || m.Cost.Output != 0 || m.Cost.CacheRead != 0.5 ||
+		m.ContextWindow != 64000 || m.MaxTokens != 8000 || m.Headers["X-Lab"] != "1" ||
+		m.Compat == nil || m.Compat.SupportsDeveloperRole == nil || m.Compat.SupportsStore != nil {
+		t.Fatalf("custom model = %+v", m)
+	}
+}
