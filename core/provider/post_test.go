@@ -3,6 +3,7 @@ package provider_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -54,6 +55,35 @@ func TestSendJSONUnencodableBody(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d requests sent", n)
+	}
+}
+
+func TestStreamJSON(t *testing.T) {
+	srv := providertest.NewServer(t,
+		providertest.Response{Status: http.StatusBadRequest, Body: []byte("no")},
+		providertest.SSEBody("data: hi\n\n"),
+	)
+	req := &provider.Request{Model: core.Model{ID: "m", Provider: "test"}}
+	r := provider.JSONRequest{Provider: "test", URL: srv.URL, Body: map[string]string{}}
+	read := func(b *provider.Builder, body io.Reader) (*core.AssistantMessage, error) {
+		data, err := io.ReadAll(body)
+		if err != nil {
+			return provider.Fail(context.Background(), b, err)
+		}
+		b.Start()
+		i := b.BeginText()
+		b.Append(i, string(data))
+		b.End(i)
+		return b.Finish(core.StopEnd), nil
+	}
+
+	msg, err := provider.StreamJSON(context.Background(), provider.Options{}, req, nil, r, read)
+	if err == nil || msg == nil || msg.StopReason != core.StopError || msg.Model != "m" {
+		t.Fatalf("refused request: msg = %+v, err = %v; want a failed message and the error", msg, err)
+	}
+	msg, err = provider.StreamJSON(context.Background(), provider.Options{}, req, nil, r, read)
+	if err != nil || msg.StopReason != core.StopEnd || msg.Text() != "data: hi\n\n" {
+		t.Fatalf("answer: msg = %+v, err = %v; want the body read into the message", msg, err)
 	}
 }
 
