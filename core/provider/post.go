@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/cairn-dev/cairn/core"
 )
@@ -107,6 +108,16 @@ func EncodeJSON(v any) ([]byte, error) {
 func ServiceName(m *core.Model, fallback string) string {
 	if m.Provider != "" {
 		return m.Provider
+	}
+	return fallback
+}
+
+// BaseURL is the base an endpoint's path goes under: baseURL without
+// surrounding space and trailing slashes, or fallback when that leaves
+// nothing.
+func BaseURL(baseURL, fallback string) string {
+	if base := strings.TrimRight(strings.TrimSpace(baseURL), "/"); base != "" {
+		return base
 	}
 	return fallback
 }

@@ -124,3 +124,17 @@ func TestToolParameters(t *testing.T) {
 		}
 	}
 }
+
+func TestBaseURL(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", "https://fallback/v1"},
+		{"  ", "https://fallback/v1"},
+		{"/", "https://fallback/v1"},
+		{"http://localhost:11434/v1", "http://localhost:11434/v1"},
+		{" http://localhost:11434/v1// ", "http://localhost:11434/v1"},
+	} {
+		if got := provider.BaseURL(tc.in, "https://fallback/v1"); got != tc.want {
+			t.Errorf("BaseURL(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -78,10 +78,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 // endpoint returns the Messages URL for a base URL given with or without
 // its /v1 suffix (both spellings appear in models.json files).
 func endpoint(baseURL string) string {
-	base := strings.TrimRight(strings.TrimSpace(baseURL), "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
+	base := provider.BaseURL(baseURL, DefaultBaseURL)
 	if strings.HasSuffix(base, "/v1") {
 		return base + "/messages"
 	}

@@ -66,12 +66,8 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 
 // streamURL builds the endpoint. The key goes in a header, never here.
 func streamURL(m *core.Model) string {
-	base := strings.TrimRight(m.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
 	id := strings.TrimPrefix(m.ID, "models/")
-	return base + "/models/" + url.PathEscape(id) + ":streamGenerateContent?alt=sse"
+	return provider.BaseURL(m.BaseURL, DefaultBaseURL) + "/models/" + url.PathEscape(id) + ":streamGenerateContent?alt=sse"
 }
 
 // apiKeyHeader sends the key in a header, never in the URL, so it cannot

@@ -16,7 +16,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"strings"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
@@ -88,8 +87,5 @@ func readAnswer(ctx context.Context, b *provider.Builder, body io.Reader, name, 
 // endpoint appends the Chat Completions path to a base URL such as
 // https://api.openai.com/v1 or http://localhost:11434/v1.
 func endpoint(baseURL string) string {
-	if baseURL == "" {
-		baseURL = DefaultBaseURL
-	}
-	return strings.TrimRight(baseURL, "/") + "/chat/completions"
+	return provider.BaseURL(baseURL, DefaultBaseURL) + "/chat/completions"
 }

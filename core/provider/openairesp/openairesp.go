@@ -61,10 +61,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 
 // endpoint returns the responses URL under baseURL.
 func endpoint(baseURL string) string {
-	if baseURL == "" {
-		baseURL = DefaultBaseURL
-	}
-	return strings.TrimRight(baseURL, "/") + "/responses"
+	return provider.BaseURL(baseURL, DefaultBaseURL) + "/responses"
 }
 
 // errorDecoder parses OpenAI's error envelope,
