@@ -14,7 +14,8 @@ import (
 // configuration: a curated subset of the models pi ships, grouped by provider
 // (anthropic, openai, google, openrouter, groq, xai, mistral) with the
 // provider's default model first. Each entry is a core.Model in its JSON
-// shape, one a line.
+// shape, one a line; a person's models.json, in pi's provider schema, is
+// read by parseModelsFile instead.
 //
 // Checked against pi's generated catalog (badlogic/pi-mono,
 // packages/ai/src/models.generated.ts at commit
@@ -25,7 +26,7 @@ import (
 //
 // Prices are in USD per million tokens.
 //
-//go:embed models.json
+//go:embed builtin.json
 var builtinJSON []byte
 
 var (
@@ -34,8 +35,8 @@ var (
 )
 
 // builtinModels returns the built-in models in catalog order, decoding
-// them on first use so that start-up does not pay for them until a model
-// is looked up. The slice is shared: callers copy it before changing it.
+// them once, on first use (BenchmarkBuiltinDecode measures what that
+// costs). The slice is shared: callers copy it before changing it.
 func builtinModels() []core.Model {
 	builtinOnce.Do(func() {
 		var err error
@@ -56,7 +57,7 @@ func decodeBuiltin(data []byte) ([]core.Model, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&models); err != nil {
-		return nil, fmt.Errorf("built-in models.json: %w", err)
+		return nil, fmt.Errorf("decode builtin.json: %w", err)
 	}
 	return models, nil
 }
