@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"strings"
 
 	"github.com/cairn-dev/cairn/core"
 )
@@ -44,6 +46,21 @@ func SendJSON(ctx context.Context, opts Options, req *Request, r JSONRequest) (*
 		return hr, nil
 	}
 	return Send(ctx, opts, r.Provider, req.APIKey, newRequest, r.Decode)
+}
+
+// StreamJSON is the part of Stream every HTTP wire format shares: it starts
+// a Builder for req, sends r with SendJSON, and hands the 2xx body to read,
+// closing it once read returns. A request that cannot be sent ends the
+// message with Fail. read decodes the body into b and returns what Stream
+// returns; it must end the message, with b.Finish or Fail, before it does.
+func StreamJSON(ctx context.Context, opts Options, req *Request, emit func(Event), r JSONRequest, read func(b *Builder, body io.Reader) (*core.AssistantMessage, error)) (*core.AssistantMessage, error) {
+	b := NewBuilder(&req.Model, emit)
+	resp, err := SendJSON(ctx, opts, req, r)
+	if err != nil {
+		return Fail(ctx, b, err)
+	}
+	defer resp.Body.Close()
+	return read(b, resp.Body)
 }
 
 // SetHeaders writes the headers SendJSON sends: a JSON body, an event
@@ -91,6 +108,16 @@ func EncodeJSON(v any) ([]byte, error) {
 func ServiceName(m *core.Model, fallback string) string {
 	if m.Provider != "" {
 		return m.Provider
+	}
+	return fallback
+}
+
+// BaseURL is the base an endpoint's path goes under: baseURL without
+// surrounding space and trailing slashes, or fallback when that leaves
+// nothing.
+func BaseURL(baseURL, fallback string) string {
+	if base := strings.TrimRight(strings.TrimSpace(baseURL), "/"); base != "" {
+		return base
 	}
 	return fallback
 }

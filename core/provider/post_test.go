@@ -3,6 +3,7 @@ package provider_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -57,6 +58,35 @@ func TestSendJSONUnencodableBody(t *testing.T) {
 	}
 }
 
+func TestStreamJSON(t *testing.T) {
+	srv := providertest.NewServer(t,
+		providertest.Response{Status: http.StatusBadRequest, Body: []byte("no")},
+		providertest.SSEBody("data: hi\n\n"),
+	)
+	req := &provider.Request{Model: core.Model{ID: "m", Provider: "test"}}
+	r := provider.JSONRequest{Provider: "test", URL: srv.URL, Body: map[string]string{}}
+	read := func(b *provider.Builder, body io.Reader) (*core.AssistantMessage, error) {
+		data, err := io.ReadAll(body)
+		if err != nil {
+			return provider.Fail(context.Background(), b, err)
+		}
+		b.Start()
+		i := b.BeginText()
+		b.Append(i, string(data))
+		b.End(i)
+		return b.Finish(core.StopEnd), nil
+	}
+
+	msg, err := provider.StreamJSON(context.Background(), provider.Options{}, req, nil, r, read)
+	if err == nil || msg == nil || msg.StopReason != core.StopError || msg.Model != "m" {
+		t.Fatalf("refused request: msg = %+v, err = %v; want a failed message and the error", msg, err)
+	}
+	msg, err = provider.StreamJSON(context.Background(), provider.Options{}, req, nil, r, read)
+	if err != nil || msg.StopReason != core.StopEnd || msg.Text() != "data: hi\n\n" {
+		t.Fatalf("answer: msg = %+v, err = %v; want the body read into the message", msg, err)
+	}
+}
+
 func TestBearerAuthWithoutKey(t *testing.T) {
 	h := http.Header{}
 	provider.BearerAuth(h, "")
@@ -91,6 +121,20 @@ func TestToolParameters(t *testing.T) {
 	} {
 		if got := string(provider.ToolParameters(core.ToolSpec{Parameters: json.RawMessage(params)})); got != want {
 			t.Errorf("ToolParameters(%q) = %s, want %s", params, got, want)
+		}
+	}
+}
+
+func TestBaseURL(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", "https://fallback/v1"},
+		{"  ", "https://fallback/v1"},
+		{"/", "https://fallback/v1"},
+		{"http://localhost:11434/v1", "http://localhost:11434/v1"},
+		{" http://localhost:11434/v1// ", "http://localhost:11434/v1"},
+	} {
+		if got := provider.BaseURL(tc.in, "https://fallback/v1"); got != tc.want {
+			t.Errorf("BaseURL(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }

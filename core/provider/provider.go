@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
@@ -61,6 +62,30 @@ func ToolParameters(t core.ToolSpec) json.RawMessage {
 		return json.RawMessage(`{"type":"object","properties":{}}`)
 	}
 	return params
+}
+
+// Texts the model sees where a wire format carries a tool result as text
+// only: the whole result when it held nothing but images, and the line
+// before those images when they follow in a message of their own.
+const (
+	ImageOnlyResultText = "(see attached image)"
+	ResultImagesText    = "Attached image(s) from tool result:"
+)
+
+// ResultText joins the text blocks of a tool result with newlines, for the
+// wire formats that carry a result as one string.
+func ResultText(content []core.Content) string {
+	var text strings.Builder
+	for i := range content {
+		if content[i].Type != core.ContentText {
+			continue
+		}
+		if text.Len() > 0 {
+			text.WriteByte('\n')
+		}
+		text.WriteString(content[i].Text)
+	}
+	return text.String()
 }
 
 // Options configure how a provider talks HTTP. The zero value is usable.

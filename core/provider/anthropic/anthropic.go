@@ -8,6 +8,7 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 
@@ -61,29 +62,23 @@ var _ provider.Provider = (*Provider)(nil)
 // request and drives a Builder from the events; see the package
 // provider's Provider contract for what it returns.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
-	b := provider.NewBuilder(&req.Model, emit)
 	name := provider.ServiceName(&req.Model, "anthropic")
-	resp, err := provider.SendJSON(ctx, p.opts, req, provider.JSONRequest{
+	r := provider.JSONRequest{
 		Provider:   name,
 		URL:        endpoint(req.Model.BaseURL),
 		Body:       buildRequest(req),
 		APIHeaders: apiHeaders,
 		Decode:     errorDecoder(name),
-	})
-	if err != nil {
-		return provider.Fail(ctx, b, err)
 	}
-	defer resp.Body.Close()
-	return readStream(ctx, resp.Body, b, name, req.APIKey)
+	return provider.StreamJSON(ctx, p.opts, req, emit, r, func(b *provider.Builder, body io.Reader) (*core.AssistantMessage, error) {
+		return readStream(ctx, body, b, name, req.APIKey)
+	})
 }
 
 // endpoint returns the Messages URL for a base URL given with or without
 // its /v1 suffix (both spellings appear in models.json files).
 func endpoint(baseURL string) string {
-	base := strings.TrimRight(strings.TrimSpace(baseURL), "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
+	base := provider.BaseURL(baseURL, DefaultBaseURL)
 	if strings.HasSuffix(base, "/v1") {
 		return base + "/messages"
 	}

@@ -67,7 +67,7 @@ type Options struct {
 // and carry on, as pi does.
 func Load(opts Options) (*Catalog, error) {
 	c := &Catalog{
-		models:    slices.Clone(builtinModels),
+		models:    slices.Clone(builtinModels()),
 		providers: map[string]*providerConfig{},
 		env:       opts.Getenv,
 		run:       opts.RunCommand,

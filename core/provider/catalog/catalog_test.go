@@ -32,7 +32,7 @@ func load(t *testing.T, modelsJSON string, vars map[string]string) (*Catalog, er
 
 func TestBuiltinCatalogIsConsistent(t *testing.T) {
 	seen := map[string]bool{}
-	for _, m := range builtinModels {
+	for _, m := range builtinModels() {
 		key := m.Provider + "/" + m.ID
 		if seen[key] {
 			t.Errorf("%s listed twice", key)
@@ -164,7 +164,7 @@ func TestModelsFileOverridesAndReroutes(t *testing.T) {
 		t.Fatalf("override = %+v", m)
 	}
 	var builtin bool
-	for _, b := range builtinModels {
+	for _, b := range builtinModels() {
 		if b.ID == "claude-haiku-4-5" && b.Name != "Haiku via proxy" && b.BaseURL == "https://api.anthropic.com" {
 			builtin = true
 		}
@@ -190,7 +190,7 @@ func TestBrokenModelsFileKeepsBuiltins(t *testing.T) {
 			if !strings.Contains(err.Error(), "models.json") || !strings.Contains(err.Error(), "built-in") {
 				t.Fatalf("error %q should name the file and say built-ins are used", err)
 			}
-			if len(c.Models()) != len(builtinModels)+1 {
+			if len(c.Models()) != len(builtinModels())+1 {
 				t.Fatalf("catalog has %d models, want the built-ins", len(c.Models()))
 			}
 		})
@@ -228,5 +228,31 @@ func TestOpenUnknownAPIAndFauxWithoutScript(t *testing.T) {
 	}
 	if _, err := c.Open(f, provider.Options{}); err == nil || !strings.Contains(err.Error(), "CAIRN_FAUX_SCRIPT") {
 		t.Fatalf("faux without script error = %v", err)
+	}
+}
+
+func TestModelsFileCustomModelSetsEveryField(t *testing.T) {
+	c, err := load(t, `{"providers": {"lab": {
+	  "baseUrl": "http://lab:8000/v1", "api": "openai-completions",
+	  "compat": {"supportsStore": false},
+	  "models": [{
+	    "id": "m1", "name": "Lab One", "api": "openai-responses", "baseUrl": "http://lab:9000/v1",
+	    "reasoning": true, "input": ["text", "image"], "cost": {"input": 2, "cacheRead": 0.5},
+	    "contextWindow": 64000, "maxTokens": 8000, "headers": {"X-Lab": "1"},
+	    "compat": {"supportsDeveloperRole": false}
+	  }]
+	}}}`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.Find("lab", "m1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != "Lab One" || m.API != APIOpenAIResponses || m.BaseURL != "http://lab:9000/v1" || !m.Reasoning ||
+		!m.SupportsImages() || m.Cost.Input != 2 || m.Cost.Output != 0 || m.Cost.CacheRead != 0.5 ||
+		m.ContextWindow != 64000 || m.MaxTokens != 8000 || m.Headers["X-Lab"] != "1" ||
+		m.Compat == nil || m.Compat.SupportsDeveloperRole == nil || m.Compat.SupportsStore != nil {
+		t.Fatalf("custom model = %+v", m)
 	}
 }

@@ -135,7 +135,7 @@ func (c *Catalog) headers(m core.Model, pc *providerConfig, key string) (map[str
 // isHostedDefault reports whether m is served from its provider's own
 // hosted endpoint, where a key is always needed.
 func isHostedDefault(m core.Model) bool {
-	for _, b := range builtinModels {
+	for _, b := range builtinModels() {
 		if b.Provider == m.Provider {
 			return strings.TrimRight(b.BaseURL, "/") == strings.TrimRight(m.BaseURL, "/")
 		}

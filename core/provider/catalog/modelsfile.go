@@ -30,22 +30,18 @@ type providerConfig struct {
 	runtimeKey string
 }
 
-// modelEntry is one custom model; unset fields take pi's defaults.
+// modelEntry is one custom model: where it lives, and the fields an
+// override may also set, which take pi's defaults when unset.
 type modelEntry struct {
-	ID            string            `json:"id"`
-	Name          string            `json:"name"`
-	API           string            `json:"api"`
-	BaseURL       string            `json:"baseUrl"`
-	Reasoning     *bool             `json:"reasoning"`
-	Input         []string          `json:"input"`
-	Cost          *partialPrice     `json:"cost"`
-	ContextWindow int               `json:"contextWindow"`
-	MaxTokens     int               `json:"maxTokens"`
-	Headers       map[string]string `json:"headers"`
-	Compat        *core.Compat      `json:"compat"`
+	ID      string `json:"id"`
+	API     string `json:"api"`
+	BaseURL string `json:"baseUrl"`
+	modelOverrides
 }
 
-// modelOverrides changes fields of a built-in model.
+// modelOverrides are the fields of a model that models.json may set: on a
+// built-in model through modelOverrides, on a custom one in its entry. Zero
+// fields change nothing.
 type modelOverrides struct {
 	Name          string            `json:"name"`
 	Reasoning     *bool             `json:"reasoning"`
@@ -120,7 +116,7 @@ func parseModelsFile(data []byte) (*modelsFile, error) {
 }
 
 func isBuiltinProvider(name string) bool {
-	for _, m := range builtinModels {
+	for _, m := range builtinModels() {
 		if m.Provider == name {
 			return true
 		}
@@ -191,16 +187,13 @@ func (o modelOverrides) applyTo(m *core.Model) {
 	}
 }
 
-// toModel fills pi's defaults for a custom model: name = id, no reasoning,
-// text input, 128k context, 16k output, free.
+// toModel fills pi's defaults for a custom model (name = id, no
+// reasoning, text input, 128k context, 16k output, free, the provider's
+// compat) and sets the entry's own fields over them.
 func (e modelEntry) toModel(providerName string, p *providerConfig) core.Model {
 	m := core.Model{
-		ID: e.ID, Name: e.Name, API: e.API, Provider: providerName, BaseURL: e.BaseURL,
-		Input: e.Input, ContextWindow: e.ContextWindow, MaxTokens: e.MaxTokens,
-		Headers: e.Headers, Compat: e.Compat,
-	}
-	if m.Name == "" {
-		m.Name = m.ID
+		ID: e.ID, Name: e.ID, API: e.API, Provider: providerName, BaseURL: e.BaseURL,
+		Input: []string{"text"}, ContextWindow: 128000, MaxTokens: 16384, Compat: p.Compat,
 	}
 	if m.API == "" {
 		m.API = p.API
@@ -209,7 +202,7 @@ func (e modelEntry) toModel(providerName string, p *providerConfig) core.Model {
 		m.BaseURL = p.BaseURL
 	}
 	if (m.API == "" || m.BaseURL == "") && isBuiltinProvider(providerName) {
-		for _, b := range builtinModels {
+		for _, b := range builtinModels() {
 			if b.Provider == providerName {
 				if m.API == "" {
 					m.API = b.API
@@ -221,21 +214,6 @@ func (e modelEntry) toModel(providerName string, p *providerConfig) core.Model {
 			}
 		}
 	}
-	if e.Reasoning != nil {
-		m.Reasoning = *e.Reasoning
-	}
-	if len(m.Input) == 0 {
-		m.Input = []string{"text"}
-	}
-	if m.ContextWindow == 0 {
-		m.ContextWindow = 128000
-	}
-	if m.MaxTokens == 0 {
-		m.MaxTokens = 16384
-	}
-	if m.Compat == nil {
-		m.Compat = p.Compat
-	}
-	e.Cost.applyTo(&m.Cost)
+	e.modelOverrides.applyTo(&m)
 	return m
 }

@@ -12,6 +12,7 @@ package google
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -49,31 +50,24 @@ func New(opts provider.Options) *Provider {
 // Stream sends req to models/{model}:streamGenerateContent and turns the
 // answer into events. See provider.Provider for the contract.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
-	b := provider.NewBuilder(&req.Model, emit)
 	name := provider.ServiceName(&req.Model, "google")
-	resp, err := provider.SendJSON(ctx, p.opts, req, provider.JSONRequest{
+	r := provider.JSONRequest{
 		Provider:   name,
 		URL:        streamURL(&req.Model),
 		Body:       buildRequest(req),
 		APIHeaders: apiKeyHeader,
 		Decode:     decodeError,
-	})
-	if err != nil {
-		return provider.Fail(ctx, b, err)
 	}
-	defer resp.Body.Close()
-	s := &stream{p: p, b: b, name: name, key: req.APIKey, cur: -1}
-	return s.run(ctx, resp.Body)
+	return provider.StreamJSON(ctx, p.opts, req, emit, r, func(b *provider.Builder, body io.Reader) (*core.AssistantMessage, error) {
+		s := &stream{p: p, b: b, name: name, key: req.APIKey, cur: -1}
+		return s.run(ctx, body)
+	})
 }
 
 // streamURL builds the endpoint. The key goes in a header, never here.
 func streamURL(m *core.Model) string {
-	base := strings.TrimRight(m.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
 	id := strings.TrimPrefix(m.ID, "models/")
-	return base + "/models/" + url.PathEscape(id) + ":streamGenerateContent?alt=sse"
+	return provider.BaseURL(m.BaseURL, DefaultBaseURL) + "/models/" + url.PathEscape(id) + ":streamGenerateContent?alt=sse"
 }
 
 // apiKeyHeader sends the key in a header, never in the URL, so it cannot

@@ -257,25 +257,17 @@ func isBase64(s string) bool {
 }
 
 func (c *converter) toolResult(msg *core.ToolResultMessage) {
-	var text strings.Builder
 	var images []outPart
-	for i := range msg.Content {
-		bl := &msg.Content[i]
-		switch bl.Type {
-		case core.ContentText:
-			if text.Len() > 0 {
-				text.WriteByte('\n')
-			}
-			text.WriteString(bl.Text)
-		case core.ContentImage:
-			if c.model.SupportsImages() {
+	if c.model.SupportsImages() {
+		for i := range msg.Content {
+			if bl := &msg.Content[i]; bl.Type == core.ContentImage {
 				images = append(images, outPart{InlineData: &blob{MimeType: bl.MimeType, Data: bl.Data}})
 			}
 		}
 	}
-	value := text.String()
+	value := provider.ResultText(msg.Content)
 	if value == "" && len(images) > 0 {
-		value = "(see attached image)"
+		value = provider.ImageOnlyResultText
 	}
 	fr := &functionResponse{ID: msg.ToolCallID, Name: msg.ToolName}
 	if msg.IsError {

@@ -15,7 +15,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"strings"
+	"io"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
@@ -41,24 +41,27 @@ var _ provider.Provider = (*Provider)(nil)
 // Stream implements provider.Provider. The API key is sent as a bearer
 // token, or not at all when empty, as local servers expect.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
-	b := provider.NewBuilder(&req.Model, emit)
 	name := provider.ServiceName(&req.Model, "openai")
 	c := resolveCompat(&req.Model)
-	resp, err := provider.SendJSON(ctx, p.opts, req, provider.JSONRequest{
+	r := provider.JSONRequest{
 		Provider:   name,
 		URL:        endpoint(req.Model.BaseURL),
 		Body:       buildRequest(req, &c),
 		APIHeaders: provider.BearerAuth,
 		Decode:     decodeError,
-	})
-	if err != nil {
-		return provider.Fail(ctx, b, err)
 	}
-	defer resp.Body.Close()
-	b.Start()
+	return provider.StreamJSON(ctx, p.opts, req, emit, r, func(b *provider.Builder, body io.Reader) (*core.AssistantMessage, error) {
+		return readAnswer(ctx, b, body, name, req.APIKey)
+	})
+}
 
-	d := newDecoder(b, name, req.APIKey)
-	rd := bufio.NewReader(resp.Body)
+// readAnswer decodes a 2xx body into b: an event stream, or the single JSON
+// object some servers send when they ignore stream:true.
+func readAnswer(ctx context.Context, b *provider.Builder, body io.Reader, name, apiKey string) (*core.AssistantMessage, error) {
+	b.Start()
+	d := newDecoder(b, name, apiKey)
+	rd := bufio.NewReader(body)
+	var err error
 	if startsLikeJSON(rd) {
 		err = d.whole(rd)
 	} else {
@@ -84,8 +87,5 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 // endpoint appends the Chat Completions path to a base URL such as
 // https://api.openai.com/v1 or http://localhost:11434/v1.
 func endpoint(baseURL string) string {
-	if baseURL == "" {
-		baseURL = DefaultBaseURL
-	}
-	return strings.TrimRight(baseURL, "/") + "/chat/completions"
+	return provider.BaseURL(baseURL, DefaultBaseURL) + "/chat/completions"
 }

@@ -11,8 +11,6 @@ import (
 
 // Placeholder texts the model sees where the wire cannot carry what we have.
 const (
-	seeImageText      = "(see attached image)"
-	toolImagesText    = "Attached image(s) from tool result:"
 	bridgeToolResults = "I have processed the tool results."
 )
 
@@ -171,7 +169,7 @@ func convertMessages(req *provider.Request, c *compat) []wireMessage {
 				if c.assistantAfterToolResult {
 					out = append(out, wireMessage{Role: "assistant", Content: bridgeToolResults})
 				}
-				parts = append([]wirePart{{Type: "text", Text: toolImagesText}}, parts...)
+				parts = append([]wirePart{{Type: "text", Text: provider.ResultImagesText}}, parts...)
 				out = append(out, wireMessage{Role: "user", Content: parts})
 				lastWasToolResult = false
 			}
@@ -307,18 +305,9 @@ func reasoningDetailOf(sig string) json.RawMessage {
 // toolMessage renders one tool result. The wire's tool message holds text
 // only, so a result that is all images says where to look.
 func toolMessage(tr *core.ToolResultMessage, c *compat) wireMessage {
-	var text strings.Builder
-	for _, b := range tr.Content {
-		if b.Type == core.ContentText {
-			if text.Len() > 0 {
-				text.WriteByte('\n')
-			}
-			text.WriteString(b.Text)
-		}
-	}
-	content := text.String()
+	content := provider.ResultText(tr.Content)
 	if content == "" {
-		content = seeImageText
+		content = provider.ImageOnlyResultText
 	}
 	wm := wireMessage{Role: "tool", Content: content, ToolCallID: tr.ToolCallID}
 	if c.toolResultName && tr.ToolName != "" {

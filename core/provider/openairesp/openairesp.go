@@ -15,6 +15,7 @@ package openairesp
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 
@@ -40,33 +41,27 @@ var _ provider.Provider = (*Provider)(nil)
 
 // Stream implements provider.Provider.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
-	b := provider.NewBuilder(&req.Model, emit)
 	name := provider.ServiceName(&req.Model, "openai")
-	resp, err := provider.SendJSON(ctx, p.opts, req, provider.JSONRequest{
+	r := provider.JSONRequest{
 		Provider:   name,
 		URL:        endpoint(req.Model.BaseURL),
 		Body:       buildBody(req),
 		APIHeaders: provider.BearerAuth,
 		Decode:     errorDecoder(name),
+	}
+	return provider.StreamJSON(ctx, p.opts, req, emit, r, func(b *provider.Builder, body io.Reader) (*core.AssistantMessage, error) {
+		b.Start()
+		reason, err := newDecoder(b, name, req.APIKey).run(ctx, body)
+		if err != nil {
+			return provider.Fail(ctx, b, err)
+		}
+		return b.Finish(reason), nil
 	})
-	if err != nil {
-		return provider.Fail(ctx, b, err)
-	}
-	defer resp.Body.Close()
-	b.Start()
-	reason, err := newDecoder(b, name, req.APIKey).run(ctx, resp.Body)
-	if err != nil {
-		return provider.Fail(ctx, b, err)
-	}
-	return b.Finish(reason), nil
 }
 
 // endpoint returns the responses URL under baseURL.
 func endpoint(baseURL string) string {
-	if baseURL == "" {
-		baseURL = DefaultBaseURL
-	}
-	return strings.TrimRight(baseURL, "/") + "/responses"
+	return provider.BaseURL(baseURL, DefaultBaseURL) + "/responses"
 }
 
 // errorDecoder parses OpenAI's error envelope,

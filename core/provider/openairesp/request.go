@@ -2,6 +2,7 @@ package openairesp
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
@@ -312,26 +313,14 @@ func parseTextSignature(sig string) (id, phase string) {
 // can see them.
 func appendToolResult(items []any, model *core.Model, m *core.ToolResultMessage) []any {
 	callID, _, _ := strings.Cut(m.ToolCallID, "|")
-	var text strings.Builder
-	hasImages := false
-	for _, c := range m.Content {
-		switch c.Type {
-		case core.ContentText:
-			if text.Len() > 0 {
-				text.WriteByte('\n')
-			}
-			text.WriteString(c.Text)
-		case core.ContentImage:
-			hasImages = true
-		}
-	}
-	output := text.String()
+	hasImages := slices.ContainsFunc(m.Content, func(c core.Content) bool { return c.Type == core.ContentImage })
+	output := provider.ResultText(m.Content)
 	if output == "" && hasImages {
-		output = "(see attached image)"
+		output = provider.ImageOnlyResultText
 	}
 	items = append(items, functionCallOutput{Type: "function_call_output", CallID: callID, Output: output})
 	if hasImages && model.SupportsImages() {
-		parts := []any{inputText{Type: "input_text", Text: "Attached image(s) from tool result:"}}
+		parts := []any{inputText{Type: "input_text", Text: provider.ResultImagesText}}
 		for _, c := range m.Content {
 			if c.Type == core.ContentImage {
 				parts = append(parts, imagePart(c))
