@@ -149,6 +149,11 @@ func responseError(resp *http.Response, providerName, apiKey string, now time.Ti
 	case "true":
 		perr.Retryable = true
 	}
+	if resp.StatusCode == http.StatusBadRequest {
+		// The request itself is wrong: sending it again cannot help,
+		// whatever the body's error type claims (pi never retries a 400).
+		perr.Retryable = false
+	}
 	if ra := ParseRetryAfter(resp.Header, now); ra > 0 {
 		perr.RetryAfter = ra
 	}

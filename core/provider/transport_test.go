@@ -284,7 +284,8 @@ func TestSendClientErrorNotRetried(t *testing.T) {
 }
 
 func TestSendDecoderCanMakeRetryable(t *testing.T) {
-	h := newHarness(t, providertest.Response{Status: 400, Body: errBody("overloaded_error", "busy")}, ok200)
+	// Any status but 400, which is never retried (TestSendNeverRetriesA400).
+	h := newHarness(t, providertest.Response{Status: 422, Body: errBody("overloaded_error", "busy")}, ok200)
 	resp, err := h.send(context.Background())
 	h.mustSucceed(resp, err, "data: ok\n\n")
 	h.requests(2)
@@ -552,7 +553,8 @@ func TestSendBelievesXShouldRetry(t *testing.T) {
 		calls  int
 	}{
 		{500, "false", 1},
-		{400, "true", 2},
+		{403, "true", 2},
+		{400, "true", 1}, // never a 400: the request is at fault
 	} {
 		h := http.Header{}
 		h.Set("X-Should-Retry", tc.header)
@@ -570,4 +572,19 @@ func TestSendBelievesXShouldRetry(t *testing.T) {
 			t.Errorf("status %d with x-should-retry %s: %d requests, want %d", tc.status, tc.header, got, tc.calls)
 		}
 	}
+}
+
+// TestSendNeverRetriesA400 checks pi's rule: a 400 is the request's fault,
+// so it is not sent again, whatever the body or headers say.
+func TestSendNeverRetriesA400(t *testing.T) {
+	h := newHarness(t,
+		providertest.Response{Status: 400, Header: header("X-Should-Retry", "true"), Body: errBody("overloaded_error", "busy, try again")},
+		ok200)
+	_, err := h.send(context.Background())
+	pe := asProviderError(t, err)
+	if pe.Retryable || pe.Status != 400 {
+		t.Fatalf("error %+v: a 400 must not be retryable", pe)
+	}
+	h.requests(1)
+	h.wantWaits()
 }
