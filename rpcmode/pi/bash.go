@@ -84,6 +84,10 @@ func (b *ExecBash) Run(ctx context.Context, command string, output func(delta st
 	// No Grace: abort_bash kills the group at once, as pi does.
 	proc, err := shell.Start(ctx, shell.Command{Line: line, Shell: b.Shell, Dir: b.Dir, Output: out})
 	if err != nil {
+		if ctx.Err() != nil {
+			// abort_bash came as the command was starting.
+			return BashResult{Cancelled: true}, nil
+		}
 		return BashResult{}, fmt.Errorf("run %q: %w", command, err)
 	}
 	exit := proc.Wait()

@@ -26,7 +26,7 @@ func (s *server) prompt(c *command, behavior agent.Behavior, fromField bool) {
 		s.reply(s.response(c, nil, err))
 		return
 	}
-	s.accept(c, text, images, behavior)
+	s.accept(c, text, images, behavior, fromField)
 }
 
 // promptFields reads a prompt's message and images. A message starting
@@ -52,7 +52,7 @@ type disposition struct {
 // accept hands a prompt to the session and writes the response in its
 // place among the events: the writer holds frames back from just before
 // Prompt until the response is known.
-func (s *server) accept(c *command, text string, images []core.Content, behavior agent.Behavior) {
+func (s *server) accept(c *command, text string, images []core.Content, behavior agent.Behavior, fromPrompt bool) {
 	s.promptMu.Lock()
 	defer s.promptMu.Unlock()
 	s.sub.Mark(mark{srv: s, kind: markHold})
@@ -60,7 +60,14 @@ func (s *server) accept(c *command, text string, images []core.Content, behavior
 	// one sent while idle starts a run.
 	st := s.sess.State()
 	queued := (st.IsStreaming || st.IsCompacting) && behavior != agent.BehaviorNone
-	err := s.sess.Prompt(text, images, behavior)
+	var err error
+	if behavior == agent.BehaviorSteer && !fromPrompt {
+		// The steer command queues, idle or not, as pi does: an idle
+		// agent takes the message with the next prompt.
+		err, queued = s.sess.Steer(text, images), true
+	} else {
+		err = s.sess.Prompt(text, images, behavior)
+	}
 	if errors.Is(err, agent.ErrBusy) {
 		err = errBusy
 	}
@@ -86,5 +93,5 @@ func (s *server) abortAndPrompt(c *command) {
 		s.reply(s.response(c, nil, err))
 		return
 	}
-	s.accept(c, text, images, agent.BehaviorNone)
+	s.accept(c, text, images, agent.BehaviorNone, true)
 }
