@@ -57,10 +57,8 @@ func (*CustomMessage) MessageRole() Role { return RoleCustom }
 func (m CustomMessage) MarshalJSON() ([]byte, error) {
 	type plain CustomMessage
 	p := plain(m)
-	if p.Content == nil {
-		p.Content = []Content{}
-	}
-	return withRole(RoleCustom, p)
+	p.Content = nonNil(p.Content)
+	return withRole(RoleCustom, &p)
 }
 
 // UnmarshalJSON accepts content as a string or as blocks, as pi writes both.
@@ -119,6 +117,8 @@ func (m *RawMessage) MessageRole() Role { return m.Role }
 // MarshalJSON writes the message as it was read.
 func (m RawMessage) MarshalJSON() ([]byte, error) { return m.JSON, nil }
 
+// withRole encodes v, a struct, as a JSON object whose first key is
+// "role", as pi writes messages.
 func withRole(role Role, v any) ([]byte, error) {
 	body, err := json.Marshal(v)
 	if err != nil {

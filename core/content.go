@@ -1,9 +1,10 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/cairn-dev/cairn/core/jsonscan"
 )
 
 // ContentType names the kind of a Content block, using pi's wire names.
@@ -64,52 +65,51 @@ var emptyObject = json.RawMessage(`{}`)
 
 // MarshalJSON writes the block in pi's shape for its type.
 func (c Content) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"type":`)
-	writeString(&b, string(c.Type))
+	b := append(make([]byte, 0, 64), `{"type":`...)
+	b = jsonscan.AppendString(b, string(c.Type))
 	switch c.Type {
 	case ContentText:
-		b.WriteString(`,"text":`)
-		writeString(&b, c.Text)
-		if c.TextSignature != "" {
-			b.WriteString(`,"textSignature":`)
-			writeString(&b, c.TextSignature)
-		}
+		b = appendMember(b, "text", c.Text)
+		b = appendNonEmpty(b, "textSignature", c.TextSignature)
 	case ContentThinking:
-		b.WriteString(`,"thinking":`)
-		writeString(&b, c.Thinking)
-		if c.ThinkingSignature != "" {
-			b.WriteString(`,"thinkingSignature":`)
-			writeString(&b, c.ThinkingSignature)
-		}
+		b = appendMember(b, "thinking", c.Thinking)
+		b = appendNonEmpty(b, "thinkingSignature", c.ThinkingSignature)
 		if c.Redacted {
-			b.WriteString(`,"redacted":true`)
+			b = append(b, `,"redacted":true`...)
 		}
 	case ContentImage:
-		b.WriteString(`,"data":`)
-		writeString(&b, c.Data)
-		b.WriteString(`,"mimeType":`)
-		writeString(&b, c.MimeType)
+		b = appendMember(b, "data", c.Data)
+		b = appendMember(b, "mimeType", c.MimeType)
 	case ContentToolCall:
-		b.WriteString(`,"id":`)
-		writeString(&b, c.ID)
-		b.WriteString(`,"name":`)
-		writeString(&b, c.Name)
-		b.WriteString(`,"arguments":`)
+		b = appendMember(b, "id", c.ID)
+		b = appendMember(b, "name", c.Name)
 		args := c.Arguments
 		if len(args) == 0 || string(args) == "null" {
 			args = emptyObject
 		}
-		b.Write(args)
-		if c.ThoughtSignature != "" {
-			b.WriteString(`,"thoughtSignature":`)
-			writeString(&b, c.ThoughtSignature)
-		}
+		b = append(append(b, `,"arguments":`...), args...)
+		b = appendNonEmpty(b, "thoughtSignature", c.ThoughtSignature)
 	default:
 		return nil, fmt.Errorf("content block has unknown type %q", c.Type)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
+}
+
+// appendMember appends a comma and the member key: value, value a string.
+func appendMember(b []byte, key, value string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return jsonscan.AppendString(b, value)
+}
+
+// appendNonEmpty appends the member key: value unless value is empty, as
+// pi leaves out optional strings.
+func appendNonEmpty(b []byte, key, value string) []byte {
+	if value == "" {
+		return b
+	}
+	return appendMember(b, key, value)
 }
 
 // UnmarshalJSON reads a block written by cairn or pi. Unknown block types are

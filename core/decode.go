@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -130,216 +131,181 @@ func internRole(b []byte) Role {
 	return Role(b)
 }
 
+// A field binds a key of a JSON object to the Go value its value is read
+// into, so that each message type states only its keys and readFields
+// does the reading. dst is a pointer to one of the types readValue knows.
+type field struct {
+	key string
+	dst any
+}
+
+// blocks is content that pi writes only as an array of blocks; a
+// *[]Content destination also takes pi's string form.
+type blocks []Content
+
+// readFields reads the object at s's position into fields, skipping keys
+// that are not among them; a repeated key is read again, and the last one
+// counts, as with encoding/json. It returns the first error: the
+// scanner's, or a content block's.
+func readFields(s *jsonscan.Scanner, fields ...field) error {
+	for key := range s.Object() {
+		dst := lookup(fields, key)
+		if dst == nil {
+			s.Skip()
+			continue
+		}
+		if err := readValue(s, dst); err != nil {
+			return err
+		}
+	}
+	return s.Err()
+}
+
+// lookup returns the destination of key among fields, or nil.
+func lookup(fields []field, key []byte) any {
+	for _, f := range fields {
+		if f.key == string(key) {
+			return f.dst
+		}
+	}
+	return nil
+}
+
+// readValue reads the value at s's position into dst. null reads as the
+// zero value (nil for a **int), which is what encoding/json leaves in a
+// field that starts at its zero value.
+func readValue(s *jsonscan.Scanner, dst any) error {
+	var err error
+	switch p := dst.(type) {
+	case *string:
+		*p = s.Str()
+	case *bool:
+		*p = s.Bool()
+	case *int64:
+		*p = s.LooseInt()
+	case *int:
+		*p = int(s.LooseInt())
+	case **int:
+		*p = nil
+		if !s.Null() {
+			n := int(s.LooseInt())
+			*p = &n
+		}
+	case *float64:
+		*p = s.Float()
+	case *json.RawMessage:
+		*p = bytes.Clone(s.Raw())
+	case *ContentType:
+		*p = internContentType(s.StrBytes())
+	case *StopReason:
+		*p = StopReason(s.Str())
+	case *[]Content:
+		*p, err = ReadContent(s)
+	case *blocks:
+		*p, err = readBlocks(s)
+	case *Usage:
+		err = readUsage(s, p)
+	case *Cost:
+		err = readCost(s, p)
+	default:
+		// A constant message: formatting dst would make every
+		// destination escape to the heap.
+		panic("core: readValue: unsupported destination type")
+	}
+	return err
+}
+
 // readUser and the functions after it read one message of their role. They
 // return the first error: the scanner's, or a content block's.
 
 func readUser(s *jsonscan.Scanner) (*UserMessage, error) {
 	m := new(UserMessage)
-	var err error
-	for key := range s.Object() {
-		switch string(key) {
-		case "content":
-			m.Content, err = ReadContent(s)
-		case "timestamp":
-			m.Timestamp = s.LooseInt()
-		default:
-			s.Skip()
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return m, s.Err()
+	return m, readFields(s,
+		field{"content", &m.Content},
+		field{"timestamp", &m.Timestamp})
 }
 
 func readAssistant(s *jsonscan.Scanner) (*AssistantMessage, error) {
 	m := new(AssistantMessage)
-	var err error
-	for key := range s.Object() {
-		switch string(key) {
-		case "content":
-			m.Content, err = readBlocks(s)
-		case "api":
-			m.API = s.Str()
-		case "provider":
-			m.Provider = s.Str()
-		case "model":
-			m.Model = s.Str()
-		case "usage":
-			readUsage(s, &m.Usage)
-		case "stopReason":
-			m.StopReason = StopReason(s.Str())
-		case "errorMessage":
-			m.ErrorMessage = s.Str()
-		case "timestamp":
-			m.Timestamp = s.LooseInt()
-		case "responseId":
-			m.ResponseID = s.Str()
-		default:
-			s.Skip()
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return m, s.Err()
+	return m, readFields(s,
+		field{"content", (*blocks)(&m.Content)},
+		field{"api", &m.API},
+		field{"provider", &m.Provider},
+		field{"model", &m.Model},
+		field{"usage", &m.Usage},
+		field{"stopReason", &m.StopReason},
+		field{"errorMessage", &m.ErrorMessage},
+		field{"timestamp", &m.Timestamp},
+		field{"responseId", &m.ResponseID})
 }
 
-func readUsage(s *jsonscan.Scanner, u *Usage) {
-	for key := range s.Object() {
-		switch string(key) {
-		case "input":
-			u.Input = int(s.LooseInt())
-		case "output":
-			u.Output = int(s.LooseInt())
-		case "cacheRead":
-			u.CacheRead = int(s.LooseInt())
-		case "cacheWrite":
-			u.CacheWrite = int(s.LooseInt())
-		case "totalTokens":
-			u.TotalTokens = int(s.LooseInt())
-		case "cost":
-			readCost(s, &u.Cost)
-		default:
-			s.Skip()
-		}
-	}
+func readUsage(s *jsonscan.Scanner, u *Usage) error {
+	return readFields(s,
+		field{"input", &u.Input},
+		field{"output", &u.Output},
+		field{"cacheRead", &u.CacheRead},
+		field{"cacheWrite", &u.CacheWrite},
+		field{"totalTokens", &u.TotalTokens},
+		field{"cost", &u.Cost})
 }
 
-func readCost(s *jsonscan.Scanner, c *Cost) {
-	for key := range s.Object() {
-		switch string(key) {
-		case "input":
-			c.Input = s.Float()
-		case "output":
-			c.Output = s.Float()
-		case "cacheRead":
-			c.CacheRead = s.Float()
-		case "cacheWrite":
-			c.CacheWrite = s.Float()
-		case "total":
-			c.Total = s.Float()
-		default:
-			s.Skip()
-		}
-	}
+func readCost(s *jsonscan.Scanner, c *Cost) error {
+	return readFields(s,
+		field{"input", &c.Input},
+		field{"output", &c.Output},
+		field{"cacheRead", &c.CacheRead},
+		field{"cacheWrite", &c.CacheWrite},
+		field{"total", &c.Total})
 }
 
 func readToolResult(s *jsonscan.Scanner) (*ToolResultMessage, error) {
 	m := new(ToolResultMessage)
-	var err error
-	for key := range s.Object() {
-		switch string(key) {
-		case "toolCallId":
-			m.ToolCallID = s.Str()
-		case "toolName":
-			m.ToolName = s.Str()
-		case "content":
-			m.Content, err = readBlocks(s)
-		case "details":
-			m.Details = bytes.Clone(s.Raw())
-		case "isError":
-			m.IsError = s.Bool()
-		case "timestamp":
-			m.Timestamp = s.LooseInt()
-		default:
-			s.Skip()
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return m, s.Err()
+	return m, readFields(s,
+		field{"toolCallId", &m.ToolCallID},
+		field{"toolName", &m.ToolName},
+		field{"content", (*blocks)(&m.Content)},
+		field{"details", &m.Details},
+		field{"isError", &m.IsError},
+		field{"timestamp", &m.Timestamp})
 }
 
 func readBashExecution(s *jsonscan.Scanner) (*BashExecutionMessage, error) {
 	m := new(BashExecutionMessage)
-	for key := range s.Object() {
-		switch string(key) {
-		case "command":
-			m.Command = s.Str()
-		case "output":
-			m.Output = s.Str()
-		case "exitCode":
-			m.ExitCode = nil
-			if !s.Null() {
-				code := int(s.LooseInt())
-				m.ExitCode = &code
-			}
-		case "cancelled":
-			m.Cancelled = s.Bool()
-		case "truncated":
-			m.Truncated = s.Bool()
-		case "fullOutputPath":
-			m.FullOutputPath = s.Str()
-		case "timestamp":
-			m.Timestamp = s.LooseInt()
-		case "excludeFromContext":
-			m.ExcludeFromContext = s.Bool()
-		default:
-			s.Skip()
-		}
-	}
-	return m, s.Err()
+	return m, readFields(s,
+		field{"command", &m.Command},
+		field{"output", &m.Output},
+		field{"exitCode", &m.ExitCode},
+		field{"cancelled", &m.Cancelled},
+		field{"truncated", &m.Truncated},
+		field{"fullOutputPath", &m.FullOutputPath},
+		field{"timestamp", &m.Timestamp},
+		field{"excludeFromContext", &m.ExcludeFromContext})
 }
 
 func readCustom(s *jsonscan.Scanner) (*CustomMessage, error) {
 	m := new(CustomMessage)
-	var err error
-	for key := range s.Object() {
-		switch string(key) {
-		case "customType":
-			m.CustomType = s.Str()
-		case "content":
-			m.Content, err = ReadContent(s)
-		case "display":
-			m.Display = s.Bool()
-		case "details":
-			m.Details = bytes.Clone(s.Raw())
-		case "timestamp":
-			m.Timestamp = s.LooseInt()
-		default:
-			s.Skip()
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return m, s.Err()
+	return m, readFields(s,
+		field{"customType", &m.CustomType},
+		field{"content", &m.Content},
+		field{"display", &m.Display},
+		field{"details", &m.Details},
+		field{"timestamp", &m.Timestamp})
 }
 
 func readBranchSummary(s *jsonscan.Scanner) (*BranchSummaryMessage, error) {
 	m := new(BranchSummaryMessage)
-	for key := range s.Object() {
-		switch string(key) {
-		case "summary":
-			m.Summary = s.Str()
-		case "fromId":
-			m.FromID = s.Str()
-		case "timestamp":
-			m.Timestamp = s.LooseInt()
-		default:
-			s.Skip()
-		}
-	}
-	return m, s.Err()
+	return m, readFields(s,
+		field{"summary", &m.Summary},
+		field{"fromId", &m.FromID},
+		field{"timestamp", &m.Timestamp})
 }
 
 func readCompactionSummary(s *jsonscan.Scanner) (*CompactionSummaryMessage, error) {
 	m := new(CompactionSummaryMessage)
-	for key := range s.Object() {
-		switch string(key) {
-		case "summary":
-			m.Summary = s.Str()
-		case "tokensBefore":
-			m.TokensBefore = int(s.LooseInt())
-		case "timestamp":
-			m.Timestamp = s.LooseInt()
-		default:
-			s.Skip()
-		}
-	}
-	return m, s.Err()
+	return m, readFields(s,
+		field{"summary", &m.Summary},
+		field{"tokensBefore", &m.TokensBefore},
+		field{"timestamp", &m.Timestamp})
 }
 
 // ReadContent reads message content in either of pi's forms: a string (one
@@ -371,37 +337,20 @@ func readBlocks(s *jsonscan.Scanner) ([]Content, error) {
 // error naming the type; a tool call without arguments gets {}.
 func readBlock(s *jsonscan.Scanner) (Content, error) {
 	var c Content
-	for key := range s.Object() {
-		switch string(key) {
-		case "type":
-			c.Type = internContentType(s.StrBytes())
-		case "text":
-			c.Text = s.Str()
-		case "textSignature":
-			c.TextSignature = s.Str()
-		case "thinking":
-			c.Thinking = s.Str()
-		case "thinkingSignature":
-			c.ThinkingSignature = s.Str()
-		case "redacted":
-			c.Redacted = s.Bool()
-		case "data":
-			c.Data = s.Str()
-		case "mimeType":
-			c.MimeType = s.Str()
-		case "id":
-			c.ID = s.Str()
-		case "name":
-			c.Name = s.Str()
-		case "arguments":
-			c.Arguments = bytes.Clone(s.Raw())
-		case "thoughtSignature":
-			c.ThoughtSignature = s.Str()
-		default:
-			s.Skip()
-		}
-	}
-	if err := s.Err(); err != nil {
+	err := readFields(s,
+		field{"type", &c.Type},
+		field{"text", &c.Text},
+		field{"textSignature", &c.TextSignature},
+		field{"thinking", &c.Thinking},
+		field{"thinkingSignature", &c.ThinkingSignature},
+		field{"redacted", &c.Redacted},
+		field{"data", &c.Data},
+		field{"mimeType", &c.MimeType},
+		field{"id", &c.ID},
+		field{"name", &c.Name},
+		field{"arguments", &c.Arguments},
+		field{"thoughtSignature", &c.ThoughtSignature})
+	if err != nil {
 		return c, err
 	}
 	switch c.Type {

@@ -41,11 +41,7 @@ type userWire struct {
 
 // MarshalJSON writes the message in pi's shape; content is always an array.
 func (m UserMessage) MarshalJSON() ([]byte, error) {
-	content := m.Content
-	if content == nil {
-		content = []Content{}
-	}
-	return json.Marshal(userWire{Role: RoleUser, Content: content, Timestamp: m.Timestamp})
+	return json.Marshal(userWire{Role: RoleUser, Content: nonNil(m.Content), Timestamp: m.Timestamp})
 }
 
 // UnmarshalJSON accepts both of pi's forms: content as a string or as blocks.
@@ -96,14 +92,8 @@ func (*AssistantMessage) MessageRole() Role { return RoleAssistant }
 func (m AssistantMessage) MarshalJSON() ([]byte, error) {
 	type plain AssistantMessage
 	p := plain(m)
-	if p.Content == nil {
-		p.Content = []Content{}
-	}
-	body, err := json.Marshal(&p)
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte(`{"role":"assistant",`), body[1:]...), nil
+	p.Content = nonNil(p.Content)
+	return withRole(RoleAssistant, &p)
 }
 
 // Text returns the concatenated text blocks of the message.
@@ -156,18 +146,21 @@ func (*ToolResultMessage) MessageRole() Role { return RoleToolResult }
 func (m ToolResultMessage) MarshalJSON() ([]byte, error) {
 	type plain ToolResultMessage
 	p := plain(m)
-	if p.Content == nil {
-		p.Content = []Content{}
-	}
-	body, err := json.Marshal(&p)
-	if err != nil {
-		return nil, err
-	}
-	return append([]byte(`{"role":"toolResult",`), body[1:]...), nil
+	p.Content = nonNil(p.Content)
+	return withRole(RoleToolResult, &p)
 }
 
 // Text returns the concatenated text blocks of the result.
 func (m *ToolResultMessage) Text() string { return joinText(m.Content) }
+
+// nonNil returns content, or no blocks for nil: pi always writes content
+// as an array, never null.
+func nonNil(content []Content) []Content {
+	if content == nil {
+		return []Content{}
+	}
+	return content
+}
 
 // joinText concatenates the text blocks of content.
 func joinText(content []Content) string {
