@@ -30,14 +30,9 @@ const (
 // automatic retry waits preempts the retry, as in pi: the retry ends, the
 // failed prompt settles, and this one runs.
 func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) error {
-	msg, err := s.userMessage(text, images)
+	msg, err := s.lockFor(text, images)
 	if err != nil {
 		return err
-	}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return ErrClosed
 	}
 	if s.run != nil || s.compacting {
 		switch {
@@ -67,19 +62,30 @@ func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) 
 // Steer queues a message for the active run. When idle it is queued too, as
 // in pi: it goes with the next prompt, before the model is asked.
 func (s *Session) Steer(text string, images []core.Content) error {
-	msg, err := s.userMessage(text, images)
+	msg, err := s.lockFor(text, images)
 	if err != nil {
 		return err
-	}
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return ErrClosed
 	}
 	s.steering = append(s.steering, &queued{msg: msg, text: text})
 	s.mu.Unlock()
 	s.publishQueue()
 	return nil
+}
+
+// lockFor builds the user message for text and images and takes s.mu for
+// queueing or starting it; on an error (an empty message, a closed
+// session) the lock is not held.
+func (s *Session) lockFor(text string, images []core.Content) (*core.UserMessage, error) {
+	msg, err := s.userMessage(text, images)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil, ErrClosed
+	}
+	return msg, nil
 }
 
 // FollowUp queues a message for when the active run would stop; when idle
