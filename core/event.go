@@ -139,6 +139,10 @@ type CompactionResult struct {
 	// SystemMessage is the complete system prompt and tools at the
 	// compaction (pi 0.87's checkpoint): it leads the compacted context.
 	SystemMessage *SystemMessage `json:"-"`
+	// EstimatedTokensAfter estimates the rebuilt context's size; Usage is
+	// what the summary requests cost.
+	EstimatedTokensAfter int   `json:"-"`
+	Usage                Usage `json:"-"`
 }
 
 // CompactionReason says why compaction started on its own.
@@ -158,6 +162,7 @@ type AutoCompactionStart struct {
 // AutoCompactionEnd reports how automatic compaction ended. Result is nil
 // when it failed, was aborted or was skipped.
 type AutoCompactionEnd struct {
+	Reason       CompactionReason
 	Result       *CompactionResult
 	Aborted      bool
 	WillRetry    bool

@@ -88,7 +88,7 @@ func (s *Session) maybeCompact(ctx context.Context, reason core.CompactionReason
 	s.setCompacting(true)
 	res, err := s.compactNow(ctx, "", false)
 	s.setCompacting(false)
-	end := core.AutoCompactionEnd{Aborted: ctx.Err() != nil}
+	end := core.AutoCompactionEnd{Reason: reason, Aborted: ctx.Err() != nil}
 	if err == nil {
 		end.Result = &res
 		end.WillRetry = willRetry
@@ -141,12 +141,12 @@ func (s *Session) compactNow(ctx context.Context, instructions string, manual bo
 		return core.CompactionResult{}, err
 	}
 	req := provider.Request{Model: model, APIKey: conn.APIKey, Headers: conn.Headers}
-	summary, err := compaction.Compact(ctx, conn.Provider, req, prep, instructions)
+	summary, usage, err := compaction.Compact(ctx, conn.Provider, req, prep, instructions)
 	if err != nil {
 		return core.CompactionResult{}, fmt.Errorf("compaction: %w", err)
 	}
 	first := prep.FirstKept
-	res := core.CompactionResult{Summary: summary, TokensBefore: prep.TokensBefore, ReadFiles: prep.ReadFiles, ModifiedFiles: prep.ModifiedFiles}
+	res := core.CompactionResult{Summary: summary, TokensBefore: prep.TokensBefore, ReadFiles: prep.ReadFiles, ModifiedFiles: prep.ModifiedFiles, Usage: usage}
 	var lead []core.Message
 	var leadIDs []string
 	if system.Declared {
@@ -174,6 +174,7 @@ func (s *Session) compactNow(ctx context.Context, instructions string, manual bo
 	s.messages = slices.Concat(lead, []core.Message{summaryMsg}, msgs[first:], tail)
 	s.entryIDs = slices.Concat(leadIDs, []string{entryID}, ids[first:], tailIDs)
 	s.contextStale = true
+	res.EstimatedTokensAfter = compaction.EstimateContext(s.messages)
 	s.mu.Unlock()
 	return res, nil
 }

@@ -25,25 +25,26 @@ var ErrEmptySummary = errors.New("the model returned an empty summary")
 // what the summary should pay attention to. A failed request is returned as
 // an error carrying the provider's message; when ctx is cancelled the error
 // wraps ctx.Err().
-func Compact(ctx context.Context, prov provider.Provider, req provider.Request, p *Preparation, instructions string) (string, error) {
+func Compact(ctx context.Context, prov provider.Provider, req provider.Request, p *Preparation, instructions string) (string, core.Usage, error) {
 	if !p.IsSplitTurn() {
-		summary, err := summarize(ctx, prov, req, p, instructions)
+		summary, usage, err := summarize(ctx, prov, req, p, instructions)
 		if err != nil {
-			return "", err
+			return "", usage, err
 		}
-		return FinishSummary(summary, p), nil
+		return FinishSummary(summary, p), usage, nil
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var (
-		wg              sync.WaitGroup
-		history, prefix string
-		historyErr      error
+		wg                        sync.WaitGroup
+		history, prefix           string
+		historyUsage, prefixUsage core.Usage
+		historyErr                error
 	)
 	if len(p.Summarize) > 0 {
 		wg.Go(func() {
-			history, historyErr = summarize(ctx, prov, req, p, instructions)
+			history, historyUsage, historyErr = summarize(ctx, prov, req, p, instructions)
 			if historyErr != nil {
 				cancel()
 			}
@@ -52,33 +53,35 @@ func Compact(ctx context.Context, prov provider.Provider, req provider.Request, 
 		history = p.PreviousSummary
 	}
 	system, messages := TurnPrefixRequest(p, instructions)
-	prefix, prefixErr := ask(ctx, prov, req, system, messages, outputLimit(p.Settings.ReserveTokens, 0.5, req.Model))
+	prefix, prefixUsage, prefixErr := ask(ctx, prov, req, system, messages, outputLimit(p.Settings.ReserveTokens, 0.5, req.Model))
 	if prefixErr != nil {
 		cancel()
 	}
 	wg.Wait()
+	usage := historyUsage.Add(prefixUsage)
 	// Report the failure that caused the other request's cancellation.
 	if historyErr != nil && (prefixErr == nil || errors.Is(prefixErr, context.Canceled)) {
-		return "", historyErr
+		return "", usage, historyErr
 	}
 	if prefixErr != nil {
-		return "", fmt.Errorf("summarize the start of the current turn: %w", prefixErr)
+		return "", usage, fmt.Errorf("summarize the start of the current turn: %w", prefixErr)
 	}
-	return FinishSummary(MergeSummaries(history, prefix), p), nil
+	return FinishSummary(MergeSummaries(history, prefix), p), usage, nil
 }
 
 // summarize runs p's history summary request.
-func summarize(ctx context.Context, prov provider.Provider, req provider.Request, p *Preparation, instructions string) (string, error) {
+func summarize(ctx context.Context, prov provider.Provider, req provider.Request, p *Preparation, instructions string) (string, core.Usage, error) {
 	system, messages := SummaryRequest(p, instructions)
-	summary, err := ask(ctx, prov, req, system, messages, outputLimit(p.Settings.ReserveTokens, 0.8, req.Model))
+	summary, usage, err := ask(ctx, prov, req, system, messages, outputLimit(p.Settings.ReserveTokens, 0.8, req.Model))
 	if err != nil {
-		return "", fmt.Errorf("summarize the conversation: %w", err)
+		return "", usage, fmt.Errorf("summarize the conversation: %w", err)
 	}
-	return summary, nil
+	return summary, usage, nil
 }
 
-// ask sends one summary request and returns the answer's text.
-func ask(ctx context.Context, prov provider.Provider, req provider.Request, system string, messages []core.Message, maxTokens int) (string, error) {
+// ask sends one summary request and returns the answer's text and what
+// the request used.
+func ask(ctx context.Context, prov provider.Provider, req provider.Request, system string, messages []core.Message, maxTokens int) (string, core.Usage, error) {
 	req.System = system
 	req.Messages = messages
 	req.Tools = nil
@@ -94,11 +97,15 @@ func ask(ctx context.Context, prov provider.Provider, req provider.Request, syst
 			err = ctx.Err()
 		}
 	}
+	var usage core.Usage
+	if msg != nil {
+		usage = msg.Usage
+	}
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
-			return "", fmt.Errorf("%w: %w", ctxErr, err)
+			return "", usage, fmt.Errorf("%w: %w", ctxErr, err)
 		}
-		return "", err
+		return "", usage, err
 	}
 	var parts []string
 	for _, c := range msg.Content {
@@ -108,9 +115,9 @@ func ask(ctx context.Context, prov provider.Provider, req provider.Request, syst
 	}
 	text := strings.TrimSpace(strings.Join(parts, "\n"))
 	if text == "" {
-		return "", ErrEmptySummary
+		return "", usage, ErrEmptySummary
 	}
-	return text, nil
+	return text, usage, nil
 }
 
 // outputLimit is share of the reserve, capped at the model's own output

@@ -83,9 +83,12 @@ func TestCompact(t *testing.T) {
 		return faux.Response{Text: "## Goal\nFix the tests."}, nil
 	})
 
-	summary, err := Compact(context.Background(), fp, baseRequest(), p, "test failures")
+	summary, usage, err := Compact(context.Background(), fp, baseRequest(), p, "test failures")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if usage.Input == 0 && usage.Output == 0 {
+		t.Errorf("no usage reported for the summary request: %+v", usage)
 	}
 	want := "## Goal\nFix the tests.\n\n<read-files>\na.go\n</read-files>\n\n<modified-files>\nb.go\n</modified-files>"
 	if summary != want {
@@ -113,7 +116,7 @@ func TestCompactUpdatesPreviousSummary(t *testing.T) {
 		}
 		return faux.Response{Text: "## Goal\nNew goal."}, nil
 	})
-	summary, err := Compact(context.Background(), fp, baseRequest(), p, "")
+	summary, _, err := Compact(context.Background(), fp, baseRequest(), p, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +152,7 @@ func TestCompactSplitTurn(t *testing.T) {
 	fp := faux.New(faux.Options{})
 	fp.PushStep(answer, answer)
 
-	summary, err := Compact(context.Background(), fp, baseRequest(), p, "")
+	summary, _, err := Compact(context.Background(), fp, baseRequest(), p, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +177,7 @@ func TestCompactSplitTurnWithoutHistory(t *testing.T) {
 		t.Fatalf("want a split of the only turn, got %+v", p)
 	}
 	fp := faux.New(faux.Options{}, faux.Response{Text: "Prefix."})
-	summary, err := Compact(context.Background(), fp, baseRequest(), p, "")
+	summary, _, err := Compact(context.Background(), fp, baseRequest(), p, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +201,7 @@ func TestCompactCapsOutputAtModelLimit(t *testing.T) {
 		}
 		return faux.Response{Text: "ok"}, nil
 	})
-	if _, err := Compact(context.Background(), fp, req, p, ""); err != nil {
+	if _, _, err := Compact(context.Background(), fp, req, p, ""); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -220,7 +223,7 @@ func TestCompactErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fp := faux.New(faux.Options{}, tt.responses...)
-			summary, err := Compact(context.Background(), fp, baseRequest(), tt.p, "")
+			summary, _, err := Compact(context.Background(), fp, baseRequest(), tt.p, "")
 			if err == nil || !strings.Contains(err.Error(), tt.want) || summary != "" {
 				t.Fatalf("Compact = %q, %v; want error containing %q", summary, err, tt.want)
 			}
@@ -246,7 +249,7 @@ func TestCompactSplitTurnFailureCancelsTheOtherRequest(t *testing.T) {
 	}
 	fp := faux.New(faux.Options{ChunkSize: 1, TokensPerSecond: 50}) // the long answer takes 25 s
 	fp.PushStep(step, step)
-	_, err := Compact(context.Background(), fp, baseRequest(), p, "")
+	_, _, err := Compact(context.Background(), fp, baseRequest(), p, "")
 	if err == nil || !strings.Contains(err.Error(), "rate limited") {
 		t.Fatalf("Compact error = %v, want the failing request's", err)
 	}
@@ -257,7 +260,7 @@ func TestCompactCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	fp := faux.New(faux.Options{}, faux.Response{Text: "never"})
-	_, err := Compact(ctx, fp, baseRequest(), p, "")
+	_, _, err := Compact(ctx, fp, baseRequest(), p, "")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Compact error = %v, want context.Canceled", err)
 	}
@@ -274,7 +277,7 @@ func Example() {
 		return
 	}
 	model := faux.New(faux.Options{}, faux.Response{Text: "## Goal\nWalk through thirty steps."})
-	summary, err := Compact(context.Background(), model, provider.Request{Model: faux.Model}, p, "")
+	summary, _, err := Compact(context.Background(), model, provider.Request{Model: faux.Model}, p, "")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -150,3 +150,13 @@ func leadingSummary(messages []core.Message) *core.CompactionSummaryMessage {
 	}
 	return nil
 }
+
+// EstimateContext estimates the tokens of messages by their text alone,
+// as pi's estimatedTokensAfter does for a freshly compacted context.
+func EstimateContext(messages []core.Message) int {
+	total := 0
+	for _, m := range messages {
+		total += EstimateTokens(m)
+	}
+	return total
+}

@@ -130,18 +130,34 @@ func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err err
 			FinalError string `json:"finalError,omitempty"`
 		}{"auto_retry_end", e.Success, e.Attempt, e.FinalError})
 	case core.AutoCompactionStart:
+		// pi 0.87 names every compaction's events alike, with its reason;
+		// pi 0.73 named the automatic ones apart.
+		name := "compaction_start"
+		if w.v073 {
+			name = "auto_compaction_start"
+		}
 		return appendJSON(dst, struct {
 			Type   string `json:"type"`
 			Reason string `json:"reason"`
-		}{"auto_compaction_start", string(e.Reason)})
+		}{name, string(e.Reason)})
 	case core.AutoCompactionEnd:
+		if w.v073 {
+			return appendJSON(dst, struct {
+				Type         string            `json:"type"`
+				Result       *CompactionResult `json:"result,omitempty"`
+				Aborted      bool              `json:"aborted"`
+				WillRetry    bool              `json:"willRetry"`
+				ErrorMessage string            `json:"errorMessage,omitempty"`
+			}{"auto_compaction_end", NewCompactionResult(e.Result, true), e.Aborted, e.WillRetry, e.ErrorMessage})
+		}
 		return appendJSON(dst, struct {
 			Type         string            `json:"type"`
+			Reason       string            `json:"reason"`
 			Result       *CompactionResult `json:"result,omitempty"`
 			Aborted      bool              `json:"aborted"`
 			WillRetry    bool              `json:"willRetry"`
 			ErrorMessage string            `json:"errorMessage,omitempty"`
-		}{"auto_compaction_end", NewCompactionResult(e.Result), e.Aborted, e.WillRetry, e.ErrorMessage})
+		}{"compaction_end", string(e.Reason), NewCompactionResult(e.Result, false), e.Aborted, e.WillRetry, e.ErrorMessage})
 	case core.QueueUpdate:
 		return appendJSON(dst, struct {
 			Type     string   `json:"type"`
@@ -182,12 +198,15 @@ func withoutSystem(msgs []core.Message) []core.Message {
 // stopPending is pi 0.87's stop reason of an answer that has only begun.
 const stopPending core.StopReason = "pending"
 
-// CompactionResult is pi's CompactionResult payload.
+// CompactionResult is pi's CompactionResult payload. pi 0.79 added the
+// estimate of the compacted context and the summary's usage.
 type CompactionResult struct {
-	Summary          string            `json:"summary"`
-	FirstKeptEntryID string            `json:"firstKeptEntryId"`
-	TokensBefore     int               `json:"tokensBefore"`
-	Details          CompactionDetails `json:"details"`
+	Summary              string            `json:"summary"`
+	FirstKeptEntryID     string            `json:"firstKeptEntryId"`
+	TokensBefore         int               `json:"tokensBefore"`
+	EstimatedTokensAfter *int              `json:"estimatedTokensAfter,omitempty"`
+	Usage                *core.Usage       `json:"usage,omitempty"`
+	Details              CompactionDetails `json:"details"`
 }
 
 // CompactionDetails lists the files a compacted part of the conversation
@@ -197,17 +216,23 @@ type CompactionDetails struct {
 	ModifiedFiles []string `json:"modifiedFiles"`
 }
 
-// NewCompactionResult converts a core result to pi's shape; nil stays nil.
-func NewCompactionResult(r *core.CompactionResult) *CompactionResult {
+// NewCompactionResult converts a core result to pi's shape, pi 0.73's
+// without the fields added since; nil stays nil.
+func NewCompactionResult(r *core.CompactionResult, compat073 bool) *CompactionResult {
 	if r == nil {
 		return nil
 	}
-	return &CompactionResult{
+	out := &CompactionResult{
 		Summary:          r.Summary,
 		FirstKeptEntryID: r.FirstKeptEntryID,
 		TokensBefore:     r.TokensBefore,
 		Details:          CompactionDetails{ReadFiles: nonNil(r.ReadFiles), ModifiedFiles: nonNil(r.ModifiedFiles)},
 	}
+	if !compat073 {
+		est, usage := r.EstimatedTokensAfter, r.Usage
+		out.EstimatedTokensAfter, out.Usage = &est, &usage
+	}
+	return out
 }
 
 type messageFrame struct {

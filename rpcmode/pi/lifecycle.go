@@ -128,7 +128,7 @@ func (s *server) compact(c *command) (any, error) {
 	case err != nil:
 		end.ErrorMessage = err.Error()
 	default:
-		end.Result = NewCompactionResult(&res)
+		end.Result = NewCompactionResult(&res, s.host.Compat073)
 	}
 	s.sendEvent("compaction_end", end)
 	if err != nil {

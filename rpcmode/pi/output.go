@@ -180,7 +180,7 @@ func (w *writer) event(e core.Event) {
 		}
 		return
 	}
-	if !w.filter.allows(e.EventType()) {
+	if !w.filter.allows(wireName(e, w.filter.wire)) {
 		return
 	}
 	line, ok, err := appendEvent(w.scratch[:0], e, w.filter.wire)
@@ -247,4 +247,18 @@ func (w *writer) flush() {
 func (w *writer) fail(err error) {
 	w.err = err
 	w.srv.writeFailed(err)
+}
+
+// wireName is the type an event's frame has: pi 0.87 writes automatic
+// compactions as compaction_start and compaction_end, like manual ones.
+func wireName(e core.Event, w wire) string {
+	if !w.v073 {
+		switch e.(type) {
+		case core.AutoCompactionStart:
+			return "compaction_start"
+		case core.AutoCompactionEnd:
+			return "compaction_end"
+		}
+	}
+	return e.EventType()
 }

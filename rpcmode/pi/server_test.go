@@ -217,7 +217,7 @@ func TestCompact(t *testing.T) {
 	}
 	res := r.response("c")
 	if !strings.Contains(res.str("data.summary"), "summary") || keysOf(res.get("data")) == nil ||
-		strings.Join(keysOf(res.get("data")), ",") != "summary,firstKeptEntryId,tokensBefore,details" {
+		strings.Join(keysOf(res.get("data")), ",") != "summary,firstKeptEntryId,tokensBefore,estimatedTokensAfter,usage,details" {
 		t.Errorf("compact response: %s", res.text)
 	}
 	r.send(map[string]any{"id": "m", "type": "get_messages"})
