@@ -208,6 +208,9 @@ func TestAssistantMessageJSON(t *testing.T) {
 		Usage:      core.Usage{Input: 1, Output: 2, TotalTokens: 3},
 		StopReason: core.StopToolUse,
 		Timestamp:  99,
+		ResponseID: "msg_1",
+		// pi 0.87's key: the provider's own reason, after responseId.
+		RawStopReason: "tool_use",
 	}
 	out, err := json.Marshal(m)
 	if err != nil {
@@ -219,7 +222,7 @@ func TestAssistantMessageJSON(t *testing.T) {
 	if bytes.Contains(out, []byte("errorMessage")) {
 		t.Errorf("empty errorMessage was written: %s", out)
 	}
-	for _, key := range []string{`"api":"anthropic-messages"`, `"provider":"anthropic"`, `"model":"claude"`, `"stopReason":"toolUse"`, `"timestamp":99`, `"totalTokens":3`} {
+	for _, key := range []string{`"api":"anthropic-messages"`, `"provider":"anthropic"`, `"model":"claude"`, `"stopReason":"toolUse"`, `"totalTokens":3`, `"timestamp":99,"responseId":"msg_1","rawStopReason":"tool_use"}`} {
 		if !bytes.Contains(out, []byte(key)) {
 			t.Errorf("JSON lacks %s: %s", key, out)
 		}

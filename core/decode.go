@@ -236,7 +236,8 @@ func readAssistant(s *jsonscan.Scanner) (*AssistantMessage, error) {
 		field{"stopReason", &m.StopReason},
 		field{"errorMessage", &m.ErrorMessage},
 		field{"timestamp", &m.Timestamp},
-		field{"responseId", &m.ResponseID})
+		field{"responseId", &m.ResponseID},
+		field{"rawStopReason", &m.RawStopReason})
 }
 
 func readUsage(s *jsonscan.Scanner, u *Usage) error {

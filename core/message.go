@@ -83,6 +83,10 @@ type AssistantMessage struct {
 	Timestamp    int64      `json:"timestamp"`
 	// ResponseID is the provider's id for the response, when it gives one.
 	ResponseID string `json:"responseId,omitempty"`
+	// RawStopReason is the provider's own word for why the answer ended
+	// (Chat Completions' finish_reason, Anthropic's stop_reason, Gemini's
+	// finishReason), when it gave one; StopReason is cairn's reading of it.
+	RawStopReason string `json:"rawStopReason,omitempty"`
 }
 
 // MessageRole implements Message.

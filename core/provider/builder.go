@@ -63,6 +63,14 @@ func (b *Builder) SetResponseID(id string) {
 	}
 }
 
+// SetRawStopReason records the provider's own stop or finish reason, as the
+// wire spells it, when the wire gives it; Finish and Fail keep it.
+func (b *Builder) SetRawStopReason(reason string) {
+	if reason != "" {
+		b.msg.RawStopReason = reason
+	}
+}
+
 // Start emits EventStart once; every other method calls it first.
 func (b *Builder) Start() {
 	if b.started {

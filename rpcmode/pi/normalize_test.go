@@ -68,8 +68,9 @@ func normalize(v any) {
 // own in pi 0.87's objects:
 //   - a system message's prompt sections and tool set (cairn has seven
 //     tools, pi four): only the message's shape is compared;
-//   - rawStopReason, the provider's own stop reason, which cairn's
-//     providers do not record yet (core/provider);
+//   - rawStopReason, the provider's own stop reason: pi 0.87 writes it and
+//     cairn's providers record it, but pi 0.73 had none while cairn writes
+//     it in both shapes, and normalize cannot tell the versions apart;
 //   - the disposition pi 0.99 added to prompt responses, which cairn
 //     writes (pi 1.5.2's shape) and 0.87.1 did not.
 func normalizeObjects(v any) {

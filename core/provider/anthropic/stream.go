@@ -150,6 +150,7 @@ func (d *decoder) handle(name string, data []byte) (bool, error) {
 	case "message_delta":
 		if ev.Delta.StopReason != "" {
 			d.stop = ev.Delta.StopReason
+			d.b.SetRawStopReason(d.stop)
 		}
 		d.mergeUsage(ev.Usage)
 	case "message_stop":

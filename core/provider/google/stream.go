@@ -109,6 +109,7 @@ func (s *stream) event(data []byte) error {
 		}
 		if c.FinishReason != "" {
 			s.finish, s.finishMsg = c.FinishReason, c.FinishMessage
+			s.b.SetRawStopReason(s.finish)
 		}
 	}
 	if u := &ch.Usage; ch.HasUsage && (!s.hasUsage || *u != s.usage) {

@@ -230,6 +230,7 @@ func (d *decoder) handle(data []byte) error {
 	}
 	if ch.FinishReason != "" {
 		d.finish = ch.FinishReason
+		d.b.SetRawStopReason(d.finish)
 		d.finished = true
 	}
 	return nil

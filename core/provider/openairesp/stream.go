@@ -410,6 +410,13 @@ func (d *decoder) completed(name string, data []byte) error {
 	if status == "" && name == "response.incomplete" {
 		status = "incomplete"
 	}
+	// The Responses API has no finish reason: the status is the nearest
+	// thing, with why an incomplete response stopped ("incomplete.max_output_tokens").
+	if r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "" {
+		d.b.SetRawStopReason(status + "." + r.IncompleteDetails.Reason)
+	} else {
+		d.b.SetRawStopReason(status)
+	}
 	switch status {
 	case "incomplete":
 		d.reason = core.StopLength
@@ -430,6 +437,7 @@ func (d *decoder) failed(data []byte) error {
 		return d.malformed("response.failed", err)
 	}
 	r := &ev.Response
+	d.b.SetRawStopReason(r.Status)
 	if r.Error == nil && r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "" {
 		return &provider.Error{Provider: d.provider, Message: "response incomplete: " + provider.Redact(r.IncompleteDetails.Reason, d.apiKey)}
 	}
