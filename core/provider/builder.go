@@ -113,7 +113,23 @@ func (b *Builder) IsOpen(i int) bool {
 // according to the block's type. Empty fragments and closed blocks are
 // ignored, so a stray delta from the wire cannot corrupt the message.
 func (b *Builder) Append(i int, delta string) {
-	if delta == "" || !b.IsOpen(i) {
+	if delta == "" {
+		return
+	}
+	b.appendDelta(i, delta)
+}
+
+// AnnounceToolCall adds the first fragment of tool call i's arguments and
+// emits its delta event even when the fragment is empty, as pi's Chat
+// Completions provider announces every call right after its start.
+func (b *Builder) AnnounceToolCall(i int, delta string) {
+	if b.IsOpen(i) && b.msg.Content[i].Type == core.ContentToolCall {
+		b.appendDelta(i, delta)
+	}
+}
+
+func (b *Builder) appendDelta(i int, delta string) {
+	if !b.IsOpen(i) {
 		return
 	}
 	st := b.blocks[i]

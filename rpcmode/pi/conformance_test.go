@@ -140,7 +140,6 @@ func replay(t *testing.T, dir, name, version string, compat073 bool) {
 	}
 	got, want = joinBashUpdates(got), joinBashUpdates(want)
 	got, want = sortToolEnds(got), sortToolEnds(want)
-	got, want = blockOrder(got), blockOrder(want)
 	compareTranscripts(t, got, want)
 	compareRequests(t, llm.Requests(), filepath.Join(dir, name+".requests.jsonl"))
 }

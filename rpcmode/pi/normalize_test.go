@@ -186,43 +186,6 @@ func sortToolEnds(lines []*line) []*line {
 	return out
 }
 
-// blockOrder puts the message_update frames of each streamed message in
-// content block order and drops empty toolcall_delta frames. pi's
-// openai-completions provider ends every block only when the stream ends
-// and announces a tool call with an empty delta (README fact 5); cairn's
-// ends each block when the next begins. That is the provider's business
-// (core/provider/openai), not the protocol's, so the comparison is of each
-// block's frames.
-func blockOrder(lines []*line) []*line {
-	var out []*line
-	for i := 0; i < len(lines); {
-		j := i
-		for j < len(lines) && lines[j].str("type") == "message_update" {
-			j++
-		}
-		if j == i {
-			out = append(out, lines[i])
-			i++
-			continue
-		}
-		run := slices.Clone(lines[i:j])
-		run = slices.DeleteFunc(run, func(l *line) bool {
-			return l.str("assistantMessageEvent.type") == "toolcall_delta" && l.str("assistantMessageEvent.delta") == ""
-		})
-		sort.SliceStable(run, func(a, b int) bool {
-			return indexOf(run[a]) < indexOf(run[b])
-		})
-		out = append(out, run...)
-		i = j
-	}
-	return out
-}
-
-func indexOf(l *line) int64 {
-	n, _ := l.get("assistantMessageEvent.contentIndex").(json.Number).Int64()
-	return n
-}
-
 // bashLogPath matches the temporary file of a bash command's full output.
 var bashLogPath = regexp.MustCompile(`/[^\s'"]*/(pi|cairn)-bash-[0-9a-f]+\.log`)
 

@@ -381,10 +381,10 @@ func TestToolCallShapes(t *testing.T) {
 			`data: {"choices":[{"delta":{"tool_calls":[{"id":"a","function":{"name":"ls","arguments":"{\"p\""}}]}}]}` + "\n\n" +
 				`data: {"choices":[{"delta":{"tool_calls":[{"id":"a","function":{"arguments":":2}"}}]}}]}` + "\n\n",
 			[]string{`a:ls{"p":2}`}, ""},
-		{"interleaved parallel calls: the earlier call is closed when the next starts (pi's event order)",
+		{"interleaved parallel calls: every call stays open until the stream ends, so none loses a fragment",
 			`data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"x","arguments":"{\"n\":"}},{"index":1,"id":"b","function":{"name":"y","arguments":"{\"n\":"}}]}}]}` + "\n\n" +
 				`data: {"choices":[{"delta":{"tool_calls":[{"index":1,"function":{"arguments":"2}"}},{"index":0,"function":{"arguments":"1}"}}]}}]}` + "\n\n",
-			[]string{`a:x{}`, `b:y{"n":2}`}, ""},
+			[]string{`a:x{"n":1}`, `b:y{"n":2}`}, ""},
 		{"invalid arguments become {}",
 			`data: {"choices":[{"delta":{"tool_calls":[{"index":0,"id":"a","function":{"name":"x","arguments":"{\"n\":"}}]}}]}` + "\n\n",
 			[]string{`a:x{}`}, ""},

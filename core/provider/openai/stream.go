@@ -21,13 +21,20 @@ var errIncomplete = errors.New("stream ended before the response was complete")
 
 // decoder turns Chat Completions chunks into builder calls. One decoder
 // serves one response.
+//
+// Every block stays open until the stream ends, and the builder then ends
+// them in content order, as pi's openai-completions provider does (text_start,
+// text_delta, toolcall_start, toolcall_delta…, text_end, toolcall_end). Text
+// or thinking that arrives after a block of another kind opens a new block,
+// so the content keeps the order the model wrote it in; tool call fragments
+// find their call by index or id, whichever calls came between.
 type decoder struct {
 	b        *provider.Builder
 	provider string
 	apiKey   string
 
-	text     int // open text block, or -1
-	thinking int // open thinking block, or -1
+	text     int // the text block new text joins, or -1 for a new one
+	thinking int // the thinking block new thinking joins, or -1 for a new one
 	calls    []toolSlot
 	// details holds OpenRouter encrypted reasoning that named a tool call
 	// before the call itself arrived.
@@ -215,10 +222,9 @@ func (d *decoder) handle(data []byte) error {
 	}
 	d.reasoning(dl)
 	if dl.Content != "" {
-		d.closeThinking()
-		d.closeCalls()
 		if d.text < 0 {
 			d.text = d.b.BeginText()
+			d.thinking = -1
 		}
 		d.b.Append(d.text, string(dl.Content))
 	}
@@ -254,10 +260,9 @@ func (d *decoder) reasoning(dl *delta) {
 	if text == "" {
 		return
 	}
-	d.closeText()
-	d.closeCalls()
 	if d.thinking < 0 {
 		d.thinking = d.b.BeginThinking()
+		d.text = -1
 		// The signature records which field the thinking came in, so a
 		// replay can send it back in the same one.
 		d.b.Block(d.thinking).ThinkingSignature = field
@@ -315,9 +320,7 @@ func (d *decoder) encryptedDetails(details []json.RawMessage) {
 func (d *decoder) toolCall(tc *toolCallDelta) {
 	slot := d.findSlot(tc)
 	if slot == nil {
-		d.closeText()
-		d.closeThinking()
-		d.closeCalls()
+		d.text, d.thinking = -1, -1
 		block := d.b.BeginToolCall(tc.ID, tc.Function.Name)
 		d.calls = append(d.calls, toolSlot{index: tc.Index, id: tc.ID, block: block})
 		slot = &d.calls[len(d.calls)-1]
@@ -325,6 +328,8 @@ func (d *decoder) toolCall(tc *toolCallDelta) {
 			d.b.Block(block).ThoughtSignature = sig
 			delete(d.details, tc.ID)
 		}
+		d.b.AnnounceToolCall(block, tc.Function.Arguments)
+		return
 	}
 	blk := d.b.Block(slot.block)
 	if blk.ID == "" && tc.ID != "" {
@@ -334,17 +339,6 @@ func (d *decoder) toolCall(tc *toolCallDelta) {
 		blk.Name = tc.Function.Name
 	}
 	d.b.Append(slot.block, tc.Function.Arguments)
-}
-
-// closeCalls ends every open tool call before another block opens, so each
-// call's toolcall_end comes before the next block's start, as pi emits them
-// and as hosts expect. Servers stream calls one after another; a server
-// that interleaved fragments of parallel calls would lose the late
-// fragments of the earlier call.
-func (d *decoder) closeCalls() {
-	for i := range d.calls {
-		d.b.End(d.calls[i].block)
-	}
 }
 
 func (d *decoder) findSlot(tc *toolCallDelta) *toolSlot {
@@ -375,20 +369,6 @@ func (d *decoder) slotByID(id string) *toolSlot {
 		}
 	}
 	return nil
-}
-
-func (d *decoder) closeText() {
-	if d.text >= 0 {
-		d.b.End(d.text)
-		d.text = -1
-	}
-}
-
-func (d *decoder) closeThinking() {
-	if d.thinking >= 0 {
-		d.b.End(d.thinking)
-		d.thinking = -1
-	}
 }
 
 // setUsage records the counts. Cached prompt tokens are reported inside
