@@ -450,3 +450,25 @@ func BenchmarkBuilderTextDeltas(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*10_000), "ns/delta")
 }
+
+// A tool call is announced with a delta even when its first fragment is
+// empty (pi's Chat Completions order); text blocks and later empty
+// fragments get no such event.
+func TestBuilderAnnounceToolCall(t *testing.T) {
+	b, r := newBuilder()
+	text := b.BeginText()
+	b.AnnounceToolCall(text, "")
+	call := b.BeginToolCall("c1", "bash")
+	b.AnnounceToolCall(call, "")
+	b.Append(call, "")
+	b.Append(call, `{"command":"ls"}`)
+	b.SetRawStopReason("tool_calls")
+	msg := b.Finish(core.StopEnd)
+	want := `start text_start:0 toolcall_start:1 toolcall_delta:1 toolcall_delta:1:{"command":"ls"} text_end:0 toolcall_end:1 done:toolUse`
+	if got := r.trace(); got != want {
+		t.Errorf("events:\n got %s\nwant %s", got, want)
+	}
+	if msg.RawStopReason != "tool_calls" || string(msg.Content[1].Arguments) != `{"command":"ls"}` {
+		t.Errorf("message: raw stop reason %q, arguments %s", msg.RawStopReason, msg.Content[1].Arguments)
+	}
+}
