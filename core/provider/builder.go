@@ -71,6 +71,9 @@ func (b *Builder) SetRawStopReason(reason string) {
 	}
 }
 
+// Started reports whether EventStart has been emitted.
+func (b *Builder) Started() bool { return b.started }
+
 // Start emits EventStart once; every other method calls it first.
 func (b *Builder) Start() {
 	if b.started {

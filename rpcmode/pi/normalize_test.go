@@ -40,10 +40,7 @@ func normalize(v any) {
 		case "fullOutputPath":
 			return "<path>"
 		case "responseId":
-			// pi records the provider's response id; cairn's openai and
-			// anthropic providers do not yet (core/provider, not this
-			// package), so the key is left out of the comparison.
-			return nil
+			return "<id>"
 		case "usage", "tokens", "contextUsage":
 			if u, ok := val.(*ordered); ok {
 				// pi 0.87 adds counts cairn does not keep yet: reasoning
@@ -68,9 +65,6 @@ func normalize(v any) {
 // own in pi 0.87's objects:
 //   - a system message's prompt sections and tool set (cairn has seven
 //     tools, pi four): only the message's shape is compared;
-//   - rawStopReason, the provider's own stop reason: pi 0.87 writes it and
-//     cairn's providers record it, but pi 0.73 had none while cairn writes
-//     it in both shapes, and normalize cannot tell the versions apart;
 //   - the disposition pi 0.99 added to prompt responses, which cairn
 //     writes (pi 1.5.2's shape) and 0.87.1 did not.
 func normalizeObjects(v any) {
@@ -83,7 +77,6 @@ func normalizeObjects(v any) {
 				}
 			}
 		}
-		x.del("rawStopReason")
 		if x.vals["type"] == "response" {
 			switch x.vals["command"] {
 			case "prompt", "steer", "follow_up":
@@ -219,4 +212,22 @@ func joinBashUpdates(lines []*line) []*line {
 		out = append(out, l)
 	}
 	return out
+}
+
+// dropFor073 removes what cairn records in every shape but pi 0.73 did not
+// write everywhere: the provider's own stop reason (rawStopReason) and the
+// response id (pi 0.73 had it on some messages only).
+func dropFor073(v any) {
+	switch x := v.(type) {
+	case *ordered:
+		x.del("rawStopReason")
+		x.del("responseId")
+		for _, k := range x.keys {
+			dropFor073(x.vals[k])
+		}
+	case []any:
+		for _, e := range x {
+			dropFor073(e)
+		}
+	}
 }

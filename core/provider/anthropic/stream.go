@@ -25,6 +25,7 @@ type streamEvent struct {
 }
 
 type eventMessage struct {
+	ID    string      `json:"id"`
 	Model string      `json:"model"`
 	Usage *eventUsage `json:"usage"`
 }
@@ -139,6 +140,9 @@ func (d *decoder) handle(name string, data []byte) (bool, error) {
 	}
 	switch eventName(name, ev) {
 	case "message_start":
+		if ev.Message.ID != "" && !d.b.Started() {
+			d.b.SetResponseID(ev.Message.ID)
+		}
 		d.b.SetModelID(ev.Message.Model)
 		d.mergeUsage(ev.Message.Usage)
 	case "content_block_start":

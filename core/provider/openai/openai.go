@@ -58,7 +58,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 // readAnswer decodes a 2xx body into b: an event stream, or the single JSON
 // object some servers send when they ignore stream:true.
 func readAnswer(ctx context.Context, b *provider.Builder, body io.Reader, name, apiKey string) (*core.AssistantMessage, error) {
-	b.Start()
+	// The answer starts with the first chunk, which names it (responseId).
 	d := newDecoder(b, name, apiKey)
 	rd := bufio.NewReader(body)
 	var err error

@@ -207,6 +207,11 @@ func (d *decoder) handle(data []byte) error {
 	if c.Error != nil {
 		return d.streamError(c.Error)
 	}
+	if c.ID != "" && !d.b.Started() {
+		// The answer starts with its response id, as pi's message_start.
+		d.b.SetResponseID(c.ID)
+	}
+	d.b.Start()
 	ch := &c.Choices[0]
 	switch {
 	case c.Usage != nil:

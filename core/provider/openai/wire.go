@@ -96,6 +96,8 @@ type toolFunction struct {
 // decoding a text delta allocates no slice; servers only ever stream one
 // choice unless asked for more, and further choices are ignored.
 type chunk struct {
+	// ID is the completion's id (chatcmpl-...), the same in every chunk.
+	ID      string     `json:"id"`
 	Choices [1]choice  `json:"choices"`
 	Usage   *wireUsage `json:"usage"`
 	XGroq   *struct {
