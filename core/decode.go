@@ -246,8 +246,10 @@ func readUsage(s *jsonscan.Scanner, u *Usage) error {
 		field{"output", &u.Output},
 		field{"cacheRead", &u.CacheRead},
 		field{"cacheWrite", &u.CacheWrite},
+		field{"reasoning", &u.Reasoning},
 		field{"totalTokens", &u.TotalTokens},
-		field{"cost", &u.Cost})
+		field{"cost", &u.Cost},
+		field{"cacheWrite1h", &u.CacheWrite1h})
 }
 
 func readCost(s *jsonscan.Scanner, c *Cost) error {

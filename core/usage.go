@@ -2,12 +2,19 @@ package core
 
 // Usage counts the tokens one model request consumed and what they cost.
 type Usage struct {
-	Input       int  `json:"input"`
-	Output      int  `json:"output"`
-	CacheRead   int  `json:"cacheRead"`
-	CacheWrite  int  `json:"cacheWrite"`
+	Input      int `json:"input"`
+	Output     int `json:"output"`
+	CacheRead  int `json:"cacheRead"`
+	CacheWrite int `json:"cacheWrite"`
+	// Reasoning counts the output tokens spent thinking, where the API
+	// reports them (pi 0.87); nil where it does not. They are part of
+	// Output.
+	Reasoning   *int `json:"reasoning,omitempty"`
 	TotalTokens int  `json:"totalTokens"`
 	Cost        Cost `json:"cost"`
+	// CacheWrite1h counts Anthropic's one-hour cache writes, part of
+	// CacheWrite (pi 0.87); nil for other APIs.
+	CacheWrite1h *int `json:"cacheWrite1h,omitempty"`
 }
 
 // Cost is a usage priced in US dollars.
@@ -41,14 +48,17 @@ func (u Usage) Priced(p Price) Usage {
 	return u
 }
 
-// Add returns the sum of two usages, costs included.
+// Add returns the sum of two usages, costs included; an optional count
+// is kept when either has it.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
-		Input:       u.Input + v.Input,
-		Output:      u.Output + v.Output,
-		CacheRead:   u.CacheRead + v.CacheRead,
-		CacheWrite:  u.CacheWrite + v.CacheWrite,
-		TotalTokens: u.TotalTokens + v.TotalTokens,
+		Reasoning:    addOptional(u.Reasoning, v.Reasoning),
+		CacheWrite1h: addOptional(u.CacheWrite1h, v.CacheWrite1h),
+		Input:        u.Input + v.Input,
+		Output:       u.Output + v.Output,
+		CacheRead:    u.CacheRead + v.CacheRead,
+		CacheWrite:   u.CacheWrite + v.CacheWrite,
+		TotalTokens:  u.TotalTokens + v.TotalTokens,
 		Cost: Cost{
 			Input:      u.Cost.Input + v.Cost.Input,
 			Output:     u.Cost.Output + v.Cost.Output,
@@ -57,4 +67,25 @@ func (u Usage) Add(v Usage) Usage {
 			Total:      u.Cost.Total + v.Cost.Total,
 		},
 	}
+}
+
+// addOptional sums two optional counts: nil when both are nil.
+func addOptional(a, b *int) *int {
+	if a == nil && b == nil {
+		return nil
+	}
+	n := 0
+	if a != nil {
+		n += *a
+	}
+	if b != nil {
+		n += *b
+	}
+	return &n
+}
+
+// IsZero reports whether u counts nothing and costs nothing.
+func (u Usage) IsZero() bool {
+	return u.Input == 0 && u.Output == 0 && u.CacheRead == 0 && u.CacheWrite == 0 && u.TotalTokens == 0 &&
+		u.Cost == (Cost{}) && (u.Reasoning == nil || *u.Reasoning == 0) && (u.CacheWrite1h == nil || *u.CacheWrite1h == 0)
 }

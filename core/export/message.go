@@ -176,7 +176,7 @@ func (p *page) assistant(m *core.AssistantMessage, id string, result func(callID
 	case core.StopLength:
 		p.w.WriteString("<div class=\"error\">The answer reached the output token limit.</div>\n")
 	}
-	if m.Usage != (core.Usage{}) {
+	if !m.Usage.IsZero() {
 		p.w.WriteString("<div class=\"usage\">")
 		writeEscaped(p.w, usageText(m.Usage))
 		p.w.WriteString("</div>\n")

@@ -221,8 +221,10 @@ func (b *Builder) EndAll() {
 // emits EventUsage. Providers call it whenever the wire reports usage; the
 // last call wins.
 func (b *Builder) SetUsage(u core.Usage) {
-	b.Start()
+	// Counts known before the answer starts (Anthropic's message_start)
+	// are part of the message as it starts.
 	b.msg.Usage = u.Priced(b.price)
+	b.Start()
 	b.emit(Event{Type: EventUsage, Message: &b.msg})
 }
 

@@ -372,6 +372,10 @@ func appendUsage(dst []byte, u *core.Usage) []byte {
 	dst = strconv.AppendInt(dst, int64(u.CacheRead), 10)
 	dst = append(dst, `,"cacheWrite":`...)
 	dst = strconv.AppendInt(dst, int64(u.CacheWrite), 10)
+	if u.Reasoning != nil {
+		dst = append(dst, `,"reasoning":`...)
+		dst = strconv.AppendInt(dst, int64(*u.Reasoning), 10)
+	}
 	dst = append(dst, `,"totalTokens":`...)
 	dst = strconv.AppendInt(dst, int64(u.TotalTokens), 10)
 	dst = append(dst, `,"cost":{"input":`...)
@@ -384,7 +388,12 @@ func appendUsage(dst []byte, u *core.Usage) []byte {
 	dst = appendFloat(dst, u.Cost.CacheWrite)
 	dst = append(dst, `,"total":`...)
 	dst = appendFloat(dst, u.Cost.Total)
-	return append(dst, '}', '}')
+	dst = append(dst, '}')
+	if u.CacheWrite1h != nil {
+		dst = append(dst, `,"cacheWrite1h":`...)
+		dst = strconv.AppendInt(dst, int64(*u.CacheWrite1h), 10)
+	}
+	return append(dst, '}')
 }
 
 // appendFloat writes f as encoding/json does: the shortest form, with an

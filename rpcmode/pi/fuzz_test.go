@@ -140,6 +140,13 @@ func FuzzAppendUsage(f *testing.F) {
 		}
 		u := core.Usage{Input: in, Output: out, CacheRead: cr, CacheWrite: cw, TotalTokens: in + out,
 			Cost: core.Cost{Input: a, Output: b, CacheRead: c, CacheWrite: d, Total: e}}
+		// The optional counts, present or not by the inputs' parity.
+		if in%2 == 0 {
+			u.Reasoning = &out
+		}
+		if cr%2 == 1 {
+			u.CacheWrite1h = &cw
+		}
 		want, err := json.Marshal(u)
 		if err != nil {
 			t.Fatal(err)

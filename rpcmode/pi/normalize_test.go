@@ -16,6 +16,11 @@ func normalize(v any) {
 	normalizeObjects(v)
 	o, ok := v.(*ordered)
 	if ok && o.vals["type"] == "message_update" {
+		// pi writes these frames late, so whether a frame's usage already
+		// holds the reasoning count depends on timing.
+		if u, ok := o.vals["usage"].(*ordered); ok {
+			u.del("reasoning")
+		}
 		for _, k := range []string{"assistantMessageEvent.partial", "message"} {
 			if m, ok := lookup(v, k).(*ordered); !ok || m.vals["role"] != "assistant" {
 				o.set("_missing_"+k, true)
@@ -42,12 +47,6 @@ func normalize(v any) {
 		case "responseId":
 			return "<id>"
 		case "usage", "tokens", "contextUsage":
-			if u, ok := val.(*ordered); ok {
-				// pi 0.87 adds counts cairn does not keep yet: reasoning
-				// tokens (openai) and one-hour cache writes (anthropic).
-				u.del("reasoning")
-				u.del("cacheWrite1h")
-			}
 			return zeroNumbers(val)
 		case "cost":
 			if _, isNum := val.(json.Number); isNum {
@@ -222,6 +221,8 @@ func dropFor073(v any) {
 	case *ordered:
 		x.del("rawStopReason")
 		x.del("responseId")
+		x.del("reasoning")    // pi 0.87's usage counts
+		x.del("cacheWrite1h") // (nothing else uses these names)
 		for _, k := range x.keys {
 			dropFor073(x.vals[k])
 		}

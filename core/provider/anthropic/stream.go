@@ -60,6 +60,12 @@ type eventUsage struct {
 	OutputTokens        *int `json:"output_tokens"`
 	CacheReadTokens     *int `json:"cache_read_input_tokens"`
 	CacheCreationTokens *int `json:"cache_creation_input_tokens"`
+	CacheCreation       *struct {
+		OneHour *int `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
+	OutputTokensDetails *struct {
+		ThinkingTokens *int `json:"thinking_tokens"`
+	} `json:"output_tokens_details"`
 }
 
 type eventError struct {
@@ -300,6 +306,20 @@ func (d *decoder) mergeUsage(u *eventUsage) {
 	set(&d.usage.Output, u.OutputTokens)
 	set(&d.usage.CacheRead, u.CacheReadTokens)
 	set(&d.usage.CacheWrite, u.CacheCreationTokens)
+	// pi 0.87 records the one-hour cache writes from the start, 0 when
+	// not reported. A new int each time: messages already sent hold the
+	// old one.
+	if u.CacheCreation != nil && u.CacheCreation.OneHour != nil {
+		oneHour := *u.CacheCreation.OneHour
+		d.usage.CacheWrite1h = &oneHour
+	} else if d.usage.CacheWrite1h == nil {
+		zero := 0
+		d.usage.CacheWrite1h = &zero
+	}
+	if det := u.OutputTokensDetails; det != nil && det.ThinkingTokens != nil {
+		thinking := *det.ThinkingTokens
+		d.usage.Reasoning = &thinking
+	}
 	d.b.SetUsage(d.usage)
 }
 

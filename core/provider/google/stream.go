@@ -114,10 +114,12 @@ func (s *stream) event(data []byte) error {
 	}
 	if u := &ch.Usage; ch.HasUsage && (!s.hasUsage || *u != s.usage) {
 		s.hasUsage, s.usage = true, *u
+		thoughts := u.ThoughtsTokenCount // pi 0.87's reasoning, 0 when not reported
 		s.b.SetUsage(core.Usage{
 			Input:     max(u.PromptTokenCount-u.CachedContentTokenCount, 0),
 			Output:    u.CandidatesTokenCount + u.ThoughtsTokenCount,
 			CacheRead: u.CachedContentTokenCount,
+			Reasoning: &thoughts,
 		})
 	}
 	return nil

@@ -392,6 +392,13 @@ func (d *decoder) setUsage(w *wireUsage) {
 		u.CacheRead = w.PromptCacheHitTokens
 	}
 	u.Input = max(0, w.PromptTokens-u.CacheRead-u.CacheWrite)
+	// The thinking part of the output, 0 when not reported, as pi 0.87
+	// records it.
+	reasoning := 0
+	if det := w.CompletionTokensDetails; det != nil {
+		reasoning = det.ReasoningTokens
+	}
+	u.Reasoning = &reasoning
 	// Groq repeats the same counts in two chunks; report them once.
 	if prev := d.b.Usage(); d.usageSeen && prev.Input == u.Input && prev.Output == u.Output &&
 		prev.CacheRead == u.CacheRead && prev.CacheWrite == u.CacheWrite {

@@ -153,6 +153,9 @@ type wireUsage struct {
 		CachedTokens     *int `json:"cached_tokens"`
 		CacheWriteTokens int  `json:"cache_write_tokens"`
 	} `json:"prompt_tokens_details"`
+	CompletionTokensDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
 }
 
 // optionalInt is an integer that remembers whether it was present, without

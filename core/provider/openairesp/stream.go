@@ -117,6 +117,9 @@ type (
 		InputTokensDetails *struct {
 			CachedTokens int `json:"cached_tokens"`
 		} `json:"input_tokens_details"`
+		OutputTokensDetails *struct {
+			ReasoningTokens int `json:"reasoning_tokens"`
+		} `json:"output_tokens_details"`
 	}
 	// errorEvent is the "error" event. The documented shape has code and
 	// message at the top level; real streams also nest them under "error".
@@ -404,7 +407,11 @@ func (d *decoder) completed(name string, data []byte) error {
 		if u.InputTokensDetails != nil {
 			cached = u.InputTokensDetails.CachedTokens
 		}
-		d.b.SetUsage(core.Usage{Input: u.InputTokens - cached, Output: u.OutputTokens, CacheRead: cached})
+		reasoning := 0 // as pi 0.87 records it: 0 when not reported
+		if u.OutputTokensDetails != nil {
+			reasoning = u.OutputTokensDetails.ReasoningTokens
+		}
+		d.b.SetUsage(core.Usage{Input: u.InputTokens - cached, Output: u.OutputTokens, CacheRead: cached, Reasoning: &reasoning})
 	}
 	status := r.Status
 	if status == "" && name == "response.incomplete" {
