@@ -63,6 +63,10 @@ const (
 	ThinkingMedium  ThinkingLevel = "medium"
 	ThinkingHigh    ThinkingLevel = "high"
 	ThinkingXHigh   ThinkingLevel = "xhigh"
+	// ThinkingMax is pi 0.80's opt-in level above xhigh. No model cairn
+	// knows offers it yet, so it is asked for and taken as the model's
+	// highest level; cycling never reaches it.
+	ThinkingMax ThinkingLevel = "max"
 )
 
 // ThinkingLevels lists every level in increasing order.
@@ -75,10 +79,14 @@ func ParseThinkingLevel(s string) (ThinkingLevel, error) {
 			return l, nil
 		}
 	}
-	names := make([]string, len(ThinkingLevels))
-	for i, l := range ThinkingLevels {
-		names[i] = string(l)
+	if s == string(ThinkingMax) {
+		return ThinkingMax, nil
 	}
+	names := make([]string, 0, len(ThinkingLevels)+1)
+	for _, l := range ThinkingLevels {
+		names = append(names, string(l))
+	}
+	names = append(names, string(ThinkingMax))
 	return "", fmt.Errorf("unknown thinking level %q: use one of %s", s, strings.Join(names, ", "))
 }
 

@@ -291,8 +291,12 @@ func (s *Session) publish(e core.Event) { s.bus.publish(e) }
 func (s *Session) now() int64 { return s.cfg.Now().UnixMilli() }
 
 // ClampThinking is the nearest level m offers to level, as pi clamps it:
-// off for a model that cannot reason, high for xhigh on a model without it.
+// off for a model that cannot reason, high for xhigh on a model without
+// it, and max (which no model cairn knows offers) as the highest there is.
 func ClampThinking(m core.Model, level core.ThinkingLevel) core.ThinkingLevel {
+	if level == core.ThinkingMax {
+		level = core.ThinkingXHigh
+	}
 	switch {
 	case !m.Reasoning:
 		return core.ThinkingOff

@@ -144,3 +144,24 @@ func TestRunDeclaresTheSystemPrompt(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxThinkingIsTheHighestOffered checks pi's opt-in max level: no model
+// cairn knows offers it, so it becomes the model's highest level.
+func TestMaxThinkingIsTheHighestOffered(t *testing.T) {
+	for _, tt := range []struct {
+		id   string
+		want core.ThinkingLevel
+	}{{"think", core.ThinkingHigh}, {"gpt-5.2", core.ThinkingXHigh}} {
+		m := core.Model{ID: tt.id, API: faux.API, Provider: "faux", Reasoning: true}
+		f := newFixture(t, Config{Model: m})
+		if err := f.s.SetThinkingLevel(core.ThinkingMax); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.s.State().Thinking; got != tt.want {
+			t.Errorf("%s: max became %s, want %s", tt.id, got, tt.want)
+		}
+	}
+	if _, err := core.ParseThinkingLevel("max"); err != nil {
+		t.Errorf("max is not a level: %v", err)
+	}
+}

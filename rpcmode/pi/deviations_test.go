@@ -127,7 +127,7 @@ func checkInterruptMode(t *testing.T, got []*line) {
 // thinking level and ignores it; cairn says which levels exist.
 func dStateDeviations(t *testing.T, got, want []*line) ([]*line, []*line) {
 	replaceResponse(t, got, want, "d15", func(l *line) {
-		expectError(t, l, `field "level" must be "off", "minimal", "low", "medium", "high" or "xhigh", not "bogus"`)
+		expectError(t, l, `field "level" must be "off", "minimal", "low", "medium", "high", "xhigh" or "max", not "bogus"`)
 	})
 	return got, want
 }

@@ -143,13 +143,14 @@ func (s *server) cycleModel(c *command) (any, error) {
 	}{next, string(s.sess.State().Thinking), false}, nil
 }
 
-// levelNames lists the thinking levels for error messages.
+// levelNames lists the thinking levels set_thinking_level takes: every
+// level and pi's opt-in max.
 func levelNames() []string {
-	names := make([]string, len(core.ThinkingLevels))
-	for i, l := range core.ThinkingLevels {
-		names[i] = string(l)
+	names := make([]string, 0, len(core.ThinkingLevels)+1)
+	for _, l := range core.ThinkingLevels {
+		names = append(names, string(l))
 	}
-	return names
+	return append(names, string(core.ThinkingMax))
 }
 
 func (s *server) setThinkingLevel(c *command) (any, error) {
