@@ -124,7 +124,7 @@ func fixtureStreams(t testing.TB) []string {
 	t.Helper()
 	matches, err := filepath.Glob(filepath.Join(providertest.FixtureDir(t), "gemini", "*.sse"))
 	if err != nil || len(matches) == 0 {
-		t.Fatalf("no gemini fixtures found (set CAIRN_SHARED?): %v", err)
+		t.Fatalf("no gemini fixtures found in %s: %v", providertest.FixtureDir(t), err)
 	}
 	var out []string
 	for _, m := range matches {

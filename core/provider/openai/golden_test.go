@@ -26,7 +26,7 @@ func fixtureStreams(t testing.TB) []string {
 		}
 	}
 	if len(names) == 0 {
-		t.Fatal("no fixtures found; set CAIRN_SHARED")
+		t.Fatal("no fixtures found in providertest.FixtureDir")
 	}
 	return names
 }

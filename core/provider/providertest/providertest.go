@@ -24,8 +24,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files with the current output")
 
-// FixtureDir returns shared/fixtures/providers: $CAIRN_SHARED/fixtures/providers
-// when set, else ../shared beside the repository root.
+// FixtureDir returns the recorded provider streams: the copy in this
+// package's testdata/providers (so a fresh clone tests with nothing beside
+// it), or $CAIRN_SHARED/fixtures/providers when that is set, to check newer
+// material.
 func FixtureDir(t testing.TB) string {
 	t.Helper()
 	if s := os.Getenv("CAIRN_SHARED"); s != "" {
@@ -37,7 +39,7 @@ func FixtureDir(t testing.TB) string {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(filepath.Dir(dir), "shared", "fixtures", "providers")
+			return filepath.Join(dir, "core", "provider", "providertest", "testdata", "providers")
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -52,7 +54,7 @@ func Fixture(t testing.TB, rel string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(FixtureDir(t), rel))
 	if err != nil {
-		t.Fatalf("read fixture (set CAIRN_SHARED if shared/ is elsewhere): %v", err)
+		t.Fatalf("read fixture: %v", err)
 	}
 	return data
 }
