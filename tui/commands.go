@@ -114,11 +114,20 @@ func (m *Model) runCommand(text string) tea.Cmd {
 func (m *Model) cmdHelp(string) tea.Cmd {
 	var b strings.Builder
 	b.WriteString(m.st.accent.Render("Commands") + "\n")
+	// The first column is as wide as its longest entry, so a long usage
+	// (/mode [default|auto_edit|yolo]) does not push its description out.
+	width := 0
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-26s %s\n", "/"+strings.TrimSpace(c.name+" "+c.args), m.st.muted.Render(c.desc))
+		width = max(width, len("/"+strings.TrimSpace(c.name+" "+c.args)))
 	}
 	for _, t := range m.opts.Templates {
-		fmt.Fprintf(&b, "  %-26s %s\n", "/"+t.Name, m.st.muted.Render(t.Description+" (template)"))
+		width = max(width, len("/"+t.Name))
+	}
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-*s %s\n", width, "/"+strings.TrimSpace(c.name+" "+c.args), m.st.muted.Render(c.desc))
+	}
+	for _, t := range m.opts.Templates {
+		fmt.Fprintf(&b, "  %-*s %s\n", width, "/"+t.Name, m.st.muted.Render(t.Description+" (template)"))
 	}
 	b.WriteString("\n  " + m.st.muted.Render("!cmd runs a shell command (its output joins the conversation; !!cmd keeps it out). @ completes file names."))
 	m.tr.add(&textItem{text: strings.TrimRight(b.String(), "\n")})
