@@ -237,7 +237,8 @@ func readAssistant(s *jsonscan.Scanner) (*AssistantMessage, error) {
 		field{"errorMessage", &m.ErrorMessage},
 		field{"timestamp", &m.Timestamp},
 		field{"responseId", &m.ResponseID},
-		field{"rawStopReason", &m.RawStopReason})
+		field{"rawStopReason", &m.RawStopReason},
+		field{"responseModel", &m.ResponseModel})
 }
 
 func readUsage(s *jsonscan.Scanner, u *Usage) error {

@@ -87,6 +87,10 @@ type AssistantMessage struct {
 	// (Chat Completions' finish_reason, Anthropic's stop_reason, Gemini's
 	// finishReason), when it gave one; StopReason is cairn's reading of it.
 	RawStopReason string `json:"rawStopReason,omitempty"`
+	// ResponseModel is the model that actually answered, when the server
+	// names one that differs from Model, the one asked for (routers,
+	// aliases, dated snapshots), as pi keeps it.
+	ResponseModel string `json:"responseModel,omitempty"`
 }
 
 // MessageRole implements Message.

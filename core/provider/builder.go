@@ -48,11 +48,12 @@ func NewBuilder(model *core.Model, emit func(Event)) *Builder {
 // Message returns the message being built. It stays valid and keeps growing.
 func (b *Builder) Message() *core.AssistantMessage { return &b.msg }
 
-// SetModelID records the model id the server says answered, when it differs
-// from the one asked for (routers and aliases).
+// SetModelID records the model id the server says answered, as the
+// message's ResponseModel when it differs from the one asked for (routers,
+// aliases, dated snapshots); Model stays the one asked for, as in pi.
 func (b *Builder) SetModelID(id string) {
-	if id != "" {
-		b.msg.Model = id
+	if id != "" && id != b.msg.Model {
+		b.msg.ResponseModel = id
 	}
 }
 

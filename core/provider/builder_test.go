@@ -413,7 +413,8 @@ func TestBuilderSetModelIDAndNilEmit(t *testing.T) {
 	}
 	b.SetModelID("model-1-2025")
 	b.Append(b.BeginText(), "no emitter, no panic")
-	if msg := b.Finish(core.StopEnd); msg.Model != "model-1-2025" || msg.Text() != "no emitter, no panic" {
+	// The model asked for stays; the one that answered is kept beside it.
+	if msg := b.Finish(core.StopEnd); msg.Model != "model-1" || msg.ResponseModel != "model-1-2025" || msg.Text() != "no emitter, no panic" {
 		t.Errorf("message %+v", msg)
 	}
 }
