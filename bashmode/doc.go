@@ -8,8 +8,10 @@
 // small terminal line model that keeps what a terminal would show (carriage
 // returns overwrite, SGR colours kept, other escape sequences dropped) in a
 // bounded ring of rows. The TUI watches Updates, draws Snapshot or Tail,
-// forwards Resize, Write and Cancel, and when Done is closed turns Result
-// into the conversation's bash execution message with Result.Message. Full
+// forwards Resize and Cancel, passes on what the person types and pastes
+// (Send and Paste, which never block; Modes says which bytes a key should
+// become), and when Done is closed turns Result into the conversation's
+// bash execution message with Result.Message. Full
 // output beyond what is kept goes to a log file named in the result.
 //
 // Full-screen programs (editors, pagers, monitors; see Interactive) should

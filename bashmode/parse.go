@@ -220,6 +220,10 @@ func (t *Term) escFinal(c byte) {
 
 // csi acts on a control sequence; private and unknown ones are dropped.
 func (t *Term) csi(seq []byte, final byte) {
+	if len(seq) > 0 && seq[0] == '?' && (final == 'h' || final == 'l') {
+		t.setPrivateModes(seq[1:], final == 'h')
+		return
+	}
 	for _, c := range seq {
 		if c >= 0x3c && c <= 0x3f || c < 0x30 {
 			return // private parameters (?, >, <, =) or intermediates

@@ -30,15 +30,19 @@ type Run struct {
 	cancel context.CancelFunc // stops proc
 	master *os.File
 
-	mu     sync.Mutex // guards term, log, result and closed
-	term   *Term
-	log    outputLog
-	result Result
-	closed bool // master is closed
+	mu      sync.Mutex // guards term, log, result, closed and pending
+	term    *Term
+	log     outputLog
+	result  Result
+	closed  bool   // master is closed
+	pending []byte // input queued by Send, not yet written
 
-	updates  chan struct{}
-	done     chan struct{}
-	readDone chan struct{} // the reader has stopped
+	updates    chan struct{}
+	done       chan struct{}
+	readDone   chan struct{} // the reader has stopped
+	inputReady chan struct{} // Send queued input
+	inputStop  chan struct{} // closed with the master: the writer stops
+	inputDone  chan struct{} // the writer has stopped
 }
 
 // Start runs command as `shell -c command` in a new pseudo-terminal, in a
@@ -80,9 +84,14 @@ func Start(ctx context.Context, command string, opts Options) (*Run, error) {
 		updates:  make(chan struct{}, 1),
 		done:     make(chan struct{}),
 		readDone: make(chan struct{}),
+
+		inputReady: make(chan struct{}, 1),
+		inputStop:  make(chan struct{}),
+		inputDone:  make(chan struct{}),
 	}
 	r.term.evict = r.log.add
 	go r.read()
+	go r.writeInput()
 	go r.supervise()
 	return r, nil
 }
@@ -123,9 +132,12 @@ func (r *Run) supervise() {
 	grace.Stop()
 	r.mu.Lock()
 	r.closed = true
-	_ = r.master.Close() // ends a pending Read at once
+	_ = r.master.Close() // ends a pending Read or Write at once
+	r.pending = nil
 	r.mu.Unlock()
+	close(r.inputStop)
 	<-r.readDone
+	<-r.inputDone
 	r.settle(exit)
 	close(r.done)
 }
@@ -207,7 +219,8 @@ func (r *Run) Resize(cols, rows int) error {
 
 // Write sends input to the command, as typed on its terminal (the
 // terminal echoes it). It blocks while the terminal's input buffer is
-// full, until the run ends.
+// full, until the run ends; Send queues instead. Input given to Write and
+// to Send may interleave.
 func (r *Run) Write(p []byte) (int, error) {
 	n, err := r.master.Write(p)
 	if err != nil {

@@ -45,6 +45,7 @@ type Term struct {
 	penRow         int // the row penIdx belongs to, or -1
 	penIdx         uint16
 	saved          savedCursor
+	modes          InputModes // set by the command with DECSET and DECRST
 
 	parser parser
 
