@@ -24,7 +24,10 @@ type compat struct {
 	strictMode               bool
 	// mistralToolIDs rewrites replayed tool call ids to the nine
 	// alphanumerics Mistral insists on. It has no models.json switch.
-	mistralToolIDs       bool
+	mistralToolIDs bool
+	// reasoningApart: reasoning tokens are counted outside
+	// completion_tokens (xAI), so output adds them.
+	reasoningApart       bool
 	openRouterRouting    json.RawMessage
 	vercelGatewayRouting json.RawMessage
 }
@@ -72,6 +75,7 @@ func detectCompat(m *core.Model) compat {
 		toolResultName:   isMistral,
 		thinkingAsText:   isMistral,
 		mistralToolIDs:   isMistral,
+		reasoningApart:   isGrok,
 		thinkingFormat:   formatOpenAI,
 		strictMode:       true,
 	}

@@ -51,15 +51,16 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		Decode:     decodeError,
 	}
 	return provider.StreamJSON(ctx, p.opts, req, emit, r, func(b *provider.Builder, body io.Reader) (*core.AssistantMessage, error) {
-		return readAnswer(ctx, b, body, name, req.APIKey)
+		return readAnswer(ctx, b, body, name, req.APIKey, c.reasoningApart)
 	})
 }
 
 // readAnswer decodes a 2xx body into b: an event stream, or the single JSON
 // object some servers send when they ignore stream:true.
-func readAnswer(ctx context.Context, b *provider.Builder, body io.Reader, name, apiKey string) (*core.AssistantMessage, error) {
+func readAnswer(ctx context.Context, b *provider.Builder, body io.Reader, name, apiKey string, reasoningApart bool) (*core.AssistantMessage, error) {
 	// The answer starts with the first chunk, which names it (responseId).
 	d := newDecoder(b, name, apiKey)
+	d.reasoningApart = reasoningApart
 	rd := bufio.NewReader(body)
 	var err error
 	if startsLikeJSON(rd) {

@@ -51,7 +51,10 @@ type decoder struct {
 	finished  bool // a finish_reason was seen
 	done      bool // data: [DONE] was seen
 	usageSeen bool
-	chunk     chunk // reused for every event so decoding a delta allocates little
+	// reasoningApart: the server counts reasoning tokens outside
+	// completion_tokens (xAI).
+	reasoningApart bool
+	chunk          chunk // reused for every event so decoding a delta allocates little
 }
 
 // toolSlot maps a streamed tool call (by its wire index, or by id when a
@@ -211,6 +214,7 @@ func (d *decoder) handle(data []byte) error {
 		// The answer starts with its response id, as pi's message_start.
 		d.b.SetResponseID(c.ID)
 	}
+	d.b.SetModelID(c.Model)
 	d.b.Start()
 	ch := &c.Choices[0]
 	switch {
@@ -226,12 +230,16 @@ func (d *decoder) handle(data []byte) error {
 		dl = ch.Message
 	}
 	d.reasoning(dl)
-	if dl.Content != "" {
+	if dl.Refusal != "" {
+		// A refusal is the answer the person sees, not an empty one.
+		dl.Content.Text += dl.Refusal
+	}
+	if dl.Content.Text != "" {
 		if d.text < 0 {
 			d.text = d.b.BeginText()
 			d.thinking = -1
 		}
-		d.b.Append(d.text, string(dl.Content))
+		d.b.Append(d.text, dl.Content.Text)
 	}
 	for i := range dl.ToolCalls {
 		d.toolCall(&dl.ToolCalls[i])
@@ -258,6 +266,10 @@ func (d *decoder) reasoning(dl *delta) {
 	}
 	if text == "" {
 		field, text = "reasoning_text", dl.ReasoningText
+	}
+	if text == "" {
+		// Mistral's thinking parts inside the content array.
+		field, text = "content", dl.Content.Thinking
 	}
 	if text == "" && len(dl.ReasoningDetails) > 0 {
 		field, text = "reasoning", detailsText(dl.ReasoningDetails)
@@ -399,6 +411,11 @@ func (d *decoder) setUsage(w *wireUsage) {
 		reasoning = det.ReasoningTokens
 	}
 	u.Reasoning = &reasoning
+	if d.reasoningApart {
+		// xAI counts reasoning outside completion_tokens (its total_tokens
+		// adds it back): the output is both.
+		u.Output += reasoning
+	}
 	// Groq repeats the same counts in two chunks; report them once.
 	if prev := d.b.Usage(); d.usageSeen && prev.Input == u.Input && prev.Output == u.Output &&
 		prev.CacheRead == u.CacheRead && prev.CacheWrite == u.CacheWrite {

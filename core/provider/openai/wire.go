@@ -96,8 +96,10 @@ type toolFunction struct {
 // decoding a text delta allocates no slice; servers only ever stream one
 // choice unless asked for more, and further choices are ignored.
 type chunk struct {
-	// ID is the completion's id (chatcmpl-...), the same in every chunk.
+	// ID is the completion's id (chatcmpl-...), the same in every chunk;
+	// Model the model that answered.
 	ID      string     `json:"id"`
+	Model   string     `json:"model"`
 	Choices [1]choice  `json:"choices"`
 	Usage   *wireUsage `json:"usage"`
 	XGroq   *struct {
@@ -119,7 +121,9 @@ type choice struct {
 // delta is the incremental part of a choice. The three reasoning fields are
 // different servers' names for the same thing.
 type delta struct {
-	Content          flexText          `json:"content"`
+	Content flexText `json:"content"`
+	// Refusal is OpenAI's refusal text, streamed in place of content.
+	Refusal          string            `json:"refusal"`
 	ReasoningContent string            `json:"reasoning_content"`
 	Reasoning        string            `json:"reasoning"`
 	ReasoningText    string            `json:"reasoning_text"`
@@ -229,9 +233,13 @@ func scalarString(raw json.RawMessage) string {
 }
 
 // flexText is a delta's content: normally a string, but some servers
-// (Mistral's reasoning models) stream an array of typed parts instead. Only
-// the text parts are kept, so an unfamiliar shape costs text, not the stream.
-type flexText string
+// (Mistral's reasoning models) stream an array of typed parts instead: the
+// text parts become Text, Mistral's thinking parts Thinking, and an
+// unfamiliar shape costs text, not the stream.
+type flexText struct {
+	Text     string
+	Thinking string
+}
 
 // UnmarshalJSON decodes a plain string without escapes directly, which is
 // the common case and the hot path of every text delta.
@@ -243,25 +251,43 @@ func (t *flexText) UnmarshalJSON(data []byte) error {
 	case '"':
 		inner := data[1 : len(data)-1]
 		if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-			*t = flexText(inner)
+			t.Text = string(inner)
 			return nil
 		}
-		return json.Unmarshal(data, (*string)(t))
+		return json.Unmarshal(data, &t.Text)
 	case '[':
-		var parts []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		}
-		if err := json.Unmarshal(data, &parts); err != nil {
-			return nil
-		}
-		var b strings.Builder
-		for _, p := range parts {
-			if p.Type == "text" {
-				b.WriteString(p.Text)
-			}
-		}
-		*t = flexText(b.String())
+		t.Text, t.Thinking = contentParts(data)
 	}
 	return nil
+}
+
+// contentParts reads a content array's text parts and thinking parts
+// (Mistral's magistral models: {"type":"thinking","thinking":[{"type":
+// "text","text":...}]}), each joined.
+func contentParts(data []byte) (text, thinking string) {
+	var parts []struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		Thinking []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"thinking"`
+	}
+	if json.Unmarshal(data, &parts) != nil {
+		return "", ""
+	}
+	var tb, kb strings.Builder
+	for _, p := range parts {
+		switch p.Type {
+		case "text":
+			tb.WriteString(p.Text)
+		case "thinking":
+			for _, k := range p.Thinking {
+				if k.Type == "text" {
+					kb.WriteString(k.Text)
+				}
+			}
+		}
+	}
+	return tb.String(), kb.String()
 }
