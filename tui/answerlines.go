@@ -24,7 +24,7 @@ func (a *assistantItem) lines(rc *renderContext) []string {
 	c := a.msg.Content
 	last := len(c) - 1
 	if last < 0 || c[last].Type != core.ContentText || strings.TrimSpace(c[last].Text) == "" ||
-		(a.msg.StopReason == core.StopError && a.msg.ErrorMessage != "") || a.msg.StopReason == core.StopAborted {
+		(a.msg.StopReason == core.StopError && a.msg.ErrorMessage != "") || a.msg.StopReason == core.StopAborted || a.scripted() {
 		a.prefix = nil
 		a.key = answerPrefix{}
 		return append(strings.Split(a.render(rc), "\n"), "")

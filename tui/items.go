@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/tui/markdown"
 )
 
@@ -95,7 +96,29 @@ func (a *assistantItem) render(rc *renderContext) string {
 	if a.msg.StopReason == core.StopAborted {
 		parts = append(parts, rc.st.muted.Render("Interrupted."))
 	}
+	if a.scripted() {
+		parts = append(parts, rc.st.dim.Render(scriptedTag))
+	}
 	return indent(strings.Join(parts, "\n"))
+}
+
+// scriptedTag marks an answer the faux provider played back from a script,
+// so nobody takes it for a model's.
+const scriptedTag = "scripted (faux): not written by a model"
+
+// scripted reports whether the answer is a finished one from the faux
+// provider that ends its turn (the answers before a tool call are part of
+// the same turn and go untagged, to keep the tag to one a turn).
+func (a *assistantItem) scripted() bool {
+	if a.streaming || a.msg.Provider != faux.ProviderName || a.msg.StopReason == core.StopToolUse {
+		return false
+	}
+	for _, c := range a.msg.Content {
+		if c.Type == core.ContentToolCall {
+			return false
+		}
+	}
+	return true
 }
 
 // renderThinking shows a thinking block: one dim line when collapsed, all

@@ -66,6 +66,10 @@ type Options struct {
 	// TokensPerSecond slows streaming to roughly that rate (a token being
 	// four characters); 0 streams as fast as the consumer reads.
 	TokensPerSecond float64 `json:"tokensPerSecond,omitempty"`
+	// WhenExhausted, when set, answers every request made after the
+	// script's last response with this text, instead of failing with
+	// ErrScriptExhausted. A demo uses it to say that its script has ended.
+	WhenExhausted string `json:"whenExhausted,omitempty"`
 }
 
 // Provider is the scripted model. It is safe for concurrent use; requests
@@ -90,17 +94,26 @@ type Script struct {
 	Responses []Response `json:"responses"`
 }
 
-// Load reads a script file: {"chunkSize":..,"tokensPerSecond":..,"responses":[...]}.
+// Load reads a script file: {"chunkSize":..,"tokensPerSecond":..,"whenExhausted":..,"responses":[...]}.
 func Load(path string) (*Provider, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read faux script: %w", err)
 	}
-	var s Script
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("faux script %s is not valid JSON: %w", path, err)
+	s, err := ParseScript(data)
+	if err != nil {
+		return nil, fmt.Errorf("faux script %s: %w", path, err)
 	}
 	return New(s.Options, s.Responses...), nil
+}
+
+// ParseScript decodes a script in Load's format.
+func ParseScript(data []byte) (Script, error) {
+	var s Script
+	if err := json.Unmarshal(data, &s); err != nil {
+		return Script{}, fmt.Errorf("not valid JSON: %w", err)
+	}
+	return s, nil
 }
 
 // Push appends scripted responses to the queue.
@@ -149,6 +162,9 @@ func (p *Provider) next() (Step, bool) {
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(provider.Event)) (*core.AssistantMessage, error) {
 	b := provider.NewBuilder(&req.Model, emit)
 	step, ok := p.next()
+	if !ok && p.opts.WhenExhausted != "" {
+		step, ok = func(*provider.Request) (Response, error) { return Response{Text: p.opts.WhenExhausted}, nil }, true
+	}
 	if !ok {
 		return provider.Fail(ctx, b, ErrScriptExhausted)
 	}

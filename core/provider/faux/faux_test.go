@@ -138,6 +138,16 @@ func TestExhaustedScriptSaysSo(t *testing.T) {
 	}
 }
 
+func TestExhaustedScriptAnswersWhenExhaustedText(t *testing.T) {
+	p := New(Options{WhenExhausted: "The demo script has ended."}, Response{Text: "one"})
+	for i, want := range []string{"one", "The demo script has ended.", "The demo script has ended."} {
+		_, msg, err := collect(t, p, context.Background())
+		if err != nil || msg.StopReason != core.StopEnd || msg.Text() != want {
+			t.Fatalf("request %d: text = %q, stop = %s, err = %v; want %q", i+1, msg.Text(), msg.StopReason, err, want)
+		}
+	}
+}
+
 func TestAbortStopsTheStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -172,7 +182,7 @@ func TestStepSeesTheRequest(t *testing.T) {
 
 func TestLoadScriptFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "script.json")
-	script := `{"chunkSize": 2, "responses": [{"text": "hi"}, {"content": [{"type": "toolCall", "name": "ls", "arguments": {}}]}]}`
+	script := `{"chunkSize": 2, "whenExhausted": "done", "responses": [{"text": "hi"}, {"content": [{"type": "toolCall", "name": "ls", "arguments": {}}]}]}`
 	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +190,7 @@ func TestLoadScriptFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Pending() != 2 || p.opts.ChunkSize != 2 {
+	if p.Pending() != 2 || p.opts.ChunkSize != 2 || p.opts.WhenExhausted != "done" {
 		t.Fatalf("pending = %d, opts = %+v", p.Pending(), p.opts)
 	}
 	if _, err := Load(filepath.Join(t.TempDir(), "missing.json")); err == nil {
