@@ -50,6 +50,11 @@ type Content struct {
 	Name             string
 	Arguments        json.RawMessage
 	ThoughtSignature string
+	// InvalidArguments holds the argument text that arrived for a tool
+	// call when it was not a JSON object (Arguments is then {}), so the
+	// call is answered with an error quoting it instead of running. It is
+	// not written anywhere.
+	InvalidArguments string
 }
 
 // TextBlock returns a text content block.

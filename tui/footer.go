@@ -24,6 +24,9 @@ type footer struct {
 	mode              string
 	usage             core.Usage
 	context           agent.ContextUsage // read from the session at each answer
+	// answeredBy is the model the last answer names, when it differs
+	// from the one asked for (a router's choice).
+	answeredBy string
 }
 
 func newFooter(opts Options) footer {
@@ -60,6 +63,7 @@ func (f *footer) refresh(s *agent.Session) {
 // addUsage counts one answer's tokens and reads the context's size again
 // (one formula for every front end: agent.Session.ContextUsage).
 func (f *footer) addUsage(a *core.AssistantMessage, s *agent.Session) {
+	f.answeredBy = a.ResponseModel
 	f.usage = f.usage.Add(a.Usage)
 	f.context = s.ContextUsage()
 }
@@ -94,6 +98,9 @@ func (m *Model) footerView(w int) string {
 		stats = append(stats, pct+"%/"+formatCount(cw))
 	}
 	model := f.model.ID
+	if f.answeredBy != "" && f.answeredBy != f.model.ID {
+		model += " → " + f.answeredBy
+	}
 	if f.model.Provider != "" {
 		model = "(" + f.model.Provider + ") " + model
 	}

@@ -165,3 +165,32 @@ func TestMaxThinkingIsTheHighestOffered(t *testing.T) {
 		t.Errorf("max is not a level: %v", err)
 	}
 }
+
+// TestBrokenToolArgumentsAreAnError checks that a call whose arguments did
+// not arrive as JSON is not run with none: the model is told what arrived,
+// and the turn goes on.
+func TestBrokenToolArgumentsAreAnError(t *testing.T) {
+	ran := false
+	tool := &fakeTool{name: "write", run: func(context.Context, core.ToolCall, func(core.ToolUpdate)) (core.ToolResult, error) {
+		ran = true
+		return core.TextResult("written"), nil
+	}}
+	// vLLM is known to send a call's whole arguments again at the end.
+	broken := `{"path":"a.txt"}{"path":"a.txt"}`
+	call := toolCall("c1", "write", broken)
+	f := newFixture(t, Config{Tools: []core.Tool{tool}}, faux.Response{Content: []core.Content{call}}, faux.Response{Text: "retrying"})
+	_ = f.s.Prompt("write it", nil, BehaviorNone)
+	var end core.ToolExecutionEnd
+	for _, e := range f.untilSettled() {
+		if e, ok := e.(core.ToolExecutionEnd); ok {
+			end = e
+		}
+	}
+	text := end.Result.Content[0].Text
+	if ran || !end.Result.IsError || !strings.Contains(text, "not valid JSON") || !strings.Contains(text, broken) {
+		t.Fatalf("ran=%v, result %q", ran, text)
+	}
+	if last, _ := f.s.LastAssistantText(); last != "retrying" {
+		t.Errorf("the turn did not go on: %q", last)
+	}
+}

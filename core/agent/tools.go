@@ -17,10 +17,13 @@ const (
 
 // toolRun is one tool call of a turn on its way to a result.
 type toolRun struct {
-	call   core.ToolCall
-	tool   core.Tool
-	run    bool
-	result core.ToolResult
+	call core.ToolCall
+	// invalid is the argument text that arrived when it was not a JSON
+	// object; such a call is answered with an error, not run.
+	invalid string
+	tool    core.Tool
+	run     bool
+	result  core.ToolResult
 }
 
 // runTools executes the tool calls of msg: each is announced, checked
@@ -37,7 +40,7 @@ func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) ([]*
 	}
 	runs := make([]*toolRun, len(blocks))
 	for i, b := range blocks {
-		r := &toolRun{call: core.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments}}
+		r := &toolRun{call: core.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments}, invalid: b.InvalidArguments}
 		runs[i] = r
 		s.publish(core.ToolExecutionStart{ToolCallID: b.ID, ToolName: b.Name, Args: b.Arguments})
 		s.prepare(ctx, r)
@@ -76,6 +79,8 @@ func (s *Session) prepare(ctx context.Context, r *toolRun) {
 	switch {
 	case r.tool == nil:
 		r.result = core.ErrorResult(fmt.Sprintf("Tool %s not found", r.call.Name))
+	case r.invalid != "":
+		r.result = core.ErrorResult(invalidArgumentsText(r.call.Name, r.invalid))
 	case ctx.Err() != nil:
 		r.result = core.ErrorResult(textAborted)
 	case s.cfg.Approver != nil:
@@ -149,4 +154,17 @@ func (s *Session) findTool(name string) core.Tool {
 		}
 	}
 	return nil
+}
+
+// maxQuotedArguments bounds how much of broken arguments a result quotes.
+const maxQuotedArguments = 2000
+
+// invalidArgumentsText tells the model (and the person) that a call's
+// arguments were not valid JSON and what arrived, so it can try again.
+func invalidArgumentsText(tool, raw string) string {
+	quoted := raw
+	if len(quoted) > maxQuotedArguments {
+		quoted = quoted[:maxQuotedArguments] + "…"
+	}
+	return fmt.Sprintf("The arguments of this %s call were not valid JSON (a single JSON object), so it was not run. What arrived:\n%s\nSend the call again with valid JSON arguments.", tool, quoted)
 }

@@ -190,7 +190,10 @@ func (b *Builder) End(i int) {
 	case core.ContentThinking:
 		ev = EventThinkingEnd
 	case core.ContentToolCall:
-		c.Arguments = parseArguments(st.buf.String())
+		var ok bool
+		if c.Arguments, ok = parseArguments(st.buf.String()); !ok {
+			c.InvalidArguments = st.buf.String()
+		}
 		ev = EventToolCallEnd
 	}
 	st.buf = strings.Builder{}
@@ -198,17 +201,19 @@ func (b *Builder) End(i int) {
 }
 
 // parseArguments turns streamed argument text into a compact JSON object.
-func parseArguments(raw string) json.RawMessage {
+// No text is an empty object; text that is not one JSON object gives {}
+// and ok false.
+func parseArguments(raw string) (args json.RawMessage, ok bool) {
 	trimmed := strings.TrimSpace(raw)
-	if trimmed == "" || trimmed[0] != '{' {
-		return json.RawMessage(`{}`)
+	if trimmed == "" {
+		return json.RawMessage(`{}`), true
 	}
 	var out bytes.Buffer
 	out.Grow(len(trimmed))
-	if err := json.Compact(&out, []byte(trimmed)); err != nil {
-		return json.RawMessage(`{}`)
+	if trimmed[0] != '{' || json.Compact(&out, []byte(trimmed)) != nil {
+		return json.RawMessage(`{}`), false
 	}
-	return out.Bytes()
+	return out.Bytes(), true
 }
 
 // EndAll closes every open block in index order.

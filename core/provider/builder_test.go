@@ -473,3 +473,24 @@ func TestBuilderAnnounceToolCall(t *testing.T) {
 		t.Errorf("message: raw stop reason %q, arguments %s", msg.RawStopReason, msg.Content[1].Arguments)
 	}
 }
+
+// TestBuilderKeepsBrokenArguments checks that arguments that are not one
+// JSON object become {} with the text kept for an error, not lost.
+func TestBuilderKeepsBrokenArguments(t *testing.T) {
+	for _, tt := range []struct{ raw, args, invalid string }{
+		{`{"a":1}`, `{"a":1}`, ""},
+		{``, `{}`, ""},
+		{`{"a":1}{"a":1}`, `{}`, `{"a":1}{"a":1}`},
+		{`[1]`, `{}`, `[1]`},
+	} {
+		m := testModel
+		b := provider.NewBuilder(&m, nil)
+		i := b.BeginToolCall("c1", "t")
+		b.Append(i, tt.raw)
+		msg := b.Finish(core.StopToolUse)
+		c := msg.Content[0]
+		if string(c.Arguments) != tt.args || c.InvalidArguments != tt.invalid {
+			t.Errorf("%q: arguments %s, invalid %q", tt.raw, c.Arguments, c.InvalidArguments)
+		}
+	}
+}
