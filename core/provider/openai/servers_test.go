@@ -3,6 +3,8 @@ package openai
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/cairn-dev/cairn/core"
@@ -24,14 +26,22 @@ func streamFrom(t *testing.T, model core.Model, body string) *core.AssistantMess
 	return msg
 }
 
-// The streams below are constructed from each server's documented format
-// (no recording here covers them).
+// constructed reads a stream written by hand from a server's documented
+// format (testdata/constructed/README.md says which); no recording here
+// covers these cases.
+func constructed(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "constructed", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
 
 // TestXAIReasoningTokensCountAsOutput: xAI's Chat Completions counts
 // reasoning tokens outside completion_tokens (total_tokens adds them).
 func TestXAIReasoningTokensCountAsOutput(t *testing.T) {
-	body := textChunk("Hi") + stopChunk +
-		`data: {"id":"c","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":26,"total_tokens":232,"completion_tokens_details":{"reasoning_tokens":196}}}` + "\n\n" + doneLine
+	body := constructed(t, "xai_reasoning.sse")
 	msg := streamFrom(t, core.Model{ID: "grok-3-mini", API: "openai-completions", Provider: "xai", Reasoning: true}, body)
 	if msg.Usage.Output != 222 || msg.Usage.Reasoning == nil || *msg.Usage.Reasoning != 196 {
 		t.Errorf("usage %+v, want 222 output tokens of which 196 reasoning", msg.Usage)
@@ -46,10 +56,7 @@ func TestXAIReasoningTokensCountAsOutput(t *testing.T) {
 // TestMistralThinkingParts: magistral streams its reasoning as thinking
 // parts inside a content array.
 func TestMistralThinkingParts(t *testing.T) {
-	body := `data: {"id":"m","model":"magistral-medium-2509","choices":[{"index":0,"delta":{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"The user greets me. "}]}]},"finish_reason":null}]}` + "\n\n" +
-		`data: {"id":"m","choices":[{"index":0,"delta":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"Answer briefly."}]}]},"finish_reason":null}]}` + "\n\n" +
-		`data: {"id":"m","choices":[{"index":0,"delta":{"content":[{"type":"text","text":"Hello!"}]},"finish_reason":null}]}` + "\n\n" +
-		`data: {"id":"m","choices":[{"index":0,"delta":{"content":" How can I help?"},"finish_reason":"stop"}]}` + "\n\n" + doneLine
+	body := constructed(t, "mistral_thinking.sse")
 	msg := streamFrom(t, core.Model{ID: "magistral-medium-latest", API: "openai-completions", Provider: "mistral", Reasoning: true}, body)
 	if len(msg.Content) != 2 || msg.Content[0].Type != core.ContentThinking || msg.Content[0].Thinking != "The user greets me. Answer briefly." {
 		t.Fatalf("content %+v, want a thinking block first", msg.Content)
@@ -65,9 +72,7 @@ func TestMistralThinkingParts(t *testing.T) {
 // TestRefusalIsTheAnswer: OpenAI streams a refusal in delta.refusal; it is
 // the answer the person reads, not an empty one.
 func TestRefusalIsTheAnswer(t *testing.T) {
-	body := `data: {"id":"r","choices":[{"index":0,"delta":{"role":"assistant","content":null,"refusal":""},"finish_reason":null}]}` + "\n\n" +
-		`data: {"id":"r","choices":[{"index":0,"delta":{"refusal":"I can't help with that."},"finish_reason":null}]}` + "\n\n" +
-		`data: {"id":"r","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}` + "\n\n" + doneLine
+	body := constructed(t, "refusal.sse")
 	msg := streamFrom(t, core.Model{ID: "gpt-4o", API: "openai-completions", Provider: "openai"}, body)
 	if msg.Text() != "I can't help with that." || msg.StopReason != core.StopEnd {
 		t.Errorf("answer %q, stop %s", msg.Text(), msg.StopReason)
