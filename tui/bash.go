@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/bashmode"
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/tui/keymap"
 )
 
 // bashRun is the `!cmd` running now.
@@ -21,7 +23,14 @@ type bashRun struct {
 	item    *bashItem
 	exclude bool
 	gen     agent.Generation // the conversation the command ran in
+	// escAt is when the stop key was last pressed, if the key after it has
+	// not come yet: a second press soon after stops the command.
+	escAt time.Time
 }
+
+// bashStopWindow is how soon a second esc must follow the first to stop a
+// running command; a single esc goes to the command.
+const bashStopWindow = 800 * time.Millisecond
 
 func (b *bashRun) resize(w, h int) { _ = b.run.Resize(max(w-4, 20), max(h-8, 5)) }
 
@@ -49,7 +58,7 @@ func (m *Model) startBash(text string) tea.Cmd {
 		return nil
 	}
 	if m.bash != nil {
-		m.status.set(core.NotifyWarning, "A command is already running. Press esc to stop it first.", m.now())
+		m.status.set(core.NotifyWarning, "A command is already running. Press esc twice or ctrl+c to stop it first.", m.now())
 		m.ed.SetValue(text)
 		return nil
 	}
@@ -64,7 +73,9 @@ func (m *Model) startBash(text string) tea.Cmd {
 		m.say(core.NotifyError, fmt.Sprintf("Could not run %s: %v", command, err))
 		return nil
 	}
-	it := &bashItem{command: command, exclude: exclude, started: m.now()}
+	stop := firstKey(m.keys, keymap.Interrupt)
+	it := &bashItem{command: command, exclude: exclude, started: m.now(),
+		hint: "keys go to the command · " + stop + " " + stop + " or ctrl+c stops it"}
 	m.bash = &bashRun{run: run, item: it, entry: m.tr.add(it), exclude: exclude, gen: m.sess.Generation()}
 	m.tr.end()
 	return tea.Batch(waitBashUpdate(run), waitBashDone(run))
@@ -85,6 +96,35 @@ func waitBashDone(run *bashmode.Run) tea.Cmd {
 	return func() tea.Msg {
 		<-run.Done()
 		return bashDoneMsg{run: run}
+	}
+}
+
+// onBashKey gives a key to the running command, as its terminal would:
+// ctrl+c stops it, and so does the stop key (esc) pressed twice in a row
+// within bashStopWindow.
+func (m *Model) onBashKey(k tea.KeyPressMsg) tea.Cmd {
+	b := m.bash
+	switch {
+	case k.String() == "ctrl+c" || m.is(k, keymap.Clear):
+		b.run.Cancel()
+		return nil
+	case m.is(k, keymap.Interrupt):
+		if !b.escAt.IsZero() && m.now().Sub(b.escAt) < bashStopWindow {
+			b.run.Cancel()
+			return nil
+		}
+		b.escAt = m.now()
+	default:
+		b.escAt = time.Time{}
+	}
+	m.sendToBash(b.run.Send(keyBytes(k, b.run.Modes())))
+	return nil
+}
+
+// sendToBash reports input the running command could not take.
+func (m *Model) sendToBash(err error) {
+	if errors.Is(err, bashmode.ErrInputFull) {
+		m.status.set(core.NotifyWarning, "The command is not reading its input; what you type is dropped.", m.now())
 	}
 }
 
@@ -120,6 +160,7 @@ type bashItem struct {
 	command string
 	exclude bool
 	started time.Time
+	hint    string // what keys do while it runs
 	elapsed time.Duration
 	screen  bashmode.Screen
 	result  *bashmode.Result
@@ -149,7 +190,7 @@ func (b *bashItem) render(rc *renderContext) string {
 		if b.result != nil {
 			status = exitText(rc, b.result.ExitCode, b.result.Cancelled)
 		} else {
-			status = rc.st.muted.Render(rc.spinner + " running " + formatElapsed(rc.now.Sub(b.started)) + " · esc stops it")
+			status = rc.st.muted.Render(ansi.Truncate(rc.spinner+" running "+formatElapsed(rc.now.Sub(b.started))+" · "+b.hint, w, "…"))
 		}
 	}
 	for len(lines) > 0 && strings.TrimSpace(ansi.Strip(lines[len(lines)-1])) == "" {

@@ -14,7 +14,7 @@ import (
 const quitWindow = 1500 * time.Millisecond
 
 // onKey routes a key to whatever has the focus: a prompt or picker first,
-// then the app's own keys, then the editor.
+// then a running `!cmd`, then the app's own keys, then the editor.
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.onScrollKey(k); ok {
 		return cmd
@@ -27,9 +27,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case m.picker != nil:
 		return m.onPickerKey(k)
 	}
-	if m.bash != nil && (m.is(k, keymap.Interrupt) || k.String() == "ctrl+c") {
-		m.bash.run.Cancel()
-		return nil
+	if m.bash != nil {
+		return m.onBashKey(k)
 	}
 	if cmd, ok := m.onAppKey(k); ok {
 		return cmd
@@ -56,7 +55,7 @@ func (m *Model) onScrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.tr.home()
 	case m.is(k, keymap.ScrollBottom):
 		m.tr.end()
-	case (k.String() == "home" || k.String() == "end") && m.approval == nil && m.dialog == nil && m.picker == nil && m.ed.Empty():
+	case (k.String() == "home" || k.String() == "end") && m.approval == nil && m.dialog == nil && m.picker == nil && m.bash == nil && m.ed.Empty():
 		if k.String() == "home" {
 			m.tr.home()
 		} else {
@@ -111,6 +110,10 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.quit(), true
 	case m.is(k, keymap.Suspend):
 		return tea.Suspend, true
+	case m.is(k, keymap.ExternalEditor):
+		return m.openExternalEditor(), true
+	case m.is(k, keymap.PasteImage):
+		return pasteClipboardImage(), true
 	case m.is(k, keymap.ExpandTools):
 		m.expandTools = !m.expandTools
 		m.tr.invalidate()
@@ -175,6 +178,12 @@ func (m *Model) onPaste(p tea.PasteMsg) tea.Cmd {
 		return m.picker.paste(p.Content)
 	case m.approval != nil:
 		return nil
+	case m.bash != nil:
+		m.sendToBash(m.bash.run.Paste(p.Content))
+		return nil
+	}
+	if path, ok := pastedImagePath(p.Content, m.opts.Cwd); ok {
+		return attachFile(path, p.Content)
 	}
 	return m.updateEditor(p)
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os/exec"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -56,6 +57,10 @@ type Model struct {
 	picker   *picker         // an open picker, if any
 
 	bash *bashRun // the running `!cmd`, if any
+
+	// execProcess hands the terminal to a program (the external editor);
+	// nil means tea.ExecProcess. Tests run the program directly.
+	execProcess func(*exec.Cmd, tea.ExecCallback) tea.Cmd
 
 	ticking  bool // an animation tick is scheduled
 	lastSpin time.Time
@@ -172,6 +177,14 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 			m.say(core.NotifyWarning, fmt.Sprintf("%s: %v", msg.command, msg.err))
 		}
 		return nil
+	case imageAttachedMsg:
+		return m.onImageAttached(msg)
+	case imageRefsMsg:
+		return m.onImageRefs(msg)
+	case externalFileMsg:
+		return m.onExternalFile(msg)
+	case externalEditedMsg:
+		return m.onExternalEdited(msg)
 	case editor.WarningMsg:
 		m.status.set(core.NotifyWarning, msg.Err.Error(), m.now())
 		return nil

@@ -55,6 +55,8 @@ type rigOptions struct {
 	history []core.Message
 	// templates are the prompt templates offered as commands.
 	templates prompts.Templates
+	// model replaces the faux model the session starts on.
+	model *core.Model
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -71,6 +73,9 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	}
 	model := faux.Model
 	model.ContextWindow = 200000
+	if o.model != nil {
+		model = *o.model
+	}
 	sess, err := agent.New(agent.Config{
 		Model:    model,
 		Open:     func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: fp}, nil },
@@ -181,6 +186,10 @@ func key(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+g":
+		return tea.KeyPressMsg{Code: 'g', Mod: tea.ModCtrl}
+	case "ctrl+v":
+		return tea.KeyPressMsg{Code: 'v', Mod: tea.ModCtrl}
 	case "up":
 		return tea.KeyPressMsg{Code: tea.KeyUp}
 	case "down":

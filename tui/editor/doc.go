@@ -18,6 +18,13 @@
 // and line breaks kept (CRLF and CR as LF), other control characters
 // dropped.
 //
+// Images: AttachImage puts an image in the draft as a marker such as
+// "[image #1 shot.png]", which moves and deletes as one character. Value
+// and SubmitMsg.Text carry the label where the marker stands, and
+// SubmitMsg.Images the images still in the draft; SetDraft gives a draft
+// back as text and images, turning labels into markers again. Reading the
+// image is the parent's work.
+//
 // History is a JSON-lines file, one {"text": "..."} object per line,
 // newest last, capped at Options.HistoryLimit entries, with no entry
 // repeating the one before it.

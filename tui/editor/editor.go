@@ -8,11 +8,14 @@ import (
 )
 
 // SubmitMsg is what the editor sends when the person submits the input.
-// Text is the input with every paste marker replaced by its paste. FollowUp
-// is set when it was sent with the FollowUp key, asking for the message to
-// wait until the agent has finished rather than steer the current run.
+// Text is the input with every paste marker replaced by its paste and
+// every image marker by its label. Images are the images attached, in the
+// order their markers stood. FollowUp is set when it was sent with the
+// FollowUp key, asking for the message to wait until the agent has
+// finished rather than steer the current run.
 type SubmitMsg struct {
 	Text     string
+	Images   []Image
 	FollowUp bool
 }
 

@@ -122,7 +122,8 @@ func (s *state) submit(followUp bool) tea.Cmd {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	cmds := []tea.Cmd{func() tea.Msg { return SubmitMsg{Text: text, FollowUp: followUp} }}
+	sub := SubmitMsg{Text: text, Images: s.images(), FollowUp: followUp}
+	cmds := []tea.Cmd{func() tea.Msg { return sub }}
 	if s.hist.add(text) && s.journal != nil {
 		cmds = append(cmds, s.journal.record(text))
 	}

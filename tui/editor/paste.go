@@ -34,38 +34,50 @@ const (
 
 func isMarker(r rune) bool { return r >= markerFirst && r <= markerLast }
 
-// paste is a large paste kept out of the buffer.
+// paste is a large paste or an attached image kept out of the buffer. An
+// image's text is its label, so the draft's text names it where it stands.
 type paste struct {
 	text  string
 	label string
+	image *Image
 }
 
-// pastes holds the large pastes of the current draft, keyed by marker rune.
-// Markers are numbered from 1 in each draft.
+// pastes holds the large pastes and the images of the current draft, keyed
+// by marker rune. Pastes and images are each numbered from 1 in each draft.
 type pastes struct {
 	byMarker map[rune]paste
-	next     int
+	markers  int // markers handed out
+	next     int // pastes numbered
+	images   int // images numbered
 }
 
-func (p *pastes) reset() { p.byMarker, p.next = nil, 0 }
+func (p *pastes) reset() { *p = pastes{} }
 
 // add stores text and returns the marker rune that stands for it.
 func (p *pastes) add(text string, lines, chars int) rune {
 	p.next++
-	r := markerFirst + rune(p.next-1)
+	return p.put(paste{text: text, label: pasteLabel(p.next, lines, chars)})
+}
+
+// put stores q under a new marker rune and returns the rune.
+func (p *pastes) put(q paste) rune {
+	p.markers++
+	r := markerFirst + rune(p.markers-1)
 	if r > markerLast {
-		// Past 65,534 pastes in one draft, the newest reuses the last marker.
+		// Past 65,534 markers in one draft, the newest reuses the last one.
 		r = markerLast
 	}
 	if p.byMarker == nil {
 		p.byMarker = map[rune]paste{}
 	}
-	p.byMarker[r] = paste{text: text, label: pasteLabel(p.next, lines, chars)}
+	p.byMarker[r] = q
 	return r
 }
 
 func (p *pastes) clone() pastes {
-	return pastes{byMarker: maps.Clone(p.byMarker), next: p.next}
+	c := *p
+	c.byMarker = maps.Clone(p.byMarker)
+	return c
 }
 
 // label returns the text shown for marker r.

@@ -26,6 +26,7 @@ const (
 	NewLine            Action = "newLine"
 	Submit             Action = "submit"
 	Tab                Action = "tab"
+	PasteImage         Action = "pasteImage"
 )
 
 // Application actions.
@@ -101,6 +102,7 @@ var actions = []actionInfo{
 	{Submit, GroupEditor, []string{"enter"}, "Send the message (steers while the agent works)"},
 	{NewLine, GroupEditor, []string{"shift+enter", "ctrl+j"}, "Insert a new line"},
 	{Tab, GroupEditor, []string{"tab"}, "Complete a path or command"},
+	{PasteImage, GroupEditor, []string{"ctrl+v"}, "Attach the image on the clipboard"},
 	{CursorUp, GroupEditor, []string{"up"}, "Move up, or to the previous history entry"},
 	{CursorDown, GroupEditor, []string{"down"}, "Move down, or to the next history entry"},
 	{CursorLeft, GroupEditor, []string{"left", "ctrl+b"}, "Move left"},
@@ -144,7 +146,7 @@ var actionIndex = func() map[Action]int {
 // with ErrUnsupported rather than as a typo.
 var piOnly = map[string]bool{
 	"jumpForward": true, "jumpBackward": true, "yank": true, "yankPop": true, "undo": true,
-	"copy": true, "pasteImage": true, "newSession": true, "tree": true, "fork": true, "resume": true,
+	"copy": true, "newSession": true, "tree": true, "fork": true, "resume": true,
 	"treeFoldOrUp": true, "treeUnfoldOrDown": true, "toggleSessionPath": true, "toggleSessionSort": true,
 	"toggleSessionNamedFilter": true, "renameSession": true, "deleteSession": true,
 	"deleteSessionNoninvasive": true,

@@ -48,7 +48,7 @@ func TestDefaults(t *testing.T) {
 		DeleteCharBackward: {"backspace"}, DeleteCharForward: {"delete", "ctrl+d"},
 		DeleteWordBackward: {"ctrl+w", "alt+backspace"}, DeleteWordForward: {"alt+d", "alt+delete"},
 		DeleteToLineStart: {"ctrl+u"}, DeleteToLineEnd: {"ctrl+k"}, NewLine: {"shift+enter", "ctrl+j"},
-		Submit: {"enter"}, Tab: {"tab"},
+		Submit: {"enter"}, Tab: {"tab"}, PasteImage: {"ctrl+v"},
 		Interrupt: {"esc"}, Clear: {"ctrl+c"}, Exit: {"ctrl+d"}, Suspend: {"ctrl+z"}, ExternalEditor: {"ctrl+g"},
 		SelectModel: {"ctrl+l"}, CycleModelForward: {"ctrl+p"}, CycleModelBackward: {"ctrl+shift+p"},
 		CycleThinkingLevel: {"shift+tab"}, ExpandTools: {"ctrl+o"}, ToggleThinking: {"ctrl+t"},
