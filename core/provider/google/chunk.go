@@ -15,6 +15,11 @@ type chunk struct {
 	HasUsage       bool
 	PromptFeedback *promptFeedback
 	Error          *apiError
+	// ModelVersion and ResponseID are the answering model and the
+	// response's id as the last chunk that named them gave them. reset
+	// keeps them, so a stream repeating them in every chunk allocates once.
+	ModelVersion string
+	ResponseID   string
 }
 
 type candidate struct {
@@ -24,6 +29,9 @@ type candidate struct {
 	FinishReason  string
 	FinishMessage string
 	Index         int
+	// Blocked is the category of the first safety rating that blocked the
+	// candidate ("HARM_CATEGORY_DANGEROUS_CONTENT"), if any did.
+	Blocked string
 }
 
 // inPart is one part of the model's answer. Parts of kinds cairn does not
@@ -56,9 +64,10 @@ type promptFeedback struct {
 	BlockReasonMessage string `json:"blockReasonMessage"`
 }
 
-// reset readies the reused chunk for the next event, keeping its arrays.
+// reset readies the reused chunk for the next event, keeping its arrays and
+// the model version and response id seen so far.
 func (ch *chunk) reset() {
-	*ch = chunk{Candidates: ch.Candidates[:0]}
+	*ch = chunk{Candidates: ch.Candidates[:0], ModelVersion: ch.ModelVersion, ResponseID: ch.ResponseID}
 }
 
 // parseChunk reads one GenerateContentResponse into ch, which the caller has
@@ -94,6 +103,10 @@ func parseChunk(s *jsonscan.Scanner, data []byte, ch *chunk) error {
 			if err := decodeInto(s, &ch.Error); err != nil {
 				return err
 			}
+		case "modelVersion":
+			keepStr(s, &ch.ModelVersion)
+		case "responseId":
+			keepStr(s, &ch.ResponseID)
 		default:
 			s.Skip()
 		}
@@ -163,11 +176,41 @@ func parseCandidate(s *jsonscan.Scanner, c *candidate) {
 			str(s, &c.FinishMessage)
 		case "index":
 			integer(s, &c.Index)
+		case "safetyRatings":
+			c.Blocked = ""
+			for range s.Array() {
+				parseSafetyRating(s, c)
+			}
 		default:
 			s.Skip()
 		}
 	}
 	c.Content.Parts = parts
+}
+
+// parseSafetyRating reads one of a candidate's safety ratings and records
+// its category when it is the first named one that blocked the candidate.
+func parseSafetyRating(s *jsonscan.Scanner, c *candidate) {
+	var buf [64]byte // categories are short; this keeps them off the heap
+	category := buf[:0]
+	blocked := false
+	for key := range s.Object() {
+		switch string(key) {
+		case "category":
+			if !s.Null() {
+				category = append(category[:0], s.StrBytes()...)
+			}
+		case "blocked":
+			if !s.Null() {
+				blocked = s.Bool()
+			}
+		default:
+			s.Skip()
+		}
+	}
+	if blocked && c.Blocked == "" {
+		c.Blocked = string(category)
+	}
 }
 
 func parsePart(s *jsonscan.Scanner, p *inPart) {
@@ -232,6 +275,17 @@ func parseUsage(s *jsonscan.Scanner, u *usageMetadata) {
 
 // str and integer read a field; null leaves it alone, as with
 // encoding/json.
+// keepStr reads a string into dst, allocating only when it differs from
+// what dst holds; null leaves dst as it is.
+func keepStr(s *jsonscan.Scanner, dst *string) {
+	if s.Null() {
+		return
+	}
+	if b := s.StrBytes(); string(b) != *dst {
+		*dst = string(b)
+	}
+}
+
 func str(s *jsonscan.Scanner, dst *string) {
 	if !s.Null() {
 		*dst = s.Str()

@@ -31,10 +31,16 @@ type mirror struct {
 		FinishReason  string `json:"finishReason"`
 		FinishMessage string `json:"finishMessage"`
 		Index         int    `json:"index"`
+		SafetyRatings []struct {
+			Category string `json:"category"`
+			Blocked  bool   `json:"blocked"`
+		} `json:"safetyRatings"`
 	} `json:"candidates"`
 	UsageMetadata  *usageMetadataTagged `json:"usageMetadata"`
 	PromptFeedback *promptFeedback      `json:"promptFeedback"`
 	Error          *apiError            `json:"error"`
+	ModelVersion   string               `json:"modelVersion"`
+	ResponseID     string               `json:"responseId"`
 }
 
 type usageMetadataTagged struct {
@@ -50,6 +56,12 @@ func fromMirror(m *mirror) chunk {
 	for _, c := range m.Candidates {
 		var out candidate
 		out.FinishReason, out.FinishMessage, out.Index = c.FinishReason, c.FinishMessage, c.Index
+		for _, r := range c.SafetyRatings {
+			if r.Blocked && r.Category != "" {
+				out.Blocked = r.Category
+				break
+			}
+		}
 		for _, p := range c.Content.Parts {
 			ip := inPart{Text: p.Text, Thought: p.Thought, ThoughtSignature: p.ThoughtSignature}
 			if fc := p.FunctionCall; fc != nil {
@@ -64,6 +76,7 @@ func fromMirror(m *mirror) chunk {
 		ch.Usage = usageMetadata(*u)
 	}
 	ch.PromptFeedback, ch.Error = m.PromptFeedback, m.Error
+	ch.ModelVersion, ch.ResponseID = m.ModelVersion, m.ResponseID
 	return ch
 }
 
@@ -76,7 +89,7 @@ func normArgs(a []byte) []byte {
 
 // normalize makes empty and nil slices compare equal.
 func normalize(ch chunk) chunk {
-	out := chunk{Usage: ch.Usage, HasUsage: ch.HasUsage, PromptFeedback: ch.PromptFeedback, Error: ch.Error}
+	out := chunk{Usage: ch.Usage, HasUsage: ch.HasUsage, PromptFeedback: ch.PromptFeedback, Error: ch.Error, ModelVersion: ch.ModelVersion, ResponseID: ch.ResponseID}
 	for _, c := range ch.Candidates {
 		parts := c.Content.Parts
 		c.Content.Parts = nil
@@ -95,7 +108,7 @@ func normalize(ch chunk) chunk {
 
 var ourKeys = []string{"candidates", "content", "parts", "text", "thought", "thoughtSignature", "functionCall", "id", "name", "args",
 	"finishReason", "finishMessage", "index", "usageMetadata", "promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount",
-	"cachedContentTokenCount", "promptFeedback", "error"}
+	"cachedContentTokenCount", "promptFeedback", "error", "modelVersion", "responseId", "safetyRatings", "category", "blocked"}
 
 // comparable reports whether encoding/json's case-insensitive key matching
 // could make it see a field the scanner (rightly) does not.
@@ -155,6 +168,8 @@ func TestScannerMatchesStdlib(t *testing.T) {
 		[]byte(`{"candidates":[],"candidates":[{"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":5},"usageMetadata":{"candidatesTokenCount":2}}`),
 		[]byte(`{"error":{"code":500,"status":"INTERNAL","details":[{"@type":"x","retryDelay":"1s"}]}}`),
 		[]byte(`{"promptFeedback":{"blockReason":"SAFETY"}} `),
+		[]byte(`{"candidates":[{"finishReason":"SAFETY","safetyRatings":[{"category":"A","blocked":false},null,{"blocked":true},{"category":"B","blocked":true,"blocked":null},{"category":"C","blocked":true}]}],"modelVersion":"m1","modelVersion":"m2","responseId":null}`),
+		[]byte(`{"candidates":[{"safetyRatings":[{"category":"A","blocked":true}],"safetyRatings":[{"category":"B","category":null,"blocked":true}]}],"modelVersion":"m\u0031"}`),
 		[]byte("{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"bad \xff utf8\"}]}}]}"),
 	)
 	for _, bad := range []string{`{"candidates":[}`, `{"a":1,}`, `{"a":01}`, `{"a":1.}`, `{"a":"\x"}`, `{"a":tru}`, `[1]`, `{"a":1} x`, "{\"a\":\"\x01\"}", `{"index":1.5,"candidates":[{"index":1.5}]}`} {

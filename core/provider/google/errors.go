@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/core/provider"
 )
@@ -90,10 +91,31 @@ func parseDuration(s string) time.Duration {
 	return time.Duration(v * float64(time.Second))
 }
 
+// promptBlocked explains promptFeedback.blockReason: Gemini refused the
+// request before answering. The reason goes in Code only, since Error
+// prints the code after the message.
+func promptBlocked(name, reason, detail string) *provider.Error {
+	msg := "Gemini refused the prompt"
+	if detail != "" {
+		msg += ": " + detail
+	}
+	return &provider.Error{
+		Provider: name,
+		Code:     reason,
+		Message:  msg,
+		Hint:     "Rephrase the request; sending it again unchanged will be refused again",
+	}
+}
+
+// maxDetail bounds the part of an explanation Gemini writes itself: a
+// malformed call's finishMessage quotes the whole call, which can be a file.
+const maxDetail = 300
+
 // finishError explains a finishReason that is neither a normal end nor the
-// output limit. Only a malformed function call is worth retrying as is: the
-// others are policy decisions that will repeat.
-func finishError(name, reason, detail string) *provider.Error {
+// output limit; blocked is the safety category that stopped it, if one
+// did. Only a malformed function call is worth retrying as is: the others
+// are policy decisions that will repeat.
+func finishError(name, reason, blocked, detail string) *provider.Error {
 	var msg string
 	switch reason {
 	case "SAFETY", "IMAGE_SAFETY":
@@ -117,8 +139,11 @@ func finishError(name, reason, detail string) *provider.Error {
 	default:
 		msg = "Gemini stopped the response unexpectedly"
 	}
+	if blocked != "" {
+		msg += ", rated " + categoryName(blocked)
+	}
 	if detail != "" {
-		msg += ": " + detail
+		msg += ": " + clip(detail, maxDetail)
 	}
 	return &provider.Error{
 		Provider:  name,
@@ -126,4 +151,22 @@ func finishError(name, reason, detail string) *provider.Error {
 		Message:   msg,
 		Retryable: reason == "MALFORMED_FUNCTION_CALL",
 	}
+}
+
+// categoryName words a harm category for a person:
+// HARM_CATEGORY_DANGEROUS_CONTENT reads "dangerous content".
+func categoryName(c string) string {
+	c = strings.TrimPrefix(c, "HARM_CATEGORY_")
+	return strings.ToLower(strings.ReplaceAll(c, "_", " "))
+}
+
+// clip shortens s to at most n bytes, on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

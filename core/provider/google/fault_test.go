@@ -234,12 +234,19 @@ func TestFinishReasons(t *testing.T) {
 }
 
 func TestPromptBlocked(t *testing.T) {
-	body := "data: {\"promptFeedback\": {\"blockReason\": \"SAFETY\"},\"usageMetadata\": {\"promptTokenCount\": 8}}\r\n\r\n"
-	srv := providertest.NewServer(t, providertest.SSEBody(body))
-	msg, err, _ := run(t, srv, "gemini-2.5-flash", []core.Message{userText("hi")}, nil, nil)
-	pe := asProviderError(t, err)
-	if msg.StopReason != core.StopError || pe.Retryable || !strings.Contains(pe.Message, "refused the prompt (SAFETY)") {
-		t.Errorf("stop %s error %v", msg.StopReason, pe)
+	for _, tc := range []struct{ body, want string }{
+		{`{"promptFeedback": {"blockReason": "SAFETY"},"usageMetadata": {"promptTokenCount": 8}}`,
+			"google: Gemini refused the prompt (SAFETY). Rephrase the request"},
+		{`{"promptFeedback": {"blockReason": "OTHER","blockReasonMessage": "key=` + testKey + `"}}`,
+			"google: Gemini refused the prompt: key=[redacted] (OTHER). Rephrase the request"},
+	} {
+		srv := providertest.NewServer(t, providertest.SSEBody("data: "+tc.body+"\r\n\r\n"))
+		msg, err, _ := run(t, srv, "gemini-2.5-flash", []core.Message{userText("hi")}, nil, nil)
+		pe := asProviderError(t, err)
+		if msg.StopReason != core.StopError || pe.Retryable || !strings.HasPrefix(msg.ErrorMessage, tc.want) {
+			t.Errorf("stop %s error %q, want it to start %q", msg.StopReason, msg.ErrorMessage, tc.want)
+		}
+		checkNoKey(t, msg, err)
 	}
 }
 

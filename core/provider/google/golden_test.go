@@ -2,6 +2,7 @@ package google
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -35,6 +36,50 @@ func TestGolden(t *testing.T) {
 				t.Fatalf("stop reason %s", msg.StopReason)
 			}
 			providertest.Golden(t, "gemini/"+stem, tr.Bytes(msg))
+		})
+	}
+}
+
+// TestStopStreams decodes the constructed streams in testdata/stops, each
+// an answer Gemini ends without a normal stop, and checks that the message
+// ends as an error saying why, once, keeping what arrived before.
+func TestStopStreams(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		model     string
+		code      string
+		says      string
+		text      string
+		retryable bool
+	}{
+		{name: "malformed_function_call", model: "gemini-flash-latest", code: "MALFORMED_FUNCTION_CALL",
+			says: "Gemini produced a malformed tool call: Malformed function call: print(default_api.bash(command=\"ls -la\"))", text: "I will list the files first.", retryable: true},
+		{name: "safety", model: "gemini-2.5-flash", code: "SAFETY",
+			says: "Gemini blocked the response for safety reasons, rated dangerous content", text: "Here is how"},
+		{name: "prompt_blocked", model: "gemini-2.5-flash", code: "PROHIBITED_CONTENT",
+			says: "Gemini refused the prompt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body, err := os.ReadFile(filepath.Join("testdata", "stops", tc.name+".sse"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := providertest.NewServer(t, providertest.SSEBody(string(body)))
+			msg, err, tr := run(t, srv, tc.model, []core.Message{userText("hi")}, nil, nil)
+			pe := asProviderError(t, err)
+			if msg.StopReason != core.StopError || msg.Text() != tc.text {
+				t.Errorf("stop %s text %q, want error and %q", msg.StopReason, msg.Text(), tc.text)
+			}
+			if pe.Code != tc.code || pe.Retryable != tc.retryable {
+				t.Errorf("code %s retryable %v, want %s %v", pe.Code, pe.Retryable, tc.code, tc.retryable)
+			}
+			if want := tc.says + " (" + tc.code + ")"; !strings.Contains(msg.ErrorMessage, want) || strings.Count(msg.ErrorMessage, tc.code) != 1 {
+				t.Errorf("error message %q, want it to say %q with the code once", msg.ErrorMessage, want)
+			}
+			if msg.ResponseID == "" {
+				t.Error("no response id")
+			}
+			providertest.Golden(t, "stops/"+tc.name, tr.Bytes(msg))
 		})
 	}
 }

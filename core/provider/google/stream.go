@@ -23,6 +23,7 @@ type stream struct {
 	curKind   core.ContentType
 	finish    string
 	finishMsg string
+	blocked   string // the safety category that blocked the answer, if any
 	usage     usageMetadata
 	hasUsage  bool
 	chunk     chunk
@@ -68,7 +69,7 @@ func (s *stream) run(ctx context.Context, body io.Reader) (*core.AssistantMessag
 	case "MAX_TOKENS":
 		return s.b.Finish(core.StopLength), nil
 	}
-	return provider.Fail(ctx, s.b, finishError(s.name, s.finish, provider.Redact(s.finishMsg, s.key)))
+	return provider.Fail(ctx, s.b, finishError(s.name, s.finish, s.blocked, provider.Redact(s.finishMsg, s.key)))
 }
 
 // event applies one SSE data payload.
@@ -91,12 +92,14 @@ func (s *stream) event(data []byte) error {
 		}
 		return e
 	}
+	// Every chunk names the model that answered, which may be a dated
+	// version of the alias asked for.
+	s.b.SetModelID(ch.ModelVersion)
+	s.b.SetResponseID(ch.ResponseID)
 	if pf := ch.PromptFeedback; pf != nil && pf.BlockReason != "" {
-		msg := "Gemini refused the prompt (" + pf.BlockReason + ")"
-		if pf.BlockReasonMessage != "" {
-			msg += ": " + provider.Redact(pf.BlockReasonMessage, s.key)
-		}
-		return &provider.Error{Provider: s.name, Code: pf.BlockReason, Message: msg}
+		// The refused prompt was still read, and counted.
+		s.setUsage(ch)
+		return promptBlocked(s.name, pf.BlockReason, provider.Redact(pf.BlockReasonMessage, s.key))
 	}
 	for i := range ch.Candidates {
 		c := &ch.Candidates[i]
@@ -107,11 +110,20 @@ func (s *stream) event(data []byte) error {
 		for j := range c.Content.Parts {
 			s.part(&c.Content.Parts[j])
 		}
+		if c.Blocked != "" && s.blocked == "" {
+			s.blocked = c.Blocked
+		}
 		if c.FinishReason != "" {
 			s.finish, s.finishMsg = c.FinishReason, c.FinishMessage
 			s.b.SetRawStopReason(s.finish)
 		}
 	}
+	s.setUsage(ch)
+	return nil
+}
+
+// setUsage records the chunk's usage when it has some that is new.
+func (s *stream) setUsage(ch *chunk) {
 	if u := &ch.Usage; ch.HasUsage && (!s.hasUsage || *u != s.usage) {
 		s.hasUsage, s.usage = true, *u
 		thoughts := u.ThoughtsTokenCount // pi 0.87's reasoning, 0 when not reported
@@ -122,7 +134,6 @@ func (s *stream) event(data []byte) error {
 			Reasoning: &thoughts,
 		})
 	}
-	return nil
 }
 
 // part applies one part of the answer.
