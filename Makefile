@@ -48,12 +48,12 @@ fuzz: ## fuzz each parser for FUZZTIME (default 20s each)
 	    echo "fuzz $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$${FUZZTIME:-20s} $$pkg; \
 	  done; done
 
-demo: build ## show cairn answering with the scripted faux provider (no API key needed)
-	@echo "== cairn demo: the faux provider plays back a scripted answer; no model is involved =="
-	CAIRN_FAUX_SCRIPT=cmd/cairn/testdata/demo-script.json ./$(BIN) --provider faux -p "What is cairn?"
+demo: build ## print mode on the scripted demo (cairn --demo -p; no API key needed)
+	@echo "== cairn demo: the faux provider plays back a script; no model is involved =="
+	./$(BIN) --demo -p "make Greet use the name"
 
-demo-tui: build ## open the TUI on the scripted faux provider (no API key needed)
-	CAIRN_FAUX_SCRIPT=cmd/cairn/testdata/demo-script.json ./$(BIN) --provider faux
+demo-tui: build ## open the TUI on the scripted demo (cairn --demo; no API key needed)
+	./$(BIN) --demo
 
 install: ## install cairn into GOBIN (or GOPATH/bin)
 	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/cairn

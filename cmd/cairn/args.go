@@ -28,6 +28,10 @@ type Options struct {
 	SessionDir   string
 	RPCCompat    string // "" (pi 0.87's shapes) or "0.73"
 	Messages     []string
+	Demo         bool
+
+	// demoDir is the demo's throwaway project (set by startDemo).
+	demoDir string
 
 	// allowNoCredentials lets the session start without credentials (the
 	// TUI then explains what to set up).
@@ -66,6 +70,7 @@ var flagSpecs = []flagSpec{
 		o.MaxTokens = n
 		return nil
 	}},
+	{[]string{"--demo"}, false, func(o *Options, _ string) error { o.Demo = true; return nil }},
 	{[]string{"--list-models"}, false, func(o *Options, _ string) error { o.ListModels = true; return nil }},
 	{[]string{"--no-session"}, false, func(o *Options, _ string) error { o.NoSession = true; return nil }},
 	{[]string{"-c", "--continue"}, false, func(o *Options, _ string) error { o.Continue = true; return nil }},
@@ -166,6 +171,9 @@ Flags:
       --system-prompt TEXT  replace the system prompt
       --max-tokens N        cap the answer's length in tokens
       --list-models [TEXT]  list the models cairn knows (matching TEXT) and exit
+      --demo                show cairn working on scripted answers, offline and with no API
+                            key: the faux provider plays a short script (a read, an edit to
+                            approve, a command, an answer) in a throwaway sample project
   -c, --continue            continue the latest session in this directory
   -r, --resume              pick a session to resume (needs the interactive interface)
       --session PATH|ID     continue the given session file, or the session whose id starts so

@@ -89,6 +89,14 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	if opts.ListModels {
 		return listModels(streams, env, opts)
 	}
+	if opts.Demo {
+		stop, err := startDemo(opts)
+		if err != nil {
+			fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+			return exitUsage
+		}
+		defer stop()
+	}
 	if opts.Mode == "rpc" {
 		return rpcMode(ctx, streams, env, opts)
 	}

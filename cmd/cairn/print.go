@@ -57,6 +57,11 @@ func resolve(streams IOStreams, env environment, opts *Options) (*setup, error) 
 	if err != nil {
 		return nil, err
 	}
+	if opts.Demo {
+		if cat.Faux, err = demoProvider(); err != nil {
+			return nil, err
+		}
+	}
 	if opts.APIKey != "" && opts.Provider == "" && opts.Model == "" {
 		return nil, errors.New("--api-key needs --provider or --model to say which provider it is for")
 	}
@@ -162,6 +167,9 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 	defer a.close()
 	if a.model.Provider == faux.ProviderName && opts.Mode == "text" {
 		fmt.Fprintln(streams.Err, "cairn: using the faux provider: these answers are scripted, not written by a model")
+		if opts.demoDir != "" {
+			fmt.Fprintf(streams.Err, "cairn: demo: working in a throwaway copy of a sample project, %s\n", opts.demoDir)
+		}
 	}
 	events, stop := a.session.Subscribe()
 	defer stop()

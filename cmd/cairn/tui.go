@@ -42,7 +42,11 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	custom, themeErrs := themes.LoadDir(filepath.Join(env.dir, "themes"))
 	keys, keyErrs := keymap.Load(filepath.Join(env.dir, "keybindings.json"))
 	templates, tmplErrs := loadPrompts(env, a.cwd)
-	notices := splitLines(warn.String())
+	var notices []string
+	if opts.demoDir != "" {
+		notices = demoIntro(opts.demoDir)
+	}
+	notices = append(notices, splitLines(warn.String())...)
 	for _, errs := range [][]error{themeErrs, keyErrs, tmplErrs} {
 		for _, e := range errs {
 			notices = append(notices, e.Error())
@@ -132,6 +136,8 @@ func shellQuote(s string) string {
 // local server.
 func firstRunHelp(cat *catalog.Catalog, env environment) *tui.FirstRun {
 	return &tui.FirstRun{Lines: []string{
+		"No key yet? cairn --demo shows cairn at work on scripted answers, offline.",
+		"",
 		"Set an API key in the environment and start cairn again, for example:",
 		"    export ANTHROPIC_API_KEY=sk-ant-…",
 		"cairn looks for: " + strings.Join(cat.KeyEnvs(), ", ") + ".",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -67,6 +68,55 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Stream: %v", err)
 			}
+		})
+	}
+}
+
+// TestStopStreams decodes the constructed streams in testdata/stops, each a
+// response.incomplete, and checks that the turn ends as the reason says:
+// the output limit as StopLength with the cut-off call marked invalid so
+// it is not run, the content filter as an error saying so.
+func TestStopStreams(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		stop core.StopReason
+		code string // the provider error's, "" for none
+		text string
+	}{
+		{name: "incomplete_max_output_tokens", stop: core.StopLength, text: "I'll write the file."},
+		{name: "incomplete_content_filter", stop: core.StopError, code: "content_filter", text: "Sure, here is the first step"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body, err := os.ReadFile(filepath.Join("testdata", "stops", tc.name+".sse"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := providertest.NewServer(t, providertest.SSEBody(string(body)))
+			var tr providertest.Transcript
+			req := &provider.Request{Model: testModel(srv.URL + "/v1"), APIKey: testKey, Messages: []core.Message{userText("hi")}}
+			msg, err := New(provider.Options{}).Stream(context.Background(), req, tr.Emit)
+			if msg.StopReason != tc.stop || msg.Text() != tc.text {
+				t.Errorf("stop %s text %q, want %s %q (error %v)", msg.StopReason, msg.Text(), tc.stop, tc.text, err)
+			}
+			if msg.ResponseModel != "gpt-5-2025-08-07" || !strings.HasPrefix(msg.ResponseID, "resp_") {
+				t.Errorf("response model %q id %q", msg.ResponseModel, msg.ResponseID)
+			}
+			if tc.code == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				var perr *provider.Error
+				if !errors.As(err, &perr) || perr.Code != tc.code || strings.Count(msg.ErrorMessage, tc.code) != 1 {
+					t.Errorf("error %v, want code %s named once in %q", err, tc.code, msg.ErrorMessage)
+				}
+			}
+			for _, c := range msg.ToolCalls() {
+				if c.InvalidArguments == "" || string(c.Arguments) != "{}" {
+					t.Errorf("cut-off call %s: arguments %s, invalid %q; want {} and the text that arrived", c.Name, c.Arguments, c.InvalidArguments)
+				}
+			}
+			providertest.Golden(t, "stops/"+tc.name, tr.Bytes(msg))
 		})
 	}
 }

@@ -103,6 +103,8 @@ type (
 	}
 	responseEvent struct {
 		Response struct {
+			ID                string    `json:"id"`
+			Model             string    `json:"model"`
 			Status            string    `json:"status"`
 			Usage             *usage    `json:"usage"`
 			Error             *apiError `json:"error"`
@@ -173,6 +175,8 @@ func (d *decoder) handle(name string, data []byte) error {
 		name = head.Type
 	}
 	switch name {
+	case "response.created":
+		return d.created(data)
 	case "response.output_item.added":
 		return d.itemAdded(data)
 	case "response.reasoning_summary_part.added":
@@ -396,12 +400,25 @@ func (d *decoder) itemDone(data []byte) error {
 	return nil
 }
 
+// created records the response's id and the model that is answering,
+// which is often a dated snapshot of the alias asked for.
+func (d *decoder) created(data []byte) error {
+	var ev responseEvent
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return d.malformed("response.created", err)
+	}
+	d.b.SetResponseID(ev.Response.ID)
+	d.b.SetModelID(ev.Response.Model)
+	return nil
+}
+
 func (d *decoder) completed(name string, data []byte) error {
 	var ev responseEvent
 	if err := json.Unmarshal(data, &ev); err != nil {
 		return d.malformed(name, err)
 	}
 	r := &ev.Response
+	d.b.SetModelID(r.Model)
 	if u := r.Usage; u != nil {
 		cached := 0
 		if u.InputTokensDetails != nil {
@@ -419,13 +436,20 @@ func (d *decoder) completed(name string, data []byte) error {
 	}
 	// The Responses API has no finish reason: the status is the nearest
 	// thing, with why an incomplete response stopped ("incomplete.max_output_tokens").
-	if r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "" {
-		d.b.SetRawStopReason(status + "." + r.IncompleteDetails.Reason)
+	why := ""
+	if r.IncompleteDetails != nil {
+		why = r.IncompleteDetails.Reason
+	}
+	if why != "" {
+		d.b.SetRawStopReason(status + "." + why)
 	} else {
 		d.b.SetRawStopReason(status)
 	}
 	switch status {
 	case "incomplete":
+		if why != "max_output_tokens" {
+			return d.incomplete(why)
+		}
 		d.reason = core.StopLength
 	case "failed", "cancelled":
 		return d.responseError(status, r.Error)
@@ -436,6 +460,24 @@ func (d *decoder) completed(name string, data []byte) error {
 	}
 	d.done = true
 	return nil
+}
+
+// incomplete explains a response that stopped short for a reason other than
+// the output limit: the content filter, or one added after this was written.
+// Like pi, it is an error, so the turn does not pass for an answer.
+func (d *decoder) incomplete(why string) error {
+	switch why {
+	case "content_filter":
+		return &provider.Error{
+			Provider: d.provider,
+			Code:     why,
+			Message:  "the response was stopped by the content filter",
+			Hint:     "Rephrase the request; sending it again unchanged will likely be stopped again",
+		}
+	case "":
+		return &provider.Error{Provider: d.provider, Message: "the response ended incomplete without saying why"}
+	}
+	return &provider.Error{Provider: d.provider, Code: why, Message: "the response ended incomplete"}
 }
 
 func (d *decoder) failed(data []byte) error {

@@ -112,6 +112,30 @@ func TestStreamEvents(t *testing.T) {
 			},
 		},
 		{
+			name: "incomplete for another reason, or none, is an error",
+			body: sse("response.output_item.added", `{"output_index":0,"item":{"type":"message","id":"m"}}`) +
+				sse("response.output_text.delta", `{"output_index":0,"delta":"cut"}`) +
+				sse("response.incomplete", `{"type":"response.incomplete","response":{"status":"incomplete","incomplete_details":{"reason":"something_new"}}}`),
+			check: func(t *testing.T, msg *core.AssistantMessage, err error) {
+				var perr *provider.Error
+				if !errors.As(err, &perr) || perr.Code != "something_new" || msg.StopReason != core.StopError || msg.Text() != "cut" {
+					t.Fatalf("err %#v stop %q text %q", err, msg.StopReason, msg.Text())
+				}
+				if msg.RawStopReason != "incomplete.something_new" {
+					t.Errorf("raw stop reason %q", msg.RawStopReason)
+				}
+			},
+		},
+		{
+			name: "incomplete without a reason",
+			body: sse("response.incomplete", `{"type":"response.incomplete","response":{"status":"incomplete","incomplete_details":null}}`),
+			check: func(t *testing.T, msg *core.AssistantMessage, err error) {
+				if err == nil || msg.StopReason != core.StopError || !strings.Contains(msg.ErrorMessage, "without saying why") {
+					t.Fatalf("err %v stop %q", err, msg.StopReason)
+				}
+			},
+		},
+		{
 			name: "server error event is retryable",
 			body: sse("response.output_item.added", `{"output_index":0,"item":{"type":"message","id":"m"}}`) +
 				sse("response.output_text.delta", `{"output_index":0,"delta":"part"}`) +
