@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,18 +29,9 @@ import (
 // request), and a base64 copy of it lives in the session file.
 const MaxImageBytes = 20 << 20
 
-// imageTypes maps the file extensions that name images to their MIME types:
-// the four kinds every provider that takes images accepts.
-var imageTypes = map[string]string{
-	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
-	".gif": "image/gif", ".webp": "image/webp",
-}
-
-// isImagePath reports whether path names an image by its extension.
-func isImagePath(path string) bool {
-	_, ok := imageTypes[strings.ToLower(filepath.Ext(path))]
-	return ok
-}
+// imageTypes are the MIME types of the images every provider that takes
+// images accepts.
+var imageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
 
 // imageAttachedMsg carries an image read for the draft (a pasted path, the
 // clipboard), or why it could not be read. fallback, when set, is inserted
@@ -81,11 +73,8 @@ func imageFromBytes(name string, data []byte) (editor.Image, error) {
 	if len(data) > MaxImageBytes {
 		return editor.Image{}, fmt.Errorf("%s is %s; images larger than %s cannot be attached", name, megabytes(int64(len(data))), megabytes(MaxImageBytes))
 	}
-	mime := http.DetectContentType(data)
-	for _, known := range imageTypes {
-		if mime == known {
-			return editor.Image{Name: name, MimeType: mime, Data: data}, nil
-		}
+	if mime := http.DetectContentType(data); slices.Contains(imageTypes, mime) {
+		return editor.Image{Name: name, MimeType: mime, Data: data}, nil
 	}
 	return editor.Image{}, fmt.Errorf("%s is not a PNG, JPEG, GIF or WebP image", name)
 }
@@ -118,6 +107,11 @@ func (m *Model) onImageAttached(msg imageAttachedMsg) tea.Cmd {
 	return nil
 }
 
+// onImageRef attaches the image `@` completion chose.
+func (m *Model) onImageRef(msg editor.ImageRefMsg) tea.Cmd {
+	return attachFile(resolvePath(msg.Path, m.opts.Cwd), msg.Text)
+}
+
 // pastedImagePath reports the image file a paste names, when the paste is
 // a single path ending in an image extension: typed, quoted, escaped the
 // way terminals write a dropped file ("/a/my\ shot.png"), or a file:// URL.
@@ -134,7 +128,7 @@ func pastedImagePath(content, cwd string) (string, bool) {
 	if u, err := url.Parse(p); err == nil && u.Scheme == "file" {
 		p = u.Path
 	}
-	if !isImagePath(p) {
+	if !editor.IsImagePath(p) {
 		return "", false
 	}
 	return resolvePath(p, cwd), true
@@ -162,7 +156,7 @@ func imageRefs(text, cwd string) []string {
 	for _, word := range strings.Fields(text) {
 		ref, ok := strings.CutPrefix(word, "@")
 		ref = strings.TrimRight(ref, ".,;:!?)")
-		if !ok || !isImagePath(ref) {
+		if !ok || !editor.IsImagePath(ref) {
 			continue
 		}
 		if p := resolvePath(ref, cwd); !seen[p] {

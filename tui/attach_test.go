@@ -16,6 +16,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider/faux"
+	"github.com/cairn-dev/cairn/tui/editor"
 )
 
 // sendSync runs msg through Update and every command that follows to its
@@ -273,5 +274,28 @@ func TestClipboardImage(t *testing.T) {
 	r.sendSync(key("ctrl+v"))
 	if !strings.Contains(r.m.status.text, "install wl-clipboard (Wayland) or xclip (X11)") {
 		t.Errorf("status with no tool = %q", r.m.status.text)
+	}
+}
+
+// TestCompletedImageAttaches: the image `@` completion chose becomes a
+// marker; one that cannot be read goes back in as the completed text.
+func TestCompletedImageAttaches(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	if err := os.WriteFile(filepath.Join(r.dir, "ui.png"), pngBytes(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.dir, "fake.png"), []byte("not an image"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.sendSync(editor.ImageRefMsg{Path: "ui.png", Text: "@ui.png "})
+	if got := r.m.ed.Value(); got != "[image #1 ui.png]" {
+		t.Errorf("draft = %q", got)
+	}
+	r.sendSync(editor.ImageRefMsg{Path: "fake.png", Text: "@fake.png "})
+	if got := r.m.ed.Value(); got != "[image #1 ui.png]@fake.png " {
+		t.Errorf("draft = %q", got)
+	}
+	if !strings.Contains(r.m.status.text, "fake.png is not a PNG, JPEG, GIF or WebP image") {
+		t.Errorf("status = %q", r.m.status.text)
 	}
 }

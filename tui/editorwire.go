@@ -15,11 +15,12 @@ func newEditor(opts Options, cmds []editor.Command) editor.Model {
 		hist = filepath.Join(opts.Dir, "history.jsonl")
 	}
 	return editor.New(editor.Options{
-		Cwd:         opts.Cwd,
-		HistoryFile: hist,
-		Commands:    cmds,
-		Keys:        editorKeys(opts.Keys),
-		Placeholder: "Ask anything · ! runs a shell command · / lists commands · @ adds a file",
+		Cwd:          opts.Cwd,
+		HistoryFile:  hist,
+		Commands:     cmds,
+		AttachImages: true,
+		Keys:         editorKeys(opts.Keys),
+		Placeholder:  "Ask anything · ! runs a shell command · / lists commands · @ adds a file",
 	})
 }
 

@@ -179,6 +179,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return nil
 	case imageAttachedMsg:
 		return m.onImageAttached(msg)
+	case editor.ImageRefMsg:
+		return m.onImageRef(msg)
 	case imageRefsMsg:
 		return m.onImageRefs(msg)
 	case externalFileMsg:

@@ -219,6 +219,9 @@ func (s *state) completionKey(a action) (tea.Cmd, bool) {
 func (s *state) accept() tea.Cmd {
 	c := &s.comp
 	text := c.items[c.sel].text
+	if c.trig.kind == fileCompletion && s.opts.AttachImages && IsImagePath(text) {
+		return s.acceptImage(text)
+	}
 	rs := slices.DeleteFunc(sanitize(text), func(r rune) bool { return r == '\n' })
 	s.buf.replace(c.trig.from, c.trig.to, rs)
 	if !strings.HasSuffix(text, "/") {

@@ -82,6 +82,9 @@ type Options struct {
 	// Prompt starts the first row; the rows below are indented to match.
 	// Empty means "> ".
 	Prompt string
+	// AttachImages makes `@` completion of an image file send ImageRefMsg
+	// instead of inserting the path.
+	AttachImages bool
 	// RealCursor leaves the cursor to the terminal: View draws none and
 	// Cursor reports where it goes. By default View draws the cursor.
 	RealCursor bool

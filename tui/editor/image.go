@@ -1,10 +1,42 @@
 package editor
 
 import (
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	tea "charm.land/bubbletea/v2"
 )
+
+// ImageRefMsg asks the parent to attach the image file Path (relative to
+// Options.Cwd), chosen by `@` completion when Options.AttachImages is set.
+// The editor has taken the `@word` out of the draft; the parent reads the
+// file and calls AttachImage, or inserts Text (the word as completed)
+// when it cannot.
+type ImageRefMsg struct {
+	Path string
+	Text string
+}
+
+// imageExts are the file extensions of the images models take.
+var imageExts = []string{".png", ".jpg", ".jpeg", ".gif", ".webp"}
+
+// IsImagePath reports whether path names a PNG, JPEG, GIF or WebP image by
+// its extension.
+func IsImagePath(path string) bool {
+	return slices.Contains(imageExts, strings.ToLower(filepath.Ext(path)))
+}
+
+// acceptImage takes a completed `@image` word out of the draft and asks the
+// parent to attach the file.
+func (s *state) acceptImage(text string) tea.Cmd {
+	c := &s.comp
+	s.buf.replace(c.trig.from, c.trig.to, nil)
+	c.trig = trigger{}
+	msg := ImageRefMsg{Path: strings.TrimPrefix(text, "@"), Text: text + " "}
+	return tea.Batch(s.changed(), func() tea.Msg { return msg })
+}
 
 // Image is a picture attached to the draft. The editor shows it as a marker
 // such as "[image #1 shot.png]" that moves and deletes as one character;

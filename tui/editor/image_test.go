@@ -63,3 +63,29 @@ func TestSetDraftRelinksImages(t *testing.T) {
 		t.Errorf("next label = %q", label)
 	}
 }
+
+// TestCompletedImageAsksToAttach: accepting an image file after `@` takes
+// the word out and asks the parent to attach the file; other files are
+// inserted as before.
+func TestCompletedImageAsksToAttach(t *testing.T) {
+	dir := t.TempDir()
+	makeTree(t, dir, "shots/ui.png", "main.go")
+	d := newDriver(t, Options{Cwd: dir, AttachImages: true})
+	d.typ("see @ui.p").keys("tab")
+	if v := d.m.Value(); v != "see " {
+		t.Errorf("value = %q, want the word taken out", v)
+	}
+	var refs []ImageRefMsg
+	for _, msg := range d.take() {
+		if r, ok := msg.(ImageRefMsg); ok {
+			refs = append(refs, r)
+		}
+	}
+	if len(refs) != 1 || refs[0] != (ImageRefMsg{Path: "shots/ui.png", Text: "@shots/ui.png "}) {
+		t.Errorf("sent %+v", refs)
+	}
+	d.typ("@main").keys("tab")
+	if v := d.m.Value(); v != "see @main.go " {
+		t.Errorf("value = %q after a Go file", v)
+	}
+}
