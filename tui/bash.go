@@ -108,6 +108,10 @@ func (m *Model) onBashKey(k tea.KeyPressMsg) tea.Cmd {
 	case k.String() == "ctrl+c" || m.is(k, keymap.Clear):
 		b.run.Cancel()
 		return nil
+	case k.Code == tea.KeyEscape && k.Mod == tea.ModAlt:
+		// Two escapes read in one go decode as alt+esc.
+		b.run.Cancel()
+		return nil
 	case m.is(k, keymap.Interrupt):
 		if !b.escAt.IsZero() && m.now().Sub(b.escAt) < bashStopWindow {
 			b.run.Cancel()
