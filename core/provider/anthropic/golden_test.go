@@ -2,6 +2,8 @@ package anthropic
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,6 +58,34 @@ func TestGoldenStreams(t *testing.T) {
 			providertest.Golden(t, name, tr.Bytes(msg))
 		})
 	}
+}
+
+// TestStopStreams decodes the constructed streams in testdata/stops. A
+// max_tokens stop in the middle of a tool call ends as StopLength with the
+// text kept and the cut-off call marked invalid (its arguments {} and the
+// text that arrived kept), so the agent answers it with an error instead
+// of running it.
+func TestStopStreams(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "stops", "max_tokens_tool_use.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := providertest.NewServer(t, providertest.SSEBody(string(body)))
+	msg, err, tr := stream(t, newProvider(srv, nil), testRequest(srv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg.StopReason != core.StopLength || msg.RawStopReason != "max_tokens" || msg.Text() != "I'll create the file." {
+		t.Errorf("stop %s (%s) text %q", msg.StopReason, msg.RawStopReason, msg.Text())
+	}
+	calls := msg.ToolCalls()
+	if len(calls) != 1 {
+		t.Fatalf("%d tool calls, want the cut-off one", len(calls))
+	}
+	if c := calls[0]; string(c.Arguments) != "{}" || c.InvalidArguments != `{"path": "main.go", "content": "package main\n\nfunc ma` {
+		t.Errorf("cut-off call: arguments %s, invalid %q", c.Arguments, c.InvalidArguments)
+	}
+	providertest.Golden(t, "stops/max_tokens_tool_use", tr.Bytes(msg))
 }
 
 // TestStreamFacts checks, independently of the golden files, the facts a
