@@ -194,3 +194,27 @@ func TestBrokenToolArgumentsAreAnError(t *testing.T) {
 		t.Errorf("the turn did not go on: %q", last)
 	}
 }
+
+// TestCallsOfATruncatedAnswerDoNotRun checks pi's rule: an answer cut off
+// at the output limit may hold incomplete calls, so none runs and each is
+// answered with an error saying so.
+func TestCallsOfATruncatedAnswerDoNotRun(t *testing.T) {
+	ran := false
+	tool := &fakeTool{name: "write", run: func(context.Context, core.ToolCall, func(core.ToolUpdate)) (core.ToolResult, error) {
+		ran = true
+		return core.TextResult("written"), nil
+	}}
+	f := newFixture(t, Config{Tools: []core.Tool{tool}},
+		faux.Response{Content: []core.Content{toolCall("c1", "write", `{}`)}, StopReason: core.StopLength},
+		faux.Response{Text: "shorter now"})
+	_ = f.s.Prompt("write it", nil, BehaviorNone)
+	var end core.ToolExecutionEnd
+	for _, e := range f.untilSettled() {
+		if e, ok := e.(core.ToolExecutionEnd); ok {
+			end = e
+		}
+	}
+	if ran || !end.Result.IsError || !strings.Contains(end.Result.Content[0].Text, "output token limit") {
+		t.Fatalf("ran=%v, result %+v", ran, end.Result)
+	}
+}

@@ -13,6 +13,9 @@ import (
 const (
 	textSkipped = "Skipped due to queued user message."
 	textAborted = "Tool execution was aborted"
+	// textTruncated answers the calls of an answer cut off at the output
+	// token limit.
+	textTruncated = "The answer was cut off at the output token limit before this tool call was complete, so it was not run. Make the call again, with shorter arguments or in smaller steps."
 )
 
 // toolRun is one tool call of a turn on its way to a result.
@@ -43,6 +46,12 @@ func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) ([]*
 		r := &toolRun{call: core.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments}, invalid: b.InvalidArguments}
 		runs[i] = r
 		s.publish(core.ToolExecutionStart{ToolCallID: b.ID, ToolName: b.Name, Args: b.Arguments})
+		if msg.StopReason == core.StopLength {
+			// The answer was cut off at the output limit: its calls may
+			// be incomplete, so none runs (pi does the same).
+			r.result = core.ErrorResult(textTruncated)
+			continue
+		}
 		s.prepare(ctx, r)
 	}
 	var steering []core.Message
