@@ -175,10 +175,20 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 	defer stop()
 	out := bufio.NewWriterSize(streams.Out, 64<<10)
 	var w eventWriter
+	var spin *spinner // on a terminal's stderr in text mode
+	var ticks <-chan time.Time
 	if opts.Mode == "json" {
 		w = newJSONWriter(out, a.cwd, opts.RPCCompat == "0.73")
 	} else {
-		w = &textWriter{out: out, errOut: streams.Err, progress: streams.ErrIsTerminal}
+		tw := &textWriter{out: out, errOut: streams.Err, progress: streams.ErrIsTerminal}
+		if streams.ErrIsTerminal {
+			spin = &spinner{w: streams.Err, now: time.Now}
+			tw.spin = spin
+			ticker := time.NewTicker(spinnerInterval)
+			defer ticker.Stop()
+			ticks = ticker.C
+		}
+		w = tw
 	}
 	if err := a.session.Prompt(prompt, nil, agent.BehaviorNone); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
@@ -193,6 +203,8 @@ loop:
 		case <-aborting:
 			a.session.Abort()
 			aborting = nil
+		case <-ticks:
+			spin.tick()
 		case e := <-events:
 			if me, ok := e.(core.MessageEnd); ok {
 				if am, ok := me.Message.(*core.AssistantMessage); ok {
@@ -230,17 +242,25 @@ type eventWriter interface {
 }
 
 // textWriter streams assistant text as it arrives, a blank line between
-// answers, and on a terminal shows tool calls on stderr as they run.
+// answers, and on a terminal shows tool calls on stderr as they run and a
+// spinner while the model is thinking.
 type textWriter struct {
 	out      *bufio.Writer
 	errOut   io.Writer
 	progress bool
-	wrote    bool
-	newline  bool
-	err      error
+	spin     *spinner // nil: no spinner
+	// broken: stderr ended the answer's unfinished line on the terminal
+	// (before a tool line), so the screen is at the start of a line.
+	broken  bool
+	wrote   bool
+	newline bool
+	err     error
 }
 
 func (w *textWriter) write(e core.Event) {
+	if w.spin != nil {
+		w.spinner(e)
+	}
 	switch e := e.(type) {
 	case core.MessageUpdate:
 		switch e.Kind {
@@ -253,7 +273,7 @@ func (w *textWriter) write(e core.Event) {
 			}
 		case core.UpdateTextDelta:
 			w.out.WriteString(e.Delta)
-			w.wrote = true
+			w.wrote, w.broken = true, false
 			w.newline = strings.HasSuffix(e.Delta, "\n")
 			if err := w.out.Flush(); err != nil && w.err == nil {
 				w.err = err
@@ -261,6 +281,11 @@ func (w *textWriter) write(e core.Event) {
 		}
 	case core.ToolExecutionStart:
 		if w.progress {
+			if w.wrote && !w.newline && !w.broken {
+				// The tool line goes below the answer's text, not after it.
+				fmt.Fprintln(w.errOut)
+				w.broken = true
+			}
 			fmt.Fprintf(w.errOut, "  → %s %s\n", e.ToolName, clip(string(e.Args), 100))
 		}
 	case core.ToolExecutionEnd:
@@ -278,7 +303,32 @@ func (w *textWriter) write(e core.Event) {
 	}
 }
 
+// spinner starts the spinner when a turn asks the model, stops it when the
+// answer's text or a tool call starts, and erases it before anything else
+// reaches stderr.
+func (w *textWriter) spinner(e core.Event) {
+	switch e := e.(type) {
+	case core.TurnStart:
+		// On a terminal stdout and stderr share the screen: erasing the
+		// spinner would erase an unfinished line of the answer with it.
+		if !w.wrote || w.newline || w.broken {
+			w.spin.begin()
+		}
+	case core.MessageUpdate:
+		if e.Kind == core.UpdateTextStart || e.Kind == core.UpdateTextDelta {
+			w.spin.end()
+		}
+	case core.ToolExecutionStart, core.TurnEnd, core.AgentEnd, core.Settled:
+		w.spin.end()
+	case core.ToolExecutionEnd, core.AutoRetryStart, core.AutoCompactionStart, core.Notice:
+		w.spin.clear()
+	}
+}
+
 func (w *textWriter) finish() error {
+	if w.spin != nil {
+		w.spin.end()
+	}
 	if w.wrote && !w.newline {
 		w.out.WriteString("\n")
 	}
