@@ -12,6 +12,7 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-9s %s\n", $$1, $$2}'
 
 build: ## build bin/cairn
+	@[ -x $(BIN) ] || echo "building $(BIN) (the first build fetches and compiles the dependencies: about a minute)..."
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cairn
 
 run: build ## build and open cairn's TUI (ARGS are passed on, e.g. make run ARGS='-p "hello"')

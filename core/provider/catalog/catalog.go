@@ -239,7 +239,7 @@ func (c *Catalog) Open(m core.Model, opts provider.Options) (provider.Provider, 
 		return google.New(opts), nil
 	case faux.API:
 		if c.Faux == nil {
-			return nil, errors.New("the faux provider needs a script: set CAIRN_FAUX_SCRIPT to a script file (see `make demo`)")
+			return nil, errors.New("the faux provider needs a script: set CAIRN_FAUX_SCRIPT to a script file, or run `cairn --demo`")
 		}
 		return c.Faux, nil
 	}

@@ -153,7 +153,7 @@ func (c *Catalog) missingKeyError(providerName string) error {
 
 func (c *Catalog) noCredentialsError() error {
 	return fmt.Errorf("%w: cairn looked for %s in the environment and for providers in %s. "+
-		"Set one of those variables, or add a local server to models.json (see README), or try `make demo` for scripted answers",
+		"Set one of those variables, or add a local server to models.json (see README), or try `cairn --demo` for scripted answers",
 		ErrNoCredentials, strings.Join(c.KeyEnvs(), ", "), c.configPathOrDefault())
 }
 

@@ -78,3 +78,14 @@ func TestRefusalIsTheAnswer(t *testing.T) {
 		t.Errorf("answer %q, stop %s", msg.Text(), msg.StopReason)
 	}
 }
+
+// TestRepeatedArgumentsAreKeptAsInvalid: vLLM re-sends a call's whole
+// arguments at the end; the joined text is not JSON, so the call carries
+// it as invalid (the agent answers it with an error) instead of {}.
+func TestRepeatedArgumentsAreKeptAsInvalid(t *testing.T) {
+	msg := streamFrom(t, core.Model{ID: "Qwen/Qwen2.5-7B-Instruct", API: "openai-completions", Provider: "vllm"}, constructed(t, "vllm_repeated_arguments.sse"))
+	calls := msg.ToolCalls()
+	if len(calls) != 1 || string(calls[0].Arguments) != "{}" || calls[0].InvalidArguments != `{"path": "a.txt"}{"path": "a.txt"}` {
+		t.Fatalf("calls %+v", calls)
+	}
+}
