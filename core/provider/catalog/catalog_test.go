@@ -66,7 +66,7 @@ func TestNoCredentialsSaysWhereItLooked(t *testing.T) {
 	if err == nil {
 		t.Fatal("Default succeeded with no keys at all")
 	}
-	for _, want := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "models.json", "make demo"} {
+	for _, want := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "models.json", "cairn --demo"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not mention %s", err, want)
 		}
