@@ -29,6 +29,11 @@ type Options struct {
 	RPCCompat    string // "" (pi 0.87's shapes) or "0.73"
 	Messages     []string
 	Demo         bool
+	TrustProject bool
+
+	// trust is what this run may take from the project directory, decided
+	// once (see projectTrustFor).
+	trust *projectTrust
 
 	// demoDir is the demo's throwaway project (set by startDemo).
 	demoDir string
@@ -70,6 +75,7 @@ var flagSpecs = []flagSpec{
 		o.MaxTokens = n
 		return nil
 	}},
+	{[]string{"--trust-project"}, false, func(o *Options, _ string) error { o.TrustProject = true; return nil }},
 	{[]string{"--demo"}, false, func(o *Options, _ string) error { o.Demo = true; return nil }},
 	{[]string{"--list-models"}, false, func(o *Options, _ string) error { o.ListModels = true; return nil }},
 	{[]string{"--no-session"}, false, func(o *Options, _ string) error { o.NoSession = true; return nil }},
@@ -168,6 +174,9 @@ Flags:
       --approval MODE       which tool calls need approval: default (edits and commands),
                             auto_edit (commands only) or yolo (none); print mode cannot
                             ask, so it refuses calls that need approval
+      --trust-project       trust this project's .cairn/ files, AGENTS.md and CLAUDE.md
+                            (settings, approval rules, prompts, context); until trusted,
+                            cairn ignores them, except settings that make approvals stricter
       --system-prompt TEXT  replace the system prompt
       --max-tokens N        cap the answer's length in tokens
       --list-models [TEXT]  list the models cairn knows (matching TEXT) and exit

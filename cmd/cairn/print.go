@@ -150,7 +150,7 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 		fmt.Fprintf(streams.Err, "cairn: find the working directory: %v\n", err)
 		return exitFailure
 	}
-	templates, errs := loadPrompts(env, cwd)
+	templates, errs := loadPrompts(env, cwd, projectTrustFor(streams, env, opts, cwd, nil))
 	for _, e := range errs {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}

@@ -8,21 +8,29 @@ import (
 )
 
 // TestPrintModeExpandsPromptTemplates: `cairn -p "/name args"` sends the
-// template's text, from the person's prompts or the project's.
+// template's text, from the person's prompts or (once the project is
+// trusted) the project's.
 func TestPrintModeExpandsPromptTemplates(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	t.Chdir(project)
 	writeFile(t, filepath.Join(home, "prompts", "review.md"), "---\ndescription: Review\n---\nReview $1 for ${2:-bugs}.")
 	writeFile(t, filepath.Join(project, ".cairn", "prompts", "deploy.md"), "Deploy to $@.")
 	script := writeScript(t, `{"responses": [{"text": "ok"}]}`)
-	for _, c := range []struct{ prompt, want string }{
-		{`/review "the parser"`, `"text":"Review the parser for bugs."`},
-		{"/deploy staging eu", `"text":"Deploy to staging eu."`},
-		{"/nothing here", `"text":"/nothing here"`},
+	for _, c := range []struct {
+		prompt, want string
+		trust        bool
+	}{
+		{`/review "the parser"`, `"text":"Review the parser for bugs."`, false},
+		{"/deploy staging eu", `"text":"/deploy staging eu"`, false},
+		{"/deploy staging eu", `"text":"Deploy to staging eu."`, true},
+		{"/nothing here", `"text":"/nothing here"`, false},
 	} {
 		t.Run(c.prompt, func(t *testing.T) {
-			r := invoke(t, map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": script}, nil,
-				"--provider", "faux", "--no-session", "--mode", "json", "-p", c.prompt)
+			args := []string{"--provider", "faux", "--no-session", "--mode", "json", "-p", c.prompt}
+			if c.trust {
+				args = append(args, "--trust-project")
+			}
+			r := invoke(t, map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": script}, nil, args...)
 			if r.code != 0 {
 				t.Fatalf("%+v", r)
 			}

@@ -30,6 +30,15 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	resume := opts.Resume
 	opts.Resume = false
 
+	if cwd, err := os.Getwd(); err == nil {
+		// Asked here, on the plain terminal, before the interface takes
+		// the screen; what the project may do depends on the answer.
+		var ask *IOStreams
+		if streams.InIsTerminal && streams.ErrIsTerminal && opts.demoDir == "" {
+			ask = &streams
+		}
+		projectTrustFor(quiet, env, opts, cwd, ask)
+	}
 	a, err := buildApp(quiet, env, opts, false)
 	if err != nil {
 		streams.Err.Write(warn.Bytes())
@@ -41,7 +50,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	eff := a.settings.Effective()
 	custom, themeErrs := themes.LoadDir(filepath.Join(env.dir, "themes"))
 	keys, keyErrs := keymap.Load(filepath.Join(env.dir, "keybindings.json"))
-	templates, tmplErrs := loadPrompts(env, a.cwd)
+	templates, tmplErrs := loadPrompts(env, a.cwd, *opts.trust)
 	var notices []string
 	if opts.demoDir != "" {
 		notices = demoIntro(opts.demoDir)

@@ -40,7 +40,12 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, fmt.Errorf("find the working directory: %w", err)
 	}
-	st, err := settings.Load(settings.GlobalFile(env.dir), settings.ProjectFile(cwd))
+	trusted := projectTrustFor(streams, env, opts, cwd, nil)
+	projectSettings := ""
+	if trusted.trusted() {
+		projectSettings = settings.ProjectFile(cwd)
+	}
+	st, err := settings.Load(settings.GlobalFile(env.dir), projectSettings)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
@@ -82,7 +87,16 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return nil, err
 		}
 	}
-	gate, err := approval.Open(approval.Config{Mode: mode, Dir: cwd, RulesFile: approval.ProjectRulesFile(cwd)})
+	rulesFile := approval.ProjectRulesFile(cwd)
+	if !trusted.trusted() {
+		// An untrusted project may make approvals stricter, never looser,
+		// and its rules file is neither read nor written.
+		if m := projectApprovalMode(cwd); m != "" {
+			mode = stricterMode(mode, m)
+		}
+		rulesFile = ""
+	}
+	gate, err := approval.Open(approval.Config{Mode: mode, Dir: cwd, RulesFile: rulesFile})
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
@@ -91,7 +105,12 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
-	custom, appendText := sysprompt.LoadOverrides(env.dir, cwd)
+	overridesDir := cwd
+	if !trusted.trusted() {
+		contextFiles = untrustedContext(contextFiles, trusted.project.Root)
+		overridesDir = ""
+	}
+	custom, appendText := sysprompt.LoadOverrides(env.dir, overridesDir)
 	if opts.SystemPrompt != "" {
 		custom = opts.SystemPrompt
 	}

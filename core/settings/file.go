@@ -59,12 +59,12 @@ func marshalFile(o *object) []byte {
 	return buf.Bytes()
 }
 
-// writeAtomic replaces path with data through a temporary file in the same
+// WriteAtomic replaces path with data through a temporary file in the same
 // directory, synced before it is renamed over the old one, so a crash
 // leaves the old file or the new one and never a mix. A new file gets mode
 // 0644; an existing file keeps its mode (a user who made it private meant
 // it).
-func writeAtomic(path string, data []byte) (err error) {
+func WriteAtomic(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	mode := fs.FileMode(0o644)
 	if info, err := os.Stat(path); err == nil {

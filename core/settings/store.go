@@ -243,7 +243,7 @@ func (s *Store) setInFile(key string, scope Scope, change func(*object) error) e
 	if err := change(obj); err != nil {
 		return fmt.Errorf("set %s in %s: %w", key, file, err)
 	}
-	if err := writeAtomic(file, marshalFile(obj)); err != nil {
+	if err := WriteAtomic(file, marshalFile(obj)); err != nil {
 		return fmt.Errorf("set %s: save %s: %w", key, file, err)
 	}
 	s.mu.Lock()

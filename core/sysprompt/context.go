@@ -174,13 +174,17 @@ func readCapped(path string, size int64) (string, error) {
 // whose text replaces cairn's default prompt (see Options.Custom), and
 // APPEND_SYSTEM.md, whose text is added after it (Options.Append). Each is
 // looked for in <cwd>/.cairn/ first, then in cairnDir; the first found is
-// used. A missing or unreadable file gives "".
+// used. An empty cwd skips the project (one that is not trusted). A missing
+// or unreadable file gives "".
 func LoadOverrides(cairnDir, cwd string) (custom, appendText string) {
 	return readFirst(cairnDir, cwd, "SYSTEM.md"), readFirst(cairnDir, cwd, "APPEND_SYSTEM.md")
 }
 
 func readFirst(cairnDir, cwd, name string) string {
-	candidates := []string{filepath.Join(cwd, ".cairn", name)}
+	var candidates []string
+	if cwd != "" {
+		candidates = append(candidates, filepath.Join(cwd, ".cairn", name))
+	}
 	if cairnDir != "" {
 		candidates = append(candidates, filepath.Join(cairnDir, name))
 	}

@@ -104,7 +104,8 @@ func expectError(t *testing.T, l *line, text string) {
 }
 
 // checkInterruptMode asserts oh-my-pi's interruptMode, which cairn adds at
-// the end of get_state, and removes it (pi has none).
+// the end of get_state (followed by cairn's own approvalMode when the
+// session has an approval gate), and removes both (pi has neither).
 func checkInterruptMode(t *testing.T, got []*line) {
 	t.Helper()
 	for _, l := range got {
@@ -114,6 +115,12 @@ func checkInterruptMode(t *testing.T, got []*line) {
 		data, _ := l.get("data").(*ordered)
 		if data == nil {
 			continue
+		}
+		if approval, ok := data.vals["approvalMode"]; ok {
+			if approval != "default" && approval != "auto_edit" && approval != "yolo" || data.keys[len(data.keys)-1] != "approvalMode" {
+				t.Errorf("get_state's approvalMode is wrong or not last: %s", l.text)
+			}
+			data.del("approvalMode")
 		}
 		mode, _ := data.vals["interruptMode"].(string)
 		if mode != "immediate" && mode != "wait" || data.keys[len(data.keys)-1] != "interruptMode" {

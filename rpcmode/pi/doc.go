@@ -63,7 +63,8 @@
 //   - Blank lines are skipped (pi answers each with a parse error).
 //   - Lines longer than 64 MiB are answered with an error and skipped up to
 //     the next newline.
-//   - get_state also reports oh-my-pi's interruptMode.
+//   - get_state also reports oh-my-pi's interruptMode, and cairn's own
+//     approvalMode when the session has an approval gate.
 //   - agent_settled follows the last agent_end of each prompt, retries and
 //     compactions included, so hosts know when a prompt is really done.
 //   - Setters persist only when asked (above).

@@ -65,8 +65,10 @@ type Host struct {
 	Compat073 bool
 }
 
-// ApprovalModeSetter switches the approval mode; *approval.Gate is one.
+// ApprovalModeSetter reports and switches the approval mode;
+// *approval.Gate is one.
 type ApprovalModeSetter interface {
+	Mode() approval.Mode
 	SetMode(approval.Mode)
 }
 

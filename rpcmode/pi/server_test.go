@@ -513,4 +513,9 @@ func TestSetApprovalMode(t *testing.T) {
 	if resp := r.response("b"); resp.get("success") != false || !strings.Contains(resp.str("error"), "mode") {
 		t.Fatalf("response = %s", resp.text)
 	}
+	// get_state reports the mode in force, so a front end can show it.
+	r.send(map[string]any{"id": "c", "type": "get_state"})
+	if resp := r.response("c"); !strings.Contains(resp.text, `"approvalMode":"yolo"`) {
+		t.Fatalf("get_state = %s, want approvalMode yolo", resp.text)
+	}
 }

@@ -22,6 +22,9 @@ type stateData struct {
 	MessageCount          int         `json:"messageCount"`
 	PendingMessageCount   int         `json:"pendingMessageCount"`
 	InterruptMode         string      `json:"interruptMode"`
+	// ApprovalMode is cairn's own: which tool calls need approval
+	// (default, auto_edit or yolo), so a front end can always show it.
+	ApprovalMode string `json:"approvalMode,omitempty"`
 }
 
 func (s *server) getState(*command) (any, error) {
@@ -43,6 +46,9 @@ func (s *server) getState(*command) (any, error) {
 	}
 	if st.Model.ID != "" {
 		d.Model = &st.Model
+	}
+	if s.host.Approvals != nil {
+		d.ApprovalMode = string(s.host.Approvals.Mode())
 	}
 	return d, nil
 }

@@ -1,0 +1,130 @@
+package trust
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestControlFiles: the files under the working directory's .cairn/ and
+// every AGENTS.md and CLAUDE.md from the repository root down count;
+// .cairn/ of the root, when the working directory is below it, does not
+// (cairn reads the working directory's).
+func TestControlFiles(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(repo, "svc", "api")
+	write(t, filepath.Join(repo, "AGENTS.md"), "root rules")
+	write(t, filepath.Join(repo, "svc", "CLAUDE.md"), "svc rules")
+	write(t, filepath.Join(sub, ".cairn", "settings.json"), "{}")
+	write(t, filepath.Join(sub, ".cairn", "prompts", "x.md"), "x")
+	write(t, filepath.Join(repo, ".cairn", "approvals.json"), "{}")
+	write(t, filepath.Join(sub, "README.md"), "not a control file")
+	if err := os.Symlink(filepath.Join(repo, "AGENTS.md"), filepath.Join(sub, ".cairn", "SYSTEM.md")); err != nil {
+		t.Fatal(err)
+	}
+
+	p := Find(sub)
+	realRepo, _ := filepath.EvalSymlinks(repo)
+	if p.Root != realRepo {
+		t.Fatalf("Root = %s, want %s", p.Root, realRepo)
+	}
+	want := []string{"AGENTS.md", "svc/CLAUDE.md", "svc/api/.cairn/SYSTEM.md", "svc/api/.cairn/prompts/x.md", "svc/api/.cairn/settings.json"}
+	if got := p.ControlFiles(); !slices.Equal(got, want) {
+		t.Errorf("ControlFiles = %q, want %q", got, want)
+	}
+	if got := Find(t.TempDir()).ControlFiles(); len(got) != 0 {
+		t.Errorf("an empty directory has control files %q", got)
+	}
+}
+
+// TestFingerprintFollowsContent: any change to a control file's name or
+// bytes, or a new one, changes the fingerprint; other files do not.
+func TestFingerprintFollowsContent(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".cairn", "settings.json"), `{"approvalMode":"default"}`)
+	p := Find(dir)
+	base := p.Fingerprint()
+	if p.Fingerprint() != base {
+		t.Fatal("the fingerprint is not stable")
+	}
+	write(t, filepath.Join(dir, "main.go"), "package main")
+	if p.Fingerprint() != base {
+		t.Error("an ordinary file changed the fingerprint")
+	}
+	write(t, filepath.Join(dir, ".cairn", "settings.json"), `{"approvalMode":"yolo"}`)
+	changed := p.Fingerprint()
+	if changed == base {
+		t.Error("changed settings kept the fingerprint")
+	}
+	write(t, filepath.Join(dir, "AGENTS.md"), "")
+	if p.Fingerprint() == changed {
+		t.Error("a new, empty AGENTS.md kept the fingerprint")
+	}
+}
+
+// TestStore: trust is remembered per directory, lost when control files
+// change, and forgotten on request; a corrupt trust file trusts nothing
+// and is not overwritten.
+func TestStore(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, ".cairn", "approvals.json"), `{"version":1,"rules":[]}`)
+	p := Find(dir)
+	at := time.Date(2026, 11, 25, 4, 0, 0, 0, time.UTC)
+	s := &Store{Path: filepath.Join(t.TempDir(), "cairn", "trusted.json"), Now: func() time.Time { return at }}
+	check := func(want State) {
+		t.Helper()
+		got, err := s.Check(p)
+		if err != nil || got != want {
+			t.Fatalf("Check = %v, %v; want %v", got, err, want)
+		}
+	}
+	check(Untrusted)
+	if err := s.Trust(p); err != nil {
+		t.Fatal(err)
+	}
+	check(Trusted)
+	data, _ := os.ReadFile(s.Path)
+	if !strings.Contains(string(data), p.Dir) || !strings.Contains(string(data), "2026-11-25T04:00:00Z") {
+		t.Errorf("trust file:\n%s", data)
+	}
+	if other := Find(t.TempDir()); func() State { st, _ := s.Check(other); return st }() != Untrusted {
+		t.Error("trust leaked to another directory")
+	}
+	write(t, filepath.Join(dir, ".cairn", "approvals.json"), `{"version":1,"rules":[{"tool":"bash","command":"rm"}]}`)
+	check(Changed)
+	if err := s.Trust(p); err != nil {
+		t.Fatal(err)
+	}
+	check(Trusted)
+	if err := s.Forget(p); err != nil {
+		t.Fatal(err)
+	}
+	check(Untrusted)
+
+	write(t, s.Path, "{not json")
+	if st, err := s.Check(p); st != Untrusted || err == nil || !strings.Contains(err.Error(), "fix or delete") {
+		t.Errorf("corrupt file: Check = %v, %v", st, err)
+	}
+	if err := s.Trust(p); err == nil {
+		t.Error("Trust overwrote a corrupt trust file")
+	}
+	if data, _ := os.ReadFile(s.Path); string(data) != "{not json" {
+		t.Errorf("the corrupt file changed: %q", data)
+	}
+}
