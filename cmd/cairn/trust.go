@@ -20,6 +20,9 @@ type projectTrust struct {
 	state   trust.State
 	// files are the project's control files, relative to its root.
 	files []string
+	// store is where trust is kept; nil when the project is the person's
+	// home directory.
+	store *trust.Store
 }
 
 // trusted reports whether the project's control files may be used. A
@@ -41,11 +44,12 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 		// Working in the home directory: its .cairn is the person's own.
 		return t
 	}
+	store := &trust.Store{Path: trust.File(env.dir)}
+	t.store = store
 	t.files = t.project.ControlFiles()
 	if len(t.files) == 0 {
 		return t
 	}
-	store := &trust.Store{Path: trust.File(env.dir)}
 	state, err := store.Check(t.project)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
@@ -72,6 +76,19 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 	fmt.Fprintf(streams.Err, "cairn: warning: project %s %s, so cairn ignores its %s (only settings that make approvals stricter apply); read them, then run cairn --trust-project there to use them\n",
 		t.project.Dir, why, listFiles(t.files))
 	return t
+}
+
+// keep re-records trust after cairn itself, at the person's request, wrote
+// one of the project's control files (an "Always allow" rule, a project
+// setting): otherwise the next start would take the person's own change
+// for a stranger's. It does nothing for an untrusted project.
+func (t projectTrust) keep(streams IOStreams) {
+	if !t.trusted() || t.store == nil {
+		return
+	}
+	if err := t.store.Trust(t.project); err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v; cairn will ask to trust %s again\n", err, t.project.Dir)
+	}
 }
 
 // askTrust asks on the terminal whether to trust the project, before the

@@ -142,3 +142,27 @@ func TestRPCModeReportsUntrustedApprovalMode(t *testing.T) {
 		t.Errorf("trusted, get_state does not report the project's yolo:\n%s", r.stdout)
 	}
 }
+
+// TestKeepTrustAcrossOwnWrites: a project cairn itself gave a control file
+// (a project setting the person saved) stays trusted; an untrusted one
+// does not become trusted that way.
+func TestKeepTrustAcrossOwnWrites(t *testing.T) {
+	env := environment{dir: t.TempDir()}
+	var errb strings.Builder
+	streams := IOStreams{Err: &errb}
+
+	plain := t.TempDir()
+	pt := projectTrustFor(streams, env, &Options{}, plain, nil)
+	writeFile(t, filepath.Join(plain, ".cairn", "settings.json"), `{"theme": "dark"}`)
+	pt.keep(streams)
+	if st, _ := pt.store.Check(trust.Find(plain)); st != trust.Trusted {
+		t.Errorf("after cairn's own write the project is %v", st)
+	}
+
+	hostile, _, _ := hostileProject(t)
+	ht := projectTrustFor(streams, env, &Options{}, hostile, nil)
+	ht.keep(streams)
+	if st, _ := ht.store.Check(trust.Find(hostile)); st != trust.Untrusted {
+		t.Errorf("keep trusted an untrusted project: %v", st)
+	}
+}

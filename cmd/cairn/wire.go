@@ -49,6 +49,11 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
+	st.OnWrite(func(scope settings.Scope) {
+		if scope == settings.ScopeProject {
+			trusted.keep(streams)
+		}
+	})
 	eff := st.Effective()
 	file, resumed, err := openSessionFile(env, opts, cwd)
 	if err != nil {

@@ -70,6 +70,16 @@ type Store struct {
 	layers    [3]*object // by Scope
 	merged    *object
 	effective Settings
+	onWrite   func(Scope)
+}
+
+// OnWrite sets a function called after each write this Store makes to a
+// settings file, with the scope written. cairn uses it to keep a trusted
+// project trusted across its own, requested writes to the project's file.
+func (s *Store) OnWrite(f func(Scope)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onWrite = f
 }
 
 // Load reads the global and the project settings files; an empty path, or
@@ -247,13 +257,17 @@ func (s *Store) setInFile(key string, scope Scope, change func(*object) error) e
 		return fmt.Errorf("set %s: save %s: %w", key, file, err)
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, sc := range []Scope{ScopeGlobal, ScopeProject} {
 		if sameFile(s.paths[sc], file) {
 			s.layers[sc] = obj
 		}
 	}
 	s.recompute()
+	onWrite := s.onWrite
+	s.mu.Unlock()
+	if onWrite != nil {
+		onWrite(scope)
+	}
 	return nil
 }
 

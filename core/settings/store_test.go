@@ -497,3 +497,27 @@ func TestSetWithoutFile(t *testing.T) {
 func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
+
+// TestOnWriteHearsEachWrite: the OnWrite function hears the scope of each
+// file write, after the write, and nothing for session-only changes or
+// refused ones.
+func TestOnWriteHearsEachWrite(t *testing.T) {
+	g, p := files(t, "", "")
+	s := mustLoad(t, g, p)
+	var heard []Scope
+	s.OnWrite(func(sc Scope) {
+		if readString(t, p) == "" && sc == ScopeProject {
+			t.Error("OnWrite ran before the project file was written")
+		}
+		heard = append(heard, sc)
+	})
+	for _, sc := range []Scope{ScopeProject, ScopeSession, ScopeGlobal} {
+		if err := s.Set("theme", "dark", sc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = s.Set("compaction", "not an object", ScopeGlobal)
+	if len(heard) != 2 || heard[0] != ScopeProject || heard[1] != ScopeGlobal {
+		t.Errorf("heard %v, want [project global]", heard)
+	}
+}
