@@ -22,7 +22,9 @@ type HTTPDoer interface {
 // never retried here: the agent decides what to do with a broken stream.
 type RetryPolicy struct {
 	// MaxRetries is how many times to retry after the first attempt. Zero
-	// means the default (2); a negative value disables retries.
+	// or a negative value means no retries: the agent retries failed turns
+	// itself, visibly (auto_retry events), and retrying here as well would
+	// multiply the requests a failing provider gets and hide them.
 	MaxRetries int
 	// BaseDelay is the first backoff; it doubles with each retry, with
 	// jitter. Zero means 1 s.
@@ -36,9 +38,6 @@ type RetryPolicy struct {
 }
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
-	if p.MaxRetries == 0 {
-		p.MaxRetries = 2
-	}
 	if p.MaxRetries < 0 {
 		p.MaxRetries = 0
 	}

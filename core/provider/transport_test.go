@@ -80,7 +80,9 @@ func newHarness(t *testing.T, responses ...providertest.Response) *harness {
 	h.url = h.srv.URL + "/v1/messages"
 	h.opts = provider.Options{
 		Client: h.srv.Client(),
-		Now:    func() time.Time { return fixedNow },
+		// Send retries only when asked; these tests exercise its retries.
+		Retry: provider.RetryPolicy{MaxRetries: 2},
+		Now:   func() time.Time { return fixedNow },
 		Sleep: func(ctx context.Context, d time.Duration) error {
 			h.mu.Lock()
 			h.waits = append(h.waits, d)
@@ -561,7 +563,7 @@ func TestSendBelievesXShouldRetry(t *testing.T) {
 		srv := providertest.NewServer(t,
 			providertest.Response{Status: tc.status, Header: h, Body: []byte(`{}`)},
 			providertest.Response{Status: 200, Body: []byte(`ok`)})
-		opts := provider.Options{Sleep: func(context.Context, time.Duration) error { return nil }}
+		opts := provider.Options{Retry: provider.RetryPolicy{MaxRetries: 2}, Sleep: func(context.Context, time.Duration) error { return nil }}
 		resp, _ := provider.Send(context.Background(), opts, "anthropic", "", func(ctx context.Context) (*http.Request, error) {
 			return http.NewRequestWithContext(ctx, "POST", srv.URL, nil)
 		}, nil)
