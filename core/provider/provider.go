@@ -94,7 +94,13 @@ type Options struct {
 	Client HTTPDoer
 	// Retry decides how often and how long to wait before giving up.
 	Retry RetryPolicy
+	// Timeouts end requests that stop making progress; the zero value
+	// means the defaults.
+	Timeouts Timeouts
 	// Now and Sleep are for tests; nil means the real clock.
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
+	// AfterFunc starts the timers of Timeouts, calling f after d unless
+	// stopped; nil means time.AfterFunc. Tests pass a fake to fire them.
+	AfterFunc func(d time.Duration, f func()) Timer
 }
