@@ -2,8 +2,12 @@ package agent
 
 import (
 	"context"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -94,5 +98,111 @@ func TestRetryAfterBeyondCapIsNotRetried(t *testing.T) {
 	want := "the server asks to retry in 2m0s; try again after " + now.Add(2*time.Minute).Local().Format("15:04:05")
 	if s := evs[len(evs)-1].(core.Settled); !strings.Contains(s.Error, want) || !strings.Contains(s.Error, "slow down") {
 		t.Errorf("settled error %q, want it to contain %q", s.Error, want)
+	}
+}
+
+// firingTimer is a provider.Timer whose function has already been started.
+type firingTimer struct{}
+
+func (firingTimer) Stop() bool { return false }
+
+// idleTimer never fires on its own.
+type idleTimer struct{}
+
+func (idleTimer) Stop() bool { return true }
+
+// expireAt returns an AfterFunc under which the limit of duration d expires
+// at once and every other limit never does, so a test needs no real waits.
+func expireAt(d time.Duration) func(time.Duration, func()) provider.Timer {
+	return func(got time.Duration, f func()) provider.Timer {
+		if got != d {
+			return idleTimer{}
+		}
+		go f()
+		return firingTimer{}
+	}
+}
+
+// hangingTestServer answers with head (nothing when empty) and then hangs
+// until the client goes away.
+func hangingTestServer(t *testing.T, head string) (*httptest.Server, *atomic.Int32) {
+	var requests atomic.Int32
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		if head != "" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, head)
+			w.(http.Flusher).Flush()
+		}
+		select {
+		case <-r.Context().Done():
+		case <-done:
+		}
+	}))
+	t.Cleanup(func() { close(done); srv.Close() })
+	return srv, &requests
+}
+
+func timeoutFixture(t *testing.T, baseURL string, opts provider.Options) *fixture {
+	prov := openai.New(opts)
+	model := core.Model{ID: "m", API: "openai-completions", Provider: "openai", BaseURL: baseURL, ContextWindow: 1000, MaxTokens: 100}
+	return newFixture(t, Config{
+		Model: model,
+		Open:  func(core.Model) (Connection, error) { return Connection{Provider: prov}, nil },
+		Retry: DefaultRetry,
+		Sleep: func(context.Context, time.Duration) error { return nil },
+	})
+}
+
+// A provider that never answers no longer hangs the turn: the first-byte
+// limit fails each attempt, the agent retries visibly, and the prompt
+// settles with an error that names the limit.
+func TestNeverAnsweringProviderTimesOutAndRetries(t *testing.T) {
+	srv, _ := hangingTestServer(t, "")
+	f := timeoutFixture(t, srv.URL+"/v1", provider.Options{AfterFunc: expireAt(provider.DefaultFirstByteTimeout)})
+	_ = f.s.Prompt("hi", nil, BehaviorNone)
+	evs := f.untilSettled()
+	if n := countStarts(evs); n != DefaultRetry.MaxRetries {
+		t.Errorf("auto_retry_start events = %d, want %d", n, DefaultRetry.MaxRetries)
+	}
+	if s := evs[len(evs)-1].(core.Settled); !strings.Contains(s.Error, "no response within 5m0s (first-byte timeout)") {
+		t.Errorf("settled = %+v", s)
+	}
+}
+
+// A stream that stalls mid-answer is ended by the idle limit and retried.
+func TestStalledStreamTimesOutAndRetries(t *testing.T) {
+	chunk := `data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}` + "\n\n"
+	srv, requests := hangingTestServer(t, chunk)
+	f := timeoutFixture(t, srv.URL+"/v1", provider.Options{AfterFunc: expireAt(provider.DefaultIdleTimeout)})
+	_ = f.s.Prompt("hi", nil, BehaviorNone)
+	evs := f.untilSettled()
+	if n := countStarts(evs); n != DefaultRetry.MaxRetries || requests.Load() != int32(DefaultRetry.MaxRetries+1) {
+		t.Errorf("retries = %d, requests = %d", n, requests.Load())
+	}
+	if s := evs[len(evs)-1].(core.Settled); !strings.Contains(s.Error, "idle timeout") {
+		t.Errorf("settled = %+v", s)
+	}
+}
+
+// A local server that is not running fails the prompt at once: one
+// attempt, no retry, and the error names the URL.
+func TestRefusedLocalServerFailsFast(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String() + "/v1"
+	ln.Close()
+	f := timeoutFixture(t, base, provider.Options{})
+	_ = f.s.Prompt("hi", nil, BehaviorNone)
+	evs := f.untilSettled()
+	if n := countStarts(evs); n != 0 {
+		t.Errorf("auto_retry_start events = %d, want none", n)
+	}
+	want := "nothing is listening at " + base + "/chat/completions — is the server running?"
+	if s := evs[len(evs)-1].(core.Settled); !strings.Contains(s.Error, want) {
+		t.Errorf("settled error %q, want %q", s.Error, want)
 	}
 }
