@@ -175,7 +175,7 @@ func TestNeverAnsweringProviderTimesOutAndRetries(t *testing.T) {
 func TestStalledStreamTimesOutAndRetries(t *testing.T) {
 	chunk := `data: {"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}` + "\n\n"
 	srv, requests := hangingTestServer(t, chunk)
-	f := timeoutFixture(t, srv.URL+"/v1", provider.Options{AfterFunc: expireAt(provider.DefaultIdleTimeout)})
+	f := timeoutFixture(t, srv.URL+"/v1", provider.Options{Timeouts: provider.Timeouts{Idle: 3 * time.Minute}, AfterFunc: expireAt(3 * time.Minute)})
 	_ = f.s.Prompt("hi", nil, BehaviorNone)
 	evs := f.untilSettled()
 	if n := countStarts(evs); n != DefaultRetry.MaxRetries || requests.Load() != int32(DefaultRetry.MaxRetries+1) {

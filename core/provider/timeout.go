@@ -10,22 +10,23 @@ import (
 	"time"
 )
 
-// Default time limits. A model may think for minutes before it says
-// anything (a reasoning model that does not stream its reasoning, a local
-// server working through a long prompt on a CPU), so the limits are long:
-// they exist to end hangs, not to hurry slow answers.
+// Default time limits. A model may think for minutes without sending a
+// byte: a reasoning model that does not stream its reasoning is silent
+// until it has finished (before the first byte on some APIs, after an
+// opening event on others), and a local server on a CPU may spend minutes
+// on a long prompt. A limit that cuts such an answer off wastes it and the
+// retries repeat the cost, so the limits are long: they end hangs, they do
+// not hurry slow answers. models.json raises or lowers them per provider.
 const (
-	// DefaultConnectTimeout bounds opening a TCP connection.
+	// DefaultConnectTimeout bounds opening a TCP connection; a reachable
+	// server accepts in well under a second.
 	DefaultConnectTimeout = 30 * time.Second
 	// DefaultFirstByteTimeout bounds the wait from sending a request to
 	// the first byte of the response body.
 	DefaultFirstByteTimeout = 5 * time.Minute
 	// DefaultIdleTimeout bounds the silence between two reads of a
-	// response body once it has started. Anthropic pings every few
-	// seconds and the OpenAI APIs stream reasoning or send nothing until
-	// the first byte, so two minutes of silence mid-answer means the
-	// stream is dead.
-	DefaultIdleTimeout = 2 * time.Minute
+	// response body once it has started.
+	DefaultIdleTimeout = 5 * time.Minute
 )
 
 // ErrTimeout is the cause (errors.Is) of every *Error a time limit ends.
@@ -68,7 +69,7 @@ type Timer interface {
 func realAfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
 
 // TimeoutHint tells the person how to raise the limits.
-const TimeoutHint = "If the model is just slow, raise the provider's timeouts (\"timeouts\": {\"firstByte\": \"10m\", \"idle\": \"5m\"} in models.json)"
+const TimeoutHint = "If the model is just slow, raise the provider's timeouts (\"timeouts\": {\"firstByte\": \"15m\", \"idle\": \"15m\"} in models.json)"
 
 // watchdog enforces one attempt's first-byte and idle limits: when a timer
 // fires it cancels the attempt, and the request or the body read that was
