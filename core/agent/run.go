@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -179,10 +180,17 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 			}
 			return final.ErrorMessage
 		}
-		if retry.Enabled && attempt < retry.MaxRetries && final.retryable() {
+		retryAfter := final.retryAfter()
+		tooLong := retry.MaxDelay > 0 && retryAfter > retry.MaxDelay
+		if retry.Enabled && attempt < retry.MaxRetries && final.retryable() && !tooLong {
 			s.publish(core.AgentEnd{Messages: added, WillRetry: true})
 			attempt++
 			delay := retryDelay(retry, attempt)
+			if retryAfter > 0 {
+				// The server knows when it will take us again; an
+				// earlier retry only spends an attempt on a sure refusal.
+				delay = retryAfter
+			}
 			s.publish(core.AutoRetryStart{Attempt: attempt, MaxAttempts: retry.MaxRetries, Delay: delay, ErrorMessage: final.ErrorMessage})
 			if preempted, err := s.waitToRetry(ctx, delay); err != nil {
 				if preempted {
@@ -196,10 +204,17 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 			continue
 		}
 		s.publish(core.AgentEnd{Messages: added})
-		if attempt > 0 {
-			s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: final.ErrorMessage})
+		errText := final.ErrorMessage
+		if tooLong && retry.Enabled && final.retryable() {
+			// Not retried because the wait is longer than we are willing
+			// to hold the turn; say when trying again can succeed.
+			errText += fmt.Sprintf("; the server asks to retry in %s; try again after %s",
+				retryAfter.Round(time.Second), s.cfg.Now().Add(retryAfter).Local().Format("15:04:05"))
 		}
-		return final.ErrorMessage
+		if attempt > 0 {
+			s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: errText})
+		}
+		return errText
 	}
 }
 
@@ -291,6 +306,16 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 type finalMessage struct {
 	*core.AssistantMessage
 	err error
+}
+
+// retryAfter is how long the provider asked us to wait before trying
+// again, or 0 when it did not say.
+func (f *finalMessage) retryAfter() time.Duration {
+	var perr *provider.Error
+	if errors.As(f.err, &perr) {
+		return perr.RetryAfter
+	}
+	return 0
 }
 
 func (f *finalMessage) retryable() bool {

@@ -3,7 +3,8 @@
 // pieces every wire format shares (the history clean-up every request
 // replays the conversation through, the SSE decoder, the message builder that
 // turns deltas into an AssistantMessage in linear time, typed errors, and the
-// HTTP transport that posts a request with retries and backoff).
+// HTTP transport that posts a request, with optional retries and the time
+// limits that end a request that stops making progress).
 //
 // Each wire format lives in its own subpackage: anthropic (Messages API),
 // openai (Chat Completions and every compatible server), openairesp

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -64,7 +65,7 @@ func (e *Error) Error() string {
 		b.WriteString(e.Err.Error())
 	}
 	if e.Hint != "" {
-		if s := b.String(); s != "" && !strings.HasSuffix(s, ".") {
+		if s := b.String(); s != "" && !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
 			b.WriteString(".")
 		}
 		if b.Len() > 0 {
@@ -208,4 +209,28 @@ func Redact(s, secret string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, secret, "[redacted]")
+}
+
+// connectError types a failure to get a response. A refused connection to
+// this machine fails at once, not retryable: a local server that is not
+// running will not start during a backoff, and retrying only delays the
+// message that says what is wrong.
+func connectError(provider string, req *http.Request, err error, apiKey string) *Error {
+	if errors.Is(err, syscall.ECONNREFUSED) && isLoopback(req.URL.Hostname()) {
+		u := *req.URL
+		u.RawQuery, u.Fragment, u.User = "", "", nil
+		return &Error{Provider: provider, Err: err,
+			Message: "nothing is listening at " + Redact(u.String(), apiKey) + " — is the server running?",
+			Hint:    "Start the model server, or check the provider's base URL"}
+	}
+	return NetworkError(provider, err)
+}
+
+// isLoopback reports whether host names this machine.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

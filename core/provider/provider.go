@@ -92,9 +92,19 @@ func ResultText(content []core.Content) string {
 type Options struct {
 	// Client is the HTTP client to use; nil means a client with sane timeouts.
 	Client HTTPDoer
-	// Retry decides how often and how long to wait before giving up.
+	// Retry decides how often and how long to wait before giving up. The
+	// zero value sends each request once: the agent retries failed turns
+	// itself, where the person can see it.
 	Retry RetryPolicy
+	// Timeouts end requests that stop making progress; the zero value
+	// means the defaults.
+	Timeouts Timeouts
 	// Now and Sleep are for tests; nil means the real clock.
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
+	// AfterFunc starts the timers of Timeouts, calling f after d unless
+	// stopped; nil means time.AfterFunc. Tests pass a fake to fire them.
+	// f must run on a goroutine of its own, as with time.AfterFunc, never
+	// inside the AfterFunc call.
+	AfterFunc func(d time.Duration, f func()) Timer
 }

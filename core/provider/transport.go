@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"time"
 
@@ -22,7 +21,9 @@ type HTTPDoer interface {
 // never retried here: the agent decides what to do with a broken stream.
 type RetryPolicy struct {
 	// MaxRetries is how many times to retry after the first attempt. Zero
-	// means the default (2); a negative value disables retries.
+	// or a negative value means no retries: the agent retries failed turns
+	// itself, visibly (auto_retry events), and retrying here as well would
+	// multiply the requests a failing provider gets and hide them.
 	MaxRetries int
 	// BaseDelay is the first backoff; it doubles with each retry, with
 	// jitter. Zero means 1 s.
@@ -36,9 +37,6 @@ type RetryPolicy struct {
 }
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
-	if p.MaxRetries == 0 {
-		p.MaxRetries = 2
-	}
 	if p.MaxRetries < 0 {
 		p.MaxRetries = 0
 	}
@@ -51,19 +49,8 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	return p
 }
 
-// defaultClient has connection timeouts but no overall timeout, since an
-// answer may stream for many minutes.
-var defaultClient = &http.Client{
-	Transport: &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          16,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   15 * time.Second,
-		ExpectContinueTimeout: time.Second,
-	},
-}
+// defaultClient dials with the default connect timeout.
+var defaultClient = newClient(DefaultConnectTimeout)
 
 // ErrorDecoder turns a non-2xx response into a typed error. body holds up to
 // 1 MiB of the response body.
@@ -73,9 +60,14 @@ type ErrorDecoder func(status int, header http.Header, body []byte) *Error
 // request for each attempt. It returns a 2xx response whose body the caller
 // must close, or a *Error. Errors never contain apiKey.
 func Send(ctx context.Context, opts Options, providerName, apiKey string, newRequest func(context.Context) (*http.Request, error), decode ErrorDecoder) (*http.Response, error) {
+	limits := opts.Timeouts.withDefaults()
 	client := opts.Client
 	if client == nil {
-		client = defaultClient
+		client = clientFor(limits.Connect)
+	}
+	afterFunc := opts.AfterFunc
+	if afterFunc == nil {
+		afterFunc = realAfterFunc
 	}
 	sleep := opts.Sleep
 	if sleep == nil {
@@ -87,21 +79,36 @@ func Send(ctx context.Context, opts Options, providerName, apiKey string, newReq
 	}
 	policy := opts.Retry.withDefaults()
 	for attempt := 0; ; attempt++ {
-		req, err := newRequest(ctx)
+		// Each attempt has its own context, which the watchdog cancels
+		// when a time limit passes; the body's Close releases it.
+		actx, cancel := context.WithCancel(ctx)
+		req, err := newRequest(actx)
 		if err != nil {
+			cancel()
 			return nil, &Error{Provider: providerName, Message: Redact(err.Error(), apiKey), Err: err}
 		}
+		w := &watchdog{provider: providerName, limits: limits, afterFunc: afterFunc, cancel: cancel}
+		w.arm()
 		resp, err := client.Do(req)
 		var perr *Error
 		if err != nil {
+			w.stop()
+			cancel()
 			if ctx.Err() != nil {
 				return nil, NetworkError(providerName, ctx.Err())
 			}
-			perr = NetworkError(providerName, redactError(err, apiKey))
+			if perr = w.expired(); perr == nil {
+				perr = connectError(providerName, req, redactError(err, apiKey), apiKey)
+			}
 		} else if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			resp.Body = &watchedBody{rc: resp.Body, w: w}
 			return resp, nil
 		} else {
+			resp.Body = &watchedBody{rc: resp.Body, w: w}
 			perr = responseError(resp, providerName, apiKey, now(), decode)
+			if terr := w.expired(); terr != nil {
+				perr = terr
+			}
 		}
 		if !perr.Retryable || attempt >= policy.MaxRetries {
 			return nil, perr
@@ -209,6 +216,10 @@ func Sleep(ctx context.Context, d time.Duration) error {
 func StreamError(ctx context.Context, providerName string, err error) *Error {
 	if ctx.Err() != nil {
 		return NetworkError(providerName, ctx.Err())
+	}
+	var perr *Error
+	if errors.As(err, &perr) {
+		return perr // already typed, as the time limits' errors are
 	}
 	if errors.Is(err, ErrSSEEventTooLong) {
 		return &Error{Provider: providerName, Message: err.Error(), Err: err}

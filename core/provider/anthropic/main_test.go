@@ -60,7 +60,7 @@ func newProvider(srv *providertest.Server, s *sleeps) *Provider {
 	if s == nil {
 		s = &sleeps{}
 	}
-	return New(provider.Options{Client: srv.Client(), Sleep: s.sleep})
+	return New(provider.Options{Client: srv.Client(), Retry: provider.RetryPolicy{MaxRetries: 2}, Sleep: s.sleep})
 }
 
 // requestBody decodes the JSON body the server received.

@@ -226,8 +226,22 @@ func (c *Catalog) AdHoc(providerName, id, baseURL string) core.Model {
 	}
 }
 
-// Open returns the Provider that speaks m's wire format.
+// Open returns the Provider that speaks m's wire format. The time limits
+// models.json sets for m's provider replace those of opts.
 func (c *Catalog) Open(m core.Model, opts provider.Options) (provider.Provider, error) {
+	if pc := c.providers[m.Provider]; pc != nil {
+		// Validated when the file was read, so no error here.
+		set, _ := pc.Timeouts.parse()
+		if set.Connect != 0 {
+			opts.Timeouts.Connect = set.Connect
+		}
+		if set.FirstByte != 0 {
+			opts.Timeouts.FirstByte = set.FirstByte
+		}
+		if set.Idle != 0 {
+			opts.Timeouts.Idle = set.Idle
+		}
+	}
 	switch m.API {
 	case APIAnthropic:
 		return anthropic.New(opts), nil

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/provider"
 )
 
 // modelsFile is models.json in pi's schema.
@@ -25,6 +27,10 @@ type providerConfig struct {
 	Compat         *core.Compat              `json:"compat"`
 	Models         []modelEntry              `json:"models"`
 	ModelOverrides map[string]modelOverrides `json:"modelOverrides"`
+	// Timeouts raise (or lower) the time limits of requests to this
+	// provider: a slow local server or reasoning model may need more than
+	// the defaults.
+	Timeouts *timeoutsConfig `json:"timeouts"`
 
 	// runtimeKey is the --api-key for this provider; not from the file.
 	runtimeKey string
@@ -51,6 +57,41 @@ type modelOverrides struct {
 	MaxTokens     int               `json:"maxTokens"`
 	Headers       map[string]string `json:"headers"`
 	Compat        *core.Compat      `json:"compat"`
+}
+
+// timeoutsConfig is a provider's "timeouts" in models.json: Go durations
+// ("90s", "10m"), or "off" for no limit. Unset fields keep the defaults.
+type timeoutsConfig struct {
+	Connect   string `json:"connect"`
+	FirstByte string `json:"firstByte"`
+	Idle      string `json:"idle"`
+}
+
+// parse returns the limits the config sets, or an error naming the field
+// that is not a duration.
+func (t *timeoutsConfig) parse() (provider.Timeouts, error) {
+	var out provider.Timeouts
+	if t == nil {
+		return out, nil
+	}
+	for _, f := range []struct {
+		name string
+		text string
+		dst  *time.Duration
+	}{{"connect", t.Connect, &out.Connect}, {"firstByte", t.FirstByte, &out.FirstByte}, {"idle", t.Idle, &out.Idle}} {
+		switch f.text {
+		case "":
+		case "off":
+			*f.dst = -1 // provider.Timeouts: negative means no limit
+		default:
+			d, err := time.ParseDuration(f.text)
+			if err != nil || d <= 0 {
+				return out, fmt.Errorf("timeouts.%s is %q; give a duration such as \"90s\" or \"10m\", or \"off\"", f.name, f.text)
+			}
+			*f.dst = d
+		}
+	}
+	return out, nil
 }
 
 type partialPrice struct {
@@ -90,8 +131,11 @@ func parseModelsFile(data []byte) (*modelsFile, error) {
 		if len(p.Models) > 0 && p.BaseURL == "" && !isBuiltinProvider(name) {
 			return nil, fmt.Errorf("provider %q has models but no baseUrl", name)
 		}
-		if len(p.Models) == 0 && p.BaseURL == "" && p.Compat == nil && len(p.ModelOverrides) == 0 && p.APIKey == "" && len(p.Headers) == 0 {
-			return nil, fmt.Errorf("provider %q sets nothing: give it models, baseUrl, apiKey, headers, compat or modelOverrides", name)
+		if len(p.Models) == 0 && p.BaseURL == "" && p.Compat == nil && len(p.ModelOverrides) == 0 && p.APIKey == "" && len(p.Headers) == 0 && p.Timeouts == nil {
+			return nil, fmt.Errorf("provider %q sets nothing: give it models, baseUrl, apiKey, headers, compat, modelOverrides or timeouts", name)
+		}
+		if _, err := p.Timeouts.parse(); err != nil {
+			return nil, fmt.Errorf("provider %q: %w", name, err)
 		}
 		if p.API != "" && !slices.Contains(SupportedAPIs, p.API) {
 			return nil, fmt.Errorf("provider %q uses api %q; cairn speaks %s", name, p.API, strings.Join(SupportedAPIs, ", "))

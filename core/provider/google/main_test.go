@@ -37,7 +37,7 @@ func testOptions(slept *[]time.Duration) provider.Options {
 			}
 			return nil
 		},
-		Retry: provider.RetryPolicy{BaseDelay: time.Millisecond},
+		Retry: provider.RetryPolicy{MaxRetries: 2, BaseDelay: time.Millisecond},
 	}
 }
 

@@ -174,7 +174,7 @@ func TestRetryAfterThenSuccess(t *testing.T) {
 	var sl noSleep
 	limited := providertest.JSON(t, "openai-chat/error_429_rate_limit.json", 429)
 	limited.Header.Set("Retry-After", "2")
-	msg, err, srv, _ := stream(t, provider.Options{Sleep: sl.sleep}, limited, providertest.SSE(t, "openai-chat/text.0.sse"))
+	msg, err, srv, _ := stream(t, provider.Options{Retry: provider.RetryPolicy{MaxRetries: 2}, Sleep: sl.sleep}, limited, providertest.SSE(t, "openai-chat/text.0.sse"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestRetryAfterThenSuccess(t *testing.T) {
 func TestServerErrorThenSuccess(t *testing.T) {
 	var sl noSleep
 	failing := providertest.Response{Status: 500, Body: []byte(`{"error":{"message":"internal","type":"server_error"}}`)}
-	msg, err, srv, _ := stream(t, provider.Options{Sleep: sl.sleep}, failing, providertest.SSE(t, "openai-chat/text.0.sse"))
+	msg, err, srv, _ := stream(t, provider.Options{Retry: provider.RetryPolicy{MaxRetries: 2}, Sleep: sl.sleep}, failing, providertest.SSE(t, "openai-chat/text.0.sse"))
 	if err != nil || msg.StopReason != core.StopEnd {
 		t.Fatalf("err=%v stop=%s", err, msg.StopReason)
 	}
@@ -201,7 +201,7 @@ func TestServerErrorThenSuccess(t *testing.T) {
 func TestBadRequestNotRetried(t *testing.T) {
 	var sl noSleep
 	bad := providertest.Response{Status: 400, Body: []byte(`{"error":{"message":"Invalid schema for function 'ls'","type":"invalid_request_error","param":"tools[0].function.parameters","code":"invalid_function_parameters"}}`)}
-	msg, err, srv, _ := stream(t, provider.Options{Sleep: sl.sleep}, bad)
+	msg, err, srv, _ := stream(t, provider.Options{Retry: provider.RetryPolicy{MaxRetries: 2}, Sleep: sl.sleep}, bad)
 	perr := wantProviderError(t, err)
 	if perr.Retryable || perr.Status != 400 || perr.Code != "invalid_function_parameters" || !strings.Contains(perr.Message, "Invalid schema") {
 		t.Errorf("error = %+v", perr)

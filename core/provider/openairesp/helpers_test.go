@@ -40,7 +40,7 @@ func testModel(baseURL string) core.Model {
 type sleepRecorder struct{ waits []time.Duration }
 
 func (s *sleepRecorder) options() provider.Options {
-	return provider.Options{Sleep: func(ctx context.Context, d time.Duration) error {
+	return provider.Options{Retry: provider.RetryPolicy{MaxRetries: 2}, Sleep: func(ctx context.Context, d time.Duration) error {
 		s.waits = append(s.waits, d)
 		return ctx.Err()
 	}}
