@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -135,7 +134,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		if err != nil {
 			return agent.Connection{}, err
 		}
-		p, err := s.cat.Open(m, providerOptions(streams))
+		p, err := s.cat.Open(m, provider.Options{})
 		if err != nil {
 			return agent.Connection{}, err
 		}
@@ -192,12 +191,4 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 func loadCatalogQuiet(env environment) *catalog.Catalog {
 	cat, _ := catalog.Load(catalog.Options{Dir: env.dir, Getenv: env.getenv})
 	return cat
-}
-
-// providerOptions reports provider-level retries on stderr, so a person
-// sees why an answer is slow to start.
-func providerOptions(streams IOStreams) provider.Options {
-	return provider.Options{Retry: provider.RetryPolicy{OnRetry: func(attempt int, wait time.Duration, err *provider.Error) {
-		fmt.Fprintf(streams.Err, "cairn: %v; retrying in %s (attempt %d)\n", err, wait.Round(100*time.Millisecond), attempt+1)
-	}}}
 }
