@@ -2,13 +2,30 @@ package pi
 
 import (
 	"encoding/json"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 )
 
 func TestClearQueueReturnsWhatWasQueued(t *testing.T) {
-	r, _ := fauxRig(t, slow, faux.Response{Text: mediumText()}, faux.Response{Text: "not wanted"})
+	// The steering messages are sent once the model has been asked (a run
+	// takes what is queued before its first request, as pi's does), and
+	// the model answers only once the queue is cleared: no message can be
+	// delivered first, however fast or slow the machine is.
+	asked, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	unblock := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(unblock)
+	r, fp := fauxRig(t, slow)
+	fp.PushStep(func(*provider.Request) (faux.Response, error) {
+		close(asked)
+		<-release
+		return faux.Response{Text: mediumText()}, nil
+	})
+	fp.Push(faux.Response{Text: "not wanted"})
 	r.send(map[string]any{"id": "idle", "type": "clear_queue"})
 	if res := r.response("idle"); !sameJSON(res.get("data"), map[string]any{"steering": []any{}, "followUp": []any{}}) {
 		t.Errorf("clear_queue while idle: %s", res.text)
@@ -16,6 +33,11 @@ func TestClearQueueReturnsWhatWasQueued(t *testing.T) {
 
 	r.send(map[string]any{"id": "p", "type": "prompt", "message": "talk"})
 	r.response("p")
+	select {
+	case <-asked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the model was never asked")
+	}
 	r.send(map[string]any{"id": "s1", "type": "steer", "message": "change direction"})
 	r.response("s1")
 	r.send(map[string]any{"id": "s2", "type": "steer", "message": "and this"})
@@ -30,6 +52,7 @@ func TestClearQueueReturnsWhatWasQueued(t *testing.T) {
 		t.Errorf("queue_update after clear_queue: %s", q.text)
 	}
 	res := r.response("c")
+	unblock()
 	want := map[string]any{"steering": []any{"change direction", "and this"}, "followUp": []any{"summarize when done"}}
 	if !sameJSON(res.get("data"), want) {
 		t.Errorf("clear_queue: %s", res.text)
