@@ -24,7 +24,20 @@
 //
 // For exec tools a rule is a command prefix in shell syntax, such as
 // `git status`: it covers `git status` and `git status --short`, not `git
-// push`. Command lines are parsed with mvdan.cc/sh/v3/syntax, and a line is
+// push`. The words a command adds beyond a prefix rule's must be harmless
+// for the program (see extras.go): operands, unless they pick what runs
+// (make targets and variables, `npm run` arguments, `go run` files, `git
+// bisect run`), and options on the program's list of safe options; a
+// program without a list takes no extra options, except read-only tools
+// such as ls, cat and grep. So `git diff` covers `git diff --stat HEAD -- x`
+// but not `git diff --output=f` or `git diff --ext-diff`, `make lint` covers
+// `make lint -j4` but not `make lint install` or `make lint --eval=...`, and
+// `go test` covers `go test -race ./core/...` but not `go test -exec x`.
+// Words that expand at run time (`$F`, `*`) count as options unless their
+// literal start shows otherwise, and xargs, which appends words no one can
+// check, is covered by no prefix rule. Options in front of the subcommand
+// (`git -c k=v diff`, `make -f x lint`) never match, since the rule's words
+// come first. Rule.String says what a rule covers. Command lines are parsed with mvdan.cc/sh/v3/syntax, and a line is
 // covered only when every simple command it runs is covered by some rule:
 // through pipes, &&, ||, ;, ( ), { }, if/for/while/case, $( ), backticks,
 // process substitution and here-documents. So a rule for `git status` never
@@ -61,6 +74,13 @@
 //   - A subcommand tool called without one, or with an option first (`git
 //     -C dir push`): the whole command, exactly.
 //   - Any other program: its name alone (`ls`, `grep`, `cat`).
+//   - Programs that run a command or open an editor or terminal (strace,
+//     gdb, valgrind, taskset, chrt, perf, vim, tmux, screen, ...) and
+//     subcommands that run code they are given (`go run`, `go generate`,
+//     `docker run`, `docker exec`, `kubectl exec`, `git bisect run`, `git
+//     submodule foreach`, `git filter-branch`): the whole command, exactly.
+//   - A command adding words its prefix rule would not cover (`git diff
+//     --output=f`, `npm run build -- --watch`): the whole command, exactly.
 //   - sudo and doas stay in front: `sudo apt-get install`.
 //
 // Remembering is offered only when the rules it would create cover the line;

@@ -11,6 +11,10 @@ import (
 var dangerousOptions = []string{"-c", "-x", "--exec", "--eval", "-toolexec", "-exec", "-O", "--output", "-o",
 	"--upload-pack", "--open-files-in-pager", "--ext-diff", "--textconv", "--compress-program", "-vettool"}
 
+// harmlessC are the programs and subcommands for which -c only counts,
+// checks or creates a branch.
+var harmlessC = map[string]bool{"git grep": true, "git ls-files": true, "git switch": true, "sort": true}
+
 // dangerousMakeOptions make make read another makefile or directory.
 var dangerousMakeOptions = []string{"-f", "-C", "-I", "-e", "--file", "--directory", "--include-dir", "-n"}
 
@@ -19,6 +23,9 @@ var dangerousMakeOptions = []string{"-f", "-C", "-I", "-e", "--file", "--directo
 // for sort (`-uo`).
 func dangerousWord(prog, w string) bool {
 	for _, d := range dangerousOptions {
+		if d == "-c" && harmlessC[prog] {
+			continue
+		}
 		if w == d || strings.HasPrefix(w, d+"=") {
 			return true
 		}
@@ -74,6 +81,9 @@ func FuzzRuleMatch(f *testing.F) {
 				prog := ""
 				if keys := programKeys(r.words); len(keys) > 0 {
 					prog = keys[0]
+					if len(keys) > 1 && harmlessC[keys[1]] {
+						prog = keys[1]
+					}
 				}
 				if allOptionsSafe[prog] {
 					continue

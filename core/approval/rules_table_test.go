@@ -70,3 +70,29 @@ func TestRulesTable(t *testing.T) {
 		t.Fatalf("table has %d rows, %d allow: too few", len(rows), allow)
 	}
 }
+
+// TestRuleStringSaysWhatIsAllowed checks that the text a front end shows
+// for a rule names what it covers beyond its words.
+func TestRuleStringSaysWhatIsAllowed(t *testing.T) {
+	tests := []struct {
+		line string
+		want string
+	}{
+		{"git diff HEAD", "bash: git diff (plus safe options and operands)"},
+		{"make lint", "bash: make lint (plus safe options)"},
+		{"npm run build", "bash: npm run build (plus safe options)"},
+		{"ls -la", "bash: ls (plus any options and operands)"},
+		{"git diff --output=f", "bash: git diff '--output=f' (exactly)"},
+		{"strace ls", "bash: strace ls (exactly)"},
+		{"rm -rf build", "bash: rm -rf build (exactly)"},
+	}
+	for _, tt := range tests {
+		rules := commandRules("bash", tt.line)
+		if len(rules) != 1 || rules[0].String() != tt.want {
+			t.Errorf("rules for %q: %v, want one: %s", tt.line, rules, tt.want)
+		}
+	}
+	if got := (Rule{Tool: "edit", Path: "."}).String(); got != "edit: any file in the project" {
+		t.Errorf("path rule: %q", got)
+	}
+}
