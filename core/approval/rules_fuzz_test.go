@@ -11,9 +11,15 @@ import (
 var dangerousOptions = []string{"-c", "-x", "--exec", "--eval", "-toolexec", "-exec", "-O", "--output", "-o",
 	"--upload-pack", "--open-files-in-pager", "--ext-diff", "--textconv", "--compress-program", "-vettool"}
 
-// harmlessC are the programs and subcommands for which -c only counts,
-// checks or creates a branch.
-var harmlessC = map[string]bool{"git grep": true, "git ls-files": true, "git switch": true, "sort": true}
+// harmlessHere are the dangerous-looking options that are harmless for one
+// program or subcommand: git grep -c counts and -o prints only matches,
+// git ls-files -c and -o list cached and other files.
+var harmlessHere = map[string]map[string]bool{
+	"git grep":     set("-c", "-o"),
+	"git ls-files": set("-c", "-o"),
+	"git switch":   set("-c"),
+	"sort":         set("-c"),
+}
 
 // dangerousMakeOptions make make read another makefile or directory.
 var dangerousMakeOptions = []string{"-f", "-C", "-I", "-e", "--file", "--directory", "--include-dir", "-n"}
@@ -23,7 +29,7 @@ var dangerousMakeOptions = []string{"-f", "-C", "-I", "-e", "--file", "--directo
 // for sort (`-uo`).
 func dangerousWord(prog, w string) bool {
 	for _, d := range dangerousOptions {
-		if d == "-c" && harmlessC[prog] {
+		if harmlessHere[prog][d] {
 			continue
 		}
 		if w == d || strings.HasPrefix(w, d+"=") {
@@ -40,8 +46,17 @@ func dangerousWord(prog, w string) bool {
 	switch {
 	case strings.HasPrefix(w, "-O"):
 		return true
-	case prog == "sort" && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w, "oT"):
-		return true
+	case prog == "sort" && strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--"):
+		// Letters up to the first that takes a value (-k, -t, -S) are
+		// options; -o writes a file and -T picks where temporary ones go.
+		for _, l := range w[1:] {
+			if strings.ContainsRune("ktS", l) {
+				return false
+			}
+			if l == 'o' || l == 'T' {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -81,7 +96,7 @@ func FuzzRuleMatch(f *testing.F) {
 				prog := ""
 				if keys := programKeys(r.words); len(keys) > 0 {
 					prog = keys[0]
-					if len(keys) > 1 && harmlessC[keys[1]] {
+					if len(keys) > 1 && harmlessHere[keys[1]] != nil {
 						prog = keys[1]
 					}
 				}
