@@ -9,6 +9,15 @@
 // ModeDefault asks before edit and exec tools (and mcp tools), ModeAutoEdit
 // only before exec (and mcp), ModeYolo never. Info tools never ask.
 //
+// # Protected files
+//
+// Edits of files that steer cairn or run as programs ask in every mode but
+// yolo, even when a rule covers them, and offer no remembering: the
+// project's .cairn directory, AGENTS.md and CLAUDE.md anywhere, .git/hooks
+// and .git/config, and the directories in Config.ProtectedDirs (the user's
+// cairn directory). The question's message and the Decision's Warning say
+// why, such as "writes .cairn/approvals.json, a file that controls cairn".
+//
 // # Answers and rules
 //
 // A question offers "Allow once", "Allow for this session", "Always allow",
