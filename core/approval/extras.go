@@ -142,7 +142,7 @@ var (
 		numeric: true,
 	}
 	goBuildFlags  = set("-race", "-x", "-n", "-a", "-trimpath", "-buildvcs", "-cover", "-msan", "-asan", "-work")
-	goBuildValued = set("-tags", "-mod", "-p", "-buildvcs", "-covermode", "-coverpkg")
+	goBuildValued = set("-tags", "-p", "-buildvcs", "-covermode", "-coverpkg")
 	makeOptions   = optionSpec{flags: set("-k", "--keep-going", "-s", "--silent", "--quiet", "--no-print-directory", "-w", "--print-directory"), valued: set("-j", "--jobs")}
 )
 
@@ -206,8 +206,17 @@ func extrasSafe(ruleWords []string, extra []word) bool {
 			return false
 		}
 		if takesValue {
-			i++ // the value, whatever it is, is harmless for a listed option
+			// The value of a listed option is harmless, but the program
+			// may not take it as one: some values are optional (git's
+			// --color, make's -j), and then the word is read on its own.
+			// So it must be literal and not an option, and where operands
+			// pick what runs (make) a number.
+			i++
 			if i >= len(extra) {
+				return false
+			}
+			v := extra[i]
+			if !v.fixed() || strings.HasPrefix(v.text, "-") || !operands && !isDigits(v.text) {
 				return false
 			}
 		}
