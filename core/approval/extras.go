@@ -185,18 +185,21 @@ func extrasSafe(ruleWords []string, extra []word) bool {
 	for i := 0; i < len(extra); i++ {
 		w := extra[i]
 		if w.plain && w.text == "--" {
-			return operands // everything after is an operand
+			// Everything after is an operand, for the programs where --
+			// is known to end options; others (go test, cargo test, npm)
+			// hand what follows to another program.
+			return operands && endsOptions[keys[0]] && operandsSafe(keys, extra[i+1:])
 		}
 		switch {
 		case anyOption:
 			continue
 		case !w.fixed():
-			if !expansionSafe(w, spec, known, operands) {
+			if !expansionSafe(w, spec, known, operands) || !operandsSafe(keys, extra[i:i+1]) {
 				return false
 			}
 			continue
 		case !strings.HasPrefix(w.text, "-") || w.text == "-":
-			if !operands {
+			if !operands || !operandsSafe(keys, extra[i:i+1]) {
 				return false
 			}
 			continue
@@ -219,6 +222,25 @@ func extrasSafe(ruleWords []string, extra []word) bool {
 			if !v.fixed() || strings.HasPrefix(v.text, "-") || !operands && !isDigits(v.text) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// endsOptions are the programs known to read every word after `--` as an
+// operand.
+var endsOptions = set("git", "sort", "uniq", "du", "df", "tree", "ls", "cat", "grep", "head", "tail", "wc")
+
+// operandsSafe checks operands against what a program makes of them: `git
+// push origin +main` forces and `git push origin :main` deletes, so refspecs
+// starting with + or : are not harmless operands.
+func operandsSafe(keys []string, operands []word) bool {
+	if len(keys) < 2 || keys[1] != "git push" {
+		return true
+	}
+	for _, w := range operands {
+		if strings.HasPrefix(w.text, "+") || strings.HasPrefix(w.text, ":") {
+			return false
 		}
 	}
 	return true
