@@ -15,12 +15,16 @@ import (
 //     operands pick what runs (operandsRun: make targets, `go run` files,
 //     `npm run` arguments, `git bisect run` commands);
 //   - an option on the program's list of safe options (safeOptions), with
-//     its value; programs without a list take no extra options at all;
-//   - anything after `--`, which ends options, when operands are allowed.
+//     its value, which must be a literal that is not an option (and a
+//     number where operands are not allowed, as for make -j): programs
+//     without a list take no extra options at all;
+//   - anything after `--` when operands are allowed and the program is
+//     known to read every word after it as an operand (endsOptions).
 //
-// Words that expand at run time (`$X`, globs) may turn into options, so
-// they count as options unless their literal start is not `-`, or every
-// option of the program is harmless (allOptionsSafe).
+// Words that expand at run time (`$X`, globs, `~`, braces) may turn into
+// options, so they are refused unless their literal start is neither `-`
+// nor an expansion, or every option of the program is harmless
+// (allOptionsSafe). Words appended at run time (xargs) are never covered.
 
 // optionSpec lists the safe options of one program or subcommand.
 type optionSpec struct {
@@ -94,7 +98,7 @@ var safeOptions = map[string]optionSpec{
 // so any option, even one expanded at run time, may ride on a rule naming
 // them.
 var allOptionsSafe = set("ls", "echo", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "which",
-	"whoami", "id", "stat", "file", "uname", "basename", "dirname", "realpath", "readlink", "cut", "tr", "nl",
+	"whoami", "id", "stat", "uname", "basename", "dirname", "realpath", "readlink", "cut", "tr", "nl",
 	"diff", "cmp", "comm", "column", "seq", "printenv", "cd", "jq", "md5sum", "sha1sum", "sha256sum", "command", "type")
 
 // operandsRun are programs and subcommands (by one, two or three leading
