@@ -54,8 +54,13 @@
 //
 // Wrappers are looked through: env (with NAME=value), xargs, nice, time,
 // nohup, timeout, command, exec, stdbuf, ionice, setsid; and `sh -c
-// 'script'` (bash, zsh, ...) whose script is parsed in turn. sudo and doas
-// are not transparent: they stay part of the command a rule names.
+// 'script'` (bash, zsh, ...) whose script is parsed in turn; a wrapper's
+// own options must be known harmless. A command under xargs gets words at
+// run time, so no rule covers it. sudo and doas are not transparent: they
+// stay part of the command a rule names. Programs that run what they are
+// given (strace, gdb -ex, valgrind, taskset, chrt, perf, vim -c, tmux,
+// ssh, `docker run`, `kubectl exec`) are not looked through: the inner
+// command's rule does not cover them, and their own rules are exact.
 //
 // Some lines are never covered, whatever the rules: lines that do not
 // parse; function declarations; eval, trap, alias, builtin, hash and the
