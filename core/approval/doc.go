@@ -9,6 +9,15 @@
 // ModeDefault asks before edit and exec tools (and mcp tools), ModeAutoEdit
 // only before exec (and mcp), ModeYolo never. Info tools never ask.
 //
+// # Protected files
+//
+// Edits of files that steer cairn or run as programs ask in every mode but
+// yolo, even when a rule covers them, and offer no remembering: the
+// project's .cairn directory, AGENTS.md and CLAUDE.md anywhere, .git/hooks
+// and .git/config, and the directories in Config.ProtectedDirs (the user's
+// cairn directory). The question's message and the Decision's Warning say
+// why, such as "writes .cairn/approvals.json, a file that controls cairn".
+//
 // # Answers and rules
 //
 // A question offers "Allow once", "Allow for this session", "Always allow",
@@ -24,7 +33,20 @@
 //
 // For exec tools a rule is a command prefix in shell syntax, such as
 // `git status`: it covers `git status` and `git status --short`, not `git
-// push`. Command lines are parsed with mvdan.cc/sh/v3/syntax, and a line is
+// push`. The words a command adds beyond a prefix rule's must be harmless
+// for the program (see extras.go): operands, unless they pick what runs
+// (make targets and variables, `npm run` arguments, `go run` files, `git
+// bisect run`), and options on the program's list of safe options; a
+// program without a list takes no extra options, except read-only tools
+// such as ls, cat and grep. So `git diff` covers `git diff --stat HEAD -- x`
+// but not `git diff --output=f` or `git diff --ext-diff`, `make lint` covers
+// `make lint -j4` but not `make lint install` or `make lint --eval=...`, and
+// `go test` covers `go test -race ./core/...` but not `go test -exec x`.
+// Words that expand at run time (`$F`, `*`) count as options unless their
+// literal start shows otherwise, and xargs, which appends words no one can
+// check, is covered by no prefix rule. Options in front of the subcommand
+// (`git -c k=v diff`, `make -f x lint`) never match, since the rule's words
+// come first. Rule.String says what a rule covers. Command lines are parsed with mvdan.cc/sh/v3/syntax, and a line is
 // covered only when every simple command it runs is covered by some rule:
 // through pipes, &&, ||, ;, ( ), { }, if/for/while/case, $( ), backticks,
 // process substitution and here-documents. So a rule for `git status` never
@@ -32,8 +54,13 @@
 //
 // Wrappers are looked through: env (with NAME=value), xargs, nice, time,
 // nohup, timeout, command, exec, stdbuf, ionice, setsid; and `sh -c
-// 'script'` (bash, zsh, ...) whose script is parsed in turn. sudo and doas
-// are not transparent: they stay part of the command a rule names.
+// 'script'` (bash, zsh, ...) whose script is parsed in turn; a wrapper's
+// own options must be known harmless. A command under xargs gets words at
+// run time, so no rule covers it. sudo and doas are not transparent: they
+// stay part of the command a rule names. Programs that run what they are
+// given (strace, gdb -ex, valgrind, taskset, chrt, perf, vim -c, tmux,
+// ssh, `docker run`, `kubectl exec`) are not looked through: the inner
+// command's rule does not cover them, and their own rules are exact.
 //
 // Some lines are never covered, whatever the rules: lines that do not
 // parse; function declarations; eval, trap, alias, builtin, hash and the
@@ -61,6 +88,13 @@
 //   - A subcommand tool called without one, or with an option first (`git
 //     -C dir push`): the whole command, exactly.
 //   - Any other program: its name alone (`ls`, `grep`, `cat`).
+//   - Programs that run a command or open an editor or terminal (strace,
+//     gdb, valgrind, taskset, chrt, perf, vim, tmux, screen, ...) and
+//     subcommands that run code they are given (`go run`, `go generate`,
+//     `docker run`, `docker exec`, `kubectl exec`, `git bisect run`, `git
+//     submodule foreach`, `git filter-branch`): the whole command, exactly.
+//   - A command adding words its prefix rule would not cover (`git diff
+//     --output=f`, `npm run build -- --watch`): the whole command, exactly.
 //   - sudo and doas stay in front: `sudo apt-get install`.
 //
 // Remembering is offered only when the rules it would create cover the line;

@@ -29,6 +29,12 @@ type Config struct {
 	// answer; then the call is denied. Zero waits until the context ends.
 	// The asker enforces it (see core.Question.Timeout).
 	Timeout time.Duration
+	// ProtectedDirs are directories, such as the user's cairn directory,
+	// whose files an edit tool may write only after asking, in every mode
+	// but yolo and whatever the rules say. The project's .cairn directory,
+	// AGENTS.md and CLAUDE.md files, .git/hooks and .git/config are always
+	// protected.
+	ProtectedDirs []string
 }
 
 // Gate decides whether a tool call may run: by the mode, then by the rules
@@ -39,6 +45,8 @@ type Gate struct {
 	dir     string
 	file    string
 	timeout time.Duration
+	// protected are Config.ProtectedDirs, absolute with forward slashes.
+	protected []string
 
 	mu      sync.Mutex
 	mode    Mode
@@ -57,7 +65,7 @@ func Open(cfg Config) (*Gate, error) {
 	if mode == "" {
 		mode = ModeDefault
 	}
-	g := &Gate{dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode}
+	g := &Gate{dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode, protected: cleanDirs(cfg.ProtectedDirs)}
 	if g.file == "" {
 		return g, nil
 	}
@@ -111,11 +119,17 @@ func (g *Gate) Rules(scope Scope) []Rule {
 // is denied. A denial's DenialText is the tool result to send to the model.
 func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, ask core.Asker) Decision {
 	cat := tool.Category()
-	if !g.Mode().Asks(cat) {
-		return Decision{Allow: true, By: ByMode}
-	}
+	mode := g.Mode()
 	name := toolName(tool, call)
 	subject := g.Subject(tool, call)
+	if subjectKind(cat) == subjectPath && mode != ModeYolo {
+		if reason := g.protectedReason(subject); reason != "" {
+			return g.askProtected(ctx, ask, name, subject, reason, call.ID)
+		}
+	}
+	if !mode.Asks(cat) {
+		return Decision{Allow: true, By: ByMode}
+	}
 	g.mu.Lock()
 	session, always := g.session, g.always
 	g.mu.Unlock()
@@ -130,6 +144,21 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 	q := g.question(name, cat, subject)
 	q.callID = call.ID
 	return g.ask(ctx, ask, q)
+}
+
+// askProtected asks about an edit of a protected file (see protectedReason),
+// which no mode but yolo and no rule lets through. The question carries the
+// reason and offers no remembering, and the decision's Warning repeats the
+// reason.
+func (g *Gate) askProtected(ctx context.Context, ask core.Asker, name, subject, reason, callID string) Decision {
+	if ctx.Err() != nil {
+		return Decision{By: ByAbort, Warning: reason}
+	}
+	q := question{tool: name, subject: subject, callID: callID, warning: reason,
+		options: []Option{OptionAllowOnce, OptionDeny, OptionDenyReason}}
+	d := g.ask(ctx, ask, q)
+	d.Warning = "This call " + reason + "."
+	return d
 }
 
 // Subject returns what a call acts on, as questions name it: the `command`
@@ -154,6 +183,7 @@ func (g *Gate) Subject(tool core.Tool, call core.ToolCall) string {
 type question struct {
 	tool, subject string
 	callID        string
+	warning       string // why the call needs care, shown with the question
 	options       []Option
 	session       []Rule // for OptionAllowSession and OptionAllowAlways
 	project       []Rule // for OptionAllowProject
@@ -188,6 +218,14 @@ func (g *Gate) question(name string, cat core.ApprovalCategory, subject string) 
 	}
 	q.options = append(q.options, OptionDeny, OptionDenyReason)
 	return q
+}
+
+// message is the question's text under its title: the warning, if any.
+func (q question) message() string {
+	if q.warning == "" {
+		return ""
+	}
+	return "Careful: this call " + q.warning + "."
 }
 
 // what names the tool and what it acts on: "bash: git status".
@@ -235,7 +273,7 @@ func (g *Gate) selectOption(ctx context.Context, asker core.Asker, q question) (
 	}
 	a, out := asker.Ask(ctx, core.Question{
 		Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
-		Title: "Allow " + q.what() + "?", Options: opts, ToolCallID: q.callID, Timeout: g.timeout,
+		Title: "Allow " + q.what() + "?", Message: q.message(), Options: opts, ToolCallID: q.callID, Timeout: g.timeout,
 	})
 	if out == core.Answered && slices.Contains(q.options, Option(a.Value)) {
 		return Option(a.Value), Decision{}, true

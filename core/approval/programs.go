@@ -79,12 +79,20 @@ var subcommandPrograms = map[string][]string{
 	"deno": nil, "flutter": nil, "dart": nil, "nix": nil, "mix": nil, "rake": nil, "rails": nil,
 	"composer": nil, "gem": nil, "pip": nil, "pip3": nil, "conda": nil, "brew": nil, "apt": nil,
 	"apt-get": nil, "dnf": nil, "yum": nil, "apk": nil, "snap": nil, "systemctl": nil, "hg": nil,
-	"svn": nil, "tmux": nil, "wrangler": nil, "vercel": nil, "fly": nil, "flyctl": nil, "heroku": nil,
+	"svn": nil, "wrangler": nil, "vercel": nil, "fly": nil, "flyctl": nil, "heroku": nil,
 }
 
 // exactSubcommands change configuration that later commands obey (a pager,
 // an alias, build flags), so rules for them are exact too.
-var exactSubcommands = set("git config", "npm config", "pnpm config", "yarn config", "go env", "gh api", "gh alias")
+// Subcommands that run a command or program they are given (`go run x.go`,
+// `docker run img sh`, `git bisect run make`) are exact for the same reason
+// as exactPrograms.
+var exactSubcommands = set("git config", "npm config", "pnpm config", "yarn config", "go env", "gh api", "gh alias",
+	"go run", "go generate", "go tool", "git filter-branch", "git bisect run", "git submodule foreach", "git archive",
+	"docker run", "docker exec", "podman run", "podman exec", "kubectl exec", "kubectl run", "kubectl debug",
+	"docker compose run", "docker compose exec", "docker container run", "docker container exec",
+	"podman compose run", "podman compose exec", "cargo run", "dotnet run", "deno run", "npm exec", "npm x",
+	"pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "bun x", "gh extension")
 
 // commandPattern returns the words of the rule that "Allow for this session"
 // creates for c, and whether the rule must match the whole command (exact)
@@ -119,14 +127,15 @@ func patternLength(args []word) (n int, exact bool) {
 	if strings.HasPrefix(name, "python") && len(args) >= 3 && args[1].text == "-m" && option(args[2]) == "" {
 		return 3, false // python -m pytest
 	}
-	if exactPrograms[name] || variableBuiltins[name] || interpreters[name] || shells[name] || strings.HasPrefix(name, "python") || strings.HasPrefix(name, "mkfs.") {
+	if exactPrograms[name] || runners[name] || variableBuiltins[name] || interpreters[name] || shells[name] || strings.HasPrefix(name, "python") || strings.HasPrefix(name, "mkfs.") {
 		return len(args), true
 	}
 	subs, isTool := subcommandPrograms[name]
 	if !isTool {
 		return 1, false
 	}
-	if len(args) < 2 || option(args[1]) != "" || exactSubcommands[name+" "+args[1].text] {
+	if len(args) < 2 || option(args[1]) != "" || exactSubcommands[name+" "+args[1].text] ||
+		len(args) > 2 && exactSubcommands[name+" "+args[1].text+" "+args[2].text] {
 		return len(args), true
 	}
 	for _, s := range subs {

@@ -32,20 +32,44 @@ type Rule struct {
 	Path string `json:"path,omitempty"`
 }
 
-// String describes the rule for people, such as `bash: git status` or
-// `edit: any file in the project`.
+// String describes the rule for people, saying exactly what it allows, such
+// as `bash: git status (plus safe options and operands)`, `bash: make lint
+// (plus safe options)`, `bash: rm -rf build (exactly)` or `edit: any file in
+// the project`. Front ends show it when a rule is made.
 func (r Rule) String() string {
 	switch {
 	case r.Command != "" && r.Exact:
 		return fmt.Sprintf("%s: %s (exactly)", r.Tool, r.Command)
 	case r.Command != "":
-		return fmt.Sprintf("%s: %s", r.Tool, r.Command)
+		return fmt.Sprintf("%s: %s (%s)", r.Tool, r.Command, r.extrasText())
 	case r.Path == ".":
 		return r.Tool + ": any file in the project"
 	case r.Path != "":
 		return fmt.Sprintf("%s: %s", r.Tool, r.Path)
 	}
 	return r.Tool
+}
+
+// extrasText says which words a prefix rule lets a command add.
+func (r Rule) extrasText() string {
+	c, err := compile(r)
+	if err != nil {
+		return "invalid"
+	}
+	keys := programKeys(c.words)
+	operands := len(keys) > 0
+	for _, k := range keys {
+		if operandsRun[k] {
+			operands = false
+		}
+	}
+	switch {
+	case len(keys) > 0 && allOptionsSafe[keys[0]]:
+		return "plus any options and operands"
+	case operands:
+		return "plus safe options and operands"
+	}
+	return "plus safe options"
 }
 
 // errInvalidRule marks a rule that can never cover anything.
@@ -96,7 +120,13 @@ func (r compiled) matches(c command) bool {
 			return false
 		}
 	}
-	return true
+	if r.Exact {
+		return true
+	}
+	// A prefix rule vouches for its words, not for what follows them: the
+	// extra words must be harmless for the program (see extrasSafe), and
+	// words appended at run time (xargs) cannot be checked at all.
+	return !c.openEnded && extrasSafe(r.words, c.args[len(r.words):])
 }
 
 // coversPath reports whether a path rule covers p, a path cleaned by
@@ -184,6 +214,17 @@ func commandRules(tool, line string) []Rule {
 			return nil
 		}
 		r := Rule{Tool: tool, Command: text, Exact: exact}
+		if !exact && !prefixCovers(r, c) {
+			// The command adds words the prefix does not vouch for
+			// (`git diff --output=f`): remember the command exactly.
+			if c.openEnded {
+				return nil
+			}
+			if text, err = joinWords(fixedTexts(c.args)); err != nil {
+				return nil
+			}
+			r = Rule{Tool: tool, Command: text, Exact: true}
+		}
 		if !seen[r] {
 			seen[r] = true
 			rules = append(rules, r)
@@ -195,6 +236,21 @@ func commandRules(tool, line string) []Rule {
 		return nil
 	}
 	return rules
+}
+
+// prefixCovers reports whether the prefix rule r covers c.
+func prefixCovers(r Rule, c command) bool {
+	compiled, err := compile(r)
+	return err == nil && compiled.matches(c)
+}
+
+// fixedTexts returns the texts of words.
+func fixedTexts(words []word) []string {
+	texts := make([]string, len(words))
+	for i, w := range words {
+		texts[i] = w.text
+	}
+	return texts
 }
 
 // joinWords writes words as a shell command, quoting where needed.

@@ -1,0 +1,320 @@
+package approval
+
+import (
+	"path"
+	"strings"
+)
+
+// This file decides which words a command may add to a prefix rule. A rule
+// such as `git diff` once covered every command starting with those words,
+// so `git diff --output=f`, `make lint --eval=...` or `go test -exec x` rode
+// on it and wrote files or ran code. Now each word beyond the rule's must be
+// harmless for the program:
+//
+//   - an operand (a word not starting with -), unless the program's
+//     operands pick what runs (operandsRun: make targets, `go run` files,
+//     `npm run` arguments, `git bisect run` commands);
+//   - an option on the program's list of safe options (safeOptions), with
+//     its value, which must be a literal that is not an option (and a
+//     number where operands are not allowed, as for make -j): programs
+//     without a list take no extra options at all;
+//   - anything after `--` when operands are allowed and the program is
+//     known to read every word after it as an operand (endsOptions).
+//
+// Words that expand at run time (`$X`, globs, `~`, braces) may turn into
+// options, so they are refused unless their literal start is neither `-`
+// nor an expansion, or every option of the program is harmless
+// (allOptionsSafe). Words appended at run time (xargs) are never covered.
+
+// optionSpec lists the safe options of one program or subcommand.
+type optionSpec struct {
+	flags   map[string]bool // options without a value: --stat, -s
+	valued  map[string]bool // options whose value is harmless: -n 5, -n5, --max-count=5
+	numeric bool            // -N is an option (git log -5)
+}
+
+// safeOptions are the options known not to run code, write files or change
+// where the program reads its configuration, keyed by program or by program
+// and subcommand. An option not listed never rides on a prefix rule.
+var safeOptions = map[string]optionSpec{
+	"git diff":   gitDiffOptions,
+	"git show":   gitLogOptions,
+	"git log":    gitLogOptions,
+	"git status": {flags: set("-s", "--short", "-b", "--branch", "--porcelain", "--long", "-u", "--ignored", "-z", "-v", "--verbose", "--ahead-behind", "--no-ahead-behind", "--show-stash"), valued: set("--untracked-files", "--porcelain", "--ignore-submodules")},
+	"git blame":  {flags: set("-w", "-M", "-C", "-e", "-s", "-l", "-t", "-p", "--porcelain", "--line-porcelain", "--show-email", "-f", "--show-name", "-n", "--show-number", "--root"), valued: set("-L", "--since", "--date")},
+	"git grep": {flags: set("-n", "--line-number", "-i", "--ignore-case", "-w", "--word-regexp", "-l", "--files-with-matches", "-L", "--files-without-match",
+		"-c", "--count", "-E", "--extended-regexp", "-F", "--fixed-strings", "-G", "-P", "--perl-regexp", "-v", "--invert-match", "--cached", "-h", "-H",
+		"--heading", "--break", "-p", "--show-function", "-W", "--function-context", "-I", "--untracked", "-q", "--quiet", "-o", "--only-matching", "--all-match",
+		"--column", "-z", "--null", "--no-color", "--full-name", "-r", "--recursive"),
+		valued: set("-e", "-A", "-B", "-C", "--after-context", "--before-context", "--context", "--max-depth", "--color", "-m", "--max-count", "--threads", "-f")},
+	"git branch":    {flags: set("-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--list", "-l", "--show-current", "--no-color"), valued: set("--contains", "--no-contains", "--merged", "--no-merged", "--sort", "--points-at", "--color", "--format")},
+	"git fetch":     {flags: set("--all", "-p", "--prune", "-t", "--tags", "--dry-run", "-v", "--verbose", "-q", "--quiet", "--no-tags", "-P", "--prune-tags", "--unshallow"), valued: set("--depth", "--jobs", "-j")},
+	"git pull":      {flags: set("--rebase", "--ff-only", "--no-rebase", "-v", "-q", "--prune", "-p", "--tags")},
+	"git push":      {flags: set("-u", "--set-upstream", "--tags", "--dry-run", "-n", "-v", "--verbose", "-q", "--quiet", "--follow-tags")},
+	"git add":       {flags: set("-A", "--all", "-u", "--update", "-v", "--verbose", "-n", "--dry-run", "-N", "--intent-to-add", "-p", "--patch")},
+	"git commit":    {flags: set("-a", "--all", "-v", "--verbose", "-s", "--signoff", "-q", "--quiet", "--no-edit"), valued: set("-m", "--message")},
+	"git checkout":  {flags: set("-b", "-q", "--quiet")},
+	"git switch":    {flags: set("-c", "--create", "-q", "--quiet", "--detach")},
+	"git restore":   {flags: set("-S", "--staged", "-W", "--worktree", "-q", "--quiet"), valued: set("-s", "--source")},
+	"git stash":     {flags: set("-q", "--quiet")},
+	"git rebase":    {flags: set("--continue", "--abort", "--skip", "-q", "--quiet", "-v", "--autostash", "--no-autostash")},
+	"git tag":       {flags: set("-l", "--list", "-n"), valued: set("--sort", "--contains", "--points-at")},
+	"git remote":    {flags: set("-v", "--verbose")},
+	"git ls-files":  {flags: set("-c", "--cached", "-m", "--modified", "-o", "--others", "-d", "--deleted", "-s", "--stage", "-u", "--unmerged", "-z", "--exclude-standard", "--full-name", "-t", "-i", "--ignored", "--directory")},
+	"git rev-parse": {flags: set("--short", "--abbrev-ref", "--show-toplevel", "--git-dir", "--is-inside-work-tree", "--verify", "-q", "--quiet", "--symbolic-full-name", "--show-prefix", "--show-cdup", "--absolute-git-dir")},
+	"git shortlog":  {flags: set("-s", "--summary", "-n", "--numbered", "-e", "--email", "--all"), valued: set("--since", "--until")},
+	"git describe":  {flags: set("--tags", "--always", "--dirty", "--long", "--all", "--exact-match"), valued: set("--abbrev", "--match", "--exclude")},
+
+	"go test":    {flags: plus(goBuildFlags, "-v", "-short", "-failfast", "-json", "-benchmem", "-cover", "-fullpath"), valued: plus(goBuildValued, "-run", "-count", "-timeout", "-bench", "-benchtime", "-cpu", "-parallel", "-skip", "-shuffle", "-list", "-covermode", "-coverpkg", "-vet")},
+	"go build":   {flags: goBuildFlags, valued: goBuildValued},
+	"go vet":     {flags: plus(goBuildFlags, "-json"), valued: goBuildValued},
+	"go list":    {flags: plus(goBuildFlags, "-m", "-json", "-deps", "-test", "-e", "-find", "-u", "-versions", "-compiled", "-export"), valued: plus(goBuildValued, "-f")},
+	"go fmt":     {flags: set("-n", "-x")},
+	"go doc":     {flags: set("-all", "-src", "-short", "-u", "-c", "-cmd")},
+	"go version": {flags: set("-m", "-v")},
+
+	"make": makeOptions,
+
+	"cargo test":   {flags: set("--release", "--all-features", "--no-default-features", "--workspace", "--all", "--lib", "--bins", "--tests", "--doc", "--no-fail-fast", "-q", "--quiet", "-v", "--verbose", "--locked", "--offline", "--frozen"), valued: set("-p", "--package", "--features", "-F", "-j", "--jobs", "--test", "--bin")},
+	"cargo build":  {flags: set("--release", "--all-features", "--no-default-features", "--workspace", "--all", "--lib", "--bins", "--tests", "-q", "--quiet", "-v", "--verbose", "--locked", "--offline", "--frozen"), valued: set("-p", "--package", "--features", "-F", "-j", "--jobs", "--bin")},
+	"cargo check":  {flags: set("--release", "--all-features", "--no-default-features", "--workspace", "--all", "--all-targets", "--tests", "-q", "--quiet", "-v", "--locked", "--offline"), valued: set("-p", "--package", "--features", "-F", "-j")},
+	"cargo clippy": {flags: set("--all-features", "--workspace", "--all-targets", "--tests", "-q", "--quiet", "--locked", "--offline"), valued: set("-p", "--package", "--features", "-F")},
+
+	"apt-get install": {flags: set("-y", "--yes", "-q", "--quiet", "--no-install-recommends")},
+	"apt install":     {flags: set("-y", "--yes", "-q", "--quiet", "--no-install-recommends")},
+
+	"sort": {flags: set("-b", "-d", "-f", "-g", "-h", "-i", "-M", "-n", "-R", "-r", "-s", "-u", "-V", "-c", "-C", "-z",
+		"--ignore-leading-blanks", "--dictionary-order", "--ignore-case", "--general-numeric-sort", "--human-numeric-sort", "--month-sort",
+		"--numeric-sort", "--random-sort", "--reverse", "--stable", "--unique", "--version-sort", "--check", "--zero-terminated"),
+		valued: set("-k", "--key", "-t", "--field-separator", "-S", "--buffer-size", "--parallel")},
+	"uniq": {flags: set("-c", "--count", "-d", "--repeated", "-u", "--unique", "-i", "--ignore-case", "-z"), valued: set("-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars")},
+	"tree": {flags: set("-a", "-d", "-f", "-i", "-l", "-p", "-s", "-h", "-u", "-g", "-D", "-F", "-C", "-n", "--dirsfirst", "--gitignore", "--noreport"), valued: set("-L", "-I", "-P", "--charset")},
+	"du":   {flags: set("-a", "-c", "-h", "-s", "-k", "-m", "-b", "-x", "--human-readable", "--summarize", "--total", "--apparent-size"), valued: set("-d", "--max-depth", "--exclude")},
+	"df":   {flags: set("-h", "-H", "-k", "-T", "-i", "-l", "-a", "--human-readable", "--total")},
+	"date": {flags: set("-u", "--utc", "-R", "--rfc-email", "-I", "--iso-8601"), valued: set("-d", "--date", "-r", "--reference")},
+}
+
+// allOptionsSafe are programs no option of which runs code or writes a file,
+// so any option, even one expanded at run time, may ride on a rule naming
+// them.
+var allOptionsSafe = set("ls", "echo", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "pwd", "which",
+	"whoami", "id", "stat", "uname", "basename", "dirname", "realpath", "readlink", "cut", "tr", "nl",
+	"diff", "cmp", "comm", "column", "seq", "printenv", "cd", "jq", "md5sum", "sha1sum", "sha256sum", "command", "type")
+
+// operandsRun are programs and subcommands (by one, two or three leading
+// words) whose operands choose what runs: make targets and variables,
+// `go run` files, script arguments. A prefix rule for them takes no extra
+// operands: `make lint` does not cover `make lint install` or `make lint
+// SHELL=/tmp/x`.
+var operandsRun = set(
+	"make", "gmake", "just", "task", "ninja", "bazel", "mage", "rake",
+	"go run", "go generate", "go tool", "go install", "go get", "cargo run", "cargo install", "dotnet run", "deno run", "deno task",
+	"npm run", "npm run-script", "npm exec", "npm x", "npm test", "npm start", "pnpm run", "pnpm exec", "pnpm dlx",
+	"yarn run", "yarn exec", "yarn dlx", "bun run", "bun x", "uv run", "uv tool", "poetry run", "pdm run", "hatch run",
+	"pipenv run", "bundle exec", "turbo run", "nx run", "lerna run", "npx", "bunx", "pnpx",
+	"git bisect", "git submodule", "git filter-branch", "git filter-repo", "git worktree", "git config", "git alias",
+	"docker run", "docker exec", "podman run", "podman exec", "kubectl exec", "kubectl run", "kubectl debug",
+	"docker compose run", "docker compose exec", "podman compose run", "podman compose exec",
+	"gh alias", "gh extension", "gh api",
+	"strace", "ltrace", "gdb", "lldb", "valgrind", "taskset", "chrt", "perf", "vim", "vi", "nvim", "emacs",
+	"tmux", "screen", "ssh", "watch", "xargs", "parallel",
+)
+
+// runners are programs that run a command or script given to them, or open
+// an editor or terminal that can: debuggers, tracers, schedulers, editors,
+// multiplexers. Rules for them are exact, so that allowing `strace ls`
+// allows nothing else.
+var runners = set("strace", "ltrace", "gdb", "lldb", "valgrind", "taskset", "chrt", "perf", "vim", "vi", "nvim",
+	"emacs", "nano", "ed", "ex", "tmux", "screen", "byobu", "firejail", "bwrap", "proot", "busybox", "toybox",
+	"less", "more", "man", "git-shell")
+
+var (
+	gitDiffFlags = set("--stat", "--shortstat", "--numstat", "--name-only", "--name-status", "--cached", "--staged",
+		"--no-color", "-w", "--ignore-all-space", "-b", "--ignore-space-change", "--ignore-blank-lines", "-p", "--patch", "-u",
+		"--summary", "--check", "--no-ext-diff", "--no-textconv", "-M", "-R", "--raw", "--minimal", "--patience", "--histogram",
+		"-z", "--exit-code", "--quiet", "--relative", "--merge-base", "--compact-summary", "--full-index", "--binary",
+		"--no-prefix", "-W", "--function-context", "-a", "--text", "--no-renames", "--patch-with-stat", "-s", "--no-patch")
+	gitDiffValued = set("-U", "--unified", "--diff-filter", "--color", "--word-diff", "--abbrev", "--stat-width",
+		"--dirstat", "--find-renames", "--diff-algorithm", "--inter-hunk-context")
+	gitDiffOptions = optionSpec{flags: gitDiffFlags, valued: gitDiffValued}
+	gitLogOptions  = optionSpec{
+		flags: plus(gitDiffFlags, "--oneline", "--graph", "--decorate", "--all", "--follow", "--reverse", "--no-merges",
+			"--merges", "--first-parent", "--abbrev-commit", "--no-decorate", "--topo-order", "--date-order", "--left-right",
+			"--boundary", "--source", "--show-signature", "-i", "--regexp-ignore-case", "--all-match", "--full-history", "--cherry-pick"),
+		valued: plus(gitDiffValued, "-n", "--max-count", "--skip", "--author", "--committer", "--since", "--until", "--after",
+			"--before", "--grep", "--format", "--pretty", "--date", "-S", "-G", "-L", "--branches", "--tags", "--remotes"),
+		numeric: true,
+	}
+	goBuildFlags  = set("-race", "-x", "-n", "-a", "-trimpath", "-buildvcs", "-cover", "-msan", "-asan", "-work")
+	goBuildValued = set("-tags", "-p", "-buildvcs", "-covermode", "-coverpkg")
+	makeOptions   = optionSpec{flags: set("-k", "--keep-going", "-s", "--silent", "--quiet", "--no-print-directory", "-w", "--print-directory"), valued: set("-j", "--jobs")}
+)
+
+// plus returns a copy of s with names added.
+func plus(s map[string]bool, names ...string) map[string]bool {
+	m := make(map[string]bool, len(s)+len(names))
+	for n := range s {
+		m[n] = true
+	}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// extrasSafe reports whether extra, the words a command has beyond a prefix
+// rule's words ruleWords, are harmless for the program: see the comment at
+// the top of this file.
+func extrasSafe(ruleWords []string, extra []word) bool {
+	if len(extra) == 0 {
+		return true
+	}
+	keys := programKeys(ruleWords)
+	if len(keys) == 0 {
+		return false
+	}
+	operands := true
+	for _, k := range keys {
+		if operandsRun[k] {
+			operands = false
+		}
+	}
+	// The most specific list of options applies: `git diff` before `git`.
+	var spec optionSpec
+	known := false
+	for i := len(keys) - 1; i >= 0 && !known; i-- {
+		spec, known = safeOptions[keys[i]]
+	}
+	anyOption := allOptionsSafe[keys[0]]
+	for i := 0; i < len(extra); i++ {
+		w := extra[i]
+		if w.plain && w.text == "--" {
+			// Everything after is an operand, for the programs where --
+			// is known to end options; others (go test, cargo test, npm)
+			// hand what follows to another program.
+			return operands && endsOptions[keys[0]] && operandsSafe(keys, extra[i+1:])
+		}
+		switch {
+		case anyOption:
+			continue
+		case !w.fixed():
+			if !expansionSafe(w, spec, known, operands) || !operandsSafe(keys, extra[i:i+1]) {
+				return false
+			}
+			continue
+		case !strings.HasPrefix(w.text, "-") || w.text == "-":
+			if !operands || !operandsSafe(keys, extra[i:i+1]) {
+				return false
+			}
+			continue
+		}
+		takesValue, ok := spec.accepts(w.text)
+		if !known || !ok {
+			return false
+		}
+		if takesValue {
+			// The value of a listed option is harmless, but the program
+			// may not take it as one: some values are optional (git's
+			// --color, make's -j), and then the word is read on its own.
+			// So it must be literal and not an option, and where operands
+			// pick what runs (make) a number.
+			i++
+			if i >= len(extra) {
+				return false
+			}
+			v := extra[i]
+			if !v.fixed() || strings.HasPrefix(v.text, "-") || !operands && !isDigits(v.text) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// endsOptions are the programs known to read every word after `--` as an
+// operand.
+var endsOptions = set("git", "sort", "uniq", "du", "df", "tree", "ls", "cat", "grep", "head", "tail", "wc")
+
+// operandsSafe checks operands against what a program makes of them: `git
+// push origin +main` forces and `git push origin :main` deletes, so refspecs
+// starting with + or : are not harmless operands.
+func operandsSafe(keys []string, operands []word) bool {
+	if len(keys) < 2 || keys[1] != "git push" {
+		return true
+	}
+	for _, w := range operands {
+		if strings.HasPrefix(w.text, "+") || strings.HasPrefix(w.text, ":") {
+			return false
+		}
+	}
+	return true
+}
+
+// expansionSafe reports whether a word that expands at run time is
+// harmless: an operand whose literal start is not an option nor a glob or
+// brace that could expand to one, or a listed valued option whose name is
+// literal (--format=$F).
+func expansionSafe(w word, spec optionSpec, known, operands bool) bool {
+	lit := w.text[:w.literalLen]
+	switch {
+	case lit == "" || strings.ContainsRune("*?[{~", rune(lit[0])):
+		return false
+	case lit[0] != '-':
+		return operands
+	}
+	eq := strings.IndexByte(lit, '=')
+	return known && eq > 0 && spec.valued[lit[:eq]]
+}
+
+// accepts reports whether opt is a safe option, and whether the next word
+// is its value.
+func (s optionSpec) accepts(opt string) (takesValue, ok bool) {
+	switch {
+	case s.flags[opt]:
+		return false, true
+	case s.valued[opt]:
+		return true, true
+	case s.numeric && isDigits(opt[1:]):
+		return false, true
+	}
+	if eq := strings.IndexByte(opt, '='); eq > 0 {
+		name := opt[:eq]
+		return false, s.valued[name]
+	}
+	if strings.HasPrefix(opt, "--") || len(opt) < 3 {
+		return false, false
+	}
+	// A group of short options, -uo or -n5: each letter must be a safe
+	// flag until one that takes a value, which takes the rest of the word.
+	for i := 1; i < len(opt); i++ {
+		l := "-" + opt[i:i+1]
+		switch {
+		case s.valued[l]:
+			return i == len(opt)-1, true
+		case s.flags[l]:
+		default:
+			return false, false
+		}
+	}
+	return false, true
+}
+
+// programKeys returns the names under which the program of a rule is known:
+// its base name, then with one and two more words while those are not
+// options. Privilege wrappers in front (sudo) are skipped.
+func programKeys(ruleWords []string) []string {
+	for len(ruleWords) > 1 && privileged[ruleWords[0]] {
+		ruleWords = ruleWords[1:]
+	}
+	if len(ruleWords) == 0 {
+		return nil
+	}
+	keys := []string{path.Base(ruleWords[0])}
+	for _, w := range ruleWords[1:min(len(ruleWords), 3)] {
+		if strings.HasPrefix(w, "-") {
+			break
+		}
+		keys = append(keys, keys[len(keys)-1]+" "+w)
+	}
+	return keys
+}

@@ -1,0 +1,69 @@
+package approval
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Some files steer cairn or run as programs later: cairn's own settings and
+// approval rules, the instructions it gives the model (AGENTS.md,
+// CLAUDE.md), git hooks and git's configuration (which can name programs
+// git runs). A model that could write them without asking could approve its
+// own next calls or run code outside any rule, so edits to them ask in
+// every mode but yolo, whatever the rules say, and the question says why.
+
+// protectedReason returns why writing p, a path as Subject gives it, needs
+// the person's say ("writes .cairn/approvals.json, a file that controls
+// cairn"), or "" when p is not protected.
+func (g *Gate) protectedReason(p string) string {
+	if p == "" {
+		return ""
+	}
+	abs := p
+	if !path.IsAbs(p) {
+		if g.dir == "" {
+			abs = ""
+		} else {
+			abs = filepath.ToSlash(filepath.Join(g.dir, filepath.FromSlash(p)))
+		}
+	}
+	for _, dir := range g.protected {
+		if abs != "" && (abs == dir || strings.HasPrefix(abs, strings.TrimSuffix(dir, "/")+"/")) {
+			return fmt.Sprintf("writes %s, a file that controls cairn", p)
+		}
+	}
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		rest := parts[i+1:]
+		switch {
+		case strings.EqualFold(part, ".cairn"):
+			return fmt.Sprintf("writes %s, a file that controls cairn", p)
+		case strings.EqualFold(part, ".git") && len(rest) > 0 && strings.EqualFold(rest[0], "hooks"):
+			return fmt.Sprintf("writes %s, a git hook that git runs as a program", p)
+		case strings.EqualFold(part, ".git") && len(rest) == 1 && strings.EqualFold(rest[0], "config"):
+			return fmt.Sprintf("writes %s, git's configuration, which can name programs git runs", p)
+		}
+	}
+	if base := parts[len(parts)-1]; strings.EqualFold(base, "AGENTS.md") || strings.EqualFold(base, "CLAUDE.md") {
+		return fmt.Sprintf("writes %s, instructions cairn gives the model", p)
+	}
+	return ""
+}
+
+// cleanDirs returns dirs absolute, cleaned and with forward slashes,
+// dropping empty ones.
+func cleanDirs(dirs []string) []string {
+	var out []string
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(d); err == nil {
+			d = abs
+		}
+		out = append(out, filepath.ToSlash(filepath.Clean(d)))
+	}
+	return out
+}
