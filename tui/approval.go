@@ -148,7 +148,13 @@ func (m *Model) approvalView() string {
 		opts = append(opts, m.st.accent.Render("["+key+"]")+" "+label)
 	}
 	line := strings.Join(opts, "  ") + m.st.dim.Render(" · esc denies")
-	return " " + title + "\n " + ansi.Truncate(line, w, "…")
+	view := " " + title + "\n "
+	if a.q.Message != "" {
+		// A protected file's warning, and the rule "session" and "always"
+		// would save: the person sees what they agree to.
+		view += m.st.muted.Render(ansi.Truncate(a.q.Message, w, "…")) + "\n "
+	}
+	return view + ansi.Truncate(line, w, "…")
 }
 
 // dialogPrompt is a question other than an approval: yes/no or a line of

@@ -68,7 +68,8 @@ func TestApprovalByKey(t *testing.T) {
 	tm := r.program(100, 30)
 	typeInto(tm, "go")
 	tm.Send(key("enter"))
-	waitScreen(t, tm, "[y] once")
+	// The prompt says what "session" would remember before anyone agrees.
+	waitScreen(t, tm, "Remembering allows bash: echo")
 	tm.Send(key("y"))
 	waitScreen(t, tm, "approved-42")
 	r.waitSettled()

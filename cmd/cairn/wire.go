@@ -100,7 +100,12 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		}
 		rulesFile = ""
 	}
-	gate, err := approval.Open(approval.Config{Mode: mode, Dir: cwd, RulesFile: rulesFile})
+	gate, err := approval.Open(approval.Config{
+		Mode: mode, Dir: cwd, RulesFile: rulesFile,
+		// Writing cairn's own files is asked about in every mode but yolo.
+		ProtectedDirs: []string{env.dir},
+		Saved:         func() { trusted.keep(streams) },
+	})
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}

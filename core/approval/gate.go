@@ -35,6 +35,10 @@ type Config struct {
 	// AGENTS.md and CLAUDE.md files, .git/hooks and .git/config are always
 	// protected.
 	ProtectedDirs []string
+	// Saved, when set, is called after each successful write of RulesFile
+	// ("Always allow"). cairn uses it to keep a trusted project trusted
+	// across the person's own rules.
+	Saved func()
 }
 
 // Gate decides whether a tool call may run: by the mode, then by the rules
@@ -47,6 +51,7 @@ type Gate struct {
 	timeout time.Duration
 	// protected are Config.ProtectedDirs, absolute with forward slashes.
 	protected []string
+	saved     func()
 
 	mu      sync.Mutex
 	mode    Mode
@@ -65,7 +70,7 @@ func Open(cfg Config) (*Gate, error) {
 	if mode == "" {
 		mode = ModeDefault
 	}
-	g := &Gate{dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode, protected: cleanDirs(cfg.ProtectedDirs)}
+	g := &Gate{dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode, protected: cleanDirs(cfg.ProtectedDirs), saved: cfg.Saved}
 	if g.file == "" {
 		return g, nil
 	}
@@ -220,12 +225,22 @@ func (g *Gate) question(name string, cat core.ApprovalCategory, subject string) 
 	return q
 }
 
-// message is the question's text under its title: the warning, if any.
+// message is the question's text under its title: the warning, if any,
+// and what "Allow for this session" and "Always allow" would remember, so
+// the person sees the rule before agreeing to it.
 func (q question) message() string {
-	if q.warning == "" {
-		return ""
+	var parts []string
+	if q.warning != "" {
+		parts = append(parts, "Careful: this call "+q.warning+".")
 	}
-	return "Careful: this call " + q.warning + "."
+	if slices.Contains(q.options, OptionAllowSession) && len(q.session) > 0 {
+		rules := make([]string, len(q.session))
+		for i, r := range q.session {
+			rules[i] = r.String()
+		}
+		parts = append(parts, "Remembering allows "+strings.Join(rules, "; ")+".")
+	}
+	return strings.Join(parts, " ")
 }
 
 // what names the tool and what it acts on: "bash: git status".
@@ -331,6 +346,9 @@ func (g *Gate) persist(rules []Rule) Decision {
 		g.remember(rules)
 		return Decision{Allow: true, By: ByPerson, Scope: ScopeSession, Rules: rules,
 			Warning: fmt.Sprintf("Could not remember this approval for the project, so it lasts for this session only: %v", err)}
+	}
+	if g.saved != nil {
+		g.saved()
 	}
 	set, _ := compileAll(rules)
 	g.mu.Lock()

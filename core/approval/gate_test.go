@@ -601,3 +601,32 @@ func TestGateRefusesByPolicyWhenNoOneCanBeAsked(t *testing.T) {
 		t.Errorf("info tool: %+v", d)
 	}
 }
+
+// TestQuestionShowsTheRuleItWouldSave: the approval question says which
+// rule "Allow for this session" and "Always allow" would remember, and the
+// gate tells its Saved hook after writing the rules file, not before or
+// for a session rule.
+func TestQuestionShowsTheRuleItWouldSave(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := ProjectRulesFile(dir)
+	saves := 0
+	g := openGate(t, Config{Dir: dir, RulesFile: file, Saved: func() {
+		if _, err := os.Stat(file); err != nil {
+			t.Errorf("Saved ran before the rules file was written: %v", err)
+		}
+		saves++
+	}})
+	ui := newFakeUI(pick(OptionAllowSession), pick(OptionAllowAlways))
+	g.Check(ctx, bashTool, bashCall("git diff HEAD"), ui)
+	if got, want := ui.lastSelect().Message, "Remembering allows bash: git diff (plus safe options and operands)."; got != want {
+		t.Errorf("message %q, want %q", got, want)
+	}
+	if saves != 0 {
+		t.Errorf("a session rule called Saved %d times", saves)
+	}
+	g.Check(ctx, bashTool, bashCall("make lint"), ui)
+	if saves != 1 {
+		t.Errorf("Always allow called Saved %d times, want 1", saves)
+	}
+}

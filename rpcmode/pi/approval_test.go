@@ -38,6 +38,11 @@ func (r *rig) ask(command string) *line {
 	if !strings.Contains(q.str("title"), "bash: "+command) {
 		r.t.Errorf("approval title does not name the command: %s", q.text)
 	}
+	// pi's select has no message: the rule remembering would save follows
+	// the title.
+	if !strings.Contains(q.str("title"), "Remembering allows bash: ") {
+		r.t.Errorf("approval title does not say what remembering allows: %s", q.text)
+	}
 	return q
 }
 

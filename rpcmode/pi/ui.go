@@ -145,12 +145,18 @@ func questionFrame(q core.Question) any {
 	for i, o := range q.Options {
 		labels[i] = o.Label
 	}
+	// pi's select has no message, so a question's message (a protected
+	// file's warning, the rule remembering would save) follows its title.
+	title := q.Title
+	if q.Message != "" {
+		title += " " + q.Message
+	}
 	return struct {
 		uiRequest
 		Title   string   `json:"title"`
 		Options []string `json:"options"`
 		Timeout int64    `json:"timeout,omitempty"`
-	}{newRequest(q.ID, "select"), q.Title, labels, millis(q.Timeout)}
+	}{newRequest(q.ID, "select"), title, labels, millis(q.Timeout)}
 }
 
 // notifyFrame is a notify request as a frame, for the session's notices.
