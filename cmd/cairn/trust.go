@@ -188,7 +188,14 @@ func projectApprovalMode(cwd string) approval.Mode {
 // (at or under its root) and keeps the person's own.
 func untrustedContext(files []sysprompt.ContextFile, root string) []sysprompt.ContextFile {
 	return slices.DeleteFunc(files, func(f sysprompt.ContextFile) bool {
-		rel, err := filepath.Rel(root, f.Path)
+		// root has its symlinks resolved; resolve the file's directory the
+		// same way (not the file: a link out of the project still came
+		// with the project).
+		path := f.Path
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(path)); err == nil {
+			path = filepath.Join(dir, filepath.Base(path))
+		}
+		rel, err := filepath.Rel(root, path)
 		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/core/sysprompt"
 	"github.com/cairn-dev/cairn/core/trust"
 )
 
@@ -164,5 +165,22 @@ func TestKeepTrustAcrossOwnWrites(t *testing.T) {
 	ht.keep(streams)
 	if st, _ := ht.store.Check(trust.Find(hostile)); st != trust.Untrusted {
 		t.Errorf("keep trusted an untrusted project: %v", st)
+	}
+}
+
+// TestUntrustedContextThroughSymlink: a project reached through a symlinked
+// path still has its context files dropped.
+func TestUntrustedContextThroughSymlink(t *testing.T) {
+	real := t.TempDir()
+	writeFile(t, filepath.Join(real, "AGENTS.md"), "hostile")
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	p := trust.Find(link)
+	files := []sysprompt.ContextFile{{Path: filepath.Join(link, "AGENTS.md")}, {Path: "/home/someone/.cairn/AGENTS.md"}}
+	got := untrustedContext(files, p.Root)
+	if len(got) != 1 || got[0].Path != "/home/someone/.cairn/AGENTS.md" {
+		t.Errorf("kept %v", got)
 	}
 }
