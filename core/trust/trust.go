@@ -120,13 +120,22 @@ func (p Project) ControlFiles() []string {
 			}
 		}
 	}
-	_ = filepath.WalkDir(filepath.Join(p.Dir, ".cairn"), func(path string, d fs.DirEntry, err error) error {
+	// .cairn itself may be a link; walk what it leads to, naming files by
+	// the path cairn reads them through.
+	cairnDir := filepath.Join(p.Dir, ".cairn")
+	walkRoot := cairnDir
+	if real, err := filepath.EvalSymlinks(cairnDir); err == nil {
+		walkRoot = real
+	}
+	_ = filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || len(files) >= maxFiles {
 			return filepath.SkipDir
 		}
 		// Symlinks count too: the file they lead to is what cairn reads.
 		if !d.IsDir() {
-			add(path)
+			if rel, err := filepath.Rel(walkRoot, path); err == nil {
+				add(filepath.Join(cairnDir, rel))
+			}
 		}
 		return nil
 	})

@@ -128,3 +128,22 @@ func TestStore(t *testing.T) {
 		t.Errorf("the corrupt file changed: %q", data)
 	}
 }
+
+// TestLinkedCairnDir: a .cairn that is a symlink to another directory is
+// fingerprinted by the files it leads to, so changing them lapses trust.
+func TestLinkedCairnDir(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "elsewhere", "settings.json"), `{"approvalMode":"default"}`)
+	if err := os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(dir, ".cairn")); err != nil {
+		t.Fatal(err)
+	}
+	p := Find(dir)
+	if got := p.ControlFiles(); !slices.Equal(got, []string{".cairn/settings.json"}) {
+		t.Fatalf("ControlFiles = %q", got)
+	}
+	before := p.Fingerprint()
+	write(t, filepath.Join(dir, "elsewhere", "settings.json"), `{"approvalMode":"yolo"}`)
+	if p.Fingerprint() == before {
+		t.Error("changing the linked settings kept the fingerprint")
+	}
+}
