@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/cairn-dev/cairn/core/atomicfile"
 )
 
 // ErrCorruptRules means a rules file exists but cannot be used: it is not
@@ -72,35 +74,12 @@ func saveRules(file string, add []Rule) error {
 	return writeAtomic(file, append(data, '\n'))
 }
 
-// writeAtomic replaces file with data through a temporary file and a rename.
-func writeAtomic(file string, data []byte) (err error) {
-	dir := filepath.Dir(file)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeAtomic replaces file with data, creating its directory.
+func writeAtomic(file string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return fmt.Errorf("save approval rules: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(file)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("save approval rules: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("save approval rules %s: %w", file, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("save approval rules %s: %w", file, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("save approval rules %s: %w", file, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save approval rules %s: %w", file, err)
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
+	if err := atomicfile.Write(file, data, 0o644); err != nil {
 		return fmt.Errorf("save approval rules %s: %w", file, err)
 	}
 	return nil

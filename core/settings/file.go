@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 )
@@ -57,50 +56,6 @@ func marshalFile(o *object) []byte {
 	encode(&buf, o, "")
 	buf.WriteByte('\n')
 	return buf.Bytes()
-}
-
-// WriteAtomic replaces path with data through a temporary file in the same
-// directory, synced before it is renamed over the old one, so a crash
-// leaves the old file or the new one and never a mix. A new file gets mode
-// 0644; an existing file keeps its mode (a user who made it private meant
-// it).
-func WriteAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	mode := fs.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		mode = info.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	// Make the rename itself durable; not every system can sync a directory.
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
-	return nil
 }
 
 // Lock timing. A cairn holds the lock for one read-modify-write, a few

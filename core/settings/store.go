@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/cairn-dev/cairn/core/atomicfile"
 )
 
 // GlobalFile returns where the user's settings live: <cairnDir>/settings.json
@@ -253,7 +255,7 @@ func (s *Store) setInFile(key string, scope Scope, change func(*object) error) e
 	if err := change(obj); err != nil {
 		return fmt.Errorf("set %s in %s: %w", key, file, err)
 	}
-	if err := WriteAtomic(file, marshalFile(obj)); err != nil {
+	if err := atomicfile.Write(file, marshalFile(obj), 0o644); err != nil {
 		return fmt.Errorf("set %s: save %s: %w", key, file, err)
 	}
 	s.mu.Lock()

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cairn-dev/cairn/core/settings"
+	"github.com/cairn-dev/cairn/core/atomicfile"
 )
 
 // State is what the store knows about a project.
@@ -257,7 +257,7 @@ func (s *Store) update(change func(*fileShape)) error {
 	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
 		return fmt.Errorf("save trust: %w", err)
 	}
-	if err := settings.WriteAtomic(s.Path, append(data, '\n')); err != nil {
+	if err := atomicfile.Write(s.Path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("save trust in %s: %w", s.Path, err)
 	}
 	return nil

@@ -15,6 +15,8 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/cairn-dev/cairn/core/atomicfile"
 )
 
 // history is the list of submitted inputs, oldest first, and where the
@@ -277,17 +279,6 @@ func rewriteEntries(path string, texts []string) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	// Prompt history is private: a new file is the person's alone.
+	return atomicfile.Write(path, data, 0o600)
 }

@@ -1,0 +1,51 @@
+package atomicfile
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Write replaces path with data through a temporary file in the same
+// directory, synced before it is renamed over the old one, so a crash
+// leaves the old file or the new one and never a mix. A new file gets
+// mode perm; an existing file keeps its mode (a user who made it private
+// meant it). The directory must exist.
+func Write(path string, data []byte, perm fs.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	mode := perm
+	if info, err := os.Stat(path); err == nil {
+		mode = info.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	// Make the rename itself durable; not every system can sync a directory.
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
+}
