@@ -16,7 +16,8 @@ type handler struct {
 }
 
 // handlers maps every command type to its handler but prompt, steer,
-// follow_up and abort_and_prompt (see prompt.go) and bash (startBash).
+// follow_up and abort_and_prompt (see prompt.go), bash (startBash) and
+// abort_bash (abortBash).
 var handlers map[string]handler
 
 func init() {
@@ -38,7 +39,6 @@ func init() {
 		"set_auto_compaction":           {run: (*server).setAutoCompaction},
 		"set_auto_retry":                {run: (*server).setAutoRetry},
 		"abort_retry":                   {run: (*server).abortRetry},
-		"abort_bash":                    {run: (*server).abortBash},
 		"get_session_stats":             {run: (*server).sessionStats},
 		"export_html":                   {slow: true, run: (*server).exportHTML},
 		"switch_session":                {slow: true, run: (*server).switchSession},
@@ -103,6 +103,9 @@ func (s *server) dispatchFrame(frame []byte) {
 		return
 	case "bash":
 		s.startBash(&c)
+		return
+	case "abort_bash":
+		s.abortBash(&c)
 		return
 	case "abort_and_prompt":
 		s.goSlow(func() { s.abortAndPrompt(&c) })

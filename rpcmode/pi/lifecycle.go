@@ -208,12 +208,13 @@ type bashUpdate struct {
 }
 
 // abortBash stops every running bash command (not the model's bash tool).
-// Its response comes before theirs.
-func (s *server) abortBash(*command) (any, error) {
+// Its response is queued before the runs are cancelled, so it always comes
+// before theirs, as pi's does.
+func (s *server) abortBash(c *command) {
+	s.reply(s.response(c, nil, nil))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, cancel := range s.bashRuns {
 		cancel()
 	}
-	return nil, nil
 }

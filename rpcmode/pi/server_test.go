@@ -1,8 +1,10 @@
 package pi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,6 +136,28 @@ func TestBashAndAbortBash(t *testing.T) {
 	msgs := r.response("m")
 	if msgs.str("data.messages.1.role") != "bashExecution" || msgs.str("data.messages.1.command") == "" {
 		t.Errorf("bash results are not in the conversation: %s", msgs.text)
+	}
+}
+
+// cancelledBash is a BashRunner whose runs last until they are cancelled
+// and then end at once, so nothing but the server orders its answers.
+type cancelledBash struct{}
+
+func (cancelledBash) Run(ctx context.Context, _ string, _ func(string)) (BashResult, error) {
+	<-ctx.Done()
+	return BashResult{Cancelled: true}, nil
+}
+
+// TestAbortBashAnswersFirst checks pi's order: abort_bash's response comes
+// before the response of the run it stopped, however fast the run ends.
+func TestAbortBashAnswersFirst(t *testing.T) {
+	r := newRig(t, rigConfig{faux: faux.New(faux.Options{}), bash: cancelledBash{}})
+	for i := range 500 {
+		b, ab := fmt.Sprint("b", i), fmt.Sprint("ab", i)
+		r.send(map[string]any{"id": b, "type": "bash", "command": "wait"})
+		r.send(map[string]any{"id": ab, "type": "abort_bash"})
+		r.response(ab) // fails when b's response came first: it is behind the cursor
+		r.response(b)
 	}
 }
 
