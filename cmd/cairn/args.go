@@ -8,7 +8,8 @@ import (
 // Options are the parsed command line.
 type Options struct {
 	Print        bool
-	Mode         string // text, json or rpc
+	Mode         string // text, json, rpc, acp, synaps or jsonrpc
+	Socket       string // jsonrpc: the Unix socket to listen on
 	Provider     string
 	Model        string
 	Thinking     string
@@ -54,12 +55,24 @@ var flagSpecs = []flagSpec{
 	{[]string{"-p", "--print"}, false, func(o *Options, _ string) error { o.Print = true; return nil }},
 	{[]string{"--mode"}, true, func(o *Options, v string) error {
 		switch v {
-		case "text", "json", "rpc":
+		case "text", "json", "rpc", "acp", "synaps", "jsonrpc":
 			o.Mode = v
 			return nil
 		}
-		return fmt.Errorf("--mode must be text, json or rpc, not %q", v)
+		return fmt.Errorf("--mode must be text, json, rpc, acp, synaps or jsonrpc, not %q", v)
 	}},
+	{[]string{"--rpc-dialect"}, true, func(o *Options, v string) error {
+		switch v {
+		case "pi":
+			o.Mode = "rpc"
+			return nil
+		case "synaps":
+			o.Mode = "synaps"
+			return nil
+		}
+		return fmt.Errorf("--rpc-dialect must be pi (the default) or synaps, not %q", v)
+	}},
+	{[]string{"--socket"}, true, func(o *Options, v string) error { o.Socket = v; return nil }},
 	{[]string{"--provider"}, true, func(o *Options, v string) error { o.Provider = v; return nil }},
 	{[]string{"--model", "-m"}, true, func(o *Options, v string) error { o.Model = v; return nil }},
 	{[]string{"--thinking"}, true, func(o *Options, v string) error { o.Thinking = v; return nil }},

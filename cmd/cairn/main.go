@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"syscall"
 )
 
@@ -72,6 +73,10 @@ const (
 
 // run executes one invocation and returns the process exit code.
 func run(ctx context.Context, args []string, streams IOStreams, getenv func(string) string) int {
+	if slices.Contains(args, "--json-stream") {
+		// aionrs's host protocol has flags of its own (seed 000).
+		return jsonStreamMode(ctx, args, streams, getenv)
+	}
 	opts, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
@@ -97,8 +102,15 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 		}
 		defer stop()
 	}
-	if opts.Mode == "rpc" {
+	switch opts.Mode {
+	case "rpc":
 		return rpcMode(ctx, streams, env, opts)
+	case "acp":
+		return acpMode(ctx, streams, env, opts)
+	case "synaps":
+		return synapsMode(ctx, streams, env, opts)
+	case "jsonrpc":
+		return jsonrpcMode(ctx, streams, env, opts)
 	}
 	if !opts.Print && streams.InIsTerminal {
 		return tuiMode(ctx, streams, env, opts)
