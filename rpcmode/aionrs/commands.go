@@ -1,0 +1,177 @@
+package aionrs
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
+)
+
+// onMessage starts a turn. stream_start is placed in the event stream
+// before the prompt starts, so every event of the turn follows it.
+func (s *server) onMessage(c command) {
+	s.mu.Lock()
+	if s.turn != nil {
+		busy := s.turn.msgID
+		s.mu.Unlock()
+		s.sendError(c.MsgID, fmt.Sprintf("Message %s is still in flight; wait for its stream_end or send stop first", busy))
+		return
+	}
+	history := s.history
+	s.history, s.started = nil, true
+	s.turn = &turn{msgID: c.MsgID, calls: map[string]*call{}}
+	s.mu.Unlock()
+
+	text, images, notes := attach(c.Input, c.Files, s.sess.State().Model)
+	for _, n := range notes {
+		fmt.Fprintf(s.log, "cairn: json-stream: %s\n", n)
+	}
+	if len(history) > 0 {
+		text = historyPreamble(history) + text
+	}
+	s.sub.Mark(markStart{msgID: c.MsgID})
+	if err := s.sess.Prompt(text, images, agent.BehaviorNone); err != nil {
+		s.sub.Mark(markRefused{msgID: c.MsgID, err: err.Error()})
+	}
+}
+
+// historyPreamble wraps init_history texts so the model reads them as
+// earlier context, not as the request.
+func historyPreamble(texts []string) string {
+	return "<conversation_history>\nThe conversation so far, as the host application recorded it:\n" +
+		strings.Join(texts, "\n\n") + "\n</conversation_history>\n\n"
+}
+
+// onStop cancels the turn in flight; its stream_end follows when the
+// session settles. With nothing in flight there is nothing to stop.
+func (s *server) onStop() {
+	s.mu.Lock()
+	t := s.turn
+	if t != nil {
+		t.stopped = true
+	}
+	s.mu.Unlock()
+	if t == nil {
+		fmt.Fprintln(s.log, "cairn: json-stream: stop with no message in flight: nothing to stop")
+		return
+	}
+	s.sess.Abort()
+}
+
+// pending returns the call whose tool_request waits for the host, taking
+// it out of the waiting set so it is answered once.
+func (s *server) pending(callID string) (*call, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.turn == nil {
+		return nil, ""
+	}
+	c := s.turn.calls[callID]
+	if c == nil || c.question == "" || c.verdict != undecided {
+		return nil, ""
+	}
+	return c, c.question
+}
+
+// onApprove answers the call's approval question with "allow once";
+// scope "always" also allows the call's category from now on.
+func (s *server) onApprove(cmd command) {
+	c, q := s.pending(cmd.CallID)
+	if c == nil {
+		s.sendError("", fmt.Sprintf("No tool_request is waiting with call_id %q", cmd.CallID))
+		return
+	}
+	s.mu.Lock()
+	c.verdict = approved
+	if cmd.Scope == "always" {
+		s.always[c.category] = true
+	}
+	s.mu.Unlock()
+	s.answer(q, string(approval.OptionAllowOnce))
+}
+
+// onDeny denies the call; a reason is asked for by the gate and given to
+// the model with the denial.
+func (s *server) onDeny(cmd command) {
+	c, q := s.pending(cmd.CallID)
+	if c == nil {
+		s.sendError("", fmt.Sprintf("No tool_request is waiting with call_id %q", cmd.CallID))
+		return
+	}
+	reason := strings.TrimSpace(cmd.Reason)
+	s.mu.Lock()
+	c.verdict, c.reason = denied, reason
+	withReason := reason != "" && offers(c.options, approval.OptionDenyReason)
+	s.mu.Unlock()
+	if withReason {
+		s.answer(q, string(approval.OptionDenyReason))
+		return
+	}
+	s.answer(q, string(approval.OptionDeny))
+}
+
+// answer answers an approval question. It fails only when the question
+// closed meanwhile (a stop won the race), which needs no reply.
+func (s *server) answer(question, value string) {
+	if err := s.sess.Answer(question, core.Answer{Value: value}); err != nil {
+		fmt.Fprintf(s.log, "cairn: json-stream: the approval was no longer open: %v\n", err)
+	}
+}
+
+func offers(opts []core.Option, o approval.Option) bool {
+	return slices.ContainsFunc(opts, func(x core.Option) bool { return x.Value == string(o) })
+}
+
+// onInitHistory keeps the text for the first message; after it (or in a
+// resumed conversation) the history is already in the session.
+func (s *server) onInitHistory(c command) {
+	s.mu.Lock()
+	late := s.started
+	if !late && strings.TrimSpace(c.Text) != "" {
+		s.history = append(s.history, c.Text)
+	}
+	s.mu.Unlock()
+	if late {
+		fmt.Fprintln(s.log, "cairn: json-stream: init_history after the conversation started is ignored (the session already holds its history)")
+	}
+}
+
+// onSetMode switches the approval mode for the calls checked from now on
+// and for the tool_requests already waiting that the new mode allows.
+func (s *server) onSetMode(c command) {
+	mode, err := approval.ParseMode(c.Mode)
+	if err != nil {
+		s.sendError("", fmt.Sprintf("Invalid set_mode command: %v", err))
+		return
+	}
+	s.host.Approvals.SetMode(mode)
+	var release []string
+	s.mu.Lock()
+	if s.turn != nil {
+		for _, cl := range s.turn.calls {
+			if cl.question != "" && cl.verdict == undecided && allowedBy(mode, cl) {
+				cl.verdict = approved
+				release = append(release, cl.question)
+			}
+		}
+	}
+	s.mu.Unlock()
+	for _, q := range release {
+		s.answer(q, string(approval.OptionAllowOnce))
+	}
+	s.send(line(configChangedFrame{Type: "config_changed", Capabilities: s.capabilities()}))
+}
+
+// allowedBy reports whether mode lets a waiting call run without asking,
+// as the gate would decide it: yolo allows everything; otherwise the mode
+// must not ask for the category, and the question must be one the gate
+// lets be remembered (a protected file is asked about in every other mode).
+func allowedBy(mode approval.Mode, c *call) bool {
+	if mode == approval.ModeYolo {
+		return true
+	}
+	return !mode.Asks(c.category) && offers(c.options, approval.OptionAllowSession)
+}

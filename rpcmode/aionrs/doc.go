@@ -1,0 +1,35 @@
+// Package aionrs serves aionrs's `--json-stream` host protocol, the one
+// AionUi speaks to its bundled agent: newline-delimited JSON commands on
+// stdin (message, stop, tool_approve, tool_deny, init_history, set_mode,
+// ping) and events on stdout (ready, stream_start, text_delta, thinking,
+// tool_request, tool_running, tool_result, tool_cancelled, stream_end,
+// config_changed, pong, info, error).
+//
+// It is a thin adapter over one core agent.Session: prompts go to
+// Session.Prompt, approvals arrive as the core gate's questions and are
+// answered with Session.Answer, and every frame is a translation of a core
+// event. Serve implements the published specification, including where
+// aionrs itself differs from it:
+//
+//   - scope "always" on tool_approve allows the call's category (info, edit,
+//     exec, mcp) for the rest of the process; later calls of that category
+//     skip tool_request. Calls the gate will not let anyone remember
+//     (edits of protected files such as .cairn/ or .git/hooks) still ask.
+//   - stop cancels the turn (the model request and running tools), emits
+//     the turn's stream_end, and the process keeps serving.
+//   - init_history counts only before the first message of a conversation
+//     that has none yet; it is given to the model with that first message.
+//     Later ones (AionUi sends one just before stop) are ignored, so history
+//     is never duplicated.
+//   - set_mode takes effect at once, also for a tool_request already waiting
+//     whose category the new mode allows, and is confirmed by config_changed.
+//   - a malformed line, an unknown command type or a command that does not
+//     fit the state gets error{code:"protocol_error"}; the process stays up.
+//   - edits report their change as output_type "diff" (a unified diff) with
+//     metadata.file_path.
+//
+// Every message accepted gets exactly one stream_start and, whatever
+// happens, exactly one stream_end; a message sent while another is in
+// flight is refused with an error carrying its msg_id. Lines longer than
+// MaxFrameBytes are refused without being held in memory.
+package aionrs

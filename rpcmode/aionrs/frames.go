@@ -1,0 +1,213 @@
+package aionrs
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// MaxFrameBytes is the longest command line Serve accepts: 8 MiB. aionrs
+// hosts attach files by path, so real commands are far shorter. A longer
+// line is refused with a protocol_error and skipped up to its newline.
+const MaxFrameBytes = 8 << 20
+
+// lineReader splits input into lines at '\n', dropping one trailing '\r'.
+// A last line without a newline still counts. A line longer than max is
+// reported as too long and skipped without being kept: the reader never
+// holds more than about max bytes.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+	buf []byte
+	eof bool
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	if max <= 0 {
+		max = MaxFrameBytes
+	}
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+// next returns the next line, valid until the following call; tooLong
+// reports a line over the limit, whose content is not returned. At the end
+// of the input err is io.EOF.
+func (l *lineReader) next() (line []byte, tooLong bool, err error) {
+	if l.eof {
+		return nil, false, io.EOF
+	}
+	if cap(l.buf) > 1<<20 {
+		l.buf = nil // do not keep one big line's buffer alive
+	}
+	l.buf = l.buf[:0]
+	for {
+		chunk, err := l.r.ReadSlice('\n')
+		content := bytes.TrimSuffix(chunk, []byte{'\n'})
+		if !tooLong {
+			// One byte of slack for a '\r' before the '\n'.
+			if len(l.buf)+len(content) > l.max+1 {
+				tooLong, l.buf = true, l.buf[:0]
+			} else {
+				l.buf = append(l.buf, content...)
+			}
+		}
+		switch {
+		case err == nil:
+			return l.finish(tooLong)
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			l.eof = true
+			if len(chunk) == 0 && len(l.buf) == 0 && !tooLong {
+				return nil, false, io.EOF
+			}
+			return l.finish(tooLong)
+		default:
+			return nil, false, err
+		}
+	}
+}
+
+func (l *lineReader) finish(tooLong bool) ([]byte, bool, error) {
+	if tooLong {
+		return nil, true, nil
+	}
+	line := bytes.TrimSuffix(l.buf, []byte{'\r'})
+	if len(line) > l.max {
+		return nil, true, nil
+	}
+	return line, false, nil
+}
+
+// commandType names a command of the protocol.
+type commandType string
+
+// The commands Serve understands.
+const (
+	cmdMessage     commandType = "message"
+	cmdStop        commandType = "stop"
+	cmdToolApprove commandType = "tool_approve"
+	cmdToolDeny    commandType = "tool_deny"
+	cmdInitHistory commandType = "init_history"
+	cmdSetMode     commandType = "set_mode"
+	cmdPing        commandType = "ping"
+)
+
+// command is one decoded line. Only the fields of its Type are meaningful.
+type command struct {
+	Type   commandType
+	MsgID  string
+	Input  string
+	Files  []string
+	CallID string
+	Scope  string // "once" or "always"
+	Reason string
+	Text   string
+	Mode   string
+}
+
+// wireCommand is a command line as JSON; pointers tell missing from empty.
+type wireCommand struct {
+	Type    *string  `json:"type"`
+	MsgID   *string  `json:"msg_id"`
+	Input   *string  `json:"input"`
+	Content *string  `json:"content"` // aionrs's own name for input
+	Files   []string `json:"files"`
+	CallID  *string  `json:"call_id"`
+	Scope   *string  `json:"scope"`
+	Reason  *string  `json:"reason"`
+	Text    *string  `json:"text"`
+	Mode    *string  `json:"mode"`
+}
+
+// protocolError is a command that cannot be served; its text is the
+// error frame's message.
+type protocolError struct {
+	msg string
+	// msgID is the message the error is about, when the line named one.
+	msgID string
+}
+
+func (e *protocolError) Error() string { return e.msg }
+
+func badCommand(format string, args ...any) *protocolError {
+	return &protocolError{msg: fmt.Sprintf(format, args...)}
+}
+
+// decodeCommand reads one command line. Unknown fields are ignored, as
+// hosts add fields over time; a missing or mistyped field the command
+// needs is an error.
+func decodeCommand(line []byte) (command, *protocolError) {
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return command{}, badCommand("Invalid command: each line must be one JSON object")
+	}
+	var w wireCommand
+	if err := json.Unmarshal(trimmed, &w); err != nil {
+		return command{}, badCommand("Invalid command: %v", err)
+	}
+	if w.Type == nil {
+		return command{}, badCommand(`Invalid command: the "type" field is missing`)
+	}
+	c := command{Type: commandType(*w.Type)}
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	need := func(name string, p *string) *protocolError {
+		if p == nil || *p == "" {
+			return badCommand("Invalid %s command: %q is required", c.Type, name)
+		}
+		return nil
+	}
+	switch c.Type {
+	case cmdMessage:
+		if err := need("msg_id", w.MsgID); err != nil {
+			return c, err
+		}
+		c.MsgID, c.Files = *w.MsgID, w.Files
+		c.Input = str(w.Input)
+		if w.Input == nil {
+			c.Input = str(w.Content)
+		}
+		if c.Input == "" && len(c.Files) == 0 {
+			return c, &protocolError{msgID: c.MsgID, msg: `Invalid message command: "input" is empty and no files are attached`}
+		}
+	case cmdToolApprove:
+		if err := need("call_id", w.CallID); err != nil {
+			return c, err
+		}
+		c.CallID, c.Scope = *w.CallID, str(w.Scope)
+		switch c.Scope {
+		case "":
+			c.Scope = "once"
+		case "once", "always":
+		default:
+			return c, badCommand(`Invalid tool_approve command: scope must be "once" or "always", not %q`, c.Scope)
+		}
+	case cmdToolDeny:
+		if err := need("call_id", w.CallID); err != nil {
+			return c, err
+		}
+		c.CallID, c.Reason = *w.CallID, str(w.Reason)
+	case cmdInitHistory:
+		if w.Text == nil {
+			return c, badCommand(`Invalid init_history command: "text" is required`)
+		}
+		c.Text = *w.Text
+	case cmdSetMode:
+		if err := need("mode", w.Mode); err != nil {
+			return c, err
+		}
+		c.Mode = *w.Mode
+	case cmdStop, cmdPing:
+	default:
+		return c, badCommand("Unknown command type: %s", c.Type)
+	}
+	return c, nil
+}
