@@ -1,0 +1,197 @@
+package aionrs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// readAll splits input with a lineReader, writing "!" for a line over the
+// limit.
+func readAll(t testing.TB, input string, max int) []string {
+	lr := newLineReader(strings.NewReader(input), max)
+	var out []string
+	for {
+		l, tooLong, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tooLong {
+			out = append(out, "!")
+			continue
+		}
+		out = append(out, string(l))
+	}
+}
+
+func TestLineReader(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"a\nb\n", 10, "a|b"},
+		{"a\r\nb", 10, "a|b"},
+		{"\n\n", 10, "|"},
+		{"0123456789\n", 10, "0123456789"},
+		{"0123456789\r\n", 10, "0123456789"},
+		{"01234567890\nok\n", 10, "!|ok"},
+		{"0123456789x\r\nok", 10, "!|ok"},
+		{strings.Repeat("y", 200000) + "\nafter\n", 1000, "!|after"},
+		{"last", 10, "last"},
+		{"", 10, ""},
+	} {
+		if got := strings.Join(readAll(t, c.in, c.max), "|"); got != c.want {
+			t.Errorf("%.30q (max %d) = %q, want %q", c.in, c.max, got, c.want)
+		}
+	}
+}
+
+// An oversized line is skipped without being held: the reader's buffer
+// stays near the limit however long the line.
+func TestLineReaderDoesNotHoldLongLines(t *testing.T) {
+	lr := newLineReader(io.MultiReader(strings.NewReader(strings.Repeat("z", 8<<20)), strings.NewReader("\n{}\n")), 4096)
+	_, tooLong, err := lr.next()
+	if err != nil || !tooLong {
+		t.Fatalf("tooLong %v, err %v", tooLong, err)
+	}
+	if cap(lr.buf) > 64<<10 {
+		t.Fatalf("buffer grew to %d bytes for a refused line", cap(lr.buf))
+	}
+	if l, _, _ := lr.next(); string(l) != "{}" {
+		t.Fatalf("next line = %q", l)
+	}
+}
+
+func TestDecodeCommand(t *testing.T) {
+	ok := []struct {
+		in   string
+		want command
+	}{
+		{`{"type":"message","msg_id":"m1","input":"hi","files":["/a.png"],"extra":1}`, command{Type: cmdMessage, MsgID: "m1", Input: "hi", Files: []string{"/a.png"}}},
+		{`{"type":"message","msg_id":"m1","content":"from aionrs"}`, command{Type: cmdMessage, MsgID: "m1", Input: "from aionrs"}},
+		{`{"type":"tool_approve","call_id":"c"}`, command{Type: cmdToolApprove, CallID: "c", Scope: "once"}},
+		{`{"type":"tool_approve","call_id":"c","scope":"always"}`, command{Type: cmdToolApprove, CallID: "c", Scope: "always"}},
+		{`{"type":"tool_deny","call_id":"c","reason":"no"}`, command{Type: cmdToolDeny, CallID: "c", Reason: "no"}},
+		{`{"type":"init_history","text":""}`, command{Type: cmdInitHistory}},
+		{` {"type":"set_mode","mode":"yolo"} `, command{Type: cmdSetMode, Mode: "yolo"}},
+		{`{"type":"stop"}`, command{Type: cmdStop}},
+		{`{"type":"ping"}`, command{Type: cmdPing}},
+	}
+	for _, c := range ok {
+		got, err := decodeCommand([]byte(c.in))
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if g, w := mustJSON(t, got), mustJSON(t, c.want); g != w {
+			t.Errorf("%s = %s, want %s", c.in, g, w)
+		}
+	}
+	bad := map[string]string{
+		`{"type":"foo"}`:                      "Unknown command type: foo",
+		`{}`:                                  `"type" field is missing`,
+		`"message"`:                           "one JSON object",
+		`{"type":"message","msg_id":""}`:      `"msg_id" is required`,
+		`{"type":"message","msg_id":5}`:       "Invalid command",
+		`{"type":"tool_deny","call_id":null}`: `"call_id" is required`,
+		`{"type":"set_mode"}`:                 `"mode" is required`,
+		`{"type":"stop"} {"type":"stop"}`:     "Invalid command",
+	}
+	for in, want := range bad {
+		_, err := decodeCommand([]byte(in))
+		if err == nil || !strings.Contains(err.msg, want) {
+			t.Errorf("%s: error %v, want one containing %q", in, err, want)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v command) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// FuzzDecodeCommand: any line decodes to a command or a protocol error,
+// never a panic; a decoded command has a known type and its required
+// fields.
+func FuzzDecodeCommand(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"message","msg_id":"m1","input":"hi","files":["a"]}`,
+		`{"type":"tool_approve","call_id":"c","scope":"always"}`,
+		`{"type":"tool_deny","call_id":"c","reason":"r"}`,
+		`{"type":"init_history","text":"t"}`, `{"type":"set_mode","mode":"yolo"}`,
+		`{"type":"stop"}`, `{"type":"ping"}`, `{"type":"\u0000"}`, `{"type":"message","msg_id":"\ud800"}`,
+		`[`, `{"type":`, "", "null", `{"type":"message","msg_id":"m","input":1e999}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := decodeCommand(data)
+		if err != nil {
+			if err.msg == "" {
+				t.Fatal("an error without a message")
+			}
+			return
+		}
+		switch c.Type {
+		case cmdMessage:
+			if c.MsgID == "" || (c.Input == "" && len(c.Files) == 0) {
+				t.Fatalf("message without id or content: %+v", c)
+			}
+		case cmdToolApprove:
+			if c.CallID == "" || (c.Scope != "once" && c.Scope != "always") {
+				t.Fatalf("bad approve: %+v", c)
+			}
+		case cmdToolDeny:
+			if c.CallID == "" {
+				t.Fatalf("bad deny: %+v", c)
+			}
+		case cmdSetMode:
+			if c.Mode == "" {
+				t.Fatalf("bad set_mode: %+v", c)
+			}
+		case cmdStop, cmdPing, cmdInitHistory:
+		default:
+			t.Fatalf("unknown type accepted: %q", c.Type)
+		}
+	})
+}
+
+// FuzzLineReader: the reader returns the input's lines, each at most the
+// limit, and refuses exactly the longer ones.
+func FuzzLineReader(f *testing.F) {
+	f.Add([]byte("a\nb\r\nc"), 3)
+	f.Add([]byte("\r\n\r\n"), 1)
+	f.Add([]byte("abcdef\nab\n"), 4)
+	f.Fuzz(func(t *testing.T, data []byte, max int) {
+		if max <= 0 || max > 1<<16 {
+			return
+		}
+		var want []string
+		parts := bytes.Split(data, []byte("\n"))
+		if len(parts) > 0 && len(parts[len(parts)-1]) == 0 {
+			parts = parts[:len(parts)-1]
+		}
+		for _, p := range parts {
+			p = bytes.TrimSuffix(p, []byte("\r"))
+			if len(p) > max {
+				want = append(want, "!")
+			} else {
+				want = append(want, string(p))
+			}
+		}
+		got := readAll(t, string(data), max)
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Fatalf("lines %q, want %q", got, want)
+		}
+	})
+}
