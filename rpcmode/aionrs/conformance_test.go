@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
@@ -433,6 +434,104 @@ func TestEOFMidMessage(t *testing.T) {
 	fs := r.until("stream_end")
 	if types(fs) != "tool_cancelled,stream_end" {
 		t.Fatalf("frames = %s", types(fs))
+	}
+	r.noMore()
+}
+
+// Check 6: stop while a tool runs kills it, reports it cancelled and ends
+// the turn long before the command would have.
+func TestStopDuringRunningTool(t *testing.T) {
+	fp := faux.New(faux.Options{}, toolCall("t1", "bash", `{"command":"sleep 30"}`), faux.Response{Text: "after"})
+	r := newRig(t, rigConfig{faux: fp, mode: approval.ModeYolo})
+	r.ready()
+	start := time.Now()
+	r.send(`{"type":"message","msg_id":"m1","input":"wait"}`)
+	if fs := r.until("tool_running"); types(fs) != "stream_start,tool_running" {
+		t.Fatalf("frames = %s", types(fs))
+	}
+	r.send(`{"type":"stop"}`)
+	fs := r.until("stream_end")
+	if types(fs) != "tool_cancelled,stream_end" || fs[0].str("call_id") != "t1" {
+		t.Fatalf("after stop: %s", types(fs))
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("stop took %s", d)
+	}
+	r.send(`{"type":"message","msg_id":"m2","input":"go on"}`)
+	if fs := r.until("stream_end"); text(fs) != "after" {
+		t.Fatalf("next turn: %s", types(fs))
+	}
+	r.noMore()
+}
+
+// "always" for edits does not cover files that control cairn or git: the
+// gate asks about those in every mode but yolo, and so does the adapter.
+func TestAlwaysDoesNotCoverProtectedFiles(t *testing.T) {
+	fp := faux.New(faux.Options{},
+		toolCall("t1", "write", `{"path":"a.txt","content":"x"}`),
+		toolCall("t2", "write", `{"path":"AGENTS.md","content":"obey"}`),
+		faux.Response{Text: "ok"})
+	r := newRig(t, rigConfig{faux: fp})
+	r.ready()
+	r.send(`{"type":"message","msg_id":"m1","input":"go"}`)
+	r.until("tool_request")
+	r.send(`{"type":"tool_approve","call_id":"t1","scope":"always"}`)
+	fs := r.until("tool_request")
+	if types(fs) != "tool_running,tool_result,tool_request" || fs[2].str("call_id") != "t2" {
+		t.Fatalf("frames = %s", types(fs))
+	}
+	// auto_edit does not release it either.
+	r.send(`{"type":"set_mode","mode":"auto_edit"}`)
+	r.expect("config_changed")
+	r.send(`{"type":"tool_deny","call_id":"t2","reason":"leave AGENTS.md alone"}`)
+	fs = r.until("stream_end")
+	if types(fs) != "info,tool_cancelled,text_delta,stream_end" { // the info is the gate's warning
+		t.Fatalf("frames = %s", types(fs))
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "AGENTS.md")); err == nil {
+		t.Fatal("AGENTS.md was written")
+	}
+	r.noMore()
+}
+
+// auto_edit does not release a waiting command: exec still needs the host.
+func TestAutoEditKeepsCommandsWaiting(t *testing.T) {
+	fp := faux.New(faux.Options{}, toolCall("t1", "bash", `{"command":"echo hi"}`), faux.Response{Text: "ok"})
+	r := newRig(t, rigConfig{faux: fp})
+	r.ready()
+	r.send(`{"type":"message","msg_id":"m1","input":"go"}`)
+	r.until("tool_request")
+	r.send(`{"type":"set_mode","mode":"auto_edit"}`)
+	r.expect("config_changed")
+	r.send(`{"type":"ping"}`)
+	r.expect("pong") // nothing ran in between
+	r.send(`{"type":"tool_approve","call_id":"t1"}`)
+	if fs := r.until("stream_end"); types(fs) != "tool_running,tool_result,text_delta,stream_end" {
+		t.Fatalf("frames = %s", types(fs))
+	}
+	r.noMore()
+}
+
+// A failed model request ends the turn with provider_error and its
+// stream_end; the next message works.
+func TestProviderErrorEndsTheTurn(t *testing.T) {
+	fp := faux.New(faux.Options{}, faux.Response{Text: "partial", Error: "upstream exploded"}, faux.Response{Text: "recovered"})
+	r := newRig(t, rigConfig{faux: fp})
+	r.ready()
+	r.send(`{"type":"message","msg_id":"m1","input":"try"}`)
+	fs := r.until("stream_end")
+	var e frame
+	for _, f := range fs {
+		if f.str("type") == "error" {
+			e = f
+		}
+	}
+	if e == nil || e.str("msg_id") != "m1" || e.str("error.code") != "provider_error" || !strings.Contains(e.str("error.message"), "upstream exploded") {
+		t.Fatalf("frames = %v", fs)
+	}
+	r.send(`{"type":"message","msg_id":"m2","input":"again"}`)
+	if fs := r.until("stream_end"); text(fs) != "recovered" {
+		t.Fatalf("next turn: %v", fs)
 	}
 	r.noMore()
 }

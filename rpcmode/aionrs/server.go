@@ -81,6 +81,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	case <-s.ctx.Done():
 	}
 	s.cancel()
+	s.mu.Lock()
+	if s.turn != nil {
+		s.turn.stopped = true // ended by the host going away, not by a failure
+	}
+	s.mu.Unlock()
 	s.sess.Abort()
 	limit := h.SettleLimit
 	if limit <= 0 {
