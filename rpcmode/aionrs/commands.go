@@ -61,9 +61,10 @@ func (s *server) onStop() {
 	s.sess.Abort()
 }
 
-// pending returns the call whose tool_request waits for the host, taking
-// it out of the waiting set so it is answered once.
-func (s *server) pending(callID string) (*call, string) {
+// claim takes the call whose tool_request waits for the host and records
+// the host's verdict, so that each request is answered once (by the host
+// or by a set_mode that releases it), whoever comes first.
+func (s *server) claim(callID string, v verdict, reason string, scope string) (*call, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.turn == nil {
@@ -73,40 +74,35 @@ func (s *server) pending(callID string) (*call, string) {
 	if c == nil || c.question == "" || c.verdict != undecided {
 		return nil, ""
 	}
+	c.verdict, c.reason = v, reason
+	if v == approved && scope == "always" {
+		s.always[c.category] = true
+	}
 	return c, c.question
 }
 
 // onApprove answers the call's approval question with "allow once";
 // scope "always" also allows the call's category from now on.
 func (s *server) onApprove(cmd command) {
-	c, q := s.pending(cmd.CallID)
+	c, q := s.claim(cmd.CallID, approved, "", cmd.Scope)
 	if c == nil {
 		s.sendError("", fmt.Sprintf("No tool_request is waiting with call_id %q", cmd.CallID))
 		return
 	}
-	s.mu.Lock()
-	c.verdict = approved
-	if cmd.Scope == "always" {
-		s.always[c.category] = true
-	}
-	s.mu.Unlock()
 	s.answer(q, string(approval.OptionAllowOnce))
 }
 
 // onDeny denies the call; a reason is asked for by the gate and given to
 // the model with the denial.
 func (s *server) onDeny(cmd command) {
-	c, q := s.pending(cmd.CallID)
+	reason := strings.TrimSpace(cmd.Reason)
+	c, q := s.claim(cmd.CallID, denied, reason, "")
 	if c == nil {
 		s.sendError("", fmt.Sprintf("No tool_request is waiting with call_id %q", cmd.CallID))
 		return
 	}
-	reason := strings.TrimSpace(cmd.Reason)
-	s.mu.Lock()
-	c.verdict, c.reason = denied, reason
-	withReason := reason != "" && offers(c.options, approval.OptionDenyReason)
-	s.mu.Unlock()
-	if withReason {
+	// The options were recorded when the question opened and never change.
+	if reason != "" && offers(c.options, approval.OptionDenyReason) {
 		s.answer(q, string(approval.OptionDenyReason))
 		return
 	}
@@ -159,10 +155,11 @@ func (s *server) onSetMode(c command) {
 		}
 	}
 	s.mu.Unlock()
+	// The confirmation goes first, so the released calls' frames follow it.
+	s.send(line(configChangedFrame{Type: "config_changed", Capabilities: s.capabilities()}))
 	for _, q := range release {
 		s.answer(q, string(approval.OptionAllowOnce))
 	}
-	s.send(line(configChangedFrame{Type: "config_changed", Capabilities: s.capabilities()}))
 }
 
 // allowedBy reports whether mode lets a waiting call run without asking,

@@ -231,7 +231,7 @@ func TestSetMode(t *testing.T) {
 	// Switching to yolo releases the waiting request at once.
 	r.send(`{"type":"set_mode","mode":"yolo"}`)
 	fs = r.until("stream_end")
-	if types(fs) != "tool_running,tool_result,config_changed,text_delta,stream_end" && types(fs) != "config_changed,tool_running,tool_result,text_delta,stream_end" {
+	if types(fs) != "config_changed,tool_running,tool_result,text_delta,stream_end" || fs[1].str("call_id") != "t2" {
 		t.Fatalf("frames = %s", types(fs))
 	}
 	r.send(`{"type":"message","msg_id":"m2","input":"again"}`)

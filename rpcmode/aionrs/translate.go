@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
@@ -32,7 +33,8 @@ func (markEnd) EventType() string     { return "aionrs_end" }
 // results well below it.
 const maxOutputBytes = 256 << 10
 
-// textCancelled is tool_cancelled's reason for calls a stop ended.
+// tool_cancelled's reasons for calls a stop ended and for denials without
+// a reason of the host's.
 const (
 	reasonStopped = "Cancelled: the client sent stop"
 	reasonDenied  = "User denied"
@@ -120,7 +122,7 @@ func (s *server) frames(e core.Event) (lines [][]byte, then func()) {
 		return s.toolEnd(t, e), nil
 	case core.AutoRetryStart:
 		return [][]byte{s.info(fmt.Sprintf("The request failed (%s); retrying in %s (%d/%d)",
-			e.ErrorMessage, e.Delay.Round(1e8), e.Attempt, e.MaxAttempts))}, nil
+			e.ErrorMessage, e.Delay.Round(100*time.Millisecond), e.Attempt, e.MaxAttempts))}, nil
 	case core.Notice:
 		return [][]byte{s.info(e.Message)}, nil
 	}
