@@ -143,6 +143,8 @@ type server struct {
 // turn is one accepted message until its stream_end.
 type turn struct {
 	msgID string
+	// open: stream_start is written; events before it belong to no turn.
+	open bool
 	// stopped: the host sent stop (or max turns ended it); calls that end
 	// with an error are reported cancelled, and the final error is not.
 	stopped bool

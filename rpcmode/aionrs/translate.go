@@ -78,6 +78,9 @@ func (s *server) frames(e core.Event) (lines [][]byte, then func()) {
 	case markLine:
 		return [][]byte{e.line}, nil
 	case markStart:
+		if s.turn != nil {
+			s.turn.open = true
+		}
 		return [][]byte{line(msgFrame{Type: "stream_start", MsgID: e.msgID})}, nil
 	case markRefused:
 		s.turn = nil
@@ -86,8 +89,13 @@ func (s *server) frames(e core.Event) (lines [][]byte, then func()) {
 		return s.settled(e), nil
 	}
 	t := s.turn
-	if t == nil {
-		return nil, nil // nothing in flight: events of no message
+	if t == nil || !t.open {
+		if q, ok := e.(core.Question); ok {
+			// Nobody could answer it: the protocol asks only within a
+			// message.
+			return nil, func() { _ = s.sess.Dismiss(q.ID) }
+		}
+		return nil, nil // events of no message
 	}
 	switch e := e.(type) {
 	case core.MessageUpdate:
