@@ -197,14 +197,25 @@ func TestJSONRPCRememberChoiceSkipsTheNextRequest(t *testing.T) {
 	if slices.Contains(methods(msgs), "tool.request_approval") {
 		t.Fatalf("asked again after remember_choice: %v", methods(msgs))
 	}
-	var complete map[string]any
+	var complete, progress map[string]any
 	for _, m := range msgs {
-		if m["method"] == "tool.complete" {
+		switch m["method"] {
+		case "tool.complete":
 			complete = params(m)
+		case "tool.progress":
+			if complete == nil {
+				progress = params(m)
+			}
 		}
 	}
 	if complete == nil || complete["status"] != "success" || !strings.Contains(complete["result"].(map[string]any)["output"].(string), "remembered") {
 		t.Fatalf("tool.complete = %v", complete)
+	}
+	if progress == nil || progress["execution_id"] != complete["execution_id"] || progress["progress"].(map[string]any)["status"] != "running" {
+		t.Fatalf("tool.progress = %v before %v", progress, complete)
+	}
+	if tools := params(msgs[len(msgs)-1])["metadata"].(map[string]any)["tools_executed"].([]any); len(tools) != 1 || tools[0] != "bash" {
+		t.Fatalf("tools_executed = %v", tools)
 	}
 }
 
