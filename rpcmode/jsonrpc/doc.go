@@ -51,10 +51,13 @@
 // JSON-RPC 2.0 request (or is a batch, or comes before initialize, or is
 // longer than MaxMessageBytes, which is refused without being read into
 // memory), -32601 for an unknown method, -32602 for bad parameters, -32603
-// for a failure inside cairn, and -32000 (agent), -32001 (model, in
-// stream.error), -32004 (cancelled) and -32005 (permission) where the spec
-// names them. Notifications never get a response, not even an error. The
-// connection stays open after every error.
+// for a failure inside cairn (or a session that could not be built),
+// -32000 for what the agent refuses (a second query, saving an empty
+// session), -32001 in the stream.error of a query the model failed, and
+// -32005 for a client over Config.MaxClients. A cancelled query is not an
+// error: it ends with stream.complete{status:"cancelled"}. Notifications
+// never get a response, not even an error. The connection stays open after
+// every error, except the last two.
 //
 // # Disconnecting
 //
