@@ -227,6 +227,12 @@ func TestJSONRPCCancel(t *testing.T) {
 	resp, _ := c.call("agent.query", map[string]any{"message": "talk"})
 	id := rpcResult(t, resp)["query_id"]
 	c.until(isMethod("stream.token"))
+	// One query at a time per connection.
+	busyID := c.send("agent.query", map[string]any{"message": "and another"})
+	busy := c.until(isResponse(busyID))
+	if errorCode(t, busy[len(busy)-1]) != -32000 {
+		t.Fatalf("second query while one runs: %v", busy[len(busy)-1])
+	}
 	cancelID := c.send("agent.cancel", map[string]any{"query_id": id})
 	msgs := c.until(isMethod("stream.complete"))
 	var cancelResp map[string]any
@@ -411,5 +417,33 @@ func TestJSONRPCRefusesToClobberAFile(t *testing.T) {
 	r := invoke(t, map[string]string{"CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": []}`)}, &empty, "--mode", "jsonrpc", "--socket", path, "--provider", "faux")
 	if data, _ := os.ReadFile(path); r.code != exitFailure || string(data) != "keep me" || !strings.Contains(r.stderr, "not a socket") {
 		t.Fatalf("%+v", r)
+	}
+}
+
+func TestJSONRPCModelFailureEndsWithStreamError(t *testing.T) {
+	srv, _ := fauxServer(t, `{"responses": [{"text": "partial", "error": "the model fell over"}, {"text": "recovered"}]}`)
+	c := dialJSONRPC(t, srv.path)
+	c.initialize()
+	resp, _ := c.call("agent.query", map[string]any{"message": "try"})
+	id := rpcResult(t, resp)["query_id"]
+	msgs := c.until(isMethod("stream.complete"))
+	var streamErr map[string]any
+	for _, m := range msgs {
+		if m["method"] == "stream.error" {
+			streamErr = params(m)
+		}
+	}
+	if streamErr == nil || streamErr["query_id"] != id {
+		t.Fatalf("no stream.error: %v", methods(msgs))
+	}
+	if e := streamErr["error"].(map[string]any); e["code"].(float64) != -32001 || !strings.Contains(e["details"].(string), "fell over") {
+		t.Fatalf("stream.error = %v", e)
+	}
+	if p := params(msgs[len(msgs)-1]); p["status"] != "error" {
+		t.Fatalf("stream.complete = %v", p)
+	}
+	c.call("agent.query", map[string]any{"message": "again"})
+	if msgs := c.until(isMethod("stream.complete")); streamedText(msgs) != "recovered" {
+		t.Fatalf("after the failure: %v", msgs)
 	}
 }
