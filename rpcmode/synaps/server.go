@@ -107,10 +107,10 @@ type server struct {
 	// work counts compactions running on their own goroutine.
 	work sync.WaitGroup
 
-	mu        sync.Mutex
-	turn      *turn       // the prompt in flight, nil when idle
-	compact   *compaction // the compaction in flight
-	closing   bool
+	mu      sync.Mutex
+	turn    *turn       // the prompt in flight, nil when idle
+	compact *compaction // the compaction in flight
+	closing bool
 }
 
 // turn is a prompt in flight, from its acceptance to its settling.
