@@ -25,7 +25,7 @@ const waitLimit = 10 * time.Second
 
 // rig is a running Serve over pipes, with a faux model.
 type rig struct {
-	t     *testing.T
+	t     testing.TB
 	sess  *agent.Session
 	in    *io.PipeWriter
 	lines chan string
@@ -41,7 +41,7 @@ type rigConfig struct {
 	cwd        string        // the working directory; "" is a new one
 }
 
-func newRig(t *testing.T, cfg rigConfig) *rig {
+func newRig(t testing.TB, cfg rigConfig) *rig {
 	t.Helper()
 	cwd := cfg.cwd
 	if cwd == "" {
