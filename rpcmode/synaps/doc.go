@@ -34,11 +34,13 @@
 //
 // compact{id} answers response{command:"compact.disclosure"} before the
 // model is asked for a summary, then response{command:"compact", summary,
-// disclosure}. new_session, get_messages, set_model, get_available_models,
+// disclosure}. new_session, get_messages (messages in pi's JSON shape),
+// set_model (a model id, or provider/id), get_available_models,
 // get_session_stats, get_state and tools_list (its id is optional) answer
-// with their data. shutdown, or the end of stdin, aborts what is running,
-// writes its last frames and returns; the caller then flushes the session
-// file and exits 0.
+// with their data and "ok"; a command that fails answers ok:false with an
+// "error". shutdown, or the end of stdin, aborts a running turn, writes its
+// last frames (agent_end and its cancelled response) and returns; the
+// caller then flushes the session file and exits 0.
 //
 // # Approvals
 //
