@@ -98,9 +98,14 @@ func (s *server) countAssistant(m *core.AssistantMessage) {
 	if m.ResponseModel != "" {
 		t.model = m.ResponseModel
 	}
-	if m.StopReason == core.StopAborted {
-		t.aborted = true
-	}
+	t.lastStop = m.StopReason
+}
+
+// finished reports whether the turn ran to its natural end (the model's
+// last answer was final and nothing failed) although an abort was asked
+// for: it came too late to cancel anything.
+func (t *turn) finished(e core.Settled) bool {
+	return e.Error == "" && (t.lastStop == core.StopEnd || t.lastStop == core.StopLength)
 }
 
 // endTurn writes the end of the prompt in flight: agent_end and the
@@ -118,7 +123,7 @@ func (s *server) endTurn(e core.Settled) [][]byte {
 	end := agentEndFrame(usageOf(t.usage, t.model))
 	var frames [][]byte
 	switch {
-	case t.cancelled && (t.aborted || e.Error != ""):
+	case t.cancelled && !t.finished(e):
 		frames = append(frames, end, responseFrame(&id, t.command, body{"ok": true, "cancelled": true}))
 	case e.Error != "":
 		frames = append(frames, errorFrame(&id, e.Error), end,

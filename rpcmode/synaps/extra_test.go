@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 )
 
@@ -96,5 +97,21 @@ func TestOversizedLineIsNotHeld(t *testing.T) {
 	line, tooLong, err = lr.next()
 	if err != nil || tooLong || !bytes.Equal(line, []byte(`{"ok":1}`)) {
 		t.Fatalf("next line %q, tooLong %v, err %v", line, tooLong, err)
+	}
+}
+
+// An abort while a tool runs cancels the turn too.
+func TestAbortDuringAToolCall(t *testing.T) {
+	p := faux.New(faux.Options{})
+	p.Push(faux.Response{Content: []core.Content{{Type: core.ContentToolCall, ID: "call_1", Name: "bash", Arguments: []byte(`{"command":"echo started; sleep 30"}`)}}})
+	r := newRig(t, rigConfig{faux: p, mode: approval.ModeYolo})
+	r.ready()
+	r.send(map[string]any{"type": "prompt", "id": "p", "message": "run"})
+	r.until(func(f frame) bool { return f.event().str("type") == "toolcall_input" })
+	r.send(map[string]any{"type": "abort", "id": "x"})
+	got := r.until(responseTo("abort", "x"))
+	n := len(got)
+	if n < 3 || got[n-3].str("type") != "agent_end" || got[n-2]["cancelled"] != true {
+		t.Fatalf("frames: %s %v", types(got), got[n-2])
 	}
 }

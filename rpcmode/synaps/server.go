@@ -123,8 +123,8 @@ type turn struct {
 	// aborts are the ids of the abort commands to answer after it.
 	cancelled bool
 	aborts    []string
-	// aborted: an assistant message ended as aborted.
-	aborted bool
+	// lastStop is why the latest assistant message ended.
+	lastStop core.StopReason
 }
 
 // compaction is a compact command in flight.

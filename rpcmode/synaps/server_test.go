@@ -148,6 +148,10 @@ func TestPromptStreamsAndRefusesASecondOne(t *testing.T) {
 	if f := r.next(); f.str("type") != "error" || f.str("id") != "p3" {
 		t.Fatalf("third prompt: %v", f)
 	}
+	r.send(map[string]any{"type": "get_state", "id": "s"})
+	if f := r.next(); !responseTo("get_state", "s")(f) || f["streaming"] != true {
+		t.Fatalf("get_state during the turn: %v", f)
+	}
 	close(release)
 	got := r.until(responseTo("prompt", "p1"))
 	var text, thinking strings.Builder
