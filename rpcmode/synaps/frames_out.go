@@ -70,9 +70,9 @@ func readyFrame(sessionID, model string) []byte {
 // of its type are set.
 type assistantEvent struct {
 	Type     string          `json:"type"`
-	Delta    *string         `json:"delta,omitempty"`
 	ToolID   string          `json:"tool_id,omitempty"`
 	ToolName string          `json:"tool_name,omitempty"`
+	Delta    *string         `json:"delta,omitempty"`
 	Input    json.RawMessage `json:"input,omitempty"`
 	Result   *string         `json:"result,omitempty"`
 }

@@ -216,3 +216,18 @@ func (r *rig) closeInput() error {
 func agentCompaction() agent.CompactionSettings {
 	return agent.CompactionSettings{Enabled: false, ReserveTokens: 1000, KeepRecentTokens: 1}
 }
+
+// rawLine returns the next output line as written.
+func (r *rig) rawLine() string {
+	r.t.Helper()
+	select {
+	case line, ok := <-r.lines:
+		if !ok {
+			r.t.Fatal("output ended")
+		}
+		return line
+	case <-time.After(waitLimit):
+		r.t.Fatal("no output line within the time limit")
+	}
+	return ""
+}

@@ -168,7 +168,7 @@ func (s *server) readLoop(in io.Reader) error {
 		}
 		c, err := decodeCommand(line)
 		if err != nil {
-			var fe *frameError
+			fe := &frameError{Msg: err.Error()}
 			errors.As(err, &fe)
 			var id *string
 			if fe.HasID {
