@@ -303,6 +303,16 @@ func TestSynapsModeBinary(t *testing.T) {
 			cmd.Wait()
 			c.exit <- cmd.ProcessState.ExitCode()
 		}()
+		t.Cleanup(func() {
+			// After a failure midway the child may still run: end it.
+			in.Close()
+			select {
+			case <-c.exit:
+			case <-time.After(5 * time.Second):
+				cmd.Process.Kill()
+				<-c.exit
+			}
+		})
 		exerciseSynaps(t, c, cwd, eof)
 		if !sessionFilesMention(t, home, "talk slowly") {
 			t.Fatalf("the session file does not hold the conversation; stderr: %s", stderr.String())
