@@ -11,6 +11,9 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 )
 
+// shuttingDown answers what arrives while serving stops.
+const shuttingDown = "cairn is shutting down"
+
 // dispatch serves one decoded command other than shutdown.
 func (s *server) dispatch(c command) {
 	id := &c.ID
@@ -59,6 +62,11 @@ func (s *server) prompt(c command) {
 		s.send(errorFrame(&id, busyMessage))
 		return
 	}
+	if s.closing {
+		s.mu.Unlock()
+		s.send(responseFrame(&id, c.Type, body{"ok": false, "error": shuttingDown, "outcome": "rejected"}))
+		return
+	}
 	t := &turn{id: c.ID, command: c.Type}
 	s.turn = t
 	s.mu.Unlock()
@@ -105,9 +113,13 @@ func (s *server) abort(c command) {
 func (s *server) startCompact(c command) {
 	id := c.ID
 	s.mu.Lock()
-	if s.turn != nil || s.compact != nil {
+	if s.turn != nil || s.compact != nil || s.closing {
+		msg := busyMessage
+		if s.closing {
+			msg = shuttingDown
+		}
 		s.mu.Unlock()
-		s.send(responseFrame(&id, "compact", body{"ok": false, "error": busyMessage}))
+		s.send(responseFrame(&id, "compact", body{"ok": false, "error": msg}))
 		return
 	}
 	ctx, cancel := context.WithCancel(s.ctx)

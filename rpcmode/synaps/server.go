@@ -110,6 +110,7 @@ type server struct {
 	mu      sync.Mutex
 	turn    *turn       // the prompt in flight, nil when idle
 	compact *compaction // the compaction in flight
+	// closing is set when serving stops: nothing new starts after it.
 	closing bool
 }
 
