@@ -106,6 +106,8 @@ type server struct {
 	cancel context.CancelFunc
 	// work counts compactions running on their own goroutine.
 	work sync.WaitGroup
+	// dispatchMu is held while a command is served.
+	dispatchMu sync.Mutex
 
 	mu      sync.Mutex
 	turn    *turn       // the prompt in flight, nil when idle
@@ -157,32 +159,43 @@ func (s *server) readLoop(in io.Reader) error {
 		if err != nil {
 			return err
 		}
-		if s.ctx.Err() != nil {
+		if !s.serveLine(line, tooLong) {
 			return nil
 		}
-		if tooLong {
-			s.send(errorFrame(nil, fmt.Sprintf("frame refused: a line may hold at most %d bytes; send large content as an attachment path", s.maxFrame)))
-			continue
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		c, err := decodeCommand(line)
-		if err != nil {
-			fe := &frameError{Msg: err.Error()}
-			errors.As(err, &fe)
-			var id *string
-			if fe.HasID {
-				id = &fe.ID
-			}
-			s.send(errorFrame(id, fe.Msg))
-			continue
-		}
-		if c.Type == "shutdown" {
-			return nil
-		}
-		s.dispatch(c)
 	}
+}
+
+// serveLine answers one input line; false means stop reading. It runs
+// under dispatchMu, so stop can wait for a command being served.
+func (s *server) serveLine(line []byte, tooLong bool) bool {
+	s.dispatchMu.Lock()
+	defer s.dispatchMu.Unlock()
+	if s.ctx.Err() != nil {
+		return false
+	}
+	if tooLong {
+		s.send(errorFrame(nil, fmt.Sprintf("frame refused: a line may hold at most %d bytes; send large content as an attachment path", s.maxFrame)))
+		return true
+	}
+	if len(bytes.TrimSpace(line)) == 0 {
+		return true
+	}
+	c, err := decodeCommand(line)
+	if err != nil {
+		fe := &frameError{Msg: err.Error()}
+		errors.As(err, &fe)
+		var id *string
+		if fe.HasID {
+			id = &fe.ID
+		}
+		s.send(errorFrame(id, fe.Msg))
+		return true
+	}
+	if c.Type == "shutdown" {
+		return false
+	}
+	s.dispatch(c)
+	return true
 }
 
 // stop aborts what is running and waits, within the settle limit, for it
@@ -190,11 +203,17 @@ func (s *server) readLoop(in io.Reader) error {
 func (s *server) stop() {
 	s.mu.Lock()
 	s.closing = true
+	s.mu.Unlock()
+	s.cancel()
+	// A command being served finishes first, so that what it started is
+	// stopped too.
+	s.dispatchMu.Lock()
+	s.dispatchMu.Unlock()
+	s.mu.Lock()
 	if s.turn != nil {
 		s.turn.cancelled = true
 	}
 	s.mu.Unlock()
-	s.cancel()
 	s.sess.Abort()
 	s.work.Wait()
 	ctx, cancel := context.WithTimeout(context.Background(), s.settle)
