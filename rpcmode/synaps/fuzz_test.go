@@ -1,0 +1,103 @@
+package synaps
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// FuzzDecodeCommand: any line either decodes to a known command or fails
+// with a frameError; neither panics, and a decoded command has what its
+// type needs.
+func FuzzDecodeCommand(f *testing.F) {
+	seeds := []string{
+		`{"type":"prompt","id":"1","message":"hi"}`,
+		`{"type":"prompt","id":"1","message":"hi","attachments":[{"path":"/a","name":"a","mime":"text/plain"}]}`,
+		`{"type":"prompt","id":"1","message":"hi","attachments":[{"path":"../a"}]}`,
+		`{"type":"follow_up","id":"2","message":"more"}`,
+		`{"type":"set_model","id":"3","model":"faux-1"}`,
+		`{"type":"tools_list"}`, `{"type":"tools_list","id":null}`, `{"type":"shutdown"}`,
+		`{"type":"abort","id":7}`, `{"type":7}`, `{"id":"x"}`, `{}`, `[]`, `null`, `"x"`, `{"type":"prompt"`,
+		"{\"type\":\"get_state\",\"id\":\"\u2028\"}", `{"type":"get_state","id":"a","type":"abort"}`,
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		c, err := decodeCommand(line)
+		if err != nil {
+			var fe *frameError
+			if !errors.As(err, &fe) || fe.Msg == "" {
+				t.Fatalf("error %v is not a frameError with a message", err)
+			}
+			if !fe.HasID && fe.ID != "" {
+				t.Fatalf("frameError has an id but says it has none: %+v", fe)
+			}
+			return
+		}
+		needsID, known := commandTypes[c.Type]
+		if !known || (needsID && !c.HasID) {
+			t.Fatalf("decoded %+v from %q", c, line)
+		}
+		if c.Type == "set_model" && strings.TrimSpace(c.Model) == "" {
+			t.Fatalf("set_model without a model from %q", line)
+		}
+		for _, a := range c.Attachments {
+			if !strings.HasPrefix(a.Path, "/") || strings.Contains(a.Path, "/../") || strings.HasSuffix(a.Path, "/..") {
+				t.Fatalf("attachment path %q accepted", a.Path)
+			}
+		}
+		// Whatever decodes, the frames about it encode as JSON.
+		id := c.ID
+		if !json.Valid(responseFrame(&id, c.Type, body{"ok": true, "echo": c.Message})) || !json.Valid(errorFrame(&id, c.Message)) {
+			t.Fatalf("invalid frame for %+v", c)
+		}
+	})
+}
+
+// FuzzLineReader: lines come back as written when within the limit,
+// longer ones are reported too long, and nothing is lost or invented.
+func FuzzLineReader(f *testing.F) {
+	f.Add([]byte("a\nbb\r\n\nccc"), 2)
+	f.Add([]byte("0123456789\nab\n"), 4)
+	f.Add([]byte(strings.Repeat("x", 70000)+"\nok\n"), 65536)
+	f.Add([]byte("\r\r\n\r"), 1)
+	f.Fuzz(func(t *testing.T, data []byte, max int) {
+		if max <= 0 || max > 1<<20 {
+			return
+		}
+		lr := newLineReader(bytes.NewReader(data), max)
+		want := bytes.Split(data, []byte{'\n'})
+		if len(want) > 0 && len(want[len(want)-1]) == 0 {
+			want = want[:len(want)-1]
+		}
+		for i := 0; ; i++ {
+			line, tooLong, err := lr.next()
+			if errors.Is(err, io.EOF) {
+				if i != len(want) {
+					t.Fatalf("%d lines read, want %d", i, len(want))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i >= len(want) {
+				t.Fatalf("extra line %q", line)
+			}
+			w := bytes.TrimSuffix(want[i], []byte{'\r'})
+			if len(w) > max {
+				if !tooLong {
+					t.Fatalf("line %d of %d bytes not refused at limit %d", i, len(w), max)
+				}
+				continue
+			}
+			if tooLong || !bytes.Equal(line, w) {
+				t.Fatalf("line %d = %q (tooLong %v), want %q", i, line, tooLong, w)
+			}
+		}
+	})
+}
