@@ -1,86 +1,15 @@
 package aionrs
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 )
 
 // MaxFrameBytes is the longest command line Serve accepts: 8 MiB. aionrs
 // hosts attach files by path, so real commands are far shorter. A longer
 // line is refused with a protocol_error and skipped up to its newline.
 const MaxFrameBytes = 8 << 20
-
-// lineReader splits input into lines at '\n', dropping one trailing '\r'.
-// A last line without a newline still counts. A line longer than max is
-// reported as too long and skipped without being kept: the reader never
-// holds more than about max bytes.
-type lineReader struct {
-	r   *bufio.Reader
-	max int
-	buf []byte
-	eof bool
-}
-
-func newLineReader(r io.Reader, max int) *lineReader {
-	if max <= 0 {
-		max = MaxFrameBytes
-	}
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
-}
-
-// next returns the next line, valid until the following call; tooLong
-// reports a line over the limit, whose content is not returned. At the end
-// of the input err is io.EOF.
-func (l *lineReader) next() (line []byte, tooLong bool, err error) {
-	if l.eof {
-		return nil, false, io.EOF
-	}
-	if cap(l.buf) > 1<<20 {
-		l.buf = nil // do not keep one big line's buffer alive
-	}
-	l.buf = l.buf[:0]
-	for {
-		chunk, err := l.r.ReadSlice('\n')
-		content := bytes.TrimSuffix(chunk, []byte{'\n'})
-		if !tooLong {
-			// One byte of slack for a '\r' before the '\n'.
-			if len(l.buf)+len(content) > l.max+1 {
-				tooLong, l.buf = true, l.buf[:0]
-			} else {
-				l.buf = append(l.buf, content...)
-			}
-		}
-		switch {
-		case err == nil:
-			return l.finish(tooLong)
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case errors.Is(err, io.EOF):
-			l.eof = true
-			if len(chunk) == 0 && len(l.buf) == 0 && !tooLong {
-				return nil, false, io.EOF
-			}
-			return l.finish(tooLong)
-		default:
-			return nil, false, err
-		}
-	}
-}
-
-func (l *lineReader) finish(tooLong bool) ([]byte, bool, error) {
-	if tooLong {
-		return nil, true, nil
-	}
-	line := bytes.TrimSuffix(l.buf, []byte{'\r'})
-	if len(line) > l.max {
-		return nil, true, nil
-	}
-	return line, false, nil
-}
 
 // commandType names a command of the protocol.
 type commandType string

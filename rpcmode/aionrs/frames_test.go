@@ -1,73 +1,10 @@
 package aionrs
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"strings"
 	"testing"
 )
-
-// readAll splits input with a lineReader, writing "!" for a line over the
-// limit.
-func readAll(t testing.TB, input string, max int) []string {
-	lr := newLineReader(strings.NewReader(input), max)
-	var out []string
-	for {
-		l, tooLong, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tooLong {
-			out = append(out, "!")
-			continue
-		}
-		out = append(out, string(l))
-	}
-}
-
-func TestLineReader(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"a\nb\n", 10, "a|b"},
-		{"a\r\nb", 10, "a|b"},
-		{"\n\n", 10, "|"},
-		{"0123456789\n", 10, "0123456789"},
-		{"0123456789\r\n", 10, "0123456789"},
-		{"01234567890\nok\n", 10, "!|ok"},
-		{"0123456789x\r\nok", 10, "!|ok"},
-		{strings.Repeat("y", 200000) + "\nafter\n", 1000, "!|after"},
-		{"last", 10, "last"},
-		{"", 10, ""},
-	} {
-		if got := strings.Join(readAll(t, c.in, c.max), "|"); got != c.want {
-			t.Errorf("%.30q (max %d) = %q, want %q", c.in, c.max, got, c.want)
-		}
-	}
-}
-
-// An oversized line is skipped without being held: the reader's buffer
-// stays near the limit however long the line.
-func TestLineReaderDoesNotHoldLongLines(t *testing.T) {
-	lr := newLineReader(io.MultiReader(strings.NewReader(strings.Repeat("z", 8<<20)), strings.NewReader("\n{}\n")), 4096)
-	_, tooLong, err := lr.next()
-	if err != nil || !tooLong {
-		t.Fatalf("tooLong %v, err %v", tooLong, err)
-	}
-	if cap(lr.buf) > 64<<10 {
-		t.Fatalf("buffer grew to %d bytes for a refused line", cap(lr.buf))
-	}
-	if l, _, _ := lr.next(); string(l) != "{}" {
-		t.Fatalf("next line = %q", l)
-	}
-}
 
 func TestDecodeCommand(t *testing.T) {
 	ok := []struct {
@@ -162,36 +99,6 @@ func FuzzDecodeCommand(f *testing.F) {
 		case cmdStop, cmdPing, cmdInitHistory:
 		default:
 			t.Fatalf("unknown type accepted: %q", c.Type)
-		}
-	})
-}
-
-// FuzzLineReader: the reader returns the input's lines, each at most the
-// limit, and refuses exactly the longer ones.
-func FuzzLineReader(f *testing.F) {
-	f.Add([]byte("a\nb\r\nc"), 3)
-	f.Add([]byte("\r\n\r\n"), 1)
-	f.Add([]byte("abcdef\nab\n"), 4)
-	f.Fuzz(func(t *testing.T, data []byte, max int) {
-		if max <= 0 || max > 1<<16 {
-			return
-		}
-		var want []string
-		parts := bytes.Split(data, []byte("\n"))
-		if len(parts) > 0 && len(parts[len(parts)-1]) == 0 {
-			parts = parts[:len(parts)-1]
-		}
-		for _, p := range parts {
-			p = bytes.TrimSuffix(p, []byte("\r"))
-			if len(p) > max {
-				want = append(want, "!")
-			} else {
-				want = append(want, string(p))
-			}
-		}
-		got := readAll(t, string(data), max)
-		if strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
-			t.Fatalf("lines %q, want %q", got, want)
 		}
 	})
 }

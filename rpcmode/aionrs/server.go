@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/jsonl"
 )
 
 // ModeSetter reports and switches the approval mode; *approval.Gate is
@@ -182,6 +183,9 @@ func newServer(h Host, out io.Writer) *server {
 	if s.log == nil {
 		s.log = io.Discard
 	}
+	if s.maxFrame <= 0 {
+		s.maxFrame = MaxFrameBytes
+	}
 	for _, t := range h.Tools {
 		s.categories[t.Spec().Name] = t.Category()
 	}
@@ -231,9 +235,9 @@ func (s *server) sendError(msgID, message string) {
 
 // readLoop reads and handles commands until the input ends.
 func (s *server) readLoop(in io.Reader) error {
-	lr := newLineReader(in, s.maxFrame)
+	lr := jsonl.NewReader(in, s.maxFrame)
 	for {
-		b, tooLong, err := lr.next()
+		b, tooLong, err := lr.Next()
 		if err != nil {
 			return err
 		}
@@ -241,7 +245,7 @@ func (s *server) readLoop(in io.Reader) error {
 			return nil
 		}
 		if tooLong {
-			s.sendError("", fmt.Sprintf("Invalid command: the line is longer than %d bytes and was skipped", lr.max))
+			s.sendError("", fmt.Sprintf("Invalid command: the line is longer than %d bytes and was skipped", s.maxFrame))
 			continue
 		}
 		if len(b) == 0 {

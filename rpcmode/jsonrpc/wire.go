@@ -1,12 +1,13 @@
 package jsonrpc
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/cairn-dev/cairn/core/jsonl"
 )
 
 // MaxMessageBytes is the longest line a client may send: the spec's 10 MB.
@@ -74,56 +75,26 @@ func codeMessage(code int) string {
 // errTooLong is frameReader's report of a line over its limit.
 var errTooLong = errors.New("message too long")
 
-// frameReader splits a stream into lines, as bufio.Scanner does, but skips a
-// line longer than max instead of failing: the part past the limit is read
-// and dropped a buffer at a time, never held.
-type frameReader struct {
-	r   *bufio.Reader
-	max int
-	buf []byte
-}
+// frameReader reads the non-blank lines of a stream, skipping a line
+// longer than max instead of failing (core/jsonl never holds it whole).
+type frameReader struct{ r *jsonl.Reader }
 
 func newFrameReader(r io.Reader, max int) *frameReader {
-	return &frameReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+	return &frameReader{r: jsonl.NewReader(r, max)}
 }
 
-// next returns the next non-empty line without its line ending, or
+// next returns the next non-blank line without its line ending, or
 // errTooLong for a line over the limit (the reader is then past it), or the
-// read error (io.EOF at the end). A last line without a newline counts.
-// The line is valid until the next call.
+// read error (io.EOF at the end). The line is valid until the next call.
 func (f *frameReader) next() ([]byte, error) {
 	for {
-		f.buf = f.buf[:0]
-		tooLong := false
-		for {
-			chunk, err := f.r.ReadSlice('\n')
-			if !tooLong {
-				if len(f.buf)+len(chunk) > f.max+2 { // room for "\r\n"
-					tooLong = true
-					f.buf = f.buf[:0]
-				} else {
-					f.buf = append(f.buf, chunk...)
-				}
-			}
-			if errors.Is(err, bufio.ErrBufferFull) {
-				continue
-			}
-			if err != nil && (tooLong || len(f.buf) == 0) {
-				if tooLong && errors.Is(err, io.EOF) {
-					return nil, errTooLong
-				}
-				return nil, err
-			}
-			break
-		}
-		if tooLong {
+		line, tooLong, err := f.r.Next()
+		switch {
+		case err != nil:
+			return nil, err
+		case tooLong:
 			return nil, errTooLong
-		}
-		line := bytes.TrimRight(f.buf, "\r\n")
-		if len(line) > f.max {
-			return nil, errTooLong
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
+		case len(bytes.TrimSpace(line)) == 0:
 			continue
 		}
 		return line, nil

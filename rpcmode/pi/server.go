@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/jsonl"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/settings"
 )
@@ -171,9 +172,9 @@ func newServer(h Host) *server {
 
 // readLoop reads frames and dispatches them until the input ends.
 func (s *server) readLoop(in io.Reader) error {
-	fr := newFrameReader(in, s.maxFrame)
+	fr := jsonl.NewReader(in, s.maxFrame).KeepPrefix(idPrefixBytes)
 	for {
-		frame, tooLong, err := fr.next()
+		frame, tooLong, err := fr.Next()
 		if err != nil {
 			return err
 		}

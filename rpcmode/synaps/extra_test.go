@@ -1,7 +1,6 @@
 package synaps
 
 import (
-	"bytes"
 	"io"
 	"strings"
 	"testing"
@@ -80,24 +79,6 @@ func (e *endless) Read(p []byte) (int, error) {
 	}
 	e.n -= k
 	return k, nil
-}
-
-// A line far over the limit is skipped without being held: the reader's
-// buffer stays within the limit.
-func TestOversizedLineIsNotHeld(t *testing.T) {
-	const max = 1 << 20
-	lr := newLineReader(io.MultiReader(&endless{n: 64 << 20}, strings.NewReader("\n{\"ok\":1}\n")), max)
-	line, tooLong, err := lr.next()
-	if err != nil || !tooLong || line != nil {
-		t.Fatalf("first line: %d bytes, tooLong %v, err %v", len(line), tooLong, err)
-	}
-	if cap(lr.buf) > 2*max {
-		t.Fatalf("reader holds %d bytes for a 64 MiB line", cap(lr.buf))
-	}
-	line, tooLong, err = lr.next()
-	if err != nil || tooLong || !bytes.Equal(line, []byte(`{"ok":1}`)) {
-		t.Fatalf("next line %q, tooLong %v, err %v", line, tooLong, err)
-	}
 }
 
 // An abort while a tool runs cancels the turn too.

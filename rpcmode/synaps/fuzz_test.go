@@ -1,10 +1,8 @@
 package synaps
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 )
@@ -54,50 +52,6 @@ func FuzzDecodeCommand(f *testing.F) {
 		id := c.ID
 		if !json.Valid(responseFrame(&id, c.Type, body{"ok": true, "echo": c.Message})) || !json.Valid(errorFrame(&id, c.Message)) {
 			t.Fatalf("invalid frame for %+v", c)
-		}
-	})
-}
-
-// FuzzLineReader: lines come back as written when within the limit,
-// longer ones are reported too long, and nothing is lost or invented.
-func FuzzLineReader(f *testing.F) {
-	f.Add([]byte("a\nbb\r\n\nccc"), 2)
-	f.Add([]byte("0123456789\nab\n"), 4)
-	f.Add([]byte(strings.Repeat("x", 70000)+"\nok\n"), 65536)
-	f.Add([]byte("\r\r\n\r"), 1)
-	f.Fuzz(func(t *testing.T, data []byte, max int) {
-		if max <= 0 || max > 1<<20 {
-			return
-		}
-		lr := newLineReader(bytes.NewReader(data), max)
-		want := bytes.Split(data, []byte{'\n'})
-		if len(want) > 0 && len(want[len(want)-1]) == 0 {
-			want = want[:len(want)-1]
-		}
-		for i := 0; ; i++ {
-			line, tooLong, err := lr.next()
-			if errors.Is(err, io.EOF) {
-				if i != len(want) {
-					t.Fatalf("%d lines read, want %d", i, len(want))
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if i >= len(want) {
-				t.Fatalf("extra line %q", line)
-			}
-			w := bytes.TrimSuffix(want[i], []byte{'\r'})
-			if len(w) > max {
-				if !tooLong {
-					t.Fatalf("line %d of %d bytes not refused at limit %d", i, len(w), max)
-				}
-				continue
-			}
-			if tooLong || !bytes.Equal(line, w) {
-				t.Fatalf("line %d = %q (tooLong %v), want %q", i, line, tooLong, w)
-			}
 		}
 	})
 }

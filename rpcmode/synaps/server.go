@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/jsonl"
 )
 
 // busyMessage answers a prompt sent while another is in flight.
@@ -153,9 +154,9 @@ func (s *server) send(line []byte) { s.sub.Mark(lineMark{line: line}) }
 // readLoop reads and dispatches commands until the input ends or a
 // shutdown arrives.
 func (s *server) readLoop(in io.Reader) error {
-	lr := newLineReader(in, s.maxFrame)
+	lr := jsonl.NewReader(in, s.maxFrame)
 	for {
-		line, tooLong, err := lr.next()
+		line, tooLong, err := lr.Next()
 		if err != nil {
 			return err
 		}
