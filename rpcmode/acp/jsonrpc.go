@@ -179,7 +179,7 @@ func (f *frameReader) next() ([]byte, error) {
 		if tooLong {
 			return nil, errFrameTooLong
 		}
-		line := bytes.TrimRight(f.buf, "\r\n")
+		line := bytes.TrimSuffix(bytes.TrimSuffix(f.buf, []byte("\n")), []byte("\r"))
 		if len(line) > f.max {
 			return nil, errFrameTooLong
 		}
