@@ -96,6 +96,7 @@ func TestTextTurn(t *testing.T) {
 	if after.get("id") != float64(next) {
 		t.Errorf("after the prompt response came %s", after.text)
 	}
+	golden(t, r, "text-turn")
 }
 
 // editFlow runs one edit in default mode up to its permission request.
@@ -151,6 +152,7 @@ func TestEditAllowOnce(t *testing.T) {
 	if got := readFile(t, filepath.Join(r.cwd, "a.txt")); got != "two\n" {
 		t.Errorf("file = %q", got)
 	}
+	golden(t, r, "edit-allow-once")
 }
 
 func TestEditRejectOnce(t *testing.T) {
@@ -163,6 +165,7 @@ func TestEditRejectOnce(t *testing.T) {
 	if got := readFile(t, filepath.Join(r.cwd, "a.txt")); got != "one\n" {
 		t.Errorf("file = %q, want it unchanged", got)
 	}
+	golden(t, r, "edit-reject-once")
 }
 
 func TestEditAllowAlways(t *testing.T) {
@@ -182,6 +185,7 @@ func TestEditAllowAlways(t *testing.T) {
 	if got := readFile(t, filepath.Join(r.cwd, "a.txt")); got != "three\n" {
 		t.Errorf("file = %q", got)
 	}
+	golden(t, r, "edit-allow-always")
 }
 
 func TestEditRejectAlways(t *testing.T) {
@@ -216,6 +220,7 @@ func TestCancelDuringPermission(t *testing.T) {
 	if got := readFile(t, filepath.Join(r.cwd, "a.txt")); got != "one\n" {
 		t.Errorf("file = %q", got)
 	}
+	golden(t, r, "cancel-during-permission")
 }
 
 func TestCancelRunningTool(t *testing.T) {
@@ -281,6 +286,7 @@ func TestLoadReplaysHistory(t *testing.T) {
 	if code := r.response(r.call("session/load", map[string]any{"sessionId": "no-such-session", "cwd": r.cwd, "mcpServers": []any{}})).get("error.code"); code != float64(CodeResourceNotFound) {
 		t.Errorf("load of an unknown session: code %v", code)
 	}
+	golden(t, r, "load-replay")
 }
 
 func TestModeChange(t *testing.T) {
@@ -324,6 +330,7 @@ func TestModeChange(t *testing.T) {
 	if code := r.response(r.call("session/set_config_option", map[string]any{"sessionId": sid, "configId": "thought_level", "value": "high"})).get("error.code"); code != float64(CodeInvalidParams) {
 		t.Errorf("a level the model lacks: code %v", code)
 	}
+	golden(t, r, "mode-change")
 }
 
 func TestModelAndThinkingOptions(t *testing.T) {

@@ -114,7 +114,7 @@ type server struct {
 }
 
 func newServer(h Host) *server {
-	s := &server{host: h, sess: h.Session, kinds: map[string]core.ToolKind{},
+	s := &server{host: h, sess: h.Session, kinds: map[string]core.ToolKind{}, nextOut: 1,
 		permissions: map[int]permit{}, choices: map[string]choice{}, rejected: map[string]bool{}}
 	for _, t := range h.Tools {
 		s.kinds[t.Spec().Name] = t.Kind()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/jsonscan"
 )
 
 // writer owns the output: it translates the session's events into
@@ -92,19 +93,14 @@ func (w *writer) chunk(kind, text string) {
 		return
 	}
 	b := append(w.line[:0], `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":`...)
-	b = appendString(b, w.sessionID)
+	b = jsonscan.AppendString(b, w.sessionID)
 	b = append(b, `,"update":{"sessionUpdate":"`...)
 	b = append(b, kind...)
 	b = append(b, `","content":{"type":"text","text":`...)
-	b = appendString(b, text)
+	b = jsonscan.AppendString(b, text)
 	b = append(b, "}}}}"...)
 	w.line = b
 	w.write(b)
-}
-
-func appendString(b []byte, s string) []byte {
-	q, _ := json.Marshal(s)
-	return append(b, q...)
 }
 
 // handle translates one event or mark.
