@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
@@ -393,5 +394,45 @@ func TestPromptContent(t *testing.T) {
 	}
 	if code := r.response(r.call("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "audio", "data": "x", "mimeType": "audio/wav"}}})).get("error.code"); code != float64(CodeInvalidParams) {
 		t.Errorf("audio: code %v", code)
+	}
+}
+
+// A permission request left unanswered past the gate's timeout is
+// withdrawn with $/cancel_request; the call is denied and the turn ends.
+func TestPermissionTimeoutWithdrawsRequest(t *testing.T) {
+	r := newRig(t, rigConfig{timeout: 50 * time.Millisecond, responses: []faux.Response{editCall("call_1", "a.txt", "one", "two"), {Text: "gave up"}}})
+	writeFile(t, filepath.Join(r.cwd, "a.txt"), "one\n")
+	sid := r.newSession()
+	id := r.prompt(sid, "edit")
+	perm := r.request("session/request_permission")
+	withdrawn := r.wait("$/cancel_request", func(l *line) bool { return l.get("method") == "$/cancel_request" })
+	if withdrawn.get("params.requestId") != perm.get("id") {
+		t.Errorf("withdrew %v, asked %v", withdrawn.get("params.requestId"), perm.get("id"))
+	}
+	r.update("tool_call_update", map[string]any{"toolCallId": "call_1", "status": "failed"})
+	if got := r.response(id).str("result.stopReason"); got != "end_turn" {
+		t.Errorf("stopReason = %q", got)
+	}
+	// A late answer is ignored.
+	r.answer(perm, selected("allow_once"))
+	if got := readFile(t, filepath.Join(r.cwd, "a.txt")); got != "one\n" {
+		t.Errorf("file = %q", got)
+	}
+}
+
+// $/cancel_request naming the running prompt cancels its turn.
+func TestCancelRequestCancelsPrompt(t *testing.T) {
+	r, _, id, _ := editFlow(t, editCall("call_1", "a.txt", "one", "two"))
+	r.notify("$/cancel_request", map[string]any{"requestId": id + 1000})
+	// Once the next request is answered, the first notification has been
+	// handled: the turn still waits for its permission.
+	r.result("initialize", map[string]any{"protocolVersion": 1})
+	if open := r.sess.OpenQuestions(); len(open) != 1 {
+		t.Fatalf("a $/cancel_request for another id ended the turn: %d open questions", len(open))
+	}
+	r.notify("$/cancel_request", map[string]any{"requestId": id})
+	r.update("tool_call_update", map[string]any{"toolCallId": "call_1", "status": "failed"})
+	if got := r.response(id).str("result.stopReason"); got != "cancelled" {
+		t.Errorf("stopReason = %q", got)
 	}
 }

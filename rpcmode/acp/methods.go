@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"path/filepath"
@@ -278,7 +279,7 @@ func (s *server) prompt(m message) (any, *rpcError) {
 		s.mu.Unlock()
 		return nil, errorf(CodeInvalidRequest, "Invalid Request: a prompt is already running in this session; cancel it first")
 	}
-	s.prompting, s.cancelled = true, false
+	s.prompting, s.cancelled, s.promptID = true, false, m.ID
 	s.mu.Unlock()
 	s.sub.Mark(markPrompt{m.ID})
 	if err := s.sess.Prompt(text, images, agent.BehaviorNone); err != nil {
@@ -292,7 +293,7 @@ func (s *server) endPrompt() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.cancelled
-	s.prompting, s.cancelled = false, false
+	s.prompting, s.cancelled, s.promptID = false, false, nil
 	return c
 }
 
@@ -304,8 +305,32 @@ func (s *server) cancelPrompt(raw json.RawMessage) {
 	if decodeParams(raw, &p) != nil || s.session(p.SessionID) != nil {
 		return
 	}
+	s.abortPrompt(nil)
+}
+
+// cancelling reports whether the client cancelled the running prompt.
+func (s *server) cancelling() bool {
 	s.mu.Lock()
-	running := s.prompting
+	defer s.mu.Unlock()
+	return s.cancelled
+}
+
+// cancelRequest handles $/cancel_request: cancelling the running
+// session/prompt request cancels its turn as session/cancel does; other
+// requests are answered at once, so there is nothing to cancel.
+func (s *server) cancelRequest(raw json.RawMessage) {
+	var p cancelRequest
+	if decodeParams(raw, &p) != nil || len(p.RequestID) == 0 {
+		return
+	}
+	s.abortPrompt(p.RequestID)
+}
+
+// abortPrompt cancels the running prompt, if there is one and (when id is
+// set) its request id is id.
+func (s *server) abortPrompt(id json.RawMessage) {
+	s.mu.Lock()
+	running := s.prompting && (id == nil || bytes.Equal(bytes.TrimSpace(id), s.promptID))
 	if running {
 		s.cancelled = true
 	}

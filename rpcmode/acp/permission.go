@@ -141,17 +141,24 @@ func (s *server) answered(m message) {
 	_ = s.sess.Answer(p.question, core.Answer{Value: string(opt)})
 }
 
-// closedQuestion forgets a question that ended and returns how it was
-// answered, if it was.
-func (s *server) closedQuestion(id string) (string, approval.Option, bool) {
+// closedQuestion forgets a question that ended. It returns how it was
+// answered, if it was, and the permission requests still awaiting the
+// client's answer (the question timed out or its turn was cancelled).
+func (s *server) closedQuestion(id string) (c choice, answered bool, stale []int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for n, p := range s.permissions {
 		if p.question == id {
 			delete(s.permissions, n)
+			stale = append(stale, n)
 		}
 	}
-	c, ok := s.choices[id]
+	c, answered = s.choices[id]
 	delete(s.choices, id)
-	return c.callID, c.option, ok
+	return c, answered, stale
+}
+
+// cancelRequest is the params of $/cancel_request.
+type cancelRequest struct {
+	RequestID json.RawMessage `json:"requestId"`
 }

@@ -33,6 +33,7 @@ type rigConfig struct {
 	files     bool // store conversations in session files (session/load works)
 	maxFrame  int
 	models    []core.Model
+	timeout   time.Duration // the gate's question timeout
 }
 
 // rig is a running Serve with a pipe for its input and its output lines.
@@ -53,7 +54,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	t.Helper()
 	cwd := t.TempDir()
 	fp := faux.New(faux.Options{}, cfg.responses...)
-	gate, err := approval.Open(approval.Config{Mode: cfg.mode, Dir: cwd, RulesFile: approval.ProjectRulesFile(cwd)})
+	gate, err := approval.Open(approval.Config{Mode: cfg.mode, Dir: cwd, RulesFile: approval.ProjectRulesFile(cwd), Timeout: cfg.timeout})
 	if err != nil {
 		t.Fatal(err)
 	}

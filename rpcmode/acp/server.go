@@ -104,11 +104,12 @@ type server struct {
 	cancel context.CancelFunc
 
 	mu          sync.Mutex
-	sessionID   string         // the open ACP session, "" before session/new or load
-	prompting   bool           // a session/prompt is unanswered
-	cancelled   bool           // session/cancel arrived for it
-	nextOut     int            // the id of cairn's next request
-	permissions map[int]permit // request_permission ids awaiting answers
+	sessionID   string          // the open ACP session, "" before session/new or load
+	prompting   bool            // a session/prompt is unanswered
+	promptID    json.RawMessage // its request id
+	cancelled   bool            // session/cancel arrived for it
+	nextOut     int             // the id of cairn's next request
+	permissions map[int]permit  // request_permission ids awaiting answers
 	choices     map[string]choice
 	rejected    map[string]bool // tools refused with reject_always
 }
@@ -173,6 +174,8 @@ func (s *server) dispatch(m message) {
 		switch m.Method {
 		case "session/cancel":
 			s.cancelPrompt(m.Params)
+		case "$/cancel_request":
+			s.cancelRequest(m.Params)
 		default:
 			// Unknown notifications, extensions (_x) and $/cancel_request
 			// among them, are ignored as the protocol asks.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
@@ -261,10 +262,20 @@ func textContent(blocks []core.Content) []toolContent {
 	return []toolContent{{Type: "content", Content: &textBlock{Type: "text", Text: b.String()}}}
 }
 
-// questionClosed marks an approved call in_progress.
+// questionClosed marks an approved call in_progress. A permission request
+// the client has not answered when its question ended without it (a
+// timeout) is withdrawn with $/cancel_request; after session/cancel the
+// client answers its requests itself, as the protocol asks.
 func (w *writer) questionClosed(e core.QuestionClosed) {
-	callID, choice, ok := w.srv.closedQuestion(e.ID)
-	if ok && e.Outcome == core.Answered && choice.Allows() {
-		w.running(callID)
+	c, answered, stale := w.srv.closedQuestion(e.ID)
+	if e.Outcome == core.Aborted && w.srv.cancelling() {
+		stale = nil
+	}
+	for _, n := range stale {
+		id := json.RawMessage(strconv.Itoa(n))
+		w.write(mustMarshal(outRequest{JSONRPC: "2.0", Method: "$/cancel_request", Params: cancelRequest{RequestID: id}}))
+	}
+	if answered && e.Outcome == core.Answered && c.option.Allows() {
+		w.running(c.callID)
 	}
 }
