@@ -436,3 +436,31 @@ func TestCancelRequestCancelsPrompt(t *testing.T) {
 		t.Errorf("stopReason = %q", got)
 	}
 }
+
+// Each way a model answer ends maps to its stop reason; a failed request
+// is a JSON-RPC error carrying the provider's message.
+func TestStopReasons(t *testing.T) {
+	cases := []struct {
+		name     string
+		response faux.Response
+		reason   string
+		errText  string
+	}{
+		{"finished", faux.Response{Text: "ok"}, "end_turn", ""},
+		{"output limit", faux.Response{Text: "cut", StopReason: core.StopLength}, "max_tokens", ""},
+		{"failed", faux.Response{Text: "half", Error: "the provider is down"}, "", "the provider is down"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig(t, rigConfig{responses: []faux.Response{c.response}})
+			sid := r.newSession()
+			l := r.response(r.prompt(sid, "go"))
+			if got := l.str("result.stopReason"); got != c.reason {
+				t.Errorf("stopReason = %q, want %q: %s", got, c.reason, l.text)
+			}
+			if c.errText != "" && (l.get("error.code") != float64(CodeInternalError) || !strings.Contains(l.str("error.message"), c.errText)) {
+				t.Errorf("error = %v, want %d with %q", l.get("error"), CodeInternalError, c.errText)
+			}
+		})
+	}
+}
