@@ -9,7 +9,9 @@
 // The client calls initialize, authenticate (cairn has no ACP
 // authentication: provider credentials come from its own settings),
 // session/new, session/load (replays the history as session/update
-// notifications, then answers), session/prompt (answered at the end of the
+// notifications, then answers), session/resume (the same without the
+// replay), session/list (the stored sessions of the directory, in one
+// page), session/prompt (answered at the end of the
 // turn with its stop reason), session/cancel, session/set_mode and
 // session/set_config_option. cairn calls session/update and
 // session/request_permission.

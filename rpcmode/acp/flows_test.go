@@ -464,3 +464,46 @@ func TestStopReasons(t *testing.T) {
 		})
 	}
 }
+
+// session/list names the stored sessions; session/resume switches to one
+// without replaying it.
+func TestListAndResume(t *testing.T) {
+	r := newRig(t, rigConfig{files: true, responses: []faux.Response{{Text: "one"}, {Text: "two"}}})
+	first := r.newSession()
+	r.response(r.prompt(first, "the first question"))
+	second := r.newSession()
+	r.response(r.prompt(second, "the second question"))
+
+	res := r.result("session/list", map[string]any{"cwd": r.cwd})
+	titles := map[string]string{}
+	for _, s := range res["sessions"].([]any) {
+		s := s.(map[string]any)
+		titles[s["sessionId"].(string)] = s["title"].(string)
+		if s["cwd"] != r.cwd || s["updatedAt"] == "" {
+			t.Errorf("session info %v", s)
+		}
+	}
+	if titles[first] != "the first question" || titles[second] != "the second question" {
+		t.Errorf("titles = %v", titles)
+	}
+	if res := r.result("session/list", map[string]any{"cwd": "/elsewhere"}); len(res["sessions"].([]any)) != 0 {
+		t.Errorf("sessions of another directory: %v", res)
+	}
+
+	from := r.cursor
+	r.result("session/resume", map[string]any{"sessionId": first, "cwd": r.cwd})
+	for _, l := range r.out.all()[from:] {
+		if k := l.str("params.update.sessionUpdate"); k == "user_message_chunk" || k == "agent_message_chunk" {
+			t.Errorf("resume replayed history: %s", l.text)
+		}
+	}
+	r.faux.Push(faux.Response{Text: "three"})
+	r.response(r.prompt(first, "more"))
+	if msgs := r.sess.Messages(); len(msgs) != 4 {
+		t.Errorf("the resumed session holds %d messages, want 4", len(msgs))
+	}
+	caps := r.result("initialize", map[string]any{"protocolVersion": 1})["agentCapabilities"].(map[string]any)["sessionCapabilities"].(map[string]any)
+	if caps["list"] == nil || caps["resume"] == nil {
+		t.Errorf("sessionCapabilities = %v", caps)
+	}
+}

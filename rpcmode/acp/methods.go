@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/session"
 )
 
 // ProtocolVersion is the ACP version cairn speaks.
@@ -82,11 +85,20 @@ func (s *server) initialize(m message) (any, *rpcError) {
 		AgentCapabilities: agentCapabilities{
 			LoadSession:         !s.sess.InMemory(),
 			PromptCapabilities:  promptCaps{Image: true, EmbeddedContext: true},
-			SessionCapabilities: map[string]any{},
+			SessionCapabilities: sessionCaps(!s.sess.InMemory()),
 		},
 		AuthMethods: []struct{}{},
 		AgentInfo:   implementation{Name: "cairn", Title: "cairn", Version: version},
 	}, nil
+}
+
+// sessionCaps offers session/list and session/resume when sessions are
+// stored.
+func sessionCaps(stored bool) map[string]any {
+	if !stored {
+		return map[string]any{}
+	}
+	return map[string]any{"list": struct{}{}, "resume": struct{}{}}
 }
 
 // authenticate refuses: cairn offers no ACP authentication methods.
@@ -198,7 +210,12 @@ func busyError(err error) *rpcError {
 
 // loadSession switches to a stored conversation and replays it before
 // answering.
-func (s *server) loadSession(m message) (any, *rpcError) {
+func (s *server) loadSession(m message) (any, *rpcError) { return s.switchSession(m, true) }
+
+// resumeSession switches to a stored conversation without replaying it.
+func (s *server) resumeSession(m message) (any, *rpcError) { return s.switchSession(m, false) }
+
+func (s *server) switchSession(m message, replay bool) (any, *rpcError) {
 	var p sessionParams
 	if err := decodeParams(m.Params, &p); err != nil {
 		return nil, err
@@ -210,7 +227,7 @@ func (s *server) loadSession(m message) (any, *rpcError) {
 		return nil, err
 	}
 	if s.sess.InMemory() {
-		return nil, errorf(CodeMethodNotFound, "Method not found: session/load (cairn was started with --no-session)")
+		return nil, errorf(CodeMethodNotFound, "Method not found: %s (cairn was started with --no-session)", m.Method)
 	}
 	s.warnMCP(p.MCPServers)
 	if s.sess.Conversation().ID != *p.SessionID {
@@ -218,25 +235,70 @@ func (s *server) loadSession(m message) (any, *rpcError) {
 		if err != nil {
 			return nil, errorf(CodeInternalError, "list sessions: %v", err)
 		}
-		path := ""
-		for _, info := range infos {
-			if info.ID == *p.SessionID {
-				path = info.Path
-				break
-			}
-		}
-		if path == "" {
+		i := slices.IndexFunc(infos, func(info session.Info) bool { return info.ID == *p.SessionID })
+		if i < 0 {
 			return nil, &rpcError{Code: CodeResourceNotFound, Message: "Resource not found: no session " + *p.SessionID + " in " + s.host.Cwd, Data: map[string]string{"uri": *p.SessionID}}
 		}
-		if err := s.sess.OpenConversation(path); err != nil {
+		if err := s.sess.OpenConversation(infos[i].Path); err != nil {
 			return nil, busyError(err)
 		}
 	}
 	id := s.open()
-	s.replay(id, s.sess.Messages())
+	if replay {
+		s.replay(id, s.sess.Messages())
+	}
 	s.reply(m.ID, sessionResult{Modes: s.modes(), ConfigOptions: s.configOptions()})
 	s.sendCommands(id)
 	return nil, nil
+}
+
+type listParams struct {
+	Cwd    *string `json:"cwd"`
+	Cursor *string `json:"cursor"`
+}
+
+type sessionInfo struct {
+	SessionID string `json:"sessionId"`
+	Cwd       string `json:"cwd"`
+	Title     string `json:"title,omitempty"`
+	UpdatedAt string `json:"updatedAt,omitempty"`
+}
+
+// listSessions lists the stored sessions of cairn's directory, newest
+// first, in one page.
+func (s *server) listSessions(m message) (any, *rpcError) {
+	var p listParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if p.Cursor != nil {
+		return nil, errorf(CodeInvalidParams, "Invalid params: cairn lists every session in one page and gives no cursors")
+	}
+	if s.sess.InMemory() {
+		return nil, errorf(CodeMethodNotFound, "Method not found: session/list (cairn was started with --no-session)")
+	}
+	out := struct {
+		Sessions []sessionInfo `json:"sessions"`
+	}{Sessions: []sessionInfo{}}
+	if p.Cwd != nil && !sameDir(*p.Cwd, s.host.Cwd) {
+		return out, nil
+	}
+	infos, err := s.sess.ListConversations()
+	if err != nil {
+		return nil, errorf(CodeInternalError, "list sessions: %v", err)
+	}
+	for _, info := range infos {
+		title := info.Name
+		if title == "" {
+			title = firstLine(info.FirstMessage)
+		}
+		si := sessionInfo{SessionID: info.ID, Cwd: s.host.Cwd, Title: title}
+		if !info.Modified.IsZero() {
+			si.UpdatedAt = info.Modified.UTC().Format(time.RFC3339)
+		}
+		out.Sessions = append(out.Sessions, si)
+	}
+	return out, nil
 }
 
 // session checks that a request names the open session.

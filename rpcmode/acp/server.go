@@ -209,6 +209,8 @@ func init() {
 		"authenticate":              (*server).authenticate,
 		"session/new":               (*server).newSession,
 		"session/load":              (*server).loadSession,
+		"session/resume":            (*server).resumeSession,
+		"session/list":              (*server).listSessions,
 		"session/prompt":            (*server).prompt,
 		"session/set_mode":          (*server).setMode,
 		"session/set_config_option": (*server).setConfigOption,
