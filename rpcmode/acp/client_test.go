@@ -48,8 +48,9 @@ func needNode(t *testing.T) (string, string) {
 
 // TestOfficialClient drives a built cairn with the official ACP TypeScript
 // SDK (@agentclientprotocol/sdk 2.4.0): initialize, a new session, a text
-// turn, edits allowed once, rejected and allowed always, a mode change, a
-// cancel while a tool runs, and a load that replays the history.
+// turn, edits allowed once, rejected and allowed always, a cancel while a
+// permission request waits, a mode change, a cancel while a tool runs, and
+// a load that replays the history.
 func TestOfficialClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cairn and runs node")
@@ -57,8 +58,10 @@ func TestOfficialClient(t *testing.T) {
 	node, dir := needNode(t)
 	bin := buildCairn(t)
 	project := t.TempDir()
-	if err := os.WriteFile(filepath.Join(project, "a.txt"), []byte("one\n"), 0o644); err != nil {
-		t.Fatal(err)
+	for name, text := range map[string]string{"a.txt": "one\n", "b.txt": "bee\n"} {
+		if err := os.WriteFile(filepath.Join(project, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	edit := func(id, oldText, newText string) map[string]any {
 		return map[string]any{"content": []any{map[string]any{"type": "toolCall", "id": id, "name": "edit",
@@ -71,6 +74,8 @@ func TestOfficialClient(t *testing.T) {
 		edit("call_2", "two", "three"), text("left alone"),
 		edit("call_3", "two", "three"), text("edited"),
 		edit("call_4", "three", "four"), text("edited again"),
+		map[string]any{"content": []any{map[string]any{"type": "toolCall", "id": "call_6", "name": "edit",
+			"arguments": map[string]any{"path": "b.txt", "edits": []any{map[string]string{"oldText": "bee", "newText": "wasp"}}}}}},
 		map[string]any{"content": []any{map[string]any{"type": "toolCall", "id": "call_5", "name": "bash",
 			"arguments": map[string]any{"command": "echo started; sleep 30"}}}},
 	}})
@@ -112,6 +117,9 @@ func TestOfficialClient(t *testing.T) {
 		AfterReject    string            `json:"afterReject"`
 		AskedForAlways []string          `json:"askedForAlways"`
 		AfterAlways    string            `json:"afterAlways"`
+		CancelPermStop string            `json:"cancelPermissionStop"`
+		CancelPerm     []string          `json:"cancelPermissionStatuses"`
+		AfterCancel    string            `json:"afterCancelPermission"`
 		ModeUpdate     string            `json:"modeUpdate"`
 		CancelStop     string            `json:"cancelStop"`
 		CancelStatuses []string          `json:"cancelStatuses"`
@@ -140,13 +148,16 @@ func TestOfficialClient(t *testing.T) {
 	check("file after reject", seen.AfterReject, "two\n")
 	check("calls asked about after allow always", seen.AskedForAlways, []string{"call_3"})
 	check("file after allow always", seen.AfterAlways, "four\n")
+	check("stop reason when cancelled during a permission request", seen.CancelPermStop, "cancelled")
+	check("statuses of the call cancelled during its permission request", seen.CancelPerm, []string{"pending", "failed"})
+	check("file after the cancelled edit", seen.AfterCancel, "bee\n")
 	check("mode update", seen.ModeUpdate, "yolo")
 	check("cancel stop reason", seen.CancelStop, "cancelled")
 	if n := len(seen.CancelStatuses); n < 3 || seen.CancelStatuses[0] != "pending" || !slices.Contains(seen.CancelStatuses, "in_progress") || seen.CancelStatuses[n-1] != "failed" {
 		t.Errorf("cancelled call statuses = %v, want pending, in_progress…, failed", seen.CancelStatuses)
 	}
 	check("replayed kinds", seen.ReplayKinds, []string{"agent_message_chunk", "tool_call", "tool_call_update", "user_message_chunk"})
-	check("replayed user text", seen.ReplayUser, []string{"hello", "edit once", "edit rejected", "edit always", "edit again", "run something slow"})
+	check("replayed user text", seen.ReplayUser, []string{"hello", "edit once", "edit rejected", "edit always", "edit again", "edit b", "run something slow"})
 	check("unknown load", seen.UnknownLoad, float64(CodeResourceNotFound))
 	check("exit code", seen.ExitCode, 0)
 }

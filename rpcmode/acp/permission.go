@@ -94,7 +94,7 @@ func (s *server) ask(w *writer, q core.Question) {
 			tc.Locations = []location{{Path: c.path}}
 		}
 	}
-	w.write(mustMarshal(outRequest{JSONRPC: "2.0", ID: &id, Method: "session/request_permission",
+	w.write(w.mustMarshal(outRequest{JSONRPC: "2.0", ID: &id, Method: "session/request_permission",
 		Params: requestPermission{SessionID: w.sessionID, ToolCall: tc, Options: opts}}))
 }
 

@@ -273,7 +273,7 @@ func (w *writer) questionClosed(e core.QuestionClosed) {
 	}
 	for _, n := range stale {
 		id := json.RawMessage(strconv.Itoa(n))
-		w.write(mustMarshal(outRequest{JSONRPC: "2.0", Method: "$/cancel_request", Params: cancelRequest{RequestID: id}}))
+		w.write(w.mustMarshal(outRequest{JSONRPC: "2.0", Method: "$/cancel_request", Params: cancelRequest{RequestID: id}}))
 	}
 	if answered && e.Outcome == core.Answered && c.option.Allows() {
 		w.running(c.callID)

@@ -61,7 +61,7 @@ func (w *writer) failed(err error) {
 
 // write writes one frame line.
 func (w *writer) write(line []byte) {
-	if w.err != nil {
+	if w.err != nil || line == nil {
 		return
 	}
 	if _, err := w.out.Write(line); err != nil {
@@ -115,7 +115,7 @@ func (w *writer) handle(e core.Event) {
 	case markRefused:
 		w.promptID = nil
 		w.srv.endPrompt()
-		w.write(mustMarshal(response{JSONRPC: "2.0", ID: e.id, Error: e.err}))
+		w.write(w.mustMarshal(response{JSONRPC: "2.0", ID: e.id, Error: e.err}))
 	case core.MessageUpdate:
 		switch e.Kind {
 		case core.UpdateTextDelta:
@@ -163,10 +163,10 @@ func (w *writer) settled(e core.Settled) {
 	cancelled := w.srv.endPrompt()
 	reason, rerr := stopReason(cancelled, w.last, e.Error)
 	if rerr != nil {
-		w.write(mustMarshal(response{JSONRPC: "2.0", ID: id, Error: rerr}))
+		w.write(w.mustMarshal(response{JSONRPC: "2.0", ID: id, Error: rerr}))
 		return
 	}
-	w.write(mustMarshal(response{JSONRPC: "2.0", ID: id, Result: promptResult{StopReason: reason}}))
+	w.write(w.mustMarshal(response{JSONRPC: "2.0", ID: id, Result: promptResult{StopReason: reason}}))
 }
 
 // stopReason reads how a turn ended. A turn that failed is answered with
@@ -198,12 +198,14 @@ func stopReason(cancelled bool, last *core.AssistantMessage, settledErr string) 
 	return "end_turn", nil
 }
 
-func mustMarshal(v any) []byte {
+// mustMarshal encodes a frame built from plain structs, strings and raw
+// JSON validated on the way in, which cannot fail; if it did, the frame is
+// dropped (write skips nil) with a warning rather than a crash.
+func (w *writer) mustMarshal(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
-		// Every frame is built from plain structs, strings and raw JSON that
-		// was validated on the way in.
-		panic(err)
+		w.srv.warn("acp: cannot encode a frame: %v", err)
+		return nil
 	}
 	return b
 }

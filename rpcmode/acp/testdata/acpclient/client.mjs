@@ -33,10 +33,15 @@ const app = acp
     updates.push(params);
     onUpdate(params);
   })
-  .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+  .onRequest(acp.methods.client.session.requestPermission, async ({ params, agent }) => {
     permissions.push(params);
     const choice = decisions.shift();
-    if (choice === "cancelled") return { outcome: { outcome: "cancelled" } };
+    if (choice === "cancel") {
+      // The person cancels the turn while it waits: the client cancels
+      // the session and answers its pending request "cancelled".
+      await agent.notify(acp.methods.agent.session.cancel, { sessionId: params.sessionId });
+      return { outcome: { outcome: "cancelled" } };
+    }
     const opt = params.options.find((o) => o.kind === choice);
     check(opt, `no ${choice} option in ${JSON.stringify(params.options)}`);
     return { outcome: { outcome: "selected", optionId: opt.optionId } };
@@ -112,6 +117,16 @@ try {
   check(res.stopReason === "end_turn", `allow always, again ${res.stopReason}`);
   seen.askedForAlways = permissions.slice(asked).map((p) => p.toolCall.toolCallId);
   seen.afterAlways = readFileSync(join(project, "a.txt"), "utf8");
+
+  // Cancelled while a permission request waits.
+  decisions.push("cancel");
+  n = updates.length;
+  res = await prompt(sid, "edit b");
+  seen.cancelPermissionStop = res.stopReason;
+  seen.cancelPermissionStatuses = since(n, sid)
+    .filter((u) => u.toolCallId === "call_6")
+    .map((u) => u.status);
+  seen.afterCancelPermission = readFileSync(join(project, "b.txt"), "utf8");
 
   // Mode change.
   n = updates.length;
