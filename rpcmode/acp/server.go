@@ -58,7 +58,9 @@ type Host struct {
 // Serve speaks ACP on in and out until in ends or ctx is cancelled, then
 // cancels the running turn, waits for the session to settle, writes the
 // last frames and returns. It returns an error only when reading or
-// writing failed; the caller closes the session afterwards.
+// writing failed; the caller closes the session afterwards (which writes
+// its file). After a cancellation a read of in may still be blocked; close
+// in to end it.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	if h.Session == nil || h.Approvals == nil || h.Cwd == "" {
 		return errors.New("acp.Serve: Host.Session, Host.Approvals and Host.Cwd are required")
