@@ -1,0 +1,182 @@
+package acp
+
+import (
+	"slices"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
+)
+
+type modeState struct {
+	CurrentModeID  string        `json:"currentModeId"`
+	AvailableModes []sessionMode `json:"availableModes"`
+}
+
+type sessionMode struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// The approval modes as session modes.
+var sessionModes = []sessionMode{
+	{ID: string(approval.ModeDefault), Name: "Default", Description: "Ask before edits and commands that are not on the allow-list"},
+	{ID: string(approval.ModeAutoEdit), Name: "Auto edit", Description: "Edit files without asking; ask before other commands"},
+	{ID: string(approval.ModeYolo), Name: "Yolo", Description: "Run everything without asking"},
+}
+
+func (s *server) modes() modeState {
+	return modeState{CurrentModeID: string(s.host.Approvals.Mode()), AvailableModes: sessionModes}
+}
+
+// configOption is a select SessionConfigOption.
+type configOption struct {
+	ID           string         `json:"id"`
+	Name         string         `json:"name"`
+	Category     string         `json:"category"`
+	Type         string         `json:"type"`
+	CurrentValue string         `json:"currentValue"`
+	Options      []configChoice `json:"options"`
+}
+
+type configChoice struct {
+	Value       string `json:"value"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// configOptions lists mode, model and thought_level with their values.
+func (s *server) configOptions() []configOption {
+	modes := make([]configChoice, len(sessionModes))
+	for i, m := range sessionModes {
+		modes[i] = configChoice{Value: m.ID, Name: m.Name, Description: m.Description}
+	}
+	st := s.sess.State()
+	var models []configChoice
+	current := modelValue(st.Model)
+	for _, m := range s.models() {
+		name := m.Name
+		if name == "" {
+			name = m.ID
+		}
+		models = append(models, configChoice{Value: modelValue(m), Name: name, Description: m.Provider})
+	}
+	var levels []configChoice
+	for _, l := range modelLevels(st.Model) {
+		levels = append(levels, configChoice{Value: string(l), Name: string(l)})
+	}
+	return []configOption{
+		{ID: "mode", Name: "Approval mode", Category: "mode", Type: "select", CurrentValue: string(s.host.Approvals.Mode()), Options: modes},
+		{ID: "model", Name: "Model", Category: "model", Type: "select", CurrentValue: current, Options: models},
+		{ID: "thought_level", Name: "Thinking", Category: "thought_level", Type: "select", CurrentValue: string(st.Thinking), Options: levels},
+	}
+}
+
+// models lists the models to offer, the current one always among them.
+func (s *server) models() []core.Model {
+	cur := s.sess.State().Model
+	var ms []core.Model
+	if s.host.Models != nil {
+		ms = s.host.Models.Available()
+	}
+	if !slices.ContainsFunc(ms, func(m core.Model) bool { return modelValue(m) == modelValue(cur) }) {
+		ms = append([]core.Model{cur}, ms...)
+	}
+	return ms
+}
+
+func modelValue(m core.Model) string { return m.Provider + "/" + m.ID }
+
+// modelLevels lists the thinking levels a model offers. It repeats
+// rpcmode/pi's rule (off only without reasoning, xhigh only where the
+// model has it), which belongs in core.
+func modelLevels(m core.Model) []core.ThinkingLevel {
+	if !m.Reasoning {
+		return []core.ThinkingLevel{core.ThinkingOff}
+	}
+	if core.SupportsXHigh(m.ID) {
+		return core.ThinkingLevels
+	}
+	return core.ThinkingLevels[:len(core.ThinkingLevels)-1]
+}
+
+type setModeParams struct {
+	SessionID *string `json:"sessionId"`
+	ModeID    *string `json:"modeId"`
+}
+
+// setMode switches the approval mode and announces it.
+func (s *server) setMode(m message) (any, *rpcError) {
+	var p setModeParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if err := s.session(p.SessionID); err != nil {
+		return nil, err
+	}
+	if p.ModeID == nil {
+		return nil, errorf(CodeInvalidParams, `Invalid params: "modeId" is required`)
+	}
+	if err := s.switchMode(*p.SessionID, *p.ModeID); err != nil {
+		return nil, err
+	}
+	return struct{}{}, nil
+}
+
+func (s *server) switchMode(sessionID, id string) *rpcError {
+	mode, err := approval.ParseMode(id)
+	if err != nil {
+		return errorf(CodeInvalidParams, "Invalid params: %v", err)
+	}
+	s.host.Approvals.SetMode(mode)
+	s.notify(sessionID, currentModeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: string(mode)})
+	s.notify(sessionID, configOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: s.configOptions()})
+	return nil
+}
+
+type setConfigParams struct {
+	SessionID *string `json:"sessionId"`
+	ConfigID  *string `json:"configId"`
+	Value     *string `json:"value"`
+}
+
+// setConfigOption sets the mode, the model or the thinking level.
+func (s *server) setConfigOption(m message) (any, *rpcError) {
+	var p setConfigParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if err := s.session(p.SessionID); err != nil {
+		return nil, err
+	}
+	if p.ConfigID == nil || p.Value == nil {
+		return nil, errorf(CodeInvalidParams, `Invalid params: "configId" and "value" are required`)
+	}
+	switch *p.ConfigID {
+	case "mode":
+		if err := s.switchMode(*p.SessionID, *p.Value); err != nil {
+			return nil, err
+		}
+	case "model":
+		i := slices.IndexFunc(s.models(), func(m core.Model) bool { return modelValue(m) == *p.Value })
+		if i < 0 {
+			return nil, errorf(CodeInvalidParams, "Invalid params: no model %q; the model option lists the ones available", *p.Value)
+		}
+		if err := s.sess.SetModel(s.models()[i]); err != nil {
+			return nil, errorf(CodeInternalError, "%v", err)
+		}
+	case "thought_level":
+		level, err := core.ParseThinkingLevel(*p.Value)
+		if err != nil || !slices.Contains(modelLevels(s.sess.State().Model), level) {
+			return nil, errorf(CodeInvalidParams, "Invalid params: the model does not offer the thinking level %q", *p.Value)
+		}
+		if err := s.sess.SetThinkingLevel(level); err != nil {
+			return nil, errorf(CodeInternalError, "%v", err)
+		}
+	default:
+		return nil, errorf(CodeInvalidParams, "Invalid params: no config option %q (there are mode, model and thought_level)", *p.ConfigID)
+	}
+	return struct {
+		ConfigOptions []configOption `json:"configOptions"`
+	}{s.configOptions()}, nil
+}

@@ -1,0 +1,62 @@
+// Package acp is cairn's agent side of the Agent Client Protocol (ACP v1):
+// JSON-RPC 2.0 messages, one per line, on stdin and stdout, through which
+// editors (Zed, JetBrains IDEs, Neovim, Emacs, VS Code extensions) drive a
+// coding agent. Serve adapts one core session (core/agent.Session) to it;
+// nothing here runs the agent.
+//
+// # Methods
+//
+// The client calls initialize, authenticate (cairn has no ACP
+// authentication: provider credentials come from its own settings),
+// session/new, session/load (replays the history as session/update
+// notifications, then answers), session/resume (the same without the
+// replay), session/list (the stored sessions of the directory, in one
+// page), session/prompt (answered at the end of the
+// turn with its stop reason), session/cancel, session/set_mode and
+// session/set_config_option. cairn calls session/update and
+// session/request_permission.
+//
+// One ACP session is open at a time: it is the core session's current
+// conversation, and its id is the conversation's id. session/new starts a
+// conversation, session/load switches to a stored one; a request naming
+// another session id fails with -32002 (resource not found). cairn serves
+// the directory it was started in: session/new and session/load with
+// another cwd fail with -32602.
+//
+// # Mapping
+//
+// Text and thinking deltas become agent_message_chunk and
+// agent_thought_chunk. A tool call becomes tool_call (pending, with its
+// ACP kind, locations and, for edit and write, diff content {path, oldText,
+// newText}), then tool_call_update: in_progress when approved or when it
+// reports progress, completed or failed at its end. When the turn ends, a
+// call still open is closed as failed before the prompt is answered.
+// usage_update reports the context window's use at the end of each turn.
+//
+// Approvals are the core approval gate's questions, asked with
+// session/request_permission. Its options: allow_once; allow_always for
+// each way the gate can remember the call (this session, the whole
+// project for edits, the project's rules file), which the gate remembers;
+// reject_once; and reject_always, which this adapter remembers for the
+// tool until the process ends (the gate has no deny rules).
+//
+// Modes are the approval modes default, auto_edit and yolo, offered both
+// as session modes (session/set_mode, current_mode_update) and as the
+// config option "mode"; the model ("model", values "provider/id") and the
+// thinking level ("thought_level") are config options too.
+//
+// # The wire
+//
+// Frames are checked before anything else: invalid JSON gets -32700, a
+// message that is not a JSON-RPC 2.0 request, notification or response
+// gets -32600, an unknown method -32601, missing or mistyped params
+// -32602; the process stays up. A frame longer than MaxFrameBytes is
+// skipped without being held in memory and answered with -32600. Only
+// frames reach the output. When the input ends, Serve cancels what runs,
+// waits for the session to settle and returns; the caller then closes the
+// session, which writes its file.
+//
+// The client's fs and terminal capabilities are not used: cairn reads,
+// writes and runs commands itself, and says nothing in its capabilities
+// that would suggest otherwise.
+package acp

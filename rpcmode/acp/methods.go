@@ -1,0 +1,458 @@
+package acp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/session"
+)
+
+// ProtocolVersion is the ACP version cairn speaks.
+const ProtocolVersion = 1
+
+// decodeParams reads params into v, which must be a pointer to a struct;
+// absent params read as {}.
+func decodeParams(raw json.RawMessage, v any) *rpcError {
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return errorf(CodeInvalidParams, "Invalid params: %v", err)
+	}
+	return nil
+}
+
+type initializeParams struct {
+	ProtocolVersion *int `json:"protocolVersion"`
+}
+
+type initializeResult struct {
+	ProtocolVersion   int               `json:"protocolVersion"`
+	AgentCapabilities agentCapabilities `json:"agentCapabilities"`
+	AuthMethods       []struct{}        `json:"authMethods"`
+	AgentInfo         implementation    `json:"agentInfo"`
+}
+
+type agentCapabilities struct {
+	LoadSession         bool           `json:"loadSession"`
+	PromptCapabilities  promptCaps     `json:"promptCapabilities"`
+	MCPCapabilities     mcpCaps        `json:"mcpCapabilities"`
+	SessionCapabilities map[string]any `json:"sessionCapabilities"`
+}
+
+type promptCaps struct {
+	Image           bool `json:"image"`
+	Audio           bool `json:"audio"`
+	EmbeddedContext bool `json:"embeddedContext"`
+}
+
+type mcpCaps struct {
+	HTTP bool `json:"http"`
+	SSE  bool `json:"sse"`
+}
+
+type implementation struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// initialize answers with protocol version 1 whatever the client asks
+// for (the client disconnects if it cannot speak it) and with what cairn
+// really does: load when sessions are stored, images and embedded context
+// in prompts, no audio, no MCP servers.
+func (s *server) initialize(m message) (any, *rpcError) {
+	var p initializeParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if p.ProtocolVersion == nil {
+		return nil, errorf(CodeInvalidParams, `Invalid params: "protocolVersion" is required`)
+	}
+	version := s.host.Version
+	if version == "" {
+		version = "dev"
+	}
+	return initializeResult{
+		ProtocolVersion: ProtocolVersion,
+		AgentCapabilities: agentCapabilities{
+			LoadSession:         !s.sess.InMemory(),
+			PromptCapabilities:  promptCaps{Image: true, EmbeddedContext: true},
+			SessionCapabilities: sessionCaps(!s.sess.InMemory()),
+		},
+		AuthMethods: []struct{}{},
+		AgentInfo:   implementation{Name: "cairn", Title: "cairn", Version: version},
+	}, nil
+}
+
+// sessionCaps offers session/list and session/resume when sessions are
+// stored.
+func sessionCaps(stored bool) map[string]any {
+	if !stored {
+		return map[string]any{}
+	}
+	return map[string]any{"list": struct{}{}, "resume": struct{}{}}
+}
+
+// authenticate refuses: cairn offers no ACP authentication methods.
+func (s *server) authenticate(message) (any, *rpcError) {
+	return nil, errorf(CodeInvalidParams, "Invalid params: cairn has no ACP authentication methods; it uses the provider credentials in its own settings (run cairn once in a terminal and use /login)")
+}
+
+type sessionParams struct {
+	SessionID  *string         `json:"sessionId"`
+	Cwd        *string         `json:"cwd"`
+	MCPServers json.RawMessage `json:"mcpServers"`
+}
+
+// checkCwd accepts the directory cairn was started in.
+func (s *server) checkCwd(cwd *string) *rpcError {
+	if cwd == nil {
+		return errorf(CodeInvalidParams, `Invalid params: "cwd" is required`)
+	}
+	if !filepath.IsAbs(*cwd) {
+		return errorf(CodeInvalidParams, `Invalid params: "cwd" must be an absolute path, not %q`, *cwd)
+	}
+	if !sameDir(*cwd, s.host.Cwd) {
+		return errorf(CodeInvalidParams, "Invalid params: cairn serves %s, the directory it was started in; start it in %s to work there", s.host.Cwd, *cwd)
+	}
+	return nil
+}
+
+func sameDir(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
+
+func (s *server) warnMCP(raw json.RawMessage) {
+	var servers []json.RawMessage
+	if json.Unmarshal(raw, &servers) == nil && len(servers) > 0 {
+		s.warn("acp: the client offered %d MCP server(s); cairn does not use MCP servers yet", len(servers))
+	}
+}
+
+type sessionResult struct {
+	SessionID     string         `json:"sessionId,omitempty"`
+	Modes         modeState      `json:"modes"`
+	ConfigOptions []configOption `json:"configOptions"`
+}
+
+// newSession starts a conversation, answers, and then lists the slash
+// commands (the client knows the session id by then). The first one reuses
+// the conversation cairn started with when it is still empty.
+func (s *server) newSession(m message) (any, *rpcError) {
+	var p sessionParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if err := s.checkCwd(p.Cwd); err != nil {
+		return nil, err
+	}
+	s.warnMCP(p.MCPServers)
+	s.mu.Lock()
+	first := s.sessionID == ""
+	s.mu.Unlock()
+	if !first || len(s.sess.Messages()) > 0 {
+		if err := s.sess.NewConversation(""); err != nil {
+			return nil, busyError(err)
+		}
+	}
+	id := s.open()
+	s.reply(m.ID, sessionResult{SessionID: id, Modes: s.modes(), ConfigOptions: s.configOptions()})
+	s.sendCommands(id)
+	return nil, nil
+}
+
+// open makes the current conversation the ACP session.
+func (s *server) open() string {
+	id := s.sess.Conversation().ID
+	s.mu.Lock()
+	s.sessionID = id
+	s.mu.Unlock()
+	s.sub.Mark(markSession{id})
+	return id
+}
+
+func (s *server) sendCommands(id string) {
+	cmds := make([]command, 0, len(s.host.Prompts))
+	for _, t := range s.host.Prompts {
+		c := command{Name: t.Name, Description: t.Description}
+		if t.ArgumentHint != "" {
+			c.Input = &commandInput{Hint: t.ArgumentHint}
+		}
+		cmds = append(cmds, c)
+	}
+	s.notify(id, availableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: cmds})
+}
+
+// notify sends a session/update in order with the events.
+func (s *server) notify(id string, u any) {
+	s.send(outRequest{JSONRPC: "2.0", Method: "session/update", Params: sessionUpdate{SessionID: id, Update: u}})
+}
+
+func busyError(err error) *rpcError {
+	if errors.Is(err, agent.ErrBusy) || strings.Contains(err.Error(), "abort first") {
+		return errorf(CodeInvalidRequest, "Invalid Request: %v", err)
+	}
+	return errorf(CodeInternalError, "%v", err)
+}
+
+// loadSession switches to a stored conversation and replays it before
+// answering.
+func (s *server) loadSession(m message) (any, *rpcError) { return s.switchSession(m, true) }
+
+// resumeSession switches to a stored conversation without replaying it.
+func (s *server) resumeSession(m message) (any, *rpcError) { return s.switchSession(m, false) }
+
+func (s *server) switchSession(m message, replay bool) (any, *rpcError) {
+	var p sessionParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if p.SessionID == nil || *p.SessionID == "" {
+		return nil, errorf(CodeInvalidParams, `Invalid params: "sessionId" is required`)
+	}
+	if err := s.checkCwd(p.Cwd); err != nil {
+		return nil, err
+	}
+	if s.sess.InMemory() {
+		return nil, errorf(CodeMethodNotFound, "Method not found: %s (cairn was started with --no-session)", m.Method)
+	}
+	s.warnMCP(p.MCPServers)
+	if s.sess.Conversation().ID != *p.SessionID {
+		infos, err := s.sess.ListConversations()
+		if err != nil {
+			return nil, errorf(CodeInternalError, "list sessions: %v", err)
+		}
+		i := slices.IndexFunc(infos, func(info session.Info) bool { return info.ID == *p.SessionID })
+		if i < 0 {
+			return nil, &rpcError{Code: CodeResourceNotFound, Message: "Resource not found: no session " + *p.SessionID + " in " + s.host.Cwd, Data: map[string]string{"uri": *p.SessionID}}
+		}
+		if err := s.sess.OpenConversation(infos[i].Path); err != nil {
+			return nil, busyError(err)
+		}
+	}
+	id := s.open()
+	if replay {
+		s.replay(id, s.sess.Messages())
+	}
+	s.reply(m.ID, sessionResult{Modes: s.modes(), ConfigOptions: s.configOptions()})
+	s.sendCommands(id)
+	return nil, nil
+}
+
+type listParams struct {
+	Cwd    *string `json:"cwd"`
+	Cursor *string `json:"cursor"`
+}
+
+type sessionInfo struct {
+	SessionID string `json:"sessionId"`
+	Cwd       string `json:"cwd"`
+	Title     string `json:"title,omitempty"`
+	UpdatedAt string `json:"updatedAt,omitempty"`
+}
+
+// listSessions lists the stored sessions of cairn's directory, newest
+// first, in one page.
+func (s *server) listSessions(m message) (any, *rpcError) {
+	var p listParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if p.Cursor != nil {
+		return nil, errorf(CodeInvalidParams, "Invalid params: cairn lists every session in one page and gives no cursors")
+	}
+	if s.sess.InMemory() {
+		return nil, errorf(CodeMethodNotFound, "Method not found: session/list (cairn was started with --no-session)")
+	}
+	out := struct {
+		Sessions []sessionInfo `json:"sessions"`
+	}{Sessions: []sessionInfo{}}
+	if p.Cwd != nil && !sameDir(*p.Cwd, s.host.Cwd) {
+		return out, nil
+	}
+	infos, err := s.sess.ListConversations()
+	if err != nil {
+		return nil, errorf(CodeInternalError, "list sessions: %v", err)
+	}
+	for _, info := range infos {
+		title := info.Name
+		if title == "" {
+			title = firstLine(info.FirstMessage)
+		}
+		si := sessionInfo{SessionID: info.ID, Cwd: s.host.Cwd, Title: title}
+		if !info.Modified.IsZero() {
+			si.UpdatedAt = info.Modified.UTC().Format(time.RFC3339)
+		}
+		out.Sessions = append(out.Sessions, si)
+	}
+	return out, nil
+}
+
+// session checks that a request names the open session.
+func (s *server) session(id *string) *rpcError {
+	if id == nil {
+		return errorf(CodeInvalidParams, `Invalid params: "sessionId" is required`)
+	}
+	s.mu.Lock()
+	open := s.sessionID
+	s.mu.Unlock()
+	if open == "" || *id != open {
+		return &rpcError{Code: CodeResourceNotFound, Message: "Resource not found: no open session " + *id, Data: map[string]string{"uri": *id}}
+	}
+	return nil
+}
+
+type promptParams struct {
+	SessionID *string           `json:"sessionId"`
+	Prompt    []json.RawMessage `json:"prompt"`
+}
+
+// prompt starts a turn; the writer answers it when the session settles.
+func (s *server) prompt(m message) (any, *rpcError) {
+	var p promptParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if err := s.session(p.SessionID); err != nil {
+		return nil, err
+	}
+	text, images, err := promptContent(p.Prompt)
+	if err != nil {
+		return nil, err
+	}
+	if expanded, ok := s.host.Prompts.Expand(text); ok {
+		text = expanded
+	}
+	s.mu.Lock()
+	if s.prompting {
+		s.mu.Unlock()
+		return nil, errorf(CodeInvalidRequest, "Invalid Request: a prompt is already running in this session; cancel it first")
+	}
+	s.prompting, s.cancelled, s.promptID = true, false, m.ID
+	s.mu.Unlock()
+	s.sub.Mark(markPrompt{m.ID})
+	if err := s.sess.Prompt(text, images, agent.BehaviorNone); err != nil {
+		s.sub.Mark(markRefused{id: m.ID, err: busyError(err)})
+	}
+	return nil, nil
+}
+
+// endPrompt closes the prompt and reports whether it was cancelled.
+func (s *server) endPrompt() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.cancelled
+	s.prompting, s.cancelled, s.promptID = false, false, nil
+	return c
+}
+
+// cancelPrompt handles session/cancel: the running turn is aborted (a
+// pending permission request is dismissed with it) and its prompt is
+// answered "cancelled".
+func (s *server) cancelPrompt(raw json.RawMessage) {
+	var p sessionParams
+	if decodeParams(raw, &p) != nil || s.session(p.SessionID) != nil {
+		return
+	}
+	s.abortPrompt(nil)
+}
+
+// cancelling reports whether the client cancelled the running prompt.
+func (s *server) cancelling() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cancelled
+}
+
+// cancelRequest handles $/cancel_request: cancelling the running
+// session/prompt request cancels its turn as session/cancel does; other
+// requests are answered at once, so there is nothing to cancel.
+func (s *server) cancelRequest(raw json.RawMessage) {
+	var p cancelRequest
+	if decodeParams(raw, &p) != nil || len(p.RequestID) == 0 {
+		return
+	}
+	s.abortPrompt(p.RequestID)
+}
+
+// abortPrompt cancels the running prompt, if there is one and (when id is
+// set) its request id is id.
+func (s *server) abortPrompt(id json.RawMessage) {
+	s.mu.Lock()
+	running := s.prompting && (id == nil || bytes.Equal(bytes.TrimSpace(id), s.promptID))
+	if running {
+		s.cancelled = true
+	}
+	s.mu.Unlock()
+	if running {
+		s.sess.Abort()
+	}
+}
+
+// promptContent reads a prompt's content blocks: text, resource links
+// (named in the text), embedded text resources (inlined) and images.
+func promptContent(blocks []json.RawMessage) (string, []core.Content, *rpcError) {
+	if len(blocks) == 0 {
+		return "", nil, errorf(CodeInvalidParams, `Invalid params: "prompt" needs at least one content block`)
+	}
+	var parts []string
+	var images []core.Content
+	for i, raw := range blocks {
+		var b struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			Data     string `json:"data"`
+			MimeType string `json:"mimeType"`
+			URI      string `json:"uri"`
+			Name     string `json:"name"`
+			Resource *struct {
+				URI      string  `json:"uri"`
+				Text     *string `json:"text"`
+				Blob     *string `json:"blob"`
+				MimeType string  `json:"mimeType"`
+			} `json:"resource"`
+		}
+		if err := json.Unmarshal(raw, &b); err != nil {
+			return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: %v", i, err)
+		}
+		switch b.Type {
+		case "text":
+			parts = append(parts, b.Text)
+		case "image":
+			if b.Data == "" || b.MimeType == "" {
+				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: an image needs data and mimeType", i)
+			}
+			images = append(images, core.ImageBlock(b.Data, b.MimeType))
+		case "resource_link":
+			name := b.Name
+			if name == "" {
+				name = b.URI
+			}
+			parts = append(parts, "["+name+"]("+b.URI+")")
+		case "resource":
+			if b.Resource == nil {
+				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: a resource block needs a resource", i)
+			}
+			if b.Resource.Text == nil {
+				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: cairn takes text resources only, %s is binary", i, b.Resource.URI)
+			}
+			parts = append(parts, "<context uri=\""+b.Resource.URI+"\">\n"+*b.Resource.Text+"\n</context>")
+		default:
+			return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: cairn does not take %q content", i, b.Type)
+		}
+	}
+	return strings.Join(parts, "\n"), images, nil
+}

@@ -1,0 +1,50 @@
+package acp
+
+import (
+	"encoding/json"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// replay sends a conversation's history as session/update notifications:
+// user text, the agent's text and thinking, and each tool call with its
+// final state.
+func (s *server) replay(id string, msgs []core.Message) {
+	for _, m := range msgs {
+		switch m := m.(type) {
+		case *core.UserMessage:
+			for _, c := range m.Content {
+				if c.Type == core.ContentText && c.Text != "" {
+					s.notify(id, contentChunk{SessionUpdate: "user_message_chunk", Content: textBlock{Type: "text", Text: c.Text}})
+				}
+			}
+		case *core.AssistantMessage:
+			for _, c := range m.Content {
+				switch c.Type {
+				case core.ContentText:
+					if c.Text != "" {
+						s.notify(id, contentChunk{SessionUpdate: "agent_message_chunk", Content: textBlock{Type: "text", Text: c.Text}})
+					}
+				case core.ContentThinking:
+					if c.Thinking != "" {
+						s.notify(id, contentChunk{SessionUpdate: "agent_thought_chunk", Content: textBlock{Type: "text", Text: c.Thinking}})
+					}
+				case core.ContentToolCall:
+					call, title, locs := s.describe(c.Name, c.Arguments, false)
+					var raw json.RawMessage
+					if json.Valid(c.Arguments) {
+						raw = c.Arguments
+					}
+					s.notify(id, toolCallStart{SessionUpdate: "tool_call", ToolCallID: c.ID, Title: title, Kind: call.kind,
+						Status: "pending", Content: call.diffs, Locations: locs, RawInput: raw})
+				}
+			}
+		case *core.ToolResultMessage:
+			status := "completed"
+			if m.IsError {
+				status = "failed"
+			}
+			s.notify(id, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: m.ToolCallID, Status: status, Content: textContent(m.Content)})
+		}
+	}
+}

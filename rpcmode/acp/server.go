@@ -1,0 +1,280 @@
+package acp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/prompts"
+)
+
+// Models is the model catalog as the adapter needs it; *catalog.Catalog
+// satisfies it.
+type Models interface {
+	// Available lists the models that can be used.
+	Available() []core.Model
+}
+
+// ApprovalModes reports and switches the approval mode; *approval.Gate is
+// one.
+type ApprovalModes interface {
+	Mode() approval.Mode
+	SetMode(approval.Mode)
+}
+
+// Host is what Serve adapts. Session, Approvals and Cwd are required.
+type Host struct {
+	// Session is the core session; its current conversation is the ACP
+	// session.
+	Session *agent.Session
+	// Approvals is the gate whose mode session/set_mode switches.
+	Approvals ApprovalModes
+	// Models lists the models offered by the "model" config option; nil
+	// offers only the current one.
+	Models Models
+	// Tools are the session's tools, for their ACP kinds.
+	Tools []core.Tool
+	// Prompts are the prompt templates, offered as slash commands; a prompt
+	// starting with /name sends the template's text.
+	Prompts prompts.Templates
+	// Cwd is the directory cairn works in (absolute).
+	Cwd string
+	// Version is cairn's version, for agentInfo.
+	Version string
+	// MaxFrameBytes overrides MaxFrameBytes (for tests).
+	MaxFrameBytes int
+	// Warn receives what is worth telling a person but not the client
+	// (stderr); nil drops it.
+	Warn func(string)
+}
+
+// Serve speaks ACP on in and out until in ends or ctx is cancelled, then
+// cancels the running turn, waits for the session to settle, writes the
+// last frames and returns. It returns an error only when reading or
+// writing failed; the caller closes the session afterwards (which writes
+// its file). After a cancellation a read of in may still be blocked; close
+// in to end it.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
+	if h.Session == nil || h.Approvals == nil || h.Cwd == "" {
+		return errors.New("acp.Serve: Host.Session, Host.Approvals and Host.Cwd are required")
+	}
+	s := newServer(h)
+	s.sub = h.Session.Follow()
+	defer s.sub.Stop()
+	w := &writer{srv: s, out: bufio.NewWriterSize(out, 64<<10)}
+	written := make(chan struct{})
+	go w.run(s.sub.Events(), written)
+
+	read := make(chan error, 1)
+	go func() { read <- s.readLoop(in) }()
+	var readErr error
+	select {
+	case readErr = <-read:
+	case <-ctx.Done():
+	case <-s.ctx.Done():
+	}
+	s.shutdown()
+	s.sub.Mark(markEnd{})
+	<-written
+	if errors.Is(readErr, io.EOF) {
+		readErr = nil
+	}
+	switch {
+	case w.err != nil:
+		return fmt.Errorf("write acp output: %w", w.err)
+	case readErr != nil:
+		return fmt.Errorf("read acp input: %w", readErr)
+	}
+	return nil
+}
+
+// server is one Serve call's state.
+type server struct {
+	host  Host
+	sess  *agent.Session
+	sub   *agent.Subscription
+	kinds map[string]core.ToolKind
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu          sync.Mutex
+	sessionID   string          // the open ACP session, "" before session/new or load
+	prompting   bool            // a session/prompt is unanswered
+	promptID    json.RawMessage // its request id
+	cancelled   bool            // session/cancel arrived for it
+	nextOut     int             // the id of cairn's next request
+	permissions map[int]permit  // request_permission ids awaiting answers
+	choices     map[string]choice
+	rejected    map[string]bool // tools refused with reject_always
+}
+
+func newServer(h Host) *server {
+	s := &server{host: h, sess: h.Session, kinds: map[string]core.ToolKind{}, nextOut: 1,
+		permissions: map[int]permit{}, choices: map[string]choice{}, rejected: map[string]bool{}}
+	for _, t := range h.Tools {
+		s.kinds[t.Spec().Name] = t.Kind()
+	}
+	if s.host.MaxFrameBytes <= 0 {
+		s.host.MaxFrameBytes = MaxFrameBytes
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	return s
+}
+
+func (s *server) warn(format string, args ...any) {
+	if s.host.Warn != nil {
+		s.host.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// readLoop reads and dispatches frames until the input ends.
+func (s *server) readLoop(in io.Reader) error {
+	fr := newFrameReader(in, s.host.MaxFrameBytes)
+	for {
+		frame, err := fr.next()
+		if errors.Is(err, errFrameTooLong) {
+			s.replyError(nil, errorf(CodeInvalidRequest, "Invalid Request: the frame is longer than %d bytes and was skipped", s.host.MaxFrameBytes))
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if s.ctx.Err() != nil {
+			return nil
+		}
+		m, id, rerr := decodeMessage(frame)
+		if rerr != nil {
+			s.replyError(id, rerr)
+			continue
+		}
+		s.dispatch(m)
+	}
+}
+
+// shutdown cancels the running turn and waits for the session to settle.
+func (s *server) shutdown() {
+	s.cancel()
+	s.sess.Abort()
+	_ = s.sess.Wait(context.Background())
+}
+
+// dispatch handles one message.
+func (s *server) dispatch(m message) {
+	switch m.kind {
+	case kindResponse:
+		s.answered(m)
+		return
+	case kindNotification:
+		switch m.Method {
+		case "session/cancel":
+			s.cancelPrompt(m.Params)
+		case "$/cancel_request":
+			s.cancelRequest(m.Params)
+		default:
+			// Unknown notifications, extensions (_x) and $/cancel_request
+			// among them, are ignored as the protocol asks.
+		}
+		return
+	}
+	h, ok := methods[m.Method]
+	if !ok {
+		s.replyError(m.ID, errorf(CodeMethodNotFound, "Method not found: %s", m.Method))
+		return
+	}
+	result, rerr := h(s, m)
+	if rerr != nil {
+		s.replyError(m.ID, rerr)
+		return
+	}
+	if result != nil {
+		s.reply(m.ID, result)
+	}
+}
+
+// handler answers a request: a result, an error, or (nil, nil) when the
+// answer is sent later (session/prompt).
+type handler func(*server, message) (any, *rpcError)
+
+var methods map[string]handler
+
+func init() {
+	methods = map[string]handler{
+		"initialize":                (*server).initialize,
+		"authenticate":              (*server).authenticate,
+		"session/new":               (*server).newSession,
+		"session/load":              (*server).loadSession,
+		"session/resume":            (*server).resumeSession,
+		"session/list":              (*server).listSessions,
+		"session/prompt":            (*server).prompt,
+		"session/set_mode":          (*server).setMode,
+		"session/set_config_option": (*server).setConfigOption,
+	}
+}
+
+// response is a JSON-RPC response frame.
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+// outRequest is a request or notification cairn sends.
+type outRequest struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      *int   `json:"id,omitempty"`
+	Method  string `json:"method"`
+	Params  any    `json:"params"`
+}
+
+var nullID = json.RawMessage("null")
+
+func (s *server) reply(id json.RawMessage, result any) {
+	s.send(response{JSONRPC: "2.0", ID: id, Result: result})
+}
+
+func (s *server) replyError(id json.RawMessage, e *rpcError) {
+	if id == nil {
+		id = nullID
+	}
+	s.send(response{JSONRPC: "2.0", ID: id, Error: e})
+}
+
+// send writes a frame in order with the session's events.
+func (s *server) send(frame any) {
+	line, err := json.Marshal(frame)
+	if err != nil {
+		s.warn("acp: cannot encode a frame: %v", err)
+		return
+	}
+	s.sub.Mark(markLine{line})
+}
+
+// markLine is a frame of the adapter's own, placed among the events.
+type markLine struct{ line []byte }
+
+// markEnd tells the writer that nothing follows.
+type markEnd struct{}
+
+// markPrompt opens a prompt turn: its request id, before the session's
+// events for it.
+type markPrompt struct{ id json.RawMessage }
+
+// markRefused answers a prompt the session refused.
+type markRefused struct {
+	id  json.RawMessage
+	err *rpcError
+}
+
+func (markLine) EventType() string    { return "acp_line" }
+func (markEnd) EventType() string     { return "acp_end" }
+func (markPrompt) EventType() string  { return "acp_prompt" }
+func (markRefused) EventType() string { return "acp_refused" }

@@ -1,0 +1,281 @@
+package acp
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// toolCall is an open tool call as the writer tracks it.
+type toolCall struct {
+	name    string
+	kind    core.ToolKind
+	path    string          // the absolute path it acts on, or ""
+	diffs   []toolContent   // the diff preview of an edit or write
+	rawArgs json.RawMessage // its arguments
+	running bool            // in_progress was sent
+}
+
+// The tool call shapes.
+type (
+	toolCallStart struct {
+		SessionUpdate string          `json:"sessionUpdate"`
+		ToolCallID    string          `json:"toolCallId"`
+		Title         string          `json:"title"`
+		Kind          core.ToolKind   `json:"kind"`
+		Status        string          `json:"status"`
+		Content       []toolContent   `json:"content,omitempty"`
+		Locations     []location      `json:"locations,omitempty"`
+		RawInput      json.RawMessage `json:"rawInput,omitempty"`
+	}
+	toolCallUpdate struct {
+		SessionUpdate string        `json:"sessionUpdate,omitempty"`
+		ToolCallID    string        `json:"toolCallId"`
+		Title         string        `json:"title,omitempty"`
+		Kind          core.ToolKind `json:"kind,omitempty"`
+		Status        string        `json:"status,omitempty"`
+		Content       []toolContent `json:"content,omitempty"`
+		Locations     []location    `json:"locations,omitempty"`
+	}
+	// toolContent is one ToolCallContent: "content" with a text block, or
+	// "diff".
+	toolContent struct {
+		Type    string     `json:"type"`
+		Content *textBlock `json:"content,omitempty"`
+		Path    string     `json:"path,omitempty"`
+		OldText *string    `json:"oldText,omitempty"`
+		NewText *string    `json:"newText,omitempty"`
+	}
+	location struct {
+		Path string `json:"path"`
+		Line *int   `json:"line,omitempty"`
+	}
+)
+
+// toolArgs are the arguments cairn's tools share, read for titles,
+// locations and diffs.
+type toolArgs struct {
+	Path    string          `json:"path"`
+	Command string          `json:"command"`
+	Pattern string          `json:"pattern"`
+	Content *string         `json:"content"`
+	Edits   json.RawMessage `json:"edits"`
+	OldText *string         `json:"oldText"`
+	NewText *string         `json:"newText"`
+	Offset  *int            `json:"offset"`
+}
+
+// maxPreviewFile bounds the file a write's diff preview reads.
+const maxPreviewFile = 4 << 20
+
+// describe builds a call's title, locations and diff preview.
+// A replayed call (readFile false) does not read the file, which holds
+// the call's result by now.
+func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*toolCall, string, []location) {
+	c := &toolCall{name: name, kind: s.kinds[name], rawArgs: raw}
+	if c.kind == "" {
+		c.kind = core.KindOther
+	}
+	var a toolArgs
+	_ = json.Unmarshal(raw, &a)
+	title := name
+	switch {
+	case a.Command != "":
+		title = firstLine(a.Command)
+	case a.Path != "" && a.Pattern != "":
+		title = name + " " + a.Pattern + " in " + a.Path
+	case a.Path != "":
+		title = name + " " + a.Path
+	case a.Pattern != "":
+		title = name + " " + a.Pattern
+	}
+	var locs []location
+	if a.Path != "" {
+		c.path = s.abs(a.Path)
+		l := location{Path: c.path}
+		if a.Offset != nil && *a.Offset > 0 {
+			l.Line = a.Offset
+		}
+		locs = []location{l}
+	}
+	if c.path != "" && c.kind == core.KindEdit {
+		c.diffs = diffPreview(c.path, a, readFile)
+	}
+	return c, title, locs
+}
+
+// diffPreview is the change an edit or write call asks for: the edit's
+// replacements, or the whole file before and after a write.
+func diffPreview(path string, a toolArgs, readFile bool) []toolContent {
+	if a.Content != nil {
+		var old *string
+		if !readFile {
+			return []toolContent{{Type: "diff", Path: path, NewText: a.Content}}
+		}
+		if f, err := os.Open(path); err == nil {
+			b, err := io.ReadAll(io.LimitReader(f, maxPreviewFile+1))
+			f.Close()
+			if err == nil && len(b) <= maxPreviewFile {
+				s := string(b)
+				old = &s
+			}
+		}
+		return []toolContent{{Type: "diff", Path: path, OldText: old, NewText: a.Content}}
+	}
+	type pair struct {
+		OldText *string `json:"oldText"`
+		NewText *string `json:"newText"`
+	}
+	var pairs []pair
+	if len(a.Edits) > 0 {
+		if json.Unmarshal(a.Edits, &pairs) != nil {
+			// Some models send the array as a JSON string.
+			var s string
+			if json.Unmarshal(a.Edits, &s) == nil {
+				_ = json.Unmarshal([]byte(s), &pairs)
+			}
+		}
+	} else if a.OldText != nil && a.NewText != nil {
+		pairs = []pair{{a.OldText, a.NewText}}
+	}
+	var out []toolContent
+	for _, p := range pairs {
+		if p.OldText != nil && p.NewText != nil {
+			out = append(out, toolContent{Type: "diff", Path: path, OldText: p.OldText, NewText: p.NewText})
+		}
+	}
+	return out
+}
+
+func (s *server) abs(p string) string {
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, p[2:])
+		}
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(s.host.Cwd, p)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}
+
+// toolStarted announces a call as pending: it waits for approval or is
+// about to run.
+func (w *writer) toolStarted(e core.ToolExecutionStart) {
+	c, title, locs := w.srv.describe(e.ToolName, e.Args, true)
+	w.calls[e.ToolCallID] = c
+	w.order = append(w.order, e.ToolCallID)
+	raw := json.RawMessage(nil)
+	if json.Valid(e.Args) {
+		raw = e.Args
+	}
+	w.update(toolCallStart{SessionUpdate: "tool_call", ToolCallID: e.ToolCallID, Title: title, Kind: c.kind,
+		Status: "pending", Content: c.diffs, Locations: locs, RawInput: raw})
+}
+
+// running marks a call in_progress, once.
+func (w *writer) running(id string) {
+	c, ok := w.calls[id]
+	if !ok || c.running {
+		return
+	}
+	c.running = true
+	w.update(toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: id, Status: "in_progress"})
+}
+
+// toolProgress reports a running call's partial output.
+func (w *writer) toolProgress(e core.ToolExecutionUpdate) {
+	c, ok := w.calls[e.ToolCallID]
+	if !ok {
+		return
+	}
+	c.running = true
+	w.update(toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: e.ToolCallID, Status: "in_progress",
+		Content: textContent(e.Partial.Content)})
+}
+
+// toolEnded closes a call: completed, or failed for an error, a refusal
+// or an abort.
+func (w *writer) toolEnded(id string, r core.ToolResult) {
+	c, ok := w.calls[id]
+	if !ok {
+		return
+	}
+	delete(w.calls, id)
+	w.order = slices.DeleteFunc(w.order, func(o string) bool { return o == id })
+	status := "completed"
+	if r.IsError {
+		status = "failed"
+	}
+	content := textContent(r.Content)
+	if !r.IsError && len(c.diffs) > 0 {
+		content = c.diffs
+	}
+	u := toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: id, Status: status, Content: content}
+	if c.path != "" {
+		var d struct {
+			FirstChangedLine int `json:"firstChangedLine"`
+		}
+		if json.Unmarshal(r.Details, &d) == nil && d.FirstChangedLine > 0 {
+			u.Locations = []location{{Path: c.path, Line: &d.FirstChangedLine}}
+		}
+	}
+	w.update(u)
+}
+
+// textContent turns result blocks into tool call content: text as text,
+// images as a note (ACP content could carry them, but editors show tool
+// output as text).
+func textContent(blocks []core.Content) []toolContent {
+	var b strings.Builder
+	for _, c := range blocks {
+		switch c.Type {
+		case core.ContentText:
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(c.Text)
+		case core.ContentImage:
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString("[image " + c.MimeType + "]")
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return []toolContent{{Type: "content", Content: &textBlock{Type: "text", Text: b.String()}}}
+}
+
+// questionClosed marks an approved call in_progress. A permission request
+// the client has not answered when its question ended without it (a
+// timeout) is withdrawn with $/cancel_request; after session/cancel the
+// client answers its requests itself, as the protocol asks.
+func (w *writer) questionClosed(e core.QuestionClosed) {
+	c, answered, stale := w.srv.closedQuestion(e.ID)
+	if e.Outcome == core.Aborted && w.srv.cancelling() {
+		stale = nil
+	}
+	for _, n := range stale {
+		id := json.RawMessage(strconv.Itoa(n))
+		w.write(w.mustMarshal(outRequest{JSONRPC: "2.0", Method: "$/cancel_request", Params: cancelRequest{RequestID: id}}))
+	}
+	if answered && e.Outcome == core.Answered && c.option.Allows() {
+		w.running(c.callID)
+	}
+}

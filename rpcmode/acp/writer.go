@@ -1,0 +1,259 @@
+package acp
+
+import (
+	"bufio"
+	"encoding/json"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/jsonscan"
+)
+
+// writer owns the output: it translates the session's events into
+// session/update notifications and writes the adapter's own frames (marks)
+// in order with them. It runs on one goroutine, which owns its fields.
+type writer struct {
+	srv *server
+	out *bufio.Writer
+	err error
+
+	sessionID string
+	promptID  json.RawMessage // the unanswered session/prompt, nil when none
+	calls     map[string]*toolCall
+	order     []string // open calls, in the order they started
+	last      *core.AssistantMessage
+	line      []byte
+}
+
+// markSession tells the writer which session the next updates belong to.
+type markSession struct{ id string }
+
+func (markSession) EventType() string { return "acp_session" }
+
+func (w *writer) run(events <-chan core.Event, done chan<- struct{}) {
+	defer close(done)
+	w.calls = map[string]*toolCall{}
+	for e := range events {
+		if _, end := e.(markEnd); end {
+			w.flush()
+			return
+		}
+		w.handle(e)
+		if len(events) == 0 {
+			w.flush()
+		}
+	}
+	w.flush()
+}
+
+func (w *writer) flush() {
+	if w.err == nil {
+		if err := w.out.Flush(); err != nil {
+			w.failed(err)
+		}
+	}
+}
+
+func (w *writer) failed(err error) {
+	w.err = err
+	w.srv.cancel()
+}
+
+// write writes one frame line.
+func (w *writer) write(line []byte) {
+	if w.err != nil || line == nil {
+		return
+	}
+	if _, err := w.out.Write(line); err != nil {
+		w.failed(err)
+		return
+	}
+	if err := w.out.WriteByte('\n'); err != nil {
+		w.failed(err)
+	}
+}
+
+// update writes a session/update notification for the open session.
+func (w *writer) update(u any) {
+	if w.sessionID == "" {
+		return
+	}
+	line, err := json.Marshal(outRequest{JSONRPC: "2.0", Method: "session/update", Params: sessionUpdate{SessionID: w.sessionID, Update: u}})
+	if err != nil {
+		w.srv.warn("acp: cannot encode an update: %v", err)
+		return
+	}
+	w.write(line)
+}
+
+// chunk writes a message or thought chunk; it is the hot path of a turn,
+// so it is encoded by hand.
+func (w *writer) chunk(kind, text string) {
+	if w.sessionID == "" || text == "" {
+		return
+	}
+	b := append(w.line[:0], `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":`...)
+	b = jsonscan.AppendString(b, w.sessionID)
+	b = append(b, `,"update":{"sessionUpdate":"`...)
+	b = append(b, kind...)
+	b = append(b, `","content":{"type":"text","text":`...)
+	b = jsonscan.AppendString(b, text)
+	b = append(b, "}}}}"...)
+	w.line = b
+	w.write(b)
+}
+
+// handle translates one event or mark.
+func (w *writer) handle(e core.Event) {
+	switch e := e.(type) {
+	case markLine:
+		w.write(e.line)
+	case markSession:
+		w.sessionID = e.id
+	case markPrompt:
+		w.promptID, w.last = e.id, nil
+	case markRefused:
+		w.promptID = nil
+		w.srv.endPrompt()
+		w.write(w.mustMarshal(response{JSONRPC: "2.0", ID: e.id, Error: e.err}))
+	case core.MessageUpdate:
+		switch e.Kind {
+		case core.UpdateTextDelta:
+			w.chunk("agent_message_chunk", e.Delta)
+		case core.UpdateThinkingDelta:
+			w.chunk("agent_thought_chunk", e.Delta)
+		}
+	case core.MessageEnd:
+		if m, ok := e.Message.(*core.AssistantMessage); ok {
+			w.last = m
+		}
+	case core.ToolExecutionStart:
+		w.toolStarted(e)
+	case core.ToolExecutionUpdate:
+		w.toolProgress(e)
+	case core.ToolExecutionEnd:
+		w.toolEnded(e.ToolCallID, e.Result)
+	case core.Question:
+		w.srv.ask(w, e)
+	case core.QuestionClosed:
+		w.questionClosed(e)
+	case core.ModelChanged, core.ThinkingLevelChanged:
+		w.update(configOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: w.srv.configOptions()})
+	case core.SessionInfoChanged:
+		w.update(sessionInfoUpdate{SessionUpdate: "session_info_update", Title: e.Name})
+	case core.Settled:
+		w.settled(e)
+	}
+}
+
+// settled answers the open prompt: every open tool call is closed first,
+// then the context's use is reported, then the response ends the turn.
+func (w *writer) settled(e core.Settled) {
+	if w.promptID == nil {
+		return
+	}
+	for _, id := range append([]string(nil), w.order...) {
+		w.toolEnded(id, core.ToolResult{IsError: true, Content: []core.Content{core.TextBlock("The tool call did not finish: the turn ended.")}})
+	}
+	if u := w.srv.sess.ContextUsage(); u.Known && u.Window > 0 {
+		w.update(usageUpdate{SessionUpdate: "usage_update", Used: u.Tokens, Size: u.Window})
+	}
+	id := w.promptID
+	w.promptID = nil
+	cancelled := w.srv.endPrompt()
+	reason, rerr := stopReason(cancelled, w.last, e.Error)
+	if rerr != nil {
+		w.write(w.mustMarshal(response{JSONRPC: "2.0", ID: id, Error: rerr}))
+		return
+	}
+	w.write(w.mustMarshal(response{JSONRPC: "2.0", ID: id, Result: promptResult{StopReason: reason}}))
+}
+
+// stopReason reads how a turn ended. A turn that failed is answered with
+// an internal error carrying the provider's message: ACP has no stop
+// reason for it.
+func stopReason(cancelled bool, last *core.AssistantMessage, settledErr string) (string, *rpcError) {
+	if cancelled || (last != nil && last.StopReason == core.StopAborted) {
+		return "cancelled", nil
+	}
+	if last != nil {
+		switch last.StopReason {
+		case core.StopLength:
+			return "max_tokens", nil
+		case core.StopError:
+			msg := last.ErrorMessage
+			if msg == "" {
+				msg = settledErr
+			}
+			return "", errorf(CodeInternalError, "the model request failed: %s", msg)
+		}
+		switch strings.ToLower(last.RawStopReason) {
+		case "refusal", "content_filter", "safety":
+			return "refusal", nil
+		}
+	}
+	if settledErr != "" {
+		return "", errorf(CodeInternalError, "the turn failed: %s", settledErr)
+	}
+	return "end_turn", nil
+}
+
+// mustMarshal encodes a frame built from plain structs, strings and raw
+// JSON validated on the way in, which cannot fail; if it did, the frame is
+// dropped (write skips nil) with a warning rather than a crash.
+func (w *writer) mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		w.srv.warn("acp: cannot encode a frame: %v", err)
+		return nil
+	}
+	return b
+}
+
+// The update shapes.
+type (
+	sessionUpdate struct {
+		SessionID string `json:"sessionId"`
+		Update    any    `json:"update"`
+	}
+	contentChunk struct {
+		SessionUpdate string    `json:"sessionUpdate"`
+		Content       textBlock `json:"content"`
+	}
+	textBlock struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	configOptionUpdate struct {
+		SessionUpdate string         `json:"sessionUpdate"`
+		ConfigOptions []configOption `json:"configOptions"`
+	}
+	currentModeUpdate struct {
+		SessionUpdate string `json:"sessionUpdate"`
+		CurrentModeID string `json:"currentModeId"`
+	}
+	sessionInfoUpdate struct {
+		SessionUpdate string `json:"sessionUpdate"`
+		Title         string `json:"title"`
+	}
+	usageUpdate struct {
+		SessionUpdate string `json:"sessionUpdate"`
+		Used          int    `json:"used"`
+		Size          int    `json:"size"`
+	}
+	availableCommandsUpdate struct {
+		SessionUpdate     string    `json:"sessionUpdate"`
+		AvailableCommands []command `json:"availableCommands"`
+	}
+	command struct {
+		Name        string        `json:"name"`
+		Description string        `json:"description"`
+		Input       *commandInput `json:"input,omitempty"`
+	}
+	commandInput struct {
+		Hint string `json:"hint"`
+	}
+	promptResult struct {
+		StopReason string `json:"stopReason"`
+	}
+)
