@@ -17,11 +17,12 @@ import (
 // skipped; reading resumes after its newline. The Reader holds at most
 // about the limit in memory.
 type Reader struct {
-	r      *bufio.Reader
-	max    int
-	prefix int
-	buf    []byte
-	eof    bool
+	r         *bufio.Reader
+	max       int
+	prefix    int
+	skipBlank bool
+	buf       []byte
+	eof       bool
 }
 
 // NewReader reads lines of at most max bytes (not counting the line
@@ -41,11 +42,27 @@ func (l *Reader) KeepPrefix(n int) *Reader {
 	return l
 }
 
+// SkipBlank makes Next pass over lines that hold only white space (JSON-RPC
+// peers send them between frames). It returns the Reader.
+func (l *Reader) SkipBlank() *Reader {
+	l.skipBlank = true
+	return l
+}
+
 // Next returns the next line without its line ending; it is valid until
 // the following call. When the line was longer than the limit, tooLong is
 // set and line holds only the prefix KeepPrefix asked for. At the end of
 // the input err is io.EOF; other read errors are returned as they are.
 func (l *Reader) Next() (line []byte, tooLong bool, err error) {
+	for {
+		line, tooLong, err = l.next()
+		if err != nil || tooLong || !l.skipBlank || len(bytes.TrimSpace(line)) > 0 {
+			return line, tooLong, err
+		}
+	}
+}
+
+func (l *Reader) next() (line []byte, tooLong bool, err error) {
 	if l.eof {
 		return nil, false, io.EOF
 	}

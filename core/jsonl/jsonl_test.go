@@ -66,6 +66,13 @@ func TestReader(t *testing.T) {
 	}
 }
 
+func TestReaderSkipsBlankLines(t *testing.T) {
+	got := readAll(t, NewReader(strings.NewReader("\n  \r\n{}\n\t\n[]"), 10).SkipBlank())
+	if len(got) != 2 || got[0] != (line{"{}", false}) || got[1] != (line{"[]", false}) {
+		t.Errorf("got %+v", got)
+	}
+}
+
 func TestReaderReportsReadErrors(t *testing.T) {
 	boom := errors.New("boom")
 	if _, _, err := NewReader(iotest.ErrReader(boom), 10).Next(); !errors.Is(err, boom) {
@@ -110,16 +117,32 @@ func TestReaderDoesNotHoldLongLines(t *testing.T) {
 // same lines in the same order, the long ones flagged and cut to the
 // prefix, whatever the limit.
 func FuzzReader(f *testing.F) {
-	f.Add([]byte("a\nbb\r\n\nccc"), 2, 1)
-	f.Add([]byte("\r\r\n\n\r"), 1, 0)
-	f.Add([]byte(strings.Repeat("x", 300)+"\n{}"), 64, 8)
-	f.Fuzz(func(t *testing.T, in []byte, max, prefix int) {
+	f.Add([]byte("a\nbb\r\n\nccc"), 2, 1, false)
+	f.Add([]byte("\r\r\n\n\r"), 1, 0, true)
+	f.Add([]byte(strings.Repeat("x", 300)+"\n{}"), 64, 8, false)
+	f.Add([]byte(" \n"+strings.Repeat(" ", 70)+"\n\t\r\nend"), 64, 0, true)
+	f.Fuzz(func(t *testing.T, in []byte, max, prefix int, skipBlank bool) {
 		max = 1 + abs(max)%512
 		prefix = abs(prefix) % 600
-		got := readAll(t, NewReader(iotest.HalfReader(bytes.NewReader(in)), max).KeepPrefix(prefix))
+		r := NewReader(iotest.HalfReader(bytes.NewReader(in)), max).KeepPrefix(prefix)
+		if skipBlank {
+			r.SkipBlank()
+		}
+		got := readAll(t, r)
 		parts := bytes.Split(in, []byte{'\n'})
 		if len(parts) > 0 && len(parts[len(parts)-1]) == 0 {
 			parts = parts[:len(parts)-1]
+		}
+		if skipBlank {
+			// Blank lines are skipped, unless too long to look at.
+			kept := parts[:0:0]
+			for _, p := range parts {
+				p := bytes.TrimSuffix(p, []byte{'\r'})
+				if len(p) > max || len(bytes.TrimSpace(p)) > 0 {
+					kept = append(kept, p)
+				}
+			}
+			parts = kept
 		}
 		if len(got) != len(parts) {
 			t.Fatalf("%d lines, want %d", len(got), len(parts))

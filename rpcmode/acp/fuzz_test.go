@@ -1,11 +1,7 @@
 package acp
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
-	"strings"
 	"testing"
 )
 
@@ -55,59 +51,6 @@ func FuzzDecodeMessage(f *testing.F) {
 		// A message that decodes answers with a valid frame.
 		if _, err := json.Marshal(response{JSONRPC: "2.0", ID: m.ID, Result: struct{}{}}); m.ID != nil && err != nil {
 			t.Fatalf("cannot answer id %q: %v", m.ID, err)
-		}
-	})
-}
-
-// FuzzFrameReader checks that the reader returns every line within the
-// limit, refuses longer ones without losing the lines after them, and
-// ends with io.EOF.
-func FuzzFrameReader(f *testing.F) {
-	f.Add([]byte("a\nbb\r\n\n  \nccc"), 3)
-	f.Add([]byte(strings.Repeat("x", 100)+"\nok\n"), 10)
-	f.Add([]byte("\r\n\r\n"), 1)
-	f.Fuzz(func(t *testing.T, in []byte, max int) {
-		if max < 1 || max > 1<<16 {
-			return
-		}
-		var want []string
-		long := 0
-		for _, l := range strings.Split(string(in), "\n") {
-			l = strings.TrimSuffix(l, "\r")
-			if strings.TrimSpace(l) == "" {
-				if len(l) > max {
-					long++
-				}
-				continue
-			}
-			if len(l) > max {
-				long++
-				continue
-			}
-			want = append(want, l)
-		}
-		fr := newFrameReader(bytes.NewReader(in), max)
-		var got []string
-		tooLong := 0
-		for {
-			line, err := fr.next()
-			if errors.Is(err, errFrameTooLong) {
-				tooLong++
-				continue
-			}
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, string(line))
-		}
-		if strings.Join(got, "\n") != strings.Join(want, "\n") || len(got) != len(want) {
-			t.Fatalf("lines %q, want %q (max %d)", got, want, max)
-		}
-		if tooLong != long {
-			t.Fatalf("%d refused, want %d", tooLong, long)
 		}
 	})
 }

@@ -1,12 +1,10 @@
 package acp
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 )
 
 // MaxFrameBytes is the longest frame Serve reads (64 MiB, room for a few
@@ -137,55 +135,3 @@ func validID(raw json.RawMessage) (json.RawMessage, bool) {
 
 // errFrameTooLong reports a line over the frame limit; it was skipped.
 var errFrameTooLong = errors.New("frame too long")
-
-// frameReader splits input into lines, refusing lines over a limit without
-// holding them: it keeps reading to the newline and drops the bytes.
-type frameReader struct {
-	r   *bufio.Reader
-	max int
-	buf []byte
-}
-
-func newFrameReader(r io.Reader, max int) *frameReader {
-	return &frameReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
-}
-
-// next returns the next non-empty line without its line ending. It returns
-// errFrameTooLong for a line over the limit (and is ready for the next
-// one), and io.EOF at the end of input; a last line without a newline is
-// still returned.
-func (f *frameReader) next() ([]byte, error) {
-	for {
-		f.buf = f.buf[:0]
-		tooLong := false
-		for {
-			chunk, err := f.r.ReadSlice('\n')
-			if !tooLong {
-				if len(f.buf)+len(chunk) > f.max+2 { // +2: the line ending
-					tooLong = true
-					f.buf = f.buf[:0]
-				} else {
-					f.buf = append(f.buf, chunk...)
-				}
-			}
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err != nil && (err != io.EOF || (len(f.buf) == 0 && !tooLong)) {
-				return nil, err
-			}
-			break
-		}
-		if tooLong {
-			return nil, errFrameTooLong
-		}
-		line := bytes.TrimSuffix(bytes.TrimSuffix(f.buf, []byte("\n")), []byte("\r"))
-		if len(line) > f.max {
-			return nil, errFrameTooLong
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		return line, nil
-	}
-}

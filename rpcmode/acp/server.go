@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/jsonl"
 	"github.com/cairn-dev/cairn/core/prompts"
 )
 
@@ -137,15 +138,15 @@ func (s *server) warn(format string, args ...any) {
 
 // readLoop reads and dispatches frames until the input ends.
 func (s *server) readLoop(in io.Reader) error {
-	fr := newFrameReader(in, s.host.MaxFrameBytes)
+	fr := jsonl.NewReader(in, s.host.MaxFrameBytes).SkipBlank()
 	for {
-		frame, err := fr.next()
-		if errors.Is(err, errFrameTooLong) {
-			s.replyError(nil, errorf(CodeInvalidRequest, "Invalid Request: the frame is longer than %d bytes and was skipped", s.host.MaxFrameBytes))
-			continue
-		}
+		frame, tooLong, err := fr.Next()
 		if err != nil {
 			return err
+		}
+		if tooLong {
+			s.replyError(nil, errorf(CodeInvalidRequest, "Invalid Request: the frame is longer than %d bytes and was skipped", s.host.MaxFrameBytes))
+			continue
 		}
 		if s.ctx.Err() != nil {
 			return nil

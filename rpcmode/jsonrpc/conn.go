@@ -3,7 +3,6 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/jsonl"
 )
 
 // settleTimeout bounds the wait for a disconnected client's query to wind
@@ -94,15 +94,15 @@ func (c *conn) serve() {
 
 // readLoop reads and answers requests until the client disconnects.
 func (c *conn) readLoop() {
-	fr := newFrameReader(c.nc, c.cfg.MaxMessageBytes)
+	fr := jsonl.NewReader(c.nc, c.cfg.MaxMessageBytes).SkipBlank()
 	for {
-		line, err := fr.next()
-		if errors.Is(err, errTooLong) {
-			c.replyError(nullID, errorf(CodeInvalidRequest, "the message is longer than %d bytes, the most a message may be", c.cfg.MaxMessageBytes))
-			continue
-		}
+		line, tooLong, err := fr.Next()
 		if err != nil {
 			return
+		}
+		if tooLong {
+			c.replyError(nullID, errorf(CodeInvalidRequest, "the message is longer than %d bytes, the most a message may be", c.cfg.MaxMessageBytes))
+			continue
 		}
 		req, rerr := decodeRequest(line)
 		if rerr != nil {

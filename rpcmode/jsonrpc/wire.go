@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-
-	"github.com/cairn-dev/cairn/core/jsonl"
 )
 
 // MaxMessageBytes is the longest line a client may send: the spec's 10 MB.
@@ -74,32 +71,6 @@ func codeMessage(code int) string {
 
 // errTooLong is frameReader's report of a line over its limit.
 var errTooLong = errors.New("message too long")
-
-// frameReader reads the non-blank lines of a stream, skipping a line
-// longer than max instead of failing (core/jsonl never holds it whole).
-type frameReader struct{ r *jsonl.Reader }
-
-func newFrameReader(r io.Reader, max int) *frameReader {
-	return &frameReader{r: jsonl.NewReader(r, max)}
-}
-
-// next returns the next non-blank line without its line ending, or
-// errTooLong for a line over the limit (the reader is then past it), or the
-// read error (io.EOF at the end). The line is valid until the next call.
-func (f *frameReader) next() ([]byte, error) {
-	for {
-		line, tooLong, err := f.r.Next()
-		switch {
-		case err != nil:
-			return nil, err
-		case tooLong:
-			return nil, errTooLong
-		case len(bytes.TrimSpace(line)) == 0:
-			continue
-		}
-		return line, nil
-	}
-}
 
 // request is one decoded JSON-RPC request or notification.
 type request struct {
