@@ -137,8 +137,7 @@ func FuzzReader(f *testing.F) {
 			// Blank lines are skipped, unless too long to look at.
 			kept := parts[:0:0]
 			for _, p := range parts {
-				p := bytes.TrimSuffix(p, []byte{'\r'})
-				if len(p) > max || len(bytes.TrimSpace(p)) > 0 {
+				if c := bytes.TrimSuffix(p, []byte{'\r'}); len(c) > max || len(bytes.TrimSpace(c)) > 0 {
 					kept = append(kept, p)
 				}
 			}
