@@ -1,0 +1,211 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// startOne starts a manager over servers with fast restarts and collects
+// its reports.
+func startOne(t *testing.T, servers ...Server) (*Manager, *reports) {
+	t.Helper()
+	rep := &reports{ch: make(chan string, 16)}
+	m := Start(Config{Servers: servers}, Options{LogDir: t.TempDir(), Report: rep.add,
+		Backoff: func(int) time.Duration { return 10 * time.Millisecond }})
+	t.Cleanup(m.Close)
+	return m, rep
+}
+
+type reports struct {
+	mu  sync.Mutex
+	all []string
+	ch  chan string
+}
+
+func (r *reports) add(s string) {
+	r.mu.Lock()
+	r.all = append(r.all, s)
+	r.mu.Unlock()
+	r.ch <- s
+}
+
+func waitCtx(t *testing.T, d time.Duration) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func toolNamed(t *testing.T, m *Manager, name string) *Tool {
+	t.Helper()
+	for _, tl := range m.LiveTools() {
+		if tl.Spec().Name == name {
+			return tl.(*Tool)
+		}
+	}
+	t.Fatalf("no tool %s among %d", name, len(m.LiveTools()))
+	return nil
+}
+
+func call(t *testing.T, tool core.Tool, args string) core.ToolResult {
+	t.Helper()
+	res, err := tool.Execute(waitCtx(t, 30*time.Second), core.ToolCall{ID: "c1", Name: tool.Spec().Name, Arguments: json.RawMessage(args)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func text(r core.ToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}
+
+func TestFailedStartIsReportedOnceWithCommandAndStderr(t *testing.T) {
+	s := testServer(t, "broken", "fail")
+	m, rep := startOne(t, s)
+	select {
+	case msg := <-rep.ch:
+		for _, want := range []string{`MCP server "broken"`, s.Command, "failed to start", "fatal: TEST_API_KEY is not set", "full log: "} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("report lacks %q:\n%s", want, msg)
+			}
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no report")
+	}
+	// It is retried until given up on, and reported only once.
+	ctx := waitCtx(t, 60*time.Second)
+	if _, err := m.Conn(ctx, "broken"); err == nil || !strings.Contains(err.Error(), "stopped") {
+		t.Fatalf("Conn: %v", err)
+	}
+	rep.mu.Lock()
+	defer rep.mu.Unlock()
+	if len(rep.all) != 1 {
+		t.Errorf("%d reports: %q", len(rep.all), rep.all)
+	}
+}
+
+func TestCrashMidCallIsAnErrorResultAndTheServerRestarts(t *testing.T) {
+	m, _ := startOne(t, testServer(t, "crashy", "crash"))
+	if _, err := m.Conn(waitCtx(t, 30*time.Second), "crashy"); err != nil {
+		t.Fatal(err)
+	}
+	crash, echo := toolNamed(t, m, "mcp__crashy__crash"), toolNamed(t, m, "mcp__crashy__echo")
+	res := call(t, crash, `{}`)
+	if !res.IsError || !strings.Contains(text(res), "stopped during the call") {
+		t.Fatalf("result %+v", res)
+	}
+	// The restarted server answers the next call: the tool waits for it.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		res = call(t, echo, `{"text":"again"}`)
+		if !res.IsError || time.Now().After(deadline) {
+			break
+		}
+	}
+	if res.IsError || text(res) != "echo: again" {
+		t.Fatalf("after restart: %+v", res)
+	}
+}
+
+func TestCallThatNeverAnswersTimesOut(t *testing.T) {
+	s := testServer(t, "slow", "hang")
+	s.Timeout = 500 * time.Millisecond
+	m, _ := startOne(t, s)
+	if _, err := m.Conn(waitCtx(t, 30*time.Second), "slow"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res := call(t, toolNamed(t, m, "mcp__slow__hang"), `{}`)
+	if !res.IsError || !strings.Contains(text(res), "did not answer hang within 500ms") {
+		t.Fatalf("result %+v", res)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %s", d)
+	}
+	// The server still works.
+	if res := call(t, toolNamed(t, m, "mcp__slow__echo"), `{"text":"hi"}`); res.IsError || text(res) != "echo: hi" {
+		t.Fatalf("echo after timeout: %+v", res)
+	}
+}
+
+func TestAbortCancelsTheCall(t *testing.T) {
+	m, _ := startOne(t, testServer(t, "slow", "hang"))
+	if _, err := m.Conn(waitCtx(t, 30*time.Second), "slow"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan core.ToolResult, 1)
+	tool := toolNamed(t, m, "mcp__slow__hang")
+	go func() {
+		res, _ := tool.Execute(ctx, core.ToolCall{ID: "c", Arguments: json.RawMessage(`{}`)}, nil)
+		done <- res
+	}()
+	cancel()
+	select {
+	case res := <-done:
+		if !res.IsError || !strings.Contains(text(res), "aborted") {
+			t.Fatalf("result %+v", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the aborted call did not return")
+	}
+}
+
+func TestMalformedFrameIsAnErrorAndCairnStaysUp(t *testing.T) {
+	m, _ := startOne(t, testServer(t, "bad", "malformed"))
+	if _, err := m.Conn(waitCtx(t, 30*time.Second), "bad"); err != nil {
+		t.Fatal(err)
+	}
+	res := call(t, toolNamed(t, m, "mcp__bad__garbage"), `{}`)
+	if !res.IsError {
+		t.Fatalf("result %+v", res)
+	}
+	t.Logf("malformed frame result: %s", text(res))
+}
+
+func TestManagerStartDoesNotWait(t *testing.T) {
+	var servers []Server
+	for _, name := range []string{"a", "b", "c", "d", "e"} {
+		servers = append(servers, testServer(t, name, "hang"))
+	}
+	start := time.Now()
+	m := Start(Config{Servers: servers}, Options{LogDir: t.TempDir()})
+	if d := time.Since(start); d > 100*time.Millisecond {
+		t.Errorf("Start took %s", d)
+	}
+	m.WaitSettled(waitCtx(t, 60*time.Second))
+	for _, st := range m.Statuses() {
+		if st.State != Ready || len(st.Tools) != 2 {
+			t.Errorf("%s: %s %v (%d tools)", st.Server.Name, st.State, st.Err, len(st.Tools))
+		}
+	}
+	m.Close()
+}
+
+func TestHintsReachTheApprovalQuestion(t *testing.T) {
+	yes := true
+	ro := NewTool(nil, Server{Name: "s"}, ToolInfo{Name: "read", ReadOnly: true})
+	de := NewTool(nil, Server{Name: "s"}, ToolInfo{Name: "rm", Destructive: &yes})
+	plain := NewTool(nil, Server{Name: "s"}, ToolInfo{Name: "x"})
+	for _, c := range []struct {
+		tool *Tool
+		want string
+	}{{ro, "read-only"}, {de, "destructive"}, {plain, ""}} {
+		asker := &recordingAsker{}
+		WithHints(askingGate{}).Check(context.Background(), c.tool, core.ToolCall{}, asker)
+		if c.want == "" && asker.q.Message != "gate text" || c.want != "" && !strings.Contains(asker.q.Message, c.want) {
+			t.Errorf("%s: message %q", c.tool.Spec().Name, asker.q.Message)
+		}
+	}
+}
