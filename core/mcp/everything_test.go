@@ -1,0 +1,185 @@
+package mcp
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// serversDir holds the npm servers the tests run (package.json and lock);
+// CI installs them with npm ci.
+const serversDir = "testdata/servers"
+
+// nodeServer returns the path of an npm server's entry script, skipping
+// the test when node or the packages are missing (failing under CI).
+func nodeServer(t *testing.T, pkg string) (node, script string) {
+	t.Helper()
+	skip := t.Skipf
+	if os.Getenv("CI") != "" {
+		skip = t.Fatalf
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		skip("node is not installed")
+	}
+	script, _ = filepath.Abs(filepath.Join(serversDir, "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js"))
+	if _, err := os.Stat(script); err != nil {
+		skip("%s is missing: run npm ci --prefix core/mcp/testdata/servers --ignore-scripts --no-audit --no-fund", script)
+	}
+	return node, script
+}
+
+func everythingStdio(t *testing.T) Server {
+	node, script := nodeServer(t, "server-everything")
+	return Server{Name: "everything", Source: "test", Transport: TransportStdio, Command: node, Args: []string{script, "stdio"},
+		Dir: t.TempDir(), Timeout: DefaultTimeout}
+}
+
+func readyManager(t *testing.T, servers ...Server) *Manager {
+	t.Helper()
+	m, rep := startOne(t, servers...)
+	for _, s := range servers {
+		if _, err := m.Conn(waitCtx(t, 60*time.Second), s.Name); err != nil {
+			rep.mu.Lock()
+			t.Fatalf("%s: %v %q", s.Name, err, rep.all)
+		}
+	}
+	return m
+}
+
+func TestEverythingStdioTools(t *testing.T) {
+	m := readyManager(t, everythingStdio(t))
+
+	echo := toolNamed(t, m, "mcp__everything__echo")
+	if res := call(t, echo, `{"message":"hello"}`); res.IsError || !strings.Contains(text(res), "hello") {
+		t.Errorf("echo: %+v", res)
+	}
+	if echo.Kind() != core.KindRead || !strings.Contains(echo.HintText(), "read-only") {
+		t.Errorf("echo hints: kind %s, %q", echo.Kind(), echo.HintText())
+	}
+	spec := echo.Spec()
+	if !strings.Contains(string(spec.Parameters), `"message"`) || spec.Description == "" {
+		t.Errorf("echo spec %+v", spec)
+	}
+
+	img := call(t, toolNamed(t, m, "mcp__everything__get_tiny_image"), `{}`)
+	var images int
+	for _, c := range img.Content {
+		if c.Type == core.ContentImage && c.MimeType == "image/png" && len(c.Data) > 100 {
+			images++
+		}
+	}
+	if img.IsError || images != 1 {
+		t.Errorf("tiny image: %d images in %+v", images, img.IsError)
+	}
+
+	links := call(t, toolNamed(t, m, "mcp__everything__get_resource_links"), `{"count":2}`)
+	if links.IsError || strings.Count(text(links), "Resource link: ") != 2 || !strings.Contains(text(links), "<demo://") {
+		t.Errorf("resource links: %s", text(links))
+	}
+}
+
+func TestEverythingProgressBecomesToolUpdates(t *testing.T) {
+	m := readyManager(t, everythingStdio(t))
+	tool := toolNamed(t, m, "mcp__everything__trigger_long_running_operation")
+	var mu sync.Mutex
+	var updates []string
+	res, err := tool.Execute(waitCtx(t, 30*time.Second), core.ToolCall{ID: "p", Arguments: []byte(`{"duration":0.3,"steps":3}`)}, func(u core.ToolUpdate) {
+		mu.Lock()
+		defer mu.Unlock()
+		updates = append(updates, u.Content[0].Text)
+	})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %+v", err, res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{"progress 1/3 (33%)", "progress 2/3 (67%)", "progress 3/3 (100%)"}
+	if strings.Join(updates, "|") != strings.Join(want, "|") {
+		t.Errorf("updates %q, want %q", updates, want)
+	}
+}
+
+func TestEverythingStreamableHTTP(t *testing.T) {
+	node, script := nodeServer(t, "server-everything")
+	port := freePort(t)
+	cmd := exec.Command(node, script, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	listening := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		once := sync.Once{}
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "listening on port") {
+				once.Do(func() { close(listening) })
+			}
+		}
+	}()
+	select {
+	case <-listening:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the HTTP server did not start")
+	}
+	s := Server{Name: "web", Source: "test", Transport: TransportHTTP, URL: "http://127.0.0.1:" + port + "/mcp",
+		Headers: map[string]string{"X-Test": "1"}, Timeout: DefaultTimeout}
+	m := readyManager(t, s)
+	if res := call(t, toolNamed(t, m, "mcp__web__echo"), `{"message":"over http"}`); res.IsError || !strings.Contains(text(res), "over http") {
+		t.Errorf("echo: %+v", res)
+	}
+	var updates int
+	res, err := toolNamed(t, m, "mcp__web__trigger_long_running_operation").Execute(waitCtx(t, 30*time.Second),
+		core.ToolCall{Arguments: []byte(`{"duration":0.2,"steps":2}`)}, func(core.ToolUpdate) { updates++ })
+	if err != nil || res.IsError || updates != 2 {
+		t.Errorf("progress over http: %d updates, %v %+v", updates, err, res)
+	}
+}
+
+func TestFilesystemServer(t *testing.T) {
+	node, script := nodeServer(t, "server-filesystem")
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "notes.txt"), []byte("cairn was here"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := readyManager(t, Server{Name: "fs", Source: "test", Transport: TransportStdio, Command: node, Args: []string{script, root},
+		Dir: root, Timeout: DefaultTimeout})
+	res := call(t, toolNamed(t, m, "mcp__fs__read_text_file"), fmt.Sprintf(`{"path":%q}`, filepath.Join(root, "notes.txt")))
+	if res.IsError || !strings.Contains(text(res), "cairn was here") {
+		t.Errorf("read: %+v", res)
+	}
+	res = call(t, toolNamed(t, m, "mcp__fs__read_text_file"), `{"path":"/etc/passwd"}`)
+	if !res.IsError {
+		t.Errorf("reading outside the root was not an error: %s", text(res))
+	}
+	if w := toolNamed(t, m, "mcp__fs__write_file"); w.Kind() == core.KindRead {
+		t.Error("write_file is marked read-only")
+	}
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	return port
+}
+
