@@ -109,10 +109,13 @@ func TestEverythingProgressBecomesToolUpdates(t *testing.T) {
 	}
 }
 
-func TestEverythingStreamableHTTP(t *testing.T) {
+// startHTTPEverything runs server-everything over HTTP in mode
+// (streamableHttp or sse) and returns its port once it listens.
+func startHTTPEverything(t *testing.T, mode string) string {
+	t.Helper()
 	node, script := nodeServer(t, "server-everything")
 	port := freePort(t)
-	cmd := exec.Command(node, script, "streamableHttp")
+	cmd := exec.Command(node, script, mode)
 	cmd.Env = append(os.Environ(), "PORT="+port)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -127,7 +130,7 @@ func TestEverythingStreamableHTTP(t *testing.T) {
 		sc := bufio.NewScanner(stderr)
 		once := sync.Once{}
 		for sc.Scan() {
-			if strings.Contains(sc.Text(), "listening on port") {
+			if strings.Contains(sc.Text(), "on port "+port) {
 				once.Do(func() { close(listening) })
 			}
 		}
@@ -135,19 +138,44 @@ func TestEverythingStreamableHTTP(t *testing.T) {
 	select {
 	case <-listening:
 	case <-time.After(30 * time.Second):
-		t.Fatal("the HTTP server did not start")
+		t.Fatalf("the %s server did not start", mode)
 	}
+	return port
+}
+
+func TestEverythingSSEFallback(t *testing.T) {
+	port := startHTTPEverything(t, "sse")
+	// A plain URL entry: streamable HTTP is refused, the older SSE
+	// transport is tried next.
+	m := readyManager(t, Server{Name: "old", Source: "test", Transport: TransportHTTP, URL: "http://127.0.0.1:" + port + "/sse", Timeout: DefaultTimeout})
+	if res := call(t, toolNamed(t, m, "mcp__old__echo"), `{"message":"over sse"}`); res.IsError || !strings.Contains(text(res), "over sse") {
+		t.Errorf("echo: %+v", res)
+	}
+}
+
+func TestEverythingStreamableHTTP(t *testing.T) {
+	port := startHTTPEverything(t, "streamableHttp")
 	s := Server{Name: "web", Source: "test", Transport: TransportHTTP, URL: "http://127.0.0.1:" + port + "/mcp",
 		Headers: map[string]string{"X-Test": "1"}, Timeout: DefaultTimeout}
 	m := readyManager(t, s)
 	if res := call(t, toolNamed(t, m, "mcp__web__echo"), `{"message":"over http"}`); res.IsError || !strings.Contains(text(res), "over http") {
 		t.Errorf("echo: %+v", res)
 	}
-	var updates int
+	// Over HTTP the last notification may race the result and be
+	// dropped (update may not be called after Execute returns); the
+	// earlier ones, sent well before the end, must arrive in order.
+	var mu sync.Mutex
+	var updates []string
 	res, err := toolNamed(t, m, "mcp__web__trigger_long_running_operation").Execute(waitCtx(t, 30*time.Second),
-		core.ToolCall{Arguments: []byte(`{"duration":0.2,"steps":2}`)}, func(core.ToolUpdate) { updates++ })
-	if err != nil || res.IsError || updates != 2 {
-		t.Errorf("progress over http: %d updates, %v %+v", updates, err, res)
+		core.ToolCall{Arguments: []byte(`{"duration":0.6,"steps":3}`)}, func(u core.ToolUpdate) {
+			mu.Lock()
+			defer mu.Unlock()
+			updates = append(updates, u.Content[0].Text)
+		})
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil || res.IsError || len(updates) < 2 || updates[0] != "progress 1/3 (33%)" || updates[1] != "progress 2/3 (67%)" {
+		t.Errorf("progress over http: %q, %v %+v", updates, err, res)
 	}
 }
 

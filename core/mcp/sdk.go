@@ -42,7 +42,7 @@ func DialSDK(ctx context.Context, s Server, stderr io.Writer) (Conn, error) {
 	case TransportSSE:
 		return c.dialSSE(ctx, client, s)
 	}
-	cs, err := client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: httpClient(s.Headers), MaxRetries: 2}, nil)
+	cs, err := client.Connect(ctx, detached{&sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: httpClient(s.Headers), MaxRetries: 2}}, nil)
 	if err == nil {
 		c.session = cs
 		return c, nil
@@ -57,7 +57,7 @@ func DialSDK(ctx context.Context, s Server, stderr io.Writer) (Conn, error) {
 }
 
 func (c *sdkConn) dialSSE(ctx context.Context, client *sdk.Client, s Server) (Conn, error) {
-	cs, err := client.Connect(ctx, &sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: httpClient(s.Headers)}, nil)
+	cs, err := client.Connect(ctx, detached{&sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: httpClient(s.Headers)}}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -244,6 +244,15 @@ func resourceText(kind, name, uri, mime, desc string) string {
 		b.WriteString(" - " + desc)
 	}
 	return b.String()
+}
+
+// detached connects a transport with a context that keeps its values but
+// not its deadline: ctx bounds the handshake, while the HTTP transports tie
+// their long-lived event stream to the context they connect with.
+type detached struct{ t sdk.Transport }
+
+func (d detached) Connect(ctx context.Context) (sdk.Connection, error) {
+	return d.t.Connect(context.WithoutCancel(ctx))
 }
 
 // httpClient sends headers with every request.
