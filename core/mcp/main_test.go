@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
 )
 
 // serverModeEnv makes the test binary act as a misbehaving MCP server
@@ -19,7 +20,7 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(serverModeEnv); mode != "" {
 		os.Exit(serveTestServer(mode))
 	}
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m)
 }
 
 // testServer is a Server entry running this test binary in mode.

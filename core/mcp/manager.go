@@ -353,9 +353,11 @@ func (m *Manager) Close() {
 		}
 	}
 	m.mu.Unlock()
+	var closing sync.WaitGroup
 	for _, c := range conns {
-		_ = c.Close()
+		closing.Go(func() { _ = c.Close() })
 	}
+	closing.Wait()
 	m.wg.Wait()
 	for _, r := range m.servers {
 		if r.log != nil {

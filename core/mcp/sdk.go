@@ -76,7 +76,11 @@ func (c *sdkConn) dialCommand(ctx context.Context, client *sdk.Client, s Server,
 	// Children that keep stderr open must not hold up Close.
 	cmd.WaitDelay = stopGrace
 	ownGroup(cmd)
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: stopGrace}, nil)
+	t := &killOnCancel{CommandTransport: sdk.CommandTransport{Command: cmd, TerminateDuration: stopGrace}}
+	cs, err := client.Connect(ctx, t, nil)
+	if t.stop != nil {
+		t.stop()
+	}
 	if err != nil {
 		if cmd.Process != nil {
 			killGroup(cmd)
@@ -86,6 +90,24 @@ func (c *sdkConn) dialCommand(ctx context.Context, client *sdk.Client, s Server,
 	}
 	c.session, c.cmd = cs, cmd
 	return c, nil
+}
+
+// killOnCancel starts a command like the SDK's CommandTransport, and until
+// stop is called, giving up on the handshake (a timeout, cairn closing)
+// kills the command's group at once instead of waiting out stopGrace.
+type killOnCancel struct {
+	sdk.CommandTransport
+	stop func() bool
+}
+
+func (k *killOnCancel) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := k.CommandTransport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cmd := k.Command
+	k.stop = context.AfterFunc(ctx, func() { killGroup(cmd) })
+	return conn, nil
 }
 
 // sdkConn is a Conn over an SDK client session.
