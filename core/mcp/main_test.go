@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,8 +105,26 @@ func serveMalformed() int {
 			_ = json.Unmarshal(req.Params, &p)
 			result = fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"malformed","version":"1"}}`, p.ProtocolVersion)
 		case "tools/list":
-			result = `{"tools":[{"name":"garbage","inputSchema":{"type":"object"}}]}`
+			result = `{"tools":[{"name":"garbage","inputSchema":{"type":"object"}},{"name":"huge","inputSchema":{"type":"object"}},{"name":"long","inputSchema":{"type":"object"}}]}`
 		case "tools/call":
+			var p struct{ Name string }
+			_ = json.Unmarshal(req.Params, &p)
+			switch p.Name {
+			case "huge":
+				// A frame past the client's 16 MiB limit.
+				fmt.Fprint(out, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"content":[{"type":"text","text":"`)
+				chunk := strings.Repeat("x", 1<<20)
+				for range 17 {
+					fmt.Fprint(out, chunk)
+				}
+				fmt.Fprintln(out, `"}]}}`)
+				continue
+			case "long":
+				text := strings.Repeat("a", 40_000) + strings.Repeat("m", 100_000) + strings.Repeat("z", 40_000)
+				result = `{"content":[{"type":"text","text":"` + text + `"}]}`
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"result":%s}`+"\n", req.ID, result)
+				continue
+			}
 			fmt.Fprintln(out, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"content":[{"type":"text","text":`)
 			fmt.Fprintln(out, "this is not json at all")
 			continue

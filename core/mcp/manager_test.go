@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -171,7 +172,40 @@ func TestMalformedFrameIsAnErrorAndCairnStaysUp(t *testing.T) {
 	if !res.IsError {
 		t.Fatalf("result %+v", res)
 	}
-	t.Logf("malformed frame result: %s", text(res))
+	if !strings.Contains(text(res), "invalid character") {
+		t.Errorf("result does not say what was wrong: %s", text(res))
+	}
+}
+
+func TestOversizedFrameIsRefused(t *testing.T) {
+	m, _ := startOne(t, testServer(t, "bad", "malformed"))
+	if _, err := m.Conn(waitCtx(t, 30*time.Second), "bad"); err != nil {
+		t.Fatal(err)
+	}
+	res := call(t, toolNamed(t, m, "mcp__bad__huge"), `{}`)
+	if !res.IsError {
+		t.Fatalf("a 17 MiB frame was accepted: %d bytes", len(text(res)))
+	}
+	t.Logf("oversized frame: %.200s", text(res))
+}
+
+func TestLongTextIsCutInTheMiddleAndSaved(t *testing.T) {
+	m, _ := startOne(t, testServer(t, "bad", "malformed"))
+	if _, err := m.Conn(waitCtx(t, 30*time.Second), "bad"); err != nil {
+		t.Fatal(err)
+	}
+	res := call(t, toolNamed(t, m, "mcp__bad__long"), `{}`)
+	got := text(res)
+	if res.IsError || len(got) > MaxResultText+300 || !strings.HasPrefix(got, "aaaa") || !strings.HasSuffix(got, "zzzz") || !strings.Contains(got, "bytes left out; the whole result is in ") {
+		t.Fatalf("result %d bytes: %.100s ... %.300s", len(got), got, got[len(got)/2-150:])
+	}
+	path := got[strings.Index(got, "is in ")+len("is in "):]
+	path = path[:strings.Index(path, " ...]")]
+	defer os.Remove(path)
+	whole, err := os.ReadFile(path)
+	if err != nil || len(whole) != 180_000 {
+		t.Fatalf("saved %d bytes, %v", len(whole), err)
+	}
 }
 
 func TestManagerStartDoesNotWait(t *testing.T) {

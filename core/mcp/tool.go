@@ -169,7 +169,7 @@ func (t *Tool) Execute(ctx context.Context, call core.ToolCall, update func(core
 	case err != nil:
 		return core.ErrorResult(fmt.Sprintf("MCP server %q: %s failed: %v", t.server.Name, t.info.Name, err)), nil
 	}
-	out := core.ToolResult{Content: res.Content, IsError: res.IsError}
+	out := core.ToolResult{Content: capText(res.Content, ""), IsError: res.IsError}
 	if len(out.Content) == 0 {
 		out.Content = []core.Content{core.TextBlock("(the tool returned nothing)")}
 	}
