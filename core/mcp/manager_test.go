@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -241,5 +242,39 @@ func TestHintsReachTheApprovalQuestion(t *testing.T) {
 		if c.want == "" && asker.q.Message != "gate text" || c.want != "" && !strings.Contains(asker.q.Message, c.want) {
 			t.Errorf("%s: message %q", c.tool.Spec().Name, asker.q.Message)
 		}
+	}
+}
+
+func TestFailedStartsBackOffThenStop(t *testing.T) {
+	var mu sync.Mutex
+	var delays []int
+	m := Start(Config{Servers: []Server{testServer(t, "broken", "fail")}}, Options{
+		Backoff: func(n int) time.Duration {
+			mu.Lock()
+			defer mu.Unlock()
+			delays = append(delays, n)
+			return time.Millisecond
+		}})
+	defer m.Close()
+	if _, err := m.Conn(waitCtx(t, 60*time.Second), "broken"); err == nil {
+		t.Fatal("a failing server became ready")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(delays) != "[1 2 3 4]" {
+		t.Errorf("backoff attempts %v, want [1 2 3 4] (then it stops after %d failures)", delays, MaxStartFailures)
+	}
+	if st := m.Statuses()[0]; st.State != Stopped || !strings.Contains(st.Stderr, "TEST_API_KEY") {
+		t.Errorf("status %+v", st)
+	}
+}
+
+func TestDefaultBackoffGrowsToThirtySeconds(t *testing.T) {
+	var got []time.Duration
+	for n := 1; n <= 8; n++ {
+		got = append(got, defaultBackoff(n))
+	}
+	if fmt.Sprint(got) != "[1s 2s 4s 8s 16s 30s 30s 30s]" {
+		t.Errorf("got %v", got)
 	}
 }
