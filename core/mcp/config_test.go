@@ -126,6 +126,13 @@ func TestToolName(t *testing.T) {
 	if ToolName("server", strings.Repeat("x", 100)+"a") == long {
 		t.Error("two long names collided")
 	}
+	// Names that collide once sanitised all get a hash suffix.
+	s := Server{Name: "s"}
+	tools := Tools(nil, map[string][]ToolInfo{"s": {{Name: "a-b"}, {Name: "a_b"}, {Name: "c"}}}, []Server{s})
+	a, b, c := tools[0].Spec().Name, tools[1].Spec().Name, tools[2].Spec().Name
+	if a == b || !strings.HasPrefix(a, "mcp__s__a_b_") || !strings.HasPrefix(b, "mcp__s__a_b_") || c != "mcp__s__c" {
+		t.Errorf("names %s %s %s", a, b, c)
+	}
 }
 
 // FuzzParse: no input makes Parse panic, and every server it accepts is

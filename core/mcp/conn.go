@@ -19,6 +19,9 @@ type Conn interface {
 	// until CallTool returns. Cancelling ctx cancels the request on the
 	// server.
 	CallTool(ctx context.Context, name string, args json.RawMessage, progress func(Progress)) (Result, error)
+	// ToolsChanged receives when the server announces that its tool list
+	// changed.
+	ToolsChanged() <-chan struct{}
 	// Wait returns when the connection has ended, by Close or because the
 	// server went away.
 	Wait() error

@@ -60,6 +60,13 @@ func serveTestServer(mode string) int {
 			_ = json.Unmarshal(req.Params.Arguments, &args)
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + args.Text}}}, nil
 		})
+	s.AddTool(&sdk.Tool{Name: "grow", Description: "Adds a tool named grown", InputSchema: obj},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			s.AddTool(&sdk.Tool{Name: "grown", InputSchema: obj}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "grown"}}}, nil
+			})
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
+		})
 	yes := true
 	s.AddTool(&sdk.Tool{Name: mode, Description: "Misbehave", InputSchema: obj, Annotations: &sdk.ToolAnnotations{DestructiveHint: &yes}},
 		func(ctx context.Context, _ *sdk.CallToolRequest) (*sdk.CallToolResult, error) {

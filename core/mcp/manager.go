@@ -159,7 +159,7 @@ func (m *Manager) keep(r *running) {
 		}
 		m.set(r, func(st *Status) { st.State, st.Tools, st.Err, st.Stderr = Ready, tools, nil, "" }, conn)
 		began := m.opts.Now()
-		waitErr := conn.Wait()
+		waitErr := m.serve(r, conn)
 		_ = conn.Close()
 		if m.ctx.Err() != nil {
 			return
@@ -173,6 +173,31 @@ func (m *Manager) keep(r *running) {
 		}
 		if !m.sleep(m.opts.Backoff(max(attempt, 1))) {
 			return
+		}
+	}
+}
+
+// serve follows a ready server until its connection ends, listing its
+// tools again whenever it says they changed.
+func (m *Manager) serve(r *running, conn Conn) error {
+	done := make(chan error, 1)
+	go func() { done <- conn.Wait() }()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-conn.ToolsChanged():
+			s := r.status.Server
+			ctx, cancel := context.WithTimeout(m.ctx, s.Timeout)
+			tools, err := conn.ListTools(ctx)
+			cancel()
+			if err != nil {
+				continue // a dying connection ends through done
+			}
+			if m.opts.Listed != nil {
+				m.opts.Listed(s, tools)
+			}
+			m.set(r, func(st *Status) { st.Tools = tools }, nil)
 		}
 	}
 }

@@ -221,7 +221,7 @@ func TestManagerStartDoesNotWait(t *testing.T) {
 	}
 	m.WaitSettled(waitCtx(t, 60*time.Second))
 	for _, st := range m.Statuses() {
-		if st.State != Ready || len(st.Tools) != 2 {
+		if st.State != Ready || len(st.Tools) != 3 {
 			t.Errorf("%s: %s %v (%d tools)", st.Server.Name, st.State, st.Err, len(st.Tools))
 		}
 	}
@@ -276,5 +276,31 @@ func TestDefaultBackoffGrowsToThirtySeconds(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[1s 2s 4s 8s 16s 30s 30s 30s]" {
 		t.Errorf("got %v", got)
+	}
+}
+
+func TestChangedToolListIsListedAgain(t *testing.T) {
+	m, _ := startOne(t, testServer(t, "g", "hang"))
+	if _, err := m.Conn(waitCtx(t, 30*time.Second), "g"); err != nil {
+		t.Fatal(err)
+	}
+	if res := call(t, toolNamed(t, m, "mcp__g__grow"), `{}`); res.IsError {
+		t.Fatalf("grow: %+v", res)
+	}
+	ctx := waitCtx(t, 30*time.Second)
+	for {
+		m.mu.Lock()
+		changed := m.changed
+		m.mu.Unlock()
+		for _, tl := range m.LiveTools() {
+			if tl.Spec().Name == "mcp__g__grown" {
+				return
+			}
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			t.Fatalf("the new tool never appeared: %d tools", len(m.LiveTools()))
+		}
 	}
 }

@@ -31,10 +31,16 @@ const stopGrace = 2 * time.Second
 // DialSDK connects through the official Go SDK: a command over stdio, or
 // streamable HTTP with the older HTTP+SSE transport as fallback.
 func DialSDK(ctx context.Context, s Server, stderr io.Writer) (Conn, error) {
-	c := &sdkConn{progress: map[string]func(Progress){}}
+	c := &sdkConn{progress: map[string]func(Progress){}, toolsChanged: make(chan struct{}, 1)}
 	client := sdk.NewClient(clientInfo, &sdk.ClientOptions{
 		Capabilities:                &sdk.ClientCapabilities{},
 		ProgressNotificationHandler: c.onProgress,
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			select {
+			case c.toolsChanged <- struct{}{}:
+			default: // one pending signal is enough
+			}
+		},
 	})
 	switch s.Transport {
 	case TransportStdio:
@@ -115,6 +121,8 @@ type sdkConn struct {
 	session *sdk.ClientSession
 	cmd     *exec.Cmd // nil for HTTP
 
+	toolsChanged chan struct{}
+
 	mu       sync.Mutex
 	progress map[string]func(Progress)
 	next     atomic.Uint64
@@ -193,6 +201,8 @@ func closedErr(err error) error {
 	}
 	return err
 }
+
+func (c *sdkConn) ToolsChanged() <-chan struct{} { return c.toolsChanged }
 
 func (c *sdkConn) Wait() error { return c.session.Wait() }
 
