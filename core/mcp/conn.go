@@ -19,6 +19,12 @@ type Conn interface {
 	// until CallTool returns. Cancelling ctx cancels the request on the
 	// server.
 	CallTool(ctx context.Context, name string, args json.RawMessage, progress func(Progress)) (Result, error)
+	// ListResources returns the resources the server lists, following
+	// pages (at most maxResources).
+	ListResources(ctx context.Context) ([]ResourceInfo, error)
+	// ReadResource reads one resource: text as text, images as images,
+	// other binary content as a note of its size.
+	ReadResource(ctx context.Context, uri string) ([]core.Content, error)
 	// ToolsChanged receives when the server announces that its tool list
 	// changed.
 	ToolsChanged() <-chan struct{}
@@ -63,4 +69,13 @@ type Progress struct {
 type Result struct {
 	Content []core.Content
 	IsError bool
+}
+
+// ResourceInfo is one resource a server lists.
+type ResourceInfo struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
 }

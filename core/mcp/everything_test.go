@@ -86,6 +86,22 @@ func TestEverythingStdioTools(t *testing.T) {
 	if links.IsError || strings.Count(text(links), "Resource link: ") != 2 || !strings.Contains(text(links), "<demo://") {
 		t.Errorf("resource links: %s", text(links))
 	}
+
+	// The link's target can be read with the resource tools.
+	uri := text(links)[strings.Index(text(links), "<demo://")+1:]
+	uri = uri[:strings.IndexByte(uri, '>')]
+	tools := ResourceTools(m)
+	read := call(t, tools[1], fmt.Sprintf(`{"server":"everything","uri":%q}`, uri))
+	if read.IsError || !strings.Contains(text(read), "Resource: <"+uri+">") {
+		t.Errorf("read %s: %+v", uri, read)
+	}
+	list := call(t, tools[0], `{"server":"everything"}`)
+	if list.IsError || !strings.HasPrefix(text(list), "everything:\n  demo://") {
+		t.Errorf("list: %.300s", text(list))
+	}
+	if res := call(t, tools[1], `{"server":"nope","uri":"x://y"}`); !res.IsError || !strings.Contains(text(res), `no MCP server named "nope"`) {
+		t.Errorf("unknown server: %+v", res)
+	}
 }
 
 func TestEverythingProgressBecomesToolUpdates(t *testing.T) {

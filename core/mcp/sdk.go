@@ -202,6 +202,37 @@ func closedErr(err error) error {
 	return err
 }
 
+// maxResources bounds a listing, so a server cannot flood the model.
+const maxResources = 1000
+
+func (c *sdkConn) ListResources(ctx context.Context) ([]ResourceInfo, error) {
+	var out []ResourceInfo
+	for r, err := range c.session.Resources(ctx, nil) {
+		if err != nil {
+			return nil, closedErr(err)
+		}
+		out = append(out, ResourceInfo{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType})
+		if len(out) >= maxResources {
+			break
+		}
+	}
+	return out, nil
+}
+
+func (c *sdkConn) ReadResource(ctx context.Context, uri string) ([]core.Content, error) {
+	res, err := c.session.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+	if err != nil {
+		return nil, closedErr(err)
+	}
+	var out []core.Content
+	for _, r := range res.Contents {
+		if r != nil {
+			out = append(out, convertContent(&sdk.EmbeddedResource{Resource: r}))
+		}
+	}
+	return out, nil
+}
+
 func (c *sdkConn) ToolsChanged() <-chan struct{} { return c.toolsChanged }
 
 func (c *sdkConn) Wait() error { return c.session.Wait() }
