@@ -43,8 +43,9 @@ func (r *mcpRun) close() {
 // startMCP reads the MCP configuration and starts its servers in the
 // background; it never waits for a server. The session is offered the
 // tools each server listed the last time it ran with the same
-// configuration (cairn mcp list lists them too), and the two resource
-// tools: a call waits for its server. Configuration problems are warnings on streams.Err; a server
+// configuration (cairn mcp list lists them too) while they fit a budget,
+// mcp_tool_search and mcp_call for the rest and for tools that appear
+// later, and the two resource tools: a call waits for its server. Configuration problems are warnings on streams.Err; a server
 // that fails to start is reported once (see mcpReporter).
 func startMCP(streams IOStreams, env environment, opts *Options, trusted projectTrust) *mcpRun {
 	if opts.NoMCP {
@@ -68,7 +69,7 @@ func startMCP(streams IOStreams, env environment, opts *Options, trusted project
 	}
 	cache := &mcp.ToolCache{Path: mcp.CacheFile(env.dir)}
 	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Report: mcpReporter(streams, env), Listed: cache.Store})
-	tools := append(mcp.Tools(m, cache.Lookup(enabled), enabled), mcp.ResourceTools(m)...)
+	tools := append(mcp.SessionTools(m, mcp.Tools(m, cache.Lookup(enabled), enabled)), mcp.ResourceTools(m)...)
 	return &mcpRun{manager: m, tools: tools}
 }
 

@@ -143,19 +143,31 @@ func TestUntrustedProjectMCPAndNoMCP(t *testing.T) {
 	}
 }
 
-// A session offers the tools the last listing cached, starts the servers
-// in the background, and a call goes through the approval gate with the
-// server's hints in the question, then reaches the server.
+// A session offers the tools the last listing cached (or, on a first run,
+// reaches them through mcp_call), starts the servers in the background,
+// and a call goes through the approval gate with the server's hints in the
+// question, then reaches the server.
 func TestSessionCallsAnMCPToolAfterApproval(t *testing.T) {
+	t.Run("cached", func(t *testing.T) {
+		testSessionMCPCall(t, true, `{"type": "toolCall", "id": "c1", "name": "mcp__everything__echo", "arguments": {"message": "through cairn"}}`)
+	})
+	t.Run("first run", func(t *testing.T) {
+		testSessionMCPCall(t, false, `{"type": "toolCall", "id": "c1", "name": "mcp_call", "arguments": {"tool": "mcp__everything__echo", "arguments": {"message": "through cairn"}}}`)
+	})
+}
+
+func testSessionMCPCall(t *testing.T, listFirst bool, toolCall string) {
 	t.Chdir(t.TempDir())
 	home := t.TempDir()
 	writeMCPConfig(t, filepath.Join(home, "mcp.json"), map[string]any{"everything": everythingServer(t)})
 	vars := map[string]string{"CAIRN_DIR": home}
-	if r := invoke(t, vars, nil, "mcp", "list"); r.code != exitOK {
-		t.Fatalf("listing to fill the cache: %+v", r)
+	if listFirst {
+		if r := invoke(t, vars, nil, "mcp", "list"); r.code != exitOK {
+			t.Fatalf("listing to fill the cache: %+v", r)
+		}
 	}
 	script := writeScript(t, `{"responses": [
-	  {"content": [{"type": "toolCall", "id": "c1", "name": "mcp__everything__echo", "arguments": {"message": "through cairn"}}]},
+	  {"content": [`+toolCall+`]},
 	  {"text": "Done."}
 	]}`)
 	vars["CAIRN_FAUX_SCRIPT"] = script

@@ -14,13 +14,21 @@ type Checker interface {
 }
 
 // WithHints wraps a gate so the approval question for an MCP tool also
-// says what its server claims about it (readOnlyHint, destructiveHint).
+// says what its server claims about it (readOnlyHint, destructiveHint),
+// and a call through mcp_call is checked as a call of the tool it names.
 // The decision stays the gate's: hints never allow a call by themselves.
 func WithHints(gate Checker) Checker { return hintChecker{gate} }
 
 type hintChecker struct{ gate Checker }
 
 func (h hintChecker) Check(ctx context.Context, tool core.Tool, call core.ToolCall, ask core.Asker) approval.Decision {
+	if c, ok := tool.(*callTool); ok {
+		// mcp_call is approved as the tool it names, by that name's
+		// rules, even when no such tool is known yet: whatever runs under
+		// the name is what the person allowed. A call naming nothing is
+		// asked about as mcp_call itself (it will fail without running).
+		tool, call = c.approvalSubject(ctx, call)
+	}
 	if t, ok := tool.(*Tool); ok && ask != nil {
 		if note := t.HintText(); note != "" {
 			ask = hintAsker{ask: ask, note: note}

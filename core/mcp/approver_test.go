@@ -21,3 +21,11 @@ func (r *recordingAsker) Ask(_ context.Context, q core.Question) (core.Answer, c
 	r.q = q
 	return core.Answer{}, core.Dismissed
 }
+
+// titleGate asks the way the real gate does: "Allow <tool>?".
+type titleGate struct{}
+
+func (titleGate) Check(ctx context.Context, tool core.Tool, _ core.ToolCall, ask core.Asker) approval.Decision {
+	ask.Ask(ctx, core.Question{Purpose: core.PurposeApproval, Title: "Allow " + tool.Spec().Name + "?"})
+	return approval.Decision{}
+}

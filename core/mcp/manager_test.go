@@ -304,3 +304,47 @@ func TestChangedToolListIsListedAgain(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchAndCallReachToolsTheSessionDoesNotDeclare(t *testing.T) {
+	m, _ := startOne(t, testServer(t, "g", "hang"))
+	if _, err := m.Conn(waitCtx(t, 30*time.Second), "g"); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing known in advance (a first run): only the gateways.
+	tools := SessionTools(m, nil)
+	if len(tools) != 2 || tools[0].Spec().Name != SearchToolName || tools[1].Spec().Name != CallToolName {
+		t.Fatalf("tools %v", tools)
+	}
+	found := call(t, tools[0], `{"query":"echo text"}`)
+	if !strings.HasPrefix(text(found), "## mcp__g__echo\nEcho text back\nparameters: {") {
+		t.Errorf("search: %s", text(found))
+	}
+	// mcp_call is approved as the tool it names, hints and all.
+	asker := &recordingAsker{}
+	c := core.ToolCall{ID: "c", Name: CallToolName, Arguments: json.RawMessage(`{"tool":"mcp__g__echo","arguments":{"text":"via gateway"}}`)}
+	WithHints(titleGate{}).Check(context.Background(), tools[1], c, asker)
+	if asker.q.Title != "Allow mcp__g__echo?" || !strings.Contains(asker.q.Message, "read-only") {
+		t.Errorf("question %+v", asker.q)
+	}
+	if res := call(t, tools[1], string(c.Arguments)); res.IsError || text(res) != "echo: via gateway" {
+		t.Errorf("call: %+v", res)
+	}
+	// A call naming a tool not known yet is asked about by that name, so
+	// whatever runs under it is what the person allowed.
+	WithHints(titleGate{}).Check(context.Background(), tools[1], core.ToolCall{Arguments: json.RawMessage(`{"tool":"mcp__g__later"}`)}, asker)
+	if asker.q.Title != "Allow mcp__g__later?" {
+		t.Errorf("question %+v", asker.q)
+	}
+	if res := call(t, tools[1], `{"tool":"mcp__g__later"}`); !res.IsError || !strings.Contains(text(res), "no MCP tool named mcp__g__later") {
+		t.Errorf("unknown tool: %+v", res)
+	}
+	// Known tools within the budget are declared too; over it, not.
+	known := m.LiveTools()
+	if got := SessionTools(m, known); len(got) != len(known)+2 {
+		t.Errorf("%d tools declared, want %d", len(got), len(known)+2)
+	}
+	big := NewTool(m, Server{Name: "g"}, ToolInfo{Name: "big", Description: strings.Repeat("d", DirectBudget)})
+	if got := SessionTools(m, append(known, big)); len(got) != 2 {
+		t.Errorf("over budget: %d tools declared", len(got))
+	}
+}
