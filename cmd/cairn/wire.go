@@ -189,14 +189,14 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			}
 		}
 	}
-	mcpRun := startMCP(streams, env, opts, trusted)
-	cfg.Tools, cfg.Approver = append(cfg.Tools, mcpRun.tools...), mcpRun.approver(gate)
+	servers := startMCP(streams, env, opts, trusted)
+	cfg.Tools, cfg.Approver = append(cfg.Tools, servers.tools...), servers.approver(gate)
 	sess, err := agent.New(cfg)
 	if err != nil {
-		mcpRun.close()
+		servers.close()
 		return nil, err
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model, noCredentials: s.noCredentials, mcp: mcpRun}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model, noCredentials: s.noCredentials, mcp: servers}, nil
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the
