@@ -104,6 +104,18 @@ func TestEverythingStdioTools(t *testing.T) {
 	}
 }
 
+// A server gets what programs need and its own env, not cairn's secrets.
+func TestServerEnvironment(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-secret-of-cairn")
+	s := everythingStdio(t)
+	s.Env = map[string]string{"SERVER_TOKEN": "given"}
+	m := readyManager(t, s)
+	got := text(call(t, toolNamed(t, m, "mcp__everything__get_env"), `{}`))
+	if strings.Contains(got, "sk-secret-of-cairn") || !strings.Contains(got, "given") || !strings.Contains(got, "PATH") {
+		t.Errorf("server environment: %.500s", got)
+	}
+}
+
 func TestEverythingProgressBecomesToolUpdates(t *testing.T) {
 	m := readyManager(t, everythingStdio(t))
 	tool := toolNamed(t, m, "mcp__everything__trigger_long_running_operation")
