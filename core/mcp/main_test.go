@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
@@ -66,6 +68,29 @@ func serveTestServer(mode string) int {
 				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "grown"}}}, nil
 			})
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
+		})
+	// wait reports progress once it runs, then waits for its request to
+	// be cancelled; was_cancelled says whether that happened (within 10s).
+	cancelled := make(chan struct{})
+	var once sync.Once
+	s.AddTool(&sdk.Tool{Name: "wait", InputSchema: obj},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			if token := req.Params.GetProgressToken(); token != nil {
+				_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: 1, Message: "waiting"})
+			}
+			<-ctx.Done()
+			once.Do(func() { close(cancelled) })
+			return nil, ctx.Err()
+		})
+	s.AddTool(&sdk.Tool{Name: "was_cancelled", InputSchema: obj},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			answer := "no"
+			select {
+			case <-cancelled:
+				answer = "yes"
+			case <-time.After(10 * time.Second):
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: answer}}}, nil
 		})
 	yes := true
 	s.AddTool(&sdk.Tool{Name: mode, Description: "Misbehave", InputSchema: obj, Annotations: &sdk.ToolAnnotations{DestructiveHint: &yes}},

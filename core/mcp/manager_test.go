@@ -164,6 +164,39 @@ func TestAbortCancelsTheCall(t *testing.T) {
 	}
 }
 
+func TestAbortCancelsTheRequestOnTheServer(t *testing.T) {
+	m, _ := startOne(t, testServer(t, "srv", "hang"))
+	if _, err := m.Conn(waitCtx(t, 30*time.Second), "srv"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	running := make(chan struct{}, 1)
+	done := make(chan core.ToolResult, 1)
+	wait := toolNamed(t, m, "mcp__srv__wait")
+	go func() {
+		res, _ := wait.Execute(ctx, core.ToolCall{ID: "w", Arguments: json.RawMessage(`{}`)}, func(core.ToolUpdate) {
+			select {
+			case running <- struct{}{}:
+			default:
+			}
+		})
+		done <- res
+	}()
+	select {
+	case <-running: // the server is handling the request
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call never started on the server")
+	}
+	cancel()
+	if res := <-done; !res.IsError || !strings.Contains(text(res), "aborted") {
+		t.Fatalf("aborted call: %+v", res)
+	}
+	if got := text(call(t, toolNamed(t, m, "mcp__srv__was_cancelled"), `{}`)); got != "yes" {
+		t.Errorf("the server's request was not cancelled (%s)", got)
+	}
+}
+
 func TestMalformedFrameIsAnErrorAndCairnStaysUp(t *testing.T) {
 	m, _ := startOne(t, testServer(t, "bad", "malformed"))
 	if _, err := m.Conn(waitCtx(t, 30*time.Second), "bad"); err != nil {
@@ -221,7 +254,7 @@ func TestManagerStartDoesNotWait(t *testing.T) {
 	}
 	m.WaitSettled(waitCtx(t, 60*time.Second))
 	for _, st := range m.Statuses() {
-		if st.State != Ready || len(st.Tools) != 3 {
+		if st.State != Ready || len(st.Tools) != 5 {
 			t.Errorf("%s: %s %v (%d tools)", st.Server.Name, st.State, st.Err, len(st.Tools))
 		}
 	}
