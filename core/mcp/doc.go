@@ -9,6 +9,14 @@
 // cairn directory, and a server that cannot start is reported once, with its
 // command and the last lines of its stderr.
 //
+// Tool wraps one server tool as a core tool; SessionTools adds
+// mcp_tool_search and mcp_call for tools a session does not declare (too
+// many, or new since it started), ResourceTools lists and reads resources,
+// and WithHints makes the approval gate show a tool's readOnlyHint and
+// destructiveHint and judge mcp_call as the tool it names. ToolCache keeps
+// each server's tools between runs, and FileApprovals the project .mcp.json
+// files a person approved.
+//
 // The official Go SDK (github.com/modelcontextprotocol/go-sdk) speaks the
 // protocol; it is kept behind the small Conn interface (sdk.go), so the rest
 // of the package, and cairn, never see its types. Stdio and streamable HTTP
