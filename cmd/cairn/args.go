@@ -23,6 +23,7 @@ type Options struct {
 	Version      bool
 	Help         bool
 	NoSession    bool
+	NoMCP        bool // no MCP servers this run
 	Continue     bool
 	Resume       bool
 	Session      string
@@ -92,6 +93,7 @@ var flagSpecs = []flagSpec{
 	{[]string{"--demo"}, false, func(o *Options, _ string) error { o.Demo = true; return nil }},
 	{[]string{"--list-models"}, false, func(o *Options, _ string) error { o.ListModels = true; return nil }},
 	{[]string{"--no-session"}, false, func(o *Options, _ string) error { o.NoSession = true; return nil }},
+	{[]string{"--no-mcp"}, false, func(o *Options, _ string) error { o.NoMCP = true; return nil }},
 	{[]string{"-c", "--continue"}, false, func(o *Options, _ string) error { o.Continue = true; return nil }},
 	{[]string{"-r", "--resume"}, false, func(o *Options, _ string) error { o.Resume = true; return nil }},
 	{[]string{"--session"}, true, func(o *Options, v string) error { o.Session = v; return nil }},
@@ -201,6 +203,7 @@ Flags:
       --session PATH|ID     continue the given session file, or the session whose id starts so
       --session-dir DIR     keep sessions in DIR instead of ~/.cairn/sessions/<project>
       --no-session          do not save the session
+      --no-mcp              start no MCP servers this run (cairn mcp list shows them)
   -v, --version             print the version and exit
   -h, --help                print this help and exit
 

@@ -77,6 +77,9 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 		// aionrs's host protocol has flags of its own (seed 000).
 		return jsonStreamMode(ctx, args, streams, getenv)
 	}
+	if len(args) > 0 && args[0] == "mcp" {
+		return mcpCommand(ctx, args[1:], streams, getenv)
+	}
 	opts, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)

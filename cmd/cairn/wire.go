@@ -26,10 +26,15 @@ type app struct {
 	// noCredentials: no provider has credentials (TUI first run).
 	noCredentials bool
 	warnings      []string
+	// mcp runs the session's MCP servers.
+	mcp *mcpRun
 }
 
-// close ends the session and flushes its file.
-func (a *app) close() { a.session.Close() }
+// close ends the session and flushes its file, then stops the MCP servers.
+func (a *app) close() {
+	a.session.Close()
+	a.mcp.close()
+}
 
 // buildApp resolves the model and builds the agent session for opts.
 // unattended says nobody can answer questions (print and json modes), so
@@ -184,11 +189,14 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			}
 		}
 	}
+	servers := startMCP(streams, env, opts, trusted)
+	cfg.Tools, cfg.Approver = append(cfg.Tools, servers.tools...), servers.approver(gate)
 	sess, err := agent.New(cfg)
 	if err != nil {
+		servers.close()
 		return nil, err
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model, noCredentials: s.noCredentials}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model, noCredentials: s.noCredentials, mcp: servers}, nil
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/mcp"
+)
+
+// mcpRun is the MCP servers of one run: the manager keeping them running
+// and the tools offered to the session.
+type mcpRun struct {
+	// manager is nil when MCP is off or no server is configured.
+	manager *mcp.Manager
+	tools   []core.Tool
+}
+
+// approver wraps the session's gate so approval questions for MCP tools
+// show what their server claims about them.
+func (r *mcpRun) approver(gate agent.Approver) agent.Approver {
+	if r.manager == nil {
+		return gate
+	}
+	return mcp.WithHints(gate)
+}
+
+// close stops the servers.
+func (r *mcpRun) close() {
+	if r != nil && r.manager != nil {
+		r.manager.Close()
+	}
+}
+
+// startMCP reads the MCP configuration and starts its servers in the
+// background; it never waits for a server. The session is offered the
+// tools each server listed the last time it ran with the same
+// configuration (cairn mcp list lists them too) while they fit a budget,
+// mcp_tool_search and mcp_call for the rest and for tools that appear
+// later, and the two resource tools: a call waits for its server. Configuration problems are warnings on streams.Err; a server
+// that fails to start is reported once (see mcpReporter).
+func startMCP(streams IOStreams, env environment, opts *Options, trusted projectTrust) *mcpRun {
+	if opts.NoMCP {
+		return &mcpRun{}
+	}
+	cfg, notes, err := loadMCPConfig(env, opts, trusted)
+	for _, n := range notes {
+		fmt.Fprintf(streams.Err, "cairn: warning: %s\n", n)
+	}
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: MCP configuration: %v\n", err)
+	}
+	var enabled []mcp.Server
+	for _, s := range cfg.Servers {
+		if !s.Disabled {
+			enabled = append(enabled, s)
+		}
+	}
+	if len(enabled) == 0 {
+		return &mcpRun{}
+	}
+	cache := &mcp.ToolCache{Path: mcp.CacheFile(env.dir)}
+	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Report: mcpReporter(streams, env), Listed: cache.Store})
+	tools := append(mcp.SessionTools(m, mcp.Tools(m, cache.Lookup(enabled), enabled)), mcp.ResourceTools(m)...)
+	return &mcpRun{manager: m, tools: tools}
+}
+
+func mcpLogDir(env environment) string { return filepath.Join(env.dir, "mcp", "logs") }
+
+// mcpReporter reports a server's failure to start: always in
+// <cairn>/mcp/mcp.log, and on stderr when it is the process's own (print,
+// json and rpc modes; the TUI owns the screen and buffers its warnings, so
+// there the log and cairn mcp list tell).
+func mcpReporter(streams IOStreams, env environment) func(string) {
+	var mu sync.Mutex
+	path := filepath.Join(env.dir, "mcp", "mcp.log")
+	stderr, _ := streams.Err.(*os.File)
+	return func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if os.MkdirAll(filepath.Dir(path), 0o700) == nil {
+			if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+				fmt.Fprintf(f, "%s %s\n", time.Now().UTC().Format(time.RFC3339), msg)
+				_ = f.Close()
+			}
+		}
+		if stderr != nil {
+			fmt.Fprintf(stderr, "cairn: warning: %s\n", msg)
+		}
+	}
+}
+
+// loadMCPConfig reads the person's mcp.json and, in a trusted project, the
+// project's .cairn/mcp.json and .mcp.json. A .mcp.json also needs the
+// person's approval of its exact content (given with --trust-project),
+// since project trust does not cover it; notes say which files were
+// skipped and why.
+func loadMCPConfig(env environment, opts *Options, trusted projectTrust) (mcp.Config, []string, error) {
+	files := []mcp.File{{Path: mcp.UserFile(env.dir)}}
+	var notes []string
+	project := trusted.project
+	if project.Dir != "" && !sameDir(filepath.Join(project.Dir, ".cairn"), env.dir) {
+		approvals := mcp.FileApprovals{Path: mcp.ApprovalsFile(env.dir)}
+		for _, f := range mcp.ProjectFiles(project.Root, project.Dir) {
+			info, err := os.Stat(f.Path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			var data []byte
+			if err == nil && info.Size() <= mcp.MaxConfigSize {
+				data, err = os.ReadFile(f.Path)
+			}
+			switch {
+			case !trusted.trusted():
+				notes = append(notes, fmt.Sprintf("the project is not trusted, so cairn does not start the MCP servers of %s; read it, then run cairn --trust-project there", f.Path))
+				continue
+			case filepath.Base(f.Path) == ".mcp.json" && err == nil && !approvals.Approved(f.Path, data):
+				if !opts.TrustProject {
+					notes = append(notes, fmt.Sprintf("cairn does not start the MCP servers of %s until you approve it as it is now: read it, then run cairn --trust-project there", f.Path))
+					continue
+				}
+				if err := approvals.Approve(f.Path, data); err != nil {
+					notes = append(notes, fmt.Sprintf("could not record the approval of %s (%v); using it for this run only", f.Path, err))
+				}
+			}
+			files = append(files, f)
+		}
+	}
+	cfg, err := mcp.LoadFiles(files, env.getenv)
+	return cfg, notes, err
+}
+
+// mcpListTimeout bounds how long cairn mcp list waits for servers.
+const mcpListTimeout = 30 * time.Second
+
+const mcpUsage = `usage: cairn mcp list [--trust-project] [--timeout SECONDS]
+
+Validates the MCP configuration files (~/.cairn/mcp.json, the project's
+.cairn/mcp.json and .mcp.json), starts every enabled server and shows its
+state and tools. Exits 1 when a file is invalid or a server did not start.
+`
+
+// mcpCommand runs `cairn mcp ...`.
+func mcpCommand(ctx context.Context, args []string, streams IOStreams, getenv func(string) string) int {
+	if len(args) == 0 || args[0] != "list" {
+		fmt.Fprint(streams.Err, mcpUsage)
+		return exitUsage
+	}
+	opts := &Options{}
+	timeout := mcpListTimeout
+	for i := 1; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--trust-project":
+			opts.TrustProject = true
+		case a == "--timeout" && i+1 < len(args):
+			i++
+			var secs float64
+			if _, err := fmt.Sscanf(args[i], "%g", &secs); err != nil || secs <= 0 {
+				fmt.Fprintf(streams.Err, "cairn: --timeout needs a positive number of seconds, not %q\n", args[i])
+				return exitUsage
+			}
+			timeout = time.Duration(secs * float64(time.Second))
+		case a == "-h" || a == "--help":
+			fmt.Fprint(streams.Out, mcpUsage)
+			return exitOK
+		default:
+			fmt.Fprintf(streams.Err, "cairn: unknown argument %s\n%s", a, mcpUsage)
+			return exitUsage
+		}
+	}
+	env := newEnvironment(getenv)
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: find the working directory: %v\n", err)
+		return exitFailure
+	}
+	trusted := projectTrustFor(streams, env, opts, cwd, nil)
+	return mcpList(ctx, streams, env, opts, trusted, timeout)
+}
+
+// mcpList starts the configured servers, waits up to timeout for each to
+// start or fail, and prints the result.
+func mcpList(ctx context.Context, streams IOStreams, env environment, opts *Options, trusted projectTrust, timeout time.Duration) int {
+	cfg, notes, cfgErr := loadMCPConfig(env, opts, trusted)
+	code := exitOK
+	for _, n := range notes {
+		fmt.Fprintf(streams.Err, "cairn: warning: %s\n", n)
+	}
+	if cfgErr != nil {
+		code = exitFailure
+		fmt.Fprintf(streams.Out, "Configuration errors:\n%s\n\n", indentLines(cfgErr.Error()))
+	}
+	if len(cfg.Servers) == 0 {
+		fmt.Fprintf(streams.Out, "No MCP servers configured. Add them to %s as {\"mcpServers\": {\"name\": {\"command\": \"...\", \"args\": [...]}}}.\n", mcp.UserFile(env.dir))
+		return code
+	}
+	cache := &mcp.ToolCache{Path: mcp.CacheFile(env.dir)}
+	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Listed: cache.Store})
+	defer m.Close()
+	wait, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	m.WaitSettled(wait)
+	for _, st := range m.Statuses() {
+		if !printServer(streams, st) {
+			code = exitFailure
+		}
+	}
+	return code
+}
+
+// printServer prints one server's state and tools; false means an enabled
+// server is not running.
+func printServer(streams IOStreams, st mcp.Status) bool {
+	s := st.Server
+	w := streams.Out
+	state := st.State.String()
+	if s.Disabled {
+		state = "disabled"
+	}
+	fmt.Fprintf(w, "%s  %s  %s %s  (from %s)\n", s.Name, state, s.Transport, s.CommandLine(), s.Source)
+	switch {
+	case s.Disabled:
+		return true
+	case st.State == mcp.Ready:
+		for _, t := range mcp.Tools(nil, map[string][]mcp.ToolInfo{s.Name: st.Tools}, []mcp.Server{s}) {
+			tool := t.(*mcp.Tool)
+			line := "  " + t.Spec().Name
+			if hint := toolHint(tool.Info()); hint != "" {
+				line += "  [" + hint + "]"
+			}
+			if d := firstLine(t.Spec().Description); d != "" {
+				line += "  " + d
+			}
+			fmt.Fprintln(w, line)
+		}
+		return true
+	case st.State == mcp.Starting && st.Err == nil:
+		fmt.Fprintln(w, "  did not start within the time limit")
+	default:
+		fmt.Fprintln(w, indentLines(mcp.FailureText(st)))
+	}
+	return false
+}
+
+func toolHint(info mcp.ToolInfo) string {
+	switch {
+	case info.ReadOnly:
+		return "read-only"
+	case info.Destructive != nil && *info.Destructive:
+		return "destructive"
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+func indentLines(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }

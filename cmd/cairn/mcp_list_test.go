@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+)
+
+// mcpServersDir holds the npm MCP servers, resolved before tests change
+// directory.
+var mcpServersDir, _ = filepath.Abs("../../core/mcp/testdata/servers")
+
+// everythingServer returns an mcpServers entry running
+// @modelcontextprotocol/server-everything over stdio, skipping the test
+// when node or the package is missing (failing under CI).
+func everythingServer(t testing.TB) map[string]any {
+	t.Helper()
+	skip := t.Skipf
+	if os.Getenv("CI") != "" {
+		skip = t.Fatalf
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		skip("node is not installed")
+	}
+	script := filepath.Join(mcpServersDir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(script); err != nil {
+		skip("%s is missing: run npm ci --prefix core/mcp/testdata/servers --ignore-scripts --no-audit --no-fund", script)
+	}
+	return map[string]any{"command": node, "args": []string{script, "stdio"}}
+}
+
+func writeMCPConfig(t testing.TB, path string, servers map[string]any) {
+	t.Helper()
+	data, err := json.Marshal(map[string]any{"mcpServers": servers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestMCPListShowsToolsFailuresAndConfigErrors(t *testing.T) {
+	t.Chdir(t.TempDir())
+	home := t.TempDir()
+	writeMCPConfig(t, filepath.Join(home, "mcp.json"), map[string]any{
+		"everything": everythingServer(t),
+		"broken":     map[string]any{"command": "sh", "args": []string{"-c", "echo 'fatal: no API token' >&2; exit 1"}},
+		"secret":     map[string]any{"url": "https://example.com/mcp", "headers": map[string]string{"Authorization": "Bearer ${MCP_TEST_UNSET}"}},
+		"off":        map[string]any{"command": "false", "enabled": false},
+	})
+	r := invoke(t, map[string]string{"CAIRN_DIR": home}, nil, "mcp", "list")
+	if r.code != exitFailure {
+		t.Errorf("exit %d, want 1 (a broken server and an invalid entry)", r.code)
+	}
+	for _, want := range []string{
+		`server "secret": headers.Authorization: environment variable MCP_TEST_UNSET is not set`,
+		"everything  ready  stdio ",
+		"  mcp__everything__echo  [read-only]  ",
+		"  mcp__everything__get_tiny_image  ",
+		"broken  failed  stdio sh -c ",
+		"fatal: no API token",
+		"off  disabled",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, "mcp", "logs", "broken.log")); err != nil {
+		t.Errorf("no stderr log: %v", err)
+	}
+}
+
+func TestMCPListUsage(t *testing.T) {
+	if r := invoke(t, nil, nil, "mcp"); r.code != exitUsage || !strings.Contains(r.stderr, "usage: cairn mcp list") {
+		t.Errorf("%+v", r)
+	}
+	t.Chdir(t.TempDir())
+	if r := invoke(t, nil, nil, "mcp", "list"); r.code != exitOK || !strings.Contains(r.stdout, "No MCP servers configured") {
+		t.Errorf("%+v", r)
+	}
+}
+
+// A project's .mcp.json runs commands: cairn starts its servers only once
+// the person approved the file as it is, and again after it changes.
+func TestProjectMCPFileNeedsApprovalOfItsContent(t *testing.T) {
+	project := t.TempDir()
+	t.Chdir(project)
+	home := t.TempDir()
+	vars := map[string]string{"CAIRN_DIR": home}
+	writeMCPConfig(t, filepath.Join(project, ".mcp.json"), map[string]any{"everything": everythingServer(t)})
+
+	r := invoke(t, vars, nil, "mcp", "list")
+	if strings.Contains(r.stdout, "everything") || !strings.Contains(r.stderr, "until you approve it") {
+		t.Fatalf("an unapproved .mcp.json was used: %+v", r)
+	}
+	r = invoke(t, vars, nil, "mcp", "list", "--trust-project")
+	if r.code != exitOK || !strings.Contains(r.stdout, "everything  ready") {
+		t.Fatalf("approved .mcp.json not used: %+v", r)
+	}
+	r = invoke(t, vars, nil, "mcp", "list")
+	if r.code != exitOK || !strings.Contains(r.stdout, "everything  ready") {
+		t.Fatalf("the approval was not remembered: %+v", r)
+	}
+	writeMCPConfig(t, filepath.Join(project, ".mcp.json"), map[string]any{"everything": everythingServer(t), "other": map[string]any{"command": "true"}})
+	r = invoke(t, vars, nil, "mcp", "list")
+	if strings.Contains(r.stdout, "everything") || !strings.Contains(r.stderr, "until you approve it") {
+		t.Fatalf("a changed .mcp.json was used: %+v", r)
+	}
+}
+
+// An untrusted project's .cairn/mcp.json is ignored; --no-mcp starts
+// nothing at all.
+func TestUntrustedProjectMCPAndNoMCP(t *testing.T) {
+	project := t.TempDir()
+	t.Chdir(project)
+	home := t.TempDir()
+	writeMCPConfig(t, filepath.Join(project, ".cairn", "mcp.json"), map[string]any{"proj": map[string]any{"command": "true"}})
+	writeMCPConfig(t, filepath.Join(home, "mcp.json"), map[string]any{"mine": map[string]any{"command": "true"}})
+	env := newEnvironment(func(k string) string { return map[string]string{"CAIRN_DIR": home}[k] })
+	opts := &Options{}
+	var errb strings.Builder
+	trusted := projectTrustFor(IOStreams{Err: &errb}, env, opts, project, nil)
+	cfg, notes, err := loadMCPConfig(env, opts, trusted)
+	if err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Name != "mine" || len(notes) != 1 || !strings.Contains(notes[0], "not trusted") {
+		t.Fatalf("servers %+v, notes %q, err %v", cfg.Servers, notes, err)
+	}
+	run := startMCP(IOStreams{Err: &errb}, env, &Options{NoMCP: true}, trusted)
+	if run.manager != nil || len(run.tools) != 0 {
+		t.Fatalf("--no-mcp started %+v", run)
+	}
+}
+
+// A session offers the tools the last listing cached (or, on a first run,
+// reaches them through mcp_call), starts the servers in the background,
+// and a call goes through the approval gate with the server's hints in the
+// question, then reaches the server.
+func TestSessionCallsAnMCPToolAfterApproval(t *testing.T) {
+	t.Run("cached", func(t *testing.T) {
+		testSessionMCPCall(t, true, `{"type": "toolCall", "id": "c1", "name": "mcp__everything__echo", "arguments": {"message": "through cairn"}}`)
+	})
+	t.Run("first run", func(t *testing.T) {
+		testSessionMCPCall(t, false, `{"type": "toolCall", "id": "c1", "name": "mcp_call", "arguments": {"tool": "mcp__everything__echo", "arguments": {"message": "through cairn"}}}`)
+	})
+}
+
+func testSessionMCPCall(t *testing.T, listFirst bool, toolCall string) {
+	t.Chdir(t.TempDir())
+	home := t.TempDir()
+	writeMCPConfig(t, filepath.Join(home, "mcp.json"), map[string]any{"everything": everythingServer(t)})
+	vars := map[string]string{"CAIRN_DIR": home}
+	if listFirst {
+		if r := invoke(t, vars, nil, "mcp", "list"); r.code != exitOK {
+			t.Fatalf("listing to fill the cache: %+v", r)
+		}
+	}
+	script := writeScript(t, `{"responses": [
+	  {"content": [`+toolCall+`]},
+	  {"text": "Done."}
+	]}`)
+	vars["CAIRN_FAUX_SCRIPT"] = script
+	env := newEnvironment(func(k string) string { return vars[k] })
+	var errb strings.Builder
+	a, err := buildApp(IOStreams{Err: &errb}, env, &Options{Provider: "faux", NoSession: true}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close()
+	events, stop := a.session.Subscribe()
+	defer stop()
+	if err := a.session.Prompt("go", nil, agent.BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	timeout := time.After(60 * time.Second)
+	var result *core.ToolExecutionEnd
+	for result == nil {
+		select {
+		case ev := <-events:
+			switch ev := ev.(type) {
+			case core.Question:
+				if ev.Purpose != core.PurposeApproval || !strings.Contains(ev.Message, "read-only") || !strings.Contains(ev.Title, "mcp__everything__echo") {
+					t.Fatalf("question %+v", ev)
+				}
+				if err := a.session.Answer(ev.ID, core.Answer{Value: ev.Options[0].Value}); err != nil {
+					t.Fatal(err)
+				}
+			case core.ToolExecutionEnd:
+				result = &ev
+			}
+		case <-timeout:
+			t.Fatalf("no tool result; stderr %s", errb.String())
+		}
+	}
+	if result.Result.IsError || !strings.Contains(result.Result.Content[0].Text, "through cairn") {
+		t.Fatalf("result %+v", result.Result)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := a.session.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+}

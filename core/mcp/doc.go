@@ -1,0 +1,25 @@
+// Package mcp connects cairn to Model Context Protocol servers and offers
+// their tools to the agent as core tools named mcp__<server>__<tool>.
+//
+// It reads the common {"mcpServers": {...}} configuration from the person's
+// ~/.cairn/mcp.json and, in a trusted project, from .cairn/mcp.json and the
+// project's .mcp.json (Config, LoadFiles). A Manager starts every server in
+// the background, in parallel, and keeps it running: a server that dies is
+// restarted with growing delays, its stderr goes to a log file under the
+// cairn directory, and a server that cannot start is reported once, with its
+// command and the last lines of its stderr.
+//
+// Tool wraps one server tool as a core tool; SessionTools adds
+// mcp_tool_search and mcp_call for tools a session does not declare (too
+// many, or new since it started), ResourceTools lists and reads resources,
+// and WithHints makes the approval gate show a tool's readOnlyHint and
+// destructiveHint and judge mcp_call as the tool it names. ToolCache keeps
+// each server's tools between runs, and FileApprovals the project .mcp.json
+// files a person approved.
+//
+// The official Go SDK (github.com/modelcontextprotocol/go-sdk) speaks the
+// protocol; it is kept behind the small Conn interface (sdk.go), so the rest
+// of the package, and cairn, never see its types. Stdio and streamable HTTP
+// are supported, with the older HTTP+SSE transport tried when a server
+// refuses streamable HTTP.
+package mcp

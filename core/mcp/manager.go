@@ -1,0 +1,400 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// State is where a server is in its life.
+type State int
+
+// The states of a server.
+const (
+	// Starting: being started or restarted.
+	Starting State = iota
+	// Ready: connected, its tools listed.
+	Ready
+	// Failed: the last start failed; another follows after a delay
+	// unless the attempts are used up (then Stopped).
+	Failed
+	// Stopped: given up on, disabled, or the manager closed.
+	Stopped
+)
+
+// String names the state for people.
+func (s State) String() string {
+	switch s {
+	case Starting:
+		return "starting"
+	case Ready:
+		return "ready"
+	case Failed:
+		return "failed"
+	}
+	return "stopped"
+}
+
+// MaxStartFailures is how many starts in a row may fail before a server is
+// given up on.
+const MaxStartFailures = 5
+
+// Status is a snapshot of one server.
+type Status struct {
+	Server Server
+	State  State
+	// Tools are the server's tools when Ready.
+	Tools []ToolInfo
+	// Err is why the last start failed or the connection ended.
+	Err error
+	// Stderr is the last lines of a command's stderr when it failed.
+	Stderr string
+	// Log is the file holding the server's stderr, if any.
+	Log string
+}
+
+// Options tune a Manager. The zero value works.
+type Options struct {
+	// Dial connects to a server; nil means DialSDK.
+	Dial Dialer
+	// LogDir receives each stdio server's stderr; empty keeps none.
+	LogDir string
+	// Report is told, once per server, when a server fails to start.
+	// It may be called from any goroutine.
+	Report func(msg string)
+	// Listed, when set, is called with a server's tools each time they
+	// are listed (cairn caches them for the next session).
+	Listed func(s Server, tools []ToolInfo)
+	// Backoff is the delay before restart attempt n (1, 2, ...); nil
+	// means 1s doubling up to 30s.
+	Backoff func(n int) time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Manager runs the configured servers: each starts in the background
+// when the Manager is made, and is restarted when it dies. Its methods
+// are safe for concurrent use.
+type Manager struct {
+	opts   Options
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	servers map[string]*running
+	order   []string
+	changed chan struct{} // closed and replaced on every state change
+}
+
+// running is the Manager's record of one server.
+type running struct {
+	status   Status
+	conn     Conn
+	log      *stderrLog
+	reported bool
+}
+
+// Start makes a Manager and starts every enabled server of cfg in the
+// background. It never waits for a server.
+func Start(cfg Config, opts Options) *Manager {
+	if opts.Dial == nil {
+		opts.Dial = DialSDK
+	}
+	if opts.Backoff == nil {
+		opts.Backoff = defaultBackoff
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &Manager{opts: opts, ctx: ctx, cancel: cancel, servers: map[string]*running{}, changed: make(chan struct{})}
+	for _, s := range cfg.Servers {
+		r := &running{status: Status{Server: s, State: Starting}}
+		m.servers[s.Name] = r
+		m.order = append(m.order, s.Name)
+		if s.Disabled {
+			r.status.State = Stopped
+			continue
+		}
+		if s.Transport == TransportStdio {
+			r.log = openStderrLog(opts.LogDir, s.Name)
+			r.status.Log = r.log.path
+		}
+		m.wg.Add(1)
+		go m.keep(r)
+	}
+	return m
+}
+
+func defaultBackoff(n int) time.Duration {
+	d := time.Second << min(n-1, 5)
+	return min(d, 30*time.Second)
+}
+
+// keep starts r's server and restarts it when it ends, until the manager
+// closes or the starts keep failing.
+func (m *Manager) keep(r *running) {
+	defer m.wg.Done()
+	s := r.status.Server
+	failures := 0
+	for attempt := 1; ; attempt++ {
+		conn, tools, err := m.start(r)
+		if err != nil {
+			failures++
+			m.failed(r, err, failures >= MaxStartFailures)
+			if failures >= MaxStartFailures || !m.sleep(m.opts.Backoff(attempt)) {
+				return
+			}
+			continue
+		}
+		failures = 0
+		if m.opts.Listed != nil {
+			m.opts.Listed(s, tools)
+		}
+		m.set(r, func(st *Status) { st.State, st.Tools, st.Err, st.Stderr = Ready, tools, nil, "" }, conn)
+		began := m.opts.Now()
+		waitErr := m.serve(r, conn)
+		_ = conn.Close()
+		if m.ctx.Err() != nil {
+			return
+		}
+		if waitErr == nil {
+			waitErr = errors.New("the server closed the connection")
+		}
+		m.set(r, func(st *Status) { st.State, st.Tools, st.Err = Starting, nil, waitErr }, nil)
+		if m.opts.Now().Sub(began) > time.Minute {
+			attempt = 0 // it ran well for a while: restart promptly
+		}
+		if !m.sleep(m.opts.Backoff(max(attempt, 1))) {
+			return
+		}
+	}
+}
+
+// serve follows a ready server until its connection ends, listing its
+// tools again whenever it says they changed.
+func (m *Manager) serve(r *running, conn Conn) error {
+	done := make(chan error, 1)
+	go func() { done <- conn.Wait() }()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-conn.ToolsChanged():
+			s := r.status.Server
+			ctx, cancel := context.WithTimeout(m.ctx, s.Timeout)
+			tools, err := conn.ListTools(ctx)
+			cancel()
+			if err != nil {
+				continue // a dying connection ends through done
+			}
+			if m.opts.Listed != nil {
+				m.opts.Listed(s, tools)
+			}
+			m.set(r, func(st *Status) { st.Tools = tools }, nil)
+		}
+	}
+}
+
+// start connects once and lists the tools, within the server's timeout.
+func (m *Manager) start(r *running) (Conn, []ToolInfo, error) {
+	s := r.status.Server
+	m.set(r, func(st *Status) { st.State = Starting }, nil)
+	var stderr *stderrLog
+	if r.log != nil {
+		stderr = r.log
+		stderr.start(s.CommandLine(), m.opts.Now())
+	}
+	ctx, cancel := context.WithTimeout(m.ctx, s.Timeout)
+	defer cancel()
+	var w io.Writer = discard
+	if stderr != nil {
+		w = stderr
+	}
+	conn, err := m.opts.Dial(ctx, s, w)
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			err = fmt.Errorf("no answer to initialize within %s", s.Timeout)
+		}
+		return nil, nil, err
+	}
+	tools, err := conn.ListTools(ctx)
+	if err != nil {
+		_ = conn.Close()
+		return nil, nil, fmt.Errorf("list tools: %w", err)
+	}
+	return conn, tools, nil
+}
+
+// failed records a failed start and reports the first one.
+func (m *Manager) failed(r *running, err error, final bool) {
+	var tail string
+	if r.log != nil {
+		tail = r.log.lastLines()
+	}
+	var report string
+	m.set(r, func(st *Status) {
+		st.State, st.Err, st.Stderr, st.Tools = Failed, err, tail, nil
+		if final {
+			st.State = Stopped
+		}
+		if !r.reported {
+			r.reported = true
+			report = FailureText(*st)
+		}
+	}, nil)
+	if report != "" && m.opts.Report != nil && m.ctx.Err() == nil {
+		m.opts.Report(report)
+	}
+}
+
+// FailureText says why a server is not running, with its command and the
+// last lines of its stderr.
+func FailureText(st Status) string {
+	s := st.Server
+	var b strings.Builder
+	fmt.Fprintf(&b, "MCP server %q (%s, from %s) failed to start: %v", s.Name, s.CommandLine(), s.Source, st.Err)
+	if st.Stderr != "" {
+		b.WriteString("\nlast lines of its stderr:\n" + indent(st.Stderr))
+	}
+	if st.Log != "" {
+		b.WriteString("\nfull log: " + st.Log)
+	}
+	return b.String()
+}
+
+func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
+
+// set changes r's status under the lock and wakes the waiters. conn, when
+// not nil or when the state leaves Ready, replaces the live connection.
+func (m *Manager) set(r *running, change func(*Status), conn Conn) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	change(&r.status)
+	if conn != nil || r.status.State != Ready {
+		r.conn = conn
+	}
+	close(m.changed)
+	m.changed = make(chan struct{})
+}
+
+// sleep waits d or until the manager closes; false means it closed.
+func (m *Manager) sleep(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-m.ctx.Done():
+		return false
+	}
+}
+
+// Statuses returns every configured server's status, in configuration
+// order.
+func (m *Manager) Statuses() []Status {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Status, 0, len(m.order))
+	for _, name := range m.order {
+		st := m.servers[name].status
+		st.Tools = slices.Clone(st.Tools)
+		out = append(out, st)
+	}
+	return out
+}
+
+// Conn waits until the server named name is ready and returns its
+// connection, or returns an error when it is unknown, stopped, or ctx
+// ends first. A server that failed and will be retried is waited for.
+func (m *Manager) Conn(ctx context.Context, name string) (Conn, error) {
+	for {
+		m.mu.Lock()
+		r, ok := m.servers[name]
+		if !ok {
+			m.mu.Unlock()
+			return nil, fmt.Errorf("no MCP server named %q is configured", name)
+		}
+		st, conn, changed := r.status, r.conn, m.changed
+		m.mu.Unlock()
+		switch {
+		case st.State == Ready && conn != nil:
+			return conn, nil
+		case st.State == Stopped:
+			if st.Err != nil {
+				return nil, fmt.Errorf("MCP server %q is stopped: %v", name, st.Err)
+			}
+			return nil, fmt.Errorf("MCP server %q is stopped", name)
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			if st.Err != nil {
+				return nil, fmt.Errorf("MCP server %q is not ready (%s: %v)", name, st.State, st.Err)
+			}
+			return nil, fmt.Errorf("MCP server %q is not ready yet (%s)", name, st.State)
+		}
+	}
+}
+
+// WaitSettled waits until every server has been started at least once
+// (ready, failed or stopped), or ctx ends.
+func (m *Manager) WaitSettled(ctx context.Context) {
+	for {
+		m.mu.Lock()
+		changed := m.changed
+		settled := true
+		for _, r := range m.servers {
+			if r.status.State == Starting {
+				settled = false
+			}
+		}
+		m.mu.Unlock()
+		if settled {
+			return
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// Close stops every server and waits for them to exit.
+func (m *Manager) Close() {
+	m.cancel()
+	m.mu.Lock()
+	var conns []Conn
+	for _, r := range m.servers {
+		if r.conn != nil {
+			conns = append(conns, r.conn)
+		}
+	}
+	m.mu.Unlock()
+	var closing sync.WaitGroup
+	for _, c := range conns {
+		closing.Go(func() { _ = c.Close() })
+	}
+	closing.Wait()
+	m.wg.Wait()
+	for _, r := range m.servers {
+		if r.log != nil {
+			_ = r.log.Close()
+		}
+		m.set(r, func(st *Status) { st.State, st.Tools = Stopped, nil }, nil)
+	}
+}
+
+// discard is the stderr of servers without a log.
+var discard = discardWriter{}
+
+type discardWriter struct{}
+
+func (discardWriter) Write(p []byte) (int, error) { return len(p), nil }
