@@ -51,7 +51,7 @@ func startMCP(streams IOStreams, env environment, opts *Options, trusted project
 	if opts.NoMCP {
 		return &mcpRun{}
 	}
-	cfg, notes, err := loadMCPConfig(env, opts, trusted)
+	cfg, notes, err := loadMCPConfig(env, trusted)
 	for _, n := range notes {
 		fmt.Fprintf(streams.Err, "cairn: warning: %s\n", n)
 	}
@@ -99,37 +99,22 @@ func mcpReporter(streams IOStreams, env environment) func(string) {
 }
 
 // loadMCPConfig reads the person's mcp.json and, in a trusted project, the
-// project's .cairn/mcp.json and .mcp.json. A .mcp.json also needs the
-// person's approval of its exact content (given with --trust-project),
-// since project trust does not cover it; notes say which files were
+// project's .mcp.json and .cairn/mcp.json. Project trust fingerprints all
+// of them (core/trust), so a file that changes after a git pull must be
+// trusted again before its commands run; notes say which files were
 // skipped and why.
-func loadMCPConfig(env environment, opts *Options, trusted projectTrust) (mcp.Config, []string, error) {
+func loadMCPConfig(env environment, trusted projectTrust) (mcp.Config, []string, error) {
 	files := []mcp.File{{Path: mcp.UserFile(env.dir)}}
 	var notes []string
 	project := trusted.project
 	if project.Dir != "" && !sameDir(filepath.Join(project.Dir, ".cairn"), env.dir) {
-		approvals := mcp.FileApprovals{Path: mcp.ApprovalsFile(env.dir)}
 		for _, f := range mcp.ProjectFiles(project.Root, project.Dir) {
-			info, err := os.Stat(f.Path)
-			if errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Stat(f.Path); errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			var data []byte
-			if err == nil && info.Size() <= mcp.MaxConfigSize {
-				data, err = os.ReadFile(f.Path)
-			}
-			switch {
-			case !trusted.trusted():
+			if !trusted.trusted() {
 				notes = append(notes, fmt.Sprintf("the project is not trusted, so cairn does not start the MCP servers of %s; read it, then run cairn --trust-project there", f.Path))
 				continue
-			case filepath.Base(f.Path) == ".mcp.json" && err == nil && !approvals.Approved(f.Path, data):
-				if !opts.TrustProject {
-					notes = append(notes, fmt.Sprintf("cairn does not start the MCP servers of %s until you approve it as it is now: read it, then run cairn --trust-project there", f.Path))
-					continue
-				}
-				if err := approvals.Approve(f.Path, data); err != nil {
-					notes = append(notes, fmt.Sprintf("could not record the approval of %s (%v); using it for this run only", f.Path, err))
-				}
 			}
 			files = append(files, f)
 		}
@@ -189,7 +174,7 @@ func mcpCommand(ctx context.Context, args []string, streams IOStreams, getenv fu
 // mcpList starts the configured servers, waits up to timeout for each to
 // start or fail, and prints the result.
 func mcpList(ctx context.Context, streams IOStreams, env environment, opts *Options, trusted projectTrust, timeout time.Duration) int {
-	cfg, notes, cfgErr := loadMCPConfig(env, opts, trusted)
+	cfg, notes, cfgErr := loadMCPConfig(env, trusted)
 	code := exitOK
 	for _, n := range notes {
 		fmt.Fprintf(streams.Err, "cairn: warning: %s\n", n)

@@ -93,9 +93,10 @@ func TestMCPListUsage(t *testing.T) {
 	}
 }
 
-// A project's .mcp.json runs commands: cairn starts its servers only once
-// the person approved the file as it is, and again after it changes.
-func TestProjectMCPFileNeedsApprovalOfItsContent(t *testing.T) {
+// A project's .mcp.json runs commands: cairn starts its servers only in a
+// trusted project, and again only after a changed file is trusted anew
+// (project trust fingerprints it).
+func TestProjectMCPFileNeedsTrust(t *testing.T) {
 	project := t.TempDir()
 	t.Chdir(project)
 	home := t.TempDir()
@@ -103,20 +104,20 @@ func TestProjectMCPFileNeedsApprovalOfItsContent(t *testing.T) {
 	writeMCPConfig(t, filepath.Join(project, ".mcp.json"), map[string]any{"everything": everythingServer(t)})
 
 	r := invoke(t, vars, nil, "mcp", "list")
-	if strings.Contains(r.stdout, "everything") || !strings.Contains(r.stderr, "until you approve it") {
-		t.Fatalf("an unapproved .mcp.json was used: %+v", r)
+	if strings.Contains(r.stdout, "everything") || !strings.Contains(r.stderr, "the project is not trusted") {
+		t.Fatalf("an untrusted .mcp.json was used: %+v", r)
 	}
 	r = invoke(t, vars, nil, "mcp", "list", "--trust-project")
 	if r.code != exitOK || !strings.Contains(r.stdout, "everything  ready") {
-		t.Fatalf("approved .mcp.json not used: %+v", r)
+		t.Fatalf("a trusted .mcp.json was not used: %+v", r)
 	}
 	r = invoke(t, vars, nil, "mcp", "list")
 	if r.code != exitOK || !strings.Contains(r.stdout, "everything  ready") {
-		t.Fatalf("the approval was not remembered: %+v", r)
+		t.Fatalf("the trust was not remembered: %+v", r)
 	}
 	writeMCPConfig(t, filepath.Join(project, ".mcp.json"), map[string]any{"everything": everythingServer(t), "other": map[string]any{"command": "true"}})
 	r = invoke(t, vars, nil, "mcp", "list")
-	if strings.Contains(r.stdout, "everything") || !strings.Contains(r.stderr, "until you approve it") {
+	if strings.Contains(r.stdout, "everything") || !strings.Contains(r.stderr, "changed since you trusted it") {
 		t.Fatalf("a changed .mcp.json was used: %+v", r)
 	}
 }
@@ -133,7 +134,7 @@ func TestUntrustedProjectMCPAndNoMCP(t *testing.T) {
 	opts := &Options{}
 	var errb strings.Builder
 	trusted := projectTrustFor(IOStreams{Err: &errb}, env, opts, project, nil)
-	cfg, notes, err := loadMCPConfig(env, opts, trusted)
+	cfg, notes, err := loadMCPConfig(env, trusted)
 	if err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Name != "mine" || len(notes) != 1 || !strings.Contains(notes[0], "not trusted") {
 		t.Fatalf("servers %+v, notes %q, err %v", cfg.Servers, notes, err)
 	}

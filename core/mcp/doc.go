@@ -14,8 +14,8 @@
 // many, or new since it started), ResourceTools lists and reads resources,
 // and WithHints makes the approval gate show a tool's readOnlyHint and
 // destructiveHint and judge mcp_call as the tool it names. ToolCache keeps
-// each server's tools between runs, and FileApprovals the project .mcp.json
-// files a person approved.
+// each server's tools between runs. Which project files may be read is the
+// caller's decision (cairn: project trust, which fingerprints them).
 //
 // The official Go SDK (github.com/modelcontextprotocol/go-sdk) speaks the
 // protocol; it is kept behind the small Conn interface (sdk.go), so the rest

@@ -103,8 +103,10 @@ func (p Project) dirs() []string {
 
 // ControlFiles lists the files of the project that can change what cairn
 // does, relative to Root with forward slashes and sorted: every file under
-// Dir/.cairn/ and each AGENTS.md and CLAUDE.md from Root down to Dir. An
-// empty list means there is nothing to trust.
+// Dir/.cairn/, each AGENTS.md and CLAUDE.md from Root down to Dir, and the
+// .mcp.json files (Claude Code's MCP servers) at Root and Dir, which name
+// commands cairn would start. An empty list means there is nothing to
+// trust.
 func (p Project) ControlFiles() []string {
 	var files []string
 	add := func(path string) {
@@ -113,7 +115,11 @@ func (p Project) ControlFiles() []string {
 		}
 	}
 	for _, dir := range p.dirs() {
-		for _, name := range []string{"AGENTS.md", "CLAUDE.md"} {
+		names := []string{"AGENTS.md", "CLAUDE.md"}
+		if dir == p.Root || dir == p.Dir {
+			names = append(names, ".mcp.json")
+		}
+		for _, name := range names {
 			path := filepath.Join(dir, name)
 			if info, err := os.Stat(path); err == nil && !info.IsDir() {
 				add(path)

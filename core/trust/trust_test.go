@@ -19,8 +19,9 @@ func write(t *testing.T, path, text string) {
 	}
 }
 
-// TestControlFiles: the files under the working directory's .cairn/ and
-// every AGENTS.md and CLAUDE.md from the repository root down count;
+// TestControlFiles: the files under the working directory's .cairn/,
+// every AGENTS.md and CLAUDE.md from the repository root down, and the
+// .mcp.json files of the root and the working directory count;
 // .cairn/ of the root, when the working directory is below it, does not
 // (cairn reads the working directory's).
 func TestControlFiles(t *testing.T) {
@@ -35,6 +36,9 @@ func TestControlFiles(t *testing.T) {
 	write(t, filepath.Join(sub, ".cairn", "prompts", "x.md"), "x")
 	write(t, filepath.Join(repo, ".cairn", "approvals.json"), "{}")
 	write(t, filepath.Join(sub, "README.md"), "not a control file")
+	write(t, filepath.Join(repo, ".mcp.json"), "{}")
+	write(t, filepath.Join(sub, ".mcp.json"), "{}")
+	write(t, filepath.Join(repo, "svc", ".mcp.json"), "{} (cairn does not read this one)")
 	if err := os.Symlink(filepath.Join(repo, "AGENTS.md"), filepath.Join(sub, ".cairn", "SYSTEM.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +48,7 @@ func TestControlFiles(t *testing.T) {
 	if p.Root != realRepo {
 		t.Fatalf("Root = %s, want %s", p.Root, realRepo)
 	}
-	want := []string{"AGENTS.md", "svc/CLAUDE.md", "svc/api/.cairn/SYSTEM.md", "svc/api/.cairn/prompts/x.md", "svc/api/.cairn/settings.json"}
+	want := []string{".mcp.json", "AGENTS.md", "svc/CLAUDE.md", "svc/api/.cairn/SYSTEM.md", "svc/api/.cairn/prompts/x.md", "svc/api/.cairn/settings.json", "svc/api/.mcp.json"}
 	if got := p.ControlFiles(); !slices.Equal(got, want) {
 		t.Errorf("ControlFiles = %q, want %q", got, want)
 	}
