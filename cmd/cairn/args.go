@@ -40,6 +40,10 @@ type Options struct {
 	// demoDir is the demo's throwaway project (set by startDemo).
 	demoDir string
 
+	// rpcDialect is --rpc-dialect: which rpc protocol --mode rpc speaks,
+	// resolved into Mode once every flag is read (flags come in any order).
+	rpcDialect string
+
 	// allowNoCredentials lets the session start without credentials (the
 	// TUI then explains what to set up).
 	allowNoCredentials bool
@@ -64,11 +68,8 @@ var flagSpecs = []flagSpec{
 	}},
 	{[]string{"--rpc-dialect"}, true, func(o *Options, v string) error {
 		switch v {
-		case "pi":
-			o.Mode = "rpc"
-			return nil
-		case "synaps":
-			o.Mode = "synaps"
+		case "pi", "synaps":
+			o.rpcDialect = v
 			return nil
 		}
 		return fmt.Errorf("--rpc-dialect must be pi (the default) or synaps, not %q", v)
@@ -150,6 +151,13 @@ func parseArgs(args []string) (*Options, error) {
 			o.ListFilter = args[i]
 		}
 	}
+	switch {
+	case o.rpcDialect == "":
+	case o.Mode == "text" || o.Mode == "rpc" || o.Mode == "synaps":
+		o.Mode = map[string]string{"pi": "rpc", "synaps": "synaps"}[o.rpcDialect]
+	default:
+		return nil, fmt.Errorf("--rpc-dialect goes with --mode rpc, not --mode %s", o.Mode)
+	}
 	return o, nil
 }
 
@@ -170,12 +178,22 @@ Usage:
   cairn [flags] [message...]
   cairn -p "prompt"                 print the answer and exit
   echo text | cairn -p "prompt"     stdin is appended to the prompt
+  cairn mcp list                    check the MCP configuration and show each server
+  cairn --json-stream [flags]       aionrs's JSON-lines host protocol (AionUi), with aionrs's
+                                    flags: --provider, --model, --max-tokens, --max-turns,
+                                    --system-prompt, --auto-approve, --workspace DIR,
+                                    --session-id ID, --resume ID|latest, --base-url
 
 Flags:
   -p, --print               answer once and exit (also implied when stdin is piped)
-      --mode text|json|rpc  text (default) or json: print mode's output, as text or one JSON
+      --mode MODE           text (default) or json: print mode's output, as text or one JSON
                             event per line; rpc: pi's headless protocol for editors and hosts
-                            (JSON lines on stdin and stdout)
+                            (JSON lines on stdin and stdout); acp: the Agent Client Protocol
+                            for editors (Zed, JetBrains, Neovim, Emacs); synaps: synaps rpc
+                            (also --rpc-dialect synaps); jsonrpc: OpenAgent-Terminal's
+                            JSON-RPC 2.0 on a Unix socket
+      --socket PATH         jsonrpc: the socket to listen on (default
+                            $XDG_RUNTIME_DIR/cairn-<pid>.sock, created with mode 0600)
       --rpc-compat 0.73     rpc and json: write pi 0.73's event shapes (cumulative
                             message_update frames) for hosts written for it; the default
                             is pi 0.87's

@@ -319,3 +319,24 @@ func TestSynapsModeBinary(t *testing.T) {
 		}
 	}
 }
+
+// --rpc-dialect picks the rpc protocol whatever the order of the flags.
+func TestRPCDialectInAnyOrder(t *testing.T) {
+	for _, args := range [][]string{
+		{"--mode", "rpc", "--rpc-dialect", "synaps"},
+		{"--rpc-dialect", "synaps", "--mode", "rpc"},
+		{"--rpc-dialect", "synaps"},
+		{"--mode", "synaps"},
+	} {
+		o, err := parseArgs(args)
+		if err != nil || o.Mode != "synaps" {
+			t.Errorf("%q: mode %v, err %v", args, o, err)
+		}
+	}
+	if o, err := parseArgs([]string{"--rpc-dialect", "pi", "--mode", "rpc"}); err != nil || o.Mode != "rpc" {
+		t.Errorf("--rpc-dialect pi: %v %v", o, err)
+	}
+	if _, err := parseArgs([]string{"--rpc-dialect", "synaps", "--mode", "acp"}); err == nil {
+		t.Error("--rpc-dialect with --mode acp was accepted")
+	}
+}
