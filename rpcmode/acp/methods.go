@@ -17,18 +17,6 @@ import (
 // ProtocolVersion is the ACP version cairn speaks.
 const ProtocolVersion = 1
 
-// decodeParams reads params into v, which must be a pointer to a struct;
-// absent params read as {}.
-func decodeParams(raw json.RawMessage, v any) *rpcError {
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = json.RawMessage("{}")
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return errorf(CodeInvalidParams, "Invalid params: %v", err)
-	}
-	return nil
-}
-
 type initializeParams struct {
 	ProtocolVersion *int `json:"protocolVersion"`
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cairn-dev/cairn/core/jsonrpc2"
 	"io"
 	"sync"
 
@@ -169,11 +170,11 @@ func (s *server) shutdown() {
 
 // dispatch handles one message.
 func (s *server) dispatch(m message) {
-	switch m.kind {
-	case kindResponse:
+	switch m.Kind {
+	case jsonrpc2.Response:
 		s.answered(m)
 		return
-	case kindNotification:
+	case jsonrpc2.Notification:
 		switch m.Method {
 		case "session/cancel":
 			s.cancelPrompt(m.Params)

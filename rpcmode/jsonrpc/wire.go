@@ -1,10 +1,10 @@
 package jsonrpc
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+
+	"github.com/cairn-dev/cairn/core/jsonrpc2"
 )
 
 // MaxMessageBytes is the longest line a client may send: the spec's 10 MB.
@@ -14,11 +14,11 @@ const MaxMessageBytes = 10 << 20
 
 // The error codes of JSON-RPC 2.0 and of the OpenAgent-Terminal spec.
 const (
-	CodeParseError       = -32700
-	CodeInvalidRequest   = -32600
-	CodeMethodNotFound   = -32601
-	CodeInvalidParams    = -32602
-	CodeInternalError    = -32603
+	CodeParseError       = jsonrpc2.ParseError
+	CodeInvalidRequest   = jsonrpc2.InvalidRequest
+	CodeMethodNotFound   = jsonrpc2.MethodNotFound
+	CodeInvalidParams    = jsonrpc2.InvalidParams
+	CodeInternalError    = jsonrpc2.InternalError
 	CodeAgentError       = -32000
 	CodeModelError       = -32001
 	CodeToolError        = -32002
@@ -28,14 +28,7 @@ const (
 )
 
 // Error is a JSON-RPC error object.
-type Error struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
-}
-
-// Error implements error.
-func (e *Error) Error() string { return fmt.Sprintf("%d %s", e.Code, e.Message) }
+type Error = jsonrpc2.Error
 
 // errorf builds an Error whose data is a sentence saying what went wrong.
 func errorf(code int, format string, args ...any) *Error {
@@ -69,9 +62,6 @@ func codeMessage(code int) string {
 	return "Internal error"
 }
 
-// errTooLong is frameReader's report of a line over its limit.
-var errTooLong = errors.New("message too long")
-
 // request is one decoded JSON-RPC request or notification.
 type request struct {
 	// ID is the request's id as sent (a number, a string or null); nil for
@@ -86,101 +76,26 @@ type request struct {
 func (r request) notification() bool { return r.ID == nil }
 
 // decodeRequest reads one line as a JSON-RPC 2.0 request. On failure it
-// returns the error to answer with and, when the line is an object that
-// carries a usable id, that id (else the answer's id is null).
+// returns the error to answer with and, when the line carries a usable id,
+// a request holding that id (else the answer's id is null).
 func decodeRequest(line []byte) (request, *Error) {
-	line = bytes.TrimSpace(line)
-	if !json.Valid(line) {
-		return request{}, errorf(CodeParseError, "the message is not valid JSON")
+	m, id, err := jsonrpc2.Decode(line)
+	switch {
+	case err != nil:
+		return request{ID: id}, errorf(err.Code, "%s", err.Message)
+	case m.Kind == jsonrpc2.Response:
+		return request{ID: m.ID}, errorf(CodeInvalidRequest, "a client sends requests, not responses")
 	}
-	switch line[0] {
-	case '{':
-	case '[':
-		return request{}, errorf(CodeInvalidRequest, "batch requests are not supported: send one request per line")
-	default:
-		return request{}, errorf(CodeInvalidRequest, "a request must be a JSON object")
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(line, &fields); err != nil {
-		return request{}, errorf(CodeParseError, "the message is not valid JSON: %v", err)
-	}
-	var req request
-	if raw, ok := fields["id"]; ok {
-		if !validID(raw) {
-			return request{}, errorf(CodeInvalidRequest, "id must be a number, a string or null")
-		}
-		req.ID = raw
-	}
-	var version string
-	if err := json.Unmarshal(fields["jsonrpc"], &version); err != nil || version != "2.0" {
-		return req, errorf(CodeInvalidRequest, `"jsonrpc" must be "2.0"`)
-	}
-	raw, ok := fields["method"]
-	if !ok || json.Unmarshal(raw, &req.Method) != nil || req.Method == "" {
-		return req, errorf(CodeInvalidRequest, `"method" must be a non-empty string`)
-	}
-	if p, ok := fields["params"]; ok {
-		switch p[0] {
-		case '{', '[':
-			req.Params = p
-		default:
-			return req, errorf(CodeInvalidRequest, `"params" must be an object or an array`)
-		}
-	}
-	return req, nil
-}
-
-// validID reports whether raw (valid JSON) is an id JSON-RPC allows.
-func validID(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return false
-	}
-	switch c := raw[0]; {
-	case c == '"', c == '-', c >= '0' && c <= '9':
-		return true
-	case bytes.Equal(raw, []byte("null")):
-		return true
-	}
-	return false
+	return request{ID: m.ID, Method: m.Method, Params: m.Params}, nil
 }
 
 // decodeParams reads a request's params (an object) into v; absent params
 // leave v as it is.
 func decodeParams(params json.RawMessage, v any) *Error {
-	if params == nil {
-		return nil
-	}
-	if params[0] != '{' {
-		return errorf(CodeInvalidParams, "params must be an object")
-	}
-	if err := json.Unmarshal(params, v); err != nil {
-		return errorf(CodeInvalidParams, "%v", paramError(err))
+	if err := jsonrpc2.DecodeParams(params, v); err != nil {
+		return errorf(err.Code, "%s", err.Message)
 	}
 	return nil
-}
-
-// paramError words a decoding error for the person reading the response.
-func paramError(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Sprintf("%s must be %s, not %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
-	}
-	return err.Error()
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "struct", "map":
-		return "an object"
-	case "slice":
-		return "an array"
-	}
-	return "a number"
 }
 
 // nullID is the id of a response to a request whose id could not be read.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/cairn-dev/cairn/core/jsonrpc2"
+
 	"go.uber.org/goleak"
 )
 
@@ -59,12 +61,12 @@ func FuzzDecodeRequest(f *testing.F) {
 			if err.Code != CodeParseError && err.Code != CodeInvalidRequest {
 				t.Fatalf("code %d", err.Code)
 			}
-			if req.ID != nil && !validID(req.ID) {
+			if req.ID != nil && !jsonrpc2.ValidID(req.ID) {
 				t.Fatalf("error carries an invalid id %q", req.ID)
 			}
 			return
 		}
-		if req.Method == "" || (req.ID != nil && !validID(req.ID)) {
+		if req.Method == "" || (req.ID != nil && !jsonrpc2.ValidID(req.ID)) {
 			t.Fatalf("accepted %+v", req)
 		}
 		if req.Params != nil && req.Params[0] != '{' && req.Params[0] != '[' {
