@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cairn-dev/cairn/core/tools"
 	"github.com/cairn-dev/cairn/rpcmode/acp"
 )
 
@@ -27,7 +26,7 @@ func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Session:   a.session,
 		Approvals: a.gate,
 		Models:    a.cat,
-		Tools:     tools.New(a.cwd),
+		Tools:     a.session.Tools(),
 		Prompts:   templates,
 		Cwd:       a.cwd,
 		Version:   versionString(),

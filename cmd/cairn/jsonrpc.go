@@ -6,7 +6,6 @@ import (
 	"os"
 	"sync"
 
-	"github.com/cairn-dev/cairn/core/tools"
 	"github.com/cairn-dev/cairn/rpcmode/jsonrpc"
 )
 
@@ -81,5 +80,5 @@ func agentFactory(streams IOStreams, env environment, opts *Options) (newAgent f
 }
 
 func agentOf(a *app) *jsonrpc.Agent {
-	return &jsonrpc.Agent{Session: a.session, Tools: tools.New(a.cwd), Models: a.cat.Available(), Dir: a.cwd, Close: a.close}
+	return &jsonrpc.Agent{Session: a.session, Tools: a.session.Tools(), Models: a.cat.Available(), Dir: a.cwd, Close: a.close}
 }

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core/session"
-	"github.com/cairn-dev/cairn/core/tools"
 	"github.com/cairn-dev/cairn/rpcmode/aionrs"
 )
 
@@ -150,7 +149,7 @@ func jsonStreamMode(ctx context.Context, args []string, streams IOStreams, geten
 	host := aionrs.Host{
 		Session:   a.session,
 		Approvals: a.gate,
-		Tools:     tools.New(a.cwd),
+		Tools:     a.session.Tools(),
 		Dir:       a.cwd,
 		SessionID: sessionID,
 		MaxTurns:  jo.maxTurns,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/cairn-dev/cairn/core/tools"
 	"github.com/cairn-dev/cairn/rpcmode/synaps"
 )
 
@@ -24,7 +23,7 @@ func synapsMode(ctx context.Context, streams IOStreams, env environment, opts *O
 	host := synaps.Host{
 		Session: a.session,
 		// The same tool set buildApp gives the session.
-		Tools:  tools.New(a.cwd),
+		Tools:  a.session.Tools(),
 		Models: a.cat,
 	}
 	if err := synaps.Serve(ctx, streams.In, streams.Out, host); err != nil {

@@ -498,3 +498,18 @@ func TestThinkingIsClampedToWhatTheModelOffers(t *testing.T) {
 		t.Fatalf("thinking on a model without reasoning = %s", got)
 	}
 }
+
+// TestToolsListsTheSessionsTools: front ends read the session's tools from
+// the session (MCP tools included), as a copy they cannot change.
+func TestToolsListsTheSessionsTools(t *testing.T) {
+	a, b := echoTool("a"), echoTool("mcp__srv__b")
+	f := newFixture(t, Config{Tools: []core.Tool{a, b}})
+	got := f.s.Tools()
+	if len(got) != 2 || got[0] != a || got[1] != b {
+		t.Fatalf("Tools() = %v", got)
+	}
+	got[0] = nil
+	if f.s.Tools()[0] != a {
+		t.Error("changing the returned list changed the session's tools")
+	}
+}

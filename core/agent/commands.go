@@ -50,6 +50,11 @@ func (s *Session) Messages() []core.Message {
 	return slices.Clone(s.messages)
 }
 
+// Tools returns the tools the session offers the model (cairn's own and
+// those of MCP servers), for front ends that list them or need a tool's
+// category or kind by name. cfg.Tools never changes after New.
+func (s *Session) Tools() []core.Tool { return slices.Clone(s.cfg.Tools) }
+
 // EntryIDs returns the session-file entry ids of Messages, "" for messages
 // that were not stored.
 func (s *Session) EntryIDs() []string {
