@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -289,6 +290,18 @@ func (s *Session) Wait(ctx context.Context) error {
 func (s *Session) publish(e core.Event) { s.bus.publish(e) }
 
 func (s *Session) now() int64 { return s.cfg.Now().UnixMilli() }
+
+// ThinkingLevels lists the levels m offers, lowest first: only off for a
+// model that cannot reason, xhigh only where the model has it.
+func ThinkingLevels(m core.Model) []core.ThinkingLevel {
+	if !m.Reasoning {
+		return []core.ThinkingLevel{core.ThinkingOff}
+	}
+	if core.SupportsXHigh(m.ID) {
+		return slices.Clone(core.ThinkingLevels)
+	}
+	return slices.Clone(core.ThinkingLevels[:len(core.ThinkingLevels)-1])
+}
 
 // ClampThinking is the nearest level m offers to level, as pi clamps it:
 // off for a model that cannot reason, high for xhigh on a model without

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -511,5 +512,20 @@ func TestToolsListsTheSessionsTools(t *testing.T) {
 	got[0] = nil
 	if f.s.Tools()[0] != a {
 		t.Error("changing the returned list changed the session's tools")
+	}
+}
+
+func TestThinkingLevels(t *testing.T) {
+	for _, c := range []struct {
+		m    core.Model
+		want []core.ThinkingLevel
+	}{
+		{core.Model{ID: "plain"}, []core.ThinkingLevel{core.ThinkingOff}},
+		{core.Model{ID: "claude-sonnet-4-5", Reasoning: true}, []core.ThinkingLevel{core.ThinkingOff, core.ThinkingMinimal, core.ThinkingLow, core.ThinkingMedium, core.ThinkingHigh}},
+		{core.Model{ID: "gpt-5.2", Reasoning: true}, core.ThinkingLevels},
+	} {
+		if got := ThinkingLevels(c.m); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.m.ID, got, c.want)
+		}
 	}
 }

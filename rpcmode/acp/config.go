@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 )
 
@@ -62,7 +63,7 @@ func (s *server) configOptions() []configOption {
 		models = append(models, configChoice{Value: modelValue(m), Name: name, Description: m.Provider})
 	}
 	var levels []configChoice
-	for _, l := range modelLevels(st.Model) {
+	for _, l := range agent.ThinkingLevels(st.Model) {
 		levels = append(levels, configChoice{Value: string(l), Name: string(l)})
 	}
 	return []configOption{
@@ -86,19 +87,6 @@ func (s *server) models() []core.Model {
 }
 
 func modelValue(m core.Model) string { return m.Provider + "/" + m.ID }
-
-// modelLevels lists the thinking levels a model offers. It repeats
-// rpcmode/pi's rule (off only without reasoning, xhigh only where the
-// model has it), which belongs in core.
-func modelLevels(m core.Model) []core.ThinkingLevel {
-	if !m.Reasoning {
-		return []core.ThinkingLevel{core.ThinkingOff}
-	}
-	if core.SupportsXHigh(m.ID) {
-		return core.ThinkingLevels
-	}
-	return core.ThinkingLevels[:len(core.ThinkingLevels)-1]
-}
 
 type setModeParams struct {
 	SessionID *string `json:"sessionId"`
@@ -167,7 +155,7 @@ func (s *server) setConfigOption(m message) (any, *rpcError) {
 		}
 	case "thought_level":
 		level, err := core.ParseThinkingLevel(*p.Value)
-		if err != nil || !slices.Contains(modelLevels(s.sess.State().Model), level) {
+		if err != nil || !slices.Contains(agent.ThinkingLevels(s.sess.State().Model), level) {
 			return nil, errorf(CodeInvalidParams, "Invalid params: the model does not offer the thinking level %q", *p.Value)
 		}
 		if err := s.sess.SetThinkingLevel(level); err != nil {

@@ -184,7 +184,7 @@ func (s *server) cycleThinkingLevel(c *command) (any, error) {
 	if !st.Model.Reasoning {
 		return jsonNull, nil
 	}
-	levels := modelLevels(st.Model)
+	levels := agent.ThinkingLevels(st.Model)
 	next := levels[(slices.Index(levels, st.Thinking)+1)%len(levels)]
 	if err := s.setLevel(next); err != nil {
 		return nil, err
@@ -200,7 +200,7 @@ func (s *server) cycleThinkingLevel(c *command) (any, error) {
 // availableThinkingLevels answers get_available_thinking_levels: the
 // levels the current model offers, ["off"] for one that cannot reason.
 func (s *server) availableThinkingLevels(*command) (any, error) {
-	levels := modelLevels(s.sess.State().Model)
+	levels := agent.ThinkingLevels(s.sess.State().Model)
 	names := make([]string, len(levels))
 	for i, l := range levels {
 		names[i] = string(l)
@@ -208,18 +208,6 @@ func (s *server) availableThinkingLevels(*command) (any, error) {
 	return struct {
 		Levels []string `json:"levels"`
 	}{names}, nil
-}
-
-// modelLevels lists the levels a model offers: none but off without
-// reasoning, xhigh only where the model has it.
-func modelLevels(m core.Model) []core.ThinkingLevel {
-	if !m.Reasoning {
-		return []core.ThinkingLevel{core.ThinkingOff}
-	}
-	if core.SupportsXHigh(m.ID) {
-		return core.ThinkingLevels
-	}
-	return core.ThinkingLevels[:len(core.ThinkingLevels)-1]
 }
 
 var queueModes = []string{string(agent.OneAtATime), string(agent.AllAtOnce)}
