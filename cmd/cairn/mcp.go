@@ -33,6 +33,14 @@ func (r *mcpRun) approver(gate agent.Approver) agent.Approver {
 	return mcp.WithHints(gate)
 }
 
+// statuses reports every configured server; nil when MCP is off.
+func (r *mcpRun) statuses() []mcp.Status {
+	if r == nil || r.manager == nil {
+		return nil
+	}
+	return r.manager.Statuses()
+}
+
 // close stops the servers.
 func (r *mcpRun) close() {
 	if r != nil && r.manager != nil {

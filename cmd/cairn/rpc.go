@@ -27,6 +27,7 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Settings:  a.settings,
 		Approvals: a.gate,
 		Prompts:   templates,
+		MCP:       a.mcp.statuses,
 		Compat073: opts.RPCCompat == "0.73",
 		Bash:      &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix, Compat073: opts.RPCCompat == "0.73"},
 	}

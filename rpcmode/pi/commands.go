@@ -55,6 +55,7 @@ func init() {
 		"get_entries":                   {run: (*server).getEntries},
 		"get_tree":                      {run: (*server).getTree},
 		"set_event_filter":              {run: (*server).setEventFilter},
+		"get_mcp_servers":               {run: (*server).mcpServers},
 	}
 }
 

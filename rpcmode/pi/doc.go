@@ -26,7 +26,9 @@
 // the responses of prompt, steer and follow_up; and oh-my-pi's
 // set_interrupt_mode, branch and get_branch_messages (fork and
 // get_fork_messages by their omp names), abort_and_prompt (abort, wait for
-// the prompt to settle, send a new one) and set_event_filter:
+// the prompt to settle, send a new one) and set_event_filter; and cairn's
+// own set_approval_mode and get_mcp_servers (Host.MCP's servers, their
+// state and tools):
 //
 //	{"type":"set_event_filter","events":["message_update","agent_end"],"messageUpdates":"delta"}
 //

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"io"
 	"strings"
 	"sync"
@@ -67,6 +68,7 @@ type rigConfig struct {
 	cwd      string
 	approver agent.Approver
 	bash     BashRunner
+	mcp      func() []mcp.Status
 	maxFrame int
 	retry    agent.RetrySettings
 	sleep    func(ctx context.Context, d time.Duration) error
@@ -160,7 +162,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if bash == nil {
 		bash = &ExecBash{Dir: cfg.cwd, Compat073: cfg.compat073}
 	}
-	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073, Prompts: cfg.prompts}
+	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073, Prompts: cfg.prompts, MCP: cfg.mcp}
 	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
 	t.Cleanup(func() {
 		r.close()

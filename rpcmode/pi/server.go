@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/jsonl"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/settings"
 )
@@ -59,6 +60,9 @@ type Host struct {
 	// prompt, steer or follow_up whose message starts with a template's
 	// /name sends the template's text instead.
 	Prompts prompts.Templates
+	// MCP reports the MCP servers for get_mcp_servers; nil means none
+	// are configured.
+	MCP func() []mcp.Status
 	// MaxFrameBytes overrides MaxFrameBytes (for tests).
 	MaxFrameBytes int
 	// Compat073 writes pi 0.73.1's event shapes from the start, for hosts
