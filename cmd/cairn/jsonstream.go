@@ -140,9 +140,6 @@ func jsonStreamMode(ctx context.Context, args []string, streams IOStreams, geten
 			return fail(exitFailure, fmt.Errorf("name the session %q: %w", jo.sessionID, err))
 		}
 	}
-	if err := capOutput(a, jo.maxTokens); err != nil {
-		return fail(exitFailure, err)
-	}
 	if sessionID == "" {
 		sessionID = a.session.Conversation().ID
 	}
@@ -160,20 +157,6 @@ func jsonStreamMode(ctx context.Context, args []string, streams IOStreams, geten
 		return exitFailure
 	}
 	return exitOK
-}
-
-// capOutput applies --max-tokens to the session's model: buildApp does not
-// read Options.MaxTokens, and the model's limit is what requests send.
-func capOutput(a *app, n int) error {
-	if n <= 0 {
-		return nil
-	}
-	m := a.session.State().Model
-	if m.MaxTokens > 0 && m.MaxTokens <= n {
-		return nil
-	}
-	m.MaxTokens = n
-	return a.session.SetModel(m)
 }
 
 // pickJSONStreamSession turns --resume and --session-id into the session

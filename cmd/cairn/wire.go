@@ -157,6 +157,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		Models:         s.cat.Available(),
 		FindModel:      s.cat.Find,
 		Unattended:     unattended,
+		MaxTokens:      opts.MaxTokens,
 		Tools:          toolset,
 		Approver:       gate,
 		SystemSections: systemSections,

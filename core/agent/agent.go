@@ -119,6 +119,9 @@ type Config struct {
 	// FindModel resolves the model a loaded conversation last used; nil
 	// keeps the current model when conversations change.
 	FindModel func(provider, id string) (core.Model, error)
+	// MaxTokens caps every answer's length in tokens (--max-tokens), below
+	// the model's own maximum; zero means the model's maximum.
+	MaxTokens int
 	// Unattended says no front end can answer questions (print and json
 	// modes): a call that needs approval is refused by policy at once,
 	// with a result that says how to allow it.

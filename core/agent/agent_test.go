@@ -529,3 +529,21 @@ func TestThinkingLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxTokensCapsRequests: Config.MaxTokens (--max-tokens) reaches every
+// request when it is below the model's maximum, and only then.
+func TestMaxTokensCapsRequests(t *testing.T) {
+	for _, c := range []struct{ limit, want int }{{100, 100}, {0, 0}, {1 << 20, 0}} {
+		f := newFixture(t, Config{MaxTokens: c.limit})
+		var got *provider.Request
+		f.fp.PushStep(func(req *provider.Request) (faux.Response, error) {
+			got = req
+			return faux.Response{Text: "ok"}, nil
+		})
+		_ = f.s.Prompt("go", nil, BehaviorNone)
+		f.untilSettled()
+		if got == nil || got.MaxTokens != c.want {
+			t.Errorf("MaxTokens %d: request %+v", c.limit, got)
+		}
+	}
+}

@@ -349,6 +349,9 @@ func (s *Session) streamTurn(ctx context.Context) (*core.AssistantMessage, error
 		APIKey:   conn.APIKey,
 		Headers:  conn.Headers,
 	}
+	if n := s.cfg.MaxTokens; n > 0 && (model.MaxTokens <= 0 || n < model.MaxTokens) {
+		req.MaxTokens = n
+	}
 	started := false
 	emit := func(e provider.Event) {
 		switch e.Type {
