@@ -53,8 +53,11 @@ type Model struct {
 	showThinking bool
 
 	approval *approvalPrompt // the pending tool approval, if any
-	dialog   *dialogPrompt   // another pending question, if any
-	picker   *picker         // an open picker, if any
+	// lastTyped is when the last character went into the editor: an
+	// approval that appears soon after leaves the keyboard there.
+	lastTyped time.Time
+	dialog    *dialogPrompt // another pending question, if any
+	picker    *picker       // an open picker, if any
 
 	bash *bashRun // the running `!cmd`, if any
 
