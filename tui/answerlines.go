@@ -67,6 +67,8 @@ func (a *assistantItem) lines(rc *renderContext) []string {
 }
 
 // stream returns the markdown stream of content block i, fed with text.
+// A block that can grow no more (the answer ended, or a later block
+// started) is finished, so it is drawn whole.
 func (a *assistantItem) stream(i int, text string) *markdown.Stream {
 	s := a.streams[i]
 	if s == nil {
@@ -74,6 +76,9 @@ func (a *assistantItem) stream(i int, text string) *markdown.Stream {
 		a.streams[i] = s
 	}
 	s.Set(text)
+	if !a.streaming || i < len(a.msg.Content)-1 {
+		s.Finish()
+	}
 	return s
 }
 

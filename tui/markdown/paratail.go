@@ -16,8 +16,8 @@ const paraChunkBytes = 1024
 // into chunks of about paraChunkBytes; each finished chunk is rendered once
 // as a paragraph of its own and only the last chunk on every view. The
 // chunks show one under the other, so a long paragraph may have a short
-// line where a chunk ends until it is finished; from then on it is rendered
-// whole.
+// line where a chunk ends until it is finished or the Stream is finished
+// (Stream.Finish); from then on it is rendered whole.
 type paraTail struct {
 	start    int             // start of the paragraph; identifies it
 	next     int             // start of the chunk still growing

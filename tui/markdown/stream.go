@@ -24,6 +24,9 @@ type Stream struct {
 	fresh    bool            // tail reflects text and r
 	view     string          // the last View
 	joined   bool            // view is stable and tail joined
+	// done is set once the text is complete: the open block is then
+	// rendered whole, with no chunk boundaries in a long paragraph.
+	done bool
 
 	stableRenders int // finished blocks rendered, for tests
 }
@@ -35,7 +38,19 @@ func (s *Stream) Append(delta string) {
 	}
 	s.text = append(s.text, delta...)
 	s.split.scan(s.text)
+	s.fresh, s.joined, s.done = false, false, false
+}
+
+// Finish marks the text complete: from then on a long paragraph at its end
+// is rendered as one paragraph rather than in the chunks that keep
+// streaming cheap. Appending more text reopens the Stream.
+func (s *Stream) Finish() {
+	if s.done {
+		return
+	}
+	s.done = true
 	s.fresh, s.joined = false, false
+	s.para = paraTail{}
 }
 
 // Set replaces the text. When text extends the current text, only the new
@@ -120,7 +135,7 @@ func (s *Stream) renderTail(r *Renderer) string {
 	sp := &s.split
 	if sp.fence.n == 0 || sp.open != sp.fenceStart {
 		start := sp.tailStart()
-		if src := s.text[start:]; len(src) > 2*paraChunkBytes && !sp.list && sp.fence.n == 0 && plainParagraph(src) {
+		if src := s.text[start:]; !s.done && len(src) > 2*paraChunkBytes && !sp.list && sp.fence.n == 0 && plainParagraph(src) {
 			if s.para.start != start || s.para.next < start {
 				s.para.reset(start)
 			}
