@@ -153,12 +153,12 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		return m.onQuestion(e)
 	case core.QuestionClosed:
 		m.onQuestionClosed(e.ID)
+	case core.AgentEnd:
+		m.onAgentEnd(e)
 	case core.AutoRetryStart:
-		m.say(core.NotifyWarning, fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", e.ErrorMessage, e.Delay.Round(100*time.Millisecond), e.Attempt, e.MaxAttempts))
+		m.onRetryStart(e)
 	case core.AutoRetryEnd:
-		if !e.Success {
-			m.say(core.NotifyError, fmt.Sprintf("Gave up after %d attempts: %s", e.Attempt, e.FinalError))
-		}
+		m.onRetryEnd(e)
 	case core.AutoCompactionStart:
 		m.status.setKeyed("compaction", "Compacting the conversation…")
 	case core.AutoCompactionEnd:
@@ -286,6 +286,7 @@ func (m *Model) runningTools() int {
 // before the session settled.)
 func (m *Model) onSettled(e core.Settled) tea.Cmd {
 	m.busy = false
+	m.retry = nil
 	m.current = nil
 	m.approval = nil
 	// Finished calls need no lookups any more; the map only grows otherwise.

@@ -63,6 +63,9 @@ type assistantItem struct {
 	// what they were drawn from (see lines).
 	prefix []string
 	key    answerPrefix
+	// retries is how many automatic retries failed before this answer's
+	// error was final.
+	retries int
 }
 
 func newAssistantItem(m *core.AssistantMessage, streaming bool) *assistantItem {
@@ -91,7 +94,11 @@ func (a *assistantItem) render(rc *renderContext) string {
 		}
 	}
 	if a.msg.StopReason == core.StopError && a.msg.ErrorMessage != "" {
-		parts = append(parts, rc.st.errorText.Render(lipgloss.Wrap("Error: "+a.msg.ErrorMessage, w, "")))
+		lead := "Error: "
+		if a.retries > 0 {
+			lead = fmt.Sprintf("Error after %d retries: ", a.retries)
+		}
+		parts = append(parts, rc.st.errorText.Render(lipgloss.Wrap(lead+a.msg.ErrorMessage, w, "")))
 	}
 	if a.msg.StopReason == core.StopAborted {
 		parts = append(parts, rc.st.muted.Render("Interrupted."))

@@ -48,6 +48,7 @@ type Model struct {
 	busy      bool      // the agent is working
 	busySince time.Time // when it started
 	queue     core.QueueUpdate
+	retry     *retryState // an automatic retry under way, if any
 
 	expandTools  bool
 	showThinking bool

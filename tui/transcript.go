@@ -78,6 +78,18 @@ func (t *transcript) add(it item) *entry {
 	return e
 }
 
+// remove takes entry i out, keeping a scrolled-back view on the same
+// lines.
+func (t *transcript) remove(i int) {
+	t.entries = append(t.entries[:i], t.entries[i+1:]...)
+	switch {
+	case t.top.idx > i:
+		t.top.idx--
+	case t.top.idx == i:
+		t.top.off = 0
+	}
+}
+
 // touch marks an entry changed.
 func (e *entry) touch() { e.ver++ }
 

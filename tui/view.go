@@ -86,7 +86,13 @@ func (m *Model) bottomView() string {
 func (m *Model) workingView(w int) string {
 	elapsed := formatElapsed(m.now().Sub(m.busySince))
 	hint := firstKey(m.keys, keymap.Interrupt) + " to interrupt"
-	text := m.st.accent.Render(m.spinner()+" Working…") + m.st.muted.Render(" "+elapsed+" · "+hint)
+	state := "Working…"
+	detail := elapsed
+	if m.retry != nil {
+		state = m.retry.text(m.now())
+		detail = oneLine(m.retry.err, 60)
+	}
+	text := m.st.accent.Render(m.spinner()+" "+state) + m.st.muted.Render(" "+detail+" · "+hint)
 	return " " + ansi.Truncate(text, w-1, "…")
 }
 
