@@ -131,4 +131,3 @@ func TestAlwaysShowsRuleAndFile(t *testing.T) {
 		t.Fatalf("the transcript does not say where the rule went:\n%s", screen)
 	}
 }
-
