@@ -205,6 +205,7 @@ func (t *transcript) scroll(rc *renderContext, height, delta int) {
 	if delta == 0 || len(t.entries) == 0 {
 		return
 	}
+	step := delta
 	if t.follow {
 		if delta > 0 {
 			return
@@ -242,8 +243,10 @@ func (t *transcript) scroll(rc *renderContext, height, delta int) {
 		t.follow = true
 		return
 	}
-	// Reaching the bottom resumes following the stream.
-	if _, ok := t.viewFrom(rc, height+1); !ok {
+	// Reaching the bottom resumes following the stream; so does a step
+	// down that ends within one more step of it, as after page up then
+	// page down while the stream grew by a few lines.
+	if _, ok := t.viewFrom(rc, height+max(step, 1)); !ok {
 		t.follow = true
 	}
 }

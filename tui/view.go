@@ -36,7 +36,14 @@ func (m *Model) render() string {
 	bottom := m.bottomView()
 	h := max(m.height-strings.Count(bottom, "\n")-1, 1)
 	rc := m.renderContext()
+	follow := m.tr.follow
 	lines := m.tr.view(rc, h)
+	if m.tr.follow != follow {
+		// The view reached the bottom: the scrolled-back marker goes.
+		bottom = m.bottomView()
+		h = max(m.height-strings.Count(bottom, "\n")-1, 1)
+		lines = m.tr.view(rc, h)
+	}
 	return strings.Join(lines, "\n") + "\n" + bottom
 }
 
@@ -63,6 +70,9 @@ func (m *Model) renderContext() *renderContext {
 func (m *Model) bottomView() string {
 	w := m.width
 	var parts []string
+	if !m.tr.follow {
+		parts = append(parts, m.scrolledView(w))
+	}
 	if q := m.queueView(w); q != "" {
 		parts = append(parts, q)
 	}
@@ -94,6 +104,13 @@ func (m *Model) workingView(w int) string {
 	}
 	text := m.st.accent.Render(m.spinner()+" "+state) + m.st.muted.Render(" "+detail+" · "+hint)
 	return " " + ansi.Truncate(text, w-1, "…")
+}
+
+// scrolledView is the marker shown while the transcript is scrolled back:
+// it says so and names the key that jumps back to the bottom.
+func (m *Model) scrolledView(w int) string {
+	text := "↓ scrolled back · " + firstKey(m.keys, keymap.ScrollBottom) + " jumps to the bottom and follows"
+	return " " + m.st.warning.Render(ansi.Truncate(text, w-1, "…"))
 }
 
 // queueView lists messages waiting to be delivered.
