@@ -264,6 +264,10 @@ func (m *Model) onTick() tea.Cmd {
 				e.touch()
 			}
 		}
+		if m.bash != nil {
+			// A silent command still shows its time and spinner moving.
+			m.bash.entry.touch()
+		}
 	}
 	return nil
 }
