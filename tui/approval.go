@@ -64,6 +64,7 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 		// typing: an empty draft and no key for a while.
 		idle := m.lastTyped.IsZero() || m.now().Sub(m.lastTyped) >= typingBurst
 		m.approval = &approvalPrompt{q: q, shownAt: m.now(), focused: m.ed.Empty() && idle}
+		m.waitingSince = m.now()
 		if e, ok := m.tools[q.ToolCallID]; ok {
 			t := e.it.(*toolItem)
 			t.awaiting = true
@@ -126,6 +127,11 @@ func (m *Model) clearApproval() {
 	if m.approval == nil {
 		return
 	}
+	// Time spent waiting for the person is not time the agent worked.
+	if !m.busySince.IsZero() && !m.waitingSince.IsZero() {
+		m.busySince = m.busySince.Add(m.now().Sub(m.waitingSince))
+	}
+	m.waitingSince = time.Time{}
 	if e, ok := m.tools[m.approval.q.ToolCallID]; ok {
 		t := e.it.(*toolItem)
 		t.awaiting = false

@@ -23,6 +23,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if cmd, ok := m.onApprovalKey(k); ok {
 			return cmd
 		}
+		m.syncFocus() // the key goes to the editor, which takes it back
 	}
 	switch {
 	case m.dialog != nil:

@@ -57,8 +57,11 @@ type Model struct {
 	// lastTyped is when the last character went into the editor: an
 	// approval that appears soon after leaves the keyboard there.
 	lastTyped time.Time
-	dialog    *dialogPrompt // another pending question, if any
-	picker    *picker       // an open picker, if any
+	// waitingSince is when the pending approval started waiting for the
+	// person; that wait does not count as the agent's working time.
+	waitingSince time.Time
+	dialog       *dialogPrompt // another pending question, if any
+	picker       *picker       // an open picker, if any
 
 	bash *bashRun // the running `!cmd`, if any
 
@@ -137,6 +140,7 @@ func (m *Model) Init() tea.Cmd {
 // keeps the animation tick going while something runs.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.route(msg)
+	m.syncFocus()
 	if m.quitting {
 		return m, cmd
 	}
@@ -230,6 +234,29 @@ func (m *Model) setTheme(t *themes.Theme) {
 	m.md = m.mdCache.Get(palette(t), max(m.width-2, 10))
 	m.ed.SetStyles(m.st.editor)
 	m.tr.invalidate()
+}
+
+// editorHasFocus reports whether keys go to the editor rather than to a
+// prompt: only one of them shows a cursor.
+func (m *Model) editorHasFocus() bool {
+	switch {
+	case m.dialog != nil && m.dialog.input != nil:
+		return false
+	case m.approval != nil && m.approval.focused:
+		return false
+	}
+	return true
+}
+
+// syncFocus shows the editor's cursor only while keys go to it.
+func (m *Model) syncFocus() {
+	if want := m.editorHasFocus(); want != m.ed.Focused() {
+		if want {
+			m.ed.Focus()
+		} else {
+			m.ed.Blur()
+		}
+	}
 }
 
 // tickInterval is how often the screen animates while something runs:

@@ -98,6 +98,16 @@ func (m *Model) workingView(w int) string {
 	hint := firstKey(m.keys, keymap.Interrupt) + " to interrupt"
 	state := "Working…"
 	detail := elapsed
+	if m.approval != nil {
+		// The agent is not working: it waits for the person, and the
+		// working time stands still meanwhile.
+		hint = "esc denies"
+		if !m.approval.focused {
+			hint = approvalSwitchKey + " to answer · esc interrupts"
+		}
+		text := m.st.warning.Render("◆ Waiting for you") + m.st.muted.Render(" "+formatElapsed(m.now().Sub(m.waitingSince))+" · "+hint)
+		return " " + ansi.Truncate(text, w-1, "…")
+	}
 	if m.retry != nil {
 		state = m.retry.text(m.now())
 		detail = oneLine(m.retry.err, 60)

@@ -99,6 +99,11 @@ func Render(c Call, width int, st Styles, expanded bool) string {
 	switch {
 	case v.state == Denied:
 		v.reasonBody(b, v.p.Warning)
+		if c.PreviewDiff != "" {
+			// The change that was refused stays readable, so the person
+			// can see what they said no to.
+			diffBlock(v, b, c.PreviewDiff)
+		}
 	case v.state == Cancelled && !k.ownsFailure:
 		v.reasonBody(b, v.p.Muted)
 	case v.state == Failed && !k.ownsFailure:
