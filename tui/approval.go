@@ -65,9 +65,11 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 		idle := m.lastTyped.IsZero() || m.now().Sub(m.lastTyped) >= typingBurst
 		m.approval = &approvalPrompt{q: q, shownAt: m.now(), focused: m.ed.Empty() && idle}
 		m.waitingSince = m.now()
+		// No call of the batch runs until every one is decided: they all
+		// wait, with no spinner and no time counting.
+		m.setBatchWaiting(true)
 		if e, ok := m.tools[q.ToolCallID]; ok {
 			t := e.it.(*toolItem)
-			t.awaiting = true
 			if t.name == "edit" && t.previewDiff == "" {
 				if diff, _, err := tools.EditPreview(m.opts.Cwd, t.args); err == nil {
 					t.previewDiff = diff
@@ -132,13 +134,26 @@ func (m *Model) clearApproval() {
 		m.busySince = m.busySince.Add(m.now().Sub(m.waitingSince))
 	}
 	m.waitingSince = time.Time{}
-	if e, ok := m.tools[m.approval.q.ToolCallID]; ok {
+	m.setBatchWaiting(false)
+	m.approval = nil
+}
+
+// setBatchWaiting marks the calls that have started and not finished as
+// waiting for an approval, or not. Their time starts again when the wait
+// ends: the core runs a turn's calls together once every one is decided,
+// so the time before that is not theirs.
+func (m *Model) setBatchWaiting(waiting bool) {
+	for _, e := range m.tools {
 		t := e.it.(*toolItem)
-		t.awaiting = false
-		t.started = m.now() // the run starts now, not when the question did
+		if !t.running() {
+			continue
+		}
+		t.awaiting = waiting
+		if !waiting {
+			t.started = m.now()
+		}
 		e.touch()
 	}
-	m.approval = nil
 }
 
 // savesRule reports the choices that remember a rule beyond this call.
