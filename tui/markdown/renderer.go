@@ -20,6 +20,9 @@ type Renderer struct {
 	palette Palette
 	width   int
 	term    *glamour.TermRenderer // nil if glamour refused the options
+	// narrow holds renderers for tables narrower than width, by their
+	// width (see termFor).
+	narrow map[int]*glamour.TermRenderer
 
 	// renders and renderedBytes count calls to glamour and the markdown
 	// they were given; tests use them to see what was re-rendered.
@@ -68,7 +71,7 @@ func (r *Renderer) render(src []byte) string {
 	if r.term == nil {
 		return trimBlankLines(string(src))
 	}
-	out, err := r.term.RenderBytes(prepare(src))
+	out, err := r.termFor(src).RenderBytes(prepare(src))
 	if err != nil {
 		return trimBlankLines(string(src))
 	}
