@@ -56,10 +56,19 @@ func (r *Renderer) Width() int { return r.width }
 // Palette returns the palette r colours with.
 func (r *Renderer) Palette() Palette { return r.palette }
 
-// Render renders a whole markdown text. The result has no blank lines at its
+// Render renders a whole markdown text; a text with tables is rendered
+// block by block so that each table is as wide as its cells. The result has no blank lines at its
 // start or end, no trailing newline and no padding after the last visible
 // cell of a line.
 func (r *Renderer) Render(md string) string {
+	if hasTable(md) {
+		// Block by block, as a Stream draws it, so that each table is
+		// sized to its own content (see termFor).
+		var s Stream
+		s.Set(md)
+		s.Finish()
+		return s.View(r)
+	}
 	return r.render([]byte(md))
 }
 

@@ -11,8 +11,9 @@ import (
 // tableWidth returns the width a block that is one pipe table needs to
 // show every cell on one line: its widest cell per column, a space on
 // either side and a rule between columns. It returns 0 when src is not a
-// table alone. Inline markup is counted as written (less the * and `
-// delimiters), so the width errs on the wide side and nothing wraps.
+// table alone. Inline markup is counted as written, less the * of
+// emphasis (a code span's backticks stand for the padding it is drawn
+// with), so the width errs on the wide side and nothing wraps.
 func tableWidth(src []byte) int {
 	lines := strings.Split(strings.TrimSpace(string(src)), "\n")
 	if len(lines) < 2 || !delimiterRow(lines[1]) {
@@ -28,7 +29,7 @@ func tableWidth(src []byte) int {
 			continue
 		}
 		for c, cell := range splitRow(l) {
-			w := ansi.StringWidth(strings.NewReplacer("*", "", "`", "").Replace(strings.TrimSpace(cell)))
+			w := ansi.StringWidth(strings.ReplaceAll(strings.TrimSpace(cell), "*", ""))
 			if c >= len(cols) {
 				cols = append(cols, 0)
 			}
@@ -43,6 +44,19 @@ func tableWidth(src []byte) int {
 		total += w
 	}
 	return total
+}
+
+// hasTable reports whether md holds a pipe table: a row with a pipe
+// followed by a delimiter row.
+func hasTable(md string) bool {
+	prev := ""
+	for l := range strings.SplitSeq(md, "\n") {
+		if delimiterRow(l) && strings.Contains(prev, "|") && strings.Contains(l, "|") {
+			return true
+		}
+		prev = l
+	}
+	return false
 }
 
 // delimiterRow reports whether l is a table's second row: |---|:---:|.
