@@ -46,6 +46,9 @@ func (a *assistantItem) lines(rc *renderContext) []string {
 		a.prefix = a.prefix[:0]
 		if head := a.renderHead(rc, c[:last]); head != "" {
 			a.prefix = append(a.prefix, strings.Split(head, "\n")...)
+			if rc.showThinking && c[last-1].Type == core.ContentThinking {
+				a.prefix = append(a.prefix, "") // a blank line after the thoughts
+			}
 		}
 		if stable != "" {
 			for _, l := range strings.Split(stable, "\n") {
@@ -84,10 +87,11 @@ func (a *assistantItem) stream(i int, text string) *markdown.Stream {
 
 // renderHead draws the blocks before the streaming one, indented.
 func (a *assistantItem) renderHead(rc *renderContext, head []core.Content) string {
-	saved := a.msg
-	a.msg = &core.AssistantMessage{Content: head}
+	saved, streaming := a.msg, a.streaming
+	// The head's blocks are finished, whatever the answer's state.
+	a.msg, a.streaming = &core.AssistantMessage{Content: head}, false
 	out := a.render(rc)
-	a.msg = saved
+	a.msg, a.streaming = saved, streaming
 	return out
 }
 

@@ -83,7 +83,13 @@ func (a *assistantItem) render(rc *renderContext) string {
 	for i, c := range a.msg.Content {
 		switch c.Type {
 		case core.ContentThinking:
-			if t := renderThinking(rc, c.Thinking, w); t != "" {
+			// While the model still thinks, the collapsed line follows its
+			// latest line, so the person sees it move on.
+			latest := a.streaming && i == len(a.msg.Content)-1
+			if t := renderThinking(rc, c.Thinking, w, latest); t != "" {
+				if rc.showThinking && i < len(a.msg.Content)-1 {
+					t += "\n" // a blank line between the thoughts and what follows
+				}
 				parts = append(parts, t)
 			}
 		case core.ContentText:
@@ -128,16 +134,20 @@ func (a *assistantItem) scripted() bool {
 	return true
 }
 
-// renderThinking shows a thinking block: one dim line when collapsed, all
-// of it wrapped when expanded.
-func renderThinking(rc *renderContext, text string, w int) string {
+// renderThinking shows a thinking block: one dim line when collapsed (its
+// latest line while it streams, its first after), all of it wrapped when
+// expanded.
+func renderThinking(rc *renderContext, text string, w int, latest bool) string {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return ""
 	}
 	if !rc.showThinking {
 		first, _, _ := strings.Cut(text, "\n")
-		line := "∴ Thinking: " + first
+		if latest {
+			first = text[strings.LastIndexByte(text, '\n')+1:]
+		}
+		line := "∴ Thinking: " + strings.TrimSpace(first)
 		return rc.st.thinking.Render(ansi.Truncate(line, w, "…"))
 	}
 	return rc.st.thinking.Render(markdown.RenderPlain("∴ "+text, w, lipgloss.NewStyle()))
