@@ -48,3 +48,27 @@ func TestTableWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishedStreamSizesATableBeforeALastLine finishes a stream whose
+// table is followed by a last line with no newline: the table is a block
+// of its own, sized to its content, as Render draws it.
+func TestFinishedStreamSizesATableBeforeALastLine(t *testing.T) {
+	md := "| a | b |\n|---|---|\n| 1 | 2 |\n\nThe end, with no newline."
+	r := New(darkPalette, 120)
+	var s Stream
+	s.Set(md)
+	s.Finish()
+	got := stripANSI(s.View(r))
+	if got != stripANSI(r.Render(md)) {
+		t.Fatalf("finished stream:\n%s\nRender:\n%s", got, stripANSI(r.Render(md)))
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if w := ansi.StringWidth(strings.TrimRight(l, " ")); w > 40 {
+			t.Fatalf("the table is stretched to %d cells:\n%s", w, got)
+		}
+	}
+	s.Append(" More.")
+	if !strings.Contains(stripANSI(s.View(r)), "no newline. More.") {
+		t.Fatalf("text appended after Finish is lost:\n%s", stripANSI(s.View(r)))
+	}
+}
