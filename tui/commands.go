@@ -164,8 +164,40 @@ func (m *Model) setThinking(l core.ThinkingLevel) {
 		m.status.set(core.NotifyError, err.Error(), m.now())
 		return
 	}
+	m.thinkingWanted = l
 	m.foot.refresh(m.sess)
-	m.status.set(core.NotifyInfo, "Thinking: "+string(m.sess.State().Thinking), m.now())
+	m.status.set(core.NotifyInfo, m.thinkingText(l), m.now())
+}
+
+// thinkingText says which level is in force, and why when it is not the
+// one asked for (a model without xhigh thinks at high at most).
+func (m *Model) thinkingText(asked core.ThinkingLevel) string {
+	st := m.sess.State()
+	got := st.Thinking
+	if asked == core.ThinkingMax {
+		asked = core.ThinkingXHigh
+	}
+	if asked == got || asked == "" {
+		return "Thinking: " + string(got)
+	}
+	return fmt.Sprintf("Thinking: %s (%s has no %s; %s is its most)", got, st.Model.ID, asked, got)
+}
+
+// restoreThinking gives a model the person switched to the thinking level
+// they last chose, when the switch left it off: going through a model
+// that cannot think does not lose the choice. It returns the note for the
+// status line, or "".
+func (m *Model) restoreThinking() string {
+	st := m.sess.State()
+	want := m.thinkingWanted
+	if !st.Model.Reasoning || st.Thinking != core.ThinkingOff || want == "" || want == core.ThinkingOff {
+		return ""
+	}
+	if err := m.sess.SetThinkingLevel(want); err != nil {
+		return ""
+	}
+	m.foot.refresh(m.sess)
+	return " · " + m.thinkingText(want)
 }
 
 func (m *Model) cmdMode(args string) tea.Cmd {

@@ -131,7 +131,8 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case m.is(k, keymap.CycleThinkingLevel):
 		if lvl, ok := m.sess.CycleThinkingLevel(); ok {
-			m.status.set(core.NotifyInfo, "Thinking: "+string(lvl), m.now())
+			m.thinkingWanted = lvl
+			m.status.set(core.NotifyInfo, m.thinkingText(lvl), m.now())
 		} else {
 			m.status.set(core.NotifyInfo, "This model does not think.", m.now())
 		}

@@ -52,6 +52,9 @@ type Model struct {
 
 	expandTools  bool
 	showThinking bool
+	// thinkingWanted is the thinking level the person chose last; a
+	// switch to a model that can think restores it (see restoreThinking).
+	thinkingWanted core.ThinkingLevel
 
 	approval *approvalPrompt // the pending tool approval, if any
 	// lastTyped is when the last character went into the editor: an
@@ -107,6 +110,7 @@ func New(opts Options) *Model {
 		firstRun:       opts.FirstRun,
 	}
 	m.ed = newEditor(opts, m.commandList())
+	m.thinkingWanted = opts.Session.State().Thinking
 	if opts.Theme != nil {
 		m.setTheme(opts.Theme)
 		m.themeChosen = true
