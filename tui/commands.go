@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
@@ -15,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui/editor"
+	"github.com/cairn-dev/cairn/tui/keymap"
 )
 
 // command is a slash command.
@@ -134,11 +136,28 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 	return nil
 }
 
+// hotkeysKeyWidth is the widest keys column /hotkeys aligns; longer keys
+// take a line of their own above their description.
+const hotkeysKeyWidth = 22
+
+// cmdHotkeys lists the keys by group (application, editor, transcript,
+// lists), keys and descriptions in two columns.
 func (m *Model) cmdHotkeys(string) tea.Cmd {
 	var b strings.Builder
-	b.WriteString(m.st.accent.Render("Keys") + "\n")
+	var group keymap.Group
 	for _, e := range m.keys.Help() {
-		fmt.Fprintf(&b, "  %-26s %s\n", e.Keys, m.st.muted.Render(e.Description))
+		if e.Group != group {
+			if group != "" {
+				b.WriteString("\n")
+			}
+			group = e.Group
+			b.WriteString(m.st.accent.Render(string(group)) + "\n")
+		}
+		if ansi.StringWidth(e.Keys) > hotkeysKeyWidth {
+			fmt.Fprintf(&b, "  %s\n  %-*s  %s\n", e.Keys, hotkeysKeyWidth, "", m.st.muted.Render(e.Description))
+			continue
+		}
+		fmt.Fprintf(&b, "  %-*s  %s\n", hotkeysKeyWidth, e.Keys, m.st.muted.Render(e.Description))
 	}
 	m.tr.add(&textItem{text: strings.TrimRight(b.String(), "\n")})
 	return nil
@@ -148,7 +167,7 @@ func (m *Model) cmdQuit(string) tea.Cmd { return m.quit() }
 
 func (m *Model) cmdThinking(args string) tea.Cmd {
 	if args == "" {
-		m.openPicker(newPicker("Thinking level", optionItems(thinkingLevels()), pickThinking, nil))
+		m.openPicker(newPicker("Thinking level", optionItems(thinkingLevels()), pickThinking, nil).selectValue(string(m.sess.State().Thinking)))
 		return nil
 	}
 	m.setThinking(core.ThinkingLevel(args))
@@ -200,13 +219,23 @@ func (m *Model) restoreThinking() string {
 	return " · " + m.thinkingText(want)
 }
 
+// modeItems are the approval modes with what each lets run unasked.
+func modeItems() []pickItem {
+	return []pickItem{
+		{label: "default", value: "default", detail: "asks before every edit and command"},
+		{label: "auto_edit", value: "auto_edit", detail: "edits files unasked; asks before commands"},
+		{label: "yolo", value: "yolo", detail: "runs everything unasked"},
+	}
+}
+
 func (m *Model) cmdMode(args string) tea.Cmd {
 	if m.opts.Approvals == nil {
 		m.status.set(core.NotifyError, "Approval modes are not available here.", m.now())
 		return nil
 	}
 	if args == "" {
-		m.openPicker(newPicker("Approval mode", optionItems([]string{"default", "auto_edit", "yolo"}), pickMode, nil))
+		p := newPicker("Approval mode", modeItems(), pickMode, nil)
+		m.openPicker(p.selectValue(string(m.opts.Approvals.Mode())))
 		return nil
 	}
 	m.setMode(args)
@@ -339,6 +368,6 @@ func (m *Model) cmdTheme(args string) tea.Cmd {
 		custom = append(custom, n)
 	}
 	sort.Strings(custom)
-	m.openPicker(newPicker("Theme", optionItems(append(names, custom...)), pickTheme, nil))
+	m.openPicker(newPicker("Theme", optionItems(append(names, custom...)), pickTheme, nil).selectValue(m.theme.Name))
 	return nil
 }
