@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -258,6 +259,10 @@ func (m *Model) cmdCompact(args string) tea.Cmd {
 		m.status.set(core.NotifyWarning, "Wait for the agent to finish (or press esc) before compacting.", m.now())
 		return nil
 	}
+	if !hasExchange(m.sess.Messages()) {
+		m.status.set(core.NotifyInfo, "Nothing to compact: the conversation has no answers yet.", m.now())
+		return nil
+	}
 	m.status.setKeyed("command", "Compacting the conversation…")
 	sess := m.sess
 	return func() tea.Msg {
@@ -271,6 +276,17 @@ func (m *Model) cmdCompact(args string) tea.Cmd {
 			return nil
 		}}
 	}
+}
+
+// hasExchange reports whether msgs hold an answer from the model: before
+// one, compacting would send a request to summarise nothing.
+func hasExchange(msgs []core.Message) bool {
+	for _, msg := range msgs {
+		if _, ok := msg.(*core.AssistantMessage); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Model) cmdName(args string) tea.Cmd {
@@ -288,6 +304,24 @@ func (m *Model) cmdName(args string) tea.Cmd {
 	return nil
 }
 
+// exportPath is where /export writes the session file's export: the path
+// given, relative to the project, or by default a file in cairn's own
+// directory (not the project, where it would be one more file to keep out
+// of version control).
+func (m *Model) exportPath(arg, file string) string {
+	out := arg
+	switch {
+	case out == "" && m.opts.Dir != "":
+		out = filepath.Join(m.opts.Dir, "exports", export.DefaultFileName(file))
+	case out == "":
+		out = export.DefaultFileName(file)
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(m.opts.Cwd, out)
+	}
+	return out
+}
+
 func (m *Model) cmdExport(args string) tea.Cmd {
 	if m.sess.InMemory() {
 		m.status.set(core.NotifyError, "This session is not saved (--no-session), so there is nothing to export.", m.now())
@@ -298,18 +332,15 @@ func (m *Model) cmdExport(args string) tea.Cmd {
 		m.status.set(core.NotifyError, "Nothing to export yet: the session file is written with the first answer.", m.now())
 		return nil
 	}
-	out := args
-	if out == "" {
-		out = export.DefaultFileName(file)
-	}
-	if !filepath.IsAbs(out) {
-		out = filepath.Join(m.opts.Cwd, out)
-	}
+	out := m.exportPath(args, file)
 	opts := exportOptions(m.theme)
 	model := m.sess.State().Model
 	m.status.setKeyed("command", "Exporting…")
 	return func() tea.Msg {
 		doc, err := export.FromFile(file)
+		if err == nil {
+			err = os.MkdirAll(filepath.Dir(out), 0o755)
+		}
 		if err == nil {
 			if doc.Model == "" {
 				doc.Model = model.Provider + "/" + model.ID

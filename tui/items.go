@@ -43,9 +43,18 @@ type userItem struct {
 	images int
 }
 
+// userPreviewLines is how much of a long message (a paste) shows until
+// tool output is expanded.
+const userPreviewLines = 12
+
 func (u *userItem) render(rc *renderContext) string {
 	w := rc.contentWidth()
 	body := u.text
+	if n := strings.Count(body, "\n") + 1; !rc.expandTools && n > userPreviewLines+3 {
+		lines := strings.SplitN(body, "\n", userPreviewLines+1)
+		body = strings.Join(lines[:userPreviewLines], "\n") +
+			fmt.Sprintf("\n… %d more lines (%s to show all)", n-userPreviewLines, rc.expandHint)
+	}
 	if u.images > 0 {
 		body += fmt.Sprintf("\n[%d image(s)]", u.images)
 	}

@@ -37,6 +37,9 @@ func (m *Model) render() string {
 	h := max(m.height-strings.Count(bottom, "\n")-1, 1)
 	rc := m.renderContext()
 	follow := m.tr.follow
+	if len(m.tr.entries) == 0 {
+		return strings.Join(m.welcomeView(h), "\n") + "\n" + bottom
+	}
 	lines := m.tr.view(rc, h)
 	if m.tr.follow != follow {
 		// The view reached the bottom: the scrolled-back marker goes.
@@ -45,6 +48,38 @@ func (m *Model) render() string {
 		lines = m.tr.view(rc, h)
 	}
 	return strings.Join(lines, "\n") + "\n" + bottom
+}
+
+// welcomeView fills an empty transcript's h lines: what cairn is running
+// with and where to start, at the bottom, next to the editor.
+func (m *Model) welcomeView(h int) []string {
+	w := max(m.width-4, 10)
+	st := m.sess.State()
+	about := st.Model.Provider + "/" + st.Model.ID
+	if st.Model.Reasoning {
+		about += " · thinking " + string(st.Thinking)
+	}
+	about += " · " + shortenHome(m.foot.cwd)
+	text := []string{
+		m.st.accent.Bold(true).Render("cairn") + m.st.muted.Render(" "+m.opts.Version),
+		m.st.muted.Render(ansi.Truncate(about, w, "…")),
+		"",
+	}
+	for _, l := range strings.Split(lipgloss.Wrap("Ask anything below. /help lists the commands and /hotkeys the keys; !cmd runs a shell command, @ names a file, esc interrupts.", w, " "), "\n") {
+		text = append(text, m.st.dim.Render(l))
+	}
+	out := make([]string, 0, h)
+	for i := len(text) + 1; i < h; i++ {
+		out = append(out, "")
+	}
+	for _, l := range text {
+		out = append(out, "  "+l)
+	}
+	out = append(out, "")
+	if len(out) > h {
+		out = out[len(out)-h:]
+	}
+	return out
 }
 
 // transcriptHeight is how many lines the transcript gets now.
