@@ -147,7 +147,7 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		t.it.(*toolItem).finish(&r, m.now())
 		t.touch()
 		if m.approval != nil && m.approval.q.ToolCallID == e.ToolCallID {
-			m.approval = nil
+			m.clearApproval()
 		}
 	case core.Question:
 		return m.onQuestion(e)
@@ -288,7 +288,7 @@ func (m *Model) onSettled(e core.Settled) tea.Cmd {
 	m.busy = false
 	m.retry = nil
 	m.current = nil
-	m.approval = nil
+	m.clearApproval()
 	// Finished calls need no lookups any more; the map only grows otherwise.
 	for id, t := range m.tools {
 		if !t.it.(*toolItem).running() {
