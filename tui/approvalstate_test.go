@@ -36,7 +36,7 @@ func TestApprovalStateIsWaitingForYou(t *testing.T) {
 	}
 	r.send(key("y"))
 	now = now.Add(time.Second)
-	if screen = ansi.Strip(r.m.render()); !strings.Contains(screen, "Working… 2.0s") {
+	if screen = ansi.Strip(r.m.render()); !strings.Contains(screen, "Working: running a tool… 2.0s") {
 		t.Fatalf("the working time counts the wait:\n%s", screen)
 	}
 }
@@ -74,4 +74,28 @@ func TestDeniedEditKeepsItsDiff(t *testing.T) {
 	if !strings.Contains(screen, "keep hi") || !strings.Contains(screen, "fmt.Println(\"hello\")") {
 		t.Fatalf("the denied edit lost its diff:\n%s", screen)
 	}
+}
+
+// TestStatusNamesTheAgentsState follows one turn: the working line says
+// thinking, then writing, then running the tools.
+func TestStatusNamesTheAgentsState(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	state := func(want string) {
+		t.Helper()
+		if s := ansi.Strip(r.m.render()); !strings.Contains(s, want) {
+			t.Fatalf("the status does not say %q:\n%s", want, s)
+		}
+	}
+	r.send(eventsMsg{core.AgentStart{}, core.MessageStart{Message: answer()},
+		core.MessageUpdate{Kind: core.UpdateThinkingDelta, Message: answer(thinking("Let me see."))}})
+	state("Working: thinking…")
+	r.send(eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta, Index: 1, Message: answer(thinking("Let me see."), text("I will run two checks."))}})
+	state("Working: writing…")
+	a := answer(thinking("Let me see."), text("I will run two checks."), call("t1", "bash", map[string]any{"command": "go vet"}), call("t2", "bash", map[string]any{"command": "go test"}))
+	a.StopReason = core.StopToolUse
+	r.send(eventsMsg{core.MessageEnd{Message: a},
+		core.ToolExecutionStart{ToolCallID: "t1", ToolName: "bash", Args: a.Content[2].Arguments},
+		core.ToolExecutionStart{ToolCallID: "t2", ToolName: "bash", Args: a.Content[3].Arguments}})
+	state("Working: running 2 tools…")
 }

@@ -161,8 +161,10 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		m.onRetryEnd(e)
 	case core.AutoCompactionStart:
 		m.status.setKeyed("compaction", "Compacting the conversation…")
+		m.compacting = true
 	case core.AutoCompactionEnd:
 		m.status.setKeyed("compaction", "")
+		m.compacting = false
 		switch {
 		case e.Result != nil:
 			m.tr.add(&compactionItem{summary: e.Result.Summary, tokensBefore: e.Result.TokensBefore})

@@ -45,10 +45,11 @@ type Model struct {
 	// Streaming tool calls by content index of the current answer.
 	streamingCalls map[int]string
 
-	busy      bool      // the agent is working
-	busySince time.Time // when it started
-	queue     core.QueueUpdate
-	retry     *retryState // an automatic retry under way, if any
+	busy       bool      // the agent is working
+	busySince  time.Time // when it started
+	queue      core.QueueUpdate
+	retry      *retryState // an automatic retry under way, if any
+	compacting bool        // an automatic compaction is under way
 
 	expandTools  bool
 	showThinking bool

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -131,7 +132,7 @@ func (m *Model) bottomView() string {
 func (m *Model) workingView(w int) string {
 	elapsed := formatElapsed(m.now().Sub(m.busySince))
 	hint := firstKey(m.keys, keymap.Interrupt) + " to interrupt"
-	state := "Working…"
+	state := m.agentState()
 	detail := elapsed
 	if m.approval != nil {
 		// The agent is not working: it waits for the person, and the
@@ -156,6 +157,30 @@ func (m *Model) workingView(w int) string {
 func (m *Model) scrolledView(w int) string {
 	text := "↓ scrolled back · " + firstKey(m.keys, keymap.ScrollBottom) + " jumps to the bottom and follows"
 	return " " + m.st.warning.Render(ansi.Truncate(text, w-1, "…"))
+}
+
+// agentState names what the agent is doing, for the working line:
+// thinking, writing, running tools, compacting, or just working.
+func (m *Model) agentState() string {
+	if n := m.runningTools(); n == 1 {
+		return "Working: running a tool…"
+	} else if n > 1 {
+		return fmt.Sprintf("Working: running %d tools…", n)
+	}
+	if m.compacting {
+		return "Working: compacting…"
+	}
+	if m.current != nil {
+		if a, ok := m.current.it.(*assistantItem); ok && len(a.msg.Content) > 0 {
+			switch a.msg.Content[len(a.msg.Content)-1].Type {
+			case core.ContentThinking:
+				return "Working: thinking…"
+			case core.ContentText:
+				return "Working: writing…"
+			}
+		}
+	}
+	return "Working…"
 }
 
 // queueView lists messages waiting to be delivered.
