@@ -16,6 +16,7 @@ import (
 // renderContext is what items are drawn with.
 type renderContext struct {
 	width        int
+	height       int // the terminal's height (a resize redraws every item)
 	gen          int // the transcript's generation: theme and toggles
 	st           *styles
 	md           *markdown.Renderer

@@ -91,6 +91,7 @@ func (m *Model) transcriptHeight() int {
 func (m *Model) renderContext() *renderContext {
 	return &renderContext{
 		width:        m.width,
+		height:       m.height,
 		gen:          m.tr.gen,
 		st:           m.st,
 		md:           m.md,
@@ -238,12 +239,53 @@ func (m *Model) statusView(w int) string {
 type firstRunItem struct{ fr *FirstRun }
 
 func (f *firstRunItem) render(rc *renderContext) string {
+	full := f.text(rc, false)
+	// Under the editor and footer, about 7 rows are taken; on a short
+	// terminal the text drops its blank lines rather than its start.
+	if rc.height > 0 && strings.Count(full, "\n")+2 > rc.height-7 {
+		return f.text(rc, true)
+	}
+	return full
+}
+
+// text draws the first-run explanation; compact leaves out the greeting
+// and the blank lines.
+func (f *firstRunItem) text(rc *renderContext, compact bool) string {
 	var b strings.Builder
-	b.WriteString(rc.st.accent.Bold(true).Render("Welcome to cairn.") + "\n\n")
-	b.WriteString(rc.st.warning.Render("No model is set up: cairn found no credentials.") + "\n\n")
-	for _, l := range f.fr.Lines {
+	gap := "\n\n"
+	if compact {
+		gap = "\n"
+	} else {
+		b.WriteString(rc.st.accent.Bold(true).Render("Welcome to cairn.") + gap)
+	}
+	b.WriteString(rc.st.warning.Render("No model is set up: cairn found no credentials.") + gap)
+	for _, l := range reflow(f.fr.Lines) {
+		if l == "" && compact {
+			continue
+		}
 		b.WriteString(lipgloss.Wrap(l, rc.contentWidth(), " /,") + "\n")
 	}
-	b.WriteString("\n" + rc.st.muted.Render("Meanwhile, !cmd runs shell commands and /help lists the commands."))
+	if !compact {
+		b.WriteString("\n")
+	}
+	b.WriteString(rc.st.muted.Render("Meanwhile, !cmd runs shell commands and /help lists the commands."))
 	return indent(b.String())
+}
+
+// reflow joins lines of running text that were broken by hand, so they
+// wrap to the screen's width instead; blank and indented lines (examples)
+// stay as they are.
+func reflow(lines []string) []string {
+	var out []string
+	joinable := false
+	for _, l := range lines {
+		text := l != "" && !strings.HasPrefix(l, " ")
+		if text && joinable {
+			out[len(out)-1] += " " + l
+			continue
+		}
+		out = append(out, l)
+		joinable = text
+	}
+	return out
 }
