@@ -90,6 +90,9 @@ func TestTypingNeverAnswersAnApproval(t *testing.T) {
 
 	// The switch is deliberate: tab, then n denies.
 	r.send(key("tab"))
+	if !r.m.approval.focused {
+		t.Fatal("tab did not give the approval the keyboard")
+	}
 	now = now.Add(time.Second)
 	r.send(key("n"))
 	r.pumpUntil(events, func(e core.Event) bool { _, ok := e.(core.Settled); return ok })
@@ -129,5 +132,23 @@ func TestAlwaysShowsRuleAndFile(t *testing.T) {
 	}
 	if screen := ansi.Strip(r.m.render()); !strings.Contains(screen, "saved to .cairn/approvals.json") {
 		t.Fatalf("the transcript does not say where the rule went:\n%s", screen)
+	}
+}
+
+// TestSendingTheDraftHandsTheKeyboardToTheApproval types while an
+// approval appears, then sends the draft: the approval has the keyboard.
+func TestSendingTheDraftHandsTheKeyboardToTheApproval(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	now := testClock
+	r.m.now = func() time.Time { return now }
+	r.typeText("half a thought")
+	r.send(eventsMsg{core.AgentStart{}, core.Question{ID: "q1", Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
+		Title: "Allow bash: ls?", Options: approvalOptions(approval.OptionAllowOnce, approval.OptionDeny)}})
+	if r.m.approval.focused {
+		t.Fatal("the approval took the keyboard from a draft")
+	}
+	r.send(key("enter"))
+	if !r.m.approval.focused {
+		t.Fatal("after the draft was sent, the approval does not have the keyboard")
 	}
 }
