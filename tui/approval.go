@@ -206,8 +206,9 @@ func (m *Model) rulesFile() string {
 // the switch key is the prompt's. With it, y/n/r (or an option's number)
 // answer, a choice that saves a rule waits for enter, and any other
 // typed character hands the keyboard back to the editor with that
-// character. Keys within the guard after the prompt took the keyboard are
-// dropped: they were typed for something else.
+// character. Keys within the guard after the prompt appeared (or after a
+// sent draft handed it the keyboard) are dropped: they were typed for
+// something else. Tab is deliberate, so no guard follows it.
 func (m *Model) onApprovalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	a := m.approval
 	s := k.String()
@@ -215,7 +216,8 @@ func (m *Model) onApprovalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		if s != approvalSwitchKey {
 			return nil, false
 		}
-		a.focused, a.shownAt = true, m.now()
+		// A deliberate switch: the next key may answer at once.
+		a.focused = true
 		return nil, true
 	}
 	switch s {
