@@ -53,8 +53,9 @@ func (r *rig) wholeParagraph(text string) []string {
 }
 
 // TestLongParagraphHasNoHardBreaks streams a 1,200-word paragraph with no
-// newline: once it has ended, after a resize and after a resume it is
-// drawn as the renderer draws it whole, with no short line inside it.
+// newline: while it streams, once it has ended, after a resize and after a
+// resume it is drawn as the renderer draws it whole, with no short line
+// inside it.
 func TestLongParagraphHasNoHardBreaks(t *testing.T) {
 	r := newRig(t, rigOptions{})
 	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -63,6 +64,12 @@ func TestLongParagraphHasNoHardBreaks(t *testing.T) {
 	for end := 40; end < len(para); end += 40 {
 		r.send(eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta, Message: answer(text(para[:end]))}})
 		_ = r.m.render()
+		if end%2000 == 0 {
+			// While it streams, too, lines break as in a whole render.
+			if got, want := r.answerLines(), r.wholeParagraph(para[:end]); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("while streaming (%d bytes) the lines differ from a whole render:\n%s\n---\n%s", end, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
 	}
 	final := answer(text(para))
 	final.Provider = "test" // no scripted tag under it
