@@ -46,6 +46,9 @@ func (a *assistantItem) lines(rc *renderContext) []string {
 		a.prefix = a.prefix[:0]
 		if head := a.renderHead(rc, c[:last]); head != "" {
 			a.prefix = append(a.prefix, strings.Split(head, "\n")...)
+			if rc.showThinking && c[last-1].Type == core.ContentThinking {
+				a.prefix = append(a.prefix, "") // a blank line after the thoughts
+			}
 		}
 		if stable != "" {
 			for _, l := range strings.Split(stable, "\n") {
@@ -67,6 +70,8 @@ func (a *assistantItem) lines(rc *renderContext) []string {
 }
 
 // stream returns the markdown stream of content block i, fed with text.
+// A block that can grow no more (the answer ended, or a later block
+// started) is finished, so it is drawn whole.
 func (a *assistantItem) stream(i int, text string) *markdown.Stream {
 	s := a.streams[i]
 	if s == nil {
@@ -74,15 +79,19 @@ func (a *assistantItem) stream(i int, text string) *markdown.Stream {
 		a.streams[i] = s
 	}
 	s.Set(text)
+	if !a.streaming || i < len(a.msg.Content)-1 {
+		s.Finish()
+	}
 	return s
 }
 
 // renderHead draws the blocks before the streaming one, indented.
 func (a *assistantItem) renderHead(rc *renderContext, head []core.Content) string {
-	saved := a.msg
-	a.msg = &core.AssistantMessage{Content: head}
+	saved, streaming := a.msg, a.streaming
+	// The head's blocks are finished, whatever the answer's state.
+	a.msg, a.streaming = &core.AssistantMessage{Content: head}, false
 	out := a.render(rc)
-	a.msg = saved
+	a.msg, a.streaming = saved, streaming
 	return out
 }
 

@@ -1,11 +1,13 @@
 package tui
 
 import (
+	"path/filepath"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
@@ -13,11 +15,26 @@ import (
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
-// approvalPrompt is the one-line question under a tool call's preview.
+// approvalPrompt is the question under a tool call's preview. It answers
+// keys only while it has the focus: a prompt that appears while the person
+// is typing leaves the keyboard with the editor until they switch to it
+// (tab), so no key meant for the draft can answer it.
 type approvalPrompt struct {
 	q       core.Question
 	shownAt time.Time
+	focused bool
+	// pending is a choice that saves a rule, waiting for enter: the prompt
+	// shows the rule and where it is kept before anything is saved.
+	pending approval.Option
 }
+
+// typingBurst is how long after the last key typed into the editor an
+// approval that appears leaves the keyboard with the editor.
+const typingBurst = 1500 * time.Millisecond
+
+// approvalSwitchKey moves the keyboard between the editor and a pending
+// approval.
+const approvalSwitchKey = "tab"
 
 // approvalKeys are the keys that answer an approval, by option.
 var approvalKeys = map[approval.Option]string{
@@ -43,10 +60,16 @@ var approvalLabels = map[approval.Option]string{
 // its tool call, a choice as a picker, anything else as a prompt line.
 func (m *Model) onQuestion(q core.Question) tea.Cmd {
 	if q.Purpose == core.PurposeApproval && q.Kind == core.QuestionSelect {
-		m.approval = &approvalPrompt{q: q, shownAt: m.now()}
+		// The prompt takes the keyboard only from someone who is not
+		// typing: an empty draft and no key for a while.
+		idle := m.lastTyped.IsZero() || m.now().Sub(m.lastTyped) >= typingBurst
+		m.approval = &approvalPrompt{q: q, shownAt: m.now(), focused: m.ed.Empty() && idle}
+		m.waitingSince = m.now()
+		// No call of the batch runs until every one is decided: they all
+		// wait, with no spinner and no time counting.
+		m.setBatchWaiting(true)
 		if e, ok := m.tools[q.ToolCallID]; ok {
 			t := e.it.(*toolItem)
-			t.awaiting = true
 			if t.name == "edit" && t.previewDiff == "" {
 				if diff, _, err := tools.EditPreview(m.opts.Cwd, t.args); err == nil {
 					t.previewDiff = diff
@@ -91,10 +114,14 @@ func (m *Model) onQuestionClosed(id string) {
 	}
 }
 
-// answerApproval sends the person's choice.
+// answerApproval sends the person's choice. A choice that saves a rule
+// leaves a line in the transcript saying which rule and where it is kept.
 func (m *Model) answerApproval(choice approval.Option) {
 	a := m.approval
 	m.clearApproval()
+	if saved := m.ruleSaved(a.q, choice); saved != "" {
+		m.say(core.NotifyInfo, saved)
+	}
 	_ = m.sess.Answer(a.q.ID, core.Answer{Value: string(choice)})
 }
 
@@ -102,42 +129,160 @@ func (m *Model) clearApproval() {
 	if m.approval == nil {
 		return
 	}
-	if e, ok := m.tools[m.approval.q.ToolCallID]; ok {
-		t := e.it.(*toolItem)
-		t.awaiting = false
-		t.started = m.now() // the run starts now, not when the question did
-		e.touch()
+	// Time spent waiting for the person is not time the agent worked.
+	if !m.busySince.IsZero() && !m.waitingSince.IsZero() {
+		m.busySince = m.busySince.Add(m.now().Sub(m.waitingSince))
 	}
+	m.waitingSince = time.Time{}
+	m.setBatchWaiting(false)
 	m.approval = nil
 }
 
-// onApprovalKey answers the approval prompt by key. Keys that arrive
-// within the guard after the prompt appeared are dropped: they were typed
-// for something else.
-func (m *Model) onApprovalKey(k tea.KeyPressMsg) tea.Cmd {
-	if m.now().Sub(m.approval.shownAt) < m.opts.ApprovalGuard {
-		return nil
-	}
-	s := k.String()
-	if s == "esc" || s == "escape" {
-		m.answerApproval(approval.OptionDeny)
-		return nil
-	}
-	for i, o := range m.approval.q.Options {
-		opt := approval.Option(o.Value)
-		if s == approvalKeys[opt] || s == string(rune('1'+i)) {
-			m.answerApproval(opt)
-			return nil
+// setBatchWaiting marks the calls that have started and not finished as
+// waiting for an approval, or not. Their time starts again when the wait
+// ends: the core runs a turn's calls together once every one is decided,
+// so the time before that is not theirs.
+func (m *Model) setBatchWaiting(waiting bool) {
+	for _, e := range m.tools {
+		t := e.it.(*toolItem)
+		if !t.running() {
+			continue
 		}
+		t.awaiting = waiting
+		if !waiting {
+			t.started = m.now()
+		}
+		e.touch()
 	}
-	return nil
 }
 
-// approvalView is the prompt line(s).
+// savesRule reports the choices that remember a rule beyond this call.
+func savesRule(o approval.Option) bool {
+	return o == approval.OptionAllowSession || o == approval.OptionAllowProject || o == approval.OptionAllowAlways
+}
+
+// ruleText is the rule "session" and "always" would remember, as the
+// gate's question states it ("Remembering allows bash: git *."), or "".
+func ruleText(q core.Question) string {
+	const lead = "Remembering allows "
+	_, after, ok := strings.Cut(q.Message, lead)
+	if !ok {
+		return ""
+	}
+	return strings.TrimSuffix(strings.TrimSpace(after), ".")
+}
+
+// ruleSaved says what a choice remembers and where: "" for a choice that
+// remembers nothing.
+func (m *Model) ruleSaved(q core.Question, o approval.Option) string {
+	rule := ruleText(q)
+	if rule == "" {
+		rule = strings.TrimSuffix(strings.TrimPrefix(q.Title, "Allow "), "?")
+	}
+	switch o {
+	case approval.OptionAllowSession:
+		return "Allowing " + rule + " for the rest of this session (kept in memory, not saved)."
+	case approval.OptionAllowProject:
+		tool, _, _ := strings.Cut(rule, ":")
+		return "Allowing " + tool + " on every file in the project for the rest of this session (kept in memory, not saved)."
+	case approval.OptionAllowAlways:
+		return "Allowing " + rule + " from now on: saved to " + m.rulesFile() + "."
+	}
+	return ""
+}
+
+// rulesFile names the file "always" saves rules to, relative to the
+// project when inside it.
+func (m *Model) rulesFile() string {
+	f := approval.ProjectRulesFile(m.opts.Cwd)
+	if rel, err := filepath.Rel(m.opts.Cwd, f); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return f
+}
+
+// onApprovalKey handles a key while an approval is pending and returns
+// ok false for a key that belongs to the editor. Without the focus only
+// the switch key is the prompt's. With it, y/n/r (or an option's number)
+// answer, a choice that saves a rule waits for enter, and any other
+// typed character hands the keyboard back to the editor with that
+// character. Keys within the guard after the prompt appeared (or after a
+// sent draft handed it the keyboard) are dropped: they were typed for
+// something else. Tab is deliberate, so no guard follows it.
+func (m *Model) onApprovalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	a := m.approval
+	s := k.String()
+	if !a.focused {
+		if s != approvalSwitchKey {
+			return nil, false
+		}
+		// A deliberate switch: the next key may answer at once.
+		a.focused = true
+		return nil, true
+	}
+	switch s {
+	case approvalSwitchKey:
+		a.focused, a.pending = false, ""
+		return nil, true
+	case "esc", "escape":
+		if a.pending != "" {
+			a.pending = ""
+			return nil, true
+		}
+		m.answerApproval(approval.OptionDeny)
+		return nil, true
+	case "enter":
+		if a.pending != "" {
+			m.answerApproval(a.pending)
+		}
+		return nil, true
+	}
+	if m.now().Sub(a.shownAt) < m.opts.ApprovalGuard {
+		return nil, true
+	}
+	for i, o := range a.q.Options {
+		opt := approval.Option(o.Value)
+		if s == approvalKeys[opt] || s == string(rune('1'+i)) {
+			if savesRule(opt) {
+				a.pending = opt
+			} else {
+				m.answerApproval(opt)
+			}
+			return nil, true
+		}
+	}
+	if k.Text != "" {
+		// Typing: the keyboard goes back to the draft, key and all.
+		a.focused, a.pending = false, ""
+		return nil, false
+	}
+	return nil, true
+}
+
+// approvalView is the prompt: its title, what it would remember, and the
+// options, wrapped to the width. It says where the keyboard is.
 func (m *Model) approvalView() string {
 	a := m.approval
 	w := max(m.width-2, 10)
 	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(a.q.Title, w-2, "…"))
+	var lines []string
+	lines = append(lines, title)
+	if a.q.Message != "" {
+		// A protected file's warning, and the rule "session" and "always"
+		// would save: the person sees what they agree to.
+		for _, l := range strings.Split(lipgloss.Wrap(a.q.Message, w, ""), "\n") {
+			lines = append(lines, m.st.muted.Render(l))
+		}
+	}
+	if a.pending != "" {
+		lines = append(lines, m.st.accent.Render(m.ruleSaved(a.q, a.pending)))
+		lines = append(lines, m.st.dim.Render("enter confirms · esc goes back"))
+		return " " + strings.Join(lines, "\n ")
+	}
+	keyStyle := m.st.accent
+	if !a.focused {
+		keyStyle = m.st.dim
+	}
 	var opts []string
 	for i, o := range a.q.Options {
 		opt := approval.Option(o.Value)
@@ -145,16 +290,40 @@ func (m *Model) approvalView() string {
 		if key == "" {
 			key, label = string(rune('1'+i)), o.Label
 		}
-		opts = append(opts, m.st.accent.Render("["+key+"]")+" "+label)
+		opts = append(opts, keyStyle.Render("["+key+"]")+" "+label)
 	}
-	line := strings.Join(opts, "  ") + m.st.dim.Render(" · esc denies")
-	view := " " + title + "\n "
-	if a.q.Message != "" {
-		// A protected file's warning, and the rule "session" and "always"
-		// would save: the person sees what they agree to.
-		view += m.st.muted.Render(ansi.Truncate(a.q.Message, w, "…")) + "\n "
+	lines = append(lines, wrapJoined(opts, "  ", w)...)
+	if a.focused {
+		lines = append(lines, m.st.dim.Render("esc denies · "+approvalSwitchKey+" back to the editor"))
+	} else {
+		lines = append(lines, m.st.warning.Render("Keys go to the editor: "+approvalSwitchKey+" to answer · esc interrupts"))
 	}
-	return view + ansi.Truncate(line, w, "…")
+	return " " + strings.Join(lines, "\n ")
+}
+
+// wrapJoined joins parts with sep into lines no wider than w, breaking
+// only between parts (a part wider than w is cut).
+func wrapJoined(parts []string, sep string, w int) []string {
+	var lines []string
+	cur := ""
+	for _, p := range parts {
+		switch {
+		case cur == "":
+			cur = p
+		case ansi.StringWidth(cur)+len(sep)+ansi.StringWidth(p) <= w:
+			cur += sep + p
+		default:
+			lines = append(lines, cur)
+			cur = p
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return lines
 }
 
 // dialogPrompt is a question other than an approval: yes/no or a line of

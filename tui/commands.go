@@ -3,11 +3,13 @@ package tui
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
@@ -15,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui/editor"
+	"github.com/cairn-dev/cairn/tui/keymap"
 )
 
 // command is a slash command.
@@ -134,11 +137,28 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 	return nil
 }
 
+// hotkeysKeyWidth is the widest keys column /hotkeys aligns; longer keys
+// take a line of their own above their description.
+const hotkeysKeyWidth = 22
+
+// cmdHotkeys lists the keys by group (application, editor, transcript,
+// lists), keys and descriptions in two columns.
 func (m *Model) cmdHotkeys(string) tea.Cmd {
 	var b strings.Builder
-	b.WriteString(m.st.accent.Render("Keys") + "\n")
+	var group keymap.Group
 	for _, e := range m.keys.Help() {
-		fmt.Fprintf(&b, "  %-26s %s\n", e.Keys, m.st.muted.Render(e.Description))
+		if e.Group != group {
+			if group != "" {
+				b.WriteString("\n")
+			}
+			group = e.Group
+			b.WriteString(m.st.accent.Render(string(group)) + "\n")
+		}
+		if ansi.StringWidth(e.Keys) > hotkeysKeyWidth {
+			fmt.Fprintf(&b, "  %s\n  %-*s  %s\n", e.Keys, hotkeysKeyWidth, "", m.st.muted.Render(e.Description))
+			continue
+		}
+		fmt.Fprintf(&b, "  %-*s  %s\n", hotkeysKeyWidth, e.Keys, m.st.muted.Render(e.Description))
 	}
 	m.tr.add(&textItem{text: strings.TrimRight(b.String(), "\n")})
 	return nil
@@ -148,7 +168,7 @@ func (m *Model) cmdQuit(string) tea.Cmd { return m.quit() }
 
 func (m *Model) cmdThinking(args string) tea.Cmd {
 	if args == "" {
-		m.openPicker(newPicker("Thinking level", optionItems(thinkingLevels()), pickThinking, nil))
+		m.openPicker(newPicker("Thinking level", optionItems(thinkingLevels()), pickThinking, nil).selectValue(string(m.sess.State().Thinking)))
 		return nil
 	}
 	m.setThinking(core.ThinkingLevel(args))
@@ -164,8 +184,49 @@ func (m *Model) setThinking(l core.ThinkingLevel) {
 		m.status.set(core.NotifyError, err.Error(), m.now())
 		return
 	}
+	m.thinkingWanted = l
 	m.foot.refresh(m.sess)
-	m.status.set(core.NotifyInfo, "Thinking: "+string(m.sess.State().Thinking), m.now())
+	m.status.set(core.NotifyInfo, m.thinkingText(l), m.now())
+}
+
+// thinkingText says which level is in force, and why when it is not the
+// one asked for (a model without xhigh thinks at high at most).
+func (m *Model) thinkingText(asked core.ThinkingLevel) string {
+	st := m.sess.State()
+	got := st.Thinking
+	if asked == core.ThinkingMax {
+		asked = core.ThinkingXHigh
+	}
+	if asked == got || asked == "" {
+		return "Thinking: " + string(got)
+	}
+	return fmt.Sprintf("Thinking: %s (%s has no %s; %s is its most)", got, st.Model.ID, asked, got)
+}
+
+// restoreThinking gives a model the person switched to the thinking level
+// they last chose, when the switch left it off: going through a model
+// that cannot think does not lose the choice. It returns the note for the
+// status line, or "".
+func (m *Model) restoreThinking() string {
+	st := m.sess.State()
+	want := m.thinkingWanted
+	if !st.Model.Reasoning || st.Thinking != core.ThinkingOff || want == "" || want == core.ThinkingOff {
+		return ""
+	}
+	if err := m.sess.SetThinkingLevel(want); err != nil {
+		return ""
+	}
+	m.foot.refresh(m.sess)
+	return " · " + m.thinkingText(want)
+}
+
+// modeItems are the approval modes with what each lets run unasked.
+func modeItems() []pickItem {
+	return []pickItem{
+		{label: "default", value: "default", detail: "asks before every edit and command"},
+		{label: "auto_edit", value: "auto_edit", detail: "edits files unasked; asks before commands"},
+		{label: "yolo", value: "yolo", detail: "runs everything unasked"},
+	}
 }
 
 func (m *Model) cmdMode(args string) tea.Cmd {
@@ -174,7 +235,8 @@ func (m *Model) cmdMode(args string) tea.Cmd {
 		return nil
 	}
 	if args == "" {
-		m.openPicker(newPicker("Approval mode", optionItems([]string{"default", "auto_edit", "yolo"}), pickMode, nil))
+		p := newPicker("Approval mode", modeItems(), pickMode, nil)
+		m.openPicker(p.selectValue(string(m.opts.Approvals.Mode())))
 		return nil
 	}
 	m.setMode(args)
@@ -197,6 +259,10 @@ func (m *Model) cmdCompact(args string) tea.Cmd {
 		m.status.set(core.NotifyWarning, "Wait for the agent to finish (or press esc) before compacting.", m.now())
 		return nil
 	}
+	if !hasExchange(m.sess.Messages()) {
+		m.status.set(core.NotifyInfo, "Nothing to compact: the conversation has no answers yet.", m.now())
+		return nil
+	}
 	m.status.setKeyed("command", "Compacting the conversation…")
 	sess := m.sess
 	return func() tea.Msg {
@@ -210,6 +276,17 @@ func (m *Model) cmdCompact(args string) tea.Cmd {
 			return nil
 		}}
 	}
+}
+
+// hasExchange reports whether msgs hold an answer from the model: before
+// one, compacting would send a request to summarise nothing.
+func hasExchange(msgs []core.Message) bool {
+	for _, msg := range msgs {
+		if _, ok := msg.(*core.AssistantMessage); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Model) cmdName(args string) tea.Cmd {
@@ -227,6 +304,24 @@ func (m *Model) cmdName(args string) tea.Cmd {
 	return nil
 }
 
+// exportPath is where /export writes the session file's export: the path
+// given, relative to the project, or by default a file in cairn's own
+// directory (not the project, where it would be one more file to keep out
+// of version control).
+func (m *Model) exportPath(arg, file string) string {
+	out := arg
+	switch {
+	case out == "" && m.opts.Dir != "":
+		out = filepath.Join(m.opts.Dir, "exports", export.DefaultFileName(file))
+	case out == "":
+		out = export.DefaultFileName(file)
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(m.opts.Cwd, out)
+	}
+	return out
+}
+
 func (m *Model) cmdExport(args string) tea.Cmd {
 	if m.sess.InMemory() {
 		m.status.set(core.NotifyError, "This session is not saved (--no-session), so there is nothing to export.", m.now())
@@ -237,18 +332,15 @@ func (m *Model) cmdExport(args string) tea.Cmd {
 		m.status.set(core.NotifyError, "Nothing to export yet: the session file is written with the first answer.", m.now())
 		return nil
 	}
-	out := args
-	if out == "" {
-		out = export.DefaultFileName(file)
-	}
-	if !filepath.IsAbs(out) {
-		out = filepath.Join(m.opts.Cwd, out)
-	}
+	out := m.exportPath(args, file)
 	opts := exportOptions(m.theme)
 	model := m.sess.State().Model
 	m.status.setKeyed("command", "Exporting…")
 	return func() tea.Msg {
 		doc, err := export.FromFile(file)
+		if err == nil {
+			err = os.MkdirAll(filepath.Dir(out), 0o755)
+		}
 		if err == nil {
 			if doc.Model == "" {
 				doc.Model = model.Provider + "/" + model.ID
@@ -307,6 +399,6 @@ func (m *Model) cmdTheme(args string) tea.Cmd {
 		custom = append(custom, n)
 	}
 	sort.Strings(custom)
-	m.openPicker(newPicker("Theme", optionItems(append(names, custom...)), pickTheme, nil))
+	m.openPicker(newPicker("Theme", optionItems(append(names, custom...)), pickTheme, nil).selectValue(m.theme.Name))
 	return nil
 }

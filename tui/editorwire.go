@@ -20,7 +20,7 @@ func newEditor(opts Options, cmds []editor.Command) editor.Model {
 		Commands:     cmds,
 		AttachImages: true,
 		Keys:         editorKeys(opts.Keys),
-		Placeholder:  "Ask anything · ! runs a shell command · / lists commands · @ adds a file",
+		Placeholder:  "Ask anything · ! runs a shell command · / lists commands · @ names a file",
 	})
 }
 

@@ -147,22 +147,24 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		t.it.(*toolItem).finish(&r, m.now())
 		t.touch()
 		if m.approval != nil && m.approval.q.ToolCallID == e.ToolCallID {
-			m.approval = nil
+			m.clearApproval()
 		}
 	case core.Question:
 		return m.onQuestion(e)
 	case core.QuestionClosed:
 		m.onQuestionClosed(e.ID)
+	case core.AgentEnd:
+		m.onAgentEnd(e)
 	case core.AutoRetryStart:
-		m.say(core.NotifyWarning, fmt.Sprintf("%s — retrying in %s (attempt %d of %d)", e.ErrorMessage, e.Delay.Round(100*time.Millisecond), e.Attempt, e.MaxAttempts))
+		m.onRetryStart(e)
 	case core.AutoRetryEnd:
-		if !e.Success {
-			m.say(core.NotifyError, fmt.Sprintf("Gave up after %d attempts: %s", e.Attempt, e.FinalError))
-		}
+		m.onRetryEnd(e)
 	case core.AutoCompactionStart:
 		m.status.setKeyed("compaction", "Compacting the conversation…")
+		m.compacting = true
 	case core.AutoCompactionEnd:
 		m.status.setKeyed("compaction", "")
+		m.compacting = false
 		switch {
 		case e.Result != nil:
 			m.tr.add(&compactionItem{summary: e.Result.Summary, tokensBefore: e.Result.TokensBefore})
@@ -286,8 +288,9 @@ func (m *Model) runningTools() int {
 // before the session settled.)
 func (m *Model) onSettled(e core.Settled) tea.Cmd {
 	m.busy = false
+	m.retry = nil
 	m.current = nil
-	m.approval = nil
+	m.clearApproval()
 	// Finished calls need no lookups any more; the map only grows otherwise.
 	for id, t := range m.tools {
 		if !t.it.(*toolItem).running() {

@@ -16,6 +16,7 @@ import (
 // renderContext is what items are drawn with.
 type renderContext struct {
 	width        int
+	height       int // the terminal's height (a resize redraws every item)
 	gen          int // the transcript's generation: theme and toggles
 	st           *styles
 	md           *markdown.Renderer
@@ -43,9 +44,18 @@ type userItem struct {
 	images int
 }
 
+// userPreviewLines is how much of a long message (a paste) shows until
+// tool output is expanded.
+const userPreviewLines = 12
+
 func (u *userItem) render(rc *renderContext) string {
 	w := rc.contentWidth()
 	body := u.text
+	if n := strings.Count(body, "\n") + 1; !rc.expandTools && n > userPreviewLines+3 {
+		lines := strings.SplitN(body, "\n", userPreviewLines+1)
+		body = strings.Join(lines[:userPreviewLines], "\n") +
+			fmt.Sprintf("\n… %d more lines (%s to show all)", n-userPreviewLines, rc.expandHint)
+	}
 	if u.images > 0 {
 		body += fmt.Sprintf("\n[%d image(s)]", u.images)
 	}
@@ -63,6 +73,9 @@ type assistantItem struct {
 	// what they were drawn from (see lines).
 	prefix []string
 	key    answerPrefix
+	// retries is how many automatic retries failed before this answer's
+	// error was final.
+	retries int
 }
 
 func newAssistantItem(m *core.AssistantMessage, streaming bool) *assistantItem {
@@ -80,7 +93,13 @@ func (a *assistantItem) render(rc *renderContext) string {
 	for i, c := range a.msg.Content {
 		switch c.Type {
 		case core.ContentThinking:
-			if t := renderThinking(rc, c.Thinking, w); t != "" {
+			// While the model still thinks, the collapsed line follows its
+			// latest line, so the person sees it move on.
+			latest := a.streaming && i == len(a.msg.Content)-1
+			if t := renderThinking(rc, c.Thinking, w, latest); t != "" {
+				if rc.showThinking && i < len(a.msg.Content)-1 {
+					t += "\n" // a blank line between the thoughts and what follows
+				}
 				parts = append(parts, t)
 			}
 		case core.ContentText:
@@ -91,7 +110,11 @@ func (a *assistantItem) render(rc *renderContext) string {
 		}
 	}
 	if a.msg.StopReason == core.StopError && a.msg.ErrorMessage != "" {
-		parts = append(parts, rc.st.errorText.Render(lipgloss.Wrap("Error: "+a.msg.ErrorMessage, w, "")))
+		lead := "Error: "
+		if a.retries > 0 {
+			lead = fmt.Sprintf("Error after %d retries: ", a.retries)
+		}
+		parts = append(parts, rc.st.errorText.Render(lipgloss.Wrap(lead+a.msg.ErrorMessage, w, "")))
 	}
 	if a.msg.StopReason == core.StopAborted {
 		parts = append(parts, rc.st.muted.Render("Interrupted."))
@@ -121,16 +144,20 @@ func (a *assistantItem) scripted() bool {
 	return true
 }
 
-// renderThinking shows a thinking block: one dim line when collapsed, all
-// of it wrapped when expanded.
-func renderThinking(rc *renderContext, text string, w int) string {
+// renderThinking shows a thinking block: one dim line when collapsed (its
+// latest line while it streams, its first after), all of it wrapped when
+// expanded.
+func renderThinking(rc *renderContext, text string, w int, latest bool) string {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return ""
 	}
 	if !rc.showThinking {
 		first, _, _ := strings.Cut(text, "\n")
-		line := "∴ Thinking: " + first
+		if latest {
+			first = text[strings.LastIndexByte(text, '\n')+1:]
+		}
+		line := "∴ Thinking: " + strings.TrimSpace(first)
 		return rc.st.thinking.Render(ansi.Truncate(line, w, "…"))
 	}
 	return rc.st.thinking.Render(markdown.RenderPlain("∴ "+text, w, lipgloss.NewStyle()))

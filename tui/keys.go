@@ -19,9 +19,13 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.onScrollKey(k); ok {
 		return cmd
 	}
+	if m.approval != nil {
+		if cmd, ok := m.onApprovalKey(k); ok {
+			return cmd
+		}
+		m.syncFocus() // the key goes to the editor, which takes it back
+	}
 	switch {
-	case m.approval != nil:
-		return m.onApprovalKey(k)
 	case m.dialog != nil:
 		return m.onDialogKey(k)
 	case m.picker != nil:
@@ -36,6 +40,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.firstRun != nil && !strings.HasPrefix(m.ed.Value(), "!") && m.is(k, keymap.Submit) && !strings.HasPrefix(m.ed.Value(), "/") {
 		m.status.set(core.NotifyWarning, "No model is set up yet: see above. !cmd and /commands work.", m.now())
 		return nil
+	}
+	if k.Text != "" {
+		m.lastTyped = m.now()
 	}
 	return m.updateEditor(k)
 }
@@ -124,7 +131,8 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case m.is(k, keymap.CycleThinkingLevel):
 		if lvl, ok := m.sess.CycleThinkingLevel(); ok {
-			m.status.set(core.NotifyInfo, "Thinking: "+string(lvl), m.now())
+			m.thinkingWanted = lvl
+			m.status.set(core.NotifyInfo, m.thinkingText(lvl), m.now())
 		} else {
 			m.status.set(core.NotifyInfo, "This model does not think.", m.now())
 		}
@@ -176,7 +184,7 @@ func (m *Model) onPaste(p tea.PasteMsg) tea.Cmd {
 		return cmd
 	case m.picker != nil:
 		return m.picker.paste(p.Content)
-	case m.approval != nil:
+	case m.approval != nil && m.approval.focused:
 		return nil
 	case m.bash != nil:
 		m.sendToBash(m.bash.run.Paste(p.Content))

@@ -45,16 +45,27 @@ type Model struct {
 	// Streaming tool calls by content index of the current answer.
 	streamingCalls map[int]string
 
-	busy      bool      // the agent is working
-	busySince time.Time // when it started
-	queue     core.QueueUpdate
+	busy       bool      // the agent is working
+	busySince  time.Time // when it started
+	queue      core.QueueUpdate
+	retry      *retryState // an automatic retry under way, if any
+	compacting bool        // an automatic compaction is under way
 
 	expandTools  bool
 	showThinking bool
+	// thinkingWanted is the thinking level the person chose last; a
+	// switch to a model that can think restores it (see restoreThinking).
+	thinkingWanted core.ThinkingLevel
 
 	approval *approvalPrompt // the pending tool approval, if any
-	dialog   *dialogPrompt   // another pending question, if any
-	picker   *picker         // an open picker, if any
+	// lastTyped is when the last character went into the editor: an
+	// approval that appears soon after leaves the keyboard there.
+	lastTyped time.Time
+	// waitingSince is when the pending approval started waiting for the
+	// person; that wait does not count as the agent's working time.
+	waitingSince time.Time
+	dialog       *dialogPrompt // another pending question, if any
+	picker       *picker       // an open picker, if any
 
 	bash *bashRun // the running `!cmd`, if any
 
@@ -100,6 +111,7 @@ func New(opts Options) *Model {
 		firstRun:       opts.FirstRun,
 	}
 	m.ed = newEditor(opts, m.commandList())
+	m.thinkingWanted = opts.Session.State().Thinking
 	if opts.Theme != nil {
 		m.setTheme(opts.Theme)
 		m.themeChosen = true
@@ -133,6 +145,7 @@ func (m *Model) Init() tea.Cmd {
 // keeps the animation tick going while something runs.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.route(msg)
+	m.syncFocus()
 	if m.quitting {
 		return m, cmd
 	}
@@ -228,6 +241,29 @@ func (m *Model) setTheme(t *themes.Theme) {
 	m.tr.invalidate()
 }
 
+// editorHasFocus reports whether keys go to the editor rather than to a
+// prompt: only one of them shows a cursor.
+func (m *Model) editorHasFocus() bool {
+	switch {
+	case m.dialog != nil && m.dialog.input != nil:
+		return false
+	case m.approval != nil && m.approval.focused:
+		return false
+	}
+	return true
+}
+
+// syncFocus shows the editor's cursor only while keys go to it.
+func (m *Model) syncFocus() {
+	if want := m.editorHasFocus(); want != m.ed.Focused() {
+		if want {
+			m.ed.Focus()
+		} else {
+			m.ed.Blur()
+		}
+	}
+}
+
 // tickInterval is how often the screen animates while something runs:
 // streaming answers are redrawn at most this often.
 const tickInterval = frameInterval
@@ -259,6 +295,10 @@ func (m *Model) onTick() tea.Cmd {
 			if t := e.it.(*toolItem); t.running() {
 				e.touch()
 			}
+		}
+		if m.bash != nil {
+			// A silent command still shows its time and spinner moving.
+			m.bash.entry.touch()
 		}
 	}
 	return nil

@@ -48,9 +48,11 @@ type Options struct {
 	Version string
 	// OpenResume opens the session picker at start (--resume).
 	OpenResume bool
-	// ApprovalGuard is how long after an approval prompt appears keys are
-	// ignored, so a key typed for something else cannot answer it; zero
-	// means 300 ms.
+	// ApprovalGuard is how long after an approval prompt takes the
+	// keyboard keys are ignored, so a key typed for something else cannot
+	// answer it; zero means 300 ms. (A prompt that appears while the
+	// person types does not take the keyboard at all until they press
+	// tab.)
 	ApprovalGuard time.Duration
 	// Now is the clock (tests); nil means time.Now.
 	Now func() time.Time

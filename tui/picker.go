@@ -81,6 +81,18 @@ func newPicker(title string, items []pickItem, kind pickKind, q *core.Question) 
 	return p
 }
 
+// selectValue moves the selection to the item whose value is v, when it
+// is shown: a picker opens on the current choice.
+func (p *picker) selectValue(v string) *picker {
+	for row, i := range p.shown {
+		if p.all[i].value == v {
+			p.selected = row
+			break
+		}
+	}
+	return p
+}
+
 func (m *Model) openPicker(p *picker) {
 	m.picker = p
 }

@@ -57,6 +57,9 @@ type rigOptions struct {
 	templates prompts.Templates
 	// model replaces the faux model the session starts on.
 	model *core.Model
+	// retry turns automatic retries on; sleep waits out their delays.
+	retry *agent.RetrySettings
+	sleep func(context.Context, time.Duration) error
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -76,6 +79,10 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	if o.model != nil {
 		model = *o.model
 	}
+	var retry agent.RetrySettings
+	if o.retry != nil {
+		retry = *o.retry
+	}
 	sess, err := agent.New(agent.Config{
 		Model:    model,
 		Open:     func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: fp}, nil },
@@ -85,6 +92,8 @@ func newRig(t testing.TB, o rigOptions) *rig {
 
 		Conversations: o.conversations,
 		History:       o.history,
+		Retry:         retry,
+		Sleep:         o.sleep,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -180,6 +189,8 @@ func key(s string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyEnter}
 	case "esc":
 		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
 	case "ctrl+t":
 		return tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl}
 	case "ctrl+o":

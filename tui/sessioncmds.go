@@ -38,7 +38,7 @@ func (m *Model) openModelPicker(search string) {
 		}
 		items = append(items, pickItem{label: md.ID, detail: detail, value: md.Provider + "/" + md.ID})
 	}
-	p := newPicker("Model", items, pickModel, nil)
+	p := newPicker("Model", items, pickModel, nil).selectValue(cur.Provider + "/" + cur.ID)
 	p.empty = "No models are available: set an API key or add ~/.cairn/models.json."
 	p.filter = search
 	p.refilter()
@@ -54,7 +54,7 @@ func (m *Model) cycleModel() tea.Cmd {
 	case !ok:
 		m.status.set(core.NotifyInfo, "Only one model is available.", m.now())
 	default:
-		m.status.set(core.NotifyInfo, "Model: "+md.Provider+"/"+md.ID, m.now())
+		m.status.set(core.NotifyInfo, "Model: "+md.Provider+"/"+md.ID+m.restoreThinking(), m.now())
 	}
 	m.foot.refresh(m.sess)
 	return nil
@@ -71,7 +71,7 @@ func (m *Model) setModel(value string) {
 				}
 				m.firstRun = nil
 				m.foot.refresh(m.sess)
-				m.status.set(core.NotifyInfo, "Model: "+value, m.now())
+				m.status.set(core.NotifyInfo, "Model: "+value+m.restoreThinking(), m.now())
 				return
 			}
 		}
@@ -255,7 +255,12 @@ func (m *Model) cmdTree(string) tea.Cmd {
 		if n.OnPath {
 			mark = "• "
 		}
-		label := strings.Repeat("  ", min(d, 10)) + mark + n.Role + ": " + oneLine(n.Text, 200)
+		prefix := strings.Repeat("  ", min(d, 10))
+		if d > 0 && kids[n.ParentID] > 1 {
+			// The first entry of a branch says so, not only by its indent.
+			prefix = strings.Repeat("  ", min(d, 10)-1) + "↳ "
+		}
+		label := prefix + mark + n.Role + ": " + oneLine(n.Text, 200)
 		items = append(items, pickItem{label: label, value: n.ID, payload: n})
 	}
 	p := newPicker("Session tree (• is the current branch)", items, pickTree, nil)

@@ -121,7 +121,8 @@ func TestNameShowsInFooter(t *testing.T) {
 }
 
 // TestTreeIndentsBranches shows each branch one step deeper than the entry
-// it grows from, and everything after it on that branch at the same depth.
+// it grows from, its first entry marked ↳, and everything after it on that
+// branch at the same depth.
 func TestTreeIndentsBranches(t *testing.T) {
 	r := sessionsRigWith(t, branchedSessions{newFakeSessions()})
 	r.command("/tree")
@@ -132,9 +133,9 @@ func TestTreeIndentsBranches(t *testing.T) {
 	want := []string{
 		"• user: q",
 		"• assistant: a",
-		"    user: old follow-up",
+		"↳   user: old follow-up",
 		"    assistant: old answer",
-		"  • user: new follow-up",
+		"↳ • user: new follow-up",
 		"  • assistant: new answer",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

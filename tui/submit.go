@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -14,6 +15,11 @@ import (
 // `@image.png` references are read before it goes.
 func (m *Model) onSubmit(sub editor.SubmitMsg) tea.Cmd {
 	trimmed := strings.TrimSpace(sub.Text)
+	m.lastTyped = time.Time{} // the draft is sent: nobody is typing now
+	if m.approval != nil && !m.approval.focused && trimmed != "" {
+		// The draft that kept the keyboard from the approval is gone.
+		m.approval.focused, m.approval.shownAt = true, m.now()
+	}
 	switch {
 	case trimmed == "" && len(sub.Images) == 0:
 		return nil

@@ -87,13 +87,26 @@ func (t *toolItem) render(rc *renderContext) string {
 		c.State = toolview.Done
 		if t.result != nil && t.result.IsError {
 			c.State = toolview.Failed
-			if denied(t.result) {
+			switch {
+			case denied(t.result):
 				c.State = toolview.Denied
+			case skipped(t.result):
+				c.State = toolview.Cancelled
 			}
 		}
 		c.Elapsed = t.elapsed
 	}
 	return indent(toolview.Render(c, rc.contentWidth(), rc.st.tool, rc.expandTools))
+}
+
+// skippedText is the result the core gives a call it did not run because a
+// message the person queued came first (core/agent's textSkipped).
+const skippedText = "Skipped due to queued user message."
+
+// skipped reports whether a failed result is a call skipped for a queued
+// message: the person's choice, not a failure.
+func skipped(r *core.ToolResult) bool {
+	return len(r.Content) == 1 && r.Content[0].Type == core.ContentText && r.Content[0].Text == skippedText
 }
 
 // denied reports whether a failed result is an approval denial.

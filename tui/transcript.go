@@ -78,6 +78,18 @@ func (t *transcript) add(it item) *entry {
 	return e
 }
 
+// remove takes entry i out, keeping a scrolled-back view on the same
+// lines.
+func (t *transcript) remove(i int) {
+	t.entries = append(t.entries[:i], t.entries[i+1:]...)
+	switch {
+	case t.top.idx > i:
+		t.top.idx--
+	case t.top.idx == i:
+		t.top.off = 0
+	}
+}
+
 // touch marks an entry changed.
 func (e *entry) touch() { e.ver++ }
 
@@ -193,6 +205,7 @@ func (t *transcript) scroll(rc *renderContext, height, delta int) {
 	if delta == 0 || len(t.entries) == 0 {
 		return
 	}
+	step := delta
 	if t.follow {
 		if delta > 0 {
 			return
@@ -230,8 +243,10 @@ func (t *transcript) scroll(rc *renderContext, height, delta int) {
 		t.follow = true
 		return
 	}
-	// Reaching the bottom resumes following the stream.
-	if _, ok := t.viewFrom(rc, height+1); !ok {
+	// Reaching the bottom resumes following the stream; so does a step
+	// down that ends within one more step of it, as after page up then
+	// page down while the stream grew by a few lines.
+	if _, ok := t.viewFrom(rc, height+max(step, 1)); !ok {
 		t.follow = true
 	}
 }

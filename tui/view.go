@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -36,8 +37,50 @@ func (m *Model) render() string {
 	bottom := m.bottomView()
 	h := max(m.height-strings.Count(bottom, "\n")-1, 1)
 	rc := m.renderContext()
+	follow := m.tr.follow
+	if len(m.tr.entries) == 0 {
+		return strings.Join(m.welcomeView(h), "\n") + "\n" + bottom
+	}
 	lines := m.tr.view(rc, h)
+	if m.tr.follow != follow {
+		// The view reached the bottom: the scrolled-back marker goes.
+		bottom = m.bottomView()
+		h = max(m.height-strings.Count(bottom, "\n")-1, 1)
+		lines = m.tr.view(rc, h)
+	}
 	return strings.Join(lines, "\n") + "\n" + bottom
+}
+
+// welcomeView fills an empty transcript's h lines: what cairn is running
+// with and where to start, at the bottom, next to the editor.
+func (m *Model) welcomeView(h int) []string {
+	w := max(m.width-4, 10)
+	st := m.sess.State()
+	about := st.Model.Provider + "/" + st.Model.ID
+	if st.Model.Reasoning {
+		about += " · thinking " + string(st.Thinking)
+	}
+	about += " · " + shortenHome(m.foot.cwd)
+	text := []string{
+		m.st.accent.Bold(true).Render("cairn") + m.st.muted.Render(" "+m.opts.Version),
+		m.st.muted.Render(ansi.Truncate(about, w, "…")),
+		"",
+	}
+	for _, l := range strings.Split(lipgloss.Wrap("Ask anything below. /help lists the commands and /hotkeys the keys; !cmd runs a shell command, @ names a file, esc interrupts.", w, " "), "\n") {
+		text = append(text, m.st.dim.Render(l))
+	}
+	out := make([]string, 0, h)
+	for i := len(text) + 1; i < h; i++ {
+		out = append(out, "")
+	}
+	for _, l := range text {
+		out = append(out, "  "+l)
+	}
+	out = append(out, "")
+	if len(out) > h {
+		out = out[len(out)-h:]
+	}
+	return out
 }
 
 // transcriptHeight is how many lines the transcript gets now.
@@ -48,6 +91,7 @@ func (m *Model) transcriptHeight() int {
 func (m *Model) renderContext() *renderContext {
 	return &renderContext{
 		width:        m.width,
+		height:       m.height,
 		gen:          m.tr.gen,
 		st:           m.st,
 		md:           m.md,
@@ -63,6 +107,9 @@ func (m *Model) renderContext() *renderContext {
 func (m *Model) bottomView() string {
 	w := m.width
 	var parts []string
+	if !m.tr.follow {
+		parts = append(parts, m.scrolledView(w))
+	}
 	if q := m.queueView(w); q != "" {
 		parts = append(parts, q)
 	}
@@ -86,8 +133,55 @@ func (m *Model) bottomView() string {
 func (m *Model) workingView(w int) string {
 	elapsed := formatElapsed(m.now().Sub(m.busySince))
 	hint := firstKey(m.keys, keymap.Interrupt) + " to interrupt"
-	text := m.st.accent.Render(m.spinner()+" Working…") + m.st.muted.Render(" "+elapsed+" · "+hint)
+	state := m.agentState()
+	detail := elapsed
+	if m.approval != nil {
+		// The agent is not working: it waits for the person, and the
+		// working time stands still meanwhile.
+		hint = "esc denies"
+		if !m.approval.focused {
+			hint = approvalSwitchKey + " to answer · esc interrupts"
+		}
+		text := m.st.warning.Render("◆ Waiting for you") + m.st.muted.Render(" "+formatElapsed(m.now().Sub(m.waitingSince))+" · "+hint)
+		return " " + ansi.Truncate(text, w-1, "…")
+	}
+	if m.retry != nil {
+		state = m.retry.text(m.now())
+		detail = oneLine(m.retry.err, 60)
+	}
+	text := m.st.accent.Render(m.spinner()+" "+state) + m.st.muted.Render(" "+detail+" · "+hint)
 	return " " + ansi.Truncate(text, w-1, "…")
+}
+
+// scrolledView is the marker shown while the transcript is scrolled back:
+// it says so and names the key that jumps back to the bottom.
+func (m *Model) scrolledView(w int) string {
+	text := "↓ scrolled back · " + firstKey(m.keys, keymap.ScrollBottom) + " jumps to the bottom and follows"
+	return " " + m.st.warning.Render(ansi.Truncate(text, w-1, "…"))
+}
+
+// agentState names what the agent is doing, for the working line:
+// thinking, writing, running tools, compacting, or just working.
+func (m *Model) agentState() string {
+	if n := m.runningTools(); n == 1 {
+		return "Working: running a tool…"
+	} else if n > 1 {
+		return fmt.Sprintf("Working: running %d tools…", n)
+	}
+	if m.compacting {
+		return "Working: compacting…"
+	}
+	if m.current != nil {
+		if a, ok := m.current.it.(*assistantItem); ok && len(a.msg.Content) > 0 {
+			switch a.msg.Content[len(a.msg.Content)-1].Type {
+			case core.ContentThinking:
+				return "Working: thinking…"
+			case core.ContentText:
+				return "Working: writing…"
+			}
+		}
+	}
+	return "Working…"
 }
 
 // queueView lists messages waiting to be delivered.
@@ -145,12 +239,53 @@ func (m *Model) statusView(w int) string {
 type firstRunItem struct{ fr *FirstRun }
 
 func (f *firstRunItem) render(rc *renderContext) string {
+	full := f.text(rc, false)
+	// Under the editor and footer, about 7 rows are taken; on a short
+	// terminal the text drops its blank lines rather than its start.
+	if rc.height > 0 && strings.Count(full, "\n")+2 > rc.height-7 {
+		return f.text(rc, true)
+	}
+	return full
+}
+
+// text draws the first-run explanation; compact leaves out the greeting
+// and the blank lines.
+func (f *firstRunItem) text(rc *renderContext, compact bool) string {
 	var b strings.Builder
-	b.WriteString(rc.st.accent.Bold(true).Render("Welcome to cairn.") + "\n\n")
-	b.WriteString(rc.st.warning.Render("No model is set up: cairn found no credentials.") + "\n\n")
-	for _, l := range f.fr.Lines {
+	gap := "\n\n"
+	if compact {
+		gap = "\n"
+	} else {
+		b.WriteString(rc.st.accent.Bold(true).Render("Welcome to cairn.") + gap)
+	}
+	b.WriteString(rc.st.warning.Render("No model is set up: cairn found no credentials.") + gap)
+	for _, l := range reflow(f.fr.Lines) {
+		if l == "" && compact {
+			continue
+		}
 		b.WriteString(lipgloss.Wrap(l, rc.contentWidth(), " /,") + "\n")
 	}
-	b.WriteString("\n" + rc.st.muted.Render("Meanwhile, !cmd runs shell commands and /help lists the commands."))
+	if !compact {
+		b.WriteString("\n")
+	}
+	b.WriteString(rc.st.muted.Render("Meanwhile, !cmd runs shell commands and /help lists the commands."))
 	return indent(b.String())
+}
+
+// reflow joins lines of running text that were broken by hand, so they
+// wrap to the screen's width instead; blank and indented lines (examples)
+// stay as they are.
+func reflow(lines []string) []string {
+	var out []string
+	joinable := false
+	for _, l := range lines {
+		text := l != "" && !strings.HasPrefix(l, " ")
+		if text && joinable {
+			out[len(out)-1] += " " + l
+			continue
+		}
+		out = append(out, l)
+		joinable = text
+	}
+	return out
 }

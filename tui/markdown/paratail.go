@@ -3,6 +3,8 @@ package markdown
 import (
 	"bytes"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // paraChunkBytes is the size past which a streaming paragraph is cut into
@@ -15,9 +17,11 @@ const paraChunkBytes = 1024
 // so the paragraph is cut, at spaces where no inline markup is left open,
 // into chunks of about paraChunkBytes; each finished chunk is rendered once
 // as a paragraph of its own and only the last chunk on every view. The
-// chunks show one under the other, so a long paragraph may have a short
-// line where a chunk ends until it is finished; from then on it is rendered
-// whole.
+// chunks show one under the other; where a chunk's last line can be
+// carried into the next chunk the lines break as in a whole render, and
+// otherwise (markup at the cut) the paragraph has a short line there
+// until it is finished or the Stream is (Stream.Finish); from then on it
+// is rendered whole.
 type paraTail struct {
 	start    int             // start of the paragraph; identifies it
 	next     int             // start of the chunk still growing
@@ -25,6 +29,10 @@ type paraTail struct {
 	out      strings.Builder // finished chunks rendered, one line apart
 	sealed   []int           // end of each finished chunk
 	rendered int             // finished chunks in out
+	// carry is where the text not yet in out starts: the end of the last
+	// rendered chunk, or the start of that chunk's last drawn line when
+	// the line could be carried into the next chunk (see view).
+	carry int
 }
 
 // plainParagraph reports whether src, a block that is still open, is a
@@ -57,7 +65,7 @@ func plainParagraph(src []byte) bool {
 }
 
 // reset points p at the paragraph starting at start.
-func (p *paraTail) reset(start int) { *p = paraTail{start: start, next: start} }
+func (p *paraTail) reset(start int) { *p = paraTail{start: start, next: start, carry: start} }
 
 // grow seals chunks of text[p.next:end] while more than a chunk's worth is
 // left after the cut.
@@ -110,27 +118,34 @@ func safeCut(chunk []byte, min int) int {
 }
 
 // view renders the paragraph in text from p.start to end: the finished
-// chunks from the cache and the growing chunk now.
+// chunks from the cache and the growing chunk now. A finished chunk's last
+// line is short where the chunk was cut, so when its words can be found at
+// the end of the chunk's text, that line is left out and its text is
+// rendered again with the next chunk: the lines then break where a render
+// of the whole paragraph breaks them.
 func (p *paraTail) view(r *Renderer, text []byte, end int) string {
 	if r != p.r {
-		p.r, p.rendered = r, 0
+		p.r, p.rendered, p.carry = r, 0, p.start
 		p.out.Reset()
-	}
-	from := p.start
-	if p.rendered > 0 {
-		from = p.sealed[p.rendered-1]
 	}
 	for ; p.rendered < len(p.sealed); p.rendered++ {
 		to := p.sealed[p.rendered]
-		if out := r.render(bytes.TrimSpace(text[from:to])); out != "" {
+		out := r.render(bytes.TrimSpace(text[p.carry:to]))
+		next := to
+		if i := strings.LastIndexByte(out, '\n'); i >= 0 {
+			if at, ok := lineSource(text, p.carry, to, out[i+1:]); ok {
+				out, next = out[:i], at
+			}
+		}
+		if out != "" {
 			if p.out.Len() > 0 {
 				p.out.WriteByte('\n')
 			}
 			p.out.WriteString(out)
 		}
-		from = to
+		p.carry = next
 	}
-	last := r.render(bytes.TrimSpace(text[p.next:end]))
+	last := r.render(bytes.TrimSpace(text[p.carry:end]))
 	switch {
 	case p.out.Len() == 0:
 		return last
@@ -139,3 +154,38 @@ func (p *paraTail) view(r *Renderer, text []byte, end int) string {
 	}
 	return p.out.String() + "\n" + last
 }
+
+// lineSource finds where, in text[from:to], the source of line (the last
+// drawn line of that text) starts: as many words back from to as the line
+// shows. ok is false unless those words are exactly the line's words, as
+// when markup, a hyphen break or a cut word makes them differ.
+func lineSource(text []byte, from, to int, line string) (int, bool) {
+	words := strings.Fields(ansi.Strip(line))
+	if len(words) == 0 {
+		return 0, false
+	}
+	i := to
+	for range words {
+		for i > from && isSpaceByte(text[i-1]) {
+			i--
+		}
+		for i > from && !isSpaceByte(text[i-1]) {
+			i--
+		}
+	}
+	if i <= from {
+		return 0, false
+	}
+	src := strings.Fields(string(text[i:to]))
+	if len(src) != len(words) {
+		return 0, false
+	}
+	for k := range src {
+		if src[k] != words[k] {
+			return 0, false
+		}
+	}
+	return i, true
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }

@@ -63,3 +63,30 @@ func TestSafeCutLeavesNoMarkupOpen(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamingParagraphBreaksAsAWhole streams a 1,200-word paragraph of
+// plain words: at every point its lines are those of a whole render of
+// the text so far, with no short line where a chunk was cut.
+func TestStreamingParagraphBreaksAsAWhole(t *testing.T) {
+	r := New(Palette{Dark: true}, 80)
+	var s Stream
+	var sofar strings.Builder
+	for i := range 1200 {
+		w := "word" + strings.Repeat("x", i%9)
+		if i > 0 {
+			s.Append(" ")
+			sofar.WriteByte(' ')
+		}
+		s.Append(w)
+		sofar.WriteString(w)
+		if i%53 != 0 && i != 1199 {
+			continue
+		}
+		if got, want := s.View(r), r.Render(sofar.String()); got != want {
+			t.Fatalf("after %d words the streaming view differs from a whole render:\n%s", i+1, lineDiff(want, got))
+		}
+	}
+	if s.para.rendered == 0 {
+		t.Fatal("the paragraph was never cut into chunks")
+	}
+}

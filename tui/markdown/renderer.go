@@ -20,6 +20,9 @@ type Renderer struct {
 	palette Palette
 	width   int
 	term    *glamour.TermRenderer // nil if glamour refused the options
+	// narrow holds renderers for tables narrower than width, by their
+	// width (see termFor).
+	narrow map[int]*glamour.TermRenderer
 
 	// renders and renderedBytes count calls to glamour and the markdown
 	// they were given; tests use them to see what was re-rendered.
@@ -53,10 +56,19 @@ func (r *Renderer) Width() int { return r.width }
 // Palette returns the palette r colours with.
 func (r *Renderer) Palette() Palette { return r.palette }
 
-// Render renders a whole markdown text. The result has no blank lines at its
+// Render renders a whole markdown text; a text with tables is rendered
+// block by block so that each table is as wide as its cells. The result has no blank lines at its
 // start or end, no trailing newline and no padding after the last visible
 // cell of a line.
 func (r *Renderer) Render(md string) string {
+	if hasTable(md) {
+		// Block by block, as a Stream draws it, so that each table is
+		// sized to its own content (see termFor).
+		var s Stream
+		s.Set(md)
+		s.Finish()
+		return s.View(r)
+	}
 	return r.render([]byte(md))
 }
 
@@ -68,7 +80,7 @@ func (r *Renderer) render(src []byte) string {
 	if r.term == nil {
 		return trimBlankLines(string(src))
 	}
-	out, err := r.term.RenderBytes(prepare(src))
+	out, err := r.termFor(src).RenderBytes(prepare(src))
 	if err != nil {
 		return trimBlankLines(string(src))
 	}

@@ -24,6 +24,12 @@ type Stream struct {
 	fresh    bool            // tail reflects text and r
 	view     string          // the last View
 	joined   bool            // view is stable and tail joined
+	// done is set once the text is complete: the open block is then
+	// rendered whole, with no chunk boundaries in a long paragraph.
+	done bool
+	// lastRead is set when Finish had the splitter read a last line with
+	// no newline as complete; more text must then be split again.
+	lastRead bool
 
 	stableRenders int // finished blocks rendered, for tests
 }
@@ -33,9 +39,36 @@ func (s *Stream) Append(delta string) {
 	if delta == "" {
 		return
 	}
+	if s.lastRead {
+		// Finish took the last line as complete, and it was not.
+		text := string(s.text) + delta
+		s.Reset()
+		s.Append(text)
+		return
+	}
 	s.text = append(s.text, delta...)
 	s.split.scan(s.text)
+	s.fresh, s.joined, s.done = false, false, false
+}
+
+// Finish marks the text complete: its last line counts as complete, and a
+// long paragraph at its end is rendered as one paragraph rather than in the
+// chunks that keep streaming cheap. Appending more text reopens the Stream
+// (splitting its text again).
+func (s *Stream) Finish() {
+	if s.done {
+		return
+	}
+	s.done = true
 	s.fresh, s.joined = false, false
+	s.para = paraTail{}
+	if s.split.pos < len(s.text) {
+		// The last line has no newline, but nothing follows it: split it
+		// too, so that a block before it (a table) ends where it ends.
+		s.split.line(s.text[s.split.pos:], s.split.pos)
+		s.split.pos = len(s.text)
+		s.lastRead = true
+	}
 }
 
 // Set replaces the text. When text extends the current text, only the new
@@ -120,7 +153,7 @@ func (s *Stream) renderTail(r *Renderer) string {
 	sp := &s.split
 	if sp.fence.n == 0 || sp.open != sp.fenceStart {
 		start := sp.tailStart()
-		if src := s.text[start:]; len(src) > 2*paraChunkBytes && !sp.list && sp.fence.n == 0 && plainParagraph(src) {
+		if src := s.text[start:]; !s.done && len(src) > 2*paraChunkBytes && !sp.list && sp.fence.n == 0 && plainParagraph(src) {
 			if s.para.start != start || s.para.next < start {
 				s.para.reset(start)
 			}

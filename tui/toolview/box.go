@@ -93,9 +93,11 @@ func (b *box) limit(collapsed int) int {
 	return collapsed
 }
 
-// render draws the box: the header line, the content lines, a blank line
-// above and below, every line padded to width and laid on the background
-// bg (an SGR sequence, or "" for none).
+// render draws the box: the header line and the content lines, every line
+// padded to width and laid on the background bg (an SGR sequence, or ""
+// for none). It has no blank lines of its own above or below: the
+// transcript puts one blank line between items, so calls in a row stay
+// one line apart.
 func (b *box) render(header string, width int, bg string) string {
 	pad := boxPadding(width)
 	var out strings.Builder
@@ -124,12 +126,10 @@ func (b *box) render(header string, width int, bg string) string {
 			out.WriteString(ansi.ResetStyle)
 		}
 	}
-	put("", 0)
 	put(header, ansi.StringWidth(header))
 	for _, l := range b.lines {
 		put(l.s, l.width)
 	}
-	put("", 0)
 	return out.String()
 }
 

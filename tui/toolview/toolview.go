@@ -85,9 +85,9 @@ const (
 	errorLimit = 5
 )
 
-// Render draws a call as a box exactly width cells wide: a blank line, the
-// header (see Header), the tool's content and a blank line, on the
-// background of the call's state. Collapsed, the content is a short preview
+// Render draws a call as a box exactly width cells wide: the header (see
+// Header) and the tool's content, on the background of the call's state,
+// with no blank line above or below. Collapsed, the content is a short preview
 // ending with a note on how much is left out; expanded shows everything up
 // to a cap of a few hundred lines per part.
 func Render(c Call, width int, st Styles, expanded bool) string {
@@ -99,6 +99,11 @@ func Render(c Call, width int, st Styles, expanded bool) string {
 	switch {
 	case v.state == Denied:
 		v.reasonBody(b, v.p.Warning)
+		if c.PreviewDiff != "" {
+			// The change that was refused stays readable, so the person
+			// can see what they said no to.
+			diffBlock(v, b, c.PreviewDiff)
+		}
 	case v.state == Cancelled && !k.ownsFailure:
 		v.reasonBody(b, v.p.Muted)
 	case v.state == Failed && !k.ownsFailure:
