@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,6 +47,7 @@ func builtinCommands() []command {
 		{"export", "[file]", "write the session as an HTML file", (*Model).cmdExport},
 		{"copy", "", "copy the last answer to the clipboard", (*Model).cmdCopy},
 		{"theme", "[name]", "pick the colour theme", (*Model).cmdTheme},
+		{"mcp", "", "show the MCP servers, their state and tools", (*Model).cmdMCP},
 		{"hotkeys", "", "list the keyboard shortcuts", (*Model).cmdHotkeys},
 		{"help", "", "list the commands", (*Model).cmdHelp},
 		{"quit", "", "leave cairn", (*Model).cmdQuit},
@@ -159,6 +161,54 @@ func (m *Model) cmdHotkeys(string) tea.Cmd {
 			continue
 		}
 		fmt.Fprintf(&b, "  %-*s  %s\n", hotkeysKeyWidth, e.Keys, m.st.muted.Render(e.Description))
+	}
+	m.tr.add(&textItem{text: strings.TrimRight(b.String(), "\n")})
+	return nil
+}
+
+// cmdMCP lists the MCP servers: state, where each is configured, its
+// tools under the names the model calls them by, and why a failed one
+// failed (with the last lines of its stderr and its log file).
+func (m *Model) cmdMCP(string) tea.Cmd {
+	var servers []mcp.Status
+	if m.opts.MCP != nil {
+		servers = m.opts.MCP()
+	}
+	if len(servers) == 0 {
+		m.tr.add(&textItem{text: "No MCP servers configured. Add them to ~/.cairn/mcp.json (or, in a trusted project, .mcp.json) as {\"mcpServers\": {\"name\": {\"command\": \"...\", \"args\": [...]}}}; cairn mcp list checks the files."})
+		return nil
+	}
+	var b strings.Builder
+	for i, st := range servers {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		state := st.State.String()
+		if st.Server.Disabled {
+			state = "disabled"
+		}
+		fmt.Fprintf(&b, "%s  %s  %s\n", m.st.accent.Render(st.Server.Name), state, m.st.muted.Render(st.Server.CommandLine()+"  (from "+st.Server.Source+")"))
+		for _, t := range st.Tools {
+			hint := ""
+			switch {
+			case t.ReadOnly:
+				hint = " (read-only)"
+			case t.Destructive != nil && *t.Destructive:
+				hint = " (destructive)"
+			}
+			fmt.Fprintf(&b, "  %s%s\n", mcp.ToolName(st.Server.Name, t.Name), m.st.muted.Render(hint))
+		}
+		if st.Err != nil {
+			fmt.Fprintf(&b, "  error: %v\n", st.Err)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(st.Stderr), "\n") {
+			if l != "" {
+				fmt.Fprintf(&b, "  %s\n", m.st.muted.Render(l))
+			}
+		}
+		if st.Log != "" && (st.Err != nil || st.Stderr != "") {
+			fmt.Fprintf(&b, "  %s\n", m.st.muted.Render("log: "+st.Log))
+		}
 	}
 	m.tr.add(&textItem{text: strings.TrimRight(b.String(), "\n")})
 	return nil

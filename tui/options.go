@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/cairn-dev/cairn/core/mcp"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
@@ -38,6 +39,8 @@ type Options struct {
 	Shell string
 	// Templates are the prompt templates offered as slash commands.
 	Templates prompts.Templates
+	// MCP reports the MCP servers for /mcp; nil means none are configured.
+	MCP func() []mcp.Status
 	// FirstRun, when set, is shown instead of the transcript until a model
 	// is available: no credentials were found.
 	FirstRun *FirstRun

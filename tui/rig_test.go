@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"testing"
 	"time"
 
@@ -60,6 +61,8 @@ type rigOptions struct {
 	// retry turns automatic retries on; sleep waits out their delays.
 	retry *agent.RetrySettings
 	sleep func(context.Context, time.Duration) error
+	// mcp reports MCP servers for /mcp.
+	mcp func() []mcp.Status
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -108,6 +111,7 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		Cwd: dir, Dir: dir, Version: "test",
 		Models:    func() []core.Model { return o.models },
 		Templates: o.templates,
+		MCP:       o.mcp,
 	}
 	if !o.realClock {
 		opts.Now = func() time.Time { return testClock }

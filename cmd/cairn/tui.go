@@ -81,6 +81,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Dir:        env.dir,
 		Shell:      eff.ShellPath,
 		Templates:  templates,
+		MCP:        a.mcp.statuses,
 		Notices:    notices,
 		Version:    versionString(),
 		OpenResume: resume,
