@@ -98,6 +98,15 @@ type ToolExecutionStart struct {
 	Args       []byte // the call's JSON arguments
 }
 
+// ToolExecutionRunning says an allowed tool call has begun to run. The
+// calls of one answer are all decided (approved or not) before any runs,
+// so a call announced by ToolExecutionStart may wait for the approval of
+// another; front ends start its clock here.
+type ToolExecutionRunning struct {
+	ToolCallID string
+	ToolName   string
+}
+
 // ToolExecutionUpdate carries a running tool's partial output. Each update
 // replaces the previous one.
 type ToolExecutionUpdate struct {
@@ -208,6 +217,7 @@ func (MessageUpdate) EventType() string        { return "message_update" }
 func (MessageEnd) EventType() string           { return "message_end" }
 func (ToolExecutionStart) EventType() string   { return "tool_execution_start" }
 func (ToolExecutionUpdate) EventType() string  { return "tool_execution_update" }
+func (ToolExecutionRunning) EventType() string { return "tool_execution_running" }
 func (ToolExecutionEnd) EventType() string     { return "tool_execution_end" }
 func (AutoRetryStart) EventType() string       { return "auto_retry_start" }
 func (AutoRetryEnd) EventType() string         { return "auto_retry_end" }

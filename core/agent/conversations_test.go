@@ -62,7 +62,7 @@ func TestQuestionTravelsInTheEventStream(t *testing.T) {
 	}
 	evs := f.untilSettled()
 	seq := names(withoutUpdates(evs))
-	want := "question_closed tool_execution_end message_start(toolResult) message_end(toolResult)"
+	want := "question_closed tool_execution_running tool_execution_end message_start(toolResult) message_end(toolResult)"
 	if !strings.HasPrefix(seq, want) {
 		t.Errorf("after the answer: %s\nwant it to start %s", seq, want)
 	}

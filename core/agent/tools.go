@@ -123,6 +123,7 @@ func (s *Session) execute(ctx context.Context, runs []*toolRun) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			s.publish(core.ToolExecutionRunning{ToolCallID: r.call.ID, ToolName: r.call.Name})
 			r.result = s.executeOne(ctx, r)
 			s.publishEnd(r)
 		}()

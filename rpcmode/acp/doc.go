@@ -28,8 +28,9 @@
 // Text and thinking deltas become agent_message_chunk and
 // agent_thought_chunk. A tool call becomes tool_call (pending, with its
 // ACP kind, locations and, for edit and write, diff content {path, oldText,
-// newText}), then tool_call_update: in_progress when approved or when it
-// reports progress, completed or failed at its end. When the turn ends, a
+// newText}), then tool_call_update: in_progress when it starts to run
+// (core.ToolExecutionRunning) or is approved, completed or failed at its
+// end. When the turn ends, a
 // call still open is closed as failed before the prompt is answered.
 // usage_update reports the context window's use at the end of each turn.
 //

@@ -129,6 +129,8 @@ func (w *writer) handle(e core.Event) {
 		}
 	case core.ToolExecutionStart:
 		w.toolStarted(e)
+	case core.ToolExecutionRunning:
+		w.running(e.ToolCallID)
 	case core.ToolExecutionUpdate:
 		w.toolProgress(e)
 	case core.ToolExecutionEnd:

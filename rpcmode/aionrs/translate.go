@@ -122,6 +122,10 @@ func (s *server) frames(e core.Event) (lines [][]byte, then func()) {
 		return s.question(t, e)
 	case core.QuestionClosed:
 		return s.questionClosed(t, e), nil
+	case core.ToolExecutionRunning:
+		if c := t.calls[e.ToolCallID]; c != nil {
+			return s.running(t, c), nil
+		}
 	case core.ToolExecutionUpdate:
 		if c := t.calls[e.ToolCallID]; c != nil {
 			return s.running(t, c), nil
