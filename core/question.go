@@ -79,6 +79,10 @@ func (q Question) OptionLabel(v string) string {
 type Answer struct {
 	Value string
 	Yes   bool
+	// Text is free text given with a select answer: the reason of a
+	// "deny with reason" choice, when the front end already has it (the
+	// gate then does not ask for it).
+	Text string
 }
 
 // Outcome is how a question ended.

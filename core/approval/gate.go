@@ -254,7 +254,7 @@ func (q question) what() string {
 
 // ask puts q to the person and acts on the answer.
 func (g *Gate) ask(ctx context.Context, asker core.Asker, q question) Decision {
-	choice, d, ok := g.selectOption(ctx, asker, q)
+	choice, text, d, ok := g.selectOption(ctx, asker, q)
 	if !ok {
 		return d
 	}
@@ -270,17 +270,21 @@ func (g *Gate) ask(ctx context.Context, asker core.Asker, q question) Decision {
 	case OptionAllowAlways:
 		return g.persist(q.session)
 	case OptionDenyReason:
+		if text != "" {
+			return Decision{By: ByPerson, Reason: text}
+		}
 		return g.denyWithReason(ctx, asker, q)
 	}
 	// OptionDeny, or an answer that was never offered.
 	return Decision{By: ByPerson}
 }
 
-// selectOption asks the question. When it goes unanswered, ok is false and
-// d is the denial: abort, timeout, dismissal, or nobody to ask.
-func (g *Gate) selectOption(ctx context.Context, asker core.Asker, q question) (choice Option, d Decision, ok bool) {
+// selectOption asks the question; text is the free text given with the
+// answer (trimmed). When it goes unanswered, ok is false and d is the
+// denial: abort, timeout, dismissal, or nobody to ask.
+func (g *Gate) selectOption(ctx context.Context, asker core.Asker, q question) (choice Option, text string, d Decision, ok bool) {
 	if asker == nil {
-		return "", Decision{By: ByPerson}, false
+		return "", "", Decision{By: ByPerson}, false
 	}
 	opts := make([]core.Option, len(q.options))
 	for i, o := range q.options {
@@ -291,9 +295,9 @@ func (g *Gate) selectOption(ctx context.Context, asker core.Asker, q question) (
 		Title: "Allow " + q.what() + "?", Message: q.message(), Options: opts, ToolCallID: q.callID, Timeout: g.timeout,
 	})
 	if out == core.Answered && slices.Contains(q.options, Option(a.Value)) {
-		return Option(a.Value), Decision{}, true
+		return Option(a.Value), strings.TrimSpace(a.Text), Decision{}, true
 	}
-	return "", unanswered(ctx, out), false
+	return "", "", unanswered(ctx, out), false
 }
 
 // denyWithReason asks why and denies with the answer; a dismissed question

@@ -46,6 +46,7 @@ func call(name string, args map[string]string) core.ToolCall {
 // answer is one scripted reply of fakeUI.
 type answer struct {
 	value string
+	text  string // free text given with the answer
 	ok    bool
 	// block makes the dialog wait for its context to end, then give up.
 	block bool
@@ -101,7 +102,7 @@ func (u *fakeUI) Ask(ctx context.Context, q core.Question) (core.Answer, core.Ou
 	if !a.ok {
 		return core.Answer{}, core.Dismissed
 	}
-	return core.Answer{Value: a.value}, core.Answered
+	return core.Answer{Value: a.value, Text: a.text}, core.Answered
 }
 
 // optionValues returns a select question's option values.
@@ -448,6 +449,17 @@ func TestGateDenyWithReason(t *testing.T) {
 	}
 	if len(ui.inputs) != 1 || !strings.Contains(ui.inputs[0].Title, "bash: rm -rf build") {
 		t.Errorf("reason asked as %+v", ui.inputs)
+	}
+}
+
+// A front end that already has the reason gives it with the choice, and
+// the gate asks nothing more.
+func TestGateDenyWithReasonGivenWithTheChoice(t *testing.T) {
+	ui := newFakeUI(answer{value: string(OptionDenyReason), text: " use make clean ", ok: true})
+	g := openGate(t, Config{})
+	d := g.Check(context.Background(), bashTool, bashCall("rm -rf build"), ui)
+	if d.Allow || d.By != ByPerson || d.Reason != "use make clean" || len(ui.inputs) != 0 {
+		t.Fatalf("decision %+v, asked %d more questions", d, len(ui.inputs))
 	}
 }
 

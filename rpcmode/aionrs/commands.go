@@ -92,8 +92,8 @@ func (s *server) onApprove(cmd command) {
 	s.answer(q, string(approval.OptionAllowOnce))
 }
 
-// onDeny denies the call; a reason is asked for by the gate and given to
-// the model with the denial.
+// onDeny denies the call; a reason goes to the gate with the choice, and
+// the gate gives it to the model with the denial.
 func (s *server) onDeny(cmd command) {
 	reason := strings.TrimSpace(cmd.Reason)
 	c, q := s.claim(cmd.CallID, denied, reason, "")
@@ -103,16 +103,19 @@ func (s *server) onDeny(cmd command) {
 	}
 	// The options were recorded when the question opened and never change.
 	if reason != "" && offers(c.options, approval.OptionDenyReason) {
-		s.answer(q, string(approval.OptionDenyReason))
+		s.answerWith(q, core.Answer{Value: string(approval.OptionDenyReason), Text: reason})
 		return
 	}
 	s.answer(q, string(approval.OptionDeny))
 }
 
-// answer answers an approval question. It fails only when the question
+// answer answers an approval question with an option.
+func (s *server) answer(question, value string) { s.answerWith(question, core.Answer{Value: value}) }
+
+// answerWith answers an approval question. It fails only when the question
 // closed meanwhile (a stop won the race), which needs no reply.
-func (s *server) answer(question, value string) {
-	if err := s.sess.Answer(question, core.Answer{Value: value}); err != nil {
+func (s *server) answerWith(question string, a core.Answer) {
+	if err := s.sess.Answer(question, a); err != nil {
 		fmt.Fprintf(s.log, "cairn: json-stream: the approval was no longer open: %v\n", err)
 	}
 }

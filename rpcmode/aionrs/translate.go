@@ -172,18 +172,15 @@ func (s *server) settled(e core.Settled) [][]byte {
 
 // question handles a question of the core gate. An approval becomes a
 // tool_request, unless the host already allowed the call's category with
-// scope "always"; then it is answered at once. A deny-reason question
-// carries the reason of the host's tool_deny. The protocol has no way to
-// put other questions to the host, so they are dismissed.
+// scope "always"; then it is answered at once. The protocol has no way to
+// put other questions to the host, so they are dismissed (tool_deny gives
+// its reason with the choice, so the gate never asks for one).
 func (s *server) question(t *turn, q core.Question) ([][]byte, func()) {
 	dismiss := func() { _ = s.sess.Dismiss(q.ID) }
 	c := t.calls[q.ToolCallID]
 	switch {
 	case c == nil:
 		return nil, dismiss
-	case q.Purpose == core.PurposeDenyReason:
-		reason := c.reason
-		return nil, func() { s.answer(q.ID, reason) }
 	case q.Purpose != core.PurposeApproval:
 		return nil, dismiss
 	}

@@ -40,12 +40,11 @@ func (c *conn) approve(params json.RawMessage) (any, *Error) {
 		return nil, errorf(CodeInvalidParams, "no tool call awaits approval with execution_id %q (it was answered, timed out or cancelled)", id)
 	}
 	choice := chooseOption(q, *p.Approved, p.Options.RememberChoice, p.Options.ApplyToSimilar, p.Reason != "")
+	answer := core.Answer{Value: string(choice)}
 	if choice == approval.OptionDenyReason {
-		c.mu.Lock()
-		c.reasons[q.ToolCallID] = p.Reason
-		c.mu.Unlock()
+		answer.Text = p.Reason
 	}
-	if err := c.sess.Answer(q.ID, core.Answer{Value: string(choice)}); err != nil {
+	if err := c.sess.Answer(q.ID, answer); err != nil {
 		if errors.Is(err, agent.ErrNoQuestion) {
 			return nil, errorf(CodeInvalidParams, "the tool call %q no longer awaits approval (it timed out or was cancelled)", id)
 		}

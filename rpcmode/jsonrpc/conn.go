@@ -38,14 +38,11 @@ type conn struct {
 	nextQuery int
 	// approvals are the open approval questions by execution id.
 	approvals map[string]core.Question
-	// reasons are the deny reasons given with tool.approve, by tool call
-	// id, for the question asking why that follows a denial.
-	reasons  map[string]string
-	terminal terminalState
+	terminal  terminalState
 }
 
 func newConn(nc net.Conn, cfg Config) *conn {
-	return &conn{nc: nc, cfg: cfg, approvals: map[string]core.Question{}, reasons: map[string]string{}}
+	return &conn{nc: nc, cfg: cfg, approvals: map[string]core.Question{}}
 }
 
 // hangUp disconnects the client; serve then cleans up.

@@ -185,17 +185,9 @@ func (t *translator) question(q core.Question) {
 		t.c.approvals[x.id] = q
 		t.c.mu.Unlock()
 		t.notify("tool.request_approval", t.approvalParams(x, q))
-	case core.PurposeDenyReason:
-		t.c.mu.Lock()
-		reason, ok := t.c.reasons[q.ToolCallID]
-		delete(t.c.reasons, q.ToolCallID)
-		t.c.mu.Unlock()
-		if ok {
-			_ = t.c.sess.Answer(q.ID, core.Answer{Value: reason})
-			return
-		}
-		_ = t.c.sess.Dismiss(q.ID)
 	default:
+		// tool.approve gives a denial's reason with the choice, so the
+		// gate never asks for one; nothing else can be asked here.
 		_ = t.c.sess.Dismiss(q.ID)
 	}
 }
@@ -369,7 +361,6 @@ func (t *translator) complete(code int, message string) {
 	if t.c.running == q.id {
 		t.c.running = ""
 	}
-	clear(t.c.reasons)
 	t.c.mu.Unlock()
 	t.notify("stream.complete", map[string]any{"query_id": q.id, "status": status, "metadata": meta})
 }
