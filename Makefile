@@ -5,6 +5,9 @@ BIN      ?= bin/cairn
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 ARGS     ?=
+# cairn uses no cgo; built without it the binary is static and starts about
+# 1 ms sooner in 1.3 MiB less memory (make bench-startup). CGO=1 links libc.
+CGO      ?= 0
 
 .PHONY: help build run test bench bench-startup bench-rpc bench-tui lint demo demo-tui install fuzz clean
 
@@ -13,7 +16,7 @@ help: ## list the targets
 
 build: ## build bin/cairn
 	@[ -x $(BIN) ] || echo "building $(BIN) (the first build fetches and compiles the dependencies: about a minute)..."
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cairn
+	CGO_ENABLED=$(CGO) $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cairn
 
 run: build ## build and open cairn's TUI (ARGS are passed on, e.g. make run ARGS='-p "hello"')
 	./$(BIN) $(ARGS)
@@ -61,7 +64,7 @@ demo-tui: build ## open the TUI on the scripted demo (cairn --demo; no API key n
 	./$(BIN) --demo
 
 install: ## install cairn into GOBIN (or GOPATH/bin)
-	$(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/cairn
+	CGO_ENABLED=$(CGO) $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/cairn
 
 clean: ## remove build output
 	rm -rf bin

@@ -42,7 +42,7 @@ if [ -n "${CAIRN_BIN:-}" ]; then
 else
   say "building cairn as make build does"
   CAIRN=$work/cairn
-  go build -trimpath -ldflags '-s -w' -o "$CAIRN" ./cmd/cairn
+  CGO_ENABLED=${CGO:-0} go build -trimpath -ldflags '-s -w' -o "$CAIRN" ./cmd/cairn
 fi
 
 mkdir -p "$work/cwd" "$work/cairn-dir" "$work/home/.pi/agent"

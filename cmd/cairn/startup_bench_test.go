@@ -21,9 +21,10 @@ import (
 // measures what the rpc mode itself does before it can answer.
 // scripts/bench-startup.sh measures the same with medians, pi beside them.
 
-// cairnBinary builds cmd/cairn (stripped, as `make build` does) into a
-// directory removed after the benchmark, or skips when there is no go
-// command; the build cache makes every build after the first a link.
+// cairnBinary builds cmd/cairn (stripped and without cgo, as `make build`
+// does) into a directory removed after the benchmark, or skips when there
+// is no go command; the build cache makes every build after the first a
+// link.
 func cairnBinary(b *testing.B) string {
 	b.Helper()
 	goCmd, err := exec.LookPath("go")
@@ -34,7 +35,9 @@ func cairnBinary(b *testing.B) string {
 		b.Skipf("no go command to build cairn for the whole-process benchmark: %v", err)
 	}
 	bin := filepath.Join(b.TempDir(), "cairn")
-	if out, err := exec.Command(goCmd, "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, ".").CombinedOutput(); err != nil {
+	build := exec.Command(goCmd, "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("build cairn: %v\n%s", err, out)
 	}
 	return bin
