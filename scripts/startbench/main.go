@@ -12,8 +12,11 @@
 // get_state command of pi's rpc protocol to the child's stdin at spawn and
 // times spawn -> the first stdout line, which must be that command's
 // response; then stdin is closed and the child must exit 0. The peak RSS
-// is the child's ru_maxrss as wait4 reports it. Each run has a 30-second
-// limit, after which the child is killed and startbench fails.
+// is the child's ru_maxrss as wait4 reports it. Go starts a child with
+// vfork semantics, so that figure is never below the spawning process's own
+// peak RSS: startbench stays small, and warns when a case's median is not
+// above its own peak. Each run has a 30-second limit, after which the child
+// is killed and startbench fails.
 package main
 
 import (
@@ -102,7 +105,27 @@ func main() {
 			rss[i] = float64(s.rssKiB) / 1024
 		}
 		fmt.Printf("%s\t%.1f\t%.1f\t%.1f\t%d\n", c.label, median(walls), median(rss), slices.Min(walls), len(c.samples))
+		if own := ownPeakKiB(); own > 0 && median(rss) <= float64(own)/1024 {
+			fmt.Fprintf(os.Stderr, "startbench: %s: the peak RSS is not above startbench's own (%.1f MiB), so it may be startbench's\n", c.label, float64(own)/1024)
+		}
 	}
+}
+
+// ownPeakKiB returns this process's peak RSS (VmHWM), or 0 if unknown.
+func ownPeakKiB() int64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(status)) {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kib int64
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "%d kB", &kib); err == nil {
+				return kib
+			}
+		}
+	}
+	return 0
 }
 
 // runOnce spawns argv once and measures it.
