@@ -98,6 +98,9 @@ func BenchmarkStartupRPC(b *testing.B) {
 		}
 		line, err := stateResponse(stdin, stdout)
 		timed += time.Since(start)
+		if err != nil {
+			_ = cmd.Process.Kill()
+		}
 		_ = stdin.Close()
 		_, _ = io.Copy(io.Discard, stdout)
 		if werr := cmd.Wait(); err == nil {
