@@ -692,7 +692,7 @@ GO
 
 say "building cairn and the driver"
 CAIRN=${CAIRN_BIN:-$work/cairn}
-[ -n "${CAIRN_BIN:-}" ] || go build -trimpath -ldflags '-s -w' -o "$CAIRN" ./cmd/cairn
+[ -n "${CAIRN_BIN:-}" ] || CGO_ENABLED=${CGO:-0} go build -trimpath -ldflags '-s -w' -o "$CAIRN" ./cmd/cairn
 mkdir -p "$work/driver"
 write_driver "$work/driver/main.go"
 printf 'module tuibench\n\ngo 1.22\n' >"$work/driver/go.mod"
