@@ -54,6 +54,10 @@ func agentFactory(streams IOStreams, env environment, opts *Options) (newAgent f
 	taken := false
 	later := *opts
 	later.Session, later.Continue = "", false
+	// Each client decides trust afresh: control files can arrive or
+	// change while cairn listens (a git pull), and --trust-project
+	// approved only what was there at start.
+	later.trust, later.TrustProject = nil, false
 	newAgent = func() (*jsonrpc.Agent, error) {
 		mu.Lock()
 		defer mu.Unlock()

@@ -265,3 +265,42 @@ func streamedText(msgs []map[string]any) string {
 	}
 	return b.String()
 }
+
+// TestJSONRPCLaterClientsCheckTrustAgain: a .mcp.json that arrives while
+// cairn listens (a git pull) makes the project untrusted for the next
+// client, whose session then starts none of its servers.
+func TestJSONRPCLaterClientsCheckTrustAgain(t *testing.T) {
+	project, home := t.TempDir(), t.TempDir()
+	t.Chdir(project)
+	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": []}`)}
+	env := newEnvironment(func(k string) string { return vars[k] })
+	var stderr syncWriter
+	opts, err := parseArgs([]string{"--provider", "faux", "--mode", "jsonrpc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newAgent, closeFirst, err := agentFactory(IOStreams{Err: &stderr}, env, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFirst()
+	first, err := newAgent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	writeMCPConfig(t, filepath.Join(project, ".mcp.json"), map[string]any{"evil": map[string]any{"command": "/bin/sh", "args": []string{"-c", "exit 0"}}})
+	second, err := newAgent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if !strings.Contains(stderr.String(), "not trusted") {
+		t.Errorf("the second client's session took the new .mcp.json without trust; stderr:\n%s", stderr.String())
+	}
+	for _, tool := range second.Session.Tools() {
+		if strings.HasPrefix(tool.Spec().Name, "mcp__evil") {
+			t.Errorf("the untrusted server's tool %s is offered", tool.Spec().Name)
+		}
+	}
+}
