@@ -177,8 +177,10 @@ func (m *Manager) keep(r *running) {
 	}
 }
 
-// serve follows a ready server until its connection ends, listing its
-// tools again whenever it says they changed.
+// serve follows a ready server until its connection ends or the manager
+// closes (keep then closes the connection: Close may have listed the
+// connections before this one was set), listing its tools again whenever
+// the server says they changed.
 func (m *Manager) serve(r *running, conn Conn) error {
 	done := make(chan error, 1)
 	go func() { done <- conn.Wait() }()
@@ -186,6 +188,8 @@ func (m *Manager) serve(r *running, conn Conn) error {
 		select {
 		case err := <-done:
 			return err
+		case <-m.ctx.Done():
+			return nil
 		case <-conn.ToolsChanged():
 			s := r.status.Server
 			ctx, cancel := context.WithTimeout(m.ctx, s.Timeout)
