@@ -2,7 +2,6 @@ package acp
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/tools"
 )
 
 // toolCall is an open tool call as the writer tracks it.
@@ -118,13 +118,11 @@ func diffPreview(path string, a toolArgs, readFile bool) []toolContent {
 		if !readFile {
 			return []toolContent{{Type: "diff", Path: path, NewText: a.Content}}
 		}
-		if f, err := os.Open(path); err == nil {
-			b, err := io.ReadAll(io.LimitReader(f, maxPreviewFile+1))
-			f.Close()
-			if err == nil && len(b) <= maxPreviewFile {
-				s := string(b)
-				old = &s
-			}
+		// Only a regular file: a pipe or a device named by the model
+		// could block this goroutine (all output) or never end.
+		if b, err := tools.ReadRegular(path, maxPreviewFile); err == nil {
+			s := string(b)
+			old = &s
 		}
 		return []toolContent{{Type: "diff", Path: path, OldText: old, NewText: a.Content}}
 	}

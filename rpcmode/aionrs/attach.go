@@ -3,16 +3,20 @@ package aionrs
 import (
 	"encoding/base64"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/tools"
 )
 
-// maxImageBytes bounds an attached image read into a prompt.
-const maxImageBytes = 20 << 20
+// Attached images are bounded one by one, in number and in total, so a
+// message naming one file many times cannot exhaust memory.
+const (
+	maxImageBytes = 20 << 20
+	maxImages     = 20
+	maxTotalBytes = 50 << 20
+)
 
 var imageTypes = map[string]string{
 	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
@@ -24,18 +28,29 @@ var imageTypes = map[string]string{
 // notes say what could not be attached and why.
 func attach(input string, files []string, model core.Model) (text string, images []core.Content, notes []string) {
 	var named []string
+	seen := map[string]bool{}
+	total := int64(0)
 	for _, path := range files {
+		if seen[path] {
+			continue
+		}
+		seen[path] = true
 		mime, isImage := imageTypes[strings.ToLower(filepath.Ext(path))]
 		if !isImage || !model.SupportsImages() {
 			named = append(named, path)
 			continue
 		}
-		data, err := readLimited(path, maxImageBytes)
+		var data []byte
+		err := fmt.Errorf("more than %d images, or more than %d bytes of them, in one message", maxImages, maxTotalBytes)
+		if len(images) < maxImages && total < maxTotalBytes {
+			data, err = tools.ReadRegular(path, min(maxImageBytes, maxTotalBytes-total))
+		}
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("attach %s: %v; it is named in the prompt instead", path, err))
 			named = append(named, path)
 			continue
 		}
+		total += int64(len(data))
 		images = append(images, core.ImageBlock(base64.StdEncoding.EncodeToString(data), mime))
 	}
 	text = input
@@ -43,20 +58,4 @@ func attach(input string, files []string, model core.Model) (text string, images
 		text += "\n\nAttached files:\n- " + strings.Join(named, "\n- ")
 	}
 	return text, images, notes
-}
-
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("larger than %d bytes", limit)
-	}
-	return data, nil
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/cairn-dev/cairn/core"
@@ -57,5 +58,44 @@ func TestAttachWithoutImageInput(t *testing.T) {
 	_, images, notes := attach("hi", []string{"/does/not/exist.png"}, faux.Model)
 	if len(images) != 0 || len(notes) != 1 {
 		t.Fatalf("missing image: images %d, notes %v", len(images), notes)
+	}
+}
+
+// attach bounds what it reads: a file named twice is read once, images
+// stop at maxImages, and a pipe is named, not opened (it would block).
+func TestAttachBounds(t *testing.T) {
+	dir := t.TempDir()
+	png := filepath.Join(dir, "a.png")
+	if err := os.WriteFile(png, []byte("\x89PNG\r\n\x1a\nfake"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := core.Model{ID: "m", Input: []string{"text", "image"}}
+	files := make([]string, 1000)
+	for i := range files {
+		files[i] = png
+	}
+	_, images, _ := attach("x", files, model)
+	if len(images) != 1 {
+		t.Errorf("one file named 1000 times gave %d images", len(images))
+	}
+	var many []string
+	for i := range maxImages + 5 {
+		p := filepath.Join(dir, strings.Repeat("i", i+1)+".png")
+		if err := os.WriteFile(p, []byte("img"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		many = append(many, p)
+	}
+	text, images, notes := attach("x", many, model)
+	if len(images) != maxImages || len(notes) != 5 || !strings.Contains(text, many[maxImages]) {
+		t.Errorf("%d images, %d notes for %d files", len(images), len(notes), len(many))
+	}
+	fifo := filepath.Join(dir, "pipe.png")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no fifo here: %v", err)
+	}
+	text, images, notes = attach("x", []string{fifo}, model)
+	if len(images) != 0 || len(notes) != 1 || !strings.Contains(text, fifo) {
+		t.Errorf("pipe: %d images, notes %q", len(images), notes)
 	}
 }

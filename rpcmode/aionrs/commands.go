@@ -126,13 +126,27 @@ func offers(opts []core.Option, o approval.Option) bool {
 
 // onInitHistory keeps the text for the first message; after it (or in a
 // resumed conversation) the history is already in the session.
+// maxHistoryBytes bounds the text init_history may put before the first
+// message, all commands together.
+const maxHistoryBytes = 1 << 20
+
 func (s *server) onInitHistory(c command) {
 	s.mu.Lock()
 	late := s.started
+	over := false
 	if !late && strings.TrimSpace(c.Text) != "" {
-		s.history = append(s.history, c.Text)
+		size := len(c.Text)
+		for _, h := range s.history {
+			size += len(h)
+		}
+		if over = size > maxHistoryBytes; !over {
+			s.history = append(s.history, c.Text)
+		}
 	}
 	s.mu.Unlock()
+	if over {
+		s.sendError("", fmt.Sprintf("Invalid init_history command: the history would pass %d bytes; it was not added", maxHistoryBytes))
+	}
 	if late {
 		fmt.Fprintln(s.log, "cairn: json-stream: init_history after the conversation started is ignored (the session already holds its history)")
 	}

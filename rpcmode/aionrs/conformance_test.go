@@ -331,6 +331,27 @@ func TestInitHistory(t *testing.T) {
 	}
 }
 
+// init_history is bounded: past 1 MiB in all, a command is refused with a
+// protocol_error and what came before is kept.
+func TestInitHistoryIsBounded(t *testing.T) {
+	rec := &recorder{}
+	fp := faux.New(faux.Options{})
+	fp.PushStep(rec.step("ok"))
+	r := newRig(t, rigConfig{faux: fp})
+	r.ready()
+	r.send(`{"type":"init_history","text":"kept"}`)
+	big := strings.Repeat("x", maxHistoryBytes)
+	r.send(`{"type":"init_history","text":"` + big + `"}`)
+	if e := r.expect("error"); e.str("error.code") != "protocol_error" || !strings.Contains(e.str("error.message"), "init_history") {
+		t.Fatalf("error = %v", e)
+	}
+	r.send(`{"type":"message","msg_id":"m1","input":"hi"}`)
+	r.until("stream_end")
+	if seen := rec.request(0); !strings.Contains(seen, "kept") || strings.Contains(seen, "xxxx") {
+		t.Fatalf("request holds %d bytes", len(seen))
+	}
+}
+
 // A resumed conversation already holds its history: init_history does
 // not add it again.
 func TestInitHistoryIgnoredWhenResumed(t *testing.T) {
