@@ -371,6 +371,12 @@ func TestSearchAndCallReachToolsTheSessionDoesNotDeclare(t *testing.T) {
 	if res := call(t, tools[1], `{"tool":"mcp__g__later"}`); !res.IsError || !strings.Contains(text(res), "no MCP tool named mcp__g__later") {
 		t.Errorf("unknown tool: %+v", res)
 	}
+	// A name that is not an MCP tool's is asked about as mcp_call itself,
+	// so no rule for read_mcp_resource (or bash) can come from it.
+	WithHints(titleGate{}).Check(context.Background(), tools[1], core.ToolCall{Arguments: json.RawMessage(`{"tool":"read_mcp_resource"}`)}, asker)
+	if asker.q.Title != "Allow "+CallToolName+"?" {
+		t.Errorf("question %+v", asker.q)
+	}
 	// Known tools within the budget are declared too; over it, not.
 	known := m.LiveTools()
 	if got := SessionTools(m, known); len(got) != len(known)+2 {

@@ -70,11 +70,11 @@ func (t *resourceTool) readOne(ctx context.Context, server, uri string) core.Too
 	defer cancel()
 	conn, err := t.m.Conn(ctx, server)
 	if err != nil {
-		return core.ErrorResult(err.Error())
+		return core.ErrorResult(modelError(err))
 	}
 	content, err := conn.ReadResource(ctx, uri)
 	if err != nil {
-		return core.ErrorResult(fmt.Sprintf("MCP server %q: read %s: %v", server, uri, err))
+		return core.ErrorResult(fmt.Sprintf("MCP server %q: read %s: %s", server, uri, modelError(err)))
 	}
 	if len(content) == 0 {
 		content = []core.Content{core.TextBlock("(the resource is empty)")}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -48,7 +49,7 @@ func DialSDK(ctx context.Context, s Server, stderr io.Writer) (Conn, error) {
 	case TransportSSE:
 		return c.dialSSE(ctx, client, s)
 	}
-	cs, err := client.Connect(ctx, detached{&sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: httpClient(s.Headers), MaxRetries: 2}}, nil)
+	cs, err := client.Connect(ctx, detached{&sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: httpClient(s.URL, s.Headers), MaxRetries: 2}}, nil)
 	if err == nil {
 		c.session = cs
 		return c, nil
@@ -63,7 +64,7 @@ func DialSDK(ctx context.Context, s Server, stderr io.Writer) (Conn, error) {
 }
 
 func (c *sdkConn) dialSSE(ctx context.Context, client *sdk.Client, s Server) (Conn, error) {
-	cs, err := client.Connect(ctx, detached{&sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: httpClient(s.Headers)}}, nil)
+	cs, err := client.Connect(ctx, detached{&sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: httpClient(s.URL, s.Headers)}}, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -341,20 +342,30 @@ func (d detached) Connect(ctx context.Context) (sdk.Connection, error) {
 	return d.t.Connect(context.WithoutCancel(ctx))
 }
 
-// httpClient sends headers with every request.
-func httpClient(headers map[string]string) *http.Client {
+// httpClient sends headers with every request to the server's own host
+// (scheme, host and port of serverURL), never to a host a redirect leads
+// to: the headers usually hold a secret expanded from ${VAR}.
+func httpClient(serverURL string, headers map[string]string) *http.Client {
 	if len(headers) == 0 {
 		return &http.Client{}
 	}
-	return &http.Client{Transport: headerTransport{headers: maps.Clone(headers), next: http.DefaultTransport}}
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		return &http.Client{}
+	}
+	return &http.Client{Transport: headerTransport{scheme: u.Scheme, host: u.Host, headers: maps.Clone(headers), next: http.DefaultTransport}}
 }
 
 type headerTransport struct {
-	headers map[string]string
-	next    http.RoundTripper
+	scheme, host string
+	headers      map[string]string
+	next         http.RoundTripper
 }
 
 func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Scheme != t.scheme || req.URL.Host != t.host {
+		return t.next.RoundTrip(req)
+	}
 	req = req.Clone(req.Context())
 	for k, v := range t.headers {
 		req.Header.Set(k, v)

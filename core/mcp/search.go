@@ -174,8 +174,8 @@ func (t *callTool) inner(call core.ToolCall) (*Tool, core.ToolCall, error) {
 }
 
 // approvalSubject is the tool and call the gate judges for a call of
-// mcp_call: the named tool, or a stand-in of that name when it is not
-// known yet, or mcp_call itself when the call names nothing.
+// mcp_call: the named tool, or a stand-in of that name when it is an MCP
+// tool's name (mcp__...) not known yet, or mcp_call itself otherwise.
 // A tool of a server still starting is waited for (within the server's
 // timeout), so the question can show the tool's hints.
 func (t *callTool) approvalSubject(ctx context.Context, call core.ToolCall) (core.Tool, core.ToolCall) {
@@ -183,7 +183,9 @@ func (t *callTool) approvalSubject(ctx context.Context, call core.ToolCall) (cor
 		return tool, innerCall
 	}
 	name, innerCall, err := t.parse(call)
-	if err != nil {
+	if err != nil || !strings.HasPrefix(name, "mcp__") {
+		// Only an MCP tool's name gets a stand-in: a rule remembered for
+		// "read_mcp_resource" or "bash" must never come from here.
 		return t, call
 	}
 	for _, st := range t.g.m.Statuses() {
@@ -204,7 +206,7 @@ func (t *callTool) approvalSubject(ctx context.Context, call core.ToolCall) (cor
 func (t *callTool) Execute(ctx context.Context, call core.ToolCall, update func(core.ToolUpdate)) (core.ToolResult, error) {
 	tool, innerCall, err := t.inner(call)
 	if err != nil {
-		return core.ErrorResult(err.Error()), nil
+		return core.ErrorResult(modelError(err)), nil
 	}
 	return tool.Execute(ctx, innerCall, update)
 }

@@ -154,7 +154,7 @@ func (t *Tool) Execute(ctx context.Context, call core.ToolCall, update func(core
 		if ctx.Err() != nil {
 			return core.ErrorResult("Tool execution was aborted"), nil
 		}
-		return core.ErrorResult(fmt.Sprintf("%s: %v", t.name, err)), nil
+		return core.ErrorResult(fmt.Sprintf("%s: %s", t.name, modelError(err))), nil
 	}
 	progress := t.progress(timer, timeout, update)
 	res, err := conn.CallTool(callCtx, t.info.Name, call.Arguments, progress.report)
@@ -165,9 +165,9 @@ func (t *Tool) Execute(ctx context.Context, call core.ToolCall, update func(core
 	case errors.Is(context.Cause(callCtx), errTimeout):
 		return core.ErrorResult(fmt.Sprintf("MCP server %q did not answer %s within %s; the request was cancelled", t.server.Name, t.info.Name, timeout)), nil
 	case errors.Is(err, ErrConnectionClosed):
-		return core.ErrorResult(fmt.Sprintf("MCP server %q stopped during the call to %s (it is being restarted): %v", t.server.Name, t.info.Name, err)), nil
+		return core.ErrorResult(fmt.Sprintf("MCP server %q stopped during the call to %s (it is being restarted): %s", t.server.Name, t.info.Name, modelError(err))), nil
 	case err != nil:
-		return core.ErrorResult(fmt.Sprintf("MCP server %q: %s failed: %v", t.server.Name, t.info.Name, err)), nil
+		return core.ErrorResult(fmt.Sprintf("MCP server %q: %s failed: %s", t.server.Name, t.info.Name, modelError(err))), nil
 	}
 	out := core.ToolResult{Content: capText(res.Content, ""), IsError: res.IsError}
 	if len(out.Content) == 0 {
