@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // The standard JSON-RPC 2.0 error codes.
@@ -33,6 +34,21 @@ func (e *Error) Error() string { return fmt.Sprintf("%d: %s", e.Code, e.Message)
 // Errorf builds an error whose message is the formatted sentence.
 func Errorf(code int, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Echo is s as an error message may repeat it: at most 80 bytes (cut at a
+// rune boundary, "…" added), so a client that sends a 10 MB method name
+// does not get 10 MB back.
+func Echo(s string) string {
+	const limit = 80
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // CodeName is the specification's name for a standard code ("Parse

@@ -2,7 +2,9 @@ package jsonrpc2
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestDecode(t *testing.T) {
@@ -44,6 +46,17 @@ func TestDecode(t *testing.T) {
 		if err != nil || m.Kind != tc.kind || string(m.ID) != tc.id || m.Method != tc.method || string(m.Params) != tc.params || (m.Error != nil) != tc.isError {
 			t.Errorf("%s: got %+v, err %v", tc.line, m, err)
 		}
+	}
+}
+
+func TestEcho(t *testing.T) {
+	if got := Echo("session/new"); got != "session/new" {
+		t.Errorf("short: %q", got)
+	}
+	long := strings.Repeat("é", 100) // 200 bytes
+	got := Echo(long)
+	if len(got) > 80+len("…") || !strings.HasSuffix(got, "…") || !utf8.ValidString(got) {
+		t.Errorf("long: %d bytes, %q", len(got), got)
 	}
 }
 

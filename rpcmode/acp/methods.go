@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/jsonrpc2"
 	"github.com/cairn-dev/cairn/core/session"
 )
 
@@ -215,7 +216,7 @@ func (s *server) switchSession(m message, replay bool) (any, *rpcError) {
 		return nil, err
 	}
 	if s.sess.InMemory() {
-		return nil, errorf(CodeMethodNotFound, "Method not found: %s (cairn was started with --no-session)", m.Method)
+		return nil, errorf(CodeMethodNotFound, "Method not found: %s (cairn was started with --no-session)", jsonrpc2.Echo(m.Method))
 	}
 	s.warnMCP(p.MCPServers)
 	if s.sess.Conversation().ID != *p.SessionID {

@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/core/jsonrpc2"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -161,11 +162,18 @@ func (s *server) readLoop(in io.Reader) error {
 	}
 }
 
-// shutdown cancels the running turn and waits for the session to settle.
+// settleLimit bounds how long shutdown waits for a cancelled turn (a tool
+// that ignores cancellation) before cairn exits anyway.
+const settleLimit = 10 * time.Second
+
+// shutdown cancels the running turn and waits, at most settleLimit, for
+// the session to settle.
 func (s *server) shutdown() {
 	s.cancel()
 	s.sess.Abort()
-	_ = s.sess.Wait(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), settleLimit)
+	defer cancel()
+	_ = s.sess.Wait(ctx)
 }
 
 // dispatch handles one message.
@@ -188,7 +196,7 @@ func (s *server) dispatch(m message) {
 	}
 	h, ok := methods[m.Method]
 	if !ok {
-		s.replyError(m.ID, errorf(CodeMethodNotFound, "Method not found: %s", m.Method))
+		s.replyError(m.ID, errorf(CodeMethodNotFound, "Method not found: %s", jsonrpc2.Echo(m.Method)))
 		return
 	}
 	result, rerr := h(s, m)

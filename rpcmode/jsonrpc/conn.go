@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/jsonl"
+	"github.com/cairn-dev/cairn/core/jsonrpc2"
 )
 
 // settleTimeout bounds the wait for a disconnected client's query to wind
@@ -143,7 +144,7 @@ func (c *conn) dispatch(req request) {
 	case "session.load":
 		result, err = c.load(req.Params)
 	default:
-		err = &Error{Code: CodeMethodNotFound, Message: codeMessage(CodeMethodNotFound), Data: fmt.Sprintf("cairn has no method %q", req.Method)}
+		err = &Error{Code: CodeMethodNotFound, Message: codeMessage(CodeMethodNotFound), Data: fmt.Sprintf("cairn has no method %q", jsonrpc2.Echo(req.Method))}
 	}
 	c.reply(req, result, err)
 }
