@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/cairn-dev/cairn/core/atomicfile"
+	"github.com/cairn-dev/cairn/core/tools"
 )
 
 // ToolCache remembers each server's tools between runs, so a session can
@@ -22,6 +23,9 @@ type ToolCache struct {
 
 // CacheFile is where cairn keeps the cache: <cairnDir>/mcp/tools.json.
 func CacheFile(cairnDir string) string { return filepath.Join(cairnDir, "mcp", "tools.json") }
+
+// maxCacheBytes bounds the tool cache file.
+const maxCacheBytes = 32 << 20
 
 type cacheEntry struct {
 	Key   string     `json:"key"`
@@ -39,7 +43,10 @@ func Key(s Server) string {
 
 func (c *ToolCache) read() map[string]cacheEntry {
 	entries := map[string]cacheEntry{}
-	data, err := readLimited(c.Path)
+	// The cache may outgrow a configuration file (many servers, large
+	// schemas): read it with its own, larger limit, or Store would drop
+	// every other server's entry.
+	data, err := tools.ReadRegular(c.Path, maxCacheBytes)
 	if err == nil {
 		_ = json.Unmarshal(data, &entries)
 	}

@@ -145,6 +145,9 @@ func LoadFiles(files []File, getenv func(string) string) (Config, error) {
 
 // readLimited reads a configuration file, refusing one over MaxConfigSize.
 func readLimited(path string) ([]byte, error) {
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("read %s: not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -172,5 +173,17 @@ func write(t *testing.T, path, s string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A configuration file that is a named pipe is refused, not opened: the
+// open would block start-up until something wrote to it.
+func TestConfigPipeIsRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".mcp.json")
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("no fifo here: %v", err)
+	}
+	if _, err := readLimited(path); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -157,7 +157,14 @@ func (p Project) Fingerprint() string {
 	budget := int64(maxBytes)
 	for _, rel := range p.ControlFiles() {
 		fmt.Fprintf(h, "%q\n", rel)
-		f, err := os.Open(filepath.Join(p.Root, filepath.FromSlash(rel)))
+		path := filepath.Join(p.Root, filepath.FromSlash(rel))
+		if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+			// A pipe or a device (a cloned repository can hold one named
+			// AGENTS.md) would block the read, or never end.
+			fmt.Fprintf(h, "not a regular file: %v\n", info.Mode().Type())
+			continue
+		}
+		f, err := os.Open(path)
 		if err != nil {
 			fmt.Fprintf(h, "unreadable\n")
 			continue

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -149,5 +150,25 @@ func TestLinkedCairnDir(t *testing.T) {
 	write(t, filepath.Join(dir, "elsewhere", "settings.json"), `{"approvalMode":"yolo"}`)
 	if p.Fingerprint() == before {
 		t.Error("changing the linked settings kept the fingerprint")
+	}
+}
+
+// TestFingerprintDoesNotReadPipes: a control file that is a named pipe (a
+// cloned repository can hold one) is not opened, so cairn does not hang
+// deciding whether to trust it.
+func TestFingerprintDoesNotReadPipes(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "AGENTS.md"), 0o644); err != nil {
+		t.Skipf("no fifo here: %v", err)
+	}
+	done := make(chan string, 1)
+	go func() { done <- Find(dir).Fingerprint() }()
+	select {
+	case fp := <-done:
+		if fp == "" {
+			t.Error("empty fingerprint")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Fingerprint blocked on a named pipe")
 	}
 }
