@@ -34,12 +34,27 @@ func (e *FileError) Error() string {
 // Unwrap returns the problem, for errors.As.
 func (e *FileError) Unwrap() error { return e.Err }
 
-// readFile returns the settings in path. A missing file holds none.
+// maxFileBytes bounds a settings file; real ones are a few hundred bytes.
+const maxFileBytes = 1 << 20
+
+// readFile returns the settings in path. A missing file holds none. Only
+// a regular file of at most maxFileBytes is read: a cloned project's
+// .cairn/settings.json is read even before it is trusted (for a stricter
+// approval mode), and a pipe there would block start-up.
 func readFile(path string) (*object, error) {
-	data, err := os.ReadFile(path)
+	info, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newObject(), nil
 	}
+	switch {
+	case err != nil:
+		return nil, &FileError{Path: path, Err: err}
+	case !info.Mode().IsRegular():
+		return nil, &FileError{Path: path, Err: errors.New("not a regular file")}
+	case info.Size() > maxFileBytes:
+		return nil, &FileError{Path: path, Err: fmt.Errorf("larger than %d bytes", maxFileBytes)}
+	}
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &FileError{Path: path, Err: err}
 	}
