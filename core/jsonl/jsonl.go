@@ -1,7 +1,9 @@
 // Package jsonl reads the line-framed input of cairn's headless protocols
 // (pi rpc, ACP, aionrs, synaps, OpenAgent JSON-RPC): one frame per line,
 // with a size limit enforced while reading, so an oversized or endless line
-// never sits whole in memory.
+// never sits whole in memory. ReadUntil and Served are the rest of a
+// Serve loop every stdio adapter shares: read until told to stop, and end
+// with the write error, else the read error, the input's end being none.
 package jsonl
 
 import (

@@ -75,27 +75,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	written := make(chan struct{})
 	go w.run(s.sub.Events(), written)
 
-	read := make(chan error, 1)
-	go func() { read <- s.readLoop(in) }()
-	var readErr error
-	select {
-	case readErr = <-read:
-	case <-ctx.Done():
-	case <-s.ctx.Done():
-	}
+	readErr := jsonl.ReadUntil(ctx, s.ctx, func() error { return s.readLoop(in) })
 	s.shutdown()
 	s.sub.Mark(markEnd{})
 	<-written
-	if errors.Is(readErr, io.EOF) {
-		readErr = nil
-	}
-	switch {
-	case w.err != nil:
-		return fmt.Errorf("write acp output: %w", w.err)
-	case readErr != nil:
-		return fmt.Errorf("read acp input: %w", readErr)
-	}
-	return nil
+	return jsonl.Served("acp", readErr, w.err)
 }
 
 // server is one Serve call's state.

@@ -73,14 +73,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	written := make(chan struct{})
 	go s.translate(written)
 
-	read := make(chan error, 1)
-	go func() { read <- s.readLoop(in) }()
-	var readErr error
-	select {
-	case readErr = <-read:
-	case <-ctx.Done():
-	case <-s.ctx.Done():
-	}
+	readErr := jsonl.ReadUntil(ctx, s.ctx, func() error { return s.readLoop(in) })
 	s.cancel()
 	s.mu.Lock()
 	if s.turn != nil {
@@ -97,15 +90,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	stop()
 	s.sub.Mark(markEnd{})
 	<-written
-	if errors.Is(readErr, io.EOF) {
-		readErr = nil
+	if err := jsonl.Served("json-stream", readErr, s.writeErr); err != nil {
+		return err
 	}
-	switch {
-	case s.writeErr != nil:
-		return fmt.Errorf("write json-stream output: %w", s.writeErr)
-	case readErr != nil:
-		return fmt.Errorf("read json-stream input: %w", readErr)
-	case settleErr != nil:
+	if settleErr != nil {
 		return fmt.Errorf("the cancelled message did not wind down within %s", limit)
 	}
 	return nil

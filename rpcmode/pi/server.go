@@ -110,27 +110,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	written := make(chan struct{})
 	go w.run(s.sub.Events(), written)
 
-	read := make(chan error, 1)
-	go func() { read <- s.readLoop(in) }()
-	var readErr error
-	select {
-	case readErr = <-read:
-	case <-ctx.Done():
-	case <-s.ctx.Done():
-	}
+	readErr := jsonl.ReadUntil(ctx, s.ctx, func() error { return s.readLoop(in) })
 	s.shutdown()
 	s.sub.Mark(mark{srv: s, kind: markEnd})
 	<-written
-	if errors.Is(readErr, io.EOF) {
-		readErr = nil
-	}
-	switch {
-	case w.err != nil:
-		return fmt.Errorf("write rpc output: %w", w.err)
-	case readErr != nil:
-		return fmt.Errorf("read rpc input: %w", readErr)
-	}
-	return nil
+	return jsonl.Served("rpc", readErr, w.err)
 }
 
 // server is one Serve call's state.

@@ -72,24 +72,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	st := s.sess.State()
 	s.send(readyFrame(s.sess.Conversation().ID, st.Model.ID))
 
-	read := make(chan error, 1)
-	go func() { read <- s.readLoop(in) }()
-	var readErr error
-	select {
-	case readErr = <-read:
-	case <-ctx.Done():
-	case <-s.ctx.Done():
-	}
+	readErr := jsonl.ReadUntil(ctx, s.ctx, func() error { return s.readLoop(in) })
 	s.stop()
 	s.sub.Mark(endMark{})
-	writeErr := <-written
-	switch {
-	case writeErr != nil:
-		return fmt.Errorf("write synaps output: %w", writeErr)
-	case readErr != nil && !errors.Is(readErr, io.EOF):
-		return fmt.Errorf("read synaps input: %w", readErr)
-	}
-	return nil
+	return jsonl.Served("synaps", readErr, <-written)
 }
 
 // server is one Serve call's state. The reader goroutine dispatches
