@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/cairn-dev/cairn/core/jsonscan"
 )
@@ -59,6 +60,29 @@ type Content struct {
 
 // TextBlock returns a text content block.
 func TextBlock(text string) Content { return Content{Type: ContentText, Text: text} }
+
+// PlainText is blocks for a reader that shows only text (a host's tool
+// output view): the text blocks one per line, each image as
+// "[image <mime type>]".
+func PlainText(blocks []Content) string {
+	var b strings.Builder
+	for _, c := range blocks {
+		var s string
+		switch c.Type {
+		case ContentText:
+			s = c.Text
+		case ContentImage:
+			s = "[image " + c.MimeType + "]"
+		default:
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
 
 // ImageBlock returns an image content block from base64 data.
 func ImageBlock(data, mimeType string) Content {

@@ -592,3 +592,13 @@ func TestSupportsXHigh(t *testing.T) {
 		}
 	}
 }
+
+func TestPlainText(t *testing.T) {
+	blocks := []core.Content{core.TextBlock("one"), {Type: core.ContentImage, MimeType: "image/png"}, {Type: core.ContentThinking, Thinking: "hidden"}, core.TextBlock("two")}
+	if got, want := core.PlainText(blocks), "one\n[image image/png]\ntwo"; got != want {
+		t.Errorf("PlainText = %q, want %q", got, want)
+	}
+	if core.PlainText(nil) != "" {
+		t.Error("no blocks, some text")
+	}
+}

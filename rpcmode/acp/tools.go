@@ -239,25 +239,11 @@ func (w *writer) toolEnded(id string, r core.ToolResult) {
 // images as a note (ACP content could carry them, but editors show tool
 // output as text).
 func textContent(blocks []core.Content) []toolContent {
-	var b strings.Builder
-	for _, c := range blocks {
-		switch c.Type {
-		case core.ContentText:
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(c.Text)
-		case core.ContentImage:
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString("[image " + c.MimeType + "]")
-		}
-	}
-	if b.Len() == 0 {
+	text := core.PlainText(blocks)
+	if text == "" {
 		return nil
 	}
-	return []toolContent{{Type: "content", Content: &textBlock{Type: "text", Text: b.String()}}}
+	return []toolContent{{Type: "content", Content: &textBlock{Type: "text", Text: text}}}
 }
 
 // questionClosed marks an approved call in_progress. A permission request

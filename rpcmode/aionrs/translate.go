@@ -282,22 +282,7 @@ func (s *server) filePath(args []byte) string {
 }
 
 func resultText(r core.ToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		switch c.Type {
-		case core.ContentText:
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString(c.Text)
-		case core.ContentImage:
-			if b.Len() > 0 {
-				b.WriteByte('\n')
-			}
-			b.WriteString("[image " + c.MimeType + "]")
-		}
-	}
-	out := b.String()
+	out := core.PlainText(r.Content)
 	if len(out) > maxOutputBytes {
 		cut := maxOutputBytes
 		for cut > 0 && out[cut]&0xC0 == 0x80 {
