@@ -330,7 +330,7 @@ func unanswered(ctx context.Context, out core.Outcome) Decision {
 
 // unattendedReason is what a call refused for want of anyone to ask tells
 // the model and the person reading the transcript.
-const unattendedReason = "cairn is running without anyone to ask (print or json mode), and such calls are refused there; allow them with --approval auto_edit (file edits) or --approval yolo (everything)"
+const unattendedReason = "cairn is running where nobody can answer approval questions (print, json or synaps mode), so such calls are refused; allow them with --approval auto_edit (file edits) or --approval yolo (everything)"
 
 // remember adds rules for the rest of the session.
 func (g *Gate) remember(rules []Rule) {
