@@ -22,7 +22,10 @@ type app struct {
 	settings *settings.Store
 	gate     *approval.Gate
 	session  *agent.Session
-	model    core.Model
+	// workspace is where the built-in tools read, write and run commands:
+	// local, until an ACP client offers its fs and terminal.
+	workspace *tools.Workspace
+	model     core.Model
 	// noCredentials: no provider has credentials (TUI first run).
 	noCredentials bool
 	warnings      []string
@@ -114,7 +117,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
-	toolset := tools.New(cwd)
+	// The workspace is local until a host (an ACP editor) offers its files
+	// and terminals.
+	workspace := tools.NewWorkspace()
+	toolset := tools.NewIn(cwd, workspace)
 	contextFiles, err := sysprompt.LoadContextFiles(env.dir, cwd)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
@@ -197,7 +203,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		servers.close()
 		return nil, err
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, model: s.model, noCredentials: s.noCredentials, mcp: servers}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers}, nil
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the

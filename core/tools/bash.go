@@ -32,6 +32,8 @@ type Bash struct {
 	// TempDir is where the full output of a long command is saved; empty
 	// means os.TempDir().
 	TempDir string
+	// Workspace is where commands run; nil is the local machine.
+	Workspace *Workspace
 }
 
 // NewBash returns the bash tool working in cwd.
@@ -93,8 +95,48 @@ func (b *Bash) Execute(ctx context.Context, call core.ToolCall, update func(core
 		out:    shell.NewOutput(shell.OutputOptions{MaxLines: DefaultMaxLines, MaxBytes: DefaultMaxBytes, TempDir: b.TempDir}),
 		update: update,
 	}
+	if term := b.Workspace.terminal(); term != nil {
+		tc := TerminalCommand{Shell: shell.Path(b.Shell), Line: *a.Command, Dir: b.Dir, Timeout: timeout, OutputLimit: HostOutputLimit}
+		return r.runHost(ctx, term, tc, formatNumber(a.Timeout.value)), nil
+	}
 	cmd := shell.Command{Line: *a.Command, Shell: b.Shell, Dir: b.Dir, Timeout: timeout, Grace: bashKillGrace}
 	return r.run(ctx, cmd, formatNumber(a.Timeout.value)), nil
+}
+
+// HostOutputLimit is the most output a host terminal is asked to keep for
+// a command: the model sees the last DefaultMaxBytes of it, and the file
+// of the full output holds all of it.
+const HostOutputLimit = 1 << 20
+
+// BashTerminalDetails are the details of the update a bash call sends when
+// its command runs in a host's terminal.
+type BashTerminalDetails struct {
+	TerminalID string `json:"terminalId"`
+}
+
+// runHost runs the command in a host terminal. The host shows it as it
+// runs, so the only progress update names the terminal; the result is
+// made from the output the host kept, as for a local command.
+func (r *bashRun) runHost(ctx context.Context, term HostTerminal, tc TerminalCommand, timeoutText string) core.ToolResult {
+	defer r.out.Close()
+	started := func(id string) {
+		if r.update != nil {
+			r.update(core.ToolUpdate{Content: []core.Content{}, Details: mustJSON(BashTerminalDetails{TerminalID: id})})
+		}
+	}
+	run, err := term.Run(ctx, tc, started)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return errorResult("Command aborted")
+	case err != nil:
+		return errorResult("Could not run the command: " + err.Error())
+	}
+	_, _ = r.out.Write([]byte(run.Output))
+	res := r.result(run.Exit, timeoutText)
+	if run.Truncated && len(res.Content) > 0 && res.Content[0].Type == core.ContentText {
+		res.Content[0].Text = "[The terminal kept only the end of the output; the start is lost.]\n" + res.Content[0].Text
+	}
+	return res
 }
 
 // bashRun is one running command and the state of its progress updates. It

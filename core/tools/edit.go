@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -18,6 +17,8 @@ import (
 type Edit struct {
 	// Dir is the working directory relative paths are taken from.
 	Dir string
+	// Workspace is where it reads and writes; nil is the local machine.
+	Workspace *Workspace
 }
 
 // NewEdit returns the edit tool working in cwd.
@@ -126,7 +127,7 @@ func (t *Edit) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 	}
 	defer unlock()
 
-	data, err := readFile(abs)
+	data, err := t.Workspace.readFile(ctx, abs)
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
@@ -147,8 +148,8 @@ func (t *Edit) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 	if crlf {
 		out = strings.ReplaceAll(out, "\n", "\r\n")
 	}
-	if err := os.WriteFile(abs, []byte(bom+out), 0o644); err != nil {
-		return errorResult(fmt.Sprintf("Could not write %s: %v", path, unwrapPathError(err))), nil
+	if err := t.Workspace.writeFile(ctx, abs, []byte(bom+out)); err != nil {
+		return errorResult(fmt.Sprintf("Could not write %s: %v", path, err)), nil
 	}
 	diff, first := lineDiff(base, updated)
 	return withDetails(fmt.Sprintf("Successfully replaced %d block(s) in %s.", len(edits), path),

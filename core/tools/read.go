@@ -20,6 +20,8 @@ import (
 type Read struct {
 	// Dir is the working directory relative paths are read from.
 	Dir string
+	// Workspace is where it reads and writes; nil is the local machine.
+	Workspace *Workspace
 }
 
 // NewRead returns the read tool working in cwd.
@@ -71,7 +73,7 @@ func (r *Read) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 		return abortedResult(), nil
 	}
 	abs := resolveReadPath(*a.Path, r.Dir)
-	data, err := readFile(abs)
+	data, err := r.Workspace.readFile(ctx, abs)
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}

@@ -15,14 +15,18 @@ import (
 	"github.com/cairn-dev/cairn/core"
 )
 
-// New returns every built-in tool working in cwd, in pi's order: read, bash,
-// edit, write, grep, find, ls.
-func New(cwd string) []core.Tool {
+// New returns every built-in tool working in cwd on the local machine, in
+// pi's order: read, bash, edit, write, grep, find, ls.
+func New(cwd string) []core.Tool { return NewIn(cwd, nil) }
+
+// NewIn returns every built-in tool working in cwd, in pi's order, with
+// read, edit, write and bash working in ws (nil is the local machine).
+func NewIn(cwd string, ws *Workspace) []core.Tool {
 	return []core.Tool{
-		NewRead(cwd),
-		NewBash(cwd),
-		NewEdit(cwd),
-		NewWrite(cwd),
+		&Read{Dir: cwd, Workspace: ws},
+		&Bash{Dir: cwd, Workspace: ws},
+		&Edit{Dir: cwd, Workspace: ws},
+		&Write{Dir: cwd, Workspace: ws},
 		NewGrep(cwd),
 		NewFind(cwd),
 		NewLs(cwd),

@@ -15,6 +15,8 @@ import (
 type Write struct {
 	// Dir is the working directory relative paths are taken from.
 	Dir string
+	// Workspace is where it reads and writes; nil is the local machine.
+	Workspace *Workspace
 }
 
 // NewWrite returns the write tool working in cwd.
@@ -64,9 +66,8 @@ func (w *Write) Execute(ctx context.Context, call core.ToolCall, _ func(core.Too
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return errorResult(fmt.Sprintf("Could not create the directory for %s: %v", *a.Path, unwrapPathError(err))), nil
 	}
-	// Writing in place keeps an existing file's mode, owner and hard links.
-	if err := os.WriteFile(abs, []byte(*a.Content), 0o644); err != nil {
-		return errorResult(fmt.Sprintf("Could not write %s: %v", *a.Path, unwrapPathError(err))), nil
+	if err := w.Workspace.writeFile(ctx, abs, []byte(*a.Content)); err != nil {
+		return errorResult(fmt.Sprintf("Could not write %s: %v", *a.Path, err)), nil
 	}
 	return core.TextResult(fmt.Sprintf("Successfully wrote %d bytes to %s", len(*a.Content), *a.Path)), nil
 }
