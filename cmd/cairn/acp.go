@@ -27,6 +27,7 @@ func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Approvals: a.gate,
 		Models:    a.cat,
 		Tools:     a.session.Tools(),
+		Workspace: a.workspace,
 		Prompts:   templates,
 		Cwd:       a.cwd,
 		Version:   versionString(),

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -79,32 +80,7 @@ func TestOfficialClient(t *testing.T) {
 		map[string]any{"content": []any{map[string]any{"type": "toolCall", "id": "call_5", "name": "bash",
 			"arguments": map[string]any{"command": "echo started; sleep 30"}}}},
 	}})
-	scriptFile := filepath.Join(t.TempDir(), "script.json")
-	if err := os.WriteFile(scriptFile, script, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, filepath.Join(dir, "client.mjs"), bin, project)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CAIRN_DIR="+t.TempDir(), "CAIRN_FAUX_SCRIPT="+scriptFile)
-	var stderr limitedBuffer
-	cmd.Stderr = &stderr
-	done := make(chan struct{})
-	var out []byte
-	var err error
-	go func() {
-		out, err = cmd.Output()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(90 * time.Second):
-		_ = cmd.Process.Kill()
-		<-done
-		t.Fatalf("the client did not finish within 90s; stderr:\n%s", stderr.String())
-	}
-	if err != nil {
-		t.Fatalf("client: %v\nstdout: %s\nstderr:\n%s", err, out, stderr.String())
-	}
+	out := runClientScript(t, node, dir, "client.mjs", bin, project, script)
 	var seen struct {
 		AgentName      string            `json:"agentName"`
 		Modes          []string          `json:"modes"`
@@ -160,6 +136,98 @@ func TestOfficialClient(t *testing.T) {
 	check("replayed user text", seen.ReplayUser, []string{"hello", "edit once", "edit rejected", "edit always", "edit again", "edit b", "run something slow"})
 	check("unknown load", seen.UnknownLoad, float64(CodeResourceNotFound))
 	check("exit code", seen.ExitCode, 0)
+}
+
+// runClientScript runs a node script of testdata/acpclient against the
+// cairn binary in project, with the faux model's script, and returns its
+// stdout (one JSON line).
+func runClientScript(t *testing.T, node, dir, name, bin, project string, script []byte) []byte {
+	t.Helper()
+	scriptFile := filepath.Join(t.TempDir(), "script.json")
+	if err := os.WriteFile(scriptFile, script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(dir, name), bin, project)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CAIRN_DIR="+t.TempDir(), "CAIRN_FAUX_SCRIPT="+scriptFile)
+	var stderr limitedBuffer
+	cmd.Stderr = &stderr
+	done := make(chan struct{})
+	var out []byte
+	var err error
+	go func() {
+		out, err = cmd.Output()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(90 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+		t.Fatalf("%s did not finish within 90s; stderr:\n%s", name, stderr.String())
+	}
+	if err != nil {
+		t.Fatalf("%s: %v\nstdout: %s\nstderr:\n%s", name, err, out, stderr.String())
+	}
+	return out
+}
+
+// TestOfficialClientDelegation drives a built cairn with the official SDK
+// as an editor offering its files and terminals: the edit reads the
+// editor's unsaved buffer and writes through it, the write goes to the
+// editor, the command runs in the editor's terminal, and the disk is not
+// touched by cairn.
+func TestOfficialClientDelegation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cairn and runs node")
+	}
+	node, dir := needNode(t)
+	bin := buildCairn(t)
+	project := t.TempDir()
+	if err := os.WriteFile(filepath.Join(project, "a.txt"), []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	call := func(id, name string, args map[string]any) map[string]any {
+		return map[string]any{"content": []any{map[string]any{"type": "toolCall", "id": id, "name": name, "arguments": args}}}
+	}
+	script, _ := json.Marshal(map[string]any{"responses": []any{
+		call("call_1", "edit", map[string]any{"path": "a.txt", "edits": []any{map[string]string{"oldText": "unsaved", "newText": "saved by cairn"}}}),
+		call("call_2", "write", map[string]any{"path": "sub/c.txt", "content": "new\n"}),
+		call("call_3", "bash", map[string]any{"command": "echo from the editor's terminal; exit 3"}),
+		map[string]any{"text": "done"},
+	}})
+	out := runClientScript(t, node, dir, "delegate.mjs", bin, project, script)
+	var seen struct {
+		StopReason      string            `json:"stopReason"`
+		Calls           []string          `json:"calls"`
+		Buffers         map[string]string `json:"buffers"`
+		TerminalContent []string          `json:"terminalContent"`
+		FinalStatus     string            `json:"finalStatus"`
+		ExitCode        int               `json:"exitCode"`
+	}
+	if err := json.Unmarshal(out, &seen); err != nil {
+		t.Fatalf("client output %q: %v", out, err)
+	}
+	a, c := filepath.Join(project, "a.txt"), filepath.Join(project, "sub", "c.txt")
+	if seen.StopReason != "end_turn" || seen.ExitCode != 0 {
+		t.Errorf("stop reason %q, exit code %d", seen.StopReason, seen.ExitCode)
+	}
+	if len(seen.Calls) != 5 || seen.Calls[0] != "read "+a || seen.Calls[1] != "write "+a || seen.Calls[2] != "write "+c ||
+		!strings.HasSuffix(seen.Calls[3], " -c echo from the editor's terminal; exit 3") || seen.Calls[4] != "release term-1" {
+		t.Errorf("the editor was called for %q", seen.Calls)
+	}
+	if seen.Buffers[a] != "one\nsaved by cairn\n" || seen.Buffers[c] != "new\n" {
+		t.Errorf("the editor's buffers: %q", seen.Buffers)
+	}
+	if !reflect.DeepEqual(seen.TerminalContent, []string{"term-1", "term-1"}) || seen.FinalStatus != "failed" {
+		t.Errorf("terminal content %q, final status %q", seen.TerminalContent, seen.FinalStatus)
+	}
+	if got := readFile(t, a); got != "one\n" {
+		t.Errorf("a.txt on disk = %q; the editor's buffer is not saved by cairn", got)
+	}
+	if _, err := os.Stat(c); !os.IsNotExist(err) {
+		t.Errorf("sub/c.txt exists on disk (stat %v); only the editor holds it", err)
+	}
 }
 
 // limitedBuffer keeps the first 64 KiB written to it.

@@ -57,7 +57,18 @@
 // waits for the session to settle and returns; the caller then closes the
 // session, which writes its file.
 //
-// The client's fs and terminal capabilities are not used: cairn reads,
-// writes and runs commands itself, and says nothing in its capabilities
-// that would suggest otherwise.
+// # The client's files and terminals
+//
+// When the client offers them in initialize (clientCapabilities.fs,
+// clientCapabilities.terminal), the built-in tools work through it
+// (Host.Workspace): read and edit read text with fs/read_text_file (the
+// editor's unsaved buffer included; directories and images are still
+// read locally), edit and write write with fs/write_text_file, and bash
+// runs `shell -c command` with terminal/create, adds the terminal to its
+// tool call (terminal content), waits with terminal/wait_for_exit (killed
+// with terminal/kill on cancel or timeout), reads terminal/output and
+// releases it. A capability not offered stays local; grep, find and ls
+// are always local. Each request is answered within ClientCallLimit or
+// withdrawn with $/cancel_request, and the call fails with a message
+// naming the method; wait_for_exit lasts as long as the command.
 package acp

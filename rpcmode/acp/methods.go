@@ -19,7 +19,8 @@ import (
 const ProtocolVersion = 1
 
 type initializeParams struct {
-	ProtocolVersion *int `json:"protocolVersion"`
+	ProtocolVersion    *int               `json:"protocolVersion"`
+	ClientCapabilities clientCapabilities `json:"clientCapabilities"`
 }
 
 type initializeResult struct {
@@ -65,6 +66,7 @@ func (s *server) initialize(m message) (any, *rpcError) {
 	if p.ProtocolVersion == nil {
 		return nil, errorf(CodeInvalidParams, `Invalid params: "protocolVersion" is required`)
 	}
+	s.useClient(p.ClientCapabilities)
 	version := s.host.Version
 	if version == "" {
 		version = "dev"

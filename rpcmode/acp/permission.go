@@ -115,6 +115,9 @@ func (s *server) answered(m message) {
 	if err != nil {
 		return
 	}
+	if s.takePending(n, m) {
+		return
+	}
 	s.mu.Lock()
 	p, ok := s.permissions[n]
 	delete(s.permissions, n)

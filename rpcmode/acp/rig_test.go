@@ -34,6 +34,7 @@ type rigConfig struct {
 	maxFrame  int
 	models    []core.Model
 	timeout   time.Duration // the gate's question timeout
+	callLimit time.Duration // Host.ClientCallLimit
 }
 
 // rig is a running Serve with a pipe for its input and its output lines.
@@ -62,11 +63,12 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if len(models) == 0 {
 		models = []core.Model{faux.Model}
 	}
+	ws := tools.NewWorkspace()
 	acfg := agent.Config{
 		Model:        models[0],
 		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: fp}, nil },
 		Models:       models,
-		Tools:        tools.New(cwd),
+		Tools:        tools.NewIn(cwd, ws),
 		Approver:     gate,
 		SystemPrompt: func([]core.Tool) string { return "You are a test assistant." },
 		Retry:        agent.RetrySettings{},
@@ -82,7 +84,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	}
 	pr, pw := io.Pipe()
 	r := &rig{t: t, cwd: cwd, sess: sess, gate: gate, faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1}
-	h := Host{Session: sess, Approvals: gate, Models: modelList(models), Tools: tools.New(cwd), Cwd: cwd, Version: "test", MaxFrameBytes: cfg.maxFrame}
+	h := Host{Session: sess, Approvals: gate, Models: modelList(models), Tools: tools.New(cwd), Workspace: ws, Cwd: cwd, Version: "test", MaxFrameBytes: cfg.maxFrame, ClientCallLimit: cfg.callLimit}
 	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
 	t.Cleanup(func() {
 		r.close()

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/jsonl"
 	"github.com/cairn-dev/cairn/core/prompts"
+	"github.com/cairn-dev/cairn/core/tools"
 )
 
 // Models is the model catalog as the adapter needs it; *catalog.Catalog
@@ -44,6 +45,10 @@ type Host struct {
 	Models Models
 	// Tools are the session's tools, for their ACP kinds.
 	Tools []core.Tool
+	// Workspace is where the session's built-in tools read, write and run
+	// commands; when the client offers its file system or terminals in
+	// initialize, Serve routes them there. nil keeps them local.
+	Workspace *tools.Workspace
 	// Prompts are the prompt templates, offered as slash commands; a prompt
 	// starting with /name sends the template's text.
 	Prompts prompts.Templates
@@ -53,6 +58,8 @@ type Host struct {
 	Version string
 	// MaxFrameBytes overrides MaxFrameBytes (for tests).
 	MaxFrameBytes int
+	// ClientCallLimit overrides ClientCallLimit (for tests).
+	ClientCallLimit time.Duration
 	// Warn receives what is worth telling a person but not the client
 	// (stderr); nil drops it.
 	Warn func(string)
@@ -93,24 +100,28 @@ type server struct {
 	cancel context.CancelFunc
 
 	mu          sync.Mutex
-	sessionID   string          // the open ACP session, "" before session/new or load
-	prompting   bool            // a session/prompt is unanswered
-	promptID    json.RawMessage // its request id
-	cancelled   bool            // session/cancel arrived for it
-	nextOut     int             // the id of cairn's next request
-	permissions map[int]permit  // request_permission ids awaiting answers
+	sessionID   string               // the open ACP session, "" before session/new or load
+	prompting   bool                 // a session/prompt is unanswered
+	promptID    json.RawMessage      // its request id
+	cancelled   bool                 // session/cancel arrived for it
+	nextOut     int                  // the id of cairn's next request
+	permissions map[int]permit       // request_permission ids awaiting answers
+	pending     map[int]chan message // fs and terminal requests awaiting answers
 	choices     map[string]choice
 	rejected    map[string]bool // tools refused with reject_always
 }
 
 func newServer(h Host) *server {
 	s := &server{host: h, sess: h.Session, kinds: map[string]core.ToolKind{}, nextOut: 1,
-		permissions: map[int]permit{}, choices: map[string]choice{}, rejected: map[string]bool{}}
+		permissions: map[int]permit{}, pending: map[int]chan message{}, choices: map[string]choice{}, rejected: map[string]bool{}}
 	for _, t := range h.Tools {
 		s.kinds[t.Spec().Name] = t.Kind()
 	}
 	if s.host.MaxFrameBytes <= 0 {
 		s.host.MaxFrameBytes = MaxFrameBytes
+	}
+	if s.host.ClientCallLimit <= 0 {
+		s.host.ClientCallLimit = ClientCallLimit
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s

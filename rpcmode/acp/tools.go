@@ -20,6 +20,8 @@ type toolCall struct {
 	diffs   []toolContent   // the diff preview of an edit or write
 	rawArgs json.RawMessage // its arguments
 	running bool            // in_progress was sent
+	// terminal is the client terminal a bash call runs in, or "".
+	terminal string
 }
 
 // The tool call shapes.
@@ -43,14 +45,15 @@ type (
 		Content       []toolContent `json:"content,omitempty"`
 		Locations     []location    `json:"locations,omitempty"`
 	}
-	// toolContent is one ToolCallContent: "content" with a text block, or
-	// "diff".
+	// toolContent is one ToolCallContent: "content" with a text block,
+	// "diff", or "terminal" (a client terminal the call runs in).
 	toolContent struct {
-		Type    string     `json:"type"`
-		Content *textBlock `json:"content,omitempty"`
-		Path    string     `json:"path,omitempty"`
-		OldText *string    `json:"oldText,omitempty"`
-		NewText *string    `json:"newText,omitempty"`
+		Type       string     `json:"type"`
+		Content    *textBlock `json:"content,omitempty"`
+		Path       string     `json:"path,omitempty"`
+		OldText    *string    `json:"oldText,omitempty"`
+		NewText    *string    `json:"newText,omitempty"`
+		TerminalID string     `json:"terminalId,omitempty"`
 	}
 	location struct {
 		Path string `json:"path"`
@@ -195,15 +198,28 @@ func (w *writer) running(id string) {
 	w.update(toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: id, Status: "in_progress"})
 }
 
-// toolProgress reports a running call's partial output.
+// toolProgress reports a running call's partial output, or the client
+// terminal it runs in (which shows its output itself).
 func (w *writer) toolProgress(e core.ToolExecutionUpdate) {
 	c, ok := w.calls[e.ToolCallID]
 	if !ok {
 		return
 	}
 	c.running = true
+	var term tools.BashTerminalDetails
+	if c.name == "bash" && json.Unmarshal(e.Partial.Details, &term) == nil && term.TerminalID != "" {
+		c.terminal = term.TerminalID
+	}
+	content := textContent(e.Partial.Content)
+	if c.terminal != "" {
+		content = c.terminalContent()
+	}
 	w.update(toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: e.ToolCallID, Status: "in_progress",
-		Content: textContent(e.Partial.Content)})
+		Content: content})
+}
+
+func (c *toolCall) terminalContent() []toolContent {
+	return []toolContent{{Type: "terminal", TerminalID: c.terminal}}
 }
 
 // toolEnded closes a call: completed, or failed for an error, a refusal
@@ -220,7 +236,14 @@ func (w *writer) toolEnded(id string, r core.ToolResult) {
 		status = "failed"
 	}
 	content := textContent(r.Content)
-	if !r.IsError && len(c.diffs) > 0 {
+	switch {
+	case c.terminal != "" && r.IsError:
+		// The client still shows the released terminal's output; the
+		// result's text says why the call failed.
+		content = append(c.terminalContent(), content...)
+	case c.terminal != "":
+		content = c.terminalContent()
+	case !r.IsError && len(c.diffs) > 0:
 		content = c.diffs
 	}
 	u := toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: id, Status: status, Content: content}
