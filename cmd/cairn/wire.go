@@ -121,6 +121,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// and terminals.
 	workspace := tools.NewWorkspace()
 	toolset := tools.NewIn(cwd, workspace)
+	if opts.Mode == "acp" {
+		// Only an ACP editor shows plans.
+		toolset = append(toolset, tools.NewPlan())
+	}
 	contextFiles, err := sysprompt.LoadContextFiles(env.dir, cwd)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -209,5 +210,49 @@ func TestClientTerminalTimeout(t *testing.T) {
 	got := toolResult(t, r, "call_1")
 	if !strings.Contains(got, "Command timed out after 0.05 seconds") || !strings.Contains(got, "kept only the end of the output") {
 		t.Errorf("the model was told %s", got)
+	}
+}
+
+func TestPlanUpdates(t *testing.T) {
+	r := newRig(t, rigConfig{files: true, responses: []faux.Response{
+		toolCallResponse("call_1", "plan", `{"entries":[{"content":"read the code","status":"completed"},{"content":"fix the bug","status":"in_progress","priority":"high"}]}`),
+		toolCallResponse("call_2", "plan", `{"entries":[{"content":"x","status":"done"}]}`),
+		{Text: "planned"}}})
+	sid := r.newSession()
+	id := r.prompt(sid, "plan it")
+	call := r.update("tool_call", map[string]any{"toolCallId": "call_1"})
+	if call.str("params.update.kind") != "think" {
+		t.Errorf("plan kind = %q", call.str("params.update.kind"))
+	}
+	plan := r.update("plan", nil)
+	want := `[{"content":"read the code","priority":"medium","status":"completed"},{"content":"fix the bug","priority":"high","status":"in_progress"}]`
+	if got, _ := json.Marshal(plan.get("params.update.entries")); string(got) != want {
+		t.Errorf("plan entries = %s, want %s", got, want)
+	}
+	// An invalid plan fails the call and sends no plan.
+	failed := r.update("tool_call_update", map[string]any{"toolCallId": "call_2", "status": "failed"})
+	if !strings.Contains(failed.text, `entries[0].status must be pending, in_progress or completed`) {
+		t.Errorf("the invalid plan: %s", failed.text)
+	}
+	r.response(id)
+	plans := 0
+	for _, l := range r.out.all() {
+		if l.get("params.update.sessionUpdate") == "plan" {
+			plans++
+		}
+	}
+	if plans != 1 {
+		t.Errorf("%d plan updates, want 1", plans)
+	}
+	// Loading the session shows the plan again.
+	r.result("session/load", map[string]any{"sessionId": sid, "cwd": r.cwd, "mcpServers": []any{}})
+	replayed := 0
+	for _, l := range r.out.all() {
+		if l.get("params.update.sessionUpdate") == "plan" {
+			replayed++
+		}
+	}
+	if replayed != 2 {
+		t.Errorf("%d plan updates after the load, want 2 (one replayed)", replayed)
 	}
 }

@@ -33,6 +33,8 @@
 // end. When the turn ends, a
 // call still open is closed as failed before the prompt is answered.
 // usage_update reports the context window's use at the end of each turn.
+// In ACP mode the model has a plan tool (tools.Plan); each plan it sets
+// is sent as a plan update, and replayed by session/load.
 //
 // Approvals are the core approval gate's questions, asked with
 // session/request_permission. Its options: allow_once; allow_always for

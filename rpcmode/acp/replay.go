@@ -45,6 +45,9 @@ func (s *server) replay(id string, msgs []core.Message) {
 				status = "failed"
 			}
 			s.notify(id, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: m.ToolCallID, Status: status, Content: textContent(m.Content)})
+			if p, ok := planOf(m.ToolName, m.IsError, m.Details); ok {
+				s.notify(id, p)
+			}
 		}
 	}
 }

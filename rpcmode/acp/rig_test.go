@@ -64,11 +64,12 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 		models = []core.Model{faux.Model}
 	}
 	ws := tools.NewWorkspace()
+	toolset := append(tools.NewIn(cwd, ws), tools.NewPlan())
 	acfg := agent.Config{
 		Model:        models[0],
 		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: fp}, nil },
 		Models:       models,
-		Tools:        tools.NewIn(cwd, ws),
+		Tools:        toolset,
 		Approver:     gate,
 		SystemPrompt: func([]core.Tool) string { return "You are a test assistant." },
 		Retry:        agent.RetrySettings{},
@@ -84,7 +85,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	}
 	pr, pw := io.Pipe()
 	r := &rig{t: t, cwd: cwd, sess: sess, gate: gate, faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1}
-	h := Host{Session: sess, Approvals: gate, Models: modelList(models), Tools: tools.New(cwd), Workspace: ws, Cwd: cwd, Version: "test", MaxFrameBytes: cfg.maxFrame, ClientCallLimit: cfg.callLimit}
+	h := Host{Session: sess, Approvals: gate, Models: modelList(models), Tools: toolset, Workspace: ws, Cwd: cwd, Version: "test", MaxFrameBytes: cfg.maxFrame, ClientCallLimit: cfg.callLimit}
 	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
 	t.Cleanup(func() {
 		r.close()

@@ -256,6 +256,28 @@ func (w *writer) toolEnded(id string, r core.ToolResult) {
 		}
 	}
 	w.update(u)
+	if p, ok := planOf(c.name, r.IsError, r.Details); ok {
+		w.update(p)
+	}
+}
+
+// planUpdate is the plan session update: the whole plan as it stands.
+type planUpdate struct {
+	SessionUpdate string            `json:"sessionUpdate"`
+	Entries       []tools.PlanEntry `json:"entries"`
+}
+
+// planOf is the plan a successful plan tool call set, from its result's
+// details.
+func planOf(tool string, isError bool, details json.RawMessage) (planUpdate, bool) {
+	if tool != "plan" || isError {
+		return planUpdate{}, false
+	}
+	var d tools.PlanDetails
+	if json.Unmarshal(details, &d) != nil || d.Entries == nil {
+		return planUpdate{}, false
+	}
+	return planUpdate{SessionUpdate: "plan", Entries: d.Entries}, true
 }
 
 // textContent turns result blocks into tool call content: text as text,
