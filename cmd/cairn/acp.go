@@ -3,26 +3,59 @@ package main
 import (
 	"context"
 	"fmt"
+	"sync"
 
+	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/rpcmode/acp"
 )
 
 // acpMode serves the Agent Client Protocol (ACP v1) on stdin and stdout
 // until stdin ends or the process is told to stop; then the session file is
 // flushed and cairn exits 0. Only protocol frames reach stdout; warnings go
-// to stderr.
+// to stderr. A session/new or session/load naming another directory moves
+// cairn there: a session is built for it as if cairn had been started there
+// (its own project trust), and the previous one is closed.
 func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Options) int {
+	// Later sessions are built from the options as given, before buildApp
+	// fills them in; --session and --continue name the first one only.
+	later := *opts
+	later.Session, later.Continue = "", false
 	a, err := buildApp(streams, env, opts, false)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure
 	}
-	defer a.close()
+	closeFirst := sync.OnceFunc(a.close)
+	defer closeFirst()
+	host := acpHost(streams, env, opts, a)
+	host.Close = closeFirst
+	host.Open = func(cwd string) (acp.Host, error) {
+		o := later
+		o.dir = cwd
+		next, err := buildApp(streams, env, &o, false)
+		if err != nil {
+			return acp.Host{}, err
+		}
+		h := acpHost(streams, env, &o, next)
+		h.Close = sync.OnceFunc(next.close)
+		return h, nil
+	}
+	store := sessionStore(env, opts)
+	host.ListSessions = func(cwd string) ([]session.Info, error) { return store.List(cwd) }
+	if err := acp.Serve(ctx, streams.In, streams.Out, host); err != nil {
+		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// acpHost is what the ACP adapter needs of a built session.
+func acpHost(streams IOStreams, env environment, opts *Options, a *app) acp.Host {
 	templates, errs := loadPrompts(env, a.cwd, *opts.trust)
 	for _, e := range errs {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}
-	host := acp.Host{
+	return acp.Host{
 		Session:   a.session,
 		Approvals: a.gate,
 		Models:    a.cat,
@@ -33,9 +66,4 @@ func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Version:   versionString(),
 		Warn:      func(msg string) { fmt.Fprintf(streams.Err, "cairn: %s\n", msg) },
 	}
-	if err := acp.Serve(ctx, streams.In, streams.Out, host); err != nil {
-		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
-	}
-	return exitOK
 }

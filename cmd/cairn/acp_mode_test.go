@@ -14,39 +14,36 @@ import (
 	"time"
 )
 
-// TestACPModeEOFWritesSessionAndExitsZero drives `cairn --mode acp`
-// in-process: every stdout line is a JSON-RPC frame, a text turn is
-// answered end_turn, and when stdin ends cairn exits 0 with the
-// conversation in its session file.
-func TestACPModeEOFWritesSessionAndExitsZero(t *testing.T) {
-	work, dir := t.TempDir(), t.TempDir()
-	t.Chdir(work)
-	cwd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	script := writeScript(t, `{"responses":[{"text":"the answer about badgers"}]}`)
-	vars := map[string]string{"CAIRN_DIR": dir, "CAIRN_FAUX_SCRIPT": script}
+// acpDriver runs `cairn --provider faux --mode acp` in-process.
+type acpDriver struct {
+	in    *io.PipeWriter
+	lines chan string
+	code  chan int
+	errb  *strings.Builder
+	send  func(id int, method string, params any)
+	await func(id int) map[string]any
+}
+
+func startACP(t *testing.T, vars map[string]string) *acpDriver {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	var errb strings.Builder
-	streams := IOStreams{In: inR, Out: outW, Err: &errb}
-	code := make(chan int, 1)
+	d := &acpDriver{in: inW, lines: make(chan string), code: make(chan int, 1), errb: &strings.Builder{}}
+	streams := IOStreams{In: inR, Out: outW, Err: d.errb}
 	go func() {
 		c := run(context.Background(), []string{"--provider", "faux", "--mode", "acp"}, streams, func(k string) string { return vars[k] })
 		outW.Close()
-		code <- c
+		d.code <- c
 	}()
-	lines := make(chan string)
 	go func() {
-		defer close(lines)
+		defer close(d.lines)
 		sc := bufio.NewScanner(outR)
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
-			lines <- sc.Text()
+			d.lines <- sc.Text()
 		}
 	}()
-	send := func(id int, method string, params any) {
+	d.send = func(id int, method string, params any) {
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 		if _, err := inW.Write(append(b, '\n')); err != nil {
 			t.Fatal(err)
@@ -54,14 +51,14 @@ func TestACPModeEOFWritesSessionAndExitsZero(t *testing.T) {
 	}
 	// await reads frames until the response to id; every line must be a
 	// JSON-RPC 2.0 object.
-	await := func(id int) map[string]any {
+	d.await = func(id int) map[string]any {
 		t.Helper()
 		timeout := time.After(15 * time.Second)
 		for {
 			select {
-			case l, ok := <-lines:
+			case l, ok := <-d.lines:
 				if !ok {
-					t.Fatalf("stdout ended before response %d; stderr: %s", id, errb.String())
+					t.Fatalf("stdout ended before response %d; stderr: %s", id, d.errb.String())
 				}
 				var m map[string]any
 				if err := json.Unmarshal([]byte(l), &m); err != nil || m["jsonrpc"] != "2.0" {
@@ -75,6 +72,119 @@ func TestACPModeEOFWritesSessionAndExitsZero(t *testing.T) {
 			}
 		}
 	}
+	return d
+}
+
+// request reads frames until cairn's request of method and returns it.
+func (d *acpDriver) request(t *testing.T, method string) map[string]any {
+	t.Helper()
+	timeout := time.After(15 * time.Second)
+	for {
+		select {
+		case l, ok := <-d.lines:
+			if !ok {
+				t.Fatalf("stdout ended before a %s request; stderr: %s", method, d.errb.String())
+			}
+			var m map[string]any
+			if json.Unmarshal([]byte(l), &m) == nil && m["method"] == method && m["id"] != nil {
+				return m
+			}
+		case <-timeout:
+			t.Fatalf("no %s request within 15s", method)
+		}
+	}
+}
+
+// answer replies to one of cairn's requests.
+func (d *acpDriver) answer(t *testing.T, req map[string]any, result any) {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req["id"], "result": result})
+	if _, err := d.in.Write(append(b, '\n')); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// finish ends stdin and waits for cairn to exit 0.
+func (d *acpDriver) finish(t *testing.T) {
+	t.Helper()
+	d.in.Close()
+	for range d.lines {
+	}
+	select {
+	case c := <-d.code:
+		if c != exitOK {
+			t.Fatalf("exit %d; stderr: %s", c, d.errb.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("cairn did not exit within 15s of stdin ending")
+	}
+}
+
+// TestACPModeMovesToTheSessionsDirectory starts cairn in one directory and
+// opens a session in another, as an editor that spawned it elsewhere does:
+// the tools work there, the other project's trust is its own (its
+// .cairn/settings.json asking for yolo is not honoured until trusted), its
+// sessions are listed for it, and the session file is written on exit.
+func TestACPModeMovesToTheSessionsDirectory(t *testing.T) {
+	start, proj, dir := t.TempDir(), t.TempDir(), t.TempDir()
+	t.Chdir(start)
+	if err := os.MkdirAll(filepath.Join(proj, ".cairn"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proj, ".cairn", "settings.json"), []byte(`{"approvalMode":"yolo"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := writeScript(t, `{"responses":[{"content":[{"type":"toolCall","id":"call_1","name":"write","arguments":{"path":"made-here.txt","content":"hi\n"}}]},{"text":"written"}]}`)
+	d := startACP(t, map[string]string{"CAIRN_DIR": dir, "CAIRN_FAUX_SCRIPT": script})
+	d.send(1, "initialize", map[string]any{"protocolVersion": 1})
+	d.await(1)
+	d.send(2, "session/new", map[string]any{"cwd": proj, "mcpServers": []any{}})
+	res := d.await(2)
+	sid, _ := res["result"].(map[string]any)["sessionId"].(string)
+	if sid == "" {
+		t.Fatalf("session/new in another directory: %v; stderr: %s", res, d.errb.String())
+	}
+	if mode := fmt.Sprint(res["result"].(map[string]any)["modes"].(map[string]any)["currentModeId"]); mode != "default" {
+		t.Errorf("mode %s in an untrusted project asking for yolo", mode)
+	}
+	d.send(3, "session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "write it"}}})
+	// The untrusted project's yolo is not honoured: the write is asked about.
+	perm := d.request(t, "session/request_permission")
+	d.answer(t, perm, map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "allow_once"}})
+	if r := d.await(3); fmt.Sprint(r["result"]) != "map[stopReason:end_turn]" {
+		t.Errorf("prompt: %v", r)
+	}
+	if b, err := os.ReadFile(filepath.Join(proj, "made-here.txt")); err != nil || string(b) != "hi\n" {
+		t.Errorf("made-here.txt in the session's directory: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(start, "made-here.txt")); err == nil {
+		t.Error("the file was written in the directory cairn started in")
+	}
+	d.send(4, "session/list", map[string]any{"cwd": proj})
+	if got := fmt.Sprint(d.await(4)["result"]); !strings.Contains(got, sid) || !strings.Contains(got, "cwd:"+proj) {
+		t.Errorf("session/list for %s: %s", proj, got)
+	}
+	d.finish(t)
+	if !strings.Contains(d.errb.String(), proj) {
+		t.Errorf("stderr does not name the untrusted project %s: %s", proj, d.errb.String())
+	}
+}
+
+// TestACPModeEOFWritesSessionAndExitsZero drives `cairn --mode acp`
+// in-process: every stdout line is a JSON-RPC frame, a text turn is
+// answered end_turn, and when stdin ends cairn exits 0 with the
+// conversation in its session file.
+func TestACPModeEOFWritesSessionAndExitsZero(t *testing.T) {
+	work, dir := t.TempDir(), t.TempDir()
+	t.Chdir(work)
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := writeScript(t, `{"responses":[{"text":"the answer about badgers"}]}`)
+	d := startACP(t, map[string]string{"CAIRN_DIR": dir, "CAIRN_FAUX_SCRIPT": script})
+	send, await, lines, code, errb := d.send, d.await, d.lines, d.code, d.errb
+	inW := d.in
 	send(1, "initialize", map[string]any{"protocolVersion": 1})
 	if caps := fmt.Sprint(await(1)["result"]); !strings.Contains(caps, "loadSession:true") {
 		t.Errorf("initialize: %s", caps)

@@ -36,6 +36,9 @@ type Options struct {
 	// trust is what this run may take from the project directory, decided
 	// once (see projectTrustFor).
 	trust *projectTrust
+	// dir is the directory to work in when it is not the process's (an
+	// ACP session/new naming another project); "" is the process's.
+	dir string
 
 	// demoDir is the demo's throwaway project (set by startDemo).
 	demoDir string

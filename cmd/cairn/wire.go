@@ -43,9 +43,13 @@ func (a *app) close() {
 // unattended says nobody can answer questions (print and json modes), so
 // calls that need approval are refused by policy. Warnings go to stderr.
 func buildApp(streams IOStreams, env environment, opts *Options, unattended bool) (*app, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, fmt.Errorf("find the working directory: %w", err)
+	cwd := opts.dir
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("find the working directory: %w", err)
+		}
+		cwd = wd
 	}
 	trusted := projectTrustFor(streams, env, opts, cwd, nil)
 	projectSettings := ""

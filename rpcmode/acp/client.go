@@ -28,10 +28,10 @@ type clientCapabilities struct {
 const ClientCallLimit = 30 * time.Second
 
 // useClient routes the built-in tools' file reads, writes and commands
-// through the client where it offers them, and back to the local machine
-// where it does not (a second initialize may offer less).
-func (s *server) useClient(caps clientCapabilities) {
-	ws := s.host.Workspace
+// of b through the client where it offers them, and back to the local
+// machine where it does not (a second initialize may offer less).
+func useClient(b *bound, s *server, caps clientCapabilities) {
+	ws := b.host.Workspace
 	if ws == nil {
 		return
 	}

@@ -27,7 +27,7 @@ var sessionModes = []sessionMode{
 }
 
 func (s *server) modes() modeState {
-	return modeState{CurrentModeID: string(s.host.Approvals.Mode()), AvailableModes: sessionModes}
+	return modeState{CurrentModeID: string(s.b().host.Approvals.Mode()), AvailableModes: sessionModes}
 }
 
 // configOption is a select SessionConfigOption.
@@ -52,7 +52,7 @@ func (s *server) configOptions() []configOption {
 	for i, m := range sessionModes {
 		modes[i] = configChoice{Value: m.ID, Name: m.Name, Description: m.Description}
 	}
-	st := s.sess.State()
+	st := s.b().sess.State()
 	var models []configChoice
 	current := modelValue(st.Model)
 	for _, m := range s.models() {
@@ -67,7 +67,7 @@ func (s *server) configOptions() []configOption {
 		levels = append(levels, configChoice{Value: string(l), Name: string(l)})
 	}
 	return []configOption{
-		{ID: "mode", Name: "Approval mode", Category: "mode", Type: "select", CurrentValue: string(s.host.Approvals.Mode()), Options: modes},
+		{ID: "mode", Name: "Approval mode", Category: "mode", Type: "select", CurrentValue: string(s.b().host.Approvals.Mode()), Options: modes},
 		{ID: "model", Name: "Model", Category: "model", Type: "select", CurrentValue: current, Options: models},
 		{ID: "thought_level", Name: "Thinking", Category: "thought_level", Type: "select", CurrentValue: string(st.Thinking), Options: levels},
 	}
@@ -75,10 +75,10 @@ func (s *server) configOptions() []configOption {
 
 // models lists the models to offer, the current one always among them.
 func (s *server) models() []core.Model {
-	cur := s.sess.State().Model
+	cur := s.b().sess.State().Model
 	var ms []core.Model
-	if s.host.Models != nil {
-		ms = s.host.Models.Available()
+	if s.b().host.Models != nil {
+		ms = s.b().host.Models.Available()
 	}
 	if !slices.ContainsFunc(ms, func(m core.Model) bool { return modelValue(m) == modelValue(cur) }) {
 		ms = append([]core.Model{cur}, ms...)
@@ -116,7 +116,7 @@ func (s *server) switchMode(sessionID, id string) *rpcError {
 	if err != nil {
 		return errorf(CodeInvalidParams, "Invalid params: %v", err)
 	}
-	s.host.Approvals.SetMode(mode)
+	s.b().host.Approvals.SetMode(mode)
 	s.notify(sessionID, currentModeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: string(mode)})
 	s.notify(sessionID, configOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: s.configOptions()})
 	return nil
@@ -150,15 +150,15 @@ func (s *server) setConfigOption(m message) (any, *rpcError) {
 		if i < 0 {
 			return nil, errorf(CodeInvalidParams, "Invalid params: no model %q; the model option lists the ones available", *p.Value)
 		}
-		if err := s.sess.SetModel(s.models()[i]); err != nil {
+		if err := s.b().sess.SetModel(s.models()[i]); err != nil {
 			return nil, errorf(CodeInternalError, "%v", err)
 		}
 	case "thought_level":
 		level, err := core.ParseThinkingLevel(*p.Value)
-		if err != nil || !slices.Contains(agent.ThinkingLevels(s.sess.State().Model), level) {
+		if err != nil || !slices.Contains(agent.ThinkingLevels(s.b().sess.State().Model), level) {
 			return nil, errorf(CodeInvalidParams, "Invalid params: the model does not offer the thinking level %q", *p.Value)
 		}
-		if err := s.sess.SetThinkingLevel(level); err != nil {
+		if err := s.b().sess.SetThinkingLevel(level); err != nil {
 			return nil, errorf(CodeInternalError, "%v", err)
 		}
 	default:

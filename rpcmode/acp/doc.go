@@ -19,9 +19,13 @@
 // One ACP session is open at a time: it is the core session's current
 // conversation, and its id is the conversation's id. session/new starts a
 // conversation, session/load switches to a stored one; a request naming
-// another session id fails with -32002 (resource not found). cairn serves
-// the directory it was started in: session/new and session/load with
-// another cwd fail with -32602.
+// another session id fails with -32002 (resource not found). A session/new
+// or session/load naming another directory than the one served moves the
+// adapter there when the host can (Host.Open): a session is built for that
+// directory, the old one is closed once its last events are written, and
+// the client's fs and terminal offer carries over; not while a prompt
+// runs. Without Host.Open, another cwd fails with -32602. session/list
+// lists another directory's sessions through Host.ListSessions.
 //
 // # Mapping
 //

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -66,7 +67,10 @@ func (s *server) initialize(m message) (any, *rpcError) {
 	if p.ProtocolVersion == nil {
 		return nil, errorf(CodeInvalidParams, `Invalid params: "protocolVersion" is required`)
 	}
-	s.useClient(p.ClientCapabilities)
+	s.mu.Lock()
+	s.caps = p.ClientCapabilities
+	s.mu.Unlock()
+	useClient(s.b(), s, p.ClientCapabilities)
 	version := s.host.Version
 	if version == "" {
 		version = "dev"
@@ -74,9 +78,9 @@ func (s *server) initialize(m message) (any, *rpcError) {
 	return initializeResult{
 		ProtocolVersion: ProtocolVersion,
 		AgentCapabilities: agentCapabilities{
-			LoadSession:         !s.sess.InMemory(),
+			LoadSession:         !s.b().sess.InMemory(),
 			PromptCapabilities:  promptCaps{Image: true, EmbeddedContext: true},
-			SessionCapabilities: sessionCaps(!s.sess.InMemory()),
+			SessionCapabilities: sessionCaps(!s.b().sess.InMemory()),
 		},
 		AuthMethods: []struct{}{},
 		AgentInfo:   implementation{Name: "cairn", Title: "cairn", Version: version},
@@ -103,17 +107,60 @@ type sessionParams struct {
 	MCPServers json.RawMessage `json:"mcpServers"`
 }
 
-// checkCwd accepts the directory cairn was started in.
-func (s *server) checkCwd(cwd *string) *rpcError {
+// checkCwd checks a session's directory: an absolute path, which is the
+// directory cairn serves or, when the host can open others, a directory.
+// It reports whether it is another one.
+func (s *server) checkCwd(cwd *string) (other bool, _ *rpcError) {
 	if cwd == nil {
-		return errorf(CodeInvalidParams, `Invalid params: "cwd" is required`)
+		return false, errorf(CodeInvalidParams, `Invalid params: "cwd" is required`)
 	}
 	if !filepath.IsAbs(*cwd) {
-		return errorf(CodeInvalidParams, `Invalid params: "cwd" must be an absolute path, not %q`, *cwd)
+		return false, errorf(CodeInvalidParams, `Invalid params: "cwd" must be an absolute path, not %q`, *cwd)
 	}
-	if !sameDir(*cwd, s.host.Cwd) {
-		return errorf(CodeInvalidParams, "Invalid params: cairn serves %s, the directory it was started in; start it in %s to work there", s.host.Cwd, *cwd)
+	if sameDir(*cwd, s.b().host.Cwd) {
+		return false, nil
 	}
+	if s.host.Open == nil {
+		return false, errorf(CodeInvalidParams, "Invalid params: cairn serves %s, the directory it was started in; start it in %s to work there", s.b().host.Cwd, *cwd)
+	}
+	if info, err := os.Stat(*cwd); err != nil || !info.IsDir() {
+		return false, errorf(CodeInvalidParams, "Invalid params: %s is not a directory cairn can work in", *cwd)
+	}
+	return true, nil
+}
+
+// moveTo makes cairn serve another directory: the host builds a session
+// there (its own project trust, settings, rules and session files), the
+// writer moves to its events once the old session's are written, and the
+// old session is closed. Not while a prompt runs.
+func (s *server) moveTo(cwd string) *rpcError {
+	s.mu.Lock()
+	busy, caps := s.prompting, s.caps
+	s.mu.Unlock()
+	if busy {
+		return errorf(CodeInvalidRequest, "Invalid Request: a prompt is running in %s; cancel it before opening a session in %s", s.b().host.Cwd, cwd)
+	}
+	h, err := s.host.Open(cwd)
+	if err != nil {
+		return errorf(CodeInternalError, "cannot start a session in %s: %v", cwd, err)
+	}
+	next := newBound(h)
+	useClient(next, s, caps)
+	old := s.cur.Swap(next)
+	s.mu.Lock()
+	s.sessionID = ""
+	s.mu.Unlock()
+	done := make(chan struct{})
+	old.sub.Mark(markHandoff{next: next, done: done})
+	s.closing.Add(1)
+	go func() {
+		defer s.closing.Done()
+		<-done
+		old.sub.Stop()
+		if old.host.Close != nil {
+			old.host.Close()
+		}
+	}()
 	return nil
 }
 
@@ -147,15 +194,21 @@ func (s *server) newSession(m message) (any, *rpcError) {
 	if err := decodeParams(m.Params, &p); err != nil {
 		return nil, err
 	}
-	if err := s.checkCwd(p.Cwd); err != nil {
-		return nil, err
+	other, rerr := s.checkCwd(p.Cwd)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if other {
+		if err := s.moveTo(*p.Cwd); err != nil {
+			return nil, err
+		}
 	}
 	s.warnMCP(p.MCPServers)
 	s.mu.Lock()
 	first := s.sessionID == ""
 	s.mu.Unlock()
-	if !first || len(s.sess.Messages()) > 0 {
-		if err := s.sess.NewConversation(""); err != nil {
+	if !first || len(s.b().sess.Messages()) > 0 {
+		if err := s.b().sess.NewConversation(""); err != nil {
 			return nil, busyError(err)
 		}
 	}
@@ -167,17 +220,17 @@ func (s *server) newSession(m message) (any, *rpcError) {
 
 // open makes the current conversation the ACP session.
 func (s *server) open() string {
-	id := s.sess.Conversation().ID
+	id := s.b().sess.Conversation().ID
 	s.mu.Lock()
 	s.sessionID = id
 	s.mu.Unlock()
-	s.sub.Mark(markSession{id})
+	s.b().sub.Mark(markSession{id})
 	return id
 }
 
 func (s *server) sendCommands(id string) {
-	cmds := make([]command, 0, len(s.host.Prompts))
-	for _, t := range s.host.Prompts {
+	cmds := make([]command, 0, len(s.b().host.Prompts))
+	for _, t := range s.b().host.Prompts {
 		c := command{Name: t.Name, Description: t.Description}
 		if t.ArgumentHint != "" {
 			c.Input = &commandInput{Hint: t.ArgumentHint}
@@ -214,33 +267,52 @@ func (s *server) switchSession(m message, replay bool) (any, *rpcError) {
 	if p.SessionID == nil || *p.SessionID == "" {
 		return nil, errorf(CodeInvalidParams, `Invalid params: "sessionId" is required`)
 	}
-	if err := s.checkCwd(p.Cwd); err != nil {
-		return nil, err
+	other, rerr := s.checkCwd(p.Cwd)
+	if rerr != nil {
+		return nil, rerr
 	}
-	if s.sess.InMemory() {
+	if s.b().sess.InMemory() {
 		return nil, errorf(CodeMethodNotFound, "Method not found: %s (cairn was started with --no-session)", jsonrpc2.Echo(m.Method))
 	}
+	if other {
+		// Only move for a session that is there.
+		if !s.storedIn(*p.Cwd, *p.SessionID) {
+			return nil, &rpcError{Code: CodeResourceNotFound, Message: "Resource not found: no session " + *p.SessionID + " in " + *p.Cwd, Data: map[string]string{"uri": *p.SessionID}}
+		}
+		if err := s.moveTo(*p.Cwd); err != nil {
+			return nil, err
+		}
+	}
 	s.warnMCP(p.MCPServers)
-	if s.sess.Conversation().ID != *p.SessionID {
-		infos, err := s.sess.ListConversations()
+	if s.b().sess.Conversation().ID != *p.SessionID {
+		infos, err := s.b().sess.ListConversations()
 		if err != nil {
 			return nil, errorf(CodeInternalError, "list sessions: %v", err)
 		}
 		i := slices.IndexFunc(infos, func(info session.Info) bool { return info.ID == *p.SessionID })
 		if i < 0 {
-			return nil, &rpcError{Code: CodeResourceNotFound, Message: "Resource not found: no session " + *p.SessionID + " in " + s.host.Cwd, Data: map[string]string{"uri": *p.SessionID}}
+			return nil, &rpcError{Code: CodeResourceNotFound, Message: "Resource not found: no session " + *p.SessionID + " in " + s.b().host.Cwd, Data: map[string]string{"uri": *p.SessionID}}
 		}
-		if err := s.sess.OpenConversation(infos[i].Path); err != nil {
+		if err := s.b().sess.OpenConversation(infos[i].Path); err != nil {
 			return nil, busyError(err)
 		}
 	}
 	id := s.open()
 	if replay {
-		s.replay(id, s.sess.Messages())
+		s.replay(id, s.b().sess.Messages())
 	}
 	s.reply(m.ID, sessionResult{Modes: s.modes(), ConfigOptions: s.configOptions()})
 	s.sendCommands(id)
 	return nil, nil
+}
+
+// storedIn reports whether the session id is stored for dir.
+func (s *server) storedIn(dir, id string) bool {
+	if s.host.ListSessions == nil {
+		return false
+	}
+	infos, err := s.host.ListSessions(dir)
+	return err == nil && slices.ContainsFunc(infos, func(info session.Info) bool { return info.ID == id })
 }
 
 type listParams struct {
@@ -265,16 +337,24 @@ func (s *server) listSessions(m message) (any, *rpcError) {
 	if p.Cursor != nil {
 		return nil, errorf(CodeInvalidParams, "Invalid params: cairn lists every session in one page and gives no cursors")
 	}
-	if s.sess.InMemory() {
+	if s.b().sess.InMemory() {
 		return nil, errorf(CodeMethodNotFound, "Method not found: session/list (cairn was started with --no-session)")
 	}
 	out := struct {
 		Sessions []sessionInfo `json:"sessions"`
 	}{Sessions: []sessionInfo{}}
-	if p.Cwd != nil && !sameDir(*p.Cwd, s.host.Cwd) {
+	dir := s.b().host.Cwd
+	var infos []session.Info
+	var err error
+	switch {
+	case p.Cwd == nil || sameDir(*p.Cwd, dir):
+		infos, err = s.b().sess.ListConversations()
+	case s.host.ListSessions == nil || !filepath.IsAbs(*p.Cwd):
 		return out, nil
+	default:
+		dir = filepath.Clean(*p.Cwd)
+		infos, err = s.host.ListSessions(dir)
 	}
-	infos, err := s.sess.ListConversations()
 	if err != nil {
 		return nil, errorf(CodeInternalError, "list sessions: %v", err)
 	}
@@ -283,7 +363,7 @@ func (s *server) listSessions(m message) (any, *rpcError) {
 		if title == "" {
 			title = firstLine(info.FirstMessage)
 		}
-		si := sessionInfo{SessionID: info.ID, Cwd: s.host.Cwd, Title: title}
+		si := sessionInfo{SessionID: info.ID, Cwd: dir, Title: title}
 		if !info.Modified.IsZero() {
 			si.UpdatedAt = info.Modified.UTC().Format(time.RFC3339)
 		}
@@ -324,7 +404,7 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	if err != nil {
 		return nil, err
 	}
-	if expanded, ok := s.host.Prompts.Expand(text); ok {
+	if expanded, ok := s.b().host.Prompts.Expand(text); ok {
 		text = expanded
 	}
 	s.mu.Lock()
@@ -334,9 +414,9 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	}
 	s.prompting, s.cancelled, s.promptID = true, false, m.ID
 	s.mu.Unlock()
-	s.sub.Mark(markPrompt{m.ID})
-	if err := s.sess.Prompt(text, images, agent.BehaviorNone); err != nil {
-		s.sub.Mark(markRefused{id: m.ID, err: busyError(err)})
+	s.b().sub.Mark(markPrompt{m.ID})
+	if err := s.b().sess.Prompt(text, images, agent.BehaviorNone); err != nil {
+		s.b().sub.Mark(markRefused{id: m.ID, err: busyError(err)})
 	}
 	return nil, nil
 }
@@ -389,7 +469,7 @@ func (s *server) abortPrompt(id json.RawMessage) {
 	}
 	s.mu.Unlock()
 	if running {
-		s.sess.Abort()
+		s.b().sess.Abort()
 	}
 }
 

@@ -60,7 +60,7 @@ func optionKind(o approval.Option) string {
 func (s *server) ask(w *writer, q core.Question) {
 	if q.Purpose != core.PurposeApproval || q.Kind != core.QuestionSelect || w.sessionID == "" {
 		s.warn("acp: dismissed a question ACP cannot ask: %s", q.Title)
-		_ = s.sess.Dismiss(q.ID)
+		_ = w.sess.Dismiss(q.ID)
 		return
 	}
 	c := w.calls[q.ToolCallID]
@@ -72,7 +72,7 @@ func (s *server) ask(w *writer, q core.Question) {
 	if tool != "" && s.rejected[tool] {
 		s.choices[q.ID] = choice{callID: q.ToolCallID, option: approval.OptionDeny}
 		s.mu.Unlock()
-		_ = s.sess.Answer(q.ID, core.Answer{Value: string(approval.OptionDeny)})
+		_ = w.sess.Answer(q.ID, core.Answer{Value: string(approval.OptionDeny)})
 		return
 	}
 	id := s.nextOut
@@ -127,7 +127,7 @@ func (s *server) answered(m message) {
 	}
 	var r permissionResult
 	if m.Error != nil || json.Unmarshal(m.Result, &r) != nil || r.Outcome.Outcome != "selected" {
-		_ = s.sess.Dismiss(p.question)
+		_ = s.b().sess.Dismiss(p.question)
 		return
 	}
 	opt := approval.Option(r.Outcome.OptionID)
@@ -141,7 +141,7 @@ func (s *server) answered(m message) {
 	s.choices[p.question] = choice{callID: p.callID, option: opt}
 	s.mu.Unlock()
 	// An option that was never offered is refused by the gate.
-	_ = s.sess.Answer(p.question, core.Answer{Value: string(opt)})
+	_ = s.b().sess.Answer(p.question, core.Answer{Value: string(opt)})
 }
 
 // closedQuestion forgets a question that ended. It returns how it was

@@ -35,6 +35,7 @@ type rigConfig struct {
 	models    []core.Model
 	timeout   time.Duration // the gate's question timeout
 	callLimit time.Duration // Host.ClientCallLimit
+	open      bool          // Host.Open builds sessions for other directories
 }
 
 // rig is a running Serve with a pipe for its input and its output lines.
@@ -49,12 +50,50 @@ type rig struct {
 	done   chan error
 	cursor int
 	nextID int
+
+	mu             sync.Mutex
+	opened, closed []string // directories Open built and hosts closed
 }
 
 func newRig(t *testing.T, cfg rigConfig) *rig {
 	t.Helper()
 	cwd := t.TempDir()
 	fp := faux.New(faux.Options{}, cfg.responses...)
+	h := rigHost(t, cwd, cfg, fp)
+	pr, pw := io.Pipe()
+	r := &rig{t: t, cwd: cwd, sess: h.Session, gate: h.Approvals.(*approval.Gate), faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1}
+	h.MaxFrameBytes, h.ClientCallLimit = cfg.maxFrame, cfg.callLimit
+	if cfg.open {
+		h.Open = func(dir string) (Host, error) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.opened = append(r.opened, dir)
+			next := rigHost(t, dir, cfg, fp)
+			next.Close = func() {
+				r.mu.Lock()
+				r.closed = append(r.closed, dir)
+				r.mu.Unlock()
+				next.Session.Close()
+			}
+			return next, nil
+		}
+		h.Close = func() {
+			r.mu.Lock()
+			r.closed = append(r.closed, cwd)
+			r.mu.Unlock()
+		}
+	}
+	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
+	t.Cleanup(func() {
+		r.close()
+		h.Session.Close()
+	})
+	return r
+}
+
+// rigHost builds a session working in cwd, its gate and its tools.
+func rigHost(t *testing.T, cwd string, cfg rigConfig, fp *faux.Provider) Host {
+	t.Helper()
 	gate, err := approval.Open(approval.Config{Mode: cfg.mode, Dir: cwd, RulesFile: approval.ProjectRulesFile(cwd), Timeout: cfg.timeout})
 	if err != nil {
 		t.Fatal(err)
@@ -83,15 +122,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, pw := io.Pipe()
-	r := &rig{t: t, cwd: cwd, sess: sess, gate: gate, faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1}
-	h := Host{Session: sess, Approvals: gate, Models: modelList(models), Tools: toolset, Workspace: ws, Cwd: cwd, Version: "test", MaxFrameBytes: cfg.maxFrame, ClientCallLimit: cfg.callLimit}
-	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
-	t.Cleanup(func() {
-		r.close()
-		sess.Close()
-	})
-	return r
+	return Host{Session: sess, Approvals: gate, Models: modelList(models), Tools: toolset, Workspace: ws, Cwd: cwd, Version: "test"}
 }
 
 type modelList []core.Model

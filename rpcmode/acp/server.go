@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/core/jsonrpc2"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
@@ -16,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/jsonl"
 	"github.com/cairn-dev/cairn/core/prompts"
+	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
@@ -63,38 +65,71 @@ type Host struct {
 	// Warn receives what is worth telling a person but not the client
 	// (stderr); nil drops it.
 	Warn func(string)
+	// Open builds the session for another directory, when session/new or
+	// session/load names one: cairn then serves that directory. nil
+	// refuses other directories.
+	Open func(cwd string) (Host, error)
+	// ListSessions lists the stored sessions of another directory for
+	// session/list; nil lists none.
+	ListSessions func(cwd string) ([]session.Info, error)
+	// Close ends this host's session when Serve moves to another directory
+	// (Open) or, for a host Open built, when Serve returns. nil leaves it
+	// to the caller.
+	Close func()
 }
 
 // Serve speaks ACP on in and out until in ends or ctx is cancelled, then
 // cancels the running turn, waits for the session to settle, writes the
 // last frames and returns. It returns an error only when reading or
-// writing failed; the caller closes the session afterwards (which writes
-// its file). After a cancellation a read of in may still be blocked; close
-// in to end it.
+// writing failed; the caller closes h's session afterwards (which writes
+// its file), and Serve closes the sessions it opened with h.Open. After a
+// cancellation a read of in may still be blocked; close in to end it.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	if h.Session == nil || h.Approvals == nil || h.Cwd == "" {
 		return errors.New("acp.Serve: Host.Session, Host.Approvals and Host.Cwd are required")
 	}
 	s := newServer(h)
-	s.sub = h.Session.Follow()
-	defer s.sub.Stop()
-	w := &writer{srv: s, out: bufio.NewWriterSize(out, 64<<10)}
+	first := s.b()
+	w := &writer{srv: s, sess: first.sess, out: bufio.NewWriterSize(out, 64<<10)}
 	written := make(chan struct{})
-	go w.run(s.sub.Events(), written)
+	go w.run(first.sub, written)
 
 	readErr := jsonl.ReadUntil(ctx, s.ctx, func() error { return s.readLoop(in) })
 	s.shutdown()
-	s.sub.Mark(markEnd{})
+	last := s.b()
+	last.sub.Mark(markEnd{})
 	<-written
+	s.closing.Wait()
+	last.sub.Stop()
+	if last != first && last.host.Close != nil {
+		last.host.Close()
+	}
 	return jsonl.Served("acp", readErr, w.err)
 }
 
-// server is one Serve call's state.
-type server struct {
+// bound is the core session the adapter serves now, with what belongs to
+// it: its host, its event subscription and its tools' ACP kinds.
+type bound struct {
 	host  Host
 	sess  *agent.Session
 	sub   *agent.Subscription
 	kinds map[string]core.ToolKind
+}
+
+func newBound(h Host) *bound {
+	b := &bound{host: h, sess: h.Session, sub: h.Session.Follow(), kinds: map[string]core.ToolKind{}}
+	for _, t := range h.Tools {
+		b.kinds[t.Spec().Name] = t.Kind()
+	}
+	return b
+}
+
+// server is one Serve call's state.
+type server struct {
+	// host is the Host Serve was given; its settings (Version, limits,
+	// Warn, Open) hold for every session.
+	host Host
+	cur  atomic.Pointer[bound]
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -108,15 +143,15 @@ type server struct {
 	permissions map[int]permit       // request_permission ids awaiting answers
 	pending     map[int]chan message // fs and terminal requests awaiting answers
 	choices     map[string]choice
-	rejected    map[string]bool // tools refused with reject_always
+	rejected    map[string]bool    // tools refused with reject_always
+	caps        clientCapabilities // what the client offered in initialize
+	closing     sync.WaitGroup     // sessions moved away from, being closed
 }
 
 func newServer(h Host) *server {
-	s := &server{host: h, sess: h.Session, kinds: map[string]core.ToolKind{}, nextOut: 1,
+	s := &server{host: h, nextOut: 1,
 		permissions: map[int]permit{}, pending: map[int]chan message{}, choices: map[string]choice{}, rejected: map[string]bool{}}
-	for _, t := range h.Tools {
-		s.kinds[t.Spec().Name] = t.Kind()
-	}
+	s.cur.Store(newBound(h))
 	if s.host.MaxFrameBytes <= 0 {
 		s.host.MaxFrameBytes = MaxFrameBytes
 	}
@@ -126,6 +161,9 @@ func newServer(h Host) *server {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s
 }
+
+// b is the session served now.
+func (s *server) b() *bound { return s.cur.Load() }
 
 func (s *server) warn(format string, args ...any) {
 	if s.host.Warn != nil {
@@ -165,10 +203,10 @@ const settleLimit = 10 * time.Second
 // the session to settle.
 func (s *server) shutdown() {
 	s.cancel()
-	s.sess.Abort()
+	s.b().sess.Abort()
 	ctx, cancel := context.WithTimeout(context.Background(), settleLimit)
 	defer cancel()
-	_ = s.sess.Wait(ctx)
+	_ = s.b().sess.Wait(ctx)
 }
 
 // dispatch handles one message.
@@ -260,7 +298,7 @@ func (s *server) send(frame any) {
 		s.warn("acp: cannot encode a frame: %v", err)
 		return
 	}
-	s.sub.Mark(markLine{line})
+	s.b().sub.Mark(markLine{line})
 }
 
 // markLine is a frame of the adapter's own, placed among the events.

@@ -81,7 +81,7 @@ const maxPreviewFile = 4 << 20
 // A replayed call (readFile false) does not read the file, which holds
 // the call's result by now.
 func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*toolCall, string, []location) {
-	c := &toolCall{name: name, kind: s.kinds[name], rawArgs: raw}
+	c := &toolCall{name: name, kind: s.b().kinds[name], rawArgs: raw}
 	if c.kind == "" {
 		c.kind = core.KindOther
 	}
@@ -163,7 +163,7 @@ func (s *server) abs(p string) string {
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}
-	return filepath.Join(s.host.Cwd, p)
+	return filepath.Join(s.b().host.Cwd, p)
 }
 
 func firstLine(s string) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/jsonscan"
 )
 
@@ -13,9 +14,10 @@ import (
 // session/update notifications and writes the adapter's own frames (marks)
 // in order with them. It runs on one goroutine, which owns its fields.
 type writer struct {
-	srv *server
-	out *bufio.Writer
-	err error
+	srv  *server
+	sess *agent.Session // the session whose events it reads
+	out  *bufio.Writer
+	err  error
 
 	sessionID string
 	promptID  json.RawMessage // the unanswered session/prompt, nil when none
@@ -30,13 +32,34 @@ type markSession struct{ id string }
 
 func (markSession) EventType() string { return "acp_session" }
 
-func (w *writer) run(events <-chan core.Event, done chan<- struct{}) {
+// markHandoff moves the writer to another session's events: everything
+// of the old session before it has been written. done closes then.
+type markHandoff struct {
+	next *bound
+	done chan struct{}
+}
+
+func (markHandoff) EventType() string { return "acp_handoff" }
+
+func (w *writer) run(sub *agent.Subscription, done chan<- struct{}) {
 	defer close(done)
 	w.calls = map[string]*toolCall{}
-	for e := range events {
-		if _, end := e.(markEnd); end {
+	events := sub.Events()
+	for {
+		// Not a range loop: a handoff changes the channel read.
+		e, ok := <-events
+		if !ok {
+			break
+		}
+		switch m := e.(type) {
+		case markEnd:
 			w.flush()
 			return
+		case markHandoff:
+			w.flush()
+			events, w.sess = m.next.sub.Events(), m.next.sess
+			close(m.done)
+			continue
 		}
 		w.handle(e)
 		if len(events) == 0 {
@@ -157,7 +180,7 @@ func (w *writer) settled(e core.Settled) {
 	for _, id := range append([]string(nil), w.order...) {
 		w.toolEnded(id, core.ToolResult{IsError: true, Content: []core.Content{core.TextBlock("The tool call did not finish: the turn ended.")}})
 	}
-	if u := w.srv.sess.ContextUsage(); u.Known && u.Window > 0 {
+	if u := w.sess.ContextUsage(); u.Known && u.Window > 0 {
 		w.update(usageUpdate{SessionUpdate: "usage_update", Used: u.Tokens, Size: u.Window})
 	}
 	id := w.promptID

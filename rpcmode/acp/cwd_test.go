@@ -1,0 +1,113 @@
+package acp
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/provider/faux"
+)
+
+func TestOtherDirectoryRefusedWithoutOpen(t *testing.T) {
+	r := newRig(t, rigConfig{})
+	other := t.TempDir()
+	l := r.response(r.call("session/new", map[string]any{"cwd": other, "mcpServers": []any{}}))
+	if l.get("error.code") != float64(CodeInvalidParams) || !strings.Contains(l.str("error.message"), "start it in "+other) {
+		t.Errorf("session/new in another directory: %s", l.text)
+	}
+}
+
+func TestSessionNewMovesToAnotherDirectory(t *testing.T) {
+	r := newRig(t, rigConfig{open: true, mode: approval.ModeYolo, responses: []faux.Response{
+		editCall("call_1", "a.txt", "one", "two"), {Text: "edited"}}})
+	other := t.TempDir()
+	writeFile(t, filepath.Join(other, "a.txt"), "one\n")
+	writeFile(t, filepath.Join(r.cwd, "a.txt"), "one\n")
+	r.initWith(true, false, false)
+	res := r.result("session/new", map[string]any{"cwd": other, "mcpServers": []any{}})
+	sid, _ := res["sessionId"].(string)
+	if sid == "" {
+		t.Fatalf("no session id: %v", res)
+	}
+	id := r.prompt(sid, "edit a.txt")
+	// The client's capabilities carry over to the new directory's tools.
+	read := r.request("fs/read_text_file")
+	if read.str("params.path") != filepath.Join(other, "a.txt") {
+		t.Errorf("read %s, want the file of the new directory", read.str("params.path"))
+	}
+	r.answer(read, map[string]any{"content": "one\n"})
+	call := r.update("tool_call_update", map[string]any{"toolCallId": "call_1", "status": "completed"})
+	if !strings.Contains(call.text, filepath.Join(other, "a.txt")) {
+		t.Errorf("the edit's location: %s", call.text)
+	}
+	if got := r.response(id).str("result.stopReason"); got != "end_turn" {
+		t.Errorf("stopReason = %q", got)
+	}
+	if got := readFile(t, filepath.Join(other, "a.txt")); got != "two\n" {
+		t.Errorf("%s/a.txt = %q", other, got)
+	}
+	if got := readFile(t, filepath.Join(r.cwd, "a.txt")); got != "one\n" {
+		t.Errorf("the first directory's a.txt = %q, want it untouched", got)
+	}
+	r.mu.Lock()
+	opened, closed := slices.Clone(r.opened), slices.Clone(r.closed)
+	r.mu.Unlock()
+	if !slices.Equal(opened, []string{other}) {
+		t.Errorf("opened %v", opened)
+	}
+	// The first session is closed once cairn has moved.
+	if err := r.close(); err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	closed = slices.Clone(r.closed)
+	r.mu.Unlock()
+	if !slices.Equal(closed, []string{r.cwd, other}) {
+		t.Errorf("closed %v, want the first directory's session then the other's", closed)
+	}
+}
+
+func TestNoMoveWhilePrompting(t *testing.T) {
+	r := newRig(t, rigConfig{open: true, responses: []faux.Response{editCall("call_1", "a.txt", "one", "two")}})
+	writeFile(t, filepath.Join(r.cwd, "a.txt"), "one\n")
+	sid := r.newSession()
+	id := r.prompt(sid, "edit")
+	perm := r.request("session/request_permission")
+	l := r.response(r.call("session/new", map[string]any{"cwd": t.TempDir(), "mcpServers": []any{}}))
+	if l.get("error.code") != float64(CodeInvalidRequest) || !strings.Contains(l.str("error.message"), "cancel it before") {
+		t.Errorf("session/new during a prompt: %s", l.text)
+	}
+	r.answer(perm, selected(optionOfKind(t, perm, "reject_once")))
+	r.response(id)
+	if len(r.opened) != 0 {
+		t.Errorf("opened %v during a prompt", r.opened)
+	}
+}
+
+func TestMoveToAMissingDirectory(t *testing.T) {
+	r := newRig(t, rigConfig{open: true})
+	missing := filepath.Join(t.TempDir(), "gone")
+	l := r.response(r.call("session/new", map[string]any{"cwd": missing, "mcpServers": []any{}}))
+	if l.get("error.code") != float64(CodeInvalidParams) || !strings.Contains(l.str("error.message"), missing+" is not a directory") {
+		t.Errorf("session/new in a missing directory: %s", l.text)
+	}
+}
+
+func TestLoadInAnotherDirectoryNeedsTheSession(t *testing.T) {
+	r := newRig(t, rigConfig{open: true, files: true})
+	other := t.TempDir()
+	l := r.response(r.call("session/load", map[string]any{"sessionId": "nope", "cwd": other, "mcpServers": []any{}}))
+	if l.get("error.code") != float64(CodeResourceNotFound) || !strings.Contains(l.str("error.message"), "no session nope in "+other) {
+		t.Errorf("session/load of an unknown session elsewhere: %s", l.text)
+	}
+	if len(r.opened) != 0 {
+		t.Errorf("moved to %v for a session that is not there", r.opened)
+	}
+	// session/list for another directory without a lister is empty.
+	res := r.result("session/list", map[string]any{"cwd": other})
+	if s, _ := res["sessions"].([]any); len(s) != 0 {
+		t.Errorf("sessions of another directory: %v", s)
+	}
+}
