@@ -21,7 +21,6 @@ type acpDriver struct {
 	code  chan int
 	errb  *strings.Builder
 	send  func(id int, method string, params any)
-	await func(id int) map[string]any
 }
 
 func startACP(t *testing.T, vars map[string]string) *acpDriver {
@@ -49,50 +48,43 @@ func startACP(t *testing.T, vars map[string]string) *acpDriver {
 			t.Fatal(err)
 		}
 	}
-	// await reads frames until the response to id; every line must be a
-	// JSON-RPC 2.0 object.
-	d.await = func(id int) map[string]any {
-		t.Helper()
-		timeout := time.After(15 * time.Second)
-		for {
-			select {
-			case l, ok := <-d.lines:
-				if !ok {
-					t.Fatalf("stdout ended before response %d; stderr: %s", id, d.errb.String())
-				}
-				var m map[string]any
-				if err := json.Unmarshal([]byte(l), &m); err != nil || m["jsonrpc"] != "2.0" {
-					t.Fatalf("stdout line is not a frame: %q", l)
-				}
-				if m["method"] == nil && m["id"] == float64(id) {
-					return m
-				}
-			case <-timeout:
-				t.Fatalf("no response %d within 15s", id)
-			}
-		}
-	}
 	return d
 }
 
-// request reads frames until cairn's request of method and returns it.
-func (d *acpDriver) request(t *testing.T, method string) map[string]any {
+// next reads frames until one for which match holds; every line must be a
+// JSON-RPC 2.0 object.
+func (d *acpDriver) next(t *testing.T, what string, match func(map[string]any) bool) map[string]any {
 	t.Helper()
 	timeout := time.After(15 * time.Second)
 	for {
 		select {
 		case l, ok := <-d.lines:
 			if !ok {
-				t.Fatalf("stdout ended before a %s request; stderr: %s", method, d.errb.String())
+				t.Fatalf("stdout ended before %s; stderr: %s", what, d.errb.String())
 			}
 			var m map[string]any
-			if json.Unmarshal([]byte(l), &m) == nil && m["method"] == method && m["id"] != nil {
+			if err := json.Unmarshal([]byte(l), &m); err != nil || m["jsonrpc"] != "2.0" {
+				t.Fatalf("stdout line is not a frame: %q", l)
+			}
+			if match(m) {
 				return m
 			}
 		case <-timeout:
-			t.Fatalf("no %s request within 15s", method)
+			t.Fatalf("no %s within 15s", what)
 		}
 	}
+}
+
+// await reads frames until the response to id.
+func (d *acpDriver) await(t *testing.T, id int) map[string]any {
+	t.Helper()
+	return d.next(t, fmt.Sprintf("response %d", id), func(m map[string]any) bool { return m["method"] == nil && m["id"] == float64(id) })
+}
+
+// request reads frames until cairn's request of method.
+func (d *acpDriver) request(t *testing.T, method string) map[string]any {
+	t.Helper()
+	return d.next(t, "a "+method+" request", func(m map[string]any) bool { return m["method"] == method && m["id"] != nil })
 }
 
 // answer replies to one of cairn's requests.
@@ -137,9 +129,9 @@ func TestACPModeMovesToTheSessionsDirectory(t *testing.T) {
 	script := writeScript(t, `{"responses":[{"content":[{"type":"toolCall","id":"call_1","name":"write","arguments":{"path":"made-here.txt","content":"hi\n"}}]},{"text":"written"}]}`)
 	d := startACP(t, map[string]string{"CAIRN_DIR": dir, "CAIRN_FAUX_SCRIPT": script})
 	d.send(1, "initialize", map[string]any{"protocolVersion": 1})
-	d.await(1)
+	d.await(t, 1)
 	d.send(2, "session/new", map[string]any{"cwd": proj, "mcpServers": []any{}})
-	res := d.await(2)
+	res := d.await(t, 2)
 	sid, _ := res["result"].(map[string]any)["sessionId"].(string)
 	if sid == "" {
 		t.Fatalf("session/new in another directory: %v; stderr: %s", res, d.errb.String())
@@ -151,7 +143,7 @@ func TestACPModeMovesToTheSessionsDirectory(t *testing.T) {
 	// The untrusted project's yolo is not honoured: the write is asked about.
 	perm := d.request(t, "session/request_permission")
 	d.answer(t, perm, map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "allow_once"}})
-	if r := d.await(3); fmt.Sprint(r["result"]) != "map[stopReason:end_turn]" {
+	if r := d.await(t, 3); fmt.Sprint(r["result"]) != "map[stopReason:end_turn]" {
 		t.Errorf("prompt: %v", r)
 	}
 	if b, err := os.ReadFile(filepath.Join(proj, "made-here.txt")); err != nil || string(b) != "hi\n" {
@@ -161,7 +153,7 @@ func TestACPModeMovesToTheSessionsDirectory(t *testing.T) {
 		t.Error("the file was written in the directory cairn started in")
 	}
 	d.send(4, "session/list", map[string]any{"cwd": proj})
-	if got := fmt.Sprint(d.await(4)["result"]); !strings.Contains(got, sid) || !strings.Contains(got, "cwd:"+proj) {
+	if got := fmt.Sprint(d.await(t, 4)["result"]); !strings.Contains(got, sid) || !strings.Contains(got, "cwd:"+proj) {
 		t.Errorf("session/list for %s: %s", proj, got)
 	}
 	d.finish(t)
@@ -183,7 +175,8 @@ func TestACPModeEOFWritesSessionAndExitsZero(t *testing.T) {
 	}
 	script := writeScript(t, `{"responses":[{"text":"the answer about badgers"}]}`)
 	d := startACP(t, map[string]string{"CAIRN_DIR": dir, "CAIRN_FAUX_SCRIPT": script})
-	send, await, lines, code, errb := d.send, d.await, d.lines, d.code, d.errb
+	send, lines, code, errb := d.send, d.lines, d.code, d.errb
+	await := func(id int) map[string]any { t.Helper(); return d.await(t, id) }
 	inW := d.in
 	send(1, "initialize", map[string]any{"protocolVersion": 1})
 	if caps := fmt.Sprint(await(1)["result"]); !strings.Contains(caps, "loadSession:true") {
