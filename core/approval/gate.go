@@ -57,6 +57,10 @@ type Gate struct {
 	mode    Mode
 	session ruleSet
 	always  ruleSet
+	// deniedTools and allowedCategories are the session's decisions a
+	// host made with a button of its own (DenyTool, AllowCategory).
+	deniedTools       map[string]bool
+	allowedCategories map[core.ApprovalCategory]bool
 
 	saveMu sync.Mutex // serialises reading, merging and writing the rules file
 }
@@ -100,6 +104,32 @@ func (g *Gate) SetMode(m Mode) {
 	g.mode = m
 }
 
+// DenyTool denies, for the rest of the session, every call of the tool
+// named that the gate would otherwise ask about (a host's "always deny",
+// such as ACP's reject_always). The mode still lets through what it does
+// not ask about.
+func (g *Gate) DenyTool(name string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.deniedTools == nil {
+		g.deniedTools = map[string]bool{}
+	}
+	g.deniedTools[name] = true
+}
+
+// AllowCategory allows, for the rest of the session, every call of the
+// category that the gate would otherwise ask about (a host's "always allow"
+// for a kind of tool, such as aionrs's scope "always"). Edits of protected
+// files are still asked about.
+func (g *Gate) AllowCategory(cat core.ApprovalCategory) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.allowedCategories == nil {
+		g.allowedCategories = map[core.ApprovalCategory]bool{}
+	}
+	g.allowedCategories[cat] = true
+}
+
 // Rules returns a copy of the rules remembered with scope ScopeSession or
 // ScopeAlways.
 func (g *Gate) Rules(scope Scope) []Rule {
@@ -127,18 +157,26 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 	mode := g.Mode()
 	name := toolName(tool, call)
 	subject := g.Subject(tool, call)
+	protected := ""
 	if subjectKind(cat) == subjectPath && mode != ModeYolo {
-		if reason := g.protectedReason(subject); reason != "" {
-			return g.askProtected(ctx, ask, name, subject, reason, call.ID)
-		}
+		protected = g.protectedReason(subject)
 	}
-	if !mode.Asks(cat) {
+	if protected == "" && !mode.Asks(cat) {
 		return Decision{Allow: true, By: ByMode}
 	}
 	g.mu.Lock()
 	session, always := g.session, g.always
+	denied, catAllowed := g.deniedTools[name], g.allowedCategories[cat]
 	g.mu.Unlock()
 	switch {
+	case denied:
+		// The person refused this tool for the session: what would be
+		// asked is denied.
+		return Decision{By: ByRule}
+	case protected != "":
+		return g.askProtected(ctx, ask, name, subject, protected, call.ID)
+	case catAllowed:
+		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
 	case session.covers(name, cat, subject):
 		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
 	case always.covers(name, cat, subject):

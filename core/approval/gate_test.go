@@ -642,3 +642,47 @@ func TestQuestionShowsTheRuleItWouldSave(t *testing.T) {
 		t.Errorf("Always allow called Saved %d times, want 1", saves)
 	}
 }
+
+func TestGateDenyTool(t *testing.T) {
+	ui := newFakeUI() // any question panics
+	dir := t.TempDir()
+	g := openGate(t, Config{Dir: dir})
+	g.DenyTool("bash")
+	g.DenyTool("edit")
+	d := g.Check(context.Background(), bashTool, bashCall("ls"), ui)
+	if d.Allow || d.By != ByRule || d.DenialText() != "The user denied this tool call." {
+		t.Errorf("denied tool: %+v %q", d, d.DenialText())
+	}
+	// A protected file is denied too, without asking.
+	if d := g.Check(context.Background(), editTool, editCall(filepath.Join(dir, "AGENTS.md")), ui); d.Allow {
+		t.Errorf("denied tool on a protected file: %+v", d)
+	}
+	// What the mode does not ask about still runs.
+	if d := g.Check(context.Background(), readTool, call("read", map[string]string{"path": "a"}), ui); !d.Allow {
+		t.Errorf("read: %+v", d)
+	}
+	g.SetMode(ModeYolo)
+	if d := g.Check(context.Background(), bashTool, bashCall("ls"), ui); !d.Allow || d.By != ByMode {
+		t.Errorf("yolo asks about nothing, so nothing is denied: %+v", d)
+	}
+	if ui.asked() != 0 {
+		t.Errorf("asked %d questions", ui.asked())
+	}
+}
+
+func TestGateAllowCategory(t *testing.T) {
+	dir := t.TempDir()
+	g := openGate(t, Config{Dir: dir})
+	g.AllowCategory(core.CategoryEdit)
+	ui := newFakeUI(pick(OptionDeny), pick(OptionDeny))
+	if d := g.Check(context.Background(), editTool, editCall(filepath.Join(dir, "a.go")), ui); !d.Allow || d.By != ByRule || d.Scope != ScopeSession {
+		t.Errorf("edit in an allowed category: %+v", d)
+	}
+	// Protected files and other categories are still asked about.
+	if d := g.Check(context.Background(), editTool, editCall(filepath.Join(dir, ".cairn", "settings.json")), ui); d.Allow || ui.asked() != 1 {
+		t.Errorf("protected file: %+v, asked %d", d, ui.asked())
+	}
+	if d := g.Check(context.Background(), bashTool, bashCall("ls"), ui); d.Allow || ui.asked() != 2 {
+		t.Errorf("bash: %+v, asked %d", d, ui.asked())
+	}
+}

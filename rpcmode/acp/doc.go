@@ -44,8 +44,8 @@
 // session/request_permission. Its options: allow_once; allow_always for
 // each way the gate can remember the call (this session, the whole
 // project for edits, the project's rules file), which the gate remembers;
-// reject_once; and reject_always, which this adapter remembers for the
-// tool until the process ends (the gate has no deny rules).
+// reject_once; and reject_always, after which the gate denies the tool
+// for the rest of the session without asking (approval.Gate.DenyTool).
 //
 // Modes are the approval modes default, auto_edit and yolo, offered both
 // as session modes (session/set_mode, current_mode_update) and as the

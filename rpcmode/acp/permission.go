@@ -54,9 +54,9 @@ func optionKind(o approval.Option) string {
 }
 
 // ask puts a core question to the client. Approvals become
-// session/request_permission (or are denied at once for a tool refused
-// with reject_always); cairn asks nothing else of an ACP client, so other
-// questions are dismissed.
+// session/request_permission (a tool refused with reject_always is denied
+// by the gate without asking); cairn asks nothing else of an ACP client,
+// so other questions are dismissed.
 func (s *server) ask(w *writer, q core.Question) {
 	if q.Purpose != core.PurposeApproval || q.Kind != core.QuestionSelect || w.sessionID == "" {
 		s.warn("acp: dismissed a question ACP cannot ask: %s", q.Title)
@@ -69,12 +69,6 @@ func (s *server) ask(w *writer, q core.Question) {
 		tool = c.name
 	}
 	s.mu.Lock()
-	if tool != "" && s.rejected[tool] {
-		s.choices[q.ID] = choice{callID: q.ToolCallID, option: approval.OptionDeny}
-		s.mu.Unlock()
-		_ = w.sess.Answer(q.ID, core.Answer{Value: string(approval.OptionDeny)})
-		return
-	}
 	id := s.nextOut
 	s.nextOut++
 	s.permissions[id] = permit{question: q.ID, callID: q.ToolCallID, tool: tool, offered: q.Options}
@@ -86,7 +80,7 @@ func (s *server) ask(w *writer, q core.Question) {
 			opts = append(opts, permissionOption{OptionID: o.Value, Name: o.Label, Kind: k})
 		}
 	}
-	opts = append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (until cairn exits)", Kind: "reject_always"})
+	opts = append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (this session)", Kind: "reject_always"})
 	tc := toolCallUpdate{ToolCallID: q.ToolCallID, Title: q.Title, Status: "pending"}
 	if c != nil {
 		tc.Kind, tc.Content = c.kind, c.diffs
@@ -131,13 +125,13 @@ func (s *server) answered(m message) {
 		return
 	}
 	opt := approval.Option(r.Outcome.OptionID)
-	s.mu.Lock()
 	if opt == rejectAlways {
 		opt = approval.OptionDeny
 		if p.tool != "" {
-			s.rejected[p.tool] = true
+			s.b().host.Approvals.DenyTool(p.tool)
 		}
 	}
+	s.mu.Lock()
 	s.choices[p.question] = choice{callID: p.callID, option: opt}
 	s.mu.Unlock()
 	// An option that was never offered is refused by the gate.

@@ -28,11 +28,12 @@ type Models interface {
 	Available() []core.Model
 }
 
-// ApprovalModes reports and switches the approval mode; *approval.Gate is
-// one.
+// ApprovalModes reports and switches the approval mode and takes the
+// client's "always deny"; *approval.Gate is one.
 type ApprovalModes interface {
 	Mode() approval.Mode
 	SetMode(approval.Mode)
+	DenyTool(name string)
 }
 
 // Host is what Serve adapts. Session, Approvals and Cwd are required.
@@ -143,14 +144,13 @@ type server struct {
 	permissions map[int]permit       // request_permission ids awaiting answers
 	pending     map[int]chan message // fs and terminal requests awaiting answers
 	choices     map[string]choice
-	rejected    map[string]bool    // tools refused with reject_always
 	caps        clientCapabilities // what the client offered in initialize
 	closing     sync.WaitGroup     // sessions moved away from, being closed
 }
 
 func newServer(h Host) *server {
 	s := &server{host: h, nextOut: 1,
-		permissions: map[int]permit{}, pending: map[int]chan message{}, choices: map[string]choice{}, rejected: map[string]bool{}}
+		permissions: map[int]permit{}, pending: map[int]chan message{}, choices: map[string]choice{}}
 	s.cur.Store(newBound(h))
 	if s.host.MaxFrameBytes <= 0 {
 		s.host.MaxFrameBytes = MaxFrameBytes

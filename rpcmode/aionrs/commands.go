@@ -76,7 +76,7 @@ func (s *server) claim(callID string, v verdict, reason string, scope string) (*
 	}
 	c.verdict, c.reason = v, reason
 	if v == approved && scope == "always" {
-		s.always[c.category] = true
+		s.host.Approvals.AllowCategory(c.category)
 	}
 	return c, c.question
 }

@@ -19,6 +19,8 @@ import (
 type ModeSetter interface {
 	Mode() approval.Mode
 	SetMode(approval.Mode)
+	// AllowCategory takes the host's scope "always".
+	AllowCategory(core.ApprovalCategory)
 }
 
 // Host is everything Serve drives. Session and Approvals are required.
@@ -123,8 +125,6 @@ type server struct {
 	// started: a message was accepted, so init_history no longer counts.
 	started bool
 	history []string
-	// always holds the categories the host allowed with scope "always".
-	always map[core.ApprovalCategory]bool
 	// questions maps open approval questions to their calls.
 	questions map[string]*call
 }
@@ -167,7 +167,7 @@ type call struct {
 
 func newServer(h Host, out io.Writer) *server {
 	s := &server{host: h, sess: h.Session, out: out, log: h.Log, maxFrame: h.MaxFrameBytes,
-		categories: map[string]core.ApprovalCategory{}, always: map[core.ApprovalCategory]bool{}, questions: map[string]*call{}}
+		categories: map[string]core.ApprovalCategory{}, questions: map[string]*call{}}
 	if s.log == nil {
 		s.log = io.Discard
 	}

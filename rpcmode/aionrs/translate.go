@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
-	"github.com/cairn-dev/cairn/core/approval"
 )
 
 // Marks the adapter places among the session's events (agent.Subscription
@@ -171,8 +170,8 @@ func (s *server) settled(e core.Settled) [][]byte {
 }
 
 // question handles a question of the core gate. An approval becomes a
-// tool_request, unless the host already allowed the call's category with
-// scope "always"; then it is answered at once. The protocol has no way to
+// tool_request (after a scope "always" the gate allows the category
+// without asking). The protocol has no way to
 // put other questions to the host, so they are dismissed (tool_deny gives
 // its reason with the choice, so the gate never asks for one).
 func (s *server) question(t *turn, q core.Question) ([][]byte, func()) {
@@ -186,10 +185,6 @@ func (s *server) question(t *turn, q core.Question) ([][]byte, func()) {
 	}
 	c.question, c.options = q.ID, q.Options
 	s.questions[q.ID] = c
-	if s.always[c.category] && offers(q.Options, approval.OptionAllowSession) {
-		c.verdict = approved
-		return nil, func() { s.answer(q.ID, string(approval.OptionAllowOnce)) }
-	}
 	return [][]byte{line(toolRequestFrame{Type: "tool_request", MsgID: t.msgID, CallID: c.id,
 		Tool: toolInfo{Name: c.name, Category: string(c.category), Args: rawArgs(c.args), Description: describe(c.name, c.args)}})}, nil
 }
