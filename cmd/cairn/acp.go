@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/rpcmode/acp"
 )
@@ -12,9 +13,10 @@ import (
 // acpMode serves the Agent Client Protocol (ACP v1) on stdin and stdout
 // until stdin ends or the process is told to stop; then the session file is
 // flushed and cairn exits 0. Only protocol frames reach stdout; warnings go
-// to stderr. A session/new or session/load naming another directory moves
-// cairn there: a session is built for it as if cairn had been started there
-// (its own project trust), and the previous one is closed.
+// to stderr. A session/new or session/load naming another directory, or
+// MCP servers of the client's, moves cairn to a session built for it as if
+// cairn had been started there (its own project trust) with those servers
+// beside its own; the previous one is closed.
 func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Options) int {
 	// Later sessions are built from the options as given, before buildApp
 	// fills them in; --session and --continue name the first one only.
@@ -29,9 +31,9 @@ func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	defer closeFirst()
 	host := acpHost(streams, env, opts, a)
 	host.Close = closeFirst
-	host.Open = func(cwd string) (acp.Host, error) {
+	host.Open = func(cwd string, servers []mcp.Server) (acp.Host, error) {
 		o := later
-		o.dir = cwd
+		o.dir, o.clientMCP = cwd, servers
 		next, err := buildApp(streams, env, &o, false)
 		if err != nil {
 			return acp.Host{}, err

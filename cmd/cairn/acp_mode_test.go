@@ -213,3 +213,44 @@ func TestACPModeEOFWritesSessionAndExitsZero(t *testing.T) {
 		t.Errorf("no session file under %s holds the turn of session %s", dir, sid)
 	}
 }
+
+// TestACPClientMCPServer gives cairn the reference MCP server
+// (server-everything, from npm) the way an editor does, in session/new's
+// mcpServers, and has the model call its echo tool (through mcp_call: a
+// server cairn has never listed has no tools of its own in the session).
+func TestACPClientMCPServer(t *testing.T) {
+	srv := everythingServer(t)
+	t.Chdir(t.TempDir())
+	script := writeScript(t, `{"responses":[{"content":[{"type":"toolCall","id":"c1","name":"mcp_call","arguments":{"tool":"mcp__everything__echo","arguments":{"message":"from the editor's server"}}}]},{"text":"echoed"}]}`)
+	d := startACP(t, map[string]string{"CAIRN_DIR": t.TempDir(), "CAIRN_FAUX_SCRIPT": script})
+	d.send(1, "initialize", map[string]any{"protocolVersion": 1})
+	caps := fmt.Sprint(d.await(t, 1)["result"])
+	if !strings.Contains(caps, "mcpCapabilities:map[http:true sse:true]") {
+		t.Errorf("initialize: %s", caps)
+	}
+	cwd, _ := os.Getwd()
+	d.send(2, "session/new", map[string]any{"cwd": cwd, "mcpServers": []any{map[string]any{
+		"name": "everything", "command": srv["command"], "args": srv["args"], "env": []any{}}}})
+	res := d.await(t, 2)
+	sid, _ := res["result"].(map[string]any)["sessionId"].(string)
+	if sid == "" {
+		t.Fatalf("session/new: %v; stderr: %s", res, d.errb.String())
+	}
+	d.send(3, "session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "echo"}}})
+	perm := d.request(t, "session/request_permission")
+	if !strings.Contains(fmt.Sprint(perm["params"]), "mcp__everything__echo") {
+		t.Errorf("permission request: %v", perm["params"])
+	}
+	d.answer(t, perm, map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "allow_once"}})
+	done := d.next(t, "the echo call's end", func(m map[string]any) bool {
+		u, _ := m["params"].(map[string]any)["update"].(map[string]any)
+		return u != nil && u["toolCallId"] == "c1" && (u["status"] == "completed" || u["status"] == "failed")
+	})
+	if got := fmt.Sprint(done["params"]); !strings.Contains(got, "status:completed") || !strings.Contains(got, "from the editor's server") {
+		t.Errorf("the echo call ended: %s", got)
+	}
+	if r := d.await(t, 3); fmt.Sprint(r["result"]) != "map[stopReason:end_turn]" {
+		t.Errorf("prompt: %v", r)
+	}
+	d.finish(t)
+}

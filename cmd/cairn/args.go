@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/mcp"
 )
 
 // Options are the parsed command line.
@@ -39,6 +41,9 @@ type Options struct {
 	// dir is the directory to work in when it is not the process's (an
 	// ACP session/new naming another project); "" is the process's.
 	dir string
+	// clientMCP are MCP servers a client (an ACP editor) asked for, started
+	// beside the configured ones (replacing one of the same name).
+	clientMCP []mcp.Server
 
 	// demoDir is the demo's throwaway project (set by startDemo).
 	demoDir string

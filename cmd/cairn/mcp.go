@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -65,6 +66,10 @@ func startMCP(streams IOStreams, env environment, opts *Options, trusted project
 	}
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: MCP configuration: %v\n", err)
+	}
+	for _, s := range opts.clientMCP {
+		cfg.Servers = slices.DeleteFunc(cfg.Servers, func(c mcp.Server) bool { return c.Name == s.Name })
+		cfg.Servers = append(cfg.Servers, s)
 	}
 	var enabled []mcp.Server
 	for _, s := range cfg.Servers {

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -81,8 +82,8 @@ func TestNoMoveWhilePrompting(t *testing.T) {
 	}
 	r.answer(perm, selected(optionOfKind(t, perm, "reject_once")))
 	r.response(id)
-	if len(r.opened) != 0 {
-		t.Errorf("opened %v during a prompt", r.opened)
+	if o := r.openedDirs(); len(o) != 0 {
+		t.Errorf("opened %v during a prompt", o)
 	}
 }
 
@@ -102,12 +103,97 @@ func TestLoadInAnotherDirectoryNeedsTheSession(t *testing.T) {
 	if l.get("error.code") != float64(CodeResourceNotFound) || !strings.Contains(l.str("error.message"), "no session nope in "+other) {
 		t.Errorf("session/load of an unknown session elsewhere: %s", l.text)
 	}
-	if len(r.opened) != 0 {
-		t.Errorf("moved to %v for a session that is not there", r.opened)
+	if o := r.openedDirs(); len(o) != 0 {
+		t.Errorf("moved to %v for a session that is not there", o)
 	}
 	// session/list for another directory without a lister is empty.
 	res := r.result("session/list", map[string]any{"cwd": other})
 	if s, _ := res["sessions"].([]any); len(s) != 0 {
 		t.Errorf("sessions of another directory: %v", s)
 	}
+}
+
+func TestClientMCPServersBuildASession(t *testing.T) {
+	r := newRig(t, rigConfig{open: true})
+	init := r.result("initialize", map[string]any{"protocolVersion": 1})
+	if mcp := init["agentCapabilities"].(map[string]any)["mcpCapabilities"].(map[string]any); mcp["http"] != true || mcp["sse"] != true {
+		t.Errorf("mcpCapabilities with Open = %v", mcp)
+	}
+	servers := []any{
+		map[string]any{"name": "files", "command": "/usr/bin/mcp-files", "args": []string{"--ro"}, "env": []any{map[string]any{"name": "K", "value": "v"}}},
+		map[string]any{"type": "http", "name": "web", "url": "https://example.test/mcp", "headers": []any{map[string]any{"name": "Authorization", "value": "Bearer x"}}},
+	}
+	// The same directory with no servers: no new session.
+	r.result("session/new", map[string]any{"cwd": r.cwd, "mcpServers": []any{}})
+	// With servers: a session that has them.
+	r.result("session/new", map[string]any{"cwd": r.cwd, "mcpServers": servers})
+	// The same servers again: the session is kept.
+	r.result("session/new", map[string]any{"cwd": r.cwd, "mcpServers": servers})
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.servers) != 1 || len(r.servers[0]) != 2 {
+		t.Fatalf("Open was given %v", r.servers)
+	}
+	f, w := r.servers[0][0], r.servers[0][1]
+	if f.Name != "files" || f.Command != "/usr/bin/mcp-files" || f.Env["K"] != "v" || f.Dir != r.cwd || f.Args[0] != "--ro" {
+		t.Errorf("stdio server = %+v", f)
+	}
+	if w.Name != "web" || w.URL != "https://example.test/mcp" || w.Headers["Authorization"] != "Bearer x" || w.Transport != "http" {
+		t.Errorf("http server = %+v", w)
+	}
+}
+
+func TestClientMCPServersAreChecked(t *testing.T) {
+	r := newRig(t, rigConfig{open: true})
+	for servers, want := range map[string]string{
+		`[{"command":"x"}]`:                                       `mcpServers[0]: "name" is required`,
+		`[{"name":"a"}]`:                                          `a stdio server needs "command"`,
+		`[{"name":"a","command":"./s"}]`:                          `must be absolute or a name found on PATH`,
+		`[{"name":"a","type":"http","url":"ftp:"}]`:               `an http server needs an http or https "url"`,
+		`[{"name":"a","type":"ws","url":"x"}]`:                    `does not know the transport "ws"`,
+		`[{"name":"a","command":"x"},{"name":"a","command":"y"}]`: `the name "a" is used twice`,
+		`[{"name":"a","command":"x","env":[{"name":"K"}]}]`:       `env[0] needs "name" and "value"`,
+		`{"name":"a"}`:                                            `"mcpServers" must be an array`,
+	} {
+		var raw any
+		if err := json.Unmarshal([]byte(servers), &raw); err != nil {
+			t.Fatal(err)
+		}
+		l := r.response(r.call("session/new", map[string]any{"cwd": r.cwd, "mcpServers": raw}))
+		if l.get("error.code") != float64(CodeInvalidParams) || !strings.Contains(l.str("error.message"), want) {
+			t.Errorf("%s: %s, want %q", servers, l.text, want)
+		}
+	}
+	if o := r.openedDirs(); len(o) != 0 {
+		t.Errorf("opened %v for invalid servers", o)
+	}
+}
+
+func FuzzClientMCPServers(f *testing.F) {
+	f.Add(`[{"name":"a","command":"/bin/x","args":["1"],"env":[{"name":"K","value":"V"}]}]`)
+	f.Add(`[{"type":"sse","name":"b","url":"http://h/sse","headers":[]}]`)
+	f.Add(`null`)
+	f.Add(`[{}]`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		servers, err := clientMCPServers(json.RawMessage(raw), "/w")
+		if err != nil {
+			if servers != nil || err.Code != CodeInvalidParams {
+				t.Fatalf("error %v with servers %v", err, servers)
+			}
+			return
+		}
+		names := map[string]bool{}
+		for _, s := range servers {
+			if s.Name == "" || names[s.Name] || (s.Command == "" && s.URL == "") || s.Dir != "/w" {
+				t.Fatalf("accepted %+v from %s", s, raw)
+			}
+			names[s.Name] = true
+		}
+	})
+}
+
+func (r *rig) openedDirs() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.opened)
 }

@@ -27,6 +27,12 @@
 // runs. Without Host.Open, another cwd fails with -32602. session/list
 // lists another directory's sessions through Host.ListSessions.
 //
+// The MCP servers a client names in mcpServers (stdio, http, sse) are
+// checked (-32602 names what is wrong) and given to Host.Open, which
+// starts them beside cairn's own configuration; a session/new with the
+// servers the current session already has keeps it. initialize offers
+// http and sse MCP servers only with Host.Open.
+//
 // # Mapping
 //
 // Text and thinking deltas become agent_message_chunk and

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/jsonrpc2"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/session"
 )
 
@@ -81,6 +83,9 @@ func (s *server) initialize(m message) (any, *rpcError) {
 			LoadSession:         !s.b().sess.InMemory(),
 			PromptCapabilities:  promptCaps{Image: true, EmbeddedContext: true},
 			SessionCapabilities: sessionCaps(!s.b().sess.InMemory()),
+			// With Open, the client's MCP servers are started, over any
+			// transport cairn's own configuration takes.
+			MCPCapabilities: mcpCaps{HTTP: s.host.Open != nil, SSE: s.host.Open != nil},
 		},
 		AuthMethods: []struct{}{},
 		AgentInfo:   implementation{Name: "cairn", Title: "cairn", Version: version},
@@ -133,18 +138,19 @@ func (s *server) checkCwd(cwd *string) (other bool, _ *rpcError) {
 // there (its own project trust, settings, rules and session files), the
 // writer moves to its events once the old session's are written, and the
 // old session is closed. Not while a prompt runs.
-func (s *server) moveTo(cwd string) *rpcError {
+func (s *server) moveTo(cwd string, servers []mcp.Server) *rpcError {
 	s.mu.Lock()
 	busy, caps := s.prompting, s.caps
 	s.mu.Unlock()
 	if busy {
 		return errorf(CodeInvalidRequest, "Invalid Request: a prompt is running in %s; cancel it before opening a session in %s", s.b().host.Cwd, cwd)
 	}
-	h, err := s.host.Open(cwd)
+	h, err := s.host.Open(cwd, servers)
 	if err != nil {
 		return errorf(CodeInternalError, "cannot start a session in %s: %v", cwd, err)
 	}
 	next := newBound(h)
+	next.servers = servers
 	useClient(next, s, caps)
 	old := s.cur.Swap(next)
 	s.mu.Lock()
@@ -173,11 +179,42 @@ func sameDir(a, b string) bool {
 	return err1 == nil && err2 == nil && ra == rb
 }
 
-func (s *server) warnMCP(raw json.RawMessage) {
-	var servers []json.RawMessage
-	if json.Unmarshal(raw, &servers) == nil && len(servers) > 0 {
-		s.warn("acp: the client offered %d MCP server(s); cairn does not use MCP servers yet", len(servers))
+// place makes cairn serve a session/new's or session/load's directory
+// with the MCP servers the client asks for: it moves (moveTo) when the
+// directory is another one, or when the servers differ from the current
+// session's. exists, when set, must hold for another directory before
+// cairn moves there.
+func (s *server) place(p sessionParams, exists func(dir string) bool) *rpcError {
+	other, rerr := s.checkCwd(p.Cwd)
+	if rerr != nil {
+		return rerr
 	}
+	cur := s.b()
+	dir := cur.host.Cwd
+	if other {
+		dir = filepath.Clean(*p.Cwd)
+	}
+	servers, rerr := clientMCPServers(p.MCPServers, dir)
+	if rerr != nil {
+		return rerr
+	}
+	if s.host.Open == nil {
+		if len(servers) > 0 {
+			s.warn("acp: the client offered %d MCP server(s); this host cannot start them", len(servers))
+		}
+		return nil
+	}
+	if !other && reflect.DeepEqual(servers, cur.servers) {
+		return nil
+	}
+	if other && exists != nil && !exists(dir) {
+		return errNoSession(*p.SessionID, dir)
+	}
+	return s.moveTo(dir, servers)
+}
+
+func errNoSession(id, dir string) *rpcError {
+	return &rpcError{Code: CodeResourceNotFound, Message: "Resource not found: no session " + id + " in " + dir, Data: map[string]string{"uri": id}}
 }
 
 type sessionResult struct {
@@ -194,16 +231,9 @@ func (s *server) newSession(m message) (any, *rpcError) {
 	if err := decodeParams(m.Params, &p); err != nil {
 		return nil, err
 	}
-	other, rerr := s.checkCwd(p.Cwd)
-	if rerr != nil {
-		return nil, rerr
+	if err := s.place(p, nil); err != nil {
+		return nil, err
 	}
-	if other {
-		if err := s.moveTo(*p.Cwd); err != nil {
-			return nil, err
-		}
-	}
-	s.warnMCP(p.MCPServers)
 	s.mu.Lock()
 	first := s.sessionID == ""
 	s.mu.Unlock()
@@ -267,23 +297,13 @@ func (s *server) switchSession(m message, replay bool) (any, *rpcError) {
 	if p.SessionID == nil || *p.SessionID == "" {
 		return nil, errorf(CodeInvalidParams, `Invalid params: "sessionId" is required`)
 	}
-	other, rerr := s.checkCwd(p.Cwd)
-	if rerr != nil {
-		return nil, rerr
-	}
 	if s.b().sess.InMemory() {
 		return nil, errorf(CodeMethodNotFound, "Method not found: %s (cairn was started with --no-session)", jsonrpc2.Echo(m.Method))
 	}
-	if other {
-		// Only move for a session that is there.
-		if !s.storedIn(*p.Cwd, *p.SessionID) {
-			return nil, &rpcError{Code: CodeResourceNotFound, Message: "Resource not found: no session " + *p.SessionID + " in " + *p.Cwd, Data: map[string]string{"uri": *p.SessionID}}
-		}
-		if err := s.moveTo(*p.Cwd); err != nil {
-			return nil, err
-		}
+	// Only move to another directory for a session that is there.
+	if err := s.place(p, func(dir string) bool { return s.storedIn(dir, *p.SessionID) }); err != nil {
+		return nil, err
 	}
-	s.warnMCP(p.MCPServers)
 	if s.b().sess.Conversation().ID != *p.SessionID {
 		infos, err := s.b().sess.ListConversations()
 		if err != nil {
@@ -291,7 +311,7 @@ func (s *server) switchSession(m message, replay bool) (any, *rpcError) {
 		}
 		i := slices.IndexFunc(infos, func(info session.Info) bool { return info.ID == *p.SessionID })
 		if i < 0 {
-			return nil, &rpcError{Code: CodeResourceNotFound, Message: "Resource not found: no session " + *p.SessionID + " in " + s.b().host.Cwd, Data: map[string]string{"uri": *p.SessionID}}
+			return nil, errNoSession(*p.SessionID, s.b().host.Cwd)
 		}
 		if err := s.b().sess.OpenConversation(infos[i].Path); err != nil {
 			return nil, busyError(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/tools"
@@ -53,6 +54,7 @@ type rig struct {
 
 	mu             sync.Mutex
 	opened, closed []string // directories Open built and hosts closed
+	servers        [][]mcp.Server
 }
 
 func newRig(t *testing.T, cfg rigConfig) *rig {
@@ -64,10 +66,11 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	r := &rig{t: t, cwd: cwd, sess: h.Session, gate: h.Approvals.(*approval.Gate), faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1}
 	h.MaxFrameBytes, h.ClientCallLimit = cfg.maxFrame, cfg.callLimit
 	if cfg.open {
-		h.Open = func(dir string) (Host, error) {
+		h.Open = func(dir string, servers []mcp.Server) (Host, error) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			r.opened = append(r.opened, dir)
+			r.servers = append(r.servers, servers)
 			next := rigHost(t, dir, cfg, fp)
 			next.Close = func() {
 				r.mu.Lock()

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/jsonl"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/tools"
@@ -66,10 +67,12 @@ type Host struct {
 	// Warn receives what is worth telling a person but not the client
 	// (stderr); nil drops it.
 	Warn func(string)
-	// Open builds the session for another directory, when session/new or
-	// session/load names one: cairn then serves that directory. nil
-	// refuses other directories.
-	Open func(cwd string) (Host, error)
+	// Open builds a session for a directory, with the MCP servers the
+	// client asks for beside cairn's own (ACP's mcpServers): for
+	// session/new or session/load naming another directory, or other
+	// servers. Serve then serves that session. nil refuses other
+	// directories and ignores the client's servers.
+	Open func(cwd string, servers []mcp.Server) (Host, error)
 	// ListSessions lists the stored sessions of another directory for
 	// session/list; nil lists none.
 	ListSessions func(cwd string) ([]session.Info, error)
@@ -115,6 +118,8 @@ type bound struct {
 	sess  *agent.Session
 	sub   *agent.Subscription
 	kinds map[string]core.ToolKind
+	// servers are the MCP servers the client asked the session for.
+	servers []mcp.Server
 }
 
 func newBound(h Host) *bound {
