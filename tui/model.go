@@ -76,6 +76,10 @@ type Model struct {
 	ticking  bool // an animation tick is scheduled
 	lastSpin time.Time
 
+	// mcpVersion is the MCP servers' version the command list was made
+	// at (see syncMCPCommands).
+	mcpVersion uint64
+
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
 	firstRun  *FirstRun
 	quitting  bool
@@ -146,6 +150,7 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.route(msg)
 	m.syncFocus()
+	m.syncMCPCommands()
 	if m.quitting {
 		return m, cmd
 	}
@@ -196,6 +201,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onImageRef(msg)
 	case imageRefsMsg:
 		return m.onImageRefs(msg)
+	case mcpPromptMsg:
+		return m.onMCPPrompt(msg)
 	case externalFileMsg:
 		return m.onExternalFile(msg)
 	case externalEditedMsg:

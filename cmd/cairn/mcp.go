@@ -41,6 +41,14 @@ func (r *mcpRun) statuses() []mcp.Status {
 	return r.manager.Statuses()
 }
 
+// servers is the manager of the servers; nil when MCP is off.
+func (r *mcpRun) servers() *mcp.Manager {
+	if r == nil {
+		return nil
+	}
+	return r.manager
+}
+
 // close stops the servers.
 func (r *mcpRun) close() {
 	if r != nil && r.manager != nil {

@@ -32,17 +32,14 @@ func (c PromptCommand) Usage() string {
 	return strings.Join(parts, " ")
 }
 
-// Description is what a command list shows: the prompt's description (or
-// title), its usage and its server.
+// Description is what a command list shows: the first line of the
+// prompt's description (or its title), then its usage.
 func (c PromptCommand) Description() string {
 	d := firstLine(c.Prompt.Description)
 	if d == "" {
 		d = c.Prompt.Title
 	}
-	if u := c.Usage(); u != "" {
-		d = strings.TrimSpace(d + " " + u)
-	}
-	return strings.TrimSpace(d + " (MCP " + c.Server + ")")
+	return strings.TrimSpace(d + " " + c.Usage())
 }
 
 // PromptCommandName is the slash command name (without the slash) of a

@@ -39,7 +39,11 @@
 //
 // Host.Prompts are the prompt templates: get_commands lists them, and a
 // prompt, steer or follow_up message starting with a template's /name is
-// sent as the template's text, its arguments filled in.
+// sent as the template's text, its arguments filled in. The MCP servers'
+// prompts (Host.MCPPrompts) work the same way as /mcp__<server>__<prompt>
+// (source "mcp" in get_commands, which pi does not have): the words after
+// the name fill the prompt's arguments, in order or as name=value, and a
+// missing required argument is the command's error.
 //
 // # Persisting settings
 //

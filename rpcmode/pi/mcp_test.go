@@ -2,9 +2,11 @@ package pi
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn/core/mcp"
+	"github.com/cairn-dev/cairn/core/mcp/mcptest"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 )
 
@@ -36,4 +38,34 @@ func TestGetMCPServers(t *testing.T) {
 	if res := r2.response("n"); res.get("success") != true || res.text == "" || res.get("data.servers") == nil {
 		t.Errorf("without MCP: %s", res.text)
 	}
+}
+
+var reviewPrompt = mcp.PromptInfo{Name: "review", Description: "Review code\nin detail",
+	Arguments: []mcp.PromptArgument{{Name: "topic", Required: true}, {Name: "depth"}}}
+
+// TestMCPPromptsAreCommands: get_commands lists the MCP servers' prompts,
+// and a prompt or follow_up naming one sends what the server returns for
+// its arguments; a missing argument is the command's error.
+func TestMCPPromptsAreCommands(t *testing.T) {
+	m := mcptest.Start(t, "code", &mcptest.Server{Prompts: []mcp.PromptInfo{reviewPrompt}})
+	fp := faux.New(slow, faux.Response{Text: mediumText()}, faux.Response{Text: "b"})
+	r := newRig(t, rigConfig{faux: fp, prompts: testPrompts, mcpPrompts: m})
+
+	r.send(map[string]any{"id": "c", "type": "get_commands"})
+	res := r.response("c")
+	if res.str("data.commands.2.name") != "mcp__code__review" || res.str("data.commands.2.source") != "mcp" ||
+		res.str("data.commands.2.description") != "Review code <topic> [depth]" {
+		t.Errorf("get_commands: %s", res.text)
+	}
+
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "/mcp__code__review parser depth=deep"})
+	if res := r.response("p"); res.get("success") != true {
+		t.Fatalf("prompt: %s", res.text)
+	}
+	r.wait(map[string]any{"type": "message_start", "message.role": "user", "message.content.0.text": "review: topic=parser depth=deep"})
+	r.send(map[string]any{"id": "f", "type": "follow_up", "message": "/mcp__code__review"})
+	if res := r.response("f"); res.get("success") != false || !strings.Contains(res.str("error"), `missing required argument "topic"`) {
+		t.Errorf("missing argument: %s", res.text)
+	}
+	r.wait(map[string]any{"type": "agent_settled"})
 }
