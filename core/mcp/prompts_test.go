@@ -278,3 +278,35 @@ func TestReconnect(t *testing.T) {
 		t.Error("Reconnect after Close started a server")
 	}
 }
+
+// TestChangedPromptListIsListedAgain: a prompt a server adds while it runs
+// becomes a command.
+func TestChangedPromptListIsListedAgain(t *testing.T) {
+	m, _ := startOne(t, testServer(t, "g", "hang"))
+	ctx := waitCtx(t, 30*time.Second)
+	if _, err := m.Conn(ctx, "g"); err != nil {
+		t.Fatal(err)
+	}
+	if cmds := m.PromptCommands(); len(cmds) != 1 || cmds[0].Name != "mcp__g__hello" {
+		t.Fatalf("prompts at start: %+v", cmds)
+	}
+	if res := call(t, toolNamed(t, m, "mcp__g__grow_prompt"), `{}`); res.IsError {
+		t.Fatalf("grow_prompt: %+v", res)
+	}
+	for {
+		m.mu.Lock()
+		changed := m.changed
+		m.mu.Unlock()
+		if _, ok := m.findPrompt("mcp__g__grown"); ok {
+			break
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			t.Fatalf("the new prompt never appeared: %+v", m.PromptCommands())
+		}
+	}
+	if exp, ok, err := m.ExpandPrompt(ctx, "/mcp__g__grown"); !ok || err != nil || exp.Text != "hello" {
+		t.Errorf("grown: %+v %v %v", exp, ok, err)
+	}
+}
