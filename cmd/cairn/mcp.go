@@ -146,7 +146,7 @@ const mcpUsage = `usage: cairn mcp list [--trust-project] [--timeout SECONDS]
 
 Validates the MCP configuration files (~/.cairn/mcp.json, the project's
 .cairn/mcp.json and .mcp.json), starts every enabled server and shows its
-state and tools. Exits 1 when a file is invalid or a server did not start.
+state, tools and prompts. Exits 1 when a file is invalid or a server did not start.
 `
 
 // mcpCommand runs `cairn mcp ...`.
@@ -217,7 +217,7 @@ func mcpList(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	return code
 }
 
-// printServer prints one server's state and tools; false means an enabled
+// printServer prints one server's state, tools and prompts; false means an enabled
 // server is not running.
 func printServer(streams IOStreams, st mcp.Status) bool {
 	s := st.Server
@@ -238,6 +238,14 @@ func printServer(streams IOStreams, st mcp.Status) bool {
 				line += "  [" + hint + "]"
 			}
 			if d := firstLine(t.Spec().Description); d != "" {
+				line += "  " + d
+			}
+			fmt.Fprintln(w, line)
+		}
+		for _, p := range st.Prompts {
+			c := mcp.PromptCommand{Name: mcp.PromptCommandName(s.Name, p.Name), Server: s.Name, Prompt: p}
+			line := "  /" + strings.TrimSpace(c.Name+" "+c.Usage()) + "  [prompt]"
+			if d := firstLine(p.Description); d != "" {
 				line += "  " + d
 			}
 			fmt.Fprintln(w, line)

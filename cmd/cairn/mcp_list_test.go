@@ -70,6 +70,7 @@ func TestMCPListShowsToolsFailuresAndConfigErrors(t *testing.T) {
 		"everything  ready  stdio ",
 		"  mcp__everything__echo  [read-only]  ",
 		"  mcp__everything__get_tiny_image  ",
+		"  /mcp__everything__args-prompt <city> [state]  [prompt]  A prompt with two arguments",
 		"broken  failed  stdio sh -c ",
 		"fatal: no API token",
 		"off  disabled",
