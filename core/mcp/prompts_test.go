@@ -83,7 +83,7 @@ func TestEverythingResourcesAttach(t *testing.T) {
 		t.Fatalf("resources: %v %v", res, err)
 	}
 	uri := res[0].URI
-	msg := "summarise @everything:" + uri + ". Also @nope:x://y and a@b.c"
+	msg := "summarise @everything:" + uri + ". Also @nope:x://y and a@b.c (see @everything:" + uri + ")"
 	refs := m.ResourceRefs(msg)
 	if len(refs) != 1 || refs[0] != (ResourceRef{Server: "everything", URI: uri}) {
 		t.Fatalf("refs of %q: %v", msg, refs)
@@ -309,4 +309,21 @@ func TestChangedPromptListIsListedAgain(t *testing.T) {
 	if exp, ok, err := m.ExpandPrompt(ctx, "/mcp__g__grown"); !ok || err != nil || exp.Text != "hello" {
 		t.Errorf("grown: %+v %v %v", exp, ok, err)
 	}
+}
+
+// FuzzResourceRefs: every reference found names a configured server and a
+// URI written after it in the text.
+func FuzzResourceRefs(f *testing.F) {
+	for _, s := range []string{"@s:x://y", "see @s:a.", "(@s:b)", "@s: @s:: @t:x", "@@s:x", "a@s:x"} {
+		f.Add(s)
+	}
+	m := Start(Config{Servers: []Server{{Name: "s", Disabled: true}}}, Options{})
+	defer m.Close()
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, r := range m.ResourceRefs(text) {
+			if r.Server != "s" || r.URI == "" || !strings.Contains(text, r.String()) {
+				t.Errorf("%q: ref %+v", text, r)
+			}
+		}
+	})
 }

@@ -162,8 +162,8 @@ func (r ResourceRef) String() string { return "@" + r.Server + ":" + r.URI }
 
 // ResourceRefs returns the resources text names as @server:uri, each once,
 // in order: a word that starts with @, then the name of a configured server,
-// a colon and a URI. Punctuation that ends a sentence after it is not part
-// of the URI.
+// a colon and a URI. Punctuation that ends a sentence after it, and a
+// closing parenthesis without an opening one, are not part of the URI.
 func (m *Manager) ResourceRefs(text string) []ResourceRef {
 	if m == nil || !strings.Contains(text, "@") {
 		return nil
@@ -177,6 +177,9 @@ func (m *Manager) ResourceRefs(text string) []ResourceRef {
 		}
 		server, uri, ok := strings.Cut(rest, ":")
 		uri = strings.TrimRight(uri, ".,;!?")
+		if !strings.Contains(uri, "(") {
+			uri = strings.TrimRight(uri, ")")
+		}
 		if !ok || uri == "" {
 			continue
 		}
