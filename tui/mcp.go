@@ -22,15 +22,59 @@ type mcpPromptMsg struct {
 	err   error
 }
 
-// syncMCPCommands offers the MCP servers' prompts after `/` as they come
-// and go: servers start in the background, after the first frame.
-func (m *Model) syncMCPCommands() {
-	if m.opts.MCPServers == nil {
-		return
+// mcpResourcesMsg carries the ready servers' resources, offered after
+// `@server:`.
+type mcpResourcesMsg struct {
+	mentions []editor.Command
+}
+
+// syncMCP offers the MCP servers' prompts after `/` as they come and go
+// (servers start in the background, after the first frame), and when the
+// ready servers change, returns a command that lists their resources for
+// completion after `@server:`.
+func (m *Model) syncMCP() tea.Cmd {
+	servers := m.opts.MCPServers
+	if servers == nil {
+		return nil
 	}
-	if v := m.opts.MCPServers.Version(); v != m.mcpVersion {
-		m.mcpVersion = v
-		m.ed.SetCommands(m.commandList())
+	v := servers.Version()
+	if v == m.mcpVersion {
+		return nil
+	}
+	m.mcpVersion = v
+	m.ed.SetCommands(m.commandList())
+	var ready []string
+	for _, st := range servers.Statuses() {
+		if st.State == mcp.Ready {
+			ready = append(ready, st.Server.Name)
+		}
+	}
+	if key := strings.Join(ready, "\x00"); key != m.mcpReady {
+		m.mcpReady = key
+		return listMentions(servers, ready)
+	}
+	return nil
+}
+
+// listMentions lists the resources of the servers named ready as
+// server:uri; a server that cannot list them offers none.
+func listMentions(servers *mcp.Manager, ready []string) tea.Cmd {
+	return func() tea.Msg {
+		var out []editor.Command
+		for _, name := range ready {
+			res, err := servers.Resources(context.Background(), name)
+			if err != nil {
+				continue
+			}
+			for _, r := range res {
+				desc := r.Name
+				if r.MIMEType != "" {
+					desc = strings.TrimSpace(desc + " (" + r.MIMEType + ")")
+				}
+				out = append(out, editor.Command{Name: name + ":" + r.URI, Description: desc})
+			}
+		}
+		return mcpResourcesMsg{mentions: out}
 	}
 }
 

@@ -158,3 +158,17 @@ func TestMCPReconnect(t *testing.T) {
 		t.Errorf("unknown server: status %q", r.m.status.text)
 	}
 }
+
+// TestMCPResourcesAreCompletedAfterTheServer: `@server:` offers the
+// server's resources.
+func TestMCPResourcesAreCompletedAfterTheServer(t *testing.T) {
+	r, _, _ := mcpRig(t)
+	r.typeText("read @code:")
+	if screen := ansi.Strip(r.m.render()); !strings.Contains(screen, "code:file:///notes") {
+		t.Errorf("the resource is not offered:\n%s", screen)
+	}
+	r.send(key("tab"))
+	if v := r.m.ed.Value(); v != "read @code:file:///notes " {
+		t.Errorf("draft %q", v)
+	}
+}

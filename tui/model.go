@@ -77,8 +77,10 @@ type Model struct {
 	lastSpin time.Time
 
 	// mcpVersion is the MCP servers' version the command list was made
-	// at (see syncMCPCommands).
+	// at, and mcpReady the ready servers whose resources @ offers (see
+	// syncMCP).
 	mcpVersion uint64
+	mcpReady   string
 
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
 	firstRun  *FirstRun
@@ -150,7 +152,9 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.route(msg)
 	m.syncFocus()
-	m.syncMCPCommands()
+	if list := m.syncMCP(); list != nil {
+		cmd = tea.Batch(cmd, list)
+	}
 	if m.quitting {
 		return m, cmd
 	}
@@ -203,6 +207,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onImageRefs(msg)
 	case mcpPromptMsg:
 		return m.onMCPPrompt(msg)
+	case mcpResourcesMsg:
+		m.ed.SetMentions(msg.mentions)
+		return nil
 	case externalFileMsg:
 		return m.onExternalFile(msg)
 	case externalEditedMsg:

@@ -85,14 +85,7 @@ func (t *resourceTool) list(ctx context.Context, only string) core.ToolResult {
 	}
 	var b strings.Builder
 	for _, name := range names {
-		s, _ := t.m.server(name)
-		cctx, cancel := context.WithTimeout(ctx, s.Timeout)
-		conn, err := t.m.Conn(cctx, name)
-		var res []ResourceInfo
-		if err == nil {
-			res, err = conn.ListResources(cctx)
-		}
-		cancel()
+		res, err := t.m.Resources(ctx, name)
 		fmt.Fprintf(&b, "%s:\n", name)
 		if err != nil {
 			fmt.Fprintf(&b, "  (unavailable: %v)\n", err)
@@ -129,6 +122,22 @@ func (m *Manager) server(name string) (Server, bool) {
 		return Server{}, false
 	}
 	return r.status.Server, true
+}
+
+// Resources lists the resources of the server named name, waiting for the
+// server within its timeout.
+func (m *Manager) Resources(ctx context.Context, name string) ([]ResourceInfo, error) {
+	s, ok := m.server(name)
+	if !ok {
+		return nil, fmt.Errorf("no MCP server named %q is configured", name)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
+	defer cancel()
+	conn, err := m.Conn(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return conn.ListResources(ctx)
 }
 
 // ReadResource reads the resource uri of the server named name, waiting
