@@ -92,10 +92,12 @@ type Expansion struct {
 // ExpandPrompt expands a message that starts with an MCP prompt's slash
 // command (/mcp__<server>__<prompt> args...): it asks the server for the
 // prompt filled with the arguments (see PromptArgs) and returns its
-// messages' text, joined by blank lines, and their images. ok is false
-// when text names no MCP server's prompt (and the message is something
+// messages' text, joined by blank lines, and their images. A server still
+// starting is waited for, within its timeout and ctx. ok is false when
+// text names no configured MCP server (and the message is something
 // else); with ok true, err says why the prompt could not be had (an
-// unknown prompt, a missing argument, a server not ready or failing).
+// unknown prompt, a missing argument, a server stopped, not ready in time
+// or failing).
 func (m *Manager) ExpandPrompt(ctx context.Context, text string) (exp Expansion, ok bool, err error) {
 	if m == nil {
 		return Expansion{}, false, nil
@@ -110,8 +112,13 @@ func (m *Manager) ExpandPrompt(ctx context.Context, text string) (exp Expansion,
 	}
 	cmd, found := m.findPrompt(name)
 	if !found {
-		ok, err := m.missingPrompt(name)
-		return Expansion{}, ok, err
+		server, ours := m.promptServer(name)
+		if !ours {
+			return Expansion{}, false, nil
+		}
+		if cmd, err = m.waitPrompt(ctx, server, name); err != nil {
+			return Expansion{}, true, err
+		}
 	}
 	args, err := PromptArgs(cmd.Prompt, input)
 	if err != nil {
@@ -163,24 +170,32 @@ func (m *Manager) findPrompt(name string) (PromptCommand, bool) {
 	return PromptCommand{}, false
 }
 
-// missingPrompt explains a command that names a configured server but
-// none of its listed prompts: the server is not ready, or has no such
-// prompt. A name that fits no server is not an MCP prompt at all.
-func (m *Manager) missingPrompt(name string) (bool, error) {
+// promptServer returns the configured server a prompt command's name
+// starts with (mcp__<server>__), if any: a name that fits no server is not
+// an MCP prompt at all.
+func (m *Manager) promptServer(name string) (string, bool) {
 	for _, st := range m.Statuses() {
-		rest, ok := strings.CutPrefix(name, "mcp__"+commandSafe(st.Server.Name)+"__")
-		if !ok || rest == "" {
-			continue
+		if rest, ok := strings.CutPrefix(name, "mcp__"+commandSafe(st.Server.Name)+"__"); ok && rest != "" {
+			return st.Server.Name, true
 		}
-		if st.State != Ready {
-			if st.Err != nil {
-				return true, fmt.Errorf("MCP server %q is not ready (%s: %v); /mcp shows it", st.Server.Name, st.State, st.Err)
-			}
-			return true, fmt.Errorf("MCP server %q is not ready yet (%s); try again in a moment", st.Server.Name, st.State)
-		}
-		return true, fmt.Errorf("MCP server %q has no prompt %q; /mcp lists its prompts", st.Server.Name, rest)
 	}
-	return false, nil
+	return "", false
+}
+
+// waitPrompt waits, within the server's timeout, for a server that is not
+// ready yet, then looks for the prompt name again.
+func (m *Manager) waitPrompt(ctx context.Context, server, name string) (PromptCommand, error) {
+	s, _ := m.server(server)
+	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
+	defer cancel()
+	if _, err := m.Conn(ctx, server); err != nil {
+		return PromptCommand{}, err
+	}
+	if cmd, ok := m.findPrompt(name); ok {
+		return cmd, nil
+	}
+	rest := strings.TrimPrefix(name, "mcp__"+commandSafe(server)+"__")
+	return PromptCommand{}, fmt.Errorf("MCP server %q has no prompt %q; /mcp lists its prompts", server, rest)
 }
 
 // PromptArgs maps the text typed after a prompt's command to its

@@ -137,21 +137,38 @@ func TestExpandPromptWithFakes(t *testing.T) {
 	}
 }
 
-func TestExpandPromptOfAServerNotReady(t *testing.T) {
+func TestExpandPromptWaitsForAServerStarting(t *testing.T) {
 	block := make(chan struct{})
-	defer close(block)
+	conn := &promptConn{waitConn: waitConn{closed: make(chan struct{})}}
 	m := Start(Config{Servers: []Server{{Name: "slow", Transport: TransportStdio, Command: "x", Timeout: time.Minute}}},
 		Options{Dial: func(ctx context.Context, _ Server, _ io.Writer) (Conn, error) {
 			select {
 			case <-block:
+				return conn, nil
 			case <-ctx.Done():
+				return nil, ctx.Err()
 			}
-			return nil, errors.New("never")
 		}})
 	defer m.Close()
-	_, ok, err := m.ExpandPrompt(context.Background(), "/mcp__slow__anything")
+	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, ok, err := m.ExpandPrompt(short, "/mcp__slow__review x")
 	if !ok || err == nil || !strings.Contains(err.Error(), `MCP server "slow" is not ready yet (starting)`) {
-		t.Errorf("%v %v", ok, err)
+		t.Errorf("given up waiting: %v %v", ok, err)
+	}
+
+	type result struct {
+		exp Expansion
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		exp, _, err := m.ExpandPrompt(waitCtx(t, 10*time.Second), "/mcp__slow__review x")
+		done <- result{exp, err}
+	}()
+	close(block)
+	if r := <-done; r.err != nil || r.exp.Text != "review x" {
+		t.Errorf("once ready: %+v", r)
 	}
 }
 
