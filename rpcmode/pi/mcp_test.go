@@ -17,7 +17,8 @@ func TestGetMCPServers(t *testing.T) {
 	no := false
 	statuses := []mcp.Status{
 		{Server: mcp.Server{Name: "everything", Source: "/home/u/.cairn/mcp.json", Transport: mcp.TransportStdio, Command: "npx", Args: []string{"server-everything"}},
-			State: mcp.Ready, Tools: []mcp.ToolInfo{{Name: "echo", Description: "Echoes", ReadOnly: true, Destructive: &no}}},
+			State: mcp.Ready, Tools: []mcp.ToolInfo{{Name: "echo", Description: "Echoes", ReadOnly: true, Destructive: &no}},
+			Prompts: []mcp.PromptInfo{reviewPrompt}},
 		{Server: mcp.Server{Name: "broken", Source: "/p/.mcp.json", Transport: mcp.TransportStdio, Command: "false"},
 			State: mcp.Failed, Err: errors.New("exit status 1"), Stderr: "boom"},
 	}
@@ -29,6 +30,8 @@ func TestGetMCPServers(t *testing.T) {
 		res.str("data.servers.0.command") != "npx server-everything" ||
 		res.str("data.servers.0.tools.0.name") != "mcp__everything__echo" || res.get("data.servers.0.tools.0.readOnly") != true ||
 		res.get("data.servers.0.tools.0.destructive") != false ||
+		res.str("data.servers.0.prompts.0.name") != "mcp__everything__review" ||
+		res.str("data.servers.0.prompts.0.description") != "Review code <topic> [depth]" ||
 		res.str("data.servers.1.state") != "failed" || res.str("data.servers.1.error") != "exit status 1" || res.str("data.servers.1.stderr") != "boom" {
 		t.Errorf("get_mcp_servers: %s", res.text)
 	}
