@@ -214,3 +214,19 @@ func testSessionMCPCall(t *testing.T, listFirst bool, toolCall string) {
 		t.Fatal(err)
 	}
 }
+
+// TestRPCExpandsMCPPrompt: in rpc mode, a prompt naming a prompt of
+// server-everything waits for the server and sends what it returns.
+func TestRPCExpandsMCPPrompt(t *testing.T) {
+	t.Chdir(t.TempDir())
+	home := t.TempDir()
+	writeMCPConfig(t, filepath.Join(home, "mcp.json"), map[string]any{"everything": everythingServer(t)})
+	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "Sunny."}]}`)}
+	stdin := `{"id":"p","type":"prompt","message":"/mcp__everything__args-prompt Boston state=MA"}` + "\n" +
+		`{"id":"q","type":"prompt","message":"/mcp__everything__args-prompt"}` + "\n"
+	r := invoke(t, vars, &stdin, "--mode", "rpc", "--no-session", "--provider", "faux")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"text":"What's weather in Boston, MA?"`) ||
+		!strings.Contains(r.stdout, `missing required argument \"city\"`) {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -28,7 +28,7 @@
 // get_fork_messages by their omp names), abort_and_prompt (abort, wait for
 // the prompt to settle, send a new one) and set_event_filter; and cairn's
 // own set_approval_mode and get_mcp_servers (Host.MCP's servers, their
-// state and tools):
+// state, tools and prompts):
 //
 //	{"type":"set_event_filter","events":["message_update","agent_end"],"messageUpdates":"delta"}
 //
