@@ -192,8 +192,10 @@ func loadImageRefs(sub editor.SubmitMsg, paths []string) tea.Cmd {
 	}
 }
 
-// onImageRefs sends a prompt once the images it names are read.
+// onImageRefs sends a prompt once the images and resources it names are
+// read.
 func (m *Model) onImageRefs(msg imageRefsMsg) tea.Cmd {
+	m.status.setKeyed("mcp", "")
 	if msg.err != nil {
 		m.restoreDraft(msg.sub)
 		m.status.set(core.NotifyError, msg.err.Error()+"; the message was not sent.", m.now())

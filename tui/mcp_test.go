@@ -122,6 +122,9 @@ func TestMCPPromptMissingArgumentKeepsTheDraft(t *testing.T) {
 	if !strings.Contains(r.m.status.text, `missing required argument "topic"`) || r.m.ed.Value() != "/mcp__code__review" || r.sentText() != "" {
 		t.Errorf("status %q, draft %q, sent %q", r.m.status.text, r.m.ed.Value(), r.sentText())
 	}
+	if len(r.m.status.keyed) != 0 {
+		t.Errorf("a status stays: %v", r.m.status.keyed)
+	}
 }
 
 // TestMCPResourceIsAttached: @server:uri sends the resource's text with
@@ -138,6 +141,9 @@ func TestMCPResourceIsAttached(t *testing.T) {
 	r.waitSettled()
 	if got := r.sentText(); got != "summarise @code:file:///notes\n\nthe notes say hello" {
 		t.Errorf("sent %q (status %q)", got, r.m.status.text)
+	}
+	if len(r.m.status.keyed) != 0 {
+		t.Errorf("a status stays: %v", r.m.status.keyed)
 	}
 }
 
