@@ -230,3 +230,20 @@ func TestRPCExpandsMCPPrompt(t *testing.T) {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestPrintExpandsMCPPrompt: `cairn -p /mcp__<server>__<prompt> args`
+// sends the prompt the server returns; a missing argument is a usage error.
+func TestPrintExpandsMCPPrompt(t *testing.T) {
+	t.Chdir(t.TempDir())
+	home := t.TempDir()
+	writeMCPConfig(t, filepath.Join(home, "mcp.json"), map[string]any{"everything": everythingServer(t)})
+	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "Sunny."}]}`)}
+	r := invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "-p", "/mcp__everything__args-prompt", "Paris")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"text":"What's weather in Paris?"`) {
+		t.Errorf("exit %d\nstdout %.2000s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = invoke(t, vars, nil, "--no-session", "--provider", "faux", "-p", "/mcp__everything__args-prompt")
+	if r.code != exitUsage || !strings.Contains(r.stderr, `missing required argument "city"`) {
+		t.Errorf("missing argument: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
