@@ -43,7 +43,10 @@
 // prompts (Host.MCPPrompts) work the same way as /mcp__<server>__<prompt>
 // (source "mcp" in get_commands, which pi does not have): the words after
 // the name fill the prompt's arguments, in order or as name=value, and a
-// missing required argument is the command's error.
+// missing required argument is the command's error. The server is asked
+// before the next command is read, so the messages keep their order; a
+// server still starting, or slow to answer, holds the commands after it
+// for up to its timeout.
 //
 // # Persisting settings
 //
