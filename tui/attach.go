@@ -42,9 +42,13 @@ type imageAttachedMsg struct {
 	fallback string
 }
 
-// imageRefsMsg carries the images named by `@path` in a submitted prompt.
+// imageRefsMsg carries the images named by `@path` in a submitted prompt,
+// and the MCP resources it names as `@server:uri` (see loadRefs).
 type imageRefsMsg struct {
-	sub    editor.SubmitMsg
+	sub editor.SubmitMsg
+	// text is what to send instead of sub.Text ("": sub.Text itself): the
+	// prompt with its resources attached.
+	text   string
 	images []editor.Image
 	err    error
 }
@@ -188,20 +192,33 @@ func loadImageRefs(sub editor.SubmitMsg, paths []string) tea.Cmd {
 	}
 }
 
-// onImageRefs sends a prompt once the images it names are read.
+// onImageRefs sends a prompt once the images and resources it names are
+// read.
 func (m *Model) onImageRefs(msg imageRefsMsg) tea.Cmd {
+	m.status.setKeyed("mcp", "")
 	if msg.err != nil {
 		m.restoreDraft(msg.sub)
 		m.status.set(core.NotifyError, msg.err.Error()+"; the message was not sent.", m.now())
 		return nil
 	}
-	return m.sendPrompt(msg.sub, append(msg.sub.Images, msg.images...))
+	text := msg.text
+	if text == "" {
+		text = msg.sub.Text
+	}
+	return m.sendPromptText(msg.sub, text, append(msg.sub.Images, msg.images...))
 }
 
 // sendPrompt sends a prompt with its images to the session (a steering or
 // follow-up message while the agent works). A model that takes no images
 // refuses them, and the draft comes back to the editor.
 func (m *Model) sendPrompt(sub editor.SubmitMsg, images []editor.Image) tea.Cmd {
+	return m.sendPromptText(sub, sub.Text, images)
+}
+
+// sendPromptText is sendPrompt sending text instead of what was typed (an
+// expanded prompt, attached resources); a refused prompt still gives the
+// person back what they typed.
+func (m *Model) sendPromptText(sub editor.SubmitMsg, text string, images []editor.Image) tea.Cmd {
 	var blocks []core.Content
 	if len(images) > 0 {
 		model := m.sess.State().Model
@@ -220,7 +237,7 @@ func (m *Model) sendPrompt(sub editor.SubmitMsg, images []editor.Image) tea.Cmd 
 	if sub.FollowUp {
 		behavior = agent.BehaviorFollowUp
 	}
-	err := m.sess.Prompt(sub.Text, blocks, behavior)
+	err := m.sess.Prompt(text, blocks, behavior)
 	if err == nil && !m.busy {
 		m.busy, m.busySince = true, m.now()
 	}

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"github.com/cairn-dev/cairn/core/mcp"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/export"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui/editor"
@@ -47,7 +47,7 @@ func builtinCommands() []command {
 		{"export", "[file]", "write the session as an HTML file", (*Model).cmdExport},
 		{"copy", "", "copy the last answer to the clipboard", (*Model).cmdCopy},
 		{"theme", "[name]", "pick the colour theme", (*Model).cmdTheme},
-		{"mcp", "", "show the MCP servers, their state and tools", (*Model).cmdMCP},
+		{"mcp", "[reconnect <server>]", "show the MCP servers, their tools and prompts", (*Model).cmdMCP},
 		{"hotkeys", "", "list the keyboard shortcuts", (*Model).cmdHotkeys},
 		{"help", "", "list the commands", (*Model).cmdHelp},
 		{"quit", "", "leave cairn", (*Model).cmdQuit},
@@ -63,7 +63,7 @@ func (m *Model) commandList() []editor.Command {
 	for _, t := range m.opts.Templates {
 		out = append(out, editor.Command{Name: t.Name, Description: t.Description})
 	}
-	return out
+	return append(out, m.mcpCommandList()...)
 }
 
 // isCommand reports whether text names a command or a template; anything
@@ -111,6 +111,9 @@ func (m *Model) runCommand(text string) tea.Cmd {
 	if t, ok := m.opts.Templates.Find(name); ok {
 		return m.onSubmit(editor.SubmitMsg{Text: t.Fill(prompts.ParseArgs(args))})
 	}
+	if m.opts.MCPServers != nil && strings.HasPrefix(name, "mcp__") {
+		return m.runMCPPrompt(text)
+	}
 	m.ed.SetValue(text)
 	m.status.set(core.NotifyError, fmt.Sprintf("Unknown command /%s. /help lists the commands.", name), m.now())
 	return nil
@@ -134,7 +137,13 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 	for _, t := range m.opts.Templates {
 		fmt.Fprintf(&b, "  %-*s %s\n", width, "/"+t.Name, m.st.muted.Render(t.Description+" (template)"))
 	}
+	for _, c := range m.mcpCommandList() {
+		fmt.Fprintf(&b, "  %-*s %s\n", width, "/"+c.Name, m.st.muted.Render(c.Description))
+	}
 	b.WriteString("\n  " + m.st.muted.Render("!cmd runs a shell command (its output joins the conversation; !!cmd keeps it out). @ completes file names."))
+	if m.opts.MCPServers != nil {
+		b.WriteString("\n  " + m.st.muted.Render("@server:uri attaches a resource of an MCP server; /mcp reconnect <server> restarts one."))
+	}
 	m.tr.add(&textItem{text: strings.TrimRight(b.String(), "\n")})
 	return nil
 }
@@ -167,9 +176,13 @@ func (m *Model) cmdHotkeys(string) tea.Cmd {
 }
 
 // cmdMCP lists the MCP servers: state, where each is configured, its
-// tools under the names the model calls them by, and why a failed one
-// failed (with the last lines of its stderr and its log file).
-func (m *Model) cmdMCP(string) tea.Cmd {
+// tools under the names the model calls them by, its prompts under their
+// commands, and why a failed one failed (with the last lines of its stderr
+// and its log file). `/mcp reconnect <server>` restarts a server.
+func (m *Model) cmdMCP(args string) tea.Cmd {
+	if rest, ok := strings.CutPrefix(args, "reconnect"); ok && (rest == "" || rest[0] == ' ') {
+		return m.mcpReconnect(rest)
+	}
 	var servers []mcp.Status
 	if m.opts.MCP != nil {
 		servers = m.opts.MCP()
@@ -198,6 +211,7 @@ func (m *Model) cmdMCP(string) tea.Cmd {
 			}
 			fmt.Fprintf(&b, "  %s%s\n", mcp.ToolName(st.Server.Name, t.Name), m.st.muted.Render(hint))
 		}
+		m.mcpPromptLines(&b, st)
 		if st.Err != nil {
 			fmt.Fprintf(&b, "  error: %v\n", st.Err)
 		}

@@ -76,6 +76,12 @@ type Model struct {
 	ticking  bool // an animation tick is scheduled
 	lastSpin time.Time
 
+	// mcpVersion is the MCP servers' version the command list was made
+	// at, and mcpReady the ready servers whose resources @ offers (see
+	// syncMCP).
+	mcpVersion uint64
+	mcpReady   string
+
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
 	firstRun  *FirstRun
 	quitting  bool
@@ -146,6 +152,9 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.route(msg)
 	m.syncFocus()
+	if list := m.syncMCP(); list != nil {
+		cmd = tea.Batch(cmd, list)
+	}
 	if m.quitting {
 		return m, cmd
 	}
@@ -196,6 +205,11 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onImageRef(msg)
 	case imageRefsMsg:
 		return m.onImageRefs(msg)
+	case mcpPromptMsg:
+		return m.onMCPPrompt(msg)
+	case mcpResourcesMsg:
+		m.ed.SetMentions(msg.mentions)
+		return nil
 	case externalFileMsg:
 		return m.onExternalFile(msg)
 	case externalEditedMsg:

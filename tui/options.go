@@ -41,6 +41,10 @@ type Options struct {
 	Templates prompts.Templates
 	// MCP reports the MCP servers for /mcp; nil means none are configured.
 	MCP func() []mcp.Status
+	// MCPServers offers the servers' prompts as /mcp__<server>__<prompt>
+	// commands, attaches the resources a prompt names as @server:uri, and
+	// restarts a server for /mcp reconnect; nil means no MCP.
+	MCPServers *mcp.Manager
 	// FirstRun, when set, is shown instead of the transcript until a model
 	// is available: no credentials were found.
 	FirstRun *FirstRun

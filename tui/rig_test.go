@@ -63,6 +63,8 @@ type rigOptions struct {
 	sleep func(context.Context, time.Duration) error
 	// mcp reports MCP servers for /mcp.
 	mcp func() []mcp.Status
+	// mcpServers offers MCP prompts and resources (Options.MCPServers).
+	mcpServers *mcp.Manager
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -109,9 +111,10 @@ func newRig(t testing.TB, o rigOptions) *rig {
 	opts := Options{
 		Session: sess, Approvals: gate, Theme: theme,
 		Cwd: dir, Dir: dir, Version: "test",
-		Models:    func() []core.Model { return o.models },
-		Templates: o.templates,
-		MCP:       o.mcp,
+		Models:     func() []core.Model { return o.models },
+		Templates:  o.templates,
+		MCP:        o.mcp,
+		MCPServers: o.mcpServers,
 	}
 	if !o.realClock {
 		opts.Now = func() time.Time { return testClock }

@@ -12,7 +12,7 @@ import (
 
 // onSubmit acts on what the editor sends: `!cmd`, a slash command, or a
 // prompt (a steering or follow-up message while the agent works), whose
-// `@image.png` references are read before it goes.
+// `@image.png` and `@server:uri` references are read before it goes.
 func (m *Model) onSubmit(sub editor.SubmitMsg) tea.Cmd {
 	trimmed := strings.TrimSpace(sub.Text)
 	m.lastTyped = time.Time{} // the draft is sent: nobody is typing now
@@ -33,7 +33,11 @@ func (m *Model) onSubmit(sub editor.SubmitMsg) tea.Cmd {
 		m.restoreDraft(sub)
 		return nil
 	}
-	if refs := imageRefs(sub.Text, m.opts.Cwd); len(refs) > 0 {
+	refs := imageRefs(sub.Text, m.opts.Cwd)
+	if len(m.opts.MCPServers.ResourceRefs(sub.Text)) > 0 {
+		return m.loadRefs(sub, refs)
+	}
+	if len(refs) > 0 {
 		return loadImageRefs(sub, refs)
 	}
 	return m.sendPrompt(sub, sub.Images)

@@ -42,6 +42,14 @@ func (r *mcpRun) statuses() []mcp.Status {
 	return r.manager.Statuses()
 }
 
+// servers is the manager of the servers; nil when MCP is off.
+func (r *mcpRun) servers() *mcp.Manager {
+	if r == nil {
+		return nil
+	}
+	return r.manager
+}
+
 // close stops the servers.
 func (r *mcpRun) close() {
 	if r != nil && r.manager != nil {
@@ -143,7 +151,7 @@ const mcpUsage = `usage: cairn mcp list [--trust-project] [--timeout SECONDS]
 
 Validates the MCP configuration files (~/.cairn/mcp.json, the project's
 .cairn/mcp.json and .mcp.json), starts every enabled server and shows its
-state and tools. Exits 1 when a file is invalid or a server did not start.
+state, tools and prompts. Exits 1 when a file is invalid or a server did not start.
 `
 
 // mcpCommand runs `cairn mcp ...`.
@@ -214,7 +222,7 @@ func mcpList(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	return code
 }
 
-// printServer prints one server's state and tools; false means an enabled
+// printServer prints one server's state, tools and prompts; false means an enabled
 // server is not running.
 func printServer(streams IOStreams, st mcp.Status) bool {
 	s := st.Server
@@ -235,6 +243,14 @@ func printServer(streams IOStreams, st mcp.Status) bool {
 				line += "  [" + hint + "]"
 			}
 			if d := firstLine(t.Spec().Description); d != "" {
+				line += "  " + d
+			}
+			fmt.Fprintln(w, line)
+		}
+		for _, p := range st.Prompts {
+			c := mcp.PromptCommand{Name: mcp.PromptCommandName(s.Name, p.Name), Server: s.Name, Prompt: p}
+			line := "  /" + strings.TrimSpace(c.Name+" "+c.Usage()) + "  [prompt]"
+			if d := firstLine(p.Description); d != "" {
 				line += "  " + d
 			}
 			fmt.Fprintln(w, line)

@@ -70,6 +70,7 @@ func TestMCPListShowsToolsFailuresAndConfigErrors(t *testing.T) {
 		"everything  ready  stdio ",
 		"  mcp__everything__echo  [read-only]  ",
 		"  mcp__everything__get_tiny_image  ",
+		"  /mcp__everything__args-prompt <city> [state]  [prompt]  A prompt with two arguments",
 		"broken  failed  stdio sh -c ",
 		"fatal: no API token",
 		"off  disabled",
@@ -211,5 +212,38 @@ func testSessionMCPCall(t *testing.T, listFirst bool, toolCall string) {
 	defer cancel()
 	if err := a.session.Wait(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRPCExpandsMCPPrompt: in rpc mode, a prompt naming a prompt of
+// server-everything waits for the server and sends what it returns.
+func TestRPCExpandsMCPPrompt(t *testing.T) {
+	t.Chdir(t.TempDir())
+	home := t.TempDir()
+	writeMCPConfig(t, filepath.Join(home, "mcp.json"), map[string]any{"everything": everythingServer(t)})
+	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "Sunny."}]}`)}
+	stdin := `{"id":"p","type":"prompt","message":"/mcp__everything__args-prompt Boston state=MA"}` + "\n" +
+		`{"id":"q","type":"prompt","message":"/mcp__everything__args-prompt"}` + "\n"
+	r := invoke(t, vars, &stdin, "--mode", "rpc", "--no-session", "--provider", "faux")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"text":"What's weather in Boston, MA?"`) ||
+		!strings.Contains(r.stdout, `missing required argument \"city\"`) {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestPrintExpandsMCPPrompt: `cairn -p /mcp__<server>__<prompt> args`
+// sends the prompt the server returns; a missing argument is a usage error.
+func TestPrintExpandsMCPPrompt(t *testing.T) {
+	t.Chdir(t.TempDir())
+	home := t.TempDir()
+	writeMCPConfig(t, filepath.Join(home, "mcp.json"), map[string]any{"everything": everythingServer(t)})
+	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "Sunny."}]}`)}
+	r := invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "-p", "/mcp__everything__args-prompt", "Paris")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"text":"What's weather in Paris?"`) {
+		t.Errorf("exit %d\nstdout %.2000s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = invoke(t, vars, nil, "--no-session", "--provider", "faux", "-p", "/mcp__everything__args-prompt")
+	if r.code != exitUsage || !strings.Contains(r.stderr, `missing required argument "city"`) {
+		t.Errorf("missing argument: exit %d, stderr %s", r.code, r.stderr)
 	}
 }

@@ -190,7 +190,17 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 		}
 		w = tw
 	}
-	if err := a.session.Prompt(prompt, nil, agent.BehaviorNone); err != nil {
+	// A prompt of an MCP server waits for its server, which starts with
+	// the app.
+	var images []core.Content
+	if exp, ok, err := a.mcp.servers().ExpandPrompt(ctx, prompt); ok {
+		if err != nil {
+			fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+			return exitUsage
+		}
+		prompt, images = exp.Text, exp.Images
+	}
+	if err := a.session.Prompt(prompt, images, agent.BehaviorNone); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure
 	}

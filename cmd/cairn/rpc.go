@@ -22,14 +22,15 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}
 	host := pi.Host{
-		Session:   a.session,
-		Models:    a.cat,
-		Settings:  a.settings,
-		Approvals: a.gate,
-		Prompts:   templates,
-		MCP:       a.mcp.statuses,
-		Compat073: opts.RPCCompat == "0.73",
-		Bash:      &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix, Compat073: opts.RPCCompat == "0.73"},
+		Session:    a.session,
+		Models:     a.cat,
+		Settings:   a.settings,
+		Approvals:  a.gate,
+		Prompts:    templates,
+		MCP:        a.mcp.statuses,
+		MCPPrompts: a.mcp.servers(),
+		Compat073:  opts.RPCCompat == "0.73",
+		Bash:       &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix, Compat073: opts.RPCCompat == "0.73"},
 	}
 	if err := pi.Serve(ctx, streams.In, streams.Out, host); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)

@@ -82,6 +82,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Shell:      eff.ShellPath,
 		Templates:  templates,
 		MCP:        a.mcp.statuses,
+		MCPServers: a.mcp.servers(),
 		Notices:    notices,
 		Version:    versionString(),
 		OpenResume: resume,

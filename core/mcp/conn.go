@@ -25,9 +25,18 @@ type Conn interface {
 	// ReadResource reads one resource: text as text, images as images,
 	// other binary content as a note of its size.
 	ReadResource(ctx context.Context, uri string) ([]core.Content, error)
+	// ListPrompts returns the prompts the server offers, following pages;
+	// none (and no error) when the server offers no prompts.
+	ListPrompts(ctx context.Context) ([]PromptInfo, error)
+	// GetPrompt gets one prompt filled with args: the content of its
+	// messages, in order (text as text, images as images).
+	GetPrompt(ctx context.Context, name string, args map[string]string) ([]core.Content, error)
 	// ToolsChanged receives when the server announces that its tool list
 	// changed.
 	ToolsChanged() <-chan struct{}
+	// PromptsChanged receives when the server announces that its prompt
+	// list changed.
+	PromptsChanged() <-chan struct{}
 	// Wait returns when the connection has ended, by Close or because the
 	// server went away.
 	Wait() error
@@ -78,4 +87,19 @@ type ResourceInfo struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// PromptInfo is one prompt a server offers.
+type PromptInfo struct {
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
+	Arguments   []PromptArgument `json:"arguments,omitempty"`
+}
+
+// PromptArgument is one argument a prompt takes.
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
 }

@@ -17,6 +17,12 @@
 // each server's tools between runs. Which project files may be read is the
 // caller's decision (cairn: project trust, which fingerprints them).
 //
+// The front ends share the rest: a server's prompts are the slash commands
+// /mcp__<server>__<prompt> (Manager.PromptCommands, expanded by
+// Manager.ExpandPrompt with arguments read by PromptArgs), a message's
+// @server:uri references attach resources (Manager.AttachResources), and
+// Manager.Reconnect restarts a server on request.
+//
 // The official Go SDK (github.com/modelcontextprotocol/go-sdk) speaks the
 // protocol; it is kept behind the small Conn interface (sdk.go), so the rest
 // of the package, and cairn, never see its types. Stdio and streamable HTTP

@@ -69,6 +69,16 @@ func serveTestServer(mode string) int {
 			})
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
 		})
+	// A prompt from the start, and grow_prompt adds another.
+	hello := func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+		return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "hello"}}}}, nil
+	}
+	s.AddPrompt(&sdk.Prompt{Name: "hello"}, hello)
+	s.AddTool(&sdk.Tool{Name: "grow_prompt", Description: "Adds a prompt named grown", InputSchema: obj},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			s.AddPrompt(&sdk.Prompt{Name: "grown"}, hello)
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
+		})
 	// wait reports progress once it runs, then waits for its request to
 	// be cancelled; was_cancelled says whether that happened (within 10s).
 	cancelled := make(chan struct{})

@@ -50,6 +50,9 @@ type Status struct {
 	State  State
 	// Tools are the server's tools when Ready.
 	Tools []ToolInfo
+	// Prompts are the server's prompts when Ready (none when it offers
+	// none or listing them failed).
+	Prompts []PromptInfo
 	// Err is why the last start failed or the connection ended.
 	Err error
 	// Stderr is the last lines of a command's stderr when it failed.
@@ -90,6 +93,8 @@ type Manager struct {
 	servers map[string]*running
 	order   []string
 	changed chan struct{} // closed and replaced on every state change
+	version uint64        // counts the state changes
+	closed  bool          // Close has begun: no server starts again
 }
 
 // running is the Manager's record of one server.
@@ -98,6 +103,10 @@ type running struct {
 	conn     Conn
 	log      *stderrLog
 	reported bool
+	// active is true while a keep goroutine looks after the server.
+	active bool
+	// kick asks keep to restart the server now (Reconnect).
+	kick chan struct{}
 }
 
 // Start makes a Manager and starts every enabled server of cfg in the
@@ -115,7 +124,7 @@ func Start(cfg Config, opts Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{opts: opts, ctx: ctx, cancel: cancel, servers: map[string]*running{}, changed: make(chan struct{})}
 	for _, s := range cfg.Servers {
-		r := &running{status: Status{Server: s, State: Starting}}
+		r := &running{status: Status{Server: s, State: Starting}, kick: make(chan struct{}, 1)}
 		m.servers[s.Name] = r
 		m.order = append(m.order, s.Name)
 		if s.Disabled {
@@ -126,6 +135,7 @@ func Start(cfg Config, opts Options) *Manager {
 			r.log = openStderrLog(opts.LogDir, s.Name)
 			r.status.Log = r.log.path
 		}
+		r.active = true
 		m.wg.Add(1)
 		go m.keep(r)
 	}
@@ -137,6 +147,9 @@ func defaultBackoff(n int) time.Duration {
 	return min(d, 30*time.Second)
 }
 
+// errReconnect ends serve when the person asked for a reconnection.
+var errReconnect = errors.New("reconnecting")
+
 // keep starts r's server and restarts it when it ends, until the manager
 // closes or the starts keep failing.
 func (m *Manager) keep(r *running) {
@@ -144,12 +157,24 @@ func (m *Manager) keep(r *running) {
 	s := r.status.Server
 	failures := 0
 	for attempt := 1; ; attempt++ {
-		conn, tools, err := m.start(r)
+		conn, tools, prompts, err := m.start(r)
 		if err != nil {
 			failures++
-			m.failed(r, err, failures >= MaxStartFailures)
-			if failures >= MaxStartFailures || !m.sleep(m.opts.Backoff(attempt)) {
+			final := failures >= MaxStartFailures
+			m.failed(r, err, final)
+			if final {
+				if m.giveUp(r) {
+					return
+				}
+				failures, attempt = 0, 0
+				continue
+			}
+			alive, kicked := m.wait(r, m.opts.Backoff(attempt))
+			if !alive {
 				return
+			}
+			if kicked {
+				failures, attempt = 0, 0
 			}
 			continue
 		}
@@ -157,24 +182,80 @@ func (m *Manager) keep(r *running) {
 		if m.opts.Listed != nil {
 			m.opts.Listed(s, tools)
 		}
-		m.set(r, func(st *Status) { st.State, st.Tools, st.Err, st.Stderr = Ready, tools, nil, "" }, conn)
+		m.set(r, func(st *Status) {
+			st.State, st.Tools, st.Prompts, st.Err, st.Stderr = Ready, tools, prompts, nil, ""
+		}, conn)
 		began := m.opts.Now()
 		waitErr := m.serve(r, conn)
 		_ = conn.Close()
 		if m.ctx.Err() != nil {
 			return
 		}
+		if errors.Is(waitErr, errReconnect) {
+			attempt = 0
+			continue
+		}
 		if waitErr == nil {
 			waitErr = errors.New("the server closed the connection")
 		}
-		m.set(r, func(st *Status) { st.State, st.Tools, st.Err = Starting, nil, waitErr }, nil)
+		m.set(r, func(st *Status) { st.State, st.Tools, st.Prompts, st.Err = Starting, nil, nil, waitErr }, nil)
 		if m.opts.Now().Sub(began) > time.Minute {
 			attempt = 0 // it ran well for a while: restart promptly
 		}
-		if !m.sleep(m.opts.Backoff(max(attempt, 1))) {
+		alive, kicked := m.wait(r, m.opts.Backoff(max(attempt, 1)))
+		if !alive {
 			return
 		}
+		if kicked {
+			attempt = 0
+		}
 	}
+}
+
+// giveUp ends r's keep after its last failed start, unless a reconnection
+// was asked for meanwhile (then it returns false and keep goes on).
+func (m *Manager) giveUp(r *running) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	select {
+	case <-r.kick:
+		if !m.closed {
+			return false
+		}
+	default:
+	}
+	r.active = false
+	return true
+}
+
+// Reconnect restarts the server named name now: a ready server's
+// connection is closed and a new one made, a failing server is tried again
+// without waiting out its delay, and one given up on is started again. It
+// returns at once; the server is Starting until the new connection is
+// ready (Conn waits for it). Disabled servers are not started.
+func (m *Manager) Reconnect(name string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.servers[name]
+	switch {
+	case !ok:
+		return fmt.Errorf("no MCP server named %q is configured", name)
+	case r.status.Server.Disabled:
+		return fmt.Errorf("MCP server %q is disabled in %s", name, r.status.Server.Source)
+	case m.closed:
+		return errors.New("the MCP servers are shutting down")
+	}
+	r.status.State, r.status.Tools, r.status.Prompts, r.status.Err, r.status.Stderr = Starting, nil, nil, nil, ""
+	r.conn = nil
+	m.changedLocked()
+	if r.active {
+		signal(r.kick)
+		return nil
+	}
+	r.active = true
+	m.wg.Add(1)
+	go m.keep(r)
+	return nil
 }
 
 // serve follows a ready server until its connection ends or the manager
@@ -190,6 +271,17 @@ func (m *Manager) serve(r *running, conn Conn) error {
 			return err
 		case <-m.ctx.Done():
 			return nil
+		case <-r.kick:
+			return errReconnect
+		case <-conn.PromptsChanged():
+			s := r.status.Server
+			ctx, cancel := context.WithTimeout(m.ctx, s.Timeout)
+			prompts, err := conn.ListPrompts(ctx)
+			cancel()
+			if err != nil {
+				continue
+			}
+			m.set(r, func(st *Status) { st.Prompts = prompts }, nil)
 		case <-conn.ToolsChanged():
 			s := r.status.Server
 			ctx, cancel := context.WithTimeout(m.ctx, s.Timeout)
@@ -206,9 +298,15 @@ func (m *Manager) serve(r *running, conn Conn) error {
 	}
 }
 
-// start connects once and lists the tools, within the server's timeout.
-func (m *Manager) start(r *running) (Conn, []ToolInfo, error) {
+// start connects once and lists the tools and prompts, within the
+// server's timeout. A server whose prompts cannot be listed starts without
+// them.
+func (m *Manager) start(r *running) (Conn, []ToolInfo, []PromptInfo, error) {
 	s := r.status.Server
+	select {
+	case <-r.kick: // this start is the reconnection asked for
+	default:
+	}
 	m.set(r, func(st *Status) { st.State = Starting }, nil)
 	var stderr *stderrLog
 	if r.log != nil {
@@ -226,14 +324,15 @@ func (m *Manager) start(r *running) (Conn, []ToolInfo, error) {
 		if ctx.Err() == context.DeadlineExceeded {
 			err = fmt.Errorf("no answer to initialize within %s", s.Timeout)
 		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	tools, err := conn.ListTools(ctx)
 	if err != nil {
 		_ = conn.Close()
-		return nil, nil, fmt.Errorf("list tools: %w", err)
+		return nil, nil, nil, fmt.Errorf("list tools: %w", err)
 	}
-	return conn, tools, nil
+	prompts, _ := conn.ListPrompts(ctx)
+	return conn, tools, prompts, nil
 }
 
 // failed records a failed start and reports the first one.
@@ -244,7 +343,7 @@ func (m *Manager) failed(r *running, err error, final bool) {
 	}
 	var report string
 	m.set(r, func(st *Status) {
-		st.State, st.Err, st.Stderr, st.Tools = Failed, err, tail, nil
+		st.State, st.Err, st.Stderr, st.Tools, st.Prompts = Failed, err, tail, nil, nil
 		if final {
 			st.State = Stopped
 		}
@@ -284,19 +383,36 @@ func (m *Manager) set(r *running, change func(*Status), conn Conn) {
 	if conn != nil || r.status.State != Ready {
 		r.conn = conn
 	}
+	m.changedLocked()
+}
+
+// changedLocked wakes the waiters of a state change. m.mu is held.
+func (m *Manager) changedLocked() {
+	m.version++
 	close(m.changed)
 	m.changed = make(chan struct{})
 }
 
-// sleep waits d or until the manager closes; false means it closed.
-func (m *Manager) sleep(d time.Duration) bool {
+// Version counts the changes of the servers' states, tools and prompts: a
+// caller that shows them compares it with the version it showed.
+func (m *Manager) Version() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.version
+}
+
+// wait waits d, until r is asked to reconnect (kicked), or until the
+// manager closes (alive is false).
+func (m *Manager) wait(r *running, d time.Duration) (alive, kicked bool) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
-		return true
+		return true, false
+	case <-r.kick:
+		return m.ctx.Err() == nil, true
 	case <-m.ctx.Done():
-		return false
+		return false, false
 	}
 }
 
@@ -309,6 +425,7 @@ func (m *Manager) Statuses() []Status {
 	for _, name := range m.order {
 		st := m.servers[name].status
 		st.Tools = slices.Clone(st.Tools)
+		st.Prompts = slices.Clone(st.Prompts)
 		out = append(out, st)
 	}
 	return out
@@ -375,6 +492,7 @@ func (m *Manager) WaitSettled(ctx context.Context) {
 func (m *Manager) Close() {
 	m.cancel()
 	m.mu.Lock()
+	m.closed = true
 	var conns []Conn
 	for _, r := range m.servers {
 		if r.conn != nil {
@@ -392,7 +510,7 @@ func (m *Manager) Close() {
 		if r.log != nil {
 			_ = r.log.Close()
 		}
-		m.set(r, func(st *Status) { st.State, st.Tools = Stopped, nil }, nil)
+		m.set(r, func(st *Status) { st.State, st.Tools, st.Prompts = Stopped, nil, nil }, nil)
 	}
 }
 

@@ -254,7 +254,7 @@ func TestManagerStartDoesNotWait(t *testing.T) {
 	}
 	m.WaitSettled(waitCtx(t, 60*time.Second))
 	for _, st := range m.Statuses() {
-		if st.State != Ready || len(st.Tools) != 5 {
+		if st.State != Ready || len(st.Tools) != 6 {
 			t.Errorf("%s: %s %v (%d tools)", st.Server.Name, st.State, st.Err, len(st.Tools))
 		}
 	}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -62,19 +63,9 @@ func (t *resourceTool) readOne(ctx context.Context, server, uri string) core.Too
 	if server == "" || uri == "" {
 		return core.ErrorResult(ReadResourceTool + " needs server and uri")
 	}
-	s, ok := t.m.server(server)
-	if !ok {
-		return core.ErrorResult(fmt.Sprintf("no MCP server named %q is configured", server))
-	}
-	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
-	defer cancel()
-	conn, err := t.m.Conn(ctx, server)
+	content, err := t.m.ReadResource(ctx, server, uri)
 	if err != nil {
-		return core.ErrorResult(modelError(err))
-	}
-	content, err := conn.ReadResource(ctx, uri)
-	if err != nil {
-		return core.ErrorResult(fmt.Sprintf("MCP server %q: read %s: %s", server, uri, modelError(err)))
+		return core.ErrorResult(err.Error())
 	}
 	if len(content) == 0 {
 		content = []core.Content{core.TextBlock("(the resource is empty)")}
@@ -94,14 +85,7 @@ func (t *resourceTool) list(ctx context.Context, only string) core.ToolResult {
 	}
 	var b strings.Builder
 	for _, name := range names {
-		s, _ := t.m.server(name)
-		cctx, cancel := context.WithTimeout(ctx, s.Timeout)
-		conn, err := t.m.Conn(cctx, name)
-		var res []ResourceInfo
-		if err == nil {
-			res, err = conn.ListResources(cctx)
-		}
-		cancel()
+		res, err := t.m.Resources(ctx, name)
 		fmt.Fprintf(&b, "%s:\n", name)
 		if err != nil {
 			fmt.Fprintf(&b, "  (unavailable: %v)\n", err)
@@ -138,4 +122,107 @@ func (m *Manager) server(name string) (Server, bool) {
 		return Server{}, false
 	}
 	return r.status.Server, true
+}
+
+// Resources lists the resources of the server named name, waiting for the
+// server within its timeout.
+func (m *Manager) Resources(ctx context.Context, name string) ([]ResourceInfo, error) {
+	s, ok := m.server(name)
+	if !ok {
+		return nil, fmt.Errorf("no MCP server named %q is configured", name)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
+	defer cancel()
+	conn, err := m.Conn(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return conn.ListResources(ctx)
+}
+
+// ReadResource reads the resource uri of the server named name, waiting
+// for the server within its timeout. Its errors are fit for people and
+// the model alike.
+func (m *Manager) ReadResource(ctx context.Context, name, uri string) ([]core.Content, error) {
+	s, ok := m.server(name)
+	if !ok {
+		return nil, fmt.Errorf("no MCP server named %q is configured", name)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
+	defer cancel()
+	conn, err := m.Conn(ctx, name)
+	if err != nil {
+		return nil, errors.New(modelError(err))
+	}
+	content, err := conn.ReadResource(ctx, uri)
+	if err != nil {
+		return nil, fmt.Errorf("MCP server %q: read %s: %s", name, uri, modelError(err))
+	}
+	return content, nil
+}
+
+// ResourceRef is a resource a message names as @server:uri.
+type ResourceRef struct {
+	Server, URI string
+}
+
+// String is the reference as written: @server:uri.
+func (r ResourceRef) String() string { return "@" + r.Server + ":" + r.URI }
+
+// ResourceRefs returns the resources text names as @server:uri, each once,
+// in order: a word that starts with @, then the name of a configured server,
+// a colon and a URI. Punctuation that ends a sentence after it, and a
+// closing parenthesis without an opening one, are not part of the URI.
+func (m *Manager) ResourceRefs(text string) []ResourceRef {
+	if m == nil || !strings.Contains(text, "@") {
+		return nil
+	}
+	var out []ResourceRef
+	seen := map[ResourceRef]bool{}
+	for _, word := range strings.Fields(text) {
+		rest, ok := strings.CutPrefix(word, "@")
+		if !ok {
+			continue
+		}
+		server, uri, ok := strings.Cut(rest, ":")
+		uri = strings.TrimRight(uri, ".,;!?")
+		if !strings.Contains(uri, "(") {
+			uri = strings.TrimRight(uri, ")")
+		}
+		if !ok || uri == "" {
+			continue
+		}
+		if _, known := m.server(server); !known {
+			continue
+		}
+		ref := ResourceRef{Server: server, URI: uri}
+		if !seen[ref] {
+			seen[ref] = true
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+// AttachResources reads the resources text names as @server:uri and
+// returns text with their text content appended, each after a blank line,
+// and their images. The references stay in the text. A resource that
+// cannot be read is an error naming it; then nothing should be sent.
+func (m *Manager) AttachResources(ctx context.Context, text string) (Expansion, error) {
+	exp := Expansion{Text: text}
+	for _, ref := range m.ResourceRefs(text) {
+		content, err := m.ReadResource(ctx, ref.Server, ref.URI)
+		if err != nil {
+			return Expansion{}, fmt.Errorf("cannot attach %s: %w", ref, err)
+		}
+		got := flatten(content)
+		if got.Text == "" && len(got.Images) == 0 {
+			got.Text = ref.String() + " is empty"
+		}
+		if got.Text != "" {
+			exp.Text += "\n\n" + got.Text
+		}
+		exp.Images = append(exp.Images, got.Images...)
+	}
+	return exp, nil
 }

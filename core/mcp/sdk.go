@@ -32,15 +32,15 @@ const stopGrace = 2 * time.Second
 // DialSDK connects through the official Go SDK: a command over stdio, or
 // streamable HTTP with the older HTTP+SSE transport as fallback.
 func DialSDK(ctx context.Context, s Server, stderr io.Writer) (Conn, error) {
-	c := &sdkConn{progress: map[string]func(Progress){}, toolsChanged: make(chan struct{}, 1)}
+	c := &sdkConn{progress: map[string]func(Progress){}, toolsChanged: make(chan struct{}, 1), promptsChanged: make(chan struct{}, 1)}
 	client := sdk.NewClient(clientInfo, &sdk.ClientOptions{
 		Capabilities:                &sdk.ClientCapabilities{},
 		ProgressNotificationHandler: c.onProgress,
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			select {
-			case c.toolsChanged <- struct{}{}:
-			default: // one pending signal is enough
-			}
+			signal(c.toolsChanged)
+		},
+		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) {
+			signal(c.promptsChanged)
 		},
 	})
 	switch s.Transport {
@@ -140,12 +140,20 @@ func inheritedEnv(getenv func(string) string) []string {
 	return env
 }
 
+// signal wakes whoever waits on ch, once: one pending signal is enough.
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
 // sdkConn is a Conn over an SDK client session.
 type sdkConn struct {
 	session *sdk.ClientSession
 	cmd     *exec.Cmd // nil for HTTP
 
-	toolsChanged chan struct{}
+	toolsChanged, promptsChanged chan struct{}
 
 	mu       sync.Mutex
 	progress map[string]func(Progress)
@@ -257,7 +265,49 @@ func (c *sdkConn) ReadResource(ctx context.Context, uri string) ([]core.Content,
 	return out, nil
 }
 
+// maxPrompts bounds a prompt listing, as maxResources does.
+const maxPrompts = 1000
+
+func (c *sdkConn) ListPrompts(ctx context.Context) ([]PromptInfo, error) {
+	if init := c.session.InitializeResult(); init == nil || init.Capabilities == nil || init.Capabilities.Prompts == nil {
+		return nil, nil
+	}
+	var out []PromptInfo
+	for p, err := range c.session.Prompts(ctx, nil) {
+		if err != nil {
+			return nil, closedErr(err)
+		}
+		info := PromptInfo{Name: p.Name, Title: p.Title, Description: p.Description}
+		for _, a := range p.Arguments {
+			if a != nil {
+				info.Arguments = append(info.Arguments, PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+			}
+		}
+		out = append(out, info)
+		if len(out) >= maxPrompts {
+			break
+		}
+	}
+	return out, nil
+}
+
+func (c *sdkConn) GetPrompt(ctx context.Context, name string, args map[string]string) ([]core.Content, error) {
+	res, err := c.session.GetPrompt(ctx, &sdk.GetPromptParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, closedErr(err)
+	}
+	var out []core.Content
+	for _, msg := range res.Messages {
+		if msg != nil && msg.Content != nil {
+			out = append(out, convertContent(msg.Content))
+		}
+	}
+	return out, nil
+}
+
 func (c *sdkConn) ToolsChanged() <-chan struct{} { return c.toolsChanged }
+
+func (c *sdkConn) PromptsChanged() <-chan struct{} { return c.promptsChanged }
 
 func (c *sdkConn) Wait() error { return c.session.Wait() }
 

@@ -28,7 +28,7 @@
 // get_fork_messages by their omp names), abort_and_prompt (abort, wait for
 // the prompt to settle, send a new one) and set_event_filter; and cairn's
 // own set_approval_mode and get_mcp_servers (Host.MCP's servers, their
-// state and tools):
+// state, tools and prompts):
 //
 //	{"type":"set_event_filter","events":["message_update","agent_end"],"messageUpdates":"delta"}
 //
@@ -39,7 +39,14 @@
 //
 // Host.Prompts are the prompt templates: get_commands lists them, and a
 // prompt, steer or follow_up message starting with a template's /name is
-// sent as the template's text, its arguments filled in.
+// sent as the template's text, its arguments filled in. The MCP servers'
+// prompts (Host.MCPPrompts) work the same way as /mcp__<server>__<prompt>
+// (source "mcp" in get_commands, which pi does not have): the words after
+// the name fill the prompt's arguments, in order or as name=value, and a
+// missing required argument is the command's error. The server is asked
+// before the next command is read, so the messages keep their order; a
+// server still starting, or slow to answer, holds the commands after it
+// for up to its timeout.
 //
 // # Persisting settings
 //

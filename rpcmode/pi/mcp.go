@@ -13,9 +13,11 @@ type mcpServerData struct {
 	Command   string        `json:"command"`
 	Source    string        `json:"source"`
 	Tools     []mcpToolData `json:"tools"`
-	Error     string        `json:"error,omitempty"`
-	Stderr    string        `json:"stderr,omitempty"`
-	Log       string        `json:"log,omitempty"`
+	// Prompts are the server's prompts as the commands that send them.
+	Prompts []mcpPromptData `json:"prompts"`
+	Error   string          `json:"error,omitempty"`
+	Stderr  string          `json:"stderr,omitempty"`
+	Log     string          `json:"log,omitempty"`
 }
 
 // mcpToolData is one tool of a server, under the name the model calls it
@@ -27,8 +29,15 @@ type mcpToolData struct {
 	Destructive *bool  `json:"destructive,omitempty"`
 }
 
+// mcpPromptData is one prompt of a server: its command (without the
+// slash) and what it does.
+type mcpPromptData struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
 // mcpServers answers get_mcp_servers: every configured server with its
-// state, its tools and, when it failed, why.
+// state, its tools and prompts and, when it failed, why.
 func (s *server) mcpServers(*command) (any, error) {
 	out := []mcpServerData{}
 	if s.host.MCP == nil {
@@ -41,13 +50,17 @@ func (s *server) mcpServers(*command) (any, error) {
 		}
 		d := mcpServerData{Name: st.Server.Name, State: state, Transport: string(st.Server.Transport),
 			Command: st.Server.CommandLine(), Source: st.Server.Source, Tools: []mcpToolData{},
-			Stderr: st.Stderr, Log: st.Log}
+			Prompts: []mcpPromptData{}, Stderr: st.Stderr, Log: st.Log}
 		if st.Err != nil {
 			d.Error = st.Err.Error()
 		}
 		for _, t := range st.Tools {
 			d.Tools = append(d.Tools, mcpToolData{Name: mcp.ToolName(st.Server.Name, t.Name), Description: t.Description,
 				ReadOnly: t.ReadOnly, Destructive: t.Destructive})
+		}
+		for _, p := range st.Prompts {
+			c := mcp.PromptCommand{Name: mcp.PromptCommandName(st.Server.Name, p.Name), Server: st.Server.Name, Prompt: p}
+			d.Prompts = append(d.Prompts, mcpPromptData{Name: c.Name, Description: c.Description()})
 		}
 		out = append(out, d)
 	}

@@ -2,9 +2,11 @@ package pi
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn/core/mcp"
+	"github.com/cairn-dev/cairn/core/mcp/mcptest"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 )
 
@@ -15,7 +17,8 @@ func TestGetMCPServers(t *testing.T) {
 	no := false
 	statuses := []mcp.Status{
 		{Server: mcp.Server{Name: "everything", Source: "/home/u/.cairn/mcp.json", Transport: mcp.TransportStdio, Command: "npx", Args: []string{"server-everything"}},
-			State: mcp.Ready, Tools: []mcp.ToolInfo{{Name: "echo", Description: "Echoes", ReadOnly: true, Destructive: &no}}},
+			State: mcp.Ready, Tools: []mcp.ToolInfo{{Name: "echo", Description: "Echoes", ReadOnly: true, Destructive: &no}},
+			Prompts: []mcp.PromptInfo{reviewPrompt}},
 		{Server: mcp.Server{Name: "broken", Source: "/p/.mcp.json", Transport: mcp.TransportStdio, Command: "false"},
 			State: mcp.Failed, Err: errors.New("exit status 1"), Stderr: "boom"},
 	}
@@ -27,6 +30,8 @@ func TestGetMCPServers(t *testing.T) {
 		res.str("data.servers.0.command") != "npx server-everything" ||
 		res.str("data.servers.0.tools.0.name") != "mcp__everything__echo" || res.get("data.servers.0.tools.0.readOnly") != true ||
 		res.get("data.servers.0.tools.0.destructive") != false ||
+		res.str("data.servers.0.prompts.0.name") != "mcp__everything__review" ||
+		res.str("data.servers.0.prompts.0.description") != "Review code <topic> [depth]" ||
 		res.str("data.servers.1.state") != "failed" || res.str("data.servers.1.error") != "exit status 1" || res.str("data.servers.1.stderr") != "boom" {
 		t.Errorf("get_mcp_servers: %s", res.text)
 	}
@@ -36,4 +41,34 @@ func TestGetMCPServers(t *testing.T) {
 	if res := r2.response("n"); res.get("success") != true || res.text == "" || res.get("data.servers") == nil {
 		t.Errorf("without MCP: %s", res.text)
 	}
+}
+
+var reviewPrompt = mcp.PromptInfo{Name: "review", Description: "Review code\nin detail",
+	Arguments: []mcp.PromptArgument{{Name: "topic", Required: true}, {Name: "depth"}}}
+
+// TestMCPPromptsAreCommands: get_commands lists the MCP servers' prompts,
+// and a prompt or follow_up naming one sends what the server returns for
+// its arguments; a missing argument is the command's error.
+func TestMCPPromptsAreCommands(t *testing.T) {
+	m := mcptest.Start(t, "code", &mcptest.Server{Prompts: []mcp.PromptInfo{reviewPrompt}})
+	fp := faux.New(slow, faux.Response{Text: mediumText()}, faux.Response{Text: "b"})
+	r := newRig(t, rigConfig{faux: fp, prompts: testPrompts, mcpPrompts: m})
+
+	r.send(map[string]any{"id": "c", "type": "get_commands"})
+	res := r.response("c")
+	if res.str("data.commands.2.name") != "mcp__code__review" || res.str("data.commands.2.source") != "mcp" ||
+		res.str("data.commands.2.description") != "Review code <topic> [depth]" {
+		t.Errorf("get_commands: %s", res.text)
+	}
+
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "/mcp__code__review parser depth=deep"})
+	if res := r.response("p"); res.get("success") != true {
+		t.Fatalf("prompt: %s", res.text)
+	}
+	r.wait(map[string]any{"type": "message_start", "message.role": "user", "message.content.0.text": "review: topic=parser depth=deep"})
+	r.send(map[string]any{"id": "f", "type": "follow_up", "message": "/mcp__code__review"})
+	if res := r.response("f"); res.get("success") != false || !strings.Contains(res.str("error"), `missing required argument "topic"`) {
+		t.Errorf("missing argument: %s", res.text)
+	}
+	r.wait(map[string]any{"type": "agent_settled"})
 }

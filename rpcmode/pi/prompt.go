@@ -31,15 +31,31 @@ func (s *server) prompt(c *command, behavior agent.Behavior, fromField bool) {
 
 // promptFields reads a prompt's message and images. A message starting
 // with a prompt template's /name becomes the template's text, as pi
-// expands templates before a message is sent or queued.
+// expands templates before a message is sent or queued; one starting with
+// an MCP prompt's /mcp__<server>__<prompt> becomes the prompt the server
+// returns (its images go first), asked for here, so the messages keep
+// their order.
 func (s *server) promptFields(c *command) (string, []core.Content, error) {
 	text, err := c.str("message")
 	if err != nil {
 		return "", nil, err
 	}
-	text, _ = s.host.Prompts.Expand(text)
 	images, err := c.images()
-	return text, images, err
+	if err != nil {
+		return "", nil, err
+	}
+	text, expanded := s.host.Prompts.Expand(text)
+	if expanded {
+		return text, images, nil
+	}
+	exp, ok, err := s.host.MCPPrompts.ExpandPrompt(s.ctx, text)
+	if !ok {
+		return text, images, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	return exp.Text, append(exp.Images, images...), nil
 }
 
 // disposition is the data of an accepted prompt (pi 0.99): whether it

@@ -69,9 +69,11 @@ type rigConfig struct {
 	approver agent.Approver
 	bash     BashRunner
 	mcp      func() []mcp.Status
-	maxFrame int
-	retry    agent.RetrySettings
-	sleep    func(ctx context.Context, d time.Duration) error
+	// mcpPrompts offers MCP prompts (Host.MCPPrompts).
+	mcpPrompts *mcp.Manager
+	maxFrame   int
+	retry      agent.RetrySettings
+	sleep      func(ctx context.Context, d time.Duration) error
 	// compaction replaces agent.DefaultCompaction when set.
 	compaction agent.CompactionSettings
 	settings   *settings.Store
@@ -162,7 +164,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if bash == nil {
 		bash = &ExecBash{Dir: cfg.cwd, Compat073: cfg.compat073}
 	}
-	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073, Prompts: cfg.prompts, MCP: cfg.mcp}
+	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073, Prompts: cfg.prompts, MCP: cfg.mcp, MCPPrompts: cfg.mcpPrompts}
 	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
 	t.Cleanup(func() {
 		r.close()

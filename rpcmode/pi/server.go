@@ -33,7 +33,7 @@ type Models interface {
 type SlashCommand struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
-	Source      string `json:"source"`             // "extension", "prompt" or "skill"
+	Source      string `json:"source"`             // "extension", "prompt", "skill" or "mcp"
 	Location    string `json:"location,omitempty"` // "user", "project" or "path"
 	Path        string `json:"path,omitempty"`
 }
@@ -63,6 +63,11 @@ type Host struct {
 	// MCP reports the MCP servers for get_mcp_servers; nil means none
 	// are configured.
 	MCP func() []mcp.Status
+	// MCPPrompts offers the MCP servers' prompts: get_commands lists them
+	// (source "mcp"), and a prompt, steer or follow_up message starting
+	// with /mcp__<server>__<prompt> sends the prompt the server returns.
+	// Nil means none.
+	MCPPrompts *mcp.Manager
 	// MaxFrameBytes overrides MaxFrameBytes (for tests).
 	MaxFrameBytes int
 	// Compat073 writes pi 0.73.1's event shapes from the start, for hosts

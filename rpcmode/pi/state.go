@@ -157,6 +157,9 @@ func (s *server) commands(*command) (any, error) {
 	for _, t := range s.host.Prompts {
 		list = append(list, SlashCommand{Name: t.Name, Description: t.Description, Source: "prompt", Location: string(t.Scope), Path: t.Path})
 	}
+	for _, c := range s.host.MCPPrompts.PromptCommands() {
+		list = append(list, SlashCommand{Name: c.Name, Description: c.Description(), Source: "mcp"})
+	}
 	out := make([]commandEntry, len(list))
 	for i, c := range list {
 		out[i] = commandEntry{SlashCommand: c}

@@ -30,10 +30,12 @@ type trigger struct {
 	query    string
 }
 
-// item is a completion: text replaces the word, desc explains it.
+// item is a completion: text replaces the word, desc explains it. A
+// mention is no file, whatever its name ends with.
 type item struct {
-	text string
-	desc string
+	text    string
+	desc    string
+	mention bool
 }
 
 // completion is the popup's state.
@@ -135,6 +137,12 @@ func (s *state) refresh() tea.Cmd {
 		c.sel, c.top = 0, 0
 		return nil
 	}
+	if s.mentioning(t) {
+		c.cancel()
+		c.seq++ // a file match still running is of no use
+		c.items, c.sel, c.top, c.baseOK = matchMentions(s.opts.Mentions, t.query), 0, 0, false
+		return nil
+	}
 	if !sameWord {
 		c.items, c.sel, c.top, c.baseOK = nil, 0, 0, false
 	}
@@ -182,7 +190,7 @@ func (s *state) filesIndexed(p filesIndexed) tea.Cmd {
 	}
 	s.files.paths, s.files.ready = p.paths, true
 	s.comp.baseOK = false
-	if s.comp.trig.kind != fileCompletion {
+	if s.comp.trig.kind != fileCompletion || s.mentioning(s.comp.trig) {
 		return nil
 	}
 	return s.matchFiles(s.comp.trig.query)
@@ -219,7 +227,7 @@ func (s *state) completionKey(a action) (tea.Cmd, bool) {
 func (s *state) accept() tea.Cmd {
 	c := &s.comp
 	text := c.items[c.sel].text
-	if c.trig.kind == fileCompletion && s.opts.AttachImages && IsImagePath(text) {
+	if c.trig.kind == fileCompletion && !c.items[c.sel].mention && s.opts.AttachImages && IsImagePath(text) {
 		return s.acceptImage(text)
 	}
 	rs := slices.DeleteFunc(sanitize(text), func(r rune) bool { return r == '\n' })
@@ -233,6 +241,28 @@ func (s *state) accept() tea.Cmd {
 	}
 	c.trig = trigger{}
 	return s.changed()
+}
+
+// mentioning reports whether t completes a mention rather than a file: an
+// @ word holding a colon, when there are mentions.
+func (s *state) mentioning(t trigger) bool {
+	return t.kind == fileCompletion && len(s.opts.Mentions) > 0 && strings.Contains(t.query, ":")
+}
+
+// matchMentions returns the mentions that start with query, in their
+// given order, then those that only contain it.
+func matchMentions(ms []Command, query string) []item {
+	var items, others []item
+	for _, m := range ms {
+		it := item{text: "@" + m.Name, desc: m.Description, mention: true}
+		switch {
+		case strings.HasPrefix(m.Name, query):
+			items = append(items, it)
+		case strings.Contains(m.Name, query):
+			others = append(others, it)
+		}
+	}
+	return append(items, others...)
 }
 
 // matchCommands returns the command named query, then those whose names

@@ -326,3 +326,34 @@ func TestMayMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestMentionsAfterAColon: once an @ word holds a colon, the mentions that
+// start with it are offered instead of files, and one that looks like an
+// image is inserted as text, not attached.
+func TestMentionsAfterAColon(t *testing.T) {
+	dir := t.TempDir()
+	makeTree(t, dir, "code.go", "shot.png")
+	d := newDriver(t, Options{Cwd: dir, AttachImages: true})
+	d.m.SetMentions([]Command{{Name: "code:file:///notes", Description: "notes"}, {Name: "code:file:///shot.png"}, {Name: "web:https://x/notes"}})
+	d.typ("see @code")
+	if got := d.items(); !slices.Equal(got, []string{"@code.go"}) {
+		t.Errorf("before the colon: %q, want files", got)
+	}
+	d.typ(":")
+	if got := d.items(); !slices.Equal(got, []string{"@code:file:///notes", "@code:file:///shot.png"}) {
+		t.Errorf("after the colon: %q", got)
+	}
+	d.typ("file:///sh").keys("tab")
+	if v := d.m.Value(); v != "see @code:file:///shot.png " {
+		t.Errorf("value = %q", v)
+	}
+	for _, msg := range d.take() {
+		if _, ok := msg.(ImageRefMsg); ok {
+			t.Errorf("a mention was attached as an image file: %+v", msg)
+		}
+	}
+	d.typ("and @x:notes")
+	if got := d.items(); len(got) != 0 {
+		t.Errorf("no mention matches: %q", got)
+	}
+}

@@ -75,6 +75,9 @@ type Options struct {
 	MaxHeight int
 	// Commands are offered after `/`.
 	Commands []Command
+	// Mentions are offered after `@` instead of files once the word holds
+	// a colon (MCP resources, as server:uri).
+	Mentions []Command
 	// Keys are the key bindings; a zero Keys means DefaultKeys().
 	Keys Keys
 	// Placeholder is shown, dimmed, while the input is empty.
@@ -310,6 +313,15 @@ func (m Model) SetKeys(k Keys) {
 func (m Model) SetCommands(cmds []Command) {
 	m.s.viewOK = false
 	m.s.opts.Commands = cmds
+	m.s.comp.trig = trigger{}
+	m.s.refresh()
+}
+
+// SetMentions replaces the mentions offered after `@` (see
+// Options.Mentions).
+func (m Model) SetMentions(ms []Command) {
+	m.s.viewOK = false
+	m.s.opts.Mentions = ms
 	m.s.comp.trig = trigger{}
 	m.s.refresh()
 }
