@@ -58,14 +58,15 @@ func acpHost(streams IOStreams, env environment, opts *Options, a *app) acp.Host
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}
 	return acp.Host{
-		Session:   a.session,
-		Approvals: a.gate,
-		Models:    a.cat,
-		Tools:     a.session.Tools(),
-		Workspace: a.workspace,
-		Prompts:   templates,
-		Cwd:       a.cwd,
-		Version:   versionString(),
-		Warn:      func(msg string) { fmt.Fprintf(streams.Err, "cairn: %s\n", msg) },
+		Session:    a.session,
+		Approvals:  a.gate,
+		Models:     a.cat,
+		Tools:      a.session.Tools(),
+		Workspace:  a.workspace,
+		Prompts:    templates,
+		MCPPrompts: a.mcp.servers(),
+		Cwd:        a.cwd,
+		Version:    versionString(),
+		Warn:       func(msg string) { fmt.Fprintf(streams.Err, "cairn: %s\n", msg) },
 	}
 }

@@ -33,6 +33,14 @@
 // servers the current session already has keeps it. initialize offers
 // http and sse MCP servers only with Host.Open.
 //
+// Slash commands (available_commands_update) are the prompt templates and
+// the MCP servers' prompts (/mcp__<server>__<prompt>), listed again once
+// servers still starting have started. A prompt starting with an MCP
+// prompt's command sends what the server returns for it; asking the server
+// does not hold up the reader, so session/cancel still ends the prompt
+// ("cancelled") while it waits, and a prompt the server cannot fill is
+// refused with -32602 and nothing is sent.
+//
 // # Mapping
 //
 // Text and thinking deltas become agent_message_chunk and

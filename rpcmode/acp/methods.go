@@ -2,6 +2,7 @@ package acp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -258,16 +259,55 @@ func (s *server) open() string {
 	return id
 }
 
+// sendCommands lists the slash commands of session id. MCP servers still
+// starting list their prompts once they have started (at most
+// mcpSettleLimit later): the list is sent again then if it grew.
 func (s *server) sendCommands(id string) {
-	cmds := make([]command, 0, len(s.b().host.Prompts))
-	for _, t := range s.b().host.Prompts {
+	b := s.b()
+	cmds := commandsOf(b)
+	s.notify(id, availableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: cmds})
+	if b.host.MCPPrompts == nil {
+		return
+	}
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		ctx, cancel := context.WithTimeout(s.ctx, mcpSettleLimit)
+		defer cancel()
+		b.host.MCPPrompts.WaitSettled(ctx)
+		if s.ctx.Err() != nil || s.currentSession() != id || s.b() != b {
+			return
+		}
+		if later := commandsOf(b); len(later) != len(cmds) {
+			s.notify(id, availableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: later})
+		}
+	}()
+}
+
+// mcpSettleLimit bounds the wait for MCP servers to start before their
+// prompts are listed as commands.
+const mcpSettleLimit = 2 * time.Minute
+
+// commandsOf lists b's prompt templates and the prompts of its ready MCP
+// servers.
+func commandsOf(b *bound) []command {
+	cmds := make([]command, 0, len(b.host.Prompts))
+	for _, t := range b.host.Prompts {
 		c := command{Name: t.Name, Description: t.Description}
 		if t.ArgumentHint != "" {
 			c.Input = &commandInput{Hint: t.ArgumentHint}
 		}
 		cmds = append(cmds, c)
 	}
-	s.notify(id, availableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: cmds})
+	for _, p := range b.host.MCPPrompts.PromptCommands() {
+		// The usage goes in the input hint, not in the description too.
+		c := command{Name: p.Name, Description: strings.TrimSpace(strings.TrimSuffix(p.Description(), p.Usage()))}
+		if u := p.Usage(); u != "" {
+			c.Input = &commandInput{Hint: u}
+		}
+		cmds = append(cmds, c)
+	}
+	return cmds
 }
 
 // notify sends a session/update in order with the events.
@@ -434,11 +474,44 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	}
 	s.prompting, s.cancelled, s.promptID = true, false, m.ID
 	s.mu.Unlock()
-	s.b().sub.Mark(markPrompt{m.ID})
-	if err := s.b().sess.Prompt(text, images, agent.BehaviorNone); err != nil {
-		s.b().sub.Mark(markRefused{id: m.ID, err: busyError(err)})
+	b := s.b()
+	b.sub.Mark(markPrompt{m.ID})
+	if servers := b.host.MCPPrompts; servers != nil && strings.HasPrefix(text, "/mcp__") {
+		// Asking the server may wait for it to start: not on the reader,
+		// so that session/cancel is read meanwhile.
+		ctx, cancel := context.WithCancel(s.ctx)
+		s.mu.Lock()
+		s.expanding = cancel
+		s.mu.Unlock()
+		go func() {
+			defer cancel()
+			exp, ok, err := servers.ExpandPrompt(ctx, text)
+			s.mu.Lock()
+			s.expanding = nil
+			cancelled := s.cancelled
+			s.mu.Unlock()
+			switch {
+			case cancelled:
+				b.sub.Mark(markRefused{id: m.ID})
+			case ok && err != nil:
+				b.sub.Mark(markRefused{id: m.ID, err: errorf(CodeInvalidParams, "Invalid params: %v", err)})
+			case ok:
+				s.start(b, m.ID, exp.Text, append(exp.Images, images...))
+			default:
+				s.start(b, m.ID, text, images)
+			}
+		}()
+		return nil, nil
 	}
+	s.start(b, m.ID, text, images)
 	return nil, nil
+}
+
+// start runs the prompt's turn in b's session.
+func (s *server) start(b *bound, id json.RawMessage, text string, images []core.Content) {
+	if err := b.sess.Prompt(text, images, agent.BehaviorNone); err != nil {
+		b.sub.Mark(markRefused{id: id, err: busyError(err)})
+	}
 }
 
 // endPrompt closes the prompt and reports whether it was cancelled.
@@ -486,6 +559,9 @@ func (s *server) abortPrompt(id json.RawMessage) {
 	running := s.prompting && (id == nil || bytes.Equal(bytes.TrimSpace(id), s.promptID))
 	if running {
 		s.cancelled = true
+		if s.expanding != nil {
+			s.expanding()
+		}
 	}
 	s.mu.Unlock()
 	if running {

@@ -37,6 +37,7 @@ type rigConfig struct {
 	timeout   time.Duration // the gate's question timeout
 	callLimit time.Duration // Host.ClientCallLimit
 	open      bool          // Host.Open builds sessions for other directories
+	mcp       *mcp.Manager  // Host.MCPPrompts
 }
 
 // rig is a running Serve with a pipe for its input and its output lines.
@@ -64,7 +65,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	h := rigHost(t, cwd, cfg, fp)
 	pr, pw := io.Pipe()
 	r := &rig{t: t, cwd: cwd, sess: h.Session, gate: h.Approvals.(*approval.Gate), faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1}
-	h.MaxFrameBytes, h.ClientCallLimit = cfg.maxFrame, cfg.callLimit
+	h.MaxFrameBytes, h.ClientCallLimit, h.MCPPrompts = cfg.maxFrame, cfg.callLimit, cfg.mcp
 	if cfg.open {
 		h.Open = func(dir string, servers []mcp.Server) (Host, error) {
 			r.mu.Lock()

@@ -56,6 +56,10 @@ type Host struct {
 	// Prompts are the prompt templates, offered as slash commands; a prompt
 	// starting with /name sends the template's text.
 	Prompts prompts.Templates
+	// MCPPrompts offers the MCP servers' prompts as slash commands
+	// (/mcp__<server>__<prompt>); a prompt starting with one sends what the
+	// server returns for it. nil offers none.
+	MCPPrompts *mcp.Manager
 	// Cwd is the directory cairn works in (absolute).
 	Cwd string
 	// Version is cairn's version, for agentInfo.
@@ -103,6 +107,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	last := s.b()
 	last.sub.Mark(markEnd{})
 	<-written
+	s.background.Wait()
 	s.closing.Wait()
 	last.sub.Stop()
 	if last != first && last.host.Close != nil {
@@ -150,7 +155,9 @@ type server struct {
 	pending     map[int]chan message // fs and terminal requests awaiting answers
 	choices     map[string]choice
 	caps        clientCapabilities // what the client offered in initialize
+	expanding   context.CancelFunc // stops the MCP prompt the prompt is expanding
 	closing     sync.WaitGroup     // sessions moved away from, being closed
+	background  sync.WaitGroup     // goroutines that end with ctx
 }
 
 func newServer(h Host) *server {
@@ -316,7 +323,8 @@ type markEnd struct{}
 // events for it.
 type markPrompt struct{ id json.RawMessage }
 
-// markRefused answers a prompt the session refused.
+// markRefused answers a prompt the session refused, or (err nil) one
+// cancelled before its turn started.
 type markRefused struct {
 	id  json.RawMessage
 	err *rpcError

@@ -138,6 +138,10 @@ func (w *writer) handle(e core.Event) {
 	case markRefused:
 		w.promptID = nil
 		w.srv.endPrompt()
+		if e.err == nil {
+			w.write(w.mustMarshal(response{JSONRPC: "2.0", ID: e.id, Result: promptResult{StopReason: "cancelled"}}))
+			break
+		}
 		w.write(w.mustMarshal(response{JSONRPC: "2.0", ID: e.id, Error: e.err}))
 	case core.MessageUpdate:
 		switch e.Kind {
