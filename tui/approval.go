@@ -41,6 +41,7 @@ var approvalKeys = map[approval.Option]string{
 	approval.OptionAllowOnce:    "y",
 	approval.OptionAllowSession: "s",
 	approval.OptionAllowProject: "p",
+	approval.OptionAllowServer:  "m",
 	approval.OptionAllowAlways:  "a",
 	approval.OptionDeny:         "n",
 	approval.OptionDenyReason:   "r",
@@ -51,6 +52,7 @@ var approvalLabels = map[approval.Option]string{
 	approval.OptionAllowOnce:    "once",
 	approval.OptionAllowSession: "session",
 	approval.OptionAllowProject: "project files",
+	approval.OptionAllowServer:  "MCP server",
 	approval.OptionAllowAlways:  "always",
 	approval.OptionDeny:         "deny",
 	approval.OptionDenyReason:   "deny+reason",
@@ -158,7 +160,7 @@ func (m *Model) setBatchWaiting(waiting bool) {
 
 // savesRule reports the choices that remember a rule beyond this call.
 func savesRule(o approval.Option) bool {
-	return o == approval.OptionAllowSession || o == approval.OptionAllowProject || o == approval.OptionAllowAlways
+	return o == approval.OptionAllowSession || o == approval.OptionAllowProject || o == approval.OptionAllowServer || o == approval.OptionAllowAlways
 }
 
 // ruleText is the rule "session" and "always" would remember, as the
@@ -185,6 +187,12 @@ func (m *Model) ruleSaved(q core.Question, o approval.Option) string {
 	case approval.OptionAllowProject:
 		tool, _, _ := strings.Cut(rule, ":")
 		return "Allowing " + tool + " on every file in the project for the rest of this session (kept in memory, not saved)."
+	case approval.OptionAllowServer:
+		tool, _, _ := strings.Cut(rule, ":")
+		if r, ok := approval.MCPServerRule(strings.TrimSpace(tool)); ok {
+			return "Allowing " + r.String() + " for the rest of this session (kept in memory, not saved)."
+		}
+		return ""
 	case approval.OptionAllowAlways:
 		return "Allowing " + rule + " from now on: saved to " + m.rulesFile() + "."
 	}

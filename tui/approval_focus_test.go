@@ -152,3 +152,29 @@ func TestSendingTheDraftHandsTheKeyboardToTheApproval(t *testing.T) {
 		t.Fatal("after the draft was sent, the approval does not have the keyboard")
 	}
 }
+
+// TestAllowMCPServerShowsTheServerRule chooses "MCP server" for an MCP
+// tool: the key is m, and the confirmation names every tool of the server.
+func TestAllowMCPServerShowsTheServerRule(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	now := testClock
+	r.m.now = func() time.Time { return now }
+	r.send(eventsMsg{core.AgentStart{}, core.Question{ID: "q1", Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
+		Title: "Allow mcp__github__search?", Message: "Remembering allows mcp__github__search.",
+		Options: approvalOptions(approval.OptionAllowOnce, approval.OptionAllowSession, approval.OptionAllowServer, approval.OptionDeny)}})
+	if screen := ansi.Strip(r.m.render()); !strings.Contains(screen, "[m] MCP server") {
+		t.Fatalf("no [m] MCP server choice:\n%s", screen)
+	}
+	now = now.Add(time.Second)
+	r.send(key("m"))
+	if r.m.approval == nil {
+		t.Fatal("a choice that saves a rule was answered without confirmation")
+	}
+	if screen := ansi.Strip(r.m.render()); !strings.Contains(screen, "every tool of the MCP server github (mcp__github__*)") {
+		t.Fatalf("the confirmation does not name the server's rule:\n%s", screen)
+	}
+	r.send(key("enter"))
+	if r.m.approval != nil {
+		t.Fatal("enter did not confirm")
+	}
+}

@@ -106,6 +106,9 @@ const (
 	// OptionAllowProject, offered for edit tools, allows the tool on every
 	// file in the project until the session ends.
 	OptionAllowProject Option = "allow_project"
+	// OptionAllowServer, offered for MCP tools (mcp__<server>__<tool>),
+	// allows every tool of the same server until the session ends.
+	OptionAllowServer Option = "allow_server"
 	// OptionAllowAlways remembers the rule OptionAllowSession would in the
 	// project's rules file. It is offered only when the gate has one.
 	OptionAllowAlways Option = "allow_always"
@@ -119,6 +122,7 @@ var optionLabels = map[Option]string{
 	OptionAllowOnce:    "Allow once",
 	OptionAllowSession: "Allow for this session",
 	OptionAllowProject: "Allow all files in the project for this session",
+	OptionAllowServer:  "Allow every tool of this MCP server for this session",
 	OptionAllowAlways:  "Always allow",
 	OptionDeny:         "Deny",
 	OptionDenyReason:   "Deny with reason…",
@@ -134,5 +138,5 @@ func (o Option) Label() string {
 
 // Allows reports whether the option lets the call run.
 func (o Option) Allows() bool {
-	return o == OptionAllowOnce || o == OptionAllowSession || o == OptionAllowProject || o == OptionAllowAlways
+	return o == OptionAllowOnce || o == OptionAllowSession || o == OptionAllowProject || o == OptionAllowServer || o == OptionAllowAlways
 }

@@ -230,6 +230,7 @@ type question struct {
 	options       []Option
 	session       []Rule // for OptionAllowSession and OptionAllowAlways
 	project       []Rule // for OptionAllowProject
+	server        []Rule // for OptionAllowServer
 }
 
 // question builds the question for a call and the rules its answers add.
@@ -248,6 +249,9 @@ func (g *Gate) question(name string, cat core.ApprovalCategory, subject string) 
 		}
 	default:
 		q.session = []Rule{{Tool: name}}
+		if server, ok := MCPServerRule(name); ok && cat == core.CategoryMCP {
+			q.server = []Rule{server}
+		}
 	}
 	q.options = []Option{OptionAllowOnce}
 	if q.session != nil {
@@ -255,6 +259,9 @@ func (g *Gate) question(name string, cat core.ApprovalCategory, subject string) 
 	}
 	if q.project != nil {
 		q.options = append(q.options, OptionAllowProject)
+	}
+	if q.server != nil {
+		q.options = append(q.options, OptionAllowServer)
 	}
 	if q.session != nil && g.file != "" {
 		q.options = append(q.options, OptionAllowAlways)
@@ -305,6 +312,9 @@ func (g *Gate) ask(ctx context.Context, asker core.Asker, q question) Decision {
 	case OptionAllowProject:
 		g.remember(q.project)
 		return Decision{Allow: true, By: ByPerson, Scope: ScopeSession, Rules: q.project}
+	case OptionAllowServer:
+		g.remember(q.server)
+		return Decision{Allow: true, By: ByPerson, Scope: ScopeSession, Rules: q.server}
 	case OptionAllowAlways:
 		return g.persist(q.session)
 	case OptionDenyReason:

@@ -686,3 +686,99 @@ func TestGateAllowCategory(t *testing.T) {
 		t.Errorf("bash: %+v, asked %d", d, ui.asked())
 	}
 }
+
+func TestGateAllowMCPServer(t *testing.T) {
+	g := openGate(t, Config{})
+	search := fakeTool{"mcp__github__search", core.CategoryMCP}
+	ui := newFakeUI(pick(OptionAllowServer), pick(OptionDeny), pick(OptionDeny))
+	d := g.Check(context.Background(), search, call(search.name, nil), ui)
+	if !d.Allow || d.Scope != ScopeSession || len(d.Rules) != 1 || d.Rules[0].Tool != "mcp__github__*" {
+		t.Fatalf("allow server: %+v", d)
+	}
+	if !slices.Contains(optionValues(ui.lastSelect()), OptionAllowServer) {
+		t.Errorf("options %v", optionValues(ui.lastSelect()))
+	}
+	// Every tool of the server runs now; other servers' tools, and a tool
+	// whose name could be another server's, are still asked about.
+	issues := fakeTool{"mcp__github__issues", core.CategoryMCP}
+	if d := g.Check(context.Background(), issues, call(issues.name, nil), ui); !d.Allow || d.By != ByRule {
+		t.Errorf("another tool of the server: %+v", d)
+	}
+	for _, name := range []string{"mcp__gitlab__search", "mcp__github__x__y"} {
+		tool := fakeTool{name, core.CategoryMCP}
+		if d := g.Check(context.Background(), tool, call(name, nil), ui); d.Allow {
+			t.Errorf("%s: %+v", name, d)
+		}
+	}
+	if ui.asked() != 3 {
+		t.Errorf("asked %d questions, want 3", ui.asked())
+	}
+}
+
+func TestMCPServerRuleOnlyForClearNames(t *testing.T) {
+	for name, want := range map[string]string{
+		"mcp__github__search":    "mcp__github__*",
+		"mcp__github__a__b":      "",
+		"mcp____x":               "",
+		"mcp__github__":          "",
+		"bash":                   "",
+		"mcp__git*hub__search":   "",
+		"mcp__my_srv__list_dirs": "mcp__my_srv__*",
+	} {
+		r, ok := MCPServerRule(name)
+		if ok != (want != "") || r.Tool != want {
+			t.Errorf("MCPServerRule(%q) = %q %v, want %q", name, r.Tool, ok, want)
+		}
+	}
+}
+
+func FuzzMCPServerRule(f *testing.F) {
+	f.Add("mcp__github__search", "mcp__github__issues")
+	f.Add("mcp__a__b", "mcp__a__b__c")
+	f.Add("mcp__a__b", "mcp__ab__c")
+	f.Fuzz(func(t *testing.T, first, other string) {
+		r, ok := MCPServerRule(first)
+		if !ok {
+			return
+		}
+		c, err := compile(r)
+		if err != nil {
+			t.Fatalf("%+v: %v", r, err)
+		}
+		if !c.coversServerTool(first) {
+			t.Fatalf("the rule of %q does not cover it", first)
+		}
+		// It covers another name only when that name is the same
+		// server's by the same reading.
+		if c.coversServerTool(other) {
+			o, ok := MCPServerRule(other)
+			if !ok || o != r {
+				t.Fatalf("the rule of %q (%s) covers %q", first, r.Tool, other)
+			}
+		}
+	})
+}
+
+func TestRulesFileServerRule(t *testing.T) {
+	dir := t.TempDir()
+	file := ProjectRulesFile(dir)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(`{"version":1,"rules":[{"tool":"mcp__github__*"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := openGate(t, Config{Dir: dir, RulesFile: file})
+	ui := newFakeUI(pick(OptionDeny))
+	search := fakeTool{"mcp__github__search", core.CategoryMCP}
+	if d := g.Check(context.Background(), search, call(search.name, nil), ui); !d.Allow || d.Scope != ScopeAlways {
+		t.Errorf("a tool of the server: %+v", d)
+	}
+	other := fakeTool{"mcp__gitlab__search", core.CategoryMCP}
+	if d := g.Check(context.Background(), other, call(other.name, nil), ui); d.Allow {
+		t.Errorf("another server's tool: %+v", d)
+	}
+	if r := (Rule{Tool: "mcp__github__*"}).String(); r != "every tool of the MCP server github (mcp__github__*)" {
+		t.Errorf("String = %q", r)
+	}
+}

@@ -46,6 +46,9 @@ func (r Rule) String() string {
 		return r.Tool + ": any file in the project"
 	case r.Path != "":
 		return fmt.Sprintf("%s: %s", r.Tool, r.Path)
+	case (compiled{Rule: r}).coversServerTool(strings.TrimSuffix(r.Tool, "*") + "x"):
+		server := strings.TrimSuffix(strings.TrimPrefix(r.Tool, mcpToolPrefix), "__*")
+		return "every tool of the MCP server " + server + " (" + r.Tool + ")"
 	}
 	return r.Tool
 }
@@ -160,11 +163,45 @@ func (s ruleSet) covers(tool string, cat core.ApprovalCategory, subject string) 
 		return false
 	}
 	for _, r := range s {
-		if r.Tool == tool && r.Command == "" && r.Path == "" {
+		if r.Command == "" && r.Path == "" && (r.Tool == tool || r.coversServerTool(tool)) {
 			return true
 		}
 	}
 	return false
+}
+
+// mcpToolPrefix starts the name of every MCP tool: mcp__<server>__<tool>.
+const mcpToolPrefix = "mcp__"
+
+// MCPServerRule is the rule that allows every tool of the MCP server that
+// tool (mcp__<server>__<tool>) belongs to: tool "mcp__<server>__*". ok is
+// false for a name that is not an MCP tool's, and for one where it is not
+// clear which server it belongs to (a "__" in the server's or the tool's
+// name), so that the rule never covers another server's tools.
+func MCPServerRule(tool string) (r Rule, ok bool) {
+	rest, found := strings.CutPrefix(tool, mcpToolPrefix)
+	server, name, cut := strings.Cut(rest, "__")
+	if !found || !cut || server == "" || name == "" || strings.Contains(name, "__") || strings.ContainsAny(tool, "*") {
+		return Rule{}, false
+	}
+	return Rule{Tool: mcpToolPrefix + server + "__*"}, true
+}
+
+// coversServerTool reports whether the rule is an MCP server's rule
+// (mcp__<server>__*) and tool one of that server's tools whose name holds
+// no "__" (which could make it another server's).
+func (r compiled) coversServerTool(tool string) bool {
+	prefix, wild := strings.CutSuffix(r.Tool, "*")
+	server, ok := strings.CutPrefix(prefix, mcpToolPrefix)
+	if !wild || !ok {
+		return false
+	}
+	server, ok = strings.CutSuffix(server, "__")
+	if !ok || server == "" || strings.Contains(server, "__") || strings.Contains(server, "*") {
+		return false
+	}
+	name, ok := strings.CutPrefix(tool, prefix)
+	return ok && name != "" && !strings.Contains(name, "__") && !strings.Contains(name, "*")
 }
 
 // coversCommand reports whether every simple command in line is covered by

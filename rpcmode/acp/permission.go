@@ -45,7 +45,7 @@ func optionKind(o approval.Option) string {
 	switch o {
 	case approval.OptionAllowOnce:
 		return "allow_once"
-	case approval.OptionAllowSession, approval.OptionAllowProject, approval.OptionAllowAlways:
+	case approval.OptionAllowSession, approval.OptionAllowProject, approval.OptionAllowServer, approval.OptionAllowAlways:
 		return "allow_always"
 	case approval.OptionDeny:
 		return "reject_once"
