@@ -104,11 +104,11 @@ func TestJSONRPCApprovalRoundTripWithDiff(t *testing.T) {
 		t.Fatal("the edit ran before it was approved")
 	}
 	exec := req["execution_id"].(string)
-	resp, _ := c.call("tool.approve", map[string]any{"execution_id": exec, "approved": true})
+	resp, before := c.call("tool.approve", map[string]any{"execution_id": exec, "approved": true})
 	if r := rpcResult(t, resp); r["status"] != "approved" || r["execution_id"] != exec || r["remembered"] != false {
 		t.Fatalf("tool.approve = %v", r)
 	}
-	msgs = c.until(isMethod("stream.complete"))
+	msgs = append(before, c.untilAfter(before, isMethod("stream.complete"))...)
 	var complete, diff map[string]any
 	for _, m := range msgs {
 		p := params(m)
@@ -149,11 +149,13 @@ func TestJSONRPCDenialTellsTheModelAndTheTurnGoesOn(t *testing.T) {
 	if req["preview"].(map[string]any)["content"] != "touch made-by-bash" || req["risk_assessment"].(map[string]any)["level"] != "high" {
 		t.Fatalf("tool.request_approval = %v", req)
 	}
-	resp, _ := c.call("tool.approve", map[string]any{"execution_id": req["execution_id"], "approved": false, "reason": "not here"})
+	resp, before := c.call("tool.approve", map[string]any{"execution_id": req["execution_id"], "approved": false, "reason": "not here"})
 	if r := rpcResult(t, resp); r["status"] != "rejected" {
 		t.Fatalf("tool.approve = %v", r)
 	}
-	msgs = c.until(isMethod("stream.complete"))
+	// The denial's notifications may come before the response to the
+	// approval: both orders are the protocol's.
+	msgs = append(before, c.untilAfter(before, isMethod("stream.complete"))...)
 	var complete map[string]any
 	for _, m := range msgs {
 		if m["method"] == "tool.complete" {
@@ -187,11 +189,11 @@ func TestJSONRPCRememberChoiceSkipsTheNextRequest(t *testing.T) {
 	if req["remember_available"] != true {
 		t.Fatalf("remembering not offered: %v", req)
 	}
-	resp, _ := c.call("tool.approve", map[string]any{"execution_id": req["execution_id"], "approved": true, "options": map[string]any{"remember_choice": true}})
+	resp, before := c.call("tool.approve", map[string]any{"execution_id": req["execution_id"], "approved": true, "options": map[string]any{"remember_choice": true}})
 	if r := rpcResult(t, resp); r["remembered"] != true {
 		t.Fatalf("tool.approve = %v", r)
 	}
-	c.until(isMethod("stream.complete"))
+	c.untilAfter(before, isMethod("stream.complete"))
 	c.call("agent.query", map[string]any{"message": "second"})
 	msgs = c.until(isMethod("stream.complete"))
 	if slices.Contains(methods(msgs), "tool.request_approval") {

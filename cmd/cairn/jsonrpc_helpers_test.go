@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -200,6 +201,17 @@ func (c *rpcClient) call(method string, params any) (map[string]any, []map[strin
 	id := c.send(method, params)
 	seen := c.until(isResponse(id))
 	return seen[len(seen)-1], seen[:len(seen)-1]
+}
+
+// untilAfter is until for messages that may already be among seen (the
+// notifications a call returned with its response): none more are read
+// when one of seen matches.
+func (c *rpcClient) untilAfter(seen []map[string]any, match func(map[string]any) bool) []map[string]any {
+	c.t.Helper()
+	if slices.ContainsFunc(seen, match) {
+		return nil
+	}
+	return c.until(match)
 }
 
 func isResponse(id int) func(map[string]any) bool {
