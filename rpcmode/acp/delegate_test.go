@@ -70,6 +70,7 @@ func TestEditThroughTheClientsFiles(t *testing.T) {
 	if got := readFile(t, path); got != "one\n" {
 		t.Errorf("the file on disk = %q; the editor, not cairn, writes it", got)
 	}
+	golden(t, r, "edit-through-client-files")
 }
 
 func TestClientWithoutCapabilitiesIsNotCalled(t *testing.T) {
@@ -171,6 +172,7 @@ func TestBashInTheClientsTerminal(t *testing.T) {
 	if got := toolResult(t, r, "call_1"); !strings.Contains(got, "FAIL x_test") || !strings.Contains(got, "Command exited with code 2") {
 		t.Errorf("the model was told %s", got)
 	}
+	golden(t, r, "bash-in-client-terminal")
 }
 
 func TestCancelInTheClientsTerminal(t *testing.T) {
@@ -244,6 +246,7 @@ func TestPlanUpdates(t *testing.T) {
 	if plans != 1 {
 		t.Errorf("%d plan updates, want 1", plans)
 	}
+	golden(t, r, "plan")
 	// Loading the session shows the plan again.
 	r.result("session/load", map[string]any{"sessionId": sid, "cwd": r.cwd, "mcpServers": []any{}})
 	replayed := 0

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/core/shell"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden transcripts in testdata/golden")
@@ -15,7 +17,8 @@ var uuidPattern = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 
 // golden compares everything cairn wrote so far, one frame a line, with
 // testdata/golden/<name>.jsonl after replacing the rig's working directory
-// with <cwd> and session ids with <session-N> in order of appearance.
+// with <cwd>, session ids with <session-N> in order of appearance and the
+// shell a client terminal runs with <shell>.
 // go test -run <Test> -update rewrites the file.
 func golden(t *testing.T, r *rig, name string) {
 	t.Helper()
@@ -25,6 +28,8 @@ func golden(t *testing.T, r *rig, name string) {
 		b.WriteByte('\n')
 	}
 	got := strings.ReplaceAll(b.String(), r.cwd, "<cwd>")
+	// The shell a client terminal is asked to run differs by machine.
+	got = strings.ReplaceAll(got, `"command":"`+shell.Path("")+`"`, `"command":"<shell>"`)
 	ids := map[string]string{}
 	got = uuidPattern.ReplaceAllStringFunc(got, func(id string) string {
 		if _, ok := ids[id]; !ok {
