@@ -43,7 +43,7 @@ bench-rpc: bench-startup ## bench-startup, then cairn --mode rpc streaming side 
 	@if [ -f "$${CAIRN_SHARED:-../shared}/tools/fakellm.js" ]; then RUNS=$${RUNS:-5} scripts/bench-rpc.sh; \
 	else echo "bench-rpc: $${CAIRN_SHARED:-../shared}/tools is missing (set CAIRN_SHARED), so the streaming comparison with pi is skipped"; fi
 
-bench-tui: build ## the TUI side by side with pi 0.73.1 under tmux at 120x40 (RUNS=5 runs each)
+bench-tui: build ## the TUI side by side with pi 0.87.1 under tmux at 120x40 (RUNS=5 runs each; PI_VERSION=0.73.1 for the older pi)
 	RUNS=$${RUNS:-5} scripts/bench-tui.sh
 
 lint: ## gofmt check and vet

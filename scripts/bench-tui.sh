@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # bench-tui.sh - cairn's full-screen TUI side by side with pi's interactive
-# mode (npm @mariozechner/pi-coding-agent 0.73.1), whole processes under
+# mode (pi 0.87.1, npm @earendil-works/pi-coding-agent, installed with the
+# Node 22 it needs by ../shared/tools/pi-install.sh; PI_VERSION=0.73.1 runs
+# the older @mariozechner/pi-coding-agent instead), whole processes under
 # tmux at 120x40, same fake LLM, same machine, one run.
 #
 #   make bench-tui                 # or: RUNS=9 scripts/bench-tui.sh
@@ -32,8 +34,10 @@
 #
 # The fake LLM is ../shared/tools/fakellm.js (CAIRN_SHARED names another
 # shared/) when node is installed, else a small one built into the driver.
-# pi is the copy rpcmode/pi/testdata/rpcclient installs (npm ci, once); with
-# no node or npm, pi's column is left out and the table says why. The
+# pi 0.87.1 comes from ../shared/tools/pi-install.sh (once, into
+# ${PI_CACHE:-~/.cache/cairn-pi}); pi 0.73.1 is the copy
+# rpcmode/pi/testdata/rpcclient installs (npm ci, once); with no node or
+# npm, pi's column is left out and the table says why. The
 # measuring driver is a Go program written out and built below; it needs
 # only the standard library. tmux is required (apt-get install tmux).
 set -euo pipefail
@@ -41,7 +45,7 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 
 RUNS=${RUNS:-5}
-PI_VERSION=0.73.1
+PI_VERSION=${PI_VERSION:-0.87.1}
 SHARED=${CAIRN_SHARED:-$repo/../shared}
 RPCCLIENT=$repo/rpcmode/pi/testdata/rpcclient
 TOKENS=4000
@@ -63,6 +67,13 @@ PI=""
 pi_missing=""
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   pi_missing="node and npm are not installed"
+elif [ "$PI_VERSION" != 0.73.1 ]; then
+  if [ -x "$SHARED/tools/pi-install.sh" ]; then
+    say "pi $PI_VERSION: $SHARED/tools/pi-install.sh"
+    PI=$(PI_VERSION=$PI_VERSION "$SHARED/tools/pi-install.sh") || { pi_missing="pi-install.sh failed"; PI=""; }
+  else
+    pi_missing="$SHARED/tools/pi-install.sh is missing (set CAIRN_SHARED to the shared/ directory)"
+  fi
 else
   pi_pkg=$RPCCLIENT/node_modules/@mariozechner/pi-coding-agent/package.json
   if [ "$(node -p "try{require('$pi_pkg').version}catch{''}" 2>/dev/null)" != "$PI_VERSION" ]; then
