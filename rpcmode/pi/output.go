@@ -180,7 +180,13 @@ func (w *writer) event(e core.Event) {
 		}
 		return
 	}
+	_, agentStart := e.(core.AgentStart)
 	if !w.filter.allows(wireName(e, w.filter.wire)) {
+		if agentStart && w.holding {
+			// Filtered out, agent_start still marks where a held
+			// prompt's response goes: before the run's events.
+			w.held = append(w.held, heldFrame{agentStart: true})
+		}
 		return
 	}
 	line, ok, err := appendEvent(w.scratch[:0], e, w.filter.wire)
@@ -188,7 +194,6 @@ func (w *writer) event(e core.Event) {
 	if err != nil || !ok {
 		return
 	}
-	_, agentStart := e.(core.AgentStart)
 	w.emit(line, agentStart)
 }
 
@@ -216,7 +221,9 @@ func (w *writer) release(resp []byte) {
 		w.write(resp)
 	}
 	for _, h := range w.held[i:] {
-		w.write(h.line)
+		if h.line != nil { // nil: a filtered agent_start's place
+			w.write(h.line)
+		}
 	}
 	w.held = nil
 }

@@ -281,16 +281,24 @@ func TestSetEventFilterDeltaOnly(t *testing.T) {
 	r.response("p")
 	r.wait(map[string]any{"type": "agent_settled"})
 	var text string
+	responded := false
 	for _, l := range r.out.all() {
 		switch l.str("type") {
 		case "message_update":
+			if !responded {
+				// The response comes before the run's events, even with
+				// agent_start filtered out.
+				t.Errorf("an update before the prompt's response: %s", l.text)
+			}
 			if l.get("message") != nil || l.get("assistantMessageEvent.partial") != nil {
 				t.Errorf("delta-only update carries the message: %s", l.text)
 			}
 			if l.str("assistantMessageEvent.type") == "text_delta" {
 				text += l.str("assistantMessageEvent.delta")
 			}
-		case "response", "agent_settled":
+		case "response":
+			responded = responded || l.str("id") == "p"
+		case "agent_settled":
 		default:
 			t.Errorf("filtered event written: %s", l.text)
 		}
