@@ -87,6 +87,11 @@ func (s *server) dispatchFrame(frame []byte) {
 	if closed {
 		return
 	}
+	if c.typ == "abort" {
+		s.mu.Lock()
+		s.abortsDone++
+		s.mu.Unlock()
+	}
 	switch c.typ {
 	case "extension_ui_response":
 		if id, a, ok := decodeUIAnswer(&c); ok {

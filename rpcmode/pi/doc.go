@@ -44,9 +44,11 @@
 // (source "mcp" in get_commands, which pi does not have): the words after
 // the name fill the prompt's arguments, in order or as name=value, and a
 // missing required argument is the command's error. The server is asked
-// before the next command is read, so the messages keep their order; a
-// server still starting, or slow to answer, holds the commands after it
-// for up to its timeout.
+// before the next command is dispatched, so the messages keep their order;
+// a server still starting, or slow to answer, holds the commands after it
+// for up to its timeout, except that an abort ends the wait at once (the
+// prompt is refused "aborted"; frames are read one ahead of dispatch for
+// this).
 //
 // # Persisting settings
 //

@@ -1,9 +1,12 @@
 package pi
 
 import (
+	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/mcp/mcptest"
@@ -71,4 +74,56 @@ func TestMCPPromptsAreCommands(t *testing.T) {
 		t.Errorf("missing argument: %s", res.text)
 	}
 	r.wait(map[string]any{"type": "agent_settled"})
+}
+
+// TestAbortStopsAnMCPPromptWaitingForItsServer: a prompt naming an MCP
+// prompt of a server that is still starting waits for it, and an abort
+// sent meanwhile ends that wait at once: the prompt is refused, the abort
+// answered, and nothing reaches the model.
+func TestAbortStopsAnMCPPromptWaitingForItsServer(t *testing.T) {
+	dialed := make(chan struct{}, 1)
+	m := mcp.Start(mcp.Config{Servers: []mcp.Server{{Name: "slow", Source: "test", Transport: mcp.TransportHTTP, URL: "http://fake", Timeout: time.Hour}}},
+		mcp.Options{Dial: func(ctx context.Context, _ mcp.Server, _ io.Writer) (mcp.Conn, error) {
+			dialed <- struct{}{}
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}})
+	t.Cleanup(m.Close)
+	fp := faux.New(faux.Options{})
+	r := newRig(t, rigConfig{faux: fp, mcpPrompts: m})
+	<-dialed
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "/mcp__slow__summarise tides"})
+	r.send(map[string]any{"id": "a", "type": "abort"})
+	res := r.response("p")
+	if res.get("success") != false || !strings.Contains(res.str("error"), "aborted") {
+		t.Errorf("the prompt: %s", res.text)
+	}
+	if res := r.response("a"); res.get("success") != true {
+		t.Errorf("the abort: %s", res.text)
+	}
+	if fp.Calls() != 0 {
+		t.Errorf("the model was called %d times", fp.Calls())
+	}
+}
+
+// TestAbortStopsAnMCPPromptTheServerDoesNotAnswer: the abort comes after
+// the server has been asked (the reader is already waiting for the next
+// command): it still ends the wait at once.
+func TestAbortStopsAnMCPPromptTheServerDoesNotAnswer(t *testing.T) {
+	asked := make(chan string, 1)
+	m := mcptest.Start(t, "docs", &mcptest.Server{Prompts: []mcp.PromptInfo{reviewPrompt}, Asked: asked, Hang: true})
+	fp := faux.New(faux.Options{})
+	r := newRig(t, rigConfig{faux: fp, mcpPrompts: m})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "/mcp__docs__review parser"})
+	<-asked
+	r.send(map[string]any{"id": "a", "type": "abort"})
+	if res := r.response("p"); res.get("success") != false || !strings.Contains(res.str("error"), "aborted") {
+		t.Errorf("the prompt: %s", res.text)
+	}
+	if res := r.response("a"); res.get("success") != true {
+		t.Errorf("the abort: %s", res.text)
+	}
+	if fp.Calls() != 0 {
+		t.Errorf("the model was called %d times", fp.Calls())
+	}
 }

@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"context"
 	"errors"
 
 	"github.com/cairn-dev/cairn/core"
@@ -48,9 +49,24 @@ func (s *server) promptFields(c *command) (string, []core.Content, error) {
 	if expanded {
 		return text, images, nil
 	}
-	exp, ok, err := s.host.MCPPrompts.ExpandPrompt(s.ctx, text)
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	s.mu.Lock()
+	if s.abortsRead > s.abortsDone {
+		// An abort after this prompt has been read already.
+		cancel()
+	}
+	s.expanding = cancel
+	s.mu.Unlock()
+	exp, ok, err := s.host.MCPPrompts.ExpandPrompt(ctx, text)
+	s.mu.Lock()
+	s.expanding = nil
+	s.mu.Unlock()
 	if !ok {
 		return text, images, nil
+	}
+	if err != nil && ctx.Err() != nil && s.ctx.Err() == nil {
+		return "", nil, errors.New("aborted: the MCP prompt was not asked for")
 	}
 	if err != nil {
 		return "", nil, err

@@ -1,7 +1,9 @@
 package pi
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -148,6 +150,11 @@ type server struct {
 	nextBash   int
 	compacting context.CancelFunc
 	filter     eventFilter // the latest set_event_filter, merged
+	// abortsRead and abortsDone count the abort commands read and
+	// dispatched; expanding stops the MCP prompt being expanded, which an
+	// abort read meanwhile cancels (see readLoop).
+	abortsRead, abortsDone int
+	expanding              context.CancelFunc
 }
 
 func newServer(h Host) *server {
@@ -163,11 +170,51 @@ func newServer(h Host) *server {
 	return s
 }
 
-// readLoop reads frames and dispatches them until the input ends.
+// readItem is one frame read, or the error that ended the input.
+type readItem struct {
+	frame   []byte
+	tooLong bool
+	err     error
+}
+
+// readLoop reads frames and dispatches them, in order, until the input
+// ends. Frames are read on a goroutine of their own, one ahead of the
+// dispatch, so that an abort read while a prompt's MCP prompt is being
+// asked for (which may wait for a server to start) stops that wait at
+// once; the abort itself is dispatched in its turn.
 func (s *server) readLoop(in io.Reader) error {
-	fr := jsonl.NewReader(in, s.maxFrame).KeepPrefix(idPrefixBytes)
+	items := make(chan readItem)
+	go func() {
+		fr := jsonl.NewReader(in, s.maxFrame).KeepPrefix(idPrefixBytes)
+		for {
+			frame, tooLong, err := fr.Next()
+			it := readItem{frame: bytes.Clone(frame), tooLong: tooLong, err: err}
+			if err == nil && !tooLong && isAbort(frame) {
+				s.mu.Lock()
+				s.abortsRead++
+				if s.expanding != nil {
+					s.expanding()
+				}
+				s.mu.Unlock()
+			}
+			select {
+			case items <- it:
+			case <-s.ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
 	for {
-		frame, tooLong, err := fr.Next()
+		var it readItem
+		select {
+		case it = <-items:
+		case <-s.ctx.Done():
+			return nil
+		}
+		frame, tooLong, err := it.frame, it.tooLong, it.err
 		if err != nil {
 			return err
 		}
@@ -181,6 +228,17 @@ func (s *server) readLoop(in io.Reader) error {
 		}
 		s.dispatchFrame(frame)
 	}
+}
+
+// isAbort reports whether a frame is an abort command.
+func isAbort(frame []byte) bool {
+	if !bytes.Contains(frame, []byte(`"abort"`)) {
+		return false
+	}
+	var c struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal(frame, &c) == nil && c.Type == "abort"
 }
 
 // shutdown aborts what is running and waits for it to end.

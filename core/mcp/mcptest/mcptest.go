@@ -25,6 +25,10 @@ type Server struct {
 	Resources map[string]string
 	// Images maps a URI to a PNG image's base64 data.
 	Images map[string]string
+	// Asked, when set, receives a prompt's name each time one is asked
+	// for; with Hang the prompt then never comes (until its context ends).
+	Asked chan<- string
+	Hang  bool
 
 	mu    sync.Mutex
 	dials int
@@ -94,7 +98,14 @@ func (c *conn) ListPrompts(context.Context) ([]mcp.PromptInfo, error) { return c
 
 // GetPrompt answers "<name>: k=v ..." with the arguments in the prompt's
 // order.
-func (c *conn) GetPrompt(_ context.Context, name string, args map[string]string) ([]core.Content, error) {
+func (c *conn) GetPrompt(ctx context.Context, name string, args map[string]string) ([]core.Content, error) {
+	if c.s.Asked != nil {
+		c.s.Asked <- name
+	}
+	if c.s.Hang {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	for _, p := range c.s.Prompts {
 		if p.Name != name {
 			continue
