@@ -127,11 +127,10 @@ func (m *Manager) server(name string) (Server, bool) {
 // Resources lists the resources of the server named name, waiting for the
 // server within its timeout.
 func (m *Manager) Resources(ctx context.Context, name string) ([]ResourceInfo, error) {
-	s, ok := m.server(name)
-	if !ok {
-		return nil, fmt.Errorf("no MCP server named %q is configured", name)
+	ctx, cancel, err := m.withinTimeout(ctx, name)
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
 	defer cancel()
 	conn, err := m.Conn(ctx, name)
 	if err != nil {
@@ -140,15 +139,25 @@ func (m *Manager) Resources(ctx context.Context, name string) ([]ResourceInfo, e
 	return conn.ListResources(ctx)
 }
 
+// withinTimeout bounds ctx by the timeout of the server named name; it
+// fails for a server that is not configured.
+func (m *Manager) withinTimeout(ctx context.Context, name string) (context.Context, context.CancelFunc, error) {
+	s, ok := m.server(name)
+	if !ok {
+		return nil, nil, fmt.Errorf("no MCP server named %q is configured", name)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
+	return ctx, cancel, nil
+}
+
 // ReadResource reads the resource uri of the server named name, waiting
 // for the server within its timeout. Its errors are fit for people and
 // the model alike.
 func (m *Manager) ReadResource(ctx context.Context, name, uri string) ([]core.Content, error) {
-	s, ok := m.server(name)
-	if !ok {
-		return nil, fmt.Errorf("no MCP server named %q is configured", name)
+	ctx, cancel, err := m.withinTimeout(ctx, name)
+	if err != nil {
+		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
 	defer cancel()
 	conn, err := m.Conn(ctx, name)
 	if err != nil {
