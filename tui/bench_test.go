@@ -144,7 +144,7 @@ func (c *benchClock) now() time.Time { return c.t }
 // limited as in a terminal.
 func paced(r *rig, c *benchClock) {
 	r.m.now = c.now
-	r.m.tr.throttle = frameInterval
+	r.m.frames.interval = frameInterval
 }
 
 // BenchmarkStreamPaced streams an answer as a program receives it: one

@@ -82,8 +82,6 @@ func newAssistantItem(m *core.AssistantMessage, streaming bool) *assistantItem {
 	return &assistantItem{msg: m, streams: map[int]*markdown.Stream{}, streaming: streaming}
 }
 
-func (a *assistantItem) live() bool { return a.streaming }
-
 // update takes a newer snapshot of the message.
 func (a *assistantItem) update(m *core.AssistantMessage) { a.msg = m }
 

@@ -12,9 +12,11 @@ import (
 // (input, output, window size).
 func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 	m := New(opts)
-	// 30 frames a second is as smooth as text needs; the terminal renderer
-	// diffs the whole screen on each, so more would cost CPU for nothing.
-	popts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(30)}, extra...)
+	// The model's frame clock decides how often a stream is drawn (see
+	// frameClock); Bubble Tea only looks 60 times a second for a new frame,
+	// which costs nothing when there is none, so a key's echo or a frame
+	// waits at most 17 ms to be written.
+	popts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(60)}, extra...)
 	p := tea.NewProgram(m, popts...)
 	stop := m.Connect(p.Send)
 	defer stop()

@@ -16,8 +16,15 @@ import (
 
 // View implements tea.Model: transcript, then whatever sits above the
 // editor (work indicator, queue, prompt or picker), the editor, the status
-// line and the footer.
+// line and the footer. Bubble Tea calls it after every Update; the frame
+// clock redraws only when something changed and a frame is due, and
+// otherwise returns the last frame.
 func (m *Model) View() tea.View {
+	return m.frames.frame(m.now(), m.drawView)
+}
+
+// drawView draws a new frame.
+func (m *Model) drawView() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
