@@ -177,6 +177,9 @@ func (m *Model) onMessageUpdate(e core.MessageUpdate) {
 	}
 	a := m.current.it.(*assistantItem)
 	a.update(e.Message)
+	if e.Kind == core.UpdateTextDelta {
+		a.takeDelta(e.Index, e.Delta)
+	}
 	switch e.Kind {
 	case core.UpdateToolCallStart, core.UpdateToolCallDelta, core.UpdateToolCallEnd:
 		if e.Index < len(e.Message.Content) {
