@@ -28,9 +28,9 @@ type Stream struct {
 	// stableEpoch and heldEpoch change whenever the rendered finished
 	// blocks, or the held lines, start over instead of growing.
 	stableEpoch, heldEpoch int
-	heldKind               int // which of code, para (1, 2) held is from; 0: none
-	view     string          // the last View
-	joined   bool            // view is stable and tail joined
+	heldKind               int    // which of code, para (1, 2) held is from; 0: none
+	view                   string // the last View
+	joined                 bool   // view is stable and tail joined
 	// done is set once the text is complete: the open block is then
 	// rendered whole, with no chunk boundaries in a long paragraph.
 	done bool
