@@ -73,7 +73,8 @@ type Model struct {
 	// nil means tea.ExecProcess. Tests run the program directly.
 	execProcess func(*exec.Cmd, tea.ExecCallback) tea.Cmd
 
-	frames   frameClock // when the screen is drawn again
+	frames   frameClock   // when the screen is drawn again
+	welcome  welcomeCache // the empty transcript's text, drawn
 	lastSpin time.Time
 
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
