@@ -28,6 +28,8 @@ type frameClock struct {
 	valid    bool      // view shows the model as it is
 	pending  bool      // a streamed change waits for the next frame
 	ticking  bool      // a frame tick is scheduled
+	due      time.Time // when the scheduled tick comes
+	draws    int       // frames drawn, for tests
 }
 
 // changed marks the frame out of date: the next View draws.
@@ -43,8 +45,13 @@ func (f *frameClock) streamed(now time.Time) {
 	f.pending = true
 }
 
-// wait is how long from now until the next frame is due.
+// wait is how long from now until the next frame is due. Update asks
+// before View draws: when the frame is out of date, View is about to draw
+// it now, so the next one is due a whole interval later.
 func (f *frameClock) wait(now time.Time) time.Duration {
+	if !f.valid {
+		return max(f.interval, time.Millisecond)
+	}
 	return max(f.interval-now.Sub(f.drawn), time.Millisecond)
 }
 
@@ -54,6 +61,7 @@ func (f *frameClock) frame(now time.Time, draw func() tea.View) tea.View {
 	if !f.valid {
 		f.view = draw()
 		f.drawn, f.valid, f.pending = now, true, false
+		f.draws++
 	}
 	return f.view
 }

@@ -291,8 +291,9 @@ func (m *Model) ensureTick() tea.Cmd {
 	if m.frames.ticking || !(m.animating() || m.frames.pending) {
 		return nil
 	}
-	m.frames.ticking = true
-	return tea.Tick(m.frames.wait(m.now()), func(time.Time) tea.Msg { return tickMsg{} })
+	wait := m.frames.wait(m.now())
+	m.frames.ticking, m.frames.due = true, m.now().Add(wait)
+	return tea.Tick(wait, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
 // animating reports whether anything on screen moves.
