@@ -27,9 +27,12 @@
 //     in chunks of a few lines, so a string or comment spanning a chunk
 //     boundary may be coloured as code until the fence closes.
 //
-// Lists are kept in one block with their loose items and nested code, and
-// so are re-rendered whole on every view while they stream; so are
-// paragraphs, tables and quotes, which are rarely long.
+// Lists are kept in one block with their loose items and nested code. A
+// tight list whose items start at the margin with inline text (the lists
+// models write) is cut, while it streams, into chunks of a few items
+// rendered once each, which draws the same lines as rendering it whole;
+// any other list is rendered whole on every view while it streams, and so
+// are tables and quotes, which are rarely long.
 //
 // Differences from glamour's own output: no margin and no blank lines around
 // the document, no padding after the last visible cell of a line, tabs

@@ -24,11 +24,12 @@ type Stream struct {
 	tailDone bool            // tail is held and open joined
 	code     codeTail        // the open block when it is a fenced code block
 	para     paraTail        // the open block when it is a long paragraph
+	items    listTail        // the open block when it is a list
 	fresh    bool            // held and open reflect text and r
 	// stableEpoch and heldEpoch change whenever the rendered finished
 	// blocks, or the held lines, start over instead of growing.
 	stableEpoch, heldEpoch int
-	heldKind               int    // which of code, para (1, 2) held is from; 0: none
+	heldKind               int    // which of code, para, list (1-3) held is from; 0: none
 	view                   string // the last View
 	joined                 bool   // view is stable and tail joined
 	// done is set once the text is complete: the open block is then
@@ -69,8 +70,8 @@ func (s *Stream) Finish() {
 	s.done = true
 	s.fresh, s.joined = false, false
 	s.para = paraTail{}
-	if s.heldKind == heldPara {
-		s.heldKind = 0 // the paragraph is drawn whole from now on
+	if s.heldKind == heldPara || s.heldKind == heldList {
+		s.heldKind = 0 // the paragraph or list is drawn whole from now on
 	}
 	if s.split.pos < len(s.text) {
 		// The last line has no newline, but nothing follows it: split it
@@ -206,6 +207,7 @@ func (s *Stream) ViewPieces(r *Renderer) Pieces {
 const (
 	heldCode = 1
 	heldPara = 2
+	heldList = 3
 )
 
 // renderTail renders the block still streaming, in the held and open parts
@@ -225,6 +227,17 @@ func (s *Stream) renderTail(r *Renderer) (held, open string, kind int) {
 			s.para.grow(s.text, len(s.text))
 			held, open = s.para.view(r, s.text, len(s.text))
 			return held, open, heldPara
+		}
+		if !s.done && sp.list && sp.fence.n == 0 {
+			if !s.items.began || s.items.start != start || s.items.next < start {
+				s.items.reset(start)
+				s.heldEpoch++
+			}
+			s.items.grow(s.text, sp.pos)
+			if s.items.ok && len(s.items.sealed) > 0 {
+				held, open = s.items.view(r, s.text, s.closingFence())
+				return held, open, heldList
+			}
 		}
 		return "", r.render(s.tailSource()), 0
 	}
