@@ -231,8 +231,8 @@ func joinPieces(p Pieces) string {
 // make the view and that Stable and Held only grew while their epochs
 // stayed.
 func TestViewPiecesGrowWithinEpochs(t *testing.T) {
-	long := strings.Repeat("A long paragraph that goes on and on with **some** words. ", 60)
-	code := "```go\n" + strings.Repeat("x := compute(1, 2) // a line of code\n", 60) + "```\n"
+	long := strings.Repeat("A long paragraph that goes on and on with **some** words. ", 24)
+	code := "```go\n" + strings.Repeat("x := compute(1, 2) // a line of code\n", 30) + "```\n"
 	ds := docs(t)
 	for name, doc := range map[string]string{
 		"long":   long + "\n\n" + code + "\n" + long,
@@ -243,8 +243,8 @@ func TestViewPiecesGrowWithinEpochs(t *testing.T) {
 		var s Stream
 		var prev Pieces
 		held := 0
-		for i := 0; i < len(doc); i += 7 {
-			s.Append(doc[i:min(i+7, len(doc))])
+		for i := 0; i < len(doc); i += 13 {
+			s.Append(doc[i:min(i+13, len(doc))])
 			p := s.ViewPieces(r)
 			if got, want := joinPieces(p), s.View(r); got != want {
 				t.Fatalf("%s at %d: pieces differ from View:\n%s", name, i, lineDiff(want, got))
