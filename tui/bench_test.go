@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -79,6 +80,7 @@ func BenchmarkStreamDelta(b *testing.B) {
 				r.m.Update(eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta, Delta: " more words", Message: msg}})
 				_ = r.m.render()
 			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/delta")
 		})
 	}
 }
@@ -100,5 +102,97 @@ func BenchmarkTranscriptMemory(b *testing.B) {
 		runtime.ReadMemStats(&after)
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MiB")
 		runtime.KeepAlive(r)
+	}
+}
+
+// benchUnit is the mixed markdown the stream benchmarks are made of.
+const benchUnit = "Some **bold** text with `code` and a [link](https://example.com).\n\n" +
+	"```go\nfunc f(x int) int {\n\treturn x * 2\n}\n```\n\n- item one\n- item two\n\n"
+
+// benchAnswer is about have bytes of benchUnit, ending after a block.
+func benchAnswer(have int) string {
+	body := strings.Repeat(benchUnit, have/len(benchUnit)+1)[:have]
+	return body[:strings.LastIndex(body, "\n\n")+2]
+}
+
+// BenchmarkKeystrokeAnswer is BenchmarkKeystroke5000 with one finished
+// answer of `answer` bytes on screen. Target: flat in its size.
+func BenchmarkKeystrokeAnswer(b *testing.B) {
+	for _, have := range []int{1 << 10, 16 << 10, 256 << 10} {
+		b.Run(fmt.Sprintf("answer=%dKB", have>>10), func(b *testing.B) {
+			r := newRig(b, rigOptions{})
+			r.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+			r.m.Update(eventsMsg{core.MessageStart{Message: answer()}, core.MessageEnd{Message: answer(text(benchAnswer(have)))}})
+			_ = r.m.View()
+			keys := []tea.KeyPressMsg{key("a"), {Code: tea.KeyBackspace}}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				r.m.Update(keys[i%2])
+				_ = r.m.View()
+			}
+		})
+	}
+}
+
+// benchClock is a clock the paced benchmarks move by hand.
+type benchClock struct{ t time.Time }
+
+func (c *benchClock) now() time.Time { return c.t }
+
+// paced makes r draw as a real program does: on its clock, with frames
+// limited as in a terminal.
+func paced(r *rig, c *benchClock) {
+	r.m.now = c.now
+	r.m.frames.interval = frameInterval
+}
+
+// BenchmarkStreamPaced streams an answer as a program receives it: one
+// delta every 5 ms on the model's clock, each an Update followed by View
+// (as Bubble Tea calls it), and the animation tick every 40 ms. It reports
+// the model's CPU per delta once the answer holds `have` bytes; shape
+// "mixed" is markdown with paragraphs, code and lists, "tokens" one long
+// paragraph of "tok " as make bench-tui streams.
+func BenchmarkStreamPaced(b *testing.B) {
+	for _, shape := range []string{"mixed", "tokens"} {
+		for _, have := range []int{1 << 10, 16 << 10, 256 << 10} {
+			b.Run(fmt.Sprintf("%s/have=%dKB", shape, have>>10), func(b *testing.B) {
+				r := newRig(b, rigOptions{})
+				c := &benchClock{t: testClock}
+				paced(r, c)
+				r.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+				body, delta := benchAnswer(have), " more words"
+				if shape == "tokens" {
+					body, delta = strings.Repeat("tok ", have/4), "tok "
+				}
+				r.m.Update(eventsMsg{core.AgentStart{}, core.MessageStart{Message: answer()}})
+				r.m.Update(eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta, Message: answer(text(body))}})
+				_ = r.m.View()
+				var full strings.Builder
+				full.WriteString(body)
+				var ends []int
+				for i := range b.N {
+					if shape == "mixed" && i%40 == 0 {
+						full.WriteString("\n\nThe streaming paragraph")
+					}
+					full.WriteString(delta)
+					ends = append(ends, full.Len())
+				}
+				all := full.String()
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := range b.N {
+					c.t = c.t.Add(5 * time.Millisecond)
+					msg := answer(text(all[:ends[i]]))
+					r.m.Update(eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta, Delta: delta, Message: msg}})
+					_ = r.m.View()
+					if i%8 == 7 {
+						r.m.Update(tickMsg{})
+						_ = r.m.View()
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/delta")
+			})
+		}
 	}
 }

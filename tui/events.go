@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -17,15 +16,12 @@ const streamingID = "streaming-"
 // maxBatch bounds how many events one eventsMsg carries.
 const maxBatch = 256
 
-// batchWindow is how long streaming deltas wait for more before they are
-// sent on: a fast stream then costs one update and one frame per window,
-// not per token. Other events go at once.
-const batchWindow = 16 * time.Millisecond
-
 // pumpEvents forwards the session's events to the program until the
 // subscription ends or done closes. Events already waiting are sent
-// together, so a fast stream costs one Update and one frame per batch, not
-// per delta.
+// together, so a burst costs one Update. Nothing waits here for more: the
+// model takes every delta in at once (an append) and draws on its one frame
+// clock (see frameClock), so batching deltas in time here as well would only
+// add latency.
 func pumpEvents(events <-chan core.Event, send func(tea.Msg), done <-chan struct{}) {
 	for {
 		var first core.Event
@@ -38,7 +34,7 @@ func pumpEvents(events <-chan core.Event, send func(tea.Msg), done <-chan struct
 		case <-done:
 			return
 		}
-		batch, open := collect(events, eventsMsg{first})
+		batch, open := drainReady(events, eventsMsg{first})
 		send(batch)
 		if !open {
 			return
@@ -46,36 +42,9 @@ func pumpEvents(events <-chan core.Event, send func(tea.Msg), done <-chan struct
 	}
 }
 
-// collect adds the events already waiting to batch and, while it holds
-// only streaming deltas, those arriving within batchWindow; an event that
-// is not a delta sends the batch at once. open is false when the
-// subscription ended.
-func collect(events <-chan core.Event, batch eventsMsg) (_ eventsMsg, open bool) {
-	batch, open = drainReady(events, batch)
-	if !open || !onlyDeltas(batch) {
-		return batch, open
-	}
-	t := time.NewTimer(batchWindow)
-	defer t.Stop()
-	for len(batch) < maxBatch {
-		select {
-		case e, ok := <-events:
-			if !ok {
-				return batch, false
-			}
-			batch = append(batch, e)
-			if !isDelta(e) {
-				return drainReady(events, batch)
-			}
-		case <-t.C:
-			return batch, true
-		}
-	}
-	return batch, true
-}
-
-// drainReady adds the events already waiting, without waiting for more.
-func drainReady(events <-chan core.Event, batch eventsMsg) (eventsMsg, bool) {
+// drainReady adds the events already waiting, without waiting for more;
+// open is false when the subscription ended.
+func drainReady(events <-chan core.Event, batch eventsMsg) (_ eventsMsg, open bool) {
 	for len(batch) < maxBatch {
 		select {
 		case e, ok := <-events:
@@ -208,6 +177,9 @@ func (m *Model) onMessageUpdate(e core.MessageUpdate) {
 	}
 	a := m.current.it.(*assistantItem)
 	a.update(e.Message)
+	if e.Kind == core.UpdateTextDelta {
+		a.takeDelta(e.Index, e.Delta)
+	}
 	switch e.Kind {
 	case core.UpdateToolCallStart, core.UpdateToolCallDelta, core.UpdateToolCallEnd:
 		if e.Index < len(e.Message.Content) {

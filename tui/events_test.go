@@ -6,33 +6,36 @@ import (
 	"github.com/cairn-dev/cairn/core"
 )
 
-func TestCollectBatchesDeltasAndSendsOthersAtOnce(t *testing.T) {
+func TestDrainReadySendsWhatWaitsWithoutWaiting(t *testing.T) {
 	ch := make(chan core.Event, 8)
 	ch <- core.MessageUpdate{Kind: core.UpdateTextDelta}
 	ch <- core.MessageUpdate{Kind: core.UpdateTextDelta}
 	ch <- core.MessageEnd{}
 	ch <- core.TurnEnd{}
-	batch, open := collect(ch, eventsMsg{core.MessageStart{}})
+	batch, open := drainReady(ch, eventsMsg{core.MessageStart{}})
 	if !open || len(batch) != 5 {
 		t.Fatalf("batch of %d (open %v), want all 5 waiting events", len(batch), open)
 	}
 
-	// Deltas alone wait for the window, then go.
-	ch <- core.MessageUpdate{Kind: core.UpdateTextDelta}
-	batch, open = collect(ch, eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta}})
-	if !open || len(batch) != 2 {
-		t.Fatalf("batch of %d, want 2", len(batch))
+	// A lone delta goes at once: nothing waits for more (the model's frame
+	// clock decides when it is drawn). With nobody sending, a wait would
+	// block this test.
+	batch, open = drainReady(ch, eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta}})
+	if !open || len(batch) != 1 {
+		t.Fatalf("batch of %d, want the one delta", len(batch))
 	}
 
-	// A structural event ends the wait for more deltas.
-	go func() { ch <- core.MessageEnd{} }()
-	batch, _ = collect(ch, eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta}})
-	if _, ok := batch[len(batch)-1].(core.MessageEnd); !ok || len(batch) != 2 {
-		t.Fatalf("batch = %#v, want the delta and the end", batch)
+	// A batch never grows past maxBatch.
+	full := make(chan core.Event, maxBatch+8)
+	for range maxBatch + 8 {
+		full <- core.MessageUpdate{}
+	}
+	if batch, _ = drainReady(full, eventsMsg{}); len(batch) != maxBatch {
+		t.Fatalf("batch of %d, want %d", len(batch), maxBatch)
 	}
 
 	close(ch)
-	if _, open := collect(ch, eventsMsg{core.MessageUpdate{}}); open {
+	if _, open := drainReady(ch, eventsMsg{core.MessageUpdate{}}); open {
 		t.Fatal("a closed subscription was reported open")
 	}
 }

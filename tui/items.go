@@ -69,10 +69,11 @@ type assistantItem struct {
 	msg       *core.AssistantMessage
 	streams   map[int]*markdown.Stream // text blocks by content index
 	streaming bool
-	// prefix holds the drawn lines before the open markdown block, and key
-	// what they were drawn from (see lines).
-	prefix []string
-	key    answerPrefix
+	// drawn holds the lines kept between frames while it streams (see
+	// lines).
+	drawn answerLines
+	// fed says which stream took the last delta in (see takeDelta).
+	fed fedText
 	// retries is how many automatic retries failed before this answer's
 	// error was final.
 	retries int
@@ -82,10 +83,9 @@ func newAssistantItem(m *core.AssistantMessage, streaming bool) *assistantItem {
 	return &assistantItem{msg: m, streams: map[int]*markdown.Stream{}, streaming: streaming}
 }
 
-func (a *assistantItem) live() bool { return a.streaming }
-
-// update takes a newer snapshot of the message.
-func (a *assistantItem) update(m *core.AssistantMessage) { a.msg = m }
+// update takes a newer snapshot of the message; stream compares its
+// texts with what its streams hold.
+func (a *assistantItem) update(m *core.AssistantMessage) { a.msg, a.fed = m, fedText{} }
 
 func (a *assistantItem) render(rc *renderContext) string {
 	var parts []string

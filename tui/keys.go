@@ -51,13 +51,17 @@ func (m *Model) is(k tea.KeyPressMsg, a keymap.Action) bool { return m.keys.Matc
 
 // onScrollKey moves the transcript.
 func (m *Model) onScrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	page := max(m.transcriptHeight()-2, 1)
-	rc := m.renderContext()
+	// Only a scroll key measures the transcript: that draws everything
+	// under it, which a typed key must not pay for.
+	scroll := func(pages int) {
+		h := m.transcriptHeight()
+		m.tr.scroll(m.renderContext(), h, pages*max(h-2, 1))
+	}
 	switch {
 	case m.is(k, keymap.ScrollUp):
-		m.tr.scroll(rc, m.transcriptHeight(), -page)
+		scroll(-1)
 	case m.is(k, keymap.ScrollDown):
-		m.tr.scroll(rc, m.transcriptHeight(), page)
+		scroll(1)
 	case m.is(k, keymap.ScrollTop):
 		m.tr.home()
 	case m.is(k, keymap.ScrollBottom):

@@ -73,7 +73,8 @@ type Model struct {
 	// nil means tea.ExecProcess. Tests run the program directly.
 	execProcess func(*exec.Cmd, tea.ExecCallback) tea.Cmd
 
-	ticking  bool // an animation tick is scheduled
+	frames   frameClock   // when the screen is drawn again
+	welcome  welcomeCache // the empty transcript's text, drawn
 	lastSpin time.Time
 
 	// mcpVersion is the MCP servers' version the command list was made
@@ -90,7 +91,7 @@ type Model struct {
 // eventsMsg carries session events, in order, to Update.
 type eventsMsg []core.Event
 
-// tickMsg is the animation tick.
+// tickMsg is the frame tick: the next frame of a stream or an animation.
 type tickMsg struct{}
 
 // New builds the model for opts.
@@ -112,6 +113,7 @@ func New(opts Options) *Model {
 		width:          80,
 		height:         24,
 		tr:             newTranscript(),
+		frames:         frameClock{interval: frameInterval},
 		tools:          map[string]*entry{},
 		streamingCalls: map[int]string{},
 		firstRun:       opts.FirstRun,
@@ -147,13 +149,19 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Update implements tea.Model. It routes each message to its handler and
-// keeps the animation tick going while something runs.
+// Update implements tea.Model. It routes each message to its handler,
+// tells the frame clock what changed, and keeps the frame tick going while
+// something runs or a streamed change waits to be drawn.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.route(msg)
 	m.syncFocus()
 	if list := m.syncMCP(); list != nil {
 		cmd = tea.Batch(cmd, list)
+	}
+	if streamed(msg) {
+		m.frames.streamed(m.now())
+	} else {
+		m.frames.changed()
 	}
 	if m.quitting {
 		return m, cmd
@@ -162,6 +170,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, tick)
 	}
 	return m, cmd
+}
+
+// streamed reports messages that only move a stream along (deltas of an
+// answer, a tool's output, a shell command's screen): they are drawn on
+// the next frame, not at once.
+func streamed(msg tea.Msg) bool {
+	switch msg := msg.(type) {
+	case eventsMsg:
+		return onlyDeltas(msg)
+	case bashUpdateMsg:
+		return true
+	}
+	return false
 }
 
 func (m *Model) route(msg tea.Msg) tea.Cmd {
@@ -278,30 +299,26 @@ func (m *Model) syncFocus() {
 	}
 }
 
-// tickInterval is how often the screen animates while something runs:
-// streaming answers are redrawn at most this often.
-const tickInterval = frameInterval
-
-// ensureTick starts the animation tick when something runs and it is not
-// already going. The tick redraws streaming items (their redraws are
-// throttled, so the last delta of a burst reaches the screen on the next
-// tick), spinners and elapsed times.
+// ensureTick schedules the next frame tick when something moves on screen
+// or a streamed change waits, and none is scheduled yet.
 func (m *Model) ensureTick() tea.Cmd {
-	if m.ticking || !m.animating() {
+	if m.frames.ticking || !(m.animating() || m.frames.pending) {
 		return nil
 	}
-	m.ticking = true
-	return tea.Tick(tickInterval, func(time.Time) tea.Msg { return tickMsg{} })
+	wait := m.frames.wait(m.now())
+	m.frames.ticking, m.frames.due = true, m.now().Add(wait)
+	return tea.Tick(wait, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
 // animating reports whether anything on screen moves.
 func (m *Model) animating() bool {
-	return m.busy || m.bash != nil || m.runningTools() > 0 || m.tr.stale
+	return m.busy || m.bash != nil || m.runningTools() > 0
 }
 
-// onTick advances spinners and the elapsed times of running tools.
+// onTick advances spinners and the elapsed times of running tools; the
+// frame it ends with draws whatever streamed in since the last one.
 func (m *Model) onTick() tea.Cmd {
-	m.ticking = false
+	m.frames.ticking = false
 	now := m.now()
 	if now.Sub(m.lastSpin) >= 100*time.Millisecond {
 		m.lastSpin = now

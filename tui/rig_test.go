@@ -132,7 +132,7 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		m.foot.usage = core.Usage{}
 	}
 	if !o.realClock {
-		m.tr.throttle = 0
+		m.frames.interval = 0
 	}
 	m.foot.cwd = "~/project"
 	m.foot.branch = "main"

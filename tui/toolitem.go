@@ -34,8 +34,6 @@ type toolItem struct {
 	awaiting                bool // an approval prompt is showing for it
 }
 
-func (t *toolItem) live() bool { return t.state == toolStreaming }
-
 func (t *toolItem) running() bool { return t.state == toolRunning }
 
 // setArgs takes the arguments streamed so far.

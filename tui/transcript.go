@@ -1,9 +1,6 @@
 package tui
 
-import (
-	"strings"
-	"time"
-)
+import "strings"
 
 // item is one thing in the transcript: a user message, an answer, a tool
 // call, a bash run, a notice. render draws it at a width; the transcript
@@ -22,21 +19,12 @@ type linesItem interface {
 	lines(rc *renderContext) []string
 }
 
-// liveItem is an item that changes many times a second while it streams.
-// Its redraws are limited to one per frame interval; the stale drawing is
-// shown in between and a frame tick brings the last state to the screen.
-type liveItem interface {
-	item
-	live() bool
-}
-
 // entry is an item with its cached drawing.
 type entry struct {
 	it       item
 	ver      int // bumped by touch when the item changes
 	lines    []string
 	key      cacheKey
-	drawnAt  time.Time
 	rendered bool
 }
 
@@ -44,11 +32,6 @@ type entry struct {
 type cacheKey struct {
 	width, gen, ver int
 }
-
-// frameInterval is the least time between two redraws of a streaming item
-// (25 a second): drawing markdown costs about a millisecond, so drawing it
-// for every token of a fast stream would cost more than the stream.
-const frameInterval = 40 * time.Millisecond
 
 // position is a line in the transcript: line off of item idx.
 type position struct{ idx, off int }
@@ -61,15 +44,9 @@ type transcript struct {
 	follow  bool
 	top     position // first visible line when not following
 	gen     int      // bumped to redraw everything (theme, toggles)
-	// throttle is the least time between redraws of a live item
-	// (frameInterval; zero in tests, which run on a fixed clock).
-	throttle time.Duration
-	// stale is set by view when it showed an outdated drawing of a live
-	// item; the model then schedules a frame tick.
-	stale bool
 }
 
-func newTranscript() transcript { return transcript{follow: true, throttle: frameInterval} }
+func newTranscript() transcript { return transcript{follow: true} }
 
 // add appends an item and returns its entry.
 func (t *transcript) add(it item) *entry {
@@ -104,33 +81,26 @@ func (t *transcript) clear() {
 }
 
 // linesOf returns the drawing of entry i, from the cache when it is
-// current. A live item redrawn less than frameInterval ago keeps its old
-// drawing and marks the transcript stale.
+// current. How often a streaming item is drawn again is the model's frame
+// clock's business: the transcript draws what changed whenever it is asked.
 func (t *transcript) linesOf(i int, rc *renderContext) []string {
 	e := t.entries[i]
 	key := cacheKey{width: rc.width, gen: t.gen, ver: e.ver}
 	if e.rendered && e.key == key {
 		return e.lines
 	}
-	if e.rendered && e.key.width == key.width && e.key.gen == key.gen {
-		if l, ok := e.it.(liveItem); ok && l.live() && rc.now.Sub(e.drawnAt) < t.throttle {
-			t.stale = true
-			return e.lines
-		}
-	}
 	if li, ok := e.it.(linesItem); ok {
 		e.lines = li.lines(rc)
 	} else {
 		e.lines = append(strings.Split(e.it.render(rc), "\n"), "") // one blank line after each item
 	}
-	e.key, e.drawnAt, e.rendered = key, rc.now, true
+	e.key, e.rendered = key, true
 	return e.lines
 }
 
 // view returns exactly height lines of the transcript (padded at the top
 // when it is short).
 func (t *transcript) view(rc *renderContext, height int) []string {
-	t.stale = false
 	if height <= 0 {
 		return nil
 	}

@@ -16,8 +16,15 @@ import (
 
 // View implements tea.Model: transcript, then whatever sits above the
 // editor (work indicator, queue, prompt or picker), the editor, the status
-// line and the footer.
+// line and the footer. Bubble Tea calls it after every Update; the frame
+// clock redraws only when something changed and a frame is due, and
+// otherwise returns the last frame.
 func (m *Model) View() tea.View {
+	return m.frames.frame(m.now(), m.drawView)
+}
+
+// drawView draws a new frame.
+func (m *Model) drawView() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
@@ -61,6 +68,9 @@ func (m *Model) welcomeView(h int) []string {
 		about += " · thinking " + string(st.Thinking)
 	}
 	about += " · " + shortenHome(m.foot.cwd)
+	if c := &m.welcome; c.st == m.st && c.w == w && c.h == h && c.about == about {
+		return c.lines // typing on the welcome screen redraws nothing of it
+	}
 	text := []string{
 		m.st.accent.Bold(true).Render("cairn") + m.st.muted.Render(" "+m.opts.Version),
 		m.st.muted.Render(ansi.Truncate(about, w, "…")),
@@ -80,7 +90,17 @@ func (m *Model) welcomeView(h int) []string {
 	if len(out) > h {
 		out = out[len(out)-h:]
 	}
+	m.welcome = welcomeCache{st: m.st, w: w, h: h, about: about, lines: out}
 	return out
+}
+
+// welcomeCache is the last drawing of the welcome text and what it was
+// drawn from.
+type welcomeCache struct {
+	st    *styles
+	w, h  int
+	about string
+	lines []string
 }
 
 // transcriptHeight is how many lines the transcript gets now.

@@ -109,3 +109,27 @@ func BenchmarkRenderPlain(b *testing.B) {
 		RenderPlain(text, 100, darkStyleForBench)
 	}
 }
+
+// BenchmarkStreamList appends to the last item of a tight list of N items
+// and renders the view; its cost should not grow with N.
+func BenchmarkStreamList(b *testing.B) {
+	r := New(darkPalette, 100)
+	for _, n := range []int{10, 100, 400} {
+		var sb strings.Builder
+		sb.WriteString("Intro paragraph.\n\n")
+		for i := range n {
+			fmt.Fprintf(&sb, "- item number %d with `some` words and **bold** text\n", i)
+		}
+		b.Run(fmt.Sprintf("items=%d", n), func(b *testing.B) {
+			var s Stream
+			s.Append(sb.String() + "- the last item")
+			s.View(r)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.Append(" word")
+				s.ViewPieces(r)
+			}
+		})
+	}
+}

@@ -65,9 +65,10 @@ func lastLine(b []byte) []byte {
 	return b[bytes.LastIndexByte(b, '\n')+1:]
 }
 
-// view renders the code block: the finished chunks, rendered once with r,
-// and the rest, closed by closing.
-func (c *codeTail) view(r *Renderer, text []byte, closing string) string {
+// view renders the code block: held, the finished chunks, rendered once
+// with r (it only grows until the next reset), and open, the rest, closed
+// by closing.
+func (c *codeTail) view(r *Renderer, text []byte, closing string) (held, open string) {
 	if r != c.r {
 		c.r, c.rendered = r, 0
 		c.out.Reset()
@@ -86,14 +87,7 @@ func (c *codeTail) view(r *Renderer, text []byte, closing string) string {
 		c.out.WriteString(out)
 		start = end
 	}
-	rest := r.render(codeSource(opening, text[c.next:], closing))
-	switch {
-	case c.out.Len() == 0:
-		return rest
-	case rest == "":
-		return c.out.String()
-	}
-	return c.out.String() + "\n" + rest
+	return c.out.String(), r.render(codeSource(opening, text[c.next:], closing))
 }
 
 // codeSource puts code between an opening fence line and a closing one.

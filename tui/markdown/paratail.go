@@ -9,7 +9,7 @@ import (
 
 // paraChunkBytes is the size past which a streaming paragraph is cut into
 // chunks that are rendered once each.
-const paraChunkBytes = 1024
+const paraChunkBytes = 256
 
 // paraTail renders a long plain paragraph that is still streaming at the
 // end of a Stream. glamour renders a paragraph in time proportional to its
@@ -123,7 +123,10 @@ func safeCut(chunk []byte, min int) int {
 // the end of the chunk's text, that line is left out and its text is
 // rendered again with the next chunk: the lines then break where a render
 // of the whole paragraph breaks them.
-func (p *paraTail) view(r *Renderer, text []byte, end int) string {
+//
+// held is the finished chunks, which only grow until the next reset, and
+// open the growing chunk.
+func (p *paraTail) view(r *Renderer, text []byte, end int) (held, open string) {
 	if r != p.r {
 		p.r, p.rendered, p.carry = r, 0, p.start
 		p.out.Reset()
@@ -145,14 +148,7 @@ func (p *paraTail) view(r *Renderer, text []byte, end int) string {
 		}
 		p.carry = next
 	}
-	last := r.render(bytes.TrimSpace(text[p.carry:end]))
-	switch {
-	case p.out.Len() == 0:
-		return last
-	case last == "":
-		return p.out.String()
-	}
-	return p.out.String() + "\n" + last
+	return p.out.String(), r.render(bytes.TrimSpace(text[p.carry:end]))
 }
 
 // lineSource finds where, in text[from:to], the source of line (the last

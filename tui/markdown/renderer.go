@@ -28,6 +28,10 @@ type Renderer struct {
 	// they were given; tests use them to see what was re-rendered.
 	renders       int
 	renderedBytes int
+
+	// plain is how the Renderer draws a line of plain words, once learnt
+	// (see renderPlainParagraph).
+	plain *plainLine
 }
 
 // New returns a Renderer that wraps text to width columns, coloured with p.
@@ -77,6 +81,16 @@ func (r *Renderer) Render(md string) string {
 func (r *Renderer) render(src []byte) string {
 	r.renders++
 	r.renderedBytes += len(src)
+	if r.term != nil {
+		if out, ok := r.renderPlainParagraph(src); ok {
+			return out
+		}
+	}
+	return r.renderGlamour(src)
+}
+
+// renderGlamour renders src with glamour.
+func (r *Renderer) renderGlamour(src []byte) string {
 	if r.term == nil {
 		return trimBlankLines(string(src))
 	}

@@ -47,12 +47,33 @@ func (s *splitter) scan(text []byte) {
 	for s.pos < len(text) {
 		nl := bytes.IndexByte(text[s.pos:], '\n')
 		if nl < 0 {
+			s.closeBefore(text[s.pos:])
 			return
 		}
 		end := s.pos + nl
 		s.line(text[s.pos:end], s.pos)
 		s.pos = end + 1
 	}
+}
+
+// closeBefore finishes the open block now when rest, the incomplete last
+// line, will finish it whatever it grows into: it follows a blank line and
+// starts with a character no continuation starts with (not indented, and
+// no list marker when the block holds a list). Otherwise the block would
+// stay open, and be rendered again with every delta, until rest's line is
+// complete.
+func (s *splitter) closeBefore(rest []byte) {
+	if !s.inBlock || !s.blankAfter || len(rest) == 0 {
+		return
+	}
+	switch c := rest[0]; {
+	case c == ' ' || c == '\t' || c == '\r':
+		return
+	case s.list && (c == '-' || c == '+' || c == '*' || c >= '0' && c <= '9'):
+		return
+	}
+	s.closed = append(s.closed, span{s.open, s.openEnd})
+	s.inBlock = false
 }
 
 // line takes one complete line l, which starts at offset start.

@@ -148,12 +148,38 @@ func TestSplitter(t *testing.T) {
 			tail:   "two\r\n",
 		},
 		{
-			// A block ends only once the next line is complete: until
-			// then that line might still turn out to continue it.
-			name:   "partial line keeps the block before it open",
+			// A partial line after a blank line that can only start a
+			// new block ends the block before it at once.
+			name:   "partial line that starts a block ends the one before",
 			text:   "one\n\ntw",
+			blocks: []string{"one"},
+			tail:   "tw",
+		},
+		{
+			// An indented one might still continue it (list content,
+			// indented code): the block stays open until it is complete.
+			name:   "partial indented line keeps the block before it open",
+			text:   "one\n\n  tw",
 			blocks: nil,
-			tail:   "one\n\ntw",
+			tail:   "one\n\n  tw",
+		},
+		{
+			name:   "partial list marker keeps a list open",
+			text:   "- a\n\n1",
+			blocks: nil,
+			tail:   "- a\n\n1",
+		},
+		{
+			name:   "partial text after a list ends it",
+			text:   "- a\n\nx",
+			blocks: []string{"- a"},
+			tail:   "x",
+		},
+		{
+			name:   "partial line inside a fence is code",
+			text:   "```\na\n\nb",
+			blocks: nil,
+			tail:   "```\na\n\nb",
 		},
 	}
 	for _, tt := range tests {
@@ -186,4 +212,33 @@ func TestOpenBlockClosesFence(t *testing.T) {
 			t.Errorf("tailSource(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}
+}
+
+// FuzzSplitterClosesOnlyFinishedBlocks feeds a text in two parts and wants
+// the blocks closed after the first part to be the first blocks closed
+// after the whole text: a block closed while a line was still incomplete
+// must be one that the complete text closes the same way.
+func FuzzSplitterClosesOnlyFinishedBlocks(f *testing.F) {
+	f.Add("one\n\ntwo\n", 6)
+	f.Add("- a\n\n- b\n\nc\n", 7)
+	f.Add("para\n\n  code\n\nnext\n", 7)
+	f.Add("```\nx\n\ny\n```\n\nz", 5)
+	f.Add("<!--\n\n-->\n\nx", 3)
+	f.Fuzz(func(t *testing.T, text string, cut int) {
+		if len(text) == 0 {
+			return
+		}
+		cut = (cut%len(text) + len(text)) % len(text)
+		var part, whole splitter
+		part.scan([]byte(text[:cut]))
+		early := slices.Clone(part.closed)
+		part.scan([]byte(text))
+		whole.scan([]byte(text))
+		if !slices.Equal(part.closed, whole.closed) {
+			t.Fatalf("fed in two parts at %d: %v, at once: %v", cut, part.closed, whole.closed)
+		}
+		if len(early) > len(whole.closed) || !slices.Equal(early, whole.closed[:len(early)]) {
+			t.Fatalf("closed %v after %q, but the whole text closes %v", early, text[:cut], whole.closed)
+		}
+	})
 }

@@ -18,12 +18,20 @@ type Stream struct {
 	r        *Renderer       // the renderer stable was rendered with
 	rendered int             // how many finished blocks stable holds
 	stable   strings.Builder // rendered finished blocks, joined
-	tail     string          // the open block as last rendered
+	held     string          // the open block's lines drawn for good (see Pieces)
+	open     string          // the rest of the open block as last rendered
+	tail     string          // held and open joined, once asked for
+	tailDone bool            // tail is held and open joined
 	code     codeTail        // the open block when it is a fenced code block
 	para     paraTail        // the open block when it is a long paragraph
-	fresh    bool            // tail reflects text and r
-	view     string          // the last View
-	joined   bool            // view is stable and tail joined
+	items    listTail        // the open block when it is a list
+	fresh    bool            // held and open reflect text and r
+	// stableEpoch and heldEpoch change whenever the rendered finished
+	// blocks, or the held lines, start over instead of growing.
+	stableEpoch, heldEpoch int
+	heldKind               int    // which of code, para, list (1-3) held is from; 0: none
+	view                   string // the last View
+	joined                 bool   // view is stable and tail joined
 	// done is set once the text is complete: the open block is then
 	// rendered whole, with no chunk boundaries in a long paragraph.
 	done bool
@@ -62,6 +70,9 @@ func (s *Stream) Finish() {
 	s.done = true
 	s.fresh, s.joined = false, false
 	s.para = paraTail{}
+	if s.heldKind == heldPara || s.heldKind == heldList {
+		s.heldKind = 0 // the paragraph or list is drawn whole from now on
+	}
 	if s.split.pos < len(s.text) {
 		// The last line has no newline, but nothing follows it: split it
 		// too, so that a block before it (a table) ends where it ends.
@@ -84,7 +95,8 @@ func (s *Stream) Set(text string) {
 
 // Reset empties the Stream.
 func (s *Stream) Reset() {
-	*s = Stream{}
+	se, he := s.stableEpoch, s.heldEpoch
+	*s = Stream{stableEpoch: se + 1, heldEpoch: he + 1}
 }
 
 // Text returns the markdown taken in so far.
@@ -119,54 +131,123 @@ func (s *Stream) View(r *Renderer) string {
 // part only grows as the text grows and costs nothing to return again, so a
 // caller that keeps its own lines of it pays only for the open block.
 func (s *Stream) ViewParts(r *Renderer) (stable, tail string) {
+	p := s.ViewPieces(r)
+	if !s.tailDone {
+		switch {
+		case p.Held == "":
+			s.tail = p.Open
+		case p.Open == "":
+			s.tail = p.Held
+		default:
+			s.tail = p.Held + "\n" + p.Open
+		}
+		s.tailDone = true
+	}
+	return p.Stable, s.tail
+}
+
+// Pieces is a Stream's view in three parts. The whole view is Stable, a
+// blank line and the open block, which is Held and Open one under the other
+// (a part that is empty is left out with its separator).
+type Pieces struct {
+	// Stable is the finished blocks, joined. While StableEpoch stays the
+	// same it only grows, by a blank line and more blocks.
+	Stable      string
+	StableEpoch int
+	// Held is the lines of the open block that are drawn for good: the
+	// finished chunks of a long paragraph or of a fenced code block still
+	// streaming. While HeldEpoch stays the same it only grows, by a line
+	// break and more lines.
+	Held      string
+	HeldEpoch int
+	// Open is the rest of the open block, rendered again on every view
+	// after the text grew; its size is bounded by the chunk sizes, not by
+	// the answer's length.
+	Open string
+}
+
+// ViewPieces renders the text with r in the three parts of Pieces. A
+// caller that keeps its own lines of Stable and Held, and adds only what
+// they grew by, pays for each delta in proportion to the open chunk.
+func (s *Stream) ViewPieces(r *Renderer) Pieces {
 	if r == nil {
-		return "", string(s.text)
+		s.tailDone = false
+		return Pieces{Open: string(s.text), StableEpoch: s.stableEpoch, HeldEpoch: s.heldEpoch}
 	}
 	if r != s.r {
 		s.r, s.rendered, s.fresh, s.joined = r, 0, false, false
 		s.stable.Reset()
+		s.stableEpoch++
+		s.heldEpoch++
 	}
-	if s.fresh {
-		return s.stable.String(), s.tail
-	}
-	for ; s.rendered < len(s.split.closed); s.rendered++ {
-		b := s.split.closed[s.rendered]
-		out := r.render(s.text[b.start:b.end])
-		s.stableRenders++
-		if out == "" {
-			continue
+	if !s.fresh {
+		for ; s.rendered < len(s.split.closed); s.rendered++ {
+			b := s.split.closed[s.rendered]
+			out := r.render(s.text[b.start:b.end])
+			s.stableRenders++
+			if out == "" {
+				continue
+			}
+			if s.stable.Len() > 0 {
+				s.stable.WriteString(blockSeparator)
+			}
+			s.stable.WriteString(out)
 		}
-		if s.stable.Len() > 0 {
-			s.stable.WriteString(blockSeparator)
+		held, open, kind := s.renderTail(r)
+		if kind != s.heldKind || len(held) < len(s.held) {
+			s.heldEpoch++
 		}
-		s.stable.WriteString(out)
+		s.held, s.open, s.heldKind = held, open, kind
+		s.fresh, s.tailDone = true, false
 	}
-	s.tail = s.renderTail(r)
-	s.fresh = true
-	return s.stable.String(), s.tail
+	return Pieces{Stable: s.stable.String(), StableEpoch: s.stableEpoch, Held: s.held, HeldEpoch: s.heldEpoch, Open: s.open}
 }
 
-// renderTail renders the block still streaming. An open fenced code block
-// that the block starts with goes to codeTail, which renders its finished
-// lines in chunks once each.
-func (s *Stream) renderTail(r *Renderer) string {
+// Where held lines come from.
+const (
+	heldCode = 1
+	heldPara = 2
+	heldList = 3
+)
+
+// renderTail renders the block still streaming, in the held and open parts
+// of Pieces. An open fenced code block that the block starts with goes to
+// codeTail, which renders its finished lines in chunks once each, and a
+// long plain paragraph to paraTail, which does the same with chunks of
+// words.
+func (s *Stream) renderTail(r *Renderer) (held, open string, kind int) {
 	sp := &s.split
 	if sp.fence.n == 0 || sp.open != sp.fenceStart {
 		start := sp.tailStart()
 		if src := s.text[start:]; !s.done && len(src) > 2*paraChunkBytes && !sp.list && sp.fence.n == 0 && plainParagraph(src) {
 			if s.para.start != start || s.para.next < start {
 				s.para.reset(start)
+				s.heldEpoch++
 			}
 			s.para.grow(s.text, len(s.text))
-			return s.para.view(r, s.text, len(s.text))
+			held, open = s.para.view(r, s.text, len(s.text))
+			return held, open, heldPara
 		}
-		return r.render(s.tailSource())
+		if !s.done && sp.list && sp.fence.n == 0 {
+			if !s.items.began || s.items.start != start || s.items.next < start {
+				s.items.reset(start)
+				s.heldEpoch++
+			}
+			s.items.grow(s.text, sp.pos)
+			if s.items.ok && len(s.items.sealed) > 0 {
+				held, open = s.items.view(r, s.text, s.closingFence())
+				return held, open, heldList
+			}
+		}
+		return "", r.render(s.tailSource()), 0
 	}
 	if s.code.fenceStart != sp.fenceStart || s.code.body != sp.fenceBody {
 		s.code.reset(sp.fenceStart, sp.fenceBody)
+		s.heldEpoch++
 	}
 	s.code.grow(s.text, sp.pos)
-	return s.code.view(r, s.text, s.closingFence())
+	held, open = s.code.view(r, s.text, s.closingFence())
+	return held, open, heldCode
 }
 
 // tailSource returns the markdown of the block still streaming, with its

@@ -206,3 +206,69 @@ func TestViewParts(t *testing.T) {
 		t.Errorf("ViewParts(nil) = %q, %q, want the raw text", stable, tail)
 	}
 }
+
+// joinPieces is the whole view the parts of p make.
+func joinPieces(p Pieces) string {
+	var parts []string
+	if p.Stable != "" {
+		parts = append(parts, p.Stable)
+	}
+	tail := p.Held
+	switch {
+	case tail == "":
+		tail = p.Open
+	case p.Open != "":
+		tail += "\n" + p.Open
+	}
+	if tail != "" {
+		parts = append(parts, tail)
+	}
+	return strings.Join(parts, blockSeparator)
+}
+
+// TestViewPiecesGrowWithinEpochs feeds documents with long paragraphs and
+// long code blocks in small deltas and checks, after each, that the pieces
+// make the view and that Stable and Held only grew while their epochs
+// stayed.
+func TestViewPiecesGrowWithinEpochs(t *testing.T) {
+	long := strings.Repeat("A long paragraph that goes on and on with **some** words. ", 24)
+	code := "```go\n" + strings.Repeat("x := compute(1, 2) // a line of code\n", 30) + "```\n"
+	ds := docs(t)
+	for name, doc := range map[string]string{
+		"long":   long + "\n\n" + code + "\n" + long,
+		"answer": ds["answer"] + "\n" + long + "\n\n" + code,
+		"lists":  ds["lists"] + "\n" + code,
+	} {
+		r := New(darkPalette, 80)
+		var s Stream
+		var prev Pieces
+		held := 0
+		for i := 0; i < len(doc); i += 13 {
+			s.Append(doc[i:min(i+13, len(doc))])
+			p := s.ViewPieces(r)
+			if got, want := joinPieces(p), s.View(r); got != want {
+				t.Fatalf("%s at %d: pieces differ from View:\n%s", name, i, lineDiff(want, got))
+			}
+			if p.StableEpoch == prev.StableEpoch && !strings.HasPrefix(p.Stable, prev.Stable) {
+				t.Fatalf("%s at %d: Stable changed within its epoch", name, i)
+			}
+			if p.HeldEpoch == prev.HeldEpoch && !strings.HasPrefix(p.Held, prev.Held) {
+				t.Fatalf("%s at %d: Held changed within its epoch (%d bytes, was %d)", name, i, len(p.Held), len(prev.Held))
+			}
+			if p.HeldEpoch == prev.HeldEpoch && prev.Held != "" && len(p.Held) > len(prev.Held) && p.Held[len(prev.Held)] != '\n' {
+				t.Fatalf("%s at %d: Held grew without a line break", name, i)
+			}
+			if len(p.Held) > 0 {
+				held++
+			}
+			prev = p
+		}
+		if held == 0 {
+			t.Errorf("%s: no held lines while streaming; the test proves nothing", name)
+		}
+		s.Finish()
+		if got, want := joinPieces(s.ViewPieces(r)), r.Render(doc); got != want {
+			t.Errorf("%s: finished pieces differ from Render:\n%s", name, lineDiff(want, got))
+		}
+	}
+}
