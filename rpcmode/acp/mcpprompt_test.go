@@ -1,11 +1,8 @@
 package acp
 
 import (
-	"context"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/mcp"
@@ -42,17 +39,9 @@ func TestMCPPromptsAreCommands(t *testing.T) {
 
 func TestCancelWhileAnMCPPromptWaits(t *testing.T) {
 	// A server that never finishes starting: the prompt waits for it.
-	dialed := make(chan struct{}, 1)
-	m := mcp.Start(mcp.Config{Servers: []mcp.Server{{Name: "slow", Source: "test", Transport: mcp.TransportHTTP, URL: "http://fake", Timeout: time.Hour}}},
-		mcp.Options{Dial: func(ctx context.Context, _ mcp.Server, _ io.Writer) (mcp.Conn, error) {
-			dialed <- struct{}{}
-			<-ctx.Done()
-			return nil, ctx.Err()
-		}})
-	t.Cleanup(m.Close)
+	m := mcptest.Starting(t, "slow")
 	r := newRig(t, rigConfig{mcp: m})
 	sid := r.newSession()
-	<-dialed
 	id := r.prompt(sid, "/mcp__slow__anything")
 	r.notify("session/cancel", map[string]any{"sessionId": sid})
 	if got := r.response(id).str("result.stopReason"); got != "cancelled" {

@@ -1,12 +1,9 @@
 package pi
 
 import (
-	"context"
 	"errors"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/mcp/mcptest"
@@ -81,17 +78,9 @@ func TestMCPPromptsAreCommands(t *testing.T) {
 // sent meanwhile ends that wait at once: the prompt is refused, the abort
 // answered, and nothing reaches the model.
 func TestAbortStopsAnMCPPromptWaitingForItsServer(t *testing.T) {
-	dialed := make(chan struct{}, 1)
-	m := mcp.Start(mcp.Config{Servers: []mcp.Server{{Name: "slow", Source: "test", Transport: mcp.TransportHTTP, URL: "http://fake", Timeout: time.Hour}}},
-		mcp.Options{Dial: func(ctx context.Context, _ mcp.Server, _ io.Writer) (mcp.Conn, error) {
-			dialed <- struct{}{}
-			<-ctx.Done()
-			return nil, ctx.Err()
-		}})
-	t.Cleanup(m.Close)
+	m := mcptest.Starting(t, "slow")
 	fp := faux.New(faux.Options{})
 	r := newRig(t, rigConfig{faux: fp, mcpPrompts: m})
-	<-dialed
 	r.send(map[string]any{"id": "p", "type": "prompt", "message": "/mcp__slow__summarise tides"})
 	r.send(map[string]any{"id": "a", "type": "abort"})
 	res := r.response("p")

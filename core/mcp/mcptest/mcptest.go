@@ -125,3 +125,21 @@ func (c *conn) ToolsChanged() <-chan struct{}   { return nil }
 func (c *conn) PromptsChanged() <-chan struct{} { return nil }
 func (c *conn) Wait() error                     { <-c.closed; return nil }
 func (c *conn) Close() error                    { c.once.Do(func() { close(c.closed) }); return nil }
+
+// Starting runs a Manager with one server, named name, that never finishes
+// starting (its dial waits until the Manager is closed), and returns once
+// the Manager has begun to dial it. The Manager is closed when the test
+// ends.
+func Starting(t testing.TB, name string) *mcp.Manager {
+	t.Helper()
+	dialed := make(chan struct{}, 1)
+	m := mcp.Start(mcp.Config{Servers: []mcp.Server{{Name: name, Source: "test", Transport: mcp.TransportHTTP, URL: "http://fake", Timeout: time.Hour}}},
+		mcp.Options{Dial: func(ctx context.Context, _ mcp.Server, _ io.Writer) (mcp.Conn, error) {
+			dialed <- struct{}{}
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}})
+	t.Cleanup(m.Close)
+	<-dialed
+	return m
+}
