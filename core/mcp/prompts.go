@@ -99,17 +99,10 @@ type Expansion struct {
 // unknown prompt, a missing argument, a server stopped, not ready in time
 // or failing).
 func (m *Manager) ExpandPrompt(ctx context.Context, text string) (exp Expansion, ok bool, err error) {
-	if m == nil {
+	if !m.NamesPrompt(text) {
 		return Expansion{}, false, nil
 	}
-	rest, found := strings.CutPrefix(text, "/")
-	if !found || !strings.HasPrefix(rest, "mcp__") {
-		return Expansion{}, false, nil
-	}
-	name, input := rest, ""
-	if i := strings.IndexAny(rest, " \t\r\n"); i >= 0 {
-		name, input = rest[:i], rest[i+1:]
-	}
+	name, input, _ := promptCall(text)
 	cmd, found := m.findPrompt(name)
 	if !found {
 		server, ours := m.promptServer(name)
@@ -140,6 +133,38 @@ func (m *Manager) ExpandPrompt(ctx context.Context, text string) (exp Expansion,
 		return Expansion{}, true, fmt.Errorf("MCP server %q: prompt %s is empty", cmd.Server, cmd.Prompt.Name)
 	}
 	return exp, true, nil
+}
+
+// NamesPrompt reports whether text starts with the slash command of an MCP
+// prompt of a configured server (listed or not yet): whether ExpandPrompt
+// would take it. It asks no server.
+func (m *Manager) NamesPrompt(text string) bool {
+	if m == nil {
+		return false
+	}
+	name, _, ok := promptCall(text)
+	if !ok {
+		return false
+	}
+	if _, found := m.findPrompt(name); found {
+		return true
+	}
+	_, ours := m.promptServer(name)
+	return ours
+}
+
+// promptCall splits "/mcp__<server>__<prompt> input" into the command's
+// name and its input.
+func promptCall(text string) (name, input string, ok bool) {
+	rest, found := strings.CutPrefix(text, "/")
+	if !found || !strings.HasPrefix(rest, "mcp__") {
+		return "", "", false
+	}
+	name = rest
+	if i := strings.IndexAny(rest, " \t\r\n"); i >= 0 {
+		name, input = rest[:i], rest[i+1:]
+	}
+	return name, input, true
 }
 
 // flatten joins content's text blocks with blank lines and keeps its

@@ -72,6 +72,13 @@ func (s *server) dispatchFrame(frame []byte) {
 		// line is no command, so cairn skips it (as oh-my-pi does).
 		return
 	}
+	if isAbort(frame) {
+		// Counted with the reader's test, whatever the frame turns out to
+		// be, so that the two counts agree (see readLoop).
+		s.mu.Lock()
+		s.abortsDone++
+		s.mu.Unlock()
+	}
 	c, err := decodeCommand(frame)
 	if err != nil {
 		r := response{id: c.id, err: err.Error()}
@@ -86,11 +93,6 @@ func (s *server) dispatchFrame(frame []byte) {
 	s.mu.Unlock()
 	if closed {
 		return
-	}
-	if c.typ == "abort" {
-		s.mu.Lock()
-		s.abortsDone++
-		s.mu.Unlock()
 	}
 	switch c.typ {
 	case "extension_ui_response":

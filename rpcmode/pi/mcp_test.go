@@ -116,3 +116,20 @@ func TestAbortStopsAnMCPPromptTheServerDoesNotAnswer(t *testing.T) {
 		t.Errorf("the model was called %d times", fp.Calls())
 	}
 }
+
+// TestOddAbortFramesDoNotStopLaterMCPPrompts: abort frames that are not
+// quite commands (a field of the wrong type, "Type" for "type") are
+// counted as read and as dispatched alike, so a later MCP prompt is not
+// taken for aborted.
+func TestOddAbortFramesDoNotStopLaterMCPPrompts(t *testing.T) {
+	m := mcptest.Start(t, "docs", &mcptest.Server{Prompts: []mcp.PromptInfo{reviewPrompt}})
+	fp := faux.New(faux.Options{}, faux.Response{Text: "reviewed"})
+	r := newRig(t, rigConfig{faux: fp, mcpPrompts: m})
+	r.raw(`{"type":"abort","id":7}` + "\n")
+	r.raw(`{"Type":"abort"}` + "\n")
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "/mcp__docs__review parser"})
+	if res := r.response("p"); res.get("success") != true {
+		t.Fatalf("the prompt after odd aborts: %s", res.text)
+	}
+	r.wait(map[string]any{"type": "agent_end"})
+}

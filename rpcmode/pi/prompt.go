@@ -49,12 +49,17 @@ func (s *server) promptFields(c *command) (string, []core.Content, error) {
 	if expanded {
 		return text, images, nil
 	}
+	if !s.host.MCPPrompts.NamesPrompt(text) {
+		return text, images, nil
+	}
+	errAborted := errors.New("aborted: the MCP prompt was not asked for")
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	s.mu.Lock()
 	if s.abortsRead > s.abortsDone {
 		// An abort after this prompt has been read already.
-		cancel()
+		s.mu.Unlock()
+		return "", nil, errAborted
 	}
 	s.expanding = cancel
 	s.mu.Unlock()
@@ -66,7 +71,7 @@ func (s *server) promptFields(c *command) (string, []core.Content, error) {
 		return text, images, nil
 	}
 	if err != nil && ctx.Err() != nil && s.ctx.Err() == nil {
-		return "", nil, errors.New("aborted: the MCP prompt was not asked for")
+		return "", nil, errAborted
 	}
 	if err != nil {
 		return "", nil, err
