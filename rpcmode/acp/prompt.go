@@ -1,0 +1,189 @@
+package acp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+)
+
+type promptParams struct {
+	SessionID *string           `json:"sessionId"`
+	Prompt    []json.RawMessage `json:"prompt"`
+}
+
+// prompt starts a turn; the writer answers it when the session settles.
+func (s *server) prompt(m message) (any, *rpcError) {
+	var p promptParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if err := s.session(p.SessionID); err != nil {
+		return nil, err
+	}
+	text, images, err := promptContent(p.Prompt)
+	if err != nil {
+		return nil, err
+	}
+	if expanded, ok := s.b().host.Prompts.Expand(text); ok {
+		text = expanded
+	}
+	s.mu.Lock()
+	if s.prompting {
+		s.mu.Unlock()
+		return nil, errorf(CodeInvalidRequest, "Invalid Request: a prompt is already running in this session; cancel it first")
+	}
+	s.prompting, s.cancelled, s.promptID = true, false, m.ID
+	s.mu.Unlock()
+	b := s.b()
+	b.sub.Mark(markPrompt{m.ID})
+	if servers := b.host.MCPPrompts; servers != nil && strings.HasPrefix(text, "/mcp__") {
+		// Asking the server may wait for it to start: not on the reader,
+		// so that session/cancel is read meanwhile.
+		ctx, cancel := context.WithCancel(s.ctx)
+		s.mu.Lock()
+		s.expanding = cancel
+		s.mu.Unlock()
+		go func() {
+			defer cancel()
+			exp, ok, err := servers.ExpandPrompt(ctx, text)
+			s.mu.Lock()
+			s.expanding = nil
+			cancelled := s.cancelled
+			s.mu.Unlock()
+			switch {
+			case cancelled:
+				b.sub.Mark(markRefused{id: m.ID})
+			case ok && err != nil:
+				b.sub.Mark(markRefused{id: m.ID, err: errorf(CodeInvalidParams, "Invalid params: %v", err)})
+			case ok:
+				s.start(b, m.ID, exp.Text, append(exp.Images, images...))
+			default:
+				s.start(b, m.ID, text, images)
+			}
+		}()
+		return nil, nil
+	}
+	s.start(b, m.ID, text, images)
+	return nil, nil
+}
+
+// start runs the prompt's turn in b's session.
+func (s *server) start(b *bound, id json.RawMessage, text string, images []core.Content) {
+	if err := b.sess.Prompt(text, images, agent.BehaviorNone); err != nil {
+		b.sub.Mark(markRefused{id: id, err: busyError(err)})
+	}
+}
+
+// endPrompt closes the prompt and reports whether it was cancelled.
+func (s *server) endPrompt() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.cancelled
+	s.prompting, s.cancelled, s.promptID = false, false, nil
+	return c
+}
+
+// cancelPrompt handles session/cancel: the running turn is aborted (a
+// pending permission request is dismissed with it) and its prompt is
+// answered "cancelled".
+func (s *server) cancelPrompt(raw json.RawMessage) {
+	var p sessionParams
+	if decodeParams(raw, &p) != nil || s.session(p.SessionID) != nil {
+		return
+	}
+	s.abortPrompt(nil)
+}
+
+// cancelling reports whether the client cancelled the running prompt.
+func (s *server) cancelling() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cancelled
+}
+
+// cancelRequest handles $/cancel_request: cancelling the running
+// session/prompt request cancels its turn as session/cancel does; other
+// requests are answered at once, so there is nothing to cancel.
+func (s *server) cancelRequest(raw json.RawMessage) {
+	var p cancelRequest
+	if decodeParams(raw, &p) != nil || len(p.RequestID) == 0 {
+		return
+	}
+	s.abortPrompt(p.RequestID)
+}
+
+// abortPrompt cancels the running prompt, if there is one and (when id is
+// set) its request id is id.
+func (s *server) abortPrompt(id json.RawMessage) {
+	s.mu.Lock()
+	running := s.prompting && (id == nil || bytes.Equal(bytes.TrimSpace(id), s.promptID))
+	if running {
+		s.cancelled = true
+		if s.expanding != nil {
+			s.expanding()
+		}
+	}
+	s.mu.Unlock()
+	if running {
+		s.b().sess.Abort()
+	}
+}
+
+// promptContent reads a prompt's content blocks: text, resource links
+// (named in the text), embedded text resources (inlined) and images.
+func promptContent(blocks []json.RawMessage) (string, []core.Content, *rpcError) {
+	if len(blocks) == 0 {
+		return "", nil, errorf(CodeInvalidParams, `Invalid params: "prompt" needs at least one content block`)
+	}
+	var parts []string
+	var images []core.Content
+	for i, raw := range blocks {
+		var b struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			Data     string `json:"data"`
+			MimeType string `json:"mimeType"`
+			URI      string `json:"uri"`
+			Name     string `json:"name"`
+			Resource *struct {
+				URI      string  `json:"uri"`
+				Text     *string `json:"text"`
+				Blob     *string `json:"blob"`
+				MimeType string  `json:"mimeType"`
+			} `json:"resource"`
+		}
+		if err := json.Unmarshal(raw, &b); err != nil {
+			return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: %v", i, err)
+		}
+		switch b.Type {
+		case "text":
+			parts = append(parts, b.Text)
+		case "image":
+			if b.Data == "" || b.MimeType == "" {
+				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: an image needs data and mimeType", i)
+			}
+			images = append(images, core.ImageBlock(b.Data, b.MimeType))
+		case "resource_link":
+			name := b.Name
+			if name == "" {
+				name = b.URI
+			}
+			parts = append(parts, "["+name+"]("+b.URI+")")
+		case "resource":
+			if b.Resource == nil {
+				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: a resource block needs a resource", i)
+			}
+			if b.Resource.Text == nil {
+				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: cairn takes text resources only, %s is binary", i, b.Resource.URI)
+			}
+			parts = append(parts, "<context uri=\""+b.Resource.URI+"\">\n"+*b.Resource.Text+"\n</context>")
+		default:
+			return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: cairn does not take %q content", i, b.Type)
+		}
+	}
+	return strings.Join(parts, "\n"), images, nil
+}
