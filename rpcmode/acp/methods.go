@@ -159,9 +159,7 @@ func (s *server) sendCommands(id string) {
 	if b.host.MCPPrompts == nil {
 		return
 	}
-	s.background.Add(1)
-	go func() {
-		defer s.background.Done()
+	s.goBackground(func() {
 		ctx, cancel := context.WithTimeout(s.ctx, mcpSettleLimit)
 		defer cancel()
 		b.host.MCPPrompts.WaitSettled(ctx)
@@ -171,7 +169,7 @@ func (s *server) sendCommands(id string) {
 		if later := commandsOf(b); len(later) != len(cmds) {
 			s.notify(id, availableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: later})
 		}
-	}()
+	})
 }
 
 // mcpSettleLimit bounds the wait for MCP servers to start before their

@@ -40,14 +40,14 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	s.mu.Unlock()
 	b := s.b()
 	b.sub.Mark(markPrompt{m.ID})
-	if servers := b.host.MCPPrompts; servers != nil && strings.HasPrefix(text, "/mcp__") {
+	if servers := b.host.MCPPrompts; servers.NamesPrompt(text) {
 		// Asking the server may wait for it to start: not on the reader,
 		// so that session/cancel is read meanwhile.
 		ctx, cancel := context.WithCancel(s.ctx)
 		s.mu.Lock()
 		s.expanding = cancel
 		s.mu.Unlock()
-		go func() {
+		started := s.goBackground(func() {
 			defer cancel()
 			exp, ok, err := servers.ExpandPrompt(ctx, text)
 			s.mu.Lock()
@@ -55,7 +55,8 @@ func (s *server) prompt(m message) (any, *rpcError) {
 			cancelled := s.cancelled
 			s.mu.Unlock()
 			switch {
-			case cancelled:
+			case cancelled || s.ctx.Err() != nil:
+				// Cancelled, or cairn is stopping: no turn starts.
 				b.sub.Mark(markRefused{id: m.ID})
 			case ok && err != nil:
 				b.sub.Mark(markRefused{id: m.ID, err: errorf(CodeInvalidParams, "Invalid params: %v", err)})
@@ -64,7 +65,11 @@ func (s *server) prompt(m message) (any, *rpcError) {
 			default:
 				s.start(b, m.ID, text, images)
 			}
-		}()
+		})
+		if !started {
+			cancel()
+			b.sub.Mark(markRefused{id: m.ID})
+		}
 		return nil, nil
 	}
 	s.start(b, m.ID, text, images)

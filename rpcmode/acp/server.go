@@ -107,7 +107,6 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	last := s.b()
 	last.sub.Mark(markEnd{})
 	<-written
-	s.background.Wait()
 	s.closing.Wait()
 	last.sub.Stop()
 	if last != first && last.host.Close != nil {
@@ -158,6 +157,7 @@ type server struct {
 	expanding   context.CancelFunc // stops the MCP prompt the prompt is expanding
 	closing     sync.WaitGroup     // sessions moved away from, being closed
 	background  sync.WaitGroup     // goroutines that end with ctx
+	stopping    bool               // shutdown began: nothing more starts in the background
 }
 
 func newServer(h Host) *server {
@@ -215,10 +215,33 @@ const settleLimit = 10 * time.Second
 // the session to settle.
 func (s *server) shutdown() {
 	s.cancel()
+	// What runs in the background ends with ctx, and none of it starts a
+	// turn after that; then the running turn is stopped.
+	s.mu.Lock()
+	s.stopping = true
+	s.mu.Unlock()
+	s.background.Wait()
 	s.b().sess.Abort()
 	ctx, cancel := context.WithTimeout(context.Background(), settleLimit)
 	defer cancel()
 	_ = s.b().sess.Wait(ctx)
+}
+
+// goBackground runs f on a goroutine that shutdown waits for; f must end
+// soon after s.ctx does. It reports false, running nothing, once shutdown
+// has begun.
+func (s *server) goBackground(f func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping {
+		return false
+	}
+	s.background.Add(1)
+	go func() {
+		defer s.background.Done()
+		f()
+	}()
+	return true
 }
 
 // dispatch handles one message.
