@@ -14,9 +14,17 @@ CGO      ?= 0
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
 
-build: ## build bin/cairn
-	@[ -x $(BIN) ] || echo "building $(BIN) (the first build fetches and compiles the dependencies: about a minute)..."
-	CGO_ENABLED=$(CGO) $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cairn
+# Two builds of ./cmd/cairn: bin/cairn without the TUI's libraries (-tags
+# headless: every headless mode, starting in a third of the time) and
+# bin/cairn-tui with everything; bin/cairn hands the full-screen interface
+# and HTML exports to the cairn-tui beside it. go build ./cmd/cairn alone
+# makes the full build, which needs nothing beside it.
+TUIBIN   := $(dir $(BIN))cairn-tui
+
+build: ## build bin/cairn (headless modes, fast start) and bin/cairn-tui (the TUI; bin/cairn hands over to it)
+	@[ -x $(BIN) ] || echo "building $(BIN) and $(TUIBIN) (the first build fetches and compiles the dependencies: about a minute)..."
+	CGO_ENABLED=$(CGO) $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(TUIBIN) ./cmd/cairn
+	CGO_ENABLED=$(CGO) $(GO) build -tags headless -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/cairn
 
 run: build ## build and open cairn's TUI (ARGS are passed on, e.g. make run ARGS='-p "hello"')
 	./$(BIN) $(ARGS)
@@ -31,6 +39,7 @@ test: ## vet, then every test with the race detector (installs the pi RpcClient 
 	  echo "make test: installing pi's RpcClient for its test: npm ci in $$d (once; needs the npm registry)"; \
 	  npm ci --prefix $$d --ignore-scripts --no-audit --no-fund --loglevel=error || exit 1; done; fi
 	$(GO) vet ./...
+	$(GO) vet -tags headless ./cmd/cairn
 	$(GO) test -race -count=1 ./...
 
 bench: ## run the benchmarks (medians need -count; see README)
@@ -63,8 +72,11 @@ demo: build ## print mode on the scripted demo (cairn --demo -p; no API key need
 demo-tui: build ## open the TUI on the scripted demo (cairn --demo; no API key needed)
 	./$(BIN) --demo
 
-install: ## install cairn into GOBIN (or GOPATH/bin)
-	CGO_ENABLED=$(CGO) $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/cairn
+install: ## install cairn and cairn-tui into GOBIN (or GOPATH/bin)
+	@dir=$$($(GO) env GOBIN); [ -n "$$dir" ] || dir=$$($(GO) env GOPATH | cut -d: -f1)/bin; mkdir -p "$$dir" && \
+	CGO_ENABLED=$(CGO) $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o "$$dir/cairn-tui" ./cmd/cairn && \
+	CGO_ENABLED=$(CGO) $(GO) build -tags headless -trimpath -ldflags '$(LDFLAGS)' -o "$$dir/cairn" ./cmd/cairn && \
+	echo "installed $$dir/cairn and $$dir/cairn-tui (keep them side by side)"
 
 clean: ## remove build output
 	rm -rf bin

@@ -40,9 +40,10 @@ if [ -n "${CAIRN_BIN:-}" ]; then
   CAIRN=$(cd "$(dirname "$CAIRN_BIN")" && pwd)/$(basename "$CAIRN_BIN")
   [ -x "$CAIRN" ] || die "CAIRN_BIN $CAIRN_BIN is not an executable"
 else
-  say "building cairn as make build does"
+  say "building cairn as make build does (the headless build, cairn-tui beside it)"
   CAIRN=$work/cairn
-  CGO_ENABLED=${CGO:-0} go build -trimpath -ldflags '-s -w' -o "$CAIRN" ./cmd/cairn
+  CGO_ENABLED=${CGO:-0} go build -trimpath -ldflags '-s -w' -o "$work/cairn-tui" ./cmd/cairn
+  CGO_ENABLED=${CGO:-0} go build -tags headless -trimpath -ldflags '-s -w' -o "$CAIRN" ./cmd/cairn
 fi
 
 mkdir -p "$work/cwd" "$work/cairn-dir" "$work/home/.pi/agent"
@@ -53,6 +54,9 @@ printf '%s\n' '{"providers":{"fake-openai":{"baseUrl":"http://127.0.0.1:9/v1","a
 
 cases=(-case "cairn-version exit $CAIRN --version"
   -case "cairn-rpc rpc $CAIRN --mode rpc --no-session --provider faux")
+# The full build beside it (what the TUI runs), for comparison.
+TUI=$(dirname "$CAIRN")/cairn-tui
+[ -x "$TUI" ] && cases+=(-case "tui-version exit $TUI --version")
 with_pi=0
 if [ -x "$PI" ] && [ "$("$PI" --version 2>/dev/null)" = "$PI_VERSION" ]; then
   case "$PI" in *' '*) die "the pi path $PI has a space in it" ;; esac
@@ -87,6 +91,11 @@ row '`--version`: wall' cairn-version pi-version 2 ms '5 ms'
 row '`--version`: peak RSS' cairn-version pi-version 3 MiB '10 MiB'
 row '`--mode rpc`: spawn to `get_state` response' cairn-rpc pi-rpc 2 ms '10 ms'
 row '`--mode rpc`: peak RSS' cairn-rpc pi-rpc 3 MiB '12 MiB'
+if [ -x "$TUI" ]; then
+  echo
+  echo "The full build beside it (cairn-tui: the TUI and the HTML export, which cairn hands over to):" \
+    "\`--version\` $(get tui-version 2) ms, $(get tui-version 3) MiB."
+fi
 echo
 echo "The slowest package initialisers of \`cairn --version\` (GODEBUG=inittrace=1, one run):"
 echo

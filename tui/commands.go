@@ -401,15 +401,9 @@ func (m *Model) cmdExport(args string) tea.Cmd {
 	model := m.sess.State().Model
 	m.status.setKeyed("command", "Exporting…")
 	return func() tea.Msg {
-		doc, err := export.FromFile(file)
+		err := os.MkdirAll(filepath.Dir(out), 0o755)
 		if err == nil {
-			err = os.MkdirAll(filepath.Dir(out), 0o755)
-		}
-		if err == nil {
-			if doc.Model == "" {
-				doc.Model = model.Provider + "/" + model.ID
-			}
-			err = export.WriteFile(out, doc, opts)
+			_, err = export.Session(file, out, model.Provider+"/"+model.ID, opts)
 		}
 		if err != nil {
 			return commandDoneMsg{err: fmt.Errorf("export failed: %w", err)}

@@ -32,6 +32,7 @@ type Options struct {
 	SessionDir   string
 	RPCCompat    string // "" (pi 0.87's shapes) or "0.73"
 	Messages     []string
+	Export       string // --export: the session file to write as an HTML page
 	Demo         bool
 	TrustProject bool
 
@@ -118,6 +119,7 @@ var flagSpecs = []flagSpec{
 		}
 		return fmt.Errorf("--rpc-compat must be 0.73 (pi 0.73's event shapes, for older hosts) or 0.87 (the default), not %q", v)
 	}},
+	{[]string{"--export"}, true, func(o *Options, v string) error { o.Export = v; return nil }},
 	{[]string{"-v", "--version"}, false, func(o *Options, _ string) error { o.Version = true; return nil }},
 	{[]string{"-h", "--help"}, false, func(o *Options, _ string) error { o.Help = true; return nil }},
 }
@@ -187,6 +189,8 @@ Usage:
   cairn -p "prompt"                 print the answer and exit
   echo text | cairn -p "prompt"     stdin is appended to the prompt
   cairn mcp list                    check the MCP configuration and show each server
+  cairn --export FILE [OUT.html]    write the session file as one HTML page (default
+                                    cairn-session-<name>.html here), print its path, exit
   cairn --json-stream [flags]       aionrs's JSON-lines host protocol (AionUi), with aionrs's
                                     flags: --provider, --model, --max-tokens, --max-turns,
                                     --system-prompt, --auto-approve, --workspace DIR,

@@ -92,6 +92,15 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	case opts.Version:
 		fmt.Fprintf(streams.Out, "cairn %s\n", versionString())
 		return exitOK
+	case opts.Export != "":
+		return exportCommand(ctx, streams, opts)
+	}
+	if wantsTUI(opts, streams) {
+		// Before anything with a side effect (the demo's project): a
+		// build without the TUI hands the whole command line over.
+		if code, handed := handOverTUI(args, streams, getenv); handed {
+			return code
+		}
 	}
 	env := newEnvironment(getenv)
 	if opts.ListModels {
@@ -115,10 +124,20 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	case "jsonrpc":
 		return jsonrpcMode(ctx, streams, env, opts)
 	}
-	if !opts.Print && streams.InIsTerminal {
+	if wantsTUI(opts, streams) {
 		return tuiMode(ctx, streams, env, opts)
 	}
 	return printMode(ctx, streams, env, opts)
+}
+
+// wantsTUI reports whether the command line asks for the full-screen
+// interface: no headless mode, no print mode, and a terminal to read.
+func wantsTUI(opts *Options, streams IOStreams) bool {
+	switch opts.Mode {
+	case "rpc", "acp", "synaps", "jsonrpc":
+		return false
+	}
+	return !opts.Print && !opts.ListModels && streams.InIsTerminal
 }
 
 // environment is what cairn reads from outside the command line.

@@ -1,3 +1,5 @@
+//go:build !headless
+
 package main
 
 import (
@@ -5,14 +7,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/cairn-dev/cairn/core/provider/catalog"
-	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui"
@@ -98,49 +98,6 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		fmt.Fprintf(streams.Err, "Session saved: %s\nContinue it with: %s\n", file, continueCommand(env, opts, a.model.Provider))
 	}
 	return exitOK
-}
-
-// continueCommand is the command that continues this session as it can be
-// typed: the binary as the person can run it (cairn when that is the one
-// on PATH, else its path), the session directory when one was given, and
-// the faux provider's script when the answers were scripted.
-func continueCommand(env environment, opts *Options, provider string) string {
-	bin := "cairn"
-	if self, err := os.Executable(); err == nil {
-		if onPath, err := exec.LookPath("cairn"); err != nil || !sameFile(onPath, self) {
-			bin = self
-			if wd, err := os.Getwd(); err == nil {
-				if rel, err := filepath.Rel(wd, self); err == nil && !strings.HasPrefix(rel, "..") {
-					bin = "./" + rel
-				}
-			}
-		}
-	}
-	cmd := bin + " --continue"
-	if opts.SessionDir != "" {
-		cmd += " --session-dir " + shellQuote(opts.SessionDir)
-	}
-	if provider == faux.ProviderName {
-		cmd = "CAIRN_FAUX_SCRIPT=" + shellQuote(env.getenv("CAIRN_FAUX_SCRIPT")) + " " + cmd + " --provider faux"
-	}
-	return cmd
-}
-
-// sameFile reports whether two paths name one file.
-func sameFile(a, b string) bool {
-	fa, errA := os.Stat(a)
-	fb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(fa, fb)
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == '~' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // firstRunHelp says where cairn looks for credentials and how to use a

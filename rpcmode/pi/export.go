@@ -3,17 +3,15 @@ package pi
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/cairn-dev/cairn/core/agent"
-	"github.com/cairn-dev/cairn/core/export"
 )
 
 // errNothingToExport answers export_html before the session has a file.
 var errNothingToExport = errors.New("nothing to export yet: the session file is written with the first answer, so send a prompt first")
 
-// exportHTML writes the current session as an HTML page (core/export) and
-// answers {"path": <absolute path>}. outputPath is optional; a relative
+// exportHTML writes the current session as an HTML page (Host.ExportHTML)
+// and answers {"path": <absolute path>}. outputPath is optional; a relative
 // path, like the default cairn-session-<session file name>.html, is taken
 // from the working directory, as pi does.
 func (s *server) exportHTML(c *command) (any, error) {
@@ -28,23 +26,15 @@ func (s *server) exportHTML(c *command) (any, error) {
 		}
 		return nil, errNothingToExport
 	}
-	doc, err := export.FromFile(info.File)
+	if s.host.ExportHTML == nil {
+		return nil, errors.New("cannot export to HTML: this cairn was built without the exporter")
+	}
+	var model string
+	if m := s.sess.State().Model; m.ID != "" {
+		model = m.Provider + "/" + m.ID
+	}
+	path, err := s.host.ExportHTML(s.ctx, info.File, out, model)
 	if err != nil {
-		return nil, fmt.Errorf("cannot export to HTML: %w", err)
-	}
-	if doc.Model == "" {
-		if m := s.sess.State().Model; m.ID != "" {
-			doc.Model = m.Provider + "/" + m.ID
-		}
-	}
-	if out == "" {
-		out = export.DefaultFileName(info.File)
-	}
-	path, err := filepath.Abs(out)
-	if err != nil {
-		return nil, fmt.Errorf("cannot export to HTML: %w", err)
-	}
-	if err := export.WriteFile(path, doc, export.Options{}); err != nil {
 		return nil, fmt.Errorf("cannot export to HTML: %w", err)
 	}
 	return struct {

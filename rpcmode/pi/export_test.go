@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/export"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/session"
 )
@@ -98,3 +100,8 @@ func TestExportHTMLErrors(t *testing.T) {
 }
 
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `\`, `\\`) + `"` }
+
+// exportHTML is the exporter cmd/cairn gives rpc mode in its full build.
+func exportHTML(_ context.Context, file, out, model string) (string, error) {
+	return export.Session(file, out, model, export.Options{})
+}

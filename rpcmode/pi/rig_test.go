@@ -164,7 +164,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if bash == nil {
 		bash = &ExecBash{Dir: cfg.cwd, Compat073: cfg.compat073}
 	}
-	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073, Prompts: cfg.prompts, MCP: cfg.mcp, MCPPrompts: cfg.mcpPrompts}
+	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073, Prompts: cfg.prompts, MCP: cfg.mcp, MCPPrompts: cfg.mcpPrompts, ExportHTML: exportHTML}
 	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
 	t.Cleanup(func() {
 		r.close()

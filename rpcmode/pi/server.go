@@ -70,6 +70,13 @@ type Host struct {
 	// with /mcp__<server>__<prompt> sends the prompt the server returns.
 	// Nil means none.
 	MCPPrompts *mcp.Manager
+	// ExportHTML writes the session file as an HTML page for export_html:
+	// to out (relative to the working directory; "" means a default name
+	// there), naming model when the file names none, and returns the
+	// page's absolute path. core/export.Session is one; this package does
+	// not link it itself, so that rpc mode can be built without the
+	// highlighter (see cmd/cairn). Nil means export_html answers an error.
+	ExportHTML func(ctx context.Context, file, out, model string) (string, error)
 	// MaxFrameBytes overrides MaxFrameBytes (for tests).
 	MaxFrameBytes int
 	// Compat073 writes pi 0.73.1's event shapes from the start, for hosts
