@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -181,7 +182,8 @@ type rawServer struct {
 }
 
 // serverName is what a server may be called: it becomes part of tool names.
-var serverName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// Compiled when first used: compiling at start-up cost every run.
+var serverName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
 
 // Parse reads one configuration file's content. path names the file in
 // errors and Server.Source; dir resolves relative cwd values. It returns
@@ -216,7 +218,7 @@ func Parse(path string, data []byte, dir string, getenv func(string) string) ([]
 }
 
 func parseServer(name string, raw json.RawMessage, dir string, getenv func(string) string) (Server, error) {
-	if !serverName.MatchString(name) {
+	if !serverName().MatchString(name) {
 		return Server{}, errors.New("the name may hold only letters, digits, _ and - (at most 64), as it becomes part of tool names")
 	}
 	var r rawServer
@@ -342,7 +344,7 @@ func expand(s string, getenv func(string) string) (string, error) {
 		}
 		ref := s[i+2 : i+end]
 		name, def, hasDef := strings.Cut(ref, ":-")
-		if !envName.MatchString(name) {
+		if !envName().MatchString(name) {
 			return "", fmt.Errorf("${%s} is not a variable name", ref)
 		}
 		v := getenv(name)
@@ -357,7 +359,7 @@ func expand(s string, getenv func(string) string) (string, error) {
 	}
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // expandHome turns a leading ~/ into the home directory.
 func expandHome(p string, getenv func(string) string) string {

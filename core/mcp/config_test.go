@@ -147,7 +147,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		servers, _ := Parse("f.json", data, "/d", env(map[string]string{"A": "1"}))
 		for _, s := range servers {
-			if !serverName.MatchString(s.Name) {
+			if !serverName().MatchString(s.Name) {
 				t.Fatalf("accepted name %q", s.Name)
 			}
 			switch s.Transport {

@@ -1,16 +1,21 @@
 package mcp
 
-import "regexp"
+import (
+	"regexp"
+	"sync"
+)
 
 // urlPattern finds URLs in error texts: scheme and host, then the rest.
-var urlPattern = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)([^/\s"'?#]+)([^\s"']*)`)
+var urlPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://)([^/\s"'?#]+)([^\s"']*)`)
+})
 
 // redactURLs keeps only the scheme and host of each URL in s: a server's
 // URL may carry a secret in its path or query (an expanded ${VAR}), and
 // errors about it reach the model.
 func redactURLs(s string) string {
-	return urlPattern.ReplaceAllStringFunc(s, func(u string) string {
-		m := urlPattern.FindStringSubmatch(u)
+	return urlPattern().ReplaceAllStringFunc(s, func(u string) string {
+		m := urlPattern().FindStringSubmatch(u)
 		if m[3] == "" || m[3] == "/" {
 			return u
 		}

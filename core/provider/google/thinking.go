@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/core"
 )
@@ -20,14 +21,14 @@ var (
 	gemini3Pro   = regexp.MustCompile(`gemini-3(\.\d+)?-pro`)
 	gemini3Flash = regexp.MustCompile(`gemini-3(\.\d+)?-flash`)
 	gemma4       = regexp.MustCompile(`gemma-?4`)
-	geminiGen    = regexp.MustCompile(`^gemini(-live)?-(\d+)`)
+	geminiGen    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^gemini(-live)?-(\d+)`) })
 )
 
 // geminiMajor returns the Gemini generation of a model id (2 for
 // gemini-2.5-flash). Ids that are not Gemini's own naming count as the
 // newest generation, since custom deployments are usually recent models.
 func geminiMajor(id string) int {
-	m := geminiGen.FindStringSubmatch(strings.ToLower(id))
+	m := geminiGen().FindStringSubmatch(strings.ToLower(id))
 	if m == nil {
 		return 1 << 30
 	}

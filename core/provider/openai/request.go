@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
@@ -323,7 +324,7 @@ func truncate(s string, n int) string {
 	return s
 }
 
-var unsafeIDChars = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+var unsafeIDChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-zA-Z0-9_-]`) })
 
 // replayToolCallID rewrites ids this server would reject. The Responses
 // API's ids are "call_id|item_id" with the item id hundreds of characters
@@ -337,7 +338,7 @@ func replayToolCallID(id string, m *core.Model, c *compat, sameModel bool) strin
 		return id
 	}
 	if callID, _, ok := strings.Cut(id, "|"); ok {
-		return truncate(unsafeIDChars.ReplaceAllString(callID, "_"), 40)
+		return truncate(unsafeIDChars().ReplaceAllString(callID, "_"), 40)
 	}
 	if m.Provider == "openai" {
 		return truncate(id, 40)
