@@ -14,8 +14,8 @@ import (
 )
 
 // The start-up benchmarks. The whole-process ones build cairn and spawn it
-// per iteration, so they include the package initialisers that every mode
-// pays for; they report the mean per op (use -count and benchstat for
+// per iteration, so they include the package initialisers each build pays
+// for at every start; they report the mean per op (use -count and benchstat for
 // medians). They report no peak RSS: Go spawns a child with vfork
 // semantics, so wait4's ru_maxrss of the child is never below the spawning
 // process's own peak, here the test binary's, which is bigger than cairn.
@@ -23,11 +23,15 @@ import (
 // process, with medians and pi beside cairn. The in-process benchmark
 // measures what the rpc mode itself does before it can answer.
 
-// cairnBinary builds cmd/cairn (stripped and without cgo, as `make build`
-// does) into a directory removed after the benchmark, or skips when there
-// is no go command; the build cache makes every build after the first a
-// link.
-func cairnBinary(b *testing.B) string {
+// builds are the two builds of cmd/cairn that make build makes: bin/cairn
+// (headless) and bin/cairn-tui (full). Each benchmark runs both.
+var builds = []struct{ name, tags string }{{"headless", "headless"}, {"full", ""}}
+
+// cairnBinary builds cmd/cairn with tags (stripped and without cgo, as
+// `make build` does) into a directory removed after the benchmark, or skips
+// when there is no go command; the build cache makes every build after the
+// first a link.
+func cairnBinary(b *testing.B, tags string) string {
 	b.Helper()
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -37,7 +41,7 @@ func cairnBinary(b *testing.B) string {
 		b.Skipf("no go command to build cairn for the whole-process benchmark: %v", err)
 	}
 	bin := filepath.Join(b.TempDir(), "cairn")
-	build := exec.Command(goCmd, "build", "-trimpath", "-ldflags", "-s -w", "-o", bin, ".")
+	build := exec.Command(goCmd, "build", "-tags", tags, "-trimpath", "-ldflags", "-s -w", "-o", bin, ".")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("build cairn: %v\n%s", err, out)
@@ -63,7 +67,12 @@ func startupEnv(b *testing.B) (env []string, cwd string) {
 
 // BenchmarkStartupVersion is `cairn --version`: spawn -> exit.
 func BenchmarkStartupVersion(b *testing.B) {
-	bin := cairnBinary(b)
+	for _, build := range builds {
+		b.Run(build.name, func(b *testing.B) { benchVersion(b, cairnBinary(b, build.tags)) })
+	}
+}
+
+func benchVersion(b *testing.B, bin string) {
 	env, cwd := startupEnv(b)
 	for b.Loop() {
 		cmd := exec.Command(bin, "--version")
@@ -78,7 +87,12 @@ func BenchmarkStartupVersion(b *testing.B) {
 // the response to a get_state written at spawn. Shutting down (stdin EOF)
 // is outside the timed part.
 func BenchmarkStartupRPC(b *testing.B) {
-	bin := cairnBinary(b)
+	for _, build := range builds {
+		b.Run(build.name, func(b *testing.B) { benchRPC(b, cairnBinary(b, build.tags)) })
+	}
+}
+
+func benchRPC(b *testing.B, bin string) {
 	env, cwd := startupEnv(b)
 	var timed time.Duration
 	for b.Loop() {
