@@ -72,7 +72,8 @@ trap cleanup EXIT
 
 say "building cairn"
 CAIRN=$work/cairn
-CGO_ENABLED=${CGO:-0} go build -trimpath -ldflags '-s -w' -o "$CAIRN" ./cmd/cairn
+# As make build does: bin/cairn is the headless build (what editors spawn).
+CGO_ENABLED=${CGO:-0} go build -tags headless -trimpath -ldflags '-s -w' -o "$CAIRN" ./cmd/cairn
 
 # The fake LLM, for the whole run; each section posts its own script.
 node "$TOOLS/fakellm.js" --port 0 --port-file "$work/port" --loop >"$work/fakellm.log" 2>&1 &

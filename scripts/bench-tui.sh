@@ -30,6 +30,9 @@
 #                 /proc/<pid>/task/*/schedstat (nanoseconds; the 10 ms ticks
 #                 of /proc/<pid>/stat are too coarse for this) over the 50
 #                 keys, divided by 50.
+#   keystroke echo  in the same run, the median over the 50 keys of the
+#                 time from sending the key (tmux send-keys) to the output
+#                 that put it on screen; the floor is tmux's own round trip.
 # and prints a table with cairn/pi ratios and the targets.
 #
 # The fake LLM is ../shared/tools/fakellm.js (CAIRN_SHARED names another
@@ -178,6 +181,7 @@ type result struct {
 	StreamWallS float64 `json:"streamWallS,omitempty"`
 	ResumeMs    float64 `json:"resumeMs,omitempty"`
 	KeyCPUMs    float64 `json:"keyCpuMs,omitempty"`
+	EchoMs      float64 `json:"echoMs,omitempty"`
 }
 
 // tmux runs tmux commands against one private server.
@@ -396,16 +400,22 @@ func runAgent(args []string) error {
 			return err
 		}
 		typed := ""
+		var echoes []float64
 		for i := range *keys {
 			k := string(rune('a' + i%26))
 			typed += k
+			sent := time.Now()
 			if _, err := t.run("send-keys", "-t", "bench", "-l", k); err != nil {
 				return err
 			}
-			if _, err := w.waitScreen("key "+k, 30*time.Second, func(s string) bool { return strings.Contains(s, typed) }); err != nil {
+			shown, err := w.waitScreen("key "+k, 30*time.Second, func(s string) bool { return strings.Contains(s, typed) })
+			if err != nil {
 				return err
 			}
+			echoes = append(echoes, float64(shown.Sub(sent).Microseconds())/1000)
 		}
+		sort.Float64s(echoes)
+		res.EchoMs = echoes[len(echoes)/2]
 		after, err := schedCPU(pid)
 		if err != nil {
 			return err
@@ -692,6 +702,7 @@ func report(args []string) error {
 	line("  (wall time of that answer, s)", func(r result) float64 { return r.StreamWallS }, 2, 0, "")
 	line(fmt.Sprintf("spawn -> a %d-exchange session on screen, ms", *exchanges), func(r result) float64 { return r.ResumeMs }, 0, 0, "")
 	line(fmt.Sprintf("CPU per keystroke in that session (%d keys), ms", *keys), func(r result) float64 { return r.KeyCPUMs }, 3, 1, "<= 1 ms")
+	line("keystroke echo in that session (send-keys -> on screen; median key), ms", func(r result) float64 { return r.EchoMs }, 1, 0, "")
 	fmt.Println()
 	fmt.Println("Stream CPU is utime+stime from /proc/<pid>/stat (10 ms ticks); keystroke CPU sums")
 	fmt.Println("/proc/<pid>/task/*/schedstat. The first frame is timed from a wrapper's exec to the")
