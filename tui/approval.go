@@ -2,10 +2,10 @@ package tui
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/tools"
+	"github.com/cairn-dev/cairn/tui/editor"
 )
 
 // approvalPrompt is the question under a tool call's preview. It answers
@@ -90,8 +91,16 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 	}
 	p := &dialogPrompt{q: q, shownAt: m.now()}
 	if q.Kind == core.QuestionInput || q.Kind == core.QuestionEditor {
-		in := textinput.New()
-		in.Placeholder = q.Hint
+		// The prompt's own editor, with no history, files or commands:
+		// one text input in the TUI (bubbles' textinput also linked a
+		// clipboard package that searched PATH for xclip at every start).
+		// Its submit keys answer the question (onDialogKey); unbound in
+		// the editor, they cannot send the text as a prompt.
+		keys := editorKeys(m.opts.Keys)
+		p.submit = append([]string{"enter"}, keys.Submit...)
+		keys.Submit, keys.FollowUp = nil, nil
+		in := editor.New(editor.Options{Keys: keys, Placeholder: q.Hint, MaxHeight: 5})
+		in.SetStyles(m.st.editor)
 		in.SetValue(q.Prefill)
 		in.SetWidth(max(m.width-6, 10))
 		p.input = &in
@@ -338,7 +347,8 @@ func wrapJoined(parts []string, sep string, w int) []string {
 // text.
 type dialogPrompt struct {
 	q       core.Question
-	input   *textinput.Model
+	input   *editor.Model
+	submit  []string // the keys that send input's text
 	shownAt time.Time
 }
 
@@ -373,7 +383,7 @@ func (m *Model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if s == "enter" {
+	if slices.Contains(d.submit, s) {
 		m.answerDialog(core.Answer{Value: d.input.Value()}, true)
 		return nil
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -98,4 +99,47 @@ func TestStatusNamesTheAgentsState(t *testing.T) {
 		core.ToolExecutionStart{ToolCallID: "t1", ToolName: "bash", Args: a.Content[2].Arguments},
 		core.ToolExecutionStart{ToolCallID: "t2", ToolName: "bash", Args: a.Content[3].Arguments}})
 	state("Working: running 2 tools…")
+}
+
+// TestInputQuestionAnswersWithItsText answers a text question: the prefill
+// is there to edit, enter sends the text as the answer, and nothing is
+// sent to the model as a prompt.
+func TestInputQuestionAnswersWithItsText(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	events, stop := r.sess.Subscribe()
+	defer stop()
+	type reply struct {
+		a   core.Answer
+		out core.Outcome
+	}
+	got := make(chan reply, 1)
+	go func() {
+		a, out := r.sess.Ask(context.Background(), core.Question{Kind: core.QuestionInput, Title: "Branch name?", Prefill: "fix-"})
+		got <- reply{a, out}
+	}()
+	var q core.Question
+	for ev := range events {
+		if qq, ok := ev.(core.Question); ok {
+			q = qq
+			break
+		}
+	}
+	r.send(eventsMsg{q})
+	if s := ansi.Strip(r.m.render()); !strings.Contains(s, "Branch name?") || !strings.Contains(s, "fix-") {
+		t.Fatalf("the question or its prefill is not shown:\n%s", s)
+	}
+	r.typeText("login")
+	r.send(key("enter"))
+	select {
+	case rep := <-got:
+		if rep.out != core.Answered || rep.a.Value != "fix-login" {
+			t.Fatalf("answer %+v, outcome %v", rep.a, rep.out)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("enter did not answer the question")
+	}
+	if n := len(r.sess.Messages()); n != 0 || r.m.dialog != nil {
+		t.Fatalf("after the answer: %d messages in the session, dialog %v", n, r.m.dialog)
+	}
 }
