@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -107,25 +106,7 @@ func TestStatusNamesTheAgentsState(t *testing.T) {
 func TestInputQuestionAnswersWithItsText(t *testing.T) {
 	r := newRig(t, rigOptions{})
 	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	events, stop := r.sess.Subscribe()
-	defer stop()
-	type reply struct {
-		a   core.Answer
-		out core.Outcome
-	}
-	got := make(chan reply, 1)
-	go func() {
-		a, out := r.sess.Ask(context.Background(), core.Question{Kind: core.QuestionInput, Title: "Branch name?", Prefill: "fix-"})
-		got <- reply{a, out}
-	}()
-	var q core.Question
-	for ev := range events {
-		if qq, ok := ev.(core.Question); ok {
-			q = qq
-			break
-		}
-	}
-	r.send(eventsMsg{q})
+	got := r.ask(core.Question{Kind: core.QuestionInput, Title: "Branch name?", Prefill: "fix-"})
 	if s := ansi.Strip(r.m.render()); !strings.Contains(s, "Branch name?") || !strings.Contains(s, "fix-") {
 		t.Fatalf("the question or its prefill is not shown:\n%s", s)
 	}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,26 +116,8 @@ func TestApprovalGuardDropsEarlyKeys(t *testing.T) {
 	r.m.now = func() time.Time { return now }
 	r.m.opts.ApprovalGuard = 300 * time.Millisecond
 	// A real question, asked through the session as the gate asks it.
-	events, stop := r.sess.Subscribe()
-	defer stop()
-	type result struct {
-		a   core.Answer
-		out core.Outcome
-	}
-	reply := make(chan result, 1)
-	go func() {
-		a, out := r.sess.Ask(context.Background(), core.Question{Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
-			Title: "Allow bash: ls?", Options: approvalOptions(approval.OptionAllowOnce, approval.OptionDeny)})
-		reply <- result{a, out}
-	}()
-	var q core.Question
-	for e := range events {
-		if qe, ok := e.(core.Question); ok {
-			q = qe
-			break
-		}
-	}
-	r.send(eventsMsg{q})
+	reply := r.ask(core.Question{Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
+		Title: "Allow bash: ls?", Options: approvalOptions(approval.OptionAllowOnce, approval.OptionDeny)})
 	now = now.Add(100 * time.Millisecond)
 	r.send(key("y"))
 	select {

@@ -250,3 +250,31 @@ func (r *rig) waitSettled() {
 		r.t.Fatal(err)
 	}
 }
+
+// asked is the outcome of a question put through the session by ask.
+type asked struct {
+	a   core.Answer
+	out core.Outcome
+}
+
+// ask puts q to the session from another goroutine, as the gate and the
+// tools do, hands the published question to the model, and returns where
+// the outcome will arrive.
+func (r *rig) ask(q core.Question) <-chan asked {
+	r.t.Helper()
+	events, stop := r.sess.Subscribe()
+	defer stop()
+	reply := make(chan asked, 1)
+	go func() {
+		a, out := r.sess.Ask(context.Background(), q)
+		reply <- asked{a, out}
+	}()
+	for e := range events {
+		if qe, ok := e.(core.Question); ok {
+			r.send(eventsMsg{qe})
+			return reply
+		}
+	}
+	r.t.Fatal("the session closed before publishing the question")
+	return nil
+}
