@@ -206,19 +206,9 @@ func TestJSONStreamBinary(t *testing.T) {
 		cmd := exec.Command(bin, append([]string{"--json-stream", "--provider", "faux", "--workspace", work}, args...)...)
 		cmd.Dir = t.TempDir() // --workspace, not the cwd, decides
 		cmd.Env = append(os.Environ(), "CAIRN_DIR="+dir, "CAIRN_FAUX_SCRIPT="+writeScript(t, script))
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
 		var stderr syncWriter
 		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		stdin, stdout := startPiped(t, cmd)
 		kill := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() })
 		t.Cleanup(func() { kill.Stop() })
 		wait := func() (int, string) {

@@ -284,17 +284,7 @@ func TestSynapsModeBinary(t *testing.T) {
 		cmd.Env = append(os.Environ(), "CAIRN_DIR="+home, "CAIRN_FAUX_SCRIPT="+script)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		in, out := startPiped(t, cmd)
 		c := &synapsConn{t: t, in: in, frames: make(chan synapsFrame, 4096), exit: make(chan int, 1)}
 		readDone := make(chan struct{})
 		go func() { c.readFrames(out); close(readDone) }()
