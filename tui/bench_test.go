@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
 )
@@ -195,4 +197,48 @@ func BenchmarkStreamPaced(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkBubbleTeaFrame is what Bubble Tea's renderer does with one of
+// cairn's frames, outside cairn: a 120×40 screen with a 16 KB answer, the
+// frame before and after a key. "draw" parses the frame text into a cell
+// buffer (ultraviolet's StyledString.Draw, every frame); "draw-unstyled"
+// is the same text without its escape sequences, so the cost is per cell,
+// not per style; "frame" is a whole frame as Bubble Tea writes it on its
+// tick: draw, compare with the screen (TerminalRenderer.Render), write.
+// Compare with BenchmarkKeystrokeAnswer, cairn's own work for the key.
+func BenchmarkBubbleTeaFrame(b *testing.B) {
+	r := newRig(b, rigOptions{})
+	r.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	r.m.Update(eventsMsg{core.MessageStart{Message: answer()}, core.MessageEnd{Message: answer(text(benchAnswer(16 << 10)))}})
+	before := r.m.View().Content
+	r.m.Update(key("a"))
+	after := r.m.View().Content
+	area := uv.Rect(0, 0, 120, 40)
+	for _, c := range []struct{ name, text string }{{"draw", after}, {"draw-unstyled", ansi.Strip(after)}} {
+		b.Run(c.name, func(b *testing.B) {
+			buf := uv.NewScreenBuffer(120, 40)
+			for b.Loop() {
+				buf.Clear()
+				uv.NewStyledString(c.text).Draw(buf, area)
+			}
+		})
+	}
+	b.Run("frame", func(b *testing.B) {
+		var out strings.Builder
+		term := uv.NewTerminalRenderer(&out, []string{"TERM=xterm-256color"})
+		buf := uv.NewScreenBuffer(120, 40)
+		frames := [2]string{before, after}
+		i := 0
+		for b.Loop() {
+			buf.Clear()
+			uv.NewStyledString(frames[i%2]).Draw(buf, area)
+			term.Render(buf.RenderBuffer)
+			if err := term.Flush(); err != nil {
+				b.Fatal(err)
+			}
+			out.Reset()
+			i++
+		}
+	})
 }
