@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -56,6 +57,20 @@ func shellQuote(s string) string {
 // launcherEnv names the cairn that handed this run over to cairn-tui (see
 // headless.go); the person typed that one, so it is the one to suggest.
 const launcherEnv = "CAIRN_LAUNCHER"
+
+// launcherVersionEnv is the handing-over cairn's version: cairn-tui says
+// so when it is not its own (one of the pair was replaced alone).
+const launcherVersionEnv = "CAIRN_LAUNCHER_VERSION"
+
+// launcherMismatch is the notice for a cairn-tui started by a cairn of
+// another version, or "".
+func launcherMismatch(env environment) string {
+	v := env.getenv(launcherVersionEnv)
+	if v == "" || v == versionString() {
+		return ""
+	}
+	return fmt.Sprintf("cairn-tui is version %s but the cairn that started it is %s: install them together (make install) so both are the same build", versionString(), v)
+}
 
 // launcher is the executable the person ran: the handing-over cairn when
 // there was one, else this process's.

@@ -36,3 +36,25 @@ func TestContinueCommandWorksAsPrinted(t *testing.T) {
 		t.Error("the faux script is named for another provider")
 	}
 }
+
+// TestLauncherMismatch: cairn-tui notices a handing-over cairn of another
+// version, and only then.
+func TestLauncherMismatch(t *testing.T) {
+	with := func(v string) environment {
+		return environment{getenv: func(k string) string {
+			if k == launcherVersionEnv {
+				return v
+			}
+			return ""
+		}}
+	}
+	if n := launcherMismatch(with("")); n != "" {
+		t.Errorf("no launcher: %q", n)
+	}
+	if n := launcherMismatch(with(versionString())); n != "" {
+		t.Errorf("same version: %q", n)
+	}
+	if n := launcherMismatch(with("v0.0.1-old")); !strings.Contains(n, "v0.0.1-old") || !strings.Contains(n, versionString()) || !strings.Contains(n, "make install") {
+		t.Errorf("another version: %q", n)
+	}
+}

@@ -59,7 +59,7 @@ func handOverTUI(args []string, streams IOStreams, getenv func(string) string) (
 	path, err := tuiBinary()
 	if err == nil {
 		self, _ := os.Executable()
-		env := append(os.Environ(), launcherEnv+"="+self)
+		env := append(os.Environ(), launcherEnv+"="+self, launcherVersionEnv+"="+versionString())
 		err = replaceProcess(path, append([]string{path}, args...), env)
 	}
 	fmt.Fprintf(streams.Err, "cairn: %v\n", err)

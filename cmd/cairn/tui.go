@@ -55,6 +55,9 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	if opts.demoDir != "" {
 		notices = demoIntro(opts.demoDir)
 	}
+	if n := launcherMismatch(env); n != "" {
+		notices = append(notices, n)
+	}
 	notices = append(notices, splitLines(warn.String())...)
 	for _, errs := range [][]error{themeErrs, keyErrs, tmplErrs} {
 		for _, e := range errs {
