@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// writeSession writes an n-exchange session in pi's format (version 3).
+func writeSession(args []string) error {
+	fl := flag.NewFlagSet("session", flag.ContinueOnError)
+	dir := fl.String("dir", "", "session directory")
+	cwd := fl.String("cwd", "", "the session's working directory")
+	n := fl.Int("n", 2000, "exchanges")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	start := time.Now().Add(-time.Duration(*n) * time.Minute).UTC()
+	iso := func(t time.Time) string { return t.Format("2006-01-02T15:04:05.000Z") }
+	id := fmt.Sprintf("0190a000-0000-7000-8000-%012d", start.Unix())
+	name := strings.NewReplacer(":", "-", ".", "-").Replace(iso(start)) + "_" + id + ".jsonl"
+	f, err := os.Create(filepath.Join(*dir, name))
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	enc := json.NewEncoder(bw)
+	parent := any(nil)
+	seq := 0
+	entry := func(m map[string]any, t time.Time) error {
+		seq++
+		eid := fmt.Sprintf("%08x", seq)
+		m["id"], m["parentId"], m["timestamp"] = eid, parent, iso(t)
+		parent = eid
+		return enc.Encode(m)
+	}
+	if err := enc.Encode(map[string]any{"type": "session", "version": 3, "id": id, "timestamp": iso(start), "cwd": *cwd}); err != nil {
+		return err
+	}
+	_ = entry(map[string]any{"type": "model_change", "provider": "fake-openai", "modelId": "fake-gpt"}, start)
+	_ = entry(map[string]any{"type": "thinking_level_change", "thinkingLevel": "off"}, start)
+	for i := 1; i <= *n; i++ {
+		t := start.Add(time.Duration(i) * time.Minute)
+		user := map[string]any{"role": "user", "content": []any{map[string]any{"type": "text",
+			"text": fmt.Sprintf("Question %d: how does the parser handle case %d?", i, i)}}, "timestamp": t.UnixMilli()}
+		text := fmt.Sprintf("Answer %d. The parser reads the input in **one pass** and keeps `state%d` in a small struct.\n\n"+
+			"- it checks the header\n- it decodes each entry\n\nThat is the whole story for case %d.", i, i, i)
+		asst := map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": text}},
+			"api": "openai-completions", "provider": "fake-openai", "model": "fake-gpt",
+			"usage": map[string]any{"input": 100 + i, "output": 40, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 140 + i,
+				"cost": map[string]any{"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
+			"stopReason": "stop", "timestamp": t.UnixMilli() + 500}
+		if err := entry(map[string]any{"type": "message", "message": user}, t); err != nil {
+			return err
+		}
+		if err := entry(map[string]any{"type": "message", "message": asst}, t.Add(500*time.Millisecond)); err != nil {
+			return err
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// answerChunks is the streamed answer: "tok " n-1 times, then a marker the
+// driver waits for.
+func answerChunks(n int) []string {
+	chunks := make([]string, 0, n)
+	for range n - 1 {
+		chunks = append(chunks, "tok ")
+	}
+	return append(chunks, "END-OF-ANSWER")
+}
+
+// setScript gives fakellm.js (or the built-in fake) its looping script.
+func setScript(args []string) error {
+	if len(args) != 3 {
+		return errors.New("usage: script URL TOKENS DELAY_MS")
+	}
+	n, _ := strconv.Atoi(args[1])
+	delay, _ := strconv.Atoi(args[2])
+	body, _ := json.Marshal(map[string]any{"loop": true, "turns": []any{map[string]any{"textChunks": answerChunks(n), "delayMs": delay}}})
+	resp, err := http.Post(args[0]+"/_fake/script", "application/json", strings.NewReader(string(body)))
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("setting the fake LLM's script: %s", resp.Status)
+	}
+	return nil
+}
+
+// fakeLLM is a stand-in for fakellm.js when node is missing: it answers
+// every chat completion with the scripted chunks, one per delay.
+func fakeLLM(args []string) error {
+	fl := flag.NewFlagSet("fakellm", flag.ContinueOnError)
+	portFile := fl.String("port-file", "", "file to write the port to")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	var (
+		mu     sync.Mutex
+		chunks []string
+		delay  time.Duration
+	)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/_fake/script", func(w http.ResponseWriter, r *http.Request) {
+		var s struct {
+			Turns []struct {
+				TextChunks []string `json:"textChunks"`
+				DelayMs    int      `json:"delayMs"`
+			} `json:"turns"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&s); err != nil || len(s.Turns) == 0 {
+			http.Error(w, "bad script", http.StatusBadRequest)
+			return
+		}
+		mu.Lock()
+		chunks, delay = s.Turns[0].TextChunks, time.Duration(s.Turns[0].DelayMs)*time.Millisecond
+		mu.Unlock()
+	})
+	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fl, _ := w.(http.Flusher)
+		send := func(delta string, finish string) bool {
+			fin := "null"
+			if finish != "" {
+				fin = strconv.Quote(finish)
+			}
+			_, err := fmt.Fprintf(w, `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"fake-gpt","choices":[{"index":0,"delta":%s,"finish_reason":%s}]}`+"\n\n", delta, fin)
+			if fl != nil {
+				fl.Flush()
+			}
+			return err == nil && r.Context().Err() == nil
+		}
+		mu.Lock()
+		chunks, delay := chunks, delay
+		mu.Unlock()
+		send(`{"role":"assistant","content":""}`, "")
+		for _, c := range chunks {
+			b, _ := json.Marshal(map[string]string{"content": c})
+			if !send(string(b), "") {
+				return
+			}
+			time.Sleep(delay)
+		}
+		send(`{}`, "stop")
+		fmt.Fprint(w, `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"fake-gpt","choices":[],"usage":{"prompt_tokens":100,"completion_tokens":4000,"total_tokens":4100}}`+"\n\ndata: [DONE]\n\n")
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(*portFile, []byte(strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)), 0o644); err != nil {
+		return err
+	}
+	return http.Serve(ln, mux)
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// report prints the medians as a markdown table.
+func report(args []string) error {
+	fl := flag.NewFlagSet("report", flag.ContinueOnError)
+	runs := fl.Int("runs", 0, "")
+	piVersion := fl.String("pi-version", "", "")
+	piMissing := fl.String("pi-missing", "", "")
+	fake := fl.String("fake", "", "")
+	tokens := fl.Int("tokens", 0, "")
+	tokenMs := fl.Int("token-ms", 0, "")
+	exchanges := fl.Int("exchanges", 0, "")
+	keys := fl.Int("keys", 0, "")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(fl.Arg(0))
+	if err != nil {
+		return err
+	}
+	var rows []result
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r result
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			return fmt.Errorf("results line %q: %w", l, err)
+		}
+		rows = append(rows, r)
+	}
+	med := func(agent string, get func(result) float64) (float64, bool) {
+		var xs []float64
+		for _, r := range rows {
+			if v := get(r); r.Agent == agent && v != 0 {
+				xs = append(xs, v)
+			}
+		}
+		if len(xs) == 0 {
+			return 0, false
+		}
+		sort.Float64s(xs)
+		if m := len(xs) / 2; len(xs)%2 == 1 {
+			return xs[m], true
+		} else {
+			return (xs[m-1] + xs[m]) / 2, true
+		}
+	}
+	fmt.Printf("cairn TUI vs pi %s interactive, under tmux at 120x40: medians of %d runs, %d CPUs, fake LLM: %s.\n\n",
+		*piVersion, *runs, runtime.NumCPU(), *fake)
+	if *piMissing != "" {
+		fmt.Printf("pi's column is missing: %s.\n\n", *piMissing)
+	}
+	fmt.Println("| measure | cairn | pi | cairn/pi | cairn target | met |")
+	fmt.Println("|---|---|---|---|---|---|")
+	line := func(name string, get func(result) float64, digits int, target float64, targetText string) {
+		c, okC := med("cairn", get)
+		p, okP := med("pi", get)
+		cs, ps, ratio, met := "n/a", "n/a", "", ""
+		if okC {
+			cs = strconv.FormatFloat(c, 'f', digits, 64)
+			if target > 0 {
+				met = map[bool]string{true: "yes", false: "no"}[c <= target]
+			}
+		}
+		if okP {
+			ps = strconv.FormatFloat(p, 'f', digits, 64)
+		}
+		if okC && okP && p > 0 {
+			ratio = strconv.FormatFloat(c/p, 'f', 3, 64)
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", name, cs, ps, ratio, targetText, met)
+	}
+	line("spawn -> first frame with the footer, ms", func(r result) float64 { return r.FrameMs }, 1, 30, "<= 30 ms")
+	line("peak RSS 1 s after the first frame, MiB", func(r result) float64 { return r.RSSKiB / 1024 }, 1, 25, "<= 25 MiB")
+	line(fmt.Sprintf("CPU for a %d-token answer at %d ms/token, s", *tokens, *tokenMs), func(r result) float64 { return r.StreamCPUS }, 2, 0.5, "<= 0.5 s")
+	line("  (wall time of that answer, s)", func(r result) float64 { return r.StreamWallS }, 2, 0, "")
+	line(fmt.Sprintf("spawn -> a %d-exchange session on screen, ms", *exchanges), func(r result) float64 { return r.ResumeMs }, 0, 0, "")
+	line(fmt.Sprintf("CPU per keystroke in that session (%d keys), ms", *keys), func(r result) float64 { return r.KeyCPUMs }, 3, 1, "<= 1 ms")
+	line("keystroke echo in that session (send-keys -> on screen; median key), ms", func(r result) float64 { return r.EchoMs }, 1, 0, "")
+	fmt.Println()
+	fmt.Println("Stream CPU is utime+stime from /proc/<pid>/stat (10 ms ticks); keystroke CPU sums")
+	fmt.Println("/proc/<pid>/task/*/schedstat. The first frame is timed from a wrapper's exec to the")
+	fmt.Printf("tmux %s notification that completed the first screen showing the footer.\n", "%output")
+	return nil
+}
