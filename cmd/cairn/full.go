@@ -14,7 +14,7 @@ import (
 // cairn-tui.
 
 // handOverTUI is the headless build's; the full build runs the TUI itself.
-func handOverTUI([]string, IOStreams, func(string) string) (int, bool) { return 0, false }
+func handOverTUI([]string, IOStreams) (int, bool) { return 0, false }
 
 // exportSession writes the session file as an HTML page, in this process.
 func exportSession(_ context.Context, file, out, model string) (string, error) {

@@ -18,8 +18,9 @@ import (
 // This is the headless build (go build -tags headless; make build makes it
 // bin/cairn): every mode but the full-screen interface, without the TUI's
 // libraries. Go runs every linked package's initialisers at start, and
-// chroma's (linked through glamour and the HTML exporter) alone took 9 of
-// the 15 ms that `cairn --version` and `cairn --mode rpc` spent starting.
+// chroma's (linked through glamour and the HTML exporter) were most of
+// what `cairn --version` and `cairn --mode rpc` spent starting (README,
+// Benchmarks).
 // The TUI and the HTML export are the full build's, installed beside this
 // binary as cairn-tui: the TUI by handing the whole command line over to
 // it (the process is replaced; nothing runs twice), an export by running
@@ -55,7 +56,7 @@ func tuiBinary() (string, error) {
 // handOverTUI replaces this process with cairn-tui given the same command
 // line, telling it which cairn was typed (for the "continue with" line).
 // It returns only when that cannot be done.
-func handOverTUI(args []string, streams IOStreams, getenv func(string) string) (int, bool) {
+func handOverTUI(args []string, streams IOStreams) (int, bool) {
 	path, err := tuiBinary()
 	if err == nil {
 		self, _ := os.Executable()

@@ -98,7 +98,7 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	if wantsTUI(opts, streams) {
 		// Before anything with a side effect (the demo's project): a
 		// build without the TUI hands the whole command line over.
-		if code, handed := handOverTUI(args, streams, getenv); handed {
+		if code, handed := handOverTUI(args, streams); handed {
 			return code
 		}
 	}
