@@ -17,12 +17,17 @@ type thinkingConfig struct {
 	ThinkingLevel   string `json:"thinkingLevel,omitempty"`
 }
 
+// The model-id patterns, compiled when first used (not at every start).
 var (
-	gemini3Pro   = regexp.MustCompile(`gemini-3(\.\d+)?-pro`)
-	gemini3Flash = regexp.MustCompile(`gemini-3(\.\d+)?-flash`)
-	gemma4       = regexp.MustCompile(`gemma-?4`)
-	geminiGen    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^gemini(-live)?-(\d+)`) })
+	gemini3Pro   = lazyRegexp(`gemini-3(\.\d+)?-pro`)
+	gemini3Flash = lazyRegexp(`gemini-3(\.\d+)?-flash`)
+	gemma4       = lazyRegexp(`gemma-?4`)
+	geminiGen    = lazyRegexp(`^gemini(-live)?-(\d+)`)
 )
+
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // geminiMajor returns the Gemini generation of a model id (2 for
 // gemini-2.5-flash). Ids that are not Gemini's own naming count as the
@@ -56,11 +61,11 @@ func thinkingFor(m *core.Model, level core.ThinkingLevel) *thinkingConfig {
 	}
 	cfg := &thinkingConfig{IncludeThoughts: true}
 	switch {
-	case gemini3Pro.MatchString(id):
+	case gemini3Pro().MatchString(id):
 		cfg.ThinkingLevel = pick(level, "LOW", "LOW", "HIGH", "HIGH")
-	case gemma4.MatchString(id):
+	case gemma4().MatchString(id):
 		cfg.ThinkingLevel = pick(level, "MINIMAL", "MINIMAL", "HIGH", "HIGH")
-	case gemini3Flash.MatchString(id):
+	case gemini3Flash().MatchString(id):
 		cfg.ThinkingLevel = pick(level, "MINIMAL", "LOW", "MEDIUM", "HIGH")
 	default:
 		budget := thinkingBudget(id, level)
@@ -74,9 +79,9 @@ func thinkingFor(m *core.Model, level core.ThinkingLevel) *thinkingConfig {
 // minimum, without includeThoughts so nothing shows.
 func thinkingOff(id string) *thinkingConfig {
 	switch {
-	case gemini3Pro.MatchString(id):
+	case gemini3Pro().MatchString(id):
 		return &thinkingConfig{ThinkingLevel: "LOW"}
-	case gemini3Flash.MatchString(id), gemma4.MatchString(id):
+	case gemini3Flash().MatchString(id), gemma4().MatchString(id):
 		return &thinkingConfig{ThinkingLevel: "MINIMAL"}
 	case strings.Contains(id, "2.5-pro"):
 		budget := 128
