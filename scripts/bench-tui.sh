@@ -21,7 +21,10 @@
 #   peak RSS      VmHWM from /proc/<pid>/status, 1 s after the first frame.
 #   stream CPU    utime+stime (/proc/<pid>/stat) from just before the prompt
 #                 is typed to the moment the end of the answer is on screen,
-#                 for 4,000 tokens ("tok ") streamed at 5 ms per token.
+#                 for 4,000 tokens ("tok ") streamed at 5 ms per token;
+#                 then the same for an 8 KB markdown answer (headings,
+#                 lists, tables, code: tui/testdata/stream-sample.md) in
+#                 2,028 chunks at 5 ms per chunk.
 #   keystroke CPU the agent resumes a 2,000-exchange session (generated in
 #                 pi's session format, written where each agent looks, and
 #                 resumed with --continue); once its last answer is on screen
@@ -53,6 +56,8 @@ SHARED=${CAIRN_SHARED:-$repo/../shared}
 RPCCLIENT=$repo/rpcmode/pi/testdata/rpcclient
 TOKENS=4000
 TOKEN_MS=5
+MD_CHUNKS=2028
+MD_FILE=$repo/tui/testdata/stream-sample.md
 EXCHANGES=2000
 KEYS=50
 
@@ -120,7 +125,7 @@ fake_pid=$!
 for _ in $(seq 200); do [ -s "$work/port" ] && break; sleep 0.05; done
 [ -s "$work/port" ] || die "the fake LLM did not start: $(cat "$work/fakellm.log")"
 PORT=$(cat "$work/port")
-"$D" script "http://127.0.0.1:$PORT" "$TOKENS" "$TOKEN_MS"
+"$D" script "http://127.0.0.1:$PORT" "$TOKENS" "$TOKEN_MS" "$MD_CHUNKS" "$MD_FILE"
 
 # The same models.json (pi's schema) for both agents.
 models='{"providers":{"fake-openai":{"baseUrl":"http://127.0.0.1:'$PORT'/v1","api":"openai-completions","apiKey":"fake-key",
@@ -179,4 +184,4 @@ for i in $(seq 0 "$RUNS"); do
 done
 
 "$D" report -runs "$RUNS" -pi-version "$PI_VERSION" -pi-missing "$pi_missing" -fake "$fake_what" \
-  -tokens "$TOKENS" -token-ms "$TOKEN_MS" -exchanges "$EXCHANGES" -keys "$KEYS" "$results"
+  -tokens "$TOKENS" -token-ms "$TOKEN_MS" -md-chunks "$MD_CHUNKS" -md-file "$MD_FILE" -exchanges "$EXCHANGES" -keys "$KEYS" "$results"

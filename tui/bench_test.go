@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -241,4 +242,67 @@ func BenchmarkBubbleTeaFrame(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// BenchmarkStreamSplit streams testdata/stream-sample.md (8 KB of
+// headings, paragraphs, lists, tables and code) as make bench-tui does: in
+// 2,028 deltas, one every 5 ms on the model's clock, with the animation
+// tick, taking a view 60 times a second as Bubble Tea does. It reports, per
+// whole answer, cairn's own work (Update and View: "cairn-ms") and Bubble
+// Tea's renderer on the distinct frames those views make (draw, compare,
+// write: "bubbletea-ms"), so the two can be set beside make bench-tui's
+// whole-process figure.
+func BenchmarkStreamSplit(b *testing.B) {
+	doc, err := os.ReadFile("testdata/stream-sample.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	const deltas = 2028
+	var cairnTime, teaTime time.Duration
+	frames := 0
+	for b.Loop() {
+		r := newRig(b, rigOptions{})
+		c := &benchClock{t: testClock}
+		paced(r, c)
+		r.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		r.m.Update(eventsMsg{core.AgentStart{}, core.MessageStart{Message: answer()}})
+		var views []string
+		last, nextLook := r.m.View().Content, c.t
+		start := time.Now()
+		for i := range deltas {
+			c.t = c.t.Add(5 * time.Millisecond)
+			upto := (i + 1) * len(doc) / deltas
+			r.m.Update(eventsMsg{core.MessageUpdate{Kind: core.UpdateTextDelta, Delta: string(doc[i*len(doc)/deltas : upto]),
+				Message: answer(text(string(doc[:upto])))}})
+			if i%8 == 7 {
+				r.m.Update(tickMsg{})
+			}
+			if !c.t.Before(nextLook) {
+				nextLook = nextLook.Add(time.Second / frameRate)
+				if v := r.m.View().Content; v != last {
+					views, last = append(views, v), v
+				}
+			}
+		}
+		cairnTime += time.Since(start)
+		var out strings.Builder
+		term := uv.NewTerminalRenderer(&out, []string{"TERM=xterm-256color"})
+		buf := uv.NewScreenBuffer(120, 40)
+		start = time.Now()
+		for _, v := range views {
+			buf.Clear()
+			uv.NewStyledString(v).Draw(buf, uv.Rect(0, 0, 120, 40))
+			term.Render(buf.RenderBuffer)
+			if err := term.Flush(); err != nil {
+				b.Fatal(err)
+			}
+			out.Reset()
+		}
+		teaTime += time.Since(start)
+		frames += len(views)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(cairnTime.Microseconds())/1000/n, "cairn-ms")
+	b.ReportMetric(float64(teaTime.Microseconds())/1000/n, "bubbletea-ms")
+	b.ReportMetric(float64(frames)/n, "frames")
 }

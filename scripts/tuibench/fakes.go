@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -83,14 +84,38 @@ func answerChunks(n int) []string {
 	return append(chunks, "END-OF-ANSWER")
 }
 
-// setScript gives fakellm.js (or the built-in fake) its looping script.
+// markdownAsk is in the prompt that asks for the markdown answer; the
+// script's markdown turn answers requests that contain it.
+const markdownAsk = "markdown sample"
+
+// splitChunks cuts s (ASCII) into n pieces of nearly equal size.
+func splitChunks(s string, n int) []string {
+	out := make([]string, 0, n)
+	for i := range n {
+		out = append(out, s[i*len(s)/n:(i+1)*len(s)/n])
+	}
+	return out
+}
+
+// setScript gives fakellm.js (or the built-in fake) its looping script:
+// the token answer for any request, the markdown answer (MD_FILE, which
+// ends with END-OF-MARKDOWN, in MD_CHUNKS pieces) for one that asks for
+// the markdown sample.
 func setScript(args []string) error {
-	if len(args) != 3 {
-		return errors.New("usage: script URL TOKENS DELAY_MS")
+	if len(args) != 5 {
+		return errors.New("usage: script URL TOKENS DELAY_MS MD_CHUNKS MD_FILE")
 	}
 	n, _ := strconv.Atoi(args[1])
 	delay, _ := strconv.Atoi(args[2])
-	body, _ := json.Marshal(map[string]any{"loop": true, "turns": []any{map[string]any{"textChunks": answerChunks(n), "delayMs": delay}}})
+	md, _ := strconv.Atoi(args[3])
+	doc, err := os.ReadFile(args[4])
+	if err != nil {
+		return err
+	}
+	body, _ := json.Marshal(map[string]any{"loop": true, "turns": []any{
+		map[string]any{"textChunks": answerChunks(n), "delayMs": delay},
+		map[string]any{"when": markdownAsk, "textChunks": splitChunks(string(doc), md), "delayMs": delay},
+	}})
 	resp, err := http.Post(args[0]+"/_fake/script", "application/json", strings.NewReader(string(body)))
 	if err != nil {
 		return err
@@ -110,25 +135,26 @@ func fakeLLM(args []string) error {
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
+	type turn struct {
+		When       string   `json:"when"`
+		TextChunks []string `json:"textChunks"`
+		DelayMs    int      `json:"delayMs"`
+	}
 	var (
-		mu     sync.Mutex
-		chunks []string
-		delay  time.Duration
+		mu    sync.Mutex
+		turns []turn
 	)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/_fake/script", func(w http.ResponseWriter, r *http.Request) {
 		var s struct {
-			Turns []struct {
-				TextChunks []string `json:"textChunks"`
-				DelayMs    int      `json:"delayMs"`
-			} `json:"turns"`
+			Turns []turn `json:"turns"`
 		}
 		if err := json.NewDecoder(r.Body).Decode(&s); err != nil || len(s.Turns) == 0 {
 			http.Error(w, "bad script", http.StatusBadRequest)
 			return
 		}
 		mu.Lock()
-		chunks, delay = s.Turns[0].TextChunks, time.Duration(s.Turns[0].DelayMs)*time.Millisecond
+		turns = s.Turns
 		mu.Unlock()
 	})
 	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
@@ -145,8 +171,27 @@ func fakeLLM(args []string) error {
 			}
 			return err == nil && r.Context().Err() == nil
 		}
+		// As fakellm.js: a turn whose "when" is in the request, else the
+		// first without one.
+		req, _ := io.ReadAll(r.Body)
 		mu.Lock()
-		chunks, delay := chunks, delay
+		var pick *turn
+		for i := range turns {
+			if turns[i].When != "" && strings.Contains(string(req), turns[i].When) {
+				pick = &turns[i]
+				break
+			}
+		}
+		for i := range turns {
+			if pick == nil && turns[i].When == "" {
+				pick = &turns[i]
+			}
+		}
+		var chunks []string
+		var delay time.Duration
+		if pick != nil {
+			chunks, delay = pick.TextChunks, time.Duration(pick.DelayMs)*time.Millisecond
+		}
 		mu.Unlock()
 		send(`{"role":"assistant","content":""}`, "")
 		for _, c := range chunks {

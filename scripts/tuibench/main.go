@@ -71,9 +71,11 @@ type result struct {
 	RSSKiB      float64 `json:"rssKiB,omitempty"`
 	StreamCPUS  float64 `json:"streamCpuS,omitempty"`
 	StreamWallS float64 `json:"streamWallS,omitempty"`
-	ResumeMs    float64 `json:"resumeMs,omitempty"`
-	KeyCPUMs    float64 `json:"keyCpuMs,omitempty"`
-	EchoMs      float64 `json:"echoMs,omitempty"`
+	// MarkdownCPUS is the CPU for the markdown answer that follows.
+	MarkdownCPUS float64 `json:"markdownCpuS,omitempty"`
+	ResumeMs     float64 `json:"resumeMs,omitempty"`
+	KeyCPUMs     float64 `json:"keyCpuMs,omitempty"`
+	EchoMs       float64 `json:"echoMs,omitempty"`
 }
 
 // tmux runs tmux commands against one private server.
@@ -192,7 +194,7 @@ func runAgent(args []string) error {
 	work := fl.String("work", "", "working directory for tmux files")
 	cwd := fl.String("cwd", "", "the agent's working directory")
 	marker := fl.String("marker", "", "text of the footer that marks a frame")
-	stream := fl.Bool("stream", false, "measure the streamed answer")
+	stream := fl.Bool("stream", false, "measure the streamed answers (tokens, then markdown)")
 	ready := fl.String("ready", "", "text that shows the resumed session is on screen")
 	keys := fl.Int("keys", 0, "keystrokes to measure")
 	if err := fl.Parse(args); err != nil {
@@ -279,6 +281,21 @@ func runAgent(args []string) error {
 		}
 		res.StreamCPUS = after - before
 		res.StreamWallS = time.Since(t0).Seconds()
+
+		before = after
+		if _, err := t.run("send-keys", "-t", "bench", "-l", "Write the "+markdownAsk+"."); err != nil {
+			return err
+		}
+		if _, err := t.run("send-keys", "-t", "bench", "Enter"); err != nil {
+			return err
+		}
+		if _, err := w.waitScreen("the end of the markdown answer", 120*time.Second, func(s string) bool { return strings.Contains(s, "END-OF-MARKDOWN") }); err != nil {
+			return err
+		}
+		if after, err = statCPU(pid); err != nil {
+			return err
+		}
+		res.MarkdownCPUS = after - before
 	}
 	if *keys > 0 {
 		readyAt, err := w.waitScreen("the resumed session", 120*time.Second, func(s string) bool { return strings.Contains(s, *ready) })

@@ -20,6 +20,8 @@ func report(args []string) error {
 	fake := fl.String("fake", "", "")
 	tokens := fl.Int("tokens", 0, "")
 	tokenMs := fl.Int("token-ms", 0, "")
+	mdChunks := fl.Int("md-chunks", 0, "")
+	mdFile := fl.String("md-file", "", "")
 	exchanges := fl.Int("exchanges", 0, "")
 	keys := fl.Int("keys", 0, "")
 	if err := fl.Parse(args); err != nil {
@@ -83,6 +85,12 @@ func report(args []string) error {
 	line("peak RSS 1 s after the first frame, MiB", func(r result) float64 { return r.RSSKiB / 1024 }, 1, 25, "<= 25 MiB")
 	line(fmt.Sprintf("CPU for a %d-token answer at %d ms/token, s", *tokens, *tokenMs), func(r result) float64 { return r.StreamCPUS }, 2, 0.5, "<= 0.5 s")
 	line("  (wall time of that answer, s)", func(r result) float64 { return r.StreamWallS }, 2, 0, "")
+	mdSize := 0.0
+	if st, err := os.Stat(*mdFile); err == nil {
+		mdSize = float64(st.Size()) / 1024
+	}
+	line(fmt.Sprintf("CPU for a %.1f KB markdown answer in %d chunks at %d ms/chunk, s", mdSize, *mdChunks, *tokenMs),
+		func(r result) float64 { return r.MarkdownCPUS }, 2, 0.3, "<= 0.3 s")
 	line(fmt.Sprintf("spawn -> a %d-exchange session on screen, ms", *exchanges), func(r result) float64 { return r.ResumeMs }, 0, 0, "")
 	line(fmt.Sprintf("CPU per keystroke in that session (%d keys), ms", *keys), func(r result) float64 { return r.KeyCPUMs }, 3, 1, "<= 1 ms")
 	line("keystroke echo in that session (send-keys -> on screen; median key), ms", func(r result) float64 { return r.EchoMs }, 1, 0, "")
