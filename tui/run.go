@@ -19,11 +19,11 @@ func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 	// frameClock). Bubble Tea writes a frame only on its own ticker, so its
 	// rate bounds how long a key waits for its echo and when the first
 	// frame appears (one period after start: it has no call to draw
-	// sooner). At 60 a second (its default, a display's refresh) the first
-	// frame came 20 ms sooner than at 30 (make bench-tui: 89 against 110 ms
-	// here), a key's wait halves, and CPU per key and per stream did not
-	// change; idle, the ticker costs about 1% of a core (0.5% at 30, 1.8%
-	// at 120, which gained another 11 ms on the first frame).
+	// sooner). At 60 a second (its default, a display's refresh) against
+	// 30, make bench-tui (runs alternated) drew the first frame about 20
+	// ms sooner and echoed a key in 13 ms instead of 30, for about 7% more
+	// CPU while streaming and the same per key; idle, the ticker costs
+	// about 1% of a core (0.5% at 30, 1.8% at 120).
 	popts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}, extra...)
 	p := tea.NewProgram(m, popts...)
 	stop := m.Connect(p.Send)
