@@ -132,9 +132,15 @@ func TestBashEscEscStops(t *testing.T) {
 func waitRun(t *testing.T, run *bashmode.Run, ok func() bool) {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
+	// Updates has one slot, and a bash-update command the rig started and
+	// gave up on may take the last signal: the check runs again every
+	// 10 ms as well, so a screen that is already right is seen.
+	recheck := time.NewTicker(10 * time.Millisecond)
+	defer recheck.Stop()
 	for !ok() {
 		select {
 		case <-run.Updates():
+		case <-recheck.C:
 		case <-deadline:
 			t.Fatalf("screen %q", run.Snapshot().Lines)
 		}
