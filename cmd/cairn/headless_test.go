@@ -283,7 +283,7 @@ func envValue(env []string, key string) string {
 }
 
 // startPiped starts cmd with pipes to its stdin and from its stdout.
-func startPiped(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser) {
+func startPiped(t testing.TB, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser) {
 	t.Helper()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -99,17 +99,7 @@ func benchRPC(b *testing.B, bin string) {
 		start := time.Now()
 		cmd := exec.Command(bin, "--mode", "rpc", "--no-session", "--provider", "faux")
 		cmd.Env, cmd.Dir, cmd.Stderr = env, cwd, os.Stderr
-		stdin, err := cmd.StdinPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
+		stdin, stdout := startPiped(b, cmd)
 		line, err := stateResponse(stdin, stdout)
 		timed += time.Since(start)
 		if err != nil {
