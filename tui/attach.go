@@ -231,6 +231,12 @@ func (m *Model) sendPromptText(sub editor.SubmitMsg, text string, images []edito
 			blocks = append(blocks, core.ImageBlock(base64.StdEncoding.EncodeToString(img.Data), img.MimeType))
 		}
 	}
+	if m.aborting {
+		// The interrupted run is still stopping: this is the next prompt.
+		m.afterAbort = append(m.afterAbort, heldPrompt{sub, text, images})
+		m.status.set(core.NotifyInfo, "Sends once the interrupted answer has stopped.", m.now())
+		return nil
+	}
 	// The behaviour matters only when the agent is already working, which
 	// it may be before its agent_start reaches the screen.
 	behavior := agent.BehaviorSteer
@@ -247,6 +253,23 @@ func (m *Model) sendPromptText(sub editor.SubmitMsg, text string, images []edito
 	}
 	m.tr.end()
 	return nil
+}
+
+// heldPrompt is a message sent while an interrupted run was stopping.
+type heldPrompt struct {
+	sub    editor.SubmitMsg
+	text   string
+	images []editor.Image
+}
+
+// sendHeld sends the messages held while a run was stopping: the first
+// starts the next prompt, the rest steer it.
+func (m *Model) sendHeld() {
+	held := m.afterAbort
+	m.aborting, m.afterAbort = false, nil
+	for _, h := range held {
+		m.sendPromptText(h.sub, h.text, h.images)
+	}
 }
 
 func modelName(model core.Model) string {

@@ -272,6 +272,7 @@ func (m *Model) onSettled(e core.Settled) tea.Cmd {
 	if e.Error != "" && !m.lastItemShowsError() {
 		m.say(core.NotifyError, e.Error)
 	}
+	m.sendHeld()
 	m.foot.refresh(m.sess)
 	return nil
 }

@@ -160,6 +160,7 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 // nothing typed is lost.
 func (m *Model) abort() {
 	queued := m.sess.ClearQueues()
+	m.aborting = true
 	m.sess.Abort()
 	if len(queued) > 0 {
 		text := strings.Join(queued, "\n\n")

@@ -45,8 +45,13 @@ type Model struct {
 	// Streaming tool calls by content index of the current answer.
 	streamingCalls map[int]string
 
-	busy       bool      // the agent is working
-	busySince  time.Time // when it started
+	busy      bool      // the agent is working
+	busySince time.Time // when it started
+	// aborting is set from an interrupt until the run settles; messages
+	// sent meanwhile wait in afterAbort and go as a new prompt then (the
+	// stopping run would otherwise keep them queued for a later prompt).
+	aborting   bool
+	afterAbort []heldPrompt
 	queue      core.QueueUpdate
 	retry      *retryState // an automatic retry under way, if any
 	compacting bool        // an automatic compaction is under way

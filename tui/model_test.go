@@ -285,3 +285,32 @@ func TestFirstRunRefusesPrompts(t *testing.T) {
 		t.Fatal("the first-run screen is not shown")
 	}
 }
+
+// TestMessageSentWhileStoppingStartsTheNextPrompt interrupts a stream and
+// sends a message before the run has stopped: it waits, then goes as the
+// next prompt (the stopping run would have kept it queued).
+func TestMessageSentWhileStoppingStartsTheNextPrompt(t *testing.T) {
+	r := newRig(t, rigOptions{realClock: true, faux: &faux.Options{ChunkSize: 2, TokensPerSecond: 200},
+		responses: []faux.Response{{Text: strings.Repeat("slow words ", 400)}, {Text: "here again"}}})
+	r.typeText("go")
+	r.send(key("enter"))
+	r.send(key("esc"))
+	r.typeText("are you there?")
+	r.send(key("enter"))
+	if len(r.m.afterAbort) != 1 || r.m.ed.Value() != "" {
+		t.Fatalf("the message is not held: held %d, draft %q", len(r.m.afterAbort), r.m.ed.Value())
+	}
+	r.waitSettled()
+	r.send(eventsMsg{core.Settled{}})
+	r.waitSettled()
+	var users []string
+	for _, msg := range r.sess.Messages() {
+		if u, ok := msg.(*core.UserMessage); ok {
+			users = append(users, u.Content[0].Text)
+		}
+	}
+	last, _ := r.sess.Messages()[len(r.sess.Messages())-1].(*core.AssistantMessage)
+	if len(users) != 2 || users[1] != "are you there?" || last == nil || last.Content[0].Text != "here again" {
+		t.Fatalf("user messages %q, last answer %#v", users, last)
+	}
+}
