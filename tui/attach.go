@@ -231,7 +231,7 @@ func (m *Model) sendPromptText(sub editor.SubmitMsg, text string, images []edito
 			blocks = append(blocks, core.ImageBlock(base64.StdEncoding.EncodeToString(img.Data), img.MimeType))
 		}
 	}
-	if m.aborting {
+	if m.aborting && m.sess.State().IsStreaming {
 		// The interrupted run is still stopping: this is the next prompt.
 		m.afterAbort = append(m.afterAbort, heldPrompt{sub, text, images})
 		m.status.set(core.NotifyInfo, "Sends once the interrupted answer has stopped.", m.now())

@@ -286,14 +286,25 @@ func TestFirstRunRefusesPrompts(t *testing.T) {
 	}
 }
 
-// TestMessageSentWhileStoppingStartsTheNextPrompt interrupts a stream and
-// sends a message before the run has stopped: it waits, then goes as the
-// next prompt (the stopping run would have kept it queued).
+// TestMessageSentWhileStoppingStartsTheNextPrompt interrupts a run and
+// sends a message before the run has stopped (its command ignores SIGTERM,
+// so the run lasts the bash tool's kill grace): the message waits, then goes
+// as the next prompt (the stopping run would have kept it queued).
 func TestMessageSentWhileStoppingStartsTheNextPrompt(t *testing.T) {
-	r := newRig(t, rigOptions{realClock: true, faux: &faux.Options{ChunkSize: 2, TokensPerSecond: 200},
-		responses: []faux.Response{{Text: strings.Repeat("slow words ", 400)}, {Text: "here again"}}})
-	r.typeText("go")
+	r := newRig(t, rigOptions{realClock: true, responses: []faux.Response{
+		{Content: []core.Content{call("b1", "bash", map[string]any{"command": "trap '' TERM; sleep 5"})}},
+		{Text: "here again"},
+	}})
+	r.gate.SetMode(approval.ModeYolo)
+	events, stop := r.sess.Subscribe()
+	defer stop()
+	r.typeText("run it")
 	r.send(key("enter"))
+	for e := range events {
+		if s, ok := e.(core.ToolExecutionStart); ok && s.ToolName == "bash" {
+			break
+		}
+	}
 	r.send(key("esc"))
 	r.typeText("are you there?")
 	r.send(key("enter"))
