@@ -34,14 +34,20 @@ func BenchmarkKeystroke5000(b *testing.B) {
 			r.m.showConversation(longConversation(n))
 			r.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 			_ = r.m.render()
-			keys := []tea.KeyPressMsg{key("a"), {Code: tea.KeyBackspace}}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := range b.N {
-				r.m.Update(keys[i%2])
-				_ = r.m.View()
-			}
+			typeAndErase(b, r)
 		})
+	}
+}
+
+// typeAndErase times one key per iteration, "a" and backspace in turn,
+// each an Update and a View.
+func typeAndErase(b *testing.B, r *rig) {
+	keys := []tea.KeyPressMsg{key("a"), {Code: tea.KeyBackspace}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		r.m.Update(keys[i%2])
+		_ = r.m.View()
 	}
 }
 
@@ -127,13 +133,7 @@ func BenchmarkKeystrokeAnswer(b *testing.B) {
 			r.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 			r.m.Update(eventsMsg{core.MessageStart{Message: answer()}, core.MessageEnd{Message: answer(text(benchAnswer(have)))}})
 			_ = r.m.View()
-			keys := []tea.KeyPressMsg{key("a"), {Code: tea.KeyBackspace}}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := range b.N {
-				r.m.Update(keys[i%2])
-				_ = r.m.View()
-			}
+			typeAndErase(b, r)
 		})
 	}
 }
@@ -226,19 +226,11 @@ func BenchmarkBubbleTeaFrame(b *testing.B) {
 		})
 	}
 	b.Run("frame", func(b *testing.B) {
-		var out strings.Builder
-		term := uv.NewTerminalRenderer(&out, []string{"TERM=xterm-256color"})
-		buf := uv.NewScreenBuffer(120, 40)
+		screen := newTeaScreen()
 		frames := [2]string{before, after}
 		i := 0
 		for b.Loop() {
-			buf.Clear()
-			uv.NewStyledString(frames[i%2]).Draw(buf, area)
-			term.Render(buf.RenderBuffer)
-			if err := term.Flush(); err != nil {
-				b.Fatal(err)
-			}
-			out.Reset()
+			screen.frame(b, frames[i%2])
 			i++
 		}
 	})
@@ -285,18 +277,10 @@ func BenchmarkStreamSplit(b *testing.B) {
 			}
 		}
 		cairnTime += time.Since(start)
-		var out strings.Builder
-		term := uv.NewTerminalRenderer(&out, []string{"TERM=xterm-256color"})
-		buf := uv.NewScreenBuffer(120, 40)
+		screen := newTeaScreen()
 		start = time.Now()
 		for _, v := range views {
-			buf.Clear()
-			uv.NewStyledString(v).Draw(buf, uv.Rect(0, 0, 120, 40))
-			term.Render(buf.RenderBuffer)
-			if err := term.Flush(); err != nil {
-				b.Fatal(err)
-			}
-			out.Reset()
+			screen.frame(b, v)
 		}
 		teaTime += time.Since(start)
 		frames += len(views)
@@ -305,4 +289,30 @@ func BenchmarkStreamSplit(b *testing.B) {
 	b.ReportMetric(float64(cairnTime.Microseconds())/1000/n, "cairn-ms")
 	b.ReportMetric(float64(teaTime.Microseconds())/1000/n, "bubbletea-ms")
 	b.ReportMetric(float64(frames)/n, "frames")
+}
+
+// teaScreen is Bubble Tea's renderer pipeline on a 120×40 screen, as its
+// ticker runs it for a changed view.
+type teaScreen struct {
+	out  strings.Builder
+	term *uv.TerminalRenderer
+	buf  uv.ScreenBuffer
+}
+
+func newTeaScreen() *teaScreen {
+	s := &teaScreen{buf: uv.NewScreenBuffer(120, 40)}
+	s.term = uv.NewTerminalRenderer(&s.out, []string{"TERM=xterm-256color"})
+	return s
+}
+
+// frame draws view into the cell buffer, compares it with the screen and
+// writes the difference.
+func (s *teaScreen) frame(b *testing.B, view string) {
+	s.buf.Clear()
+	uv.NewStyledString(view).Draw(s.buf, s.buf.Bounds())
+	s.term.Render(s.buf.RenderBuffer)
+	if err := s.term.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	s.out.Reset()
 }
