@@ -4,18 +4,13 @@
 //   node client.mjs <cairn binary> <project dir>
 // with CAIRN_DIR and CAIRN_FAUX_SCRIPT set. Prints one JSON line with what
 // it saw on success; exits 1 with the reason on failure.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { connect, runFlows, startCairn } from "./harness.mjs";
 
 const [bin, project] = process.argv.slice(2);
-const child = spawn(bin, ["--mode", "acp", "--provider", "faux"], {
-  cwd: project,
-  stdio: ["pipe", "pipe", "inherit"],
-});
-const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+const cairn = startCairn(bin, project);
 
 function check(cond, what) {
   if (!cond) throw new Error(what);
@@ -47,8 +42,7 @@ const app = acp
     return { outcome: { outcome: "selected", optionId: opt.optionId } };
   });
 
-const stream = acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout));
-const conn = app.connect(stream);
+const conn = connect(app, cairn);
 const agent = conn.agent;
 
 function since(n, sessionId) {
@@ -59,8 +53,7 @@ async function prompt(sessionId, text) {
   return agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
 }
 
-const seen = {};
-try {
+await runFlows(cairn, conn, async (seen) => {
   const init = await agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
     clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
@@ -167,12 +160,4 @@ try {
   } catch (e) {
     seen.unknownLoad = e.code;
   }
-} catch (e) {
-  console.error("acp client:", e?.stack ?? e);
-  child.kill();
-  process.exit(1);
-}
-child.stdin.end();
-seen.exitCode = await exited;
-conn.close();
-console.log(JSON.stringify(seen));
+});

@@ -8,15 +8,11 @@
 // saw; exits 1 with the reason on failure.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
+import { connect, runFlows, startCairn } from "./harness.mjs";
 
 const [bin, project] = process.argv.slice(2);
-const child = spawn(bin, ["--mode", "acp", "--provider", "faux", "--approval", "yolo"], {
-  cwd: project,
-  stdio: ["pipe", "pipe", "inherit"],
-});
-const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+const cairn = startCairn(bin, project, ["--approval", "yolo"]);
 
 const buffers = new Map([[join(project, "a.txt"), "one\nunsaved\n"]]);
 const calls = [];
@@ -70,10 +66,9 @@ const app = acp
     return {};
   });
 
-const conn = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout)));
+const conn = connect(app, cairn);
 const agent = conn.agent;
-const seen = {};
-try {
+await runFlows(cairn, conn, async (seen) => {
   await agent.request(acp.methods.agent.initialize, {
     protocolVersion: acp.PROTOCOL_VERSION,
     clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
@@ -91,12 +86,4 @@ try {
     .filter((u) => u.toolCallId === "call_3" && u.content)
     .flatMap((u) => u.content.filter((c) => c.type === "terminal").map((c) => c.terminalId));
   seen.finalStatus = updates.filter((u) => u.toolCallId === "call_3" && u.status).map((u) => u.status).pop();
-} catch (e) {
-  console.error("acp client:", e?.stack ?? e);
-  child.kill();
-  process.exit(1);
-}
-child.stdin.end();
-seen.exitCode = await exited;
-conn.close();
-console.log(JSON.stringify(seen));
+});
