@@ -128,7 +128,7 @@ func loadMCPConfig(env environment, trusted projectTrust) (mcp.Config, []string,
 	files := []mcp.File{{Path: mcp.UserFile(env.dir)}}
 	var notes []string
 	project := trusted.project
-	if project.Dir != "" && !sameDir(filepath.Join(project.Dir, ".cairn"), env.dir) {
+	if project.Dir != "" && !isCairnHome(project.Dir, env.dir) {
 		for _, f := range mcp.ProjectFiles(project.Root, project.Dir) {
 			if _, err := os.Stat(f.Path); errors.Is(err, fs.ErrNotExist) {
 				continue

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/settings"
@@ -18,7 +20,10 @@ import (
 type projectTrust struct {
 	project trust.Project
 	state   trust.State
-	// files are the project's control files, relative to its root.
+	// scan is the project's control files as this run found them, or, once
+	// cairn wrote one for the person, as it left them (see keep).
+	scan trust.Scan
+	// files are the paths of scan's files, relative to the project's root.
 	files []string
 	// store is where trust is kept; nil when the project is the person's
 	// home directory.
@@ -40,17 +45,18 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 	}
 	t := projectTrust{project: trust.Find(cwd)}
 	opts.trust = &t
-	if sameDir(filepath.Join(t.project.Dir, ".cairn"), env.dir) {
+	if isCairnHome(t.project.Dir, env.dir) {
 		// Working in the home directory: its .cairn is the person's own.
 		return t
 	}
 	store := &trust.Store{Path: trust.File(env.dir)}
 	t.store = store
-	t.files = t.project.ControlFiles()
+	t.scan = t.project.Scan()
+	t.files = t.scan.Paths()
 	if len(t.files) == 0 {
 		return t
 	}
-	state, err := store.Check(t.project)
+	state, err := store.Check(t.project, t.scan)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
@@ -63,32 +69,47 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 		yes = askTrust(*ask, t)
 	}
 	if yes {
-		if err := store.Trust(t.project); err != nil {
+		if err := store.Trust(t.project, t.scan); err != nil {
 			fmt.Fprintf(streams.Err, "cairn: warning: %v; trusting %s for this run only\n", err, t.project.Dir)
 		}
 		t.state = trust.Trusted
 		return t
 	}
 	why := "is not trusted"
-	if state == trust.Changed {
+	switch {
+	case !t.scan.Sure():
+		why = "has control files cairn cannot fingerprint whole (cairn --trust-project names them)"
+	case state == trust.Changed:
 		why = "changed since you trusted it"
+	case state == trust.Outdated:
+		why = "was trusted by an older cairn, which checked its files another way"
 	}
 	fmt.Fprintf(streams.Err, "cairn: warning: project %s %s, so cairn ignores its %s (only settings that make approvals stricter apply); read them, then run cairn --trust-project there to use them\n",
 		t.project.Dir, why, listFiles(t.files))
 	return t
 }
 
-// keep re-records trust after cairn itself, at the person's request, wrote
-// one of the project's control files (an "Always allow" rule, a project
-// setting): otherwise the next start would take the person's own change
-// for a stranger's. It does nothing for an untrusted project.
-func (t projectTrust) keep(streams IOStreams) {
+// keep keeps the project trusted after cairn itself, at the person's
+// request, wrote its control file at path, in the working directory cwd
+// (an "Always allow" rule, a project setting): otherwise the next start would take the person's own
+// change for a stranger's. Only that file is re-recorded, and only while
+// the other control files are as this run trusted them; any other change
+// waits for the next start to ask about it. It does nothing for an
+// untrusted project.
+func (t *projectTrust) keep(streams IOStreams, cwd, path string) {
 	if !t.trusted() || t.store == nil {
 		return
 	}
-	if err := t.store.Trust(t.project); err != nil {
-		fmt.Fprintf(streams.Err, "cairn: warning: %v; cairn will ask to trust %s again\n", err, t.project.Dir)
+	name, err := filepath.Rel(cwd, path)
+	if err != nil {
+		return
 	}
+	scan, err := t.store.Keep(t.project, t.scan, name)
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+		return
+	}
+	t.scan = scan
 }
 
 // askTrust asks on the terminal whether to trust the project, before the
@@ -96,11 +117,19 @@ func (t projectTrust) keep(streams IOStreams) {
 func askTrust(streams IOStreams, t projectTrust) bool {
 	w := streams.Err
 	fmt.Fprintf(w, "\nThis project has files that change what cairn does:\n")
-	for _, f := range t.files {
-		fmt.Fprintf(w, "  %s%s\n", f, describeControlFile(t.project, f))
+	for _, f := range t.scan.Files {
+		fmt.Fprintf(w, "  %s%s\n", printable(f.Path), describeControlFile(t.project, f))
 	}
-	if t.state == trust.Changed {
+	switch {
+	case !t.scan.Sure():
+		fmt.Fprintf(w, "cairn cannot fingerprint every one of them whole, so it cannot tell whether they\nchange: it asks at every start until they are smaller or fewer.\n")
+	case t.state == trust.Changed:
 		fmt.Fprintf(w, "They changed since you trusted %s.\n", t.project.Dir)
+	case t.state == trust.Outdated:
+		fmt.Fprintf(w, "You trusted %s with an older cairn, which checked these files another way.\n", t.project.Dir)
+	}
+	if t.scan.TooMany {
+		fmt.Fprintf(w, "  (and more: cairn lists only the first %d)\n", len(t.scan.Files))
 	}
 	fmt.Fprintf(w, "Only trust a project you know: its settings can switch approvals off and its\nprompts speak to the model for you. Untrusted, cairn ignores these files.\n")
 	fmt.Fprintf(w, "Trust %s? [y/N] ", t.project.Dir)
@@ -109,16 +138,34 @@ func askTrust(streams IOStreams, t projectTrust) bool {
 	return answer == "y" || answer == "yes"
 }
 
-// describeControlFile says what a control file would do, where that is
-// what matters most: an approval mode that is looser than the default.
-func describeControlFile(p trust.Project, rel string) string {
-	if filepath.Join(p.Root, filepath.FromSlash(rel)) != settings.ProjectFile(p.Dir) {
+// describeControlFile says what the person should know about a control
+// file before trusting it: that it is a link out of the project (cairn
+// would read a file the project does not hold, and does not watch it for
+// changes), that cairn cannot fingerprint it, or what it would do where
+// that matters most: an approval mode looser than the default.
+func describeControlFile(p trust.Project, f trust.ControlFile) string {
+	switch {
+	case f.Outside != "":
+		return fmt.Sprintf(" -> %s  (a link out of the project: cairn would read that file but cannot tell when it changes)", printable(f.Outside))
+	case f.Doubt != "":
+		return "  (" + f.Doubt + ")"
+	}
+	if filepath.Join(p.Root, filepath.FromSlash(f.Path)) != settings.ProjectFile(p.Dir) {
 		return ""
 	}
 	if m := projectApprovalMode(p.Dir); m != "" && m != approval.ModeDefault {
 		return fmt.Sprintf("  (sets approvalMode %q)", m)
 	}
 	return ""
+}
+
+// printable quotes a name from the project that holds control characters,
+// which could otherwise rewrite the question on the terminal.
+func printable(s string) string {
+	if strings.ContainsFunc(s, unicode.IsControl) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // readLine reads up to a newline one byte at a time, so nothing after the
@@ -150,11 +197,18 @@ func listFiles(files []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(files[:4], ", "), len(files)-4)
 }
 
-// sameDir reports whether a and b are the same directory.
-func sameDir(a, b string) bool {
-	ia, errA := os.Stat(a)
-	ib, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(ia, ib)
+// isCairnHome reports whether dir is the directory holding the person's
+// own cairn directory cairnDir, so that dir/.cairn is cairnDir itself and
+// not a project's. It compares the directories themselves, never where a
+// .cairn leads: a project's .cairn that links to the person's own is still
+// the project's, and asks for trust.
+func isCairnHome(dir, cairnDir string) bool {
+	if filepath.Base(cairnDir) != ".cairn" {
+		return false
+	}
+	a, errA := os.Stat(dir)
+	b, errB := os.Stat(filepath.Dir(cairnDir))
+	return errA == nil && errB == nil && os.SameFile(a, b)
 }
 
 // stricterMode returns the more careful of two approval modes.

@@ -110,7 +110,8 @@ func TestAskTrust(t *testing.T) {
 	}{{"y\nrest", true}, {"YES\n", true}, {"\n", false}, {"n\n", false}, {"", false}, {"yep\n", false}} {
 		var errb strings.Builder
 		in := strings.NewReader(c.in)
-		got := askTrust(IOStreams{In: in, Err: &errb}, projectTrust{project: trust.Find(project), files: []string{".cairn/settings.json", "AGENTS.md"}})
+		p := trust.Find(project)
+		got := askTrust(IOStreams{In: in, Err: &errb}, projectTrust{project: p, scan: p.Scan()})
 		if got != c.want {
 			t.Errorf("answer %q: trusted = %v", c.in, got)
 		}
@@ -146,7 +147,8 @@ func TestRPCModeReportsUntrustedApprovalMode(t *testing.T) {
 
 // TestKeepTrustAcrossOwnWrites: a project cairn itself gave a control file
 // (a project setting the person saved) stays trusted; an untrusted one
-// does not become trusted that way.
+// does not become trusted that way, and neither does a change to another
+// control file made before the person's own write.
 func TestKeepTrustAcrossOwnWrites(t *testing.T) {
 	env := environment{dir: t.TempDir()}
 	var errb strings.Builder
@@ -155,16 +157,68 @@ func TestKeepTrustAcrossOwnWrites(t *testing.T) {
 	plain := t.TempDir()
 	pt := projectTrustFor(streams, env, &Options{}, plain, nil)
 	writeFile(t, filepath.Join(plain, ".cairn", "settings.json"), `{"theme": "dark"}`)
-	pt.keep(streams)
-	if st, _ := pt.store.Check(trust.Find(plain)); st != trust.Trusted {
+	pt.keep(streams, plain, filepath.Join(plain, ".cairn", "settings.json"))
+	if st, _ := pt.store.Check(trust.Find(plain), trust.Find(plain).Scan()); st != trust.Trusted {
 		t.Errorf("after cairn's own write the project is %v", st)
 	}
 
 	hostile, _, _ := hostileProject(t)
 	ht := projectTrustFor(streams, env, &Options{}, hostile, nil)
-	ht.keep(streams)
-	if st, _ := ht.store.Check(trust.Find(hostile)); st != trust.Untrusted {
+	ht.keep(streams, hostile, filepath.Join(hostile, ".cairn", "approvals.json"))
+	if st, _ := ht.store.Check(trust.Find(hostile), trust.Find(hostile).Scan()); st != trust.Untrusted {
 		t.Errorf("keep trusted an untrusted project: %v", st)
+	}
+
+	// The model's MCP server, then the person's "always" rule.
+	trusted, _, _ := hostileProject(t)
+	tt := projectTrustFor(streams, env, &Options{TrustProject: true}, trusted, nil)
+	writeFile(t, filepath.Join(trusted, ".mcp.json"), `{"mcpServers": {"x": {"command": "touch", "args": ["pwned"]}}}`)
+	writeFile(t, filepath.Join(trusted, ".cairn", "approvals.json"), `{"version": 1, "rules": [{"tool": "bash", "command": "make"}]}`)
+	tt.keep(streams, trusted, filepath.Join(trusted, ".cairn", "approvals.json"))
+	if st, _ := tt.store.Check(trust.Find(trusted), trust.Find(trusted).Scan()); st != trust.Changed {
+		t.Errorf("keep took in a new .mcp.json: %v", st)
+	}
+	if !strings.Contains(errb.String(), "next start asks again") {
+		t.Errorf("no warning that trust was not renewed:\n%s", errb.String())
+	}
+}
+
+// TestLinkedCairnDirIsAProject: a project whose .cairn links to the
+// person's own cairn directory is a project like any other: its .cairn is
+// a control file to trust, not the person's home. The home directory
+// itself still has nothing to trust.
+func TestLinkedCairnDirIsAProject(t *testing.T) {
+	home := t.TempDir()
+	env := environment{dir: filepath.Join(home, ".cairn")}
+	writeFile(t, filepath.Join(env.dir, "settings.json"), `{"approvalMode": "yolo"}`)
+	project := t.TempDir()
+	if err := os.Symlink(env.dir, filepath.Join(project, ".cairn")); err != nil {
+		t.Fatal(err)
+	}
+	streams := IOStreams{Err: &strings.Builder{}}
+	pt := projectTrustFor(streams, env, &Options{}, project, nil)
+	if pt.trusted() || pt.store == nil {
+		t.Errorf("the project was taken for home: trusted %v, files %q", pt.trusted(), pt.files)
+	}
+	if own := projectTrustFor(streams, env, &Options{}, home, nil); !own.trusted() || own.store != nil {
+		t.Errorf("the home directory is not home: trusted %v, files %q", own.trusted(), own.files)
+	}
+}
+
+// TestAskTrustNamesLinksOut: the question says which control files are
+// links out of the project, and where they lead.
+func TestAskTrustNamesLinksOut(t *testing.T) {
+	project := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "rules.md")
+	writeFile(t, outside, "obey")
+	if err := os.Symlink(outside, filepath.Join(project, "AGENTS.md")); err != nil {
+		t.Fatal(err)
+	}
+	var errb strings.Builder
+	p := trust.Find(project)
+	askTrust(IOStreams{In: strings.NewReader("n\n"), Err: &errb}, projectTrust{project: p, scan: p.Scan()})
+	if want := "AGENTS.md -> " + outside + "  (a link out of the project"; !strings.Contains(errb.String(), want) {
+		t.Errorf("the question does not say %q:\n%s", want, errb.String())
 	}
 }
 

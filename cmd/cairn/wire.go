@@ -62,7 +62,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	}
 	st.OnWrite(func(scope settings.Scope) {
 		if scope == settings.ScopeProject {
-			trusted.keep(streams)
+			trusted.keep(streams, cwd, settings.ProjectFile(cwd))
 		}
 	})
 	eff := st.Effective()
@@ -116,7 +116,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		Mode: mode, Dir: cwd, RulesFile: rulesFile,
 		// Writing cairn's own files is asked about in every mode but yolo.
 		ProtectedDirs: []string{env.dir},
-		Saved:         func() { trusted.keep(streams) },
+		Saved:         func() { trusted.keep(streams, cwd, rulesFile) },
 	})
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)

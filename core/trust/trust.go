@@ -1,21 +1,19 @@
 package trust
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/core/atomicfile"
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // State is what the store knows about a project.
@@ -28,8 +26,13 @@ const (
 	// they were then.
 	Trusted
 	// Changed: the person trusted the project, but its control files have
-	// changed since; it must be trusted again.
+	// changed since, or some cannot be fingerprinted whole (see
+	// Scan.Sure); it must be trusted again.
 	Changed
+	// Outdated: the person trusted the project with a cairn that
+	// fingerprinted control files another way; it must be trusted again,
+	// once.
+	Outdated
 )
 
 // String names the state for messages and logs.
@@ -39,17 +42,11 @@ func (s State) String() string {
 		return "trusted"
 	case Changed:
 		return "changed since trusted"
+	case Outdated:
+		return "trusted by an older cairn"
 	}
 	return "untrusted"
 }
-
-// Limits on what a fingerprint reads, so a hostile project cannot make
-// start-up slow: past them the fingerprint records that it stopped, which
-// still changes whenever the files it did read change.
-const (
-	maxFiles = 2000
-	maxBytes = 32 << 20
-)
 
 // File returns where trust is stored: <cairnDir>/trusted.json.
 func File(cairnDir string) string { return filepath.Join(cairnDir, "trusted.json") }
@@ -101,86 +98,6 @@ func (p Project) dirs() []string {
 	return dirs
 }
 
-// ControlFiles lists the files of the project that can change what cairn
-// does, relative to Root with forward slashes and sorted: every file under
-// Dir/.cairn/, each AGENTS.md and CLAUDE.md from Root down to Dir, and the
-// .mcp.json files (Claude Code's MCP servers) at Root and Dir, which name
-// commands cairn would start. An empty list means there is nothing to
-// trust.
-func (p Project) ControlFiles() []string {
-	var files []string
-	add := func(path string) {
-		if rel, err := filepath.Rel(p.Root, path); err == nil {
-			files = append(files, filepath.ToSlash(rel))
-		}
-	}
-	for _, dir := range p.dirs() {
-		names := []string{"AGENTS.md", "CLAUDE.md"}
-		if dir == p.Root || dir == p.Dir {
-			names = append(names, ".mcp.json")
-		}
-		for _, name := range names {
-			path := filepath.Join(dir, name)
-			if info, err := os.Stat(path); err == nil && !info.IsDir() {
-				add(path)
-			}
-		}
-	}
-	// .cairn itself may be a link; walk what it leads to, naming files by
-	// the path cairn reads them through.
-	cairnDir := filepath.Join(p.Dir, ".cairn")
-	walkRoot := cairnDir
-	if real, err := filepath.EvalSymlinks(cairnDir); err == nil {
-		walkRoot = real
-	}
-	_ = filepath.WalkDir(walkRoot, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || len(files) >= maxFiles {
-			return filepath.SkipDir
-		}
-		// Symlinks count too: the file they lead to is what cairn reads.
-		if !d.IsDir() {
-			if rel, err := filepath.Rel(walkRoot, path); err == nil {
-				add(filepath.Join(cairnDir, rel))
-			}
-		}
-		return nil
-	})
-	slices.Sort(files)
-	return files
-}
-
-// Fingerprint hashes the names and contents of the project's control
-// files. Two fingerprints are equal exactly when the same files hold the
-// same bytes (up to the read limits).
-func (p Project) Fingerprint() string {
-	h := sha256.New()
-	budget := int64(maxBytes)
-	for _, rel := range p.ControlFiles() {
-		fmt.Fprintf(h, "%q\n", rel)
-		path := filepath.Join(p.Root, filepath.FromSlash(rel))
-		if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-			// A pipe or a device (a cloned repository can hold one named
-			// AGENTS.md) would block the read, or never end.
-			fmt.Fprintf(h, "not a regular file: %v\n", info.Mode().Type())
-			continue
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			fmt.Fprintf(h, "unreadable\n")
-			continue
-		}
-		n, _ := io.Copy(h, io.LimitReader(f, budget))
-		f.Close()
-		budget -= n
-		fmt.Fprintf(h, "\n%d\n", n)
-		if budget <= 0 {
-			fmt.Fprintf(h, "truncated\n")
-			break
-		}
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
-}
-
 // Store is the person's record of trusted projects. Its methods are safe
 // for concurrent use within one process; the file is replaced atomically,
 // so a crash never leaves it half written.
@@ -193,9 +110,13 @@ type Store struct {
 	mu sync.Mutex
 }
 
+// entry is one trusted project. Files holds each control file's own
+// fingerprint, so one file can be re-recorded alone (see Keep); entries
+// written before it existed have none and count as Outdated.
 type entry struct {
-	Fingerprint string    `json:"fingerprint"`
-	TrustedAt   time.Time `json:"trustedAt"`
+	Fingerprint string            `json:"fingerprint"`
+	Files       map[string]string `json:"files"`
+	TrustedAt   time.Time         `json:"trustedAt"`
 }
 
 type fileShape struct {
@@ -205,7 +126,7 @@ type fileShape struct {
 
 func (s *Store) read() (fileShape, error) {
 	f := fileShape{Version: 1, Projects: map[string]entry{}}
-	data, err := os.ReadFile(s.Path)
+	data, err := regfile.Read(s.Path, regfile.MaxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
 	}
@@ -221,10 +142,11 @@ func (s *Store) read() (fileShape, error) {
 	return f, nil
 }
 
-// Check reports whether p is trusted with its control files as they
-// are now. A trust file that cannot be read counts as trusting nothing;
-// the error says why.
-func (s *Store) Check(p Project) (State, error) {
+// Check reports whether p is trusted with its control files as now
+// holds them (now is p.Scan(), taken by the caller so that what it shows
+// the person is what was checked). A trust file that cannot be read
+// counts as trusting nothing; the error says why.
+func (s *Store) Check(p Project, now Scan) (State, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f, err := s.read()
@@ -232,22 +154,55 @@ func (s *Store) Check(p Project) (State, error) {
 	switch {
 	case !ok:
 		return Untrusted, err
-	case e.Fingerprint != p.Fingerprint():
+	case e.Files == nil:
+		return Outdated, err
+	case !now.Sure() || !maps.Equal(e.Files, now.sums()):
 		return Changed, err
 	}
 	return Trusted, err
 }
 
-// Trust records p as trusted with its control files as they are now. A
-// trust file that cannot be parsed is not overwritten.
-func (s *Store) Trust(p Project) error {
+// Trust records p as trusted with its control files as now holds them:
+// the scan the person was shown. A trust file that cannot be parsed is
+// not overwritten.
+func (s *Store) Trust(p Project, now Scan) error {
 	return s.update(func(f *fileShape) {
-		now := time.Now
+		clock := time.Now
 		if s.Now != nil {
-			now = s.Now
+			clock = s.Now
 		}
-		f.Projects[p.Dir] = entry{Fingerprint: p.Fingerprint(), TrustedAt: now().UTC()}
+		f.Projects[p.Dir] = entry{Fingerprint: now.Fingerprint(), Files: now.sums(), TrustedAt: clock().UTC()}
 	})
+}
+
+// ErrNotKept is wrapped by Keep's error when the project's control files
+// changed in more than the one file cairn wrote.
+var ErrNotKept = errors.New("other control files changed")
+
+// Keep keeps p trusted after cairn itself, at the person's request, wrote
+// its control file name, a path relative to p.Dir (an "Always allow"
+// rule, a project setting):
+// otherwise the next start would take the person's own change for a
+// stranger's. It records only that file's new fingerprint, and only when
+// every other control file is as it was in trusted, the scan this run
+// trusted; any other change is left for the next start to ask about. It
+// returns the scan to pass as trusted next time.
+func (s *Store) Keep(p Project, trusted Scan, name string) (Scan, error) {
+	now := p.Scan()
+	rel := filepath.Join(p.Dir, name)
+	if r, err := filepath.Rel(p.Root, rel); err == nil {
+		rel = filepath.ToSlash(r)
+	}
+	before, after := trusted.sums(), now.sums()
+	delete(before, rel)
+	delete(after, rel)
+	if !now.Sure() || !maps.Equal(before, after) {
+		return trusted, fmt.Errorf("cairn saved %s, but %w since you trusted %s, so it does not renew that trust: the next start asks again", rel, ErrNotKept, p.Dir)
+	}
+	if err := s.Trust(p, now); err != nil {
+		return trusted, err
+	}
+	return now, nil
 }
 
 // Forget removes p's trust.

@@ -10,6 +10,9 @@ import (
 	"time"
 )
 
+// fingerprint is the fingerprint of p's control files as they are now.
+func fingerprint(p Project) string { return p.Scan().Fingerprint() }
+
 func write(t *testing.T, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -64,21 +67,21 @@ func TestFingerprintFollowsContent(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, ".cairn", "settings.json"), `{"approvalMode":"default"}`)
 	p := Find(dir)
-	base := p.Fingerprint()
-	if p.Fingerprint() != base {
+	base := fingerprint(p)
+	if fingerprint(p) != base {
 		t.Fatal("the fingerprint is not stable")
 	}
 	write(t, filepath.Join(dir, "main.go"), "package main")
-	if p.Fingerprint() != base {
+	if fingerprint(p) != base {
 		t.Error("an ordinary file changed the fingerprint")
 	}
 	write(t, filepath.Join(dir, ".cairn", "settings.json"), `{"approvalMode":"yolo"}`)
-	changed := p.Fingerprint()
+	changed := fingerprint(p)
 	if changed == base {
 		t.Error("changed settings kept the fingerprint")
 	}
 	write(t, filepath.Join(dir, "AGENTS.md"), "")
-	if p.Fingerprint() == changed {
+	if fingerprint(p) == changed {
 		t.Error("a new, empty AGENTS.md kept the fingerprint")
 	}
 }
@@ -94,13 +97,13 @@ func TestStore(t *testing.T) {
 	s := &Store{Path: filepath.Join(t.TempDir(), "cairn", "trusted.json"), Now: func() time.Time { return at }}
 	check := func(want State) {
 		t.Helper()
-		got, err := s.Check(p)
+		got, err := s.Check(p, p.Scan())
 		if err != nil || got != want {
 			t.Fatalf("Check = %v, %v; want %v", got, err, want)
 		}
 	}
 	check(Untrusted)
-	if err := s.Trust(p); err != nil {
+	if err := s.Trust(p, p.Scan()); err != nil {
 		t.Fatal(err)
 	}
 	check(Trusted)
@@ -108,12 +111,12 @@ func TestStore(t *testing.T) {
 	if !strings.Contains(string(data), p.Dir) || !strings.Contains(string(data), "2026-11-25T04:00:00Z") {
 		t.Errorf("trust file:\n%s", data)
 	}
-	if other := Find(t.TempDir()); func() State { st, _ := s.Check(other); return st }() != Untrusted {
+	if other := Find(t.TempDir()); func() State { st, _ := s.Check(other, other.Scan()); return st }() != Untrusted {
 		t.Error("trust leaked to another directory")
 	}
 	write(t, filepath.Join(dir, ".cairn", "approvals.json"), `{"version":1,"rules":[{"tool":"bash","command":"rm"}]}`)
 	check(Changed)
-	if err := s.Trust(p); err != nil {
+	if err := s.Trust(p, p.Scan()); err != nil {
 		t.Fatal(err)
 	}
 	check(Trusted)
@@ -123,10 +126,10 @@ func TestStore(t *testing.T) {
 	check(Untrusted)
 
 	write(t, s.Path, "{not json")
-	if st, err := s.Check(p); st != Untrusted || err == nil || !strings.Contains(err.Error(), "fix or delete") {
+	if st, err := s.Check(p, p.Scan()); st != Untrusted || err == nil || !strings.Contains(err.Error(), "fix or delete") {
 		t.Errorf("corrupt file: Check = %v, %v", st, err)
 	}
-	if err := s.Trust(p); err == nil {
+	if err := s.Trust(p, p.Scan()); err == nil {
 		t.Error("Trust overwrote a corrupt trust file")
 	}
 	if data, _ := os.ReadFile(s.Path); string(data) != "{not json" {
@@ -146,9 +149,9 @@ func TestLinkedCairnDir(t *testing.T) {
 	if got := p.ControlFiles(); !slices.Equal(got, []string{".cairn/settings.json"}) {
 		t.Fatalf("ControlFiles = %q", got)
 	}
-	before := p.Fingerprint()
+	before := fingerprint(p)
 	write(t, filepath.Join(dir, "elsewhere", "settings.json"), `{"approvalMode":"yolo"}`)
-	if p.Fingerprint() == before {
+	if fingerprint(p) == before {
 		t.Error("changing the linked settings kept the fingerprint")
 	}
 }
@@ -162,7 +165,7 @@ func TestFingerprintDoesNotReadPipes(t *testing.T) {
 		t.Skipf("no fifo here: %v", err)
 	}
 	done := make(chan string, 1)
-	go func() { done <- Find(dir).Fingerprint() }()
+	go func() { done <- fingerprint(Find(dir)) }()
 	select {
 	case fp := <-done:
 		if fp == "" {
