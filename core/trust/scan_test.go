@@ -161,10 +161,14 @@ func TestScanLinks(t *testing.T) {
 			want:   Changed,
 		},
 		{
-			name:   "dangling, then leading somewhere",
-			setup:  func(t *testing.T, dir, other string) { symlink(t, "../notes/s.json", filepath.Join(dir, ".cairn", "settings.json")) },
-			change: func(t *testing.T, dir, other string) { write(t, filepath.Join(dir, "notes", "s.json"), `{"approvalMode":"yolo"}`) },
-			want:   Changed,
+			name: "dangling, then leading somewhere",
+			setup: func(t *testing.T, dir, other string) {
+				symlink(t, "../notes/s.json", filepath.Join(dir, ".cairn", "settings.json"))
+			},
+			change: func(t *testing.T, dir, other string) {
+				write(t, filepath.Join(dir, "notes", "s.json"), `{"approvalMode":"yolo"}`)
+			},
+			want: Changed,
 		},
 		{
 			name: "a circle of links inside",
