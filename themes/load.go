@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // LoadDir parses every *.json file in dir (not its subdirectories) and
@@ -47,7 +49,7 @@ func LoadDir(dir string) (map[string]*Theme, []error) {
 // LoadFile parses one theme file and records its path in Source. Errors are
 // prefixed with the path.
 func LoadFile(path string) (*Theme, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.Read(path, regfile.MaxConfig)
 	if err != nil {
 		return nil, fmt.Errorf("load theme: %w", err)
 	}

@@ -1,10 +1,15 @@
 package themes
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 func writeFile(t *testing.T, dir, name string, data []byte) string {
@@ -120,5 +125,24 @@ func TestResolve(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("Resolve(%q, dark=%v) = %p, %v; want %p", tc.name, tc.darkBg, got, err, tc.want)
 		}
+	}
+}
+
+// TestLoadFileNamedPipe: a theme file that is a named pipe is refused at
+// once, naming it, instead of hanging start-up.
+func TestLoadFileNamedPipe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pipe.json")
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := LoadFile(path); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, regfile.ErrNotRegular) || !strings.Contains(err.Error(), path) {
+			t.Errorf("err = %v, want one naming the pipe", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("LoadFile blocked on a named pipe")
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // footer is what the two lines under the editor show. Token counts are
@@ -152,14 +153,20 @@ func shortenHome(p string) string {
 	return p
 }
 
+// maxGitPointer bounds the .git file of a worktree and HEAD, each a line.
+const maxGitPointer = 64 << 10
+
 // gitBranch reads the current branch from .git/HEAD in dir or a parent;
-// "" when there is none. A detached HEAD shows as a short hash.
+// "" when there is none. A detached HEAD shows as a short hash. It reads
+// the files rather than run git, which would obey the repository's own
+// configuration (core.fsmonitor runs a command), and only regular files
+// (see regfile), so a planted named pipe cannot hang the interface.
 func gitBranch(dir string) string {
 	for d := dir; d != ""; {
 		head := filepath.Join(d, ".git", "HEAD")
 		if fi, err := os.Stat(filepath.Join(d, ".git")); err == nil && !fi.IsDir() {
 			// A worktree or submodule: .git is a file naming the real dir.
-			if b, err := os.ReadFile(filepath.Join(d, ".git")); err == nil {
+			if b, err := regfile.Read(filepath.Join(d, ".git"), maxGitPointer); err == nil {
 				if gd, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); ok {
 					if !filepath.IsAbs(gd) {
 						gd = filepath.Join(d, gd)
@@ -168,7 +175,7 @@ func gitBranch(dir string) string {
 				}
 			}
 		}
-		if b, err := os.ReadFile(head); err == nil {
+		if b, err := regfile.Read(head, maxGitPointer); err == nil {
 			s := strings.TrimSpace(string(b))
 			if ref, ok := strings.CutPrefix(s, "ref: refs/heads/"); ok {
 				return ref

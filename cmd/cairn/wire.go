@@ -138,7 +138,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		contextFiles = untrustedContext(contextFiles, trusted.project.Root)
 		overridesDir = ""
 	}
-	custom, appendText := sysprompt.LoadOverrides(env.dir, overridesDir)
+	custom, appendText, err := sysprompt.LoadOverrides(env.dir, overridesDir)
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	}
 	if opts.SystemPrompt != "" {
 		custom = opts.SystemPrompt
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/cairn-dev/cairn/core/atomicfile"
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // ErrCorruptRules means a rules file exists but cannot be used: it is not
@@ -36,7 +37,7 @@ type rulesFile struct {
 
 // loadRules reads the rules in file. A missing file holds no rules.
 func loadRules(file string) ([]Rule, error) {
-	data, err := os.ReadFile(file)
+	data, err := regfile.Read(file, regfile.MaxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // DefaultTimeout bounds one request to a server (a tool call, a listing)
@@ -146,10 +148,7 @@ func LoadFiles(files []File, getenv func(string) string) (Config, error) {
 
 // readLimited reads a configuration file, refusing one over MaxConfigSize.
 func readLimited(path string) ([]byte, error) {
-	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("read %s: not a regular file", path)
-	}
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, err

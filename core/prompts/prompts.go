@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // Scope says where a template was found.
@@ -94,9 +96,9 @@ func LoadDir(dir string, scope Scope) (Templates, []error) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		b, err := os.ReadFile(path)
+		b, err := regfile.Read(path, regfile.MaxText)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("prompt template %s: %w", path, err))
+			errs = append(errs, fmt.Errorf("prompt template %s skipped: %w", path, err))
 			continue
 		}
 		t := Parse(name, string(b))

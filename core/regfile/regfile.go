@@ -85,11 +85,13 @@ func Read(path string, max int64) ([]byte, error) {
 // TooLarge is the error for a file at path longer than max bytes, for
 // callers that bound what they read from a file opened with Open.
 func TooLarge(path string, max int64) error {
-	return fmt.Errorf("%s is larger than %s, cairn's limit for it: %w; make it smaller", path, Size(max), ErrTooLarge)
+	return &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w (larger than %s, cairn's limit for it); make it smaller", ErrTooLarge, Size(max))}
 }
 
+// notRegular is the error for a path that leads to something else than a
+// regular file; like the os package's errors, it names the path.
 func notRegular(path string, mode fs.FileMode) error {
-	return fmt.Errorf("%s is %s, %w: cairn reads only regular files here, so replace it with one or remove it", path, kind(mode), ErrNotRegular)
+	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s): cairn reads only regular files here; replace it with one or remove it", ErrNotRegular, kind(mode))}
 }
 
 // kind names what a file is, for an error a person reads.

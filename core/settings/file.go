@@ -9,6 +9,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // FileError is a settings file cairn could not use in full. When Err is a
@@ -38,23 +40,14 @@ func (e *FileError) Unwrap() error { return e.Err }
 const maxFileBytes = 1 << 20
 
 // readFile returns the settings in path. A missing file holds none. Only
-// a regular file of at most maxFileBytes is read: a cloned project's
-// .cairn/settings.json is read even before it is trusted (for a stricter
-// approval mode), and a pipe there would block start-up.
+// a regular file of at most maxFileBytes is read (see regfile): a cloned
+// project's .cairn/settings.json is read even before it is trusted (for a
+// stricter approval mode), and a pipe there would block start-up.
 func readFile(path string) (*object, error) {
-	info, err := os.Stat(path)
+	data, err := regfile.Read(path, maxFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newObject(), nil
 	}
-	switch {
-	case err != nil:
-		return nil, &FileError{Path: path, Err: err}
-	case !info.Mode().IsRegular():
-		return nil, &FileError{Path: path, Err: errors.New("not a regular file")}
-	case info.Size() > maxFileBytes:
-		return nil, &FileError{Path: path, Err: fmt.Errorf("larger than %d bytes", maxFileBytes)}
-	}
-	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, &FileError{Path: path, Err: err}
 	}

@@ -8,8 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // ContextFile is one file of instructions for the model, such as a
@@ -41,8 +42,9 @@ var contextFileNames = []string{"AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.M
 // A file reached twice (cwd inside cairnDir, a symbolic link) is included
 // once.
 //
-// The returned error, when not nil, lists the files that could not be read;
-// they are skipped, and the files that were read are returned all the same.
+// The returned error, when not nil, lists the files that could not be read
+// (they are skipped) and those cut to MaxContextFileBytes; the files that
+// were read are returned all the same.
 func LoadContextFiles(cairnDir, cwd string) ([]ContextFile, error) {
 	var dirs []string
 	if cairnDir != "" {
@@ -108,24 +110,19 @@ func exists(path string) bool {
 }
 
 // loadContextFileFromDir returns the preferred context file in dir, if any.
-// A candidate that cannot be read is reported and the next one tried.
+// A candidate that cannot be read is reported and the next one tried; one
+// that was cut is used and reported.
 func loadContextFileFromDir(dir string) (*ContextFile, []error) {
 	var errs []error
 	for _, name := range contextFileNames {
 		path := filepath.Join(dir, name)
-		info, err := os.Stat(path)
-		if errors.Is(err, fs.ErrNotExist) {
+		content, err := readCapped(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			continue
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("context file %s skipped: %w", path, err))
-			continue
-		}
-		if !info.Mode().IsRegular() {
-			continue
-		}
-		content, err := readCapped(path, info.Size())
-		if err != nil {
+		case errors.Is(err, regfile.ErrTooLarge):
+			errs = append(errs, err)
+		case err != nil:
 			errs = append(errs, fmt.Errorf("context file %s skipped: %w", path, err))
 			continue
 		}
@@ -134,12 +131,13 @@ func loadContextFileFromDir(dir string) (*ContextFile, []error) {
 	return nil, errs
 }
 
-// readCapped reads at most MaxContextFileBytes of path, without a leading
-// byte order mark. A longer file is cut at its last line break before the
-// limit (or at a character boundary when the first line alone is too long)
-// and a note says how much was left out.
-func readCapped(path string, size int64) (string, error) {
-	f, err := os.Open(path)
+// readCapped reads at most MaxContextFileBytes of the regular file at path
+// (see regfile), without a leading byte order mark. A longer file is cut at
+// its last line break before the limit (or at a character boundary when
+// the first line alone is too long) and a note tells the model how much was
+// left out; the error, wrapping regfile.ErrTooLarge, tells the person.
+func readCapped(path string) (string, error) {
+	f, err := regfile.Open(path)
 	if err != nil {
 		return "", err
 	}
@@ -165,22 +163,31 @@ func readCapped(path string, size int64) (string, error) {
 			cut = cut[:len(cut)-1]
 		}
 	}
-	size = max(size, int64(len(data)))
-	return fmt.Sprintf("%s\n[cairn: this file is %d KB; only its first %d KB are included here. Read the file for the rest.]",
-		cut, (size+1023)/1024, MaxContextFileBytes>>10), nil
+	size := int64(len(data))
+	if info, err := f.Stat(); err == nil {
+		size = max(size, info.Size())
+	}
+	kb, limit := (size+1023)/1024, MaxContextFileBytes>>10
+	return fmt.Sprintf("%s\n[cairn: this file is %d KB; only its first %d KB are included here. Read the file for the rest.]", cut, kb, limit),
+		fmt.Errorf("%s is %d KB, so the model sees only its first %d KB (%w); shorten it to give the model all of it", path, kb, limit, regfile.ErrTooLarge)
 }
 
 // LoadOverrides reads the files that change the base prompt: SYSTEM.md,
 // whose text replaces cairn's default prompt (see Options.Custom), and
 // APPEND_SYSTEM.md, whose text is added after it (Options.Append). Each is
 // looked for in <cwd>/.cairn/ first, then in cairnDir; the first found is
-// used. An empty cwd skips the project (one that is not trusted). A missing
-// or unreadable file gives "".
-func LoadOverrides(cairnDir, cwd string) (custom, appendText string) {
-	return readFirst(cairnDir, cwd, "SYSTEM.md"), readFirst(cairnDir, cwd, "APPEND_SYSTEM.md")
+// used. An empty cwd skips the project (one that is not trusted). A
+// missing file gives ""; the error, when not nil, names files that could
+// not be read (the next candidate is used) or were cut, as context files
+// are, to MaxContextFileBytes.
+func LoadOverrides(cairnDir, cwd string) (custom, appendText string, err error) {
+	var errs []error
+	custom = readFirst(cairnDir, cwd, "SYSTEM.md", &errs)
+	appendText = readFirst(cairnDir, cwd, "APPEND_SYSTEM.md", &errs)
+	return custom, appendText, errors.Join(errs...)
 }
 
-func readFirst(cairnDir, cwd, name string) string {
+func readFirst(cairnDir, cwd, name string, errs *[]error) string {
 	var candidates []string
 	if cwd != "" {
 		candidates = append(candidates, filepath.Join(cwd, ".cairn", name))
@@ -189,10 +196,17 @@ func readFirst(cairnDir, cwd, name string) string {
 		candidates = append(candidates, filepath.Join(cairnDir, name))
 	}
 	for _, path := range candidates {
-		data, err := os.ReadFile(path)
-		if err == nil {
-			return strings.TrimPrefix(string(data), "\ufeff")
+		text, err := readCapped(path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case errors.Is(err, regfile.ErrTooLarge):
+			*errs = append(*errs, err)
+		case err != nil:
+			*errs = append(*errs, fmt.Errorf("%s skipped: %w", path, err))
+			continue
 		}
+		return text
 	}
 	return ""
 }

@@ -1,11 +1,16 @@
 package sysprompt
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // tree creates files (path relative to a fresh directory -> content; a
@@ -160,8 +165,12 @@ func TestLargeContextFileIsCutWithNote(t *testing.T) {
 	big := "\ufeff" + strings.Repeat(line, 2000)
 	root := tree(t, map[string]string{".git": "<dir>", "AGENTS.md": big})
 	files, err := LoadContextFiles("", root)
-	if err != nil || len(files) != 1 {
+	if len(files) != 1 {
 		t.Fatalf("LoadContextFiles = %d files, %v", len(files), err)
+	}
+	// The person is told too, not only the model.
+	if !errors.Is(err, regfile.ErrTooLarge) || !strings.Contains(err.Error(), filepath.Join(root, "AGENTS.md")) || !strings.Contains(err.Error(), "first 256 KB") {
+		t.Errorf("error = %v, want one naming the file and what was kept", err)
 	}
 	got := files[0].Content
 	body, note, ok := strings.Cut(got, "\n[cairn: ")
@@ -187,15 +196,15 @@ func TestLoadOverridesProjectFirst(t *testing.T) {
 		"other/.cairn/README.md": "",
 	})
 	home := filepath.Join(root, "home")
-	custom, appendText := LoadOverrides(home, filepath.Join(root, "proj"))
+	custom, appendText, _ := LoadOverrides(home, filepath.Join(root, "proj"))
 	if custom != "project system" || appendText != "user append" {
 		t.Errorf("LoadOverrides(proj) = %q, %q", custom, appendText)
 	}
-	custom, appendText = LoadOverrides(home, filepath.Join(root, "other"))
+	custom, appendText, _ = LoadOverrides(home, filepath.Join(root, "other"))
 	if custom != "user system" || appendText != "user append" {
 		t.Errorf("LoadOverrides(other) = %q, %q", custom, appendText)
 	}
-	custom, appendText = LoadOverrides("", filepath.Join(root, "other"))
+	custom, appendText, _ = LoadOverrides("", filepath.Join(root, "other"))
 	if custom != "" || appendText != "" {
 		t.Errorf("LoadOverrides without files = %q, %q", custom, appendText)
 	}
@@ -210,5 +219,76 @@ func TestContextFileAtLimitIsWhole(t *testing.T) {
 	}
 	if files[0].Content != exact {
 		t.Errorf("a file of exactly %d bytes after its byte order mark was changed (now %d bytes)", MaxContextFileBytes, len(files[0].Content))
+	}
+}
+
+// TestSpecialFilesDoNotBlock: a named pipe or a directory where a context
+// file or SYSTEM.md is expected is skipped with an error naming it, at
+// once; the next candidate is used.
+func TestSpecialFilesDoNotBlock(t *testing.T) {
+	tests := []struct {
+		name string
+		make func(path string) error
+		kind string
+	}{
+		{"named pipe", func(path string) error { return syscall.Mkfifo(path, 0o644) }, "a named pipe"},
+		{"directory", func(path string) error { return os.Mkdir(path, 0o755) }, "a directory"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home, root := t.TempDir(), tree(t, map[string]string{".git": "<dir>", "CLAUDE.md": "fallback", ".cairn/x": ""})
+			if err := os.WriteFile(filepath.Join(home, "SYSTEM.md"), []byte("home prompt"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []string{filepath.Join(root, "AGENTS.md"), filepath.Join(root, ".cairn", "SYSTEM.md")} {
+				if err := tt.make(p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			type result struct {
+				files  []ContextFile
+				custom string
+				errs   error
+			}
+			done := make(chan result, 1)
+			go func() {
+				files, err := LoadContextFiles("", root)
+				custom, _, oerr := LoadOverrides(home, root)
+				done <- result{files, custom, errors.Join(err, oerr)}
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("loading blocked")
+			}
+			if got, want := rel(t, root, r.files), []string{"CLAUDE.md=fallback"}; !equal(got, want) {
+				t.Errorf("context files = %q, want %q", got, want)
+			}
+			if r.custom != "home prompt" {
+				t.Errorf("SYSTEM.md = %q, want the home one", r.custom)
+			}
+			for _, p := range []string{"AGENTS.md", filepath.Join(".cairn", "SYSTEM.md")} {
+				if want := filepath.Join(root, p) + ": not a regular file (" + tt.kind + ")"; r.errs == nil || !strings.Contains(r.errs.Error(), want) {
+					t.Errorf("errors %v do not say %q", r.errs, want)
+				}
+			}
+		})
+	}
+}
+
+// TestLargeSystemFileIsCut: SYSTEM.md is bounded like a context file, and
+// the person is told.
+func TestLargeSystemFileIsCut(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "SYSTEM.md"), []byte(strings.Repeat("rule\n", MaxContextFileBytes)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	custom, _, err := LoadOverrides(home, "")
+	if len(custom) > MaxContextFileBytes+200 || !strings.Contains(custom, "[cairn: this file is") {
+		t.Errorf("SYSTEM.md gave %d bytes", len(custom))
+	}
+	if !errors.Is(err, regfile.ErrTooLarge) {
+		t.Errorf("err = %v, want ErrTooLarge", err)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"regexp/syntax"
 	"runtime"
@@ -15,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // lineMatcher finds lines matching a pattern in a file's bytes. A pattern
@@ -350,9 +351,11 @@ func displayLine(b []byte) (string, bool) {
 var errFileTooLarge = errors.New("file too large to search")
 
 // readInto reads the whole file at path into buf's storage, growing it as
-// needed, and returns the filled slice.
+// needed, and returns the filled slice. Only a regular file is read (see
+// regfile): an entry the walk saw as a file may have become a named pipe,
+// and a path searched by itself may be one.
 func readInto(buf []byte, path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return buf[:0], err
 	}

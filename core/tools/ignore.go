@@ -2,9 +2,12 @@ package tools
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // ignoreFileNames are the files of ignore rules read in each directory, in
@@ -51,11 +54,16 @@ func (l *ignoreList) ignored(abs, name string, isDir bool) bool {
 	return false
 }
 
+// maxIgnoreFile bounds one ignore file; rules past it are not read.
+const maxIgnoreFile = 4 << 20
+
 // withFile returns the list extended by the rules of the ignore file at
-// path (relative to dir), or l itself when there are none.
+// path (relative to dir), or l itself when there are none. Only a regular
+// file is read (see regfile): a named pipe by the name of .gitignore in a
+// searched tree must not hang the search.
 func (l *ignoreList) withFile(dir, path string) *ignoreList {
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, err := regfile.Read(path, maxIgnoreFile)
+	if err != nil && !errors.Is(err, regfile.ErrTooLarge) {
 		return l
 	}
 	rules := parseIgnore(data)

@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/cairn-dev/cairn/core/atomicfile"
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // history is the list of submitted inputs, oldest first, and where the
@@ -202,7 +203,7 @@ func (j *journal) load() tea.Msg {
 // readEntries returns the newest limit entries of the file at path without
 // consecutive repeats, the number of valid lines and of damaged ones.
 func readEntries(path string, limit int) (entries []string, total, damaged int, err error) {
-	f, err := os.Open(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, 0, 0, err
 	}

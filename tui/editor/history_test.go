@@ -7,7 +7,11 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // submitAll types and submits each text (lines joined with shift+enter).
@@ -256,5 +260,24 @@ func TestBrowsingPastACommandDoesNotOpenThePopup(t *testing.T) {
 	d.keys("down", "backspace")
 	if got := d.items(); len(got) == 0 {
 		t.Fatal("editing a recalled command does not complete it")
+	}
+}
+
+// TestHistoryNamedPipe: a history file that is a named pipe is reported,
+// at once, rather than read.
+func TestHistoryNamedPipe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history.jsonl")
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, _, _, err := readEntries(path, 10); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, regfile.ErrNotRegular) {
+			t.Errorf("err = %v, want ErrNotRegular", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading the history blocked on a named pipe")
 	}
 }

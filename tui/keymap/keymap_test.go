@@ -4,12 +4,17 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // press decodes terminal input bytes the way Bubble Tea v2 does (its input
@@ -393,5 +398,31 @@ func BenchmarkLookup(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Lookup(msg)
+	}
+}
+
+// TestLoadNamedPipe: a keybindings file that is a named pipe gives the
+// defaults and an error naming it, at once.
+func TestLoadNamedPipe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keybindings.json")
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type loaded struct {
+		m    Map
+		errs []error
+	}
+	done := make(chan loaded, 1)
+	go func() { m, errs := Load(path); done <- loaded{m, errs} }()
+	select {
+	case l := <-done:
+		if len(l.errs) != 1 || !errors.Is(l.errs[0], regfile.ErrNotRegular) || !strings.Contains(l.errs[0].Error(), path) {
+			t.Errorf("errors = %v, want one naming the pipe", l.errs)
+		}
+		if !reflect.DeepEqual(l.m, Defaults()) {
+			t.Errorf("the defaults were not kept")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Load blocked on a named pipe")
 	}
 }

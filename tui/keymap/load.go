@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
+
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // ErrUnsupported marks a keybindings.json entry for a pi action that cairn
@@ -23,7 +24,7 @@ var ErrUnsupported = errors.New("not supported by cairn; ignored")
 // per entry, naming the file and the action, and the rest of the file still
 // applies; a file that is not valid JSON gives the defaults and one error.
 func Load(path string) (Map, []error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.Read(path, regfile.MaxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Defaults(), nil
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/cairn-dev/cairn/core/provider/google"
 	"github.com/cairn-dev/cairn/core/provider/openai"
 	"github.com/cairn-dev/cairn/core/provider/openairesp"
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // The wire formats cairn speaks, by pi's api names.
@@ -83,7 +84,7 @@ func Load(opts Options) (*Catalog, error) {
 		return c, nil
 	}
 	c.ConfigPath = filepath.Join(opts.Dir, "models.json")
-	data, err := os.ReadFile(c.ConfigPath)
+	data, err := regfile.Read(c.ConfigPath, regfile.MaxConfig)
 	if errors.Is(err, os.ErrNotExist) {
 		return c, nil
 	}
