@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -707,4 +709,34 @@ func TestAgentStoreMethods(t *testing.T) {
 		t.Errorf("context settings %q %+v", ctx.ThinkingLevel, ctx.Model)
 	}
 	_, _ = q1, a1
+}
+
+// TestStoreSkipsNamedPipes: a named pipe among a project's sessions is
+// passed over by Latest and List instead of hanging them.
+func TestStoreSkipsNamedPipes(t *testing.T) {
+	s := testStore(t)
+	path, _ := writeSession(t, s, 1)
+	pipe := filepath.Join(filepath.Dir(path), "9999-pipe.jsonl")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if f, err := os.OpenFile(pipe, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	done := make(chan string, 1)
+	go func() {
+		latest, _ := s.Latest("/p")
+		infos, _ := s.List("/p")
+		done <- fmt.Sprint(latest, len(infos))
+	}()
+	select {
+	case got := <-done:
+		if want := fmt.Sprint(path, 1); got != want {
+			t.Errorf("Latest, len(List) = %s, want %s", got, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the store blocked on a named pipe")
+	}
 }

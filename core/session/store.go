@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // ErrNoSession means there is no session to continue in a directory.
@@ -177,9 +178,11 @@ func sessionFiles(dir string) ([]fileStat, error) {
 	return out, nil
 }
 
-// readHeader reads and checks the first line of a file.
+// readHeader reads and checks the first line of a file. Like describe, it
+// reads only a regular file (see regfile): a named pipe among the sessions
+// must not hang a listing.
 func readHeader(path string) (Header, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return Header{}, err
 	}
@@ -196,7 +199,7 @@ func readHeader(path string) (Header, error) {
 // describe reads a whole session file for List: the header, names,
 // message count and first user message, decoding only what it needs.
 func describe(path string) (Info, error) {
-	fh, err := os.Open(path)
+	fh, err := regfile.Open(path)
 	if err != nil {
 		return Info{}, err
 	}
