@@ -9,7 +9,7 @@ import (
 
 // Some files steer cairn or run as programs later: cairn's own settings and
 // approval rules, the instructions it gives the model (AGENTS.md,
-// CLAUDE.md), git hooks and git's configuration (which can name programs
+// CLAUDE.md), the MCP servers it starts (.mcp.json), git hooks and git's configuration (which can name programs
 // git runs). A model that could write them without asking could approve its
 // own next calls or run code outside any rule, so edits to them ask in
 // every mode but yolo, whatever the rules say, and the question says why.
@@ -48,6 +48,9 @@ func (g *Gate) protectedReason(p string) string {
 	}
 	if base := parts[len(parts)-1]; strings.EqualFold(base, "AGENTS.md") || strings.EqualFold(base, "CLAUDE.md") {
 		return fmt.Sprintf("writes %s, instructions cairn gives the model", p)
+	}
+	if base := parts[len(parts)-1]; strings.EqualFold(base, ".mcp.json") {
+		return fmt.Sprintf("writes %s, MCP servers cairn starts as programs", p)
 	}
 	return ""
 }

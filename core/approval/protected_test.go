@@ -28,6 +28,8 @@ func TestProtectedPathsAlwaysAsk(t *testing.T) {
 		{"agents.md", "writes agents.md, instructions cairn gives the model"},
 		{".git/hooks/pre-commit", "writes .git/hooks/pre-commit, a git hook that git runs as a program"},
 		{".git/config", "writes .git/config, git's configuration, which can name programs git runs"},
+		{".mcp.json", "writes .mcp.json, MCP servers cairn starts as programs"},
+		{"svc/.MCP.json", "writes svc/.MCP.json, MCP servers cairn starts as programs"},
 		{filepath.Join(userDir, "settings.json"), "a file that controls cairn"},
 		{"src/main.go", ""},
 		{".github/workflows/x.yml", ""},
