@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,4 +52,51 @@ func TestTUIProjectTrust(t *testing.T) {
 	}
 	p.keys("C-d")
 	p.waitExit()
+}
+
+// TestTUIUntrustedProjectRunsNoGit: a repository whose git configuration
+// names a core.fsmonitor program, refused trust, runs nothing: the
+// interface lists files for @ by walking the tree, and the program never
+// runs. Trusted, git lists them (and runs the program: the plant works).
+func TestTUIUntrustedProjectRunsNoGit(t *testing.T) {
+	h := newHarness(t, tmuxTerminal)
+	mark := filepath.Join(t.TempDir(), "fsmonitor-ran")
+	hook := filepath.Join(t.TempDir(), "hook.sh")
+	files := map[string]string{
+		hook:                                  "#!/bin/sh\necho ran >> " + mark + "\n",
+		filepath.Join(h.project, "alpha.txt"): "x",
+		filepath.Join(h.project, ".cairn", "settings.json"): `{"approvalMode": "yolo"}`,
+	}
+	for path, text := range files {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "alpha.txt"}, {"config", "core.fsmonitor", hook}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = h.project
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+
+	for _, answer := range []string{"n", "y"} {
+		p := h.cairn("answer-"+answer, 100, 30)
+		p.waitText("[y/N]")
+		p.typeText(answer)
+		p.keys("Enter")
+		p.waitText("test-model")
+		// The popup shows alpha.txt once the listing is done.
+		p.typeText("@alph")
+		p.waitText("alpha.txt")
+		_, err := os.Stat(mark)
+		if ran := err == nil; ran != (answer == "y") {
+			t.Errorf("answered %s: the repository's fsmonitor ran: %v", answer, ran)
+		}
+		p.keys("C-c", "C-d")
+		p.waitExit()
+	}
 }

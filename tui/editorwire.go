@@ -16,6 +16,7 @@ func newEditor(opts Options, cmds []editor.Command) editor.Model {
 	}
 	return editor.New(editor.Options{
 		Cwd:          opts.Cwd,
+		UseGit:       opts.ProjectTrusted,
 		HistoryFile:  hist,
 		Commands:     cmds,
 		AttachImages: true,

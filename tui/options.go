@@ -33,6 +33,12 @@ type Options struct {
 	// Cwd is the working directory shown in the footer and used by `!cmd`
 	// and @ completion.
 	Cwd string
+	// ProjectTrusted says the person trusts the project in Cwd, or that it
+	// has nothing to trust. Until then nothing of the project runs, git
+	// included (its configuration can name programs git starts): @
+	// completion walks the tree instead and the footer reads .git/HEAD as
+	// a file.
+	ProjectTrusted bool
 	// Dir is cairn's own directory (~/.cairn): prompt history lives there.
 	Dir string
 	// Shell runs `!cmd` ("" picks bash).

@@ -73,22 +73,25 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		}
 	}
 	o := tui.Options{
-		Session:    a.session,
-		Approvals:  a.gate,
-		Models:     a.cat.Available,
-		Theme:      theme,
-		Themes:     custom,
-		SaveTheme:  func(name string) error { return a.settings.Set("theme", name, settings.ScopeGlobal) },
-		Keys:       keys,
-		Cwd:        a.cwd,
-		Dir:        env.dir,
-		Shell:      eff.ShellPath,
-		Templates:  templates,
-		MCP:        a.mcp.statuses,
-		MCPServers: a.mcp.servers(),
-		Notices:    notices,
-		Version:    versionString(),
-		OpenResume: resume,
+		Session:   a.session,
+		Approvals: a.gate,
+		Models:    a.cat.Available,
+		Theme:     theme,
+		Themes:    custom,
+		SaveTheme: func(name string) error { return a.settings.Set("theme", name, settings.ScopeGlobal) },
+		Keys:      keys,
+		Cwd:       a.cwd,
+		// buildApp decided trust; nothing of an untrusted project runs
+		// in the interface, git included.
+		ProjectTrusted: opts.trust != nil && opts.trust.trusted(),
+		Dir:            env.dir,
+		Shell:          eff.ShellPath,
+		Templates:      templates,
+		MCP:            a.mcp.statuses,
+		MCPServers:     a.mcp.servers(),
+		Notices:        notices,
+		Version:        versionString(),
+		OpenResume:     resume,
 	}
 	if a.noCredentials {
 		o.FirstRun = firstRunHelp(a.cat, env)

@@ -70,13 +70,13 @@ func TestFileIndexFromGit(t *testing.T) {
 	if out, err := git.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	d := newDriver(t, Options{Cwd: dir})
+	d := newDriver(t, Options{Cwd: dir, UseGit: true})
 	want := []string{".gitignore", ".hidden/", "sub/", "tracked.go", ".hidden/kept.txt", "sub/untracked.txt"}
 	if got := d.m.s.files.paths; !reflect.DeepEqual(got, want) {
 		t.Fatalf("index %q,\nwant %q (ignored files out, as git lists them)", got, want)
 	}
 
-	sub := newDriver(t, Options{Cwd: filepath.Join(dir, "sub")})
+	sub := newDriver(t, Options{Cwd: filepath.Join(dir, "sub"), UseGit: true})
 	if got := sub.m.s.files.paths; !reflect.DeepEqual(got, []string{"untracked.txt"}) {
 		t.Fatalf("index from a subdirectory %q, want paths relative to it", got)
 	}

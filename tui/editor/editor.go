@@ -62,6 +62,12 @@ type Options struct {
 	// Cwd is the directory whose files `@` completes. Empty turns file
 	// completion off.
 	Cwd string
+	// UseGit lists Cwd's files for `@` with git when Cwd is in a work tree,
+	// leaving out what .gitignore excludes. Set it only for a project the
+	// person trusts: git obeys the repository's own configuration, which
+	// can name programs it runs (core.fsmonitor). Unset, the files are
+	// found by walking the tree.
+	UseGit bool
 	// HistoryFile is where prompt history persists, as JSON lines. Empty
 	// keeps history in memory only.
 	HistoryFile string
@@ -173,7 +179,7 @@ func (m Model) RefreshFiles() tea.Cmd {
 		return nil
 	}
 	m.s.files.generation++
-	return indexFiles(m.s.opts.Cwd, m.s.opts.MaxFiles, m.s.files.generation)
+	return indexFiles(m.s.opts.Cwd, m.s.opts.UseGit, m.s.opts.MaxFiles, m.s.files.generation)
 }
 
 // Update handles key presses, pastes and the editor's InternalMsg values.

@@ -3,6 +3,7 @@ package editor
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io/fs"
 	"os/exec"
 	"path/filepath"
@@ -40,14 +41,18 @@ type filesIndexed struct {
 }
 
 // indexFiles returns the command that lists the files under cwd: through
-// git when cwd is in a work tree (tracked and untracked files, ignored ones
-// left out), else by walking the tree without .git, node_modules and other
-// dot-directories. At most limit files are listed.
-func indexFiles(cwd string, limit, generation int) tea.Cmd {
+// git when useGit is set and cwd is in a work tree (tracked and untracked
+// files, ignored ones left out), else by walking the tree without .git,
+// node_modules and other dot-directories. At most limit files are listed.
+func indexFiles(cwd string, useGit bool, limit, generation int) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
 		defer cancel()
-		files, err := gitFiles(ctx, cwd, limit)
+		var files []string
+		err := errors.ErrUnsupported
+		if useGit {
+			files, err = gitFiles(ctx, cwd, limit)
+		}
 		if err != nil {
 			files = walkFiles(ctx, cwd, limit)
 		}
