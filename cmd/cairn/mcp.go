@@ -15,6 +15,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/mcp"
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // mcpRun is the MCP servers of one run: the manager keeping them running
@@ -108,7 +109,7 @@ func mcpReporter(streams IOStreams, env environment) func(string) {
 		mu.Lock()
 		defer mu.Unlock()
 		if os.MkdirAll(filepath.Dir(path), 0o700) == nil {
-			if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+			if f, err := regfile.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
 				fmt.Fprintf(f, "%s %s\n", time.Now().UTC().Format(time.RFC3339), msg)
 				_ = f.Close()
 			}

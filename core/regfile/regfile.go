@@ -35,17 +35,25 @@ var (
 // gives an error for which errors.Is(err, fs.ErrNotExist) holds. The
 // caller bounds what it reads.
 func Open(path string) (*os.File, error) {
+	return OpenFile(path, os.O_RDONLY, 0)
+}
+
+// OpenFile is Open for any flags of os.OpenFile, for the files cairn
+// appends to or rewrites (prompt history, sessions, logs): a named pipe in
+// their place would block a write, or a read of what was written, for
+// good. A file that does not exist yet is created if flag says so.
+func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, error) {
 	// Look before opening, so a device is never opened at all (opening
 	// some has effects), then check the descriptor itself, so a swap
 	// after the look gains nothing.
 	info, err := os.Stat(path)
-	if err != nil {
+	switch {
+	case err == nil && !info.Mode().IsRegular():
+		return nil, notRegular(path, info.Mode())
+	case err != nil && (flag&os.O_CREATE == 0 || !errors.Is(err, fs.ErrNotExist)):
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, notRegular(path, info.Mode())
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	f, err := os.OpenFile(path, flag|openFlags, perm)
 	if err != nil {
 		return nil, err
 	}

@@ -106,3 +106,48 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenFileForWriting: appending creates a missing file and writes a
+// regular one, and refuses a named pipe at once (a plain open for writing
+// waits for a reader that never comes).
+func TestOpenFileForWriting(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		path    string
+		wantErr error
+	}{
+		{"a new file", filepath.Join(dir, "new.log"), nil},
+		{"the same file again", filepath.Join(dir, "new.log"), nil},
+		{"a named pipe", fifo, ErrNotRegular},
+		{"in a missing directory", filepath.Join(dir, "none", "x.log"), fs.ErrNotExist},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				f, err := OpenFile(tt.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+				if err == nil {
+					_, err = f.WriteString("line\n")
+					f.Close()
+				}
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil) != (err == nil) {
+					t.Errorf("err = %v, want %v", err, tt.wantErr)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("OpenFile blocked")
+			}
+		})
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "new.log")); string(data) != "line\nline\n" {
+		t.Errorf("appended %q", data)
+	}
+}

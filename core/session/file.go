@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // Errors a caller may need to tell apart.
@@ -112,10 +113,11 @@ func newFile(path string, h Header, now func() time.Time) *File {
 // an incomplete last line left by a crash; neither stops the rest of the
 // file from loading. The leaf is the last entry in the file, as in pi.
 func Open(path string) (*File, error) {
-	fh, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	// Only a regular file (see regfile): a named pipe would block the read.
+	fh, err := regfile.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
 	readOnly := false
 	if errors.Is(err, fs.ErrPermission) {
-		fh, err = os.Open(path)
+		fh, err = regfile.Open(path)
 		readOnly = true
 	}
 	if err != nil {

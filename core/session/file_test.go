@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // testStore returns a store in a temporary directory with a clock that
@@ -738,5 +739,35 @@ func TestStoreSkipsNamedPipes(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the store blocked on a named pipe")
+	}
+}
+
+// TestOpenNamedPipe: a session path that is a named pipe is refused at
+// once instead of hanging the load.
+func TestOpenNamedPipe(t *testing.T) {
+	pipe := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if f, err := os.OpenFile(pipe, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	done := make(chan error, 1)
+	go func() {
+		f, err := Open(pipe)
+		if err == nil {
+			f.Close()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, regfile.ErrNotRegular) {
+			t.Errorf("err = %v, want ErrNotRegular", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Open blocked on a named pipe")
 	}
 }

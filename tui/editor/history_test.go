@@ -281,3 +281,22 @@ func TestHistoryNamedPipe(t *testing.T) {
 		t.Fatal("reading the history blocked on a named pipe")
 	}
 }
+
+// TestHistoryAppendNamedPipe: saving history to a named pipe fails at once
+// instead of blocking once the pipe is full.
+func TestHistoryAppendNamedPipe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history.jsonl")
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- appendEntries(path, []string{strings.Repeat("x", 1<<17)}) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, regfile.ErrNotRegular) {
+			t.Errorf("err = %v, want ErrNotRegular", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("appending to the history blocked on a named pipe")
+	}
+}
