@@ -36,9 +36,9 @@ func (t projectTrust) trusted() bool { return t.state == trust.Trusted || len(t.
 
 // projectTrustFor decides, once per run, whether the project of cwd is
 // trusted. --trust-project records trust; ask, when not nil, is the
-// terminal to ask the person on (interactive mode only). Otherwise an untrusted project's
-// control files are ignored, with one warning on streams.Err naming them and
-// the way to trust them.
+// terminal to ask the person on (interactive mode only). Otherwise an
+// untrusted project's control files are ignored, with one warning on
+// streams.Err naming them and the way to trust them.
 func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd string, ask *IOStreams) projectTrust {
 	if opts.trust != nil {
 		return *opts.trust
@@ -78,7 +78,7 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 	why := "is not trusted"
 	switch {
 	case !t.scan.Sure():
-		why = "has control files cairn cannot fingerprint whole (cairn --trust-project names them)"
+		why = "has control files cairn cannot check whole (too large, too many or unreadable), so trust cannot last from one start to the next"
 	case state == trust.Changed:
 		why = "changed since you trusted it"
 	case state == trust.Outdated:
@@ -91,11 +91,11 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 
 // keep keeps the project trusted after cairn itself, at the person's
 // request, wrote its control file at path, in the working directory cwd
-// (an "Always allow" rule, a project setting): otherwise the next start would take the person's own
-// change for a stranger's. Only that file is re-recorded, and only while
-// the other control files are as this run trusted them; any other change
-// waits for the next start to ask about it. It does nothing for an
-// untrusted project.
+// (an "Always allow" rule, a project setting): otherwise the next start
+// would take the person's own change for a stranger's. Only that file is
+// re-recorded, and only while the other control files are as this run
+// trusted them; any other change waits for the next start to ask about
+// it. It does nothing for an untrusted project.
 func (t *projectTrust) keep(streams IOStreams, cwd, path string) {
 	if !t.trusted() || t.store == nil {
 		return
