@@ -88,7 +88,7 @@ func Send(ctx context.Context, opts Options, providerName, apiKey string, newReq
 			return nil, &Error{Provider: providerName, Message: Redact(err.Error(), apiKey), Err: err}
 		}
 		w := &watchdog{provider: providerName, limits: limits, afterFunc: afterFunc, cancel: cancel}
-		w.arm()
+		w.start()
 		resp, err := client.Do(req)
 		var perr *Error
 		if err != nil {
