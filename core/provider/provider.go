@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/redact"
 )
 
 // Provider streams one model request. Implementations are safe for concurrent
@@ -41,6 +42,14 @@ type Request struct {
 	APIKey string
 	// Headers are extra HTTP headers (from models.json), sent as given.
 	Headers map[string]string
+}
+
+// Secrets are the values no error may show: the API key and every value of
+// the model's and the request's headers (models.json may put a credential
+// in any of them).
+func (r *Request) Secrets() []string {
+	out := append(redact.HeaderValues(r.Model.Headers), redact.HeaderValues(r.Headers)...)
+	return append(out, r.APIKey)
 }
 
 // OutputLimit is the cap on the answer to send: MaxTokens, or the model's

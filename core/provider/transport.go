@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/redact"
 )
 
 // HTTPDoer sends one HTTP request; *http.Client is one.
@@ -85,7 +86,7 @@ func Send(ctx context.Context, opts Options, providerName, apiKey string, newReq
 		req, err := newRequest(actx)
 		if err != nil {
 			cancel()
-			return nil, &Error{Provider: providerName, Message: Redact(err.Error(), apiKey), Err: err}
+			return nil, &Error{Provider: providerName, Message: redact.Secrets(err.Error(), apiKey), Err: err}
 		}
 		w := &watchdog{provider: providerName, limits: limits, afterFunc: afterFunc, cancel: cancel}
 		w.start()
@@ -145,7 +146,7 @@ func responseError(resp *http.Response, providerName, apiKey string, now time.Ti
 	if perr.Message == "" {
 		perr.Message = http.StatusText(resp.StatusCode)
 	}
-	perr.Message = Redact(perr.Message, apiKey)
+	perr.Message = redact.Secrets(perr.Message, apiKey)
 	if !perr.Retryable && !PermanentCode(perr.Code) {
 		perr.Retryable = RetryableStatus(resp.StatusCode)
 	}
@@ -170,6 +171,8 @@ func responseError(resp *http.Response, providerName, apiKey string, now time.Ti
 	return perr
 }
 
+// redactedError is an error whose text had a secret in it: it shows the
+// text without, and still unwraps to the original for errors.Is.
 type redactedError struct {
 	msg string
 	err error
@@ -178,8 +181,25 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-func redactError(err error, secret string) error {
-	msg := Redact(err.Error(), secret)
+// redactError returns err with the secrets gone from its text; a *Error
+// stays a *Error (a copy), so callers still see its status and whether to
+// retry.
+func redactError(err error, secrets ...string) error {
+	if err == nil {
+		return nil
+	}
+	var perr *Error
+	if errors.As(err, &perr) && perr == err {
+		c := *perr
+		c.Message = redact.Secrets(c.Message, secrets...)
+		c.Code = redact.Secrets(c.Code, secrets...)
+		c.Hint = redact.Secrets(c.Hint, secrets...)
+		if c.Err != nil {
+			c.Err = redactError(c.Err, secrets...)
+		}
+		return &c
+	}
+	msg := redact.Secrets(err.Error(), secrets...)
 	if msg == err.Error() {
 		return err
 	}
