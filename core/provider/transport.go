@@ -171,16 +171,6 @@ func responseError(resp *http.Response, providerName, apiKey string, now time.Ti
 	return perr
 }
 
-// redactedError is an error whose text had a secret in it: it shows the
-// text without, and still unwraps to the original for errors.Is.
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
-
 // redactError returns err with the secrets gone from its text; a *Error
 // stays a *Error (a copy), so callers still see its status and whether to
 // retry.
@@ -199,11 +189,7 @@ func redactError(err error, secrets ...string) error {
 		}
 		return &c
 	}
-	msg := redact.Secrets(err.Error(), secrets...)
-	if msg == err.Error() {
-		return err
-	}
-	return &redactedError{msg: msg, err: err}
+	return redact.Error(err, secrets...)
 }
 
 // backoff returns the wait before retry number attempt+1: BaseDelay doubled

@@ -121,3 +121,28 @@ func maskQuery(q string) string {
 	}
 	return strings.Join(parts, "&")
 }
+
+// Error returns err with the secrets taken out of its text: nil for nil, err
+// itself when its text holds none. The result still unwraps to err, so
+// errors.Is keeps working; a caller that errors.As a typed error out of it
+// gets the original, unredacted value, and must redact that type's fields
+// itself (as the provider package does for its *Error).
+func Error(err error, secrets ...string) error {
+	if err == nil {
+		return nil
+	}
+	msg := Secrets(err.Error(), secrets...)
+	if msg == err.Error() {
+		return err
+	}
+	return &redactedError{msg: msg, err: err}
+}
+
+// redactedError shows a redacted text and unwraps to the original error.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }

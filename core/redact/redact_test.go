@@ -1,6 +1,8 @@
 package redact
 
 import (
+	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -83,4 +85,18 @@ func FuzzURL(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestError(t *testing.T) {
+	base := errors.New("dial: token tok-1234567890 refused")
+	err := Error(fmt.Errorf("connect: %w", base), "tok-1234567890")
+	if err.Error() != "connect: dial: token [redacted] refused" || !errors.Is(err, base) {
+		t.Fatalf("got %q (is base: %v)", err, errors.Is(err, base))
+	}
+	if clean := errors.New("nothing secret"); Error(clean, "tok-1234567890") != clean {
+		t.Fatal("an error without secrets was replaced")
+	}
+	if Error(nil, "tok-1234567890") != nil {
+		t.Fatal("nil became an error")
+	}
 }
