@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
-	"net/url"
 	"regexp"
 	"slices"
 	"sync"
@@ -36,17 +35,13 @@ func modelError(err error) string { return redactURLs(err.Error()) }
 
 // secrets are the values of s's configuration that no error may show: its
 // headers and environment (where a token usually goes, expanded from
-// ${VAR}) and the password in its URL.
+// ${VAR}) and the credentials in its URL.
 func (s Server) secrets() []string {
 	out := redact.HeaderValues(s.Headers)
 	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 		out = append(out, s.Env[k])
 	}
-	if u, err := url.Parse(s.URL); err == nil && u.User != nil {
-		p, _ := u.User.Password()
-		out = append(out, u.User.Username(), p)
-	}
-	return out
+	return append(out, redact.URLSecrets(s.URL)...)
 }
 
 // redactingConn is a Conn whose errors, and tool results that report an

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -197,4 +198,28 @@ func TestStreamJSONRedactsKeyAndHeaders(t *testing.T) {
 		t.Errorf("error %+v is no longer retryable", pe)
 	}
 	check("error event", msg, err)
+}
+
+// A base URL's credentials (a token as the user name, a ?key=) are
+// secrets too: net/http quotes the URL in its errors, starring only a
+// password.
+func TestStreamJSONRedactsBaseURLCredentials(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close() // no answer at all: the client's error quotes the URL
+		}
+	}))
+	defer srv.Close()
+	u := strings.Replace(srv.URL, "://", "://tok-user-0123456789@", 1) + "/v1?key=AIzaSECRET123"
+	req := &provider.Request{Model: core.Model{ID: "m", Provider: "test", BaseURL: u}}
+	msg, err := provider.StreamJSON(context.Background(), provider.Options{}, req, nil, provider.JSONRequest{Provider: "test", URL: u, Body: map[string]string{}}, nil)
+	if err == nil {
+		t.Fatal("a dropped connection succeeded")
+	}
+	for _, s := range []string{err.Error(), msg.ErrorMessage} {
+		if strings.Contains(s, "tok-user-0123456789") || strings.Contains(s, "AIzaSECRET123") {
+			t.Errorf("error shows the URL's credentials: %s", s)
+		}
+	}
 }

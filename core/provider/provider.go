@@ -44,11 +44,12 @@ type Request struct {
 	Headers map[string]string
 }
 
-// Secrets are the values no error may show: the API key and every value of
+// Secrets are the values no error may show: the API key, every value of
 // the model's and the request's headers (models.json may put a credential
-// in any of them).
+// in any of them) and the credentials in the base URL.
 func (r *Request) Secrets() []string {
 	out := append(redact.HeaderValues(r.Model.Headers), redact.HeaderValues(r.Headers)...)
+	out = append(out, redact.URLSecrets(r.Model.BaseURL)...)
 	return append(out, r.APIKey)
 }
 

@@ -79,6 +79,40 @@ func URL(raw string) string {
 	return u.String()
 }
 
+// URLSecrets returns the credentials raw carries, for Secrets: the user
+// name and password of its userinfo and the values of its credential-like
+// query parameters. An error that quotes the URL (as net/http's do, with
+// only the password starred) then loses them too.
+func URLSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if u.User != nil {
+		p, _ := u.User.Password()
+		out = append(out, u.User.Username(), p)
+	}
+	for name, values := range u.Query() {
+		if secretParam(name) {
+			out = append(out, values...)
+		}
+	}
+	return out
+}
+
+// secretParam reports whether a query parameter's name marks its value as
+// a credential.
+func secretParam(name string) bool {
+	name = strings.ToLower(name)
+	for _, w := range secretParams {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // stripUserinfo cuts userinfo from a string that is not a well-formed URL.
 func stripUserinfo(raw string) string {
 	i := strings.Index(raw, "://")
@@ -104,19 +138,16 @@ func maskQuery(q string) string {
 	}
 	parts := strings.Split(q, "&")
 	for i, p := range parts {
-		name, _, found := strings.Cut(p, "=")
+		raw, _, found := strings.Cut(p, "=")
 		if !found {
 			continue
 		}
-		if n, err := url.QueryUnescape(name); err == nil {
+		name := raw
+		if n, err := url.QueryUnescape(raw); err == nil {
 			name = n
 		}
-		name = strings.ToLower(name)
-		for _, w := range secretParams {
-			if strings.Contains(name, w) {
-				parts[i] = p[:strings.IndexByte(p, '=')+1] + Mask
-				break
-			}
+		if secretParam(name) {
+			parts[i] = raw + "=" + Mask
 		}
 	}
 	return strings.Join(parts, "&")

@@ -100,3 +100,15 @@ func TestError(t *testing.T) {
 		t.Fatal("nil became an error")
 	}
 }
+
+func TestURLSecrets(t *testing.T) {
+	got := URLSecrets("https://bob:hunter2-long@gw.example.com/v1?key=AIzaSECRET&alt=sse&access_token=t0k")
+	slices.Sort(got)
+	want := []string{"AIzaSECRET", "bob", "hunter2-long", "t0k"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if got := URLSecrets("https://api.example.com/v1"); len(got) != 0 {
+		t.Fatalf("a URL without credentials gave %q", got)
+	}
+}
