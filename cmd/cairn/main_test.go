@@ -341,3 +341,26 @@ func TestPrintModeLeavesAFailedAttemptsTextOffStdout(t *testing.T) {
 		t.Fatalf("stderr %q does not say the attempt was retried", r.stderr)
 	}
 }
+
+// A header from models.json (here a gateway's token) echoed by the server
+// in its error is not shown either.
+func TestProviderErrorGoesToStderrWithoutConfiguredHeaders(t *testing.T) {
+	const token = "tok-gateway-SECRET-123"
+	srv := providertest.NewServer(t, providertest.Response{Status: 401, Body: []byte(`{"error":{"message":"gateway token ` + token + ` is not valid","type":"invalid_request_error"}}`)})
+	dir := t.TempDir()
+	modelsJSON := `{"providers": {"gw": {"baseUrl": "` + srv.URL + `/v1", "api": "openai-completions", "apiKey": "none",
+	  "headers": {"X-Gateway-Token": "GW_TOKEN"}, "models": [{"id": "m"}]}}}`
+	if err := os.WriteFile(filepath.Join(dir, "models.json"), []byte(modelsJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(t, map[string]string{"CAIRN_DIR": dir, "GW_TOKEN": token}, nil, "--model", "gw/m", "-p", "hi")
+	if r.code != exitFailure {
+		t.Fatalf("%+v", r)
+	}
+	if got := srv.Requests(); len(got) == 0 || got[0].Header.Get("X-Gateway-Token") != token {
+		t.Fatalf("the header was not sent: %+v", got)
+	}
+	if strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, "gateway token [redacted] is not valid") {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+}

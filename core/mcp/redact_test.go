@@ -101,3 +101,12 @@ func TestDialSDKRedactsEchoedHeaders(t *testing.T) {
 		t.Errorf("refused connection: %v", err)
 	}
 }
+
+// Lists and messages name an HTTP server by its URL: without its
+// credentials.
+func TestCommandLineHidesURLCredentials(t *testing.T) {
+	s := Server{Transport: TransportHTTP, URL: "https://bob:pw-secret-123@mcp.example.com/mcp?api_key=SECRET123&v=2"}
+	if got, want := s.CommandLine(), "https://mcp.example.com/mcp?api_key=[redacted]&v=2"; got != want {
+		t.Errorf("CommandLine() = %q, want %q", got, want)
+	}
+}
