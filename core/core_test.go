@@ -602,3 +602,16 @@ func TestPlainText(t *testing.T) {
 		t.Error("no blocks, some text")
 	}
 }
+
+// Shown hides a model's credentials from display and leaves the model used
+// for requests as it was.
+func TestModelShownKeepsTheOriginal(t *testing.T) {
+	m := core.Model{BaseURL: "https://u:p4ssword-long@h/v1", Headers: map[string]string{"X-Api-Key": "hdr-secret-123456"}}
+	shown := m.Shown()
+	if shown.BaseURL != "https://h/v1" || shown.Headers["X-Api-Key"] != "[redacted]" {
+		t.Fatalf("shown %+v", shown)
+	}
+	if m.BaseURL != "https://u:p4ssword-long@h/v1" || m.Headers["X-Api-Key"] != "hdr-secret-123456" {
+		t.Fatalf("the original changed: %+v", m)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/redact"
 )
 
 // Model describes one model a provider serves: how to reach it, what it can
@@ -21,6 +23,22 @@ type Model struct {
 	MaxTokens     int               `json:"maxTokens"`
 	Headers       map[string]string `json:"headers,omitempty"`
 	Compat        *Compat           `json:"compat,omitempty"`
+}
+
+// Shown is m as a host or a person may see it: its base URL without
+// user:password@ or credential-like query values, and its headers' values
+// masked (models.json may put a credential in any of them). The model
+// itself, used for requests, keeps them.
+func (m Model) Shown() Model {
+	m.BaseURL = redact.URL(m.BaseURL)
+	if m.Headers != nil {
+		masked := make(map[string]string, len(m.Headers))
+		for k := range m.Headers {
+			masked[k] = redact.Mask
+		}
+		m.Headers = masked
+	}
+	return m
 }
 
 // SupportsImages reports whether the model accepts image input.

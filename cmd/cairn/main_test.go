@@ -301,3 +301,66 @@ func TestPrintModeRunsToolsAndRefusesWhatNeedsApproval(t *testing.T) {
 		t.Fatal("bash did not run with --approval yolo")
 	}
 }
+
+// openAIChunk is one chat.completion.chunk event carrying text, or the
+// finish reason when text is empty.
+func openAIChunk(text string) string {
+	quoted, _ := json.Marshal(text)
+	delta := `{"content":` + string(quoted) + `}`
+	finish := `null`
+	if text == "" {
+		delta, finish = `{}`, `"stop"`
+	}
+	return `data: {"id":"c1","object":"chat.completion.chunk","created":1700000000,"model":"local-model","choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + finish + `}]}` + "\n\n"
+}
+
+// TestPrintModeLeavesAFailedAttemptsTextOffStdout: a provider that drops
+// the connection mid-answer is retried, and only the answer of the attempt
+// that succeeds reaches stdout; the failed attempt's partial text must not
+// be glued in front of it.
+func TestPrintModeLeavesAFailedAttemptsTextOffStdout(t *testing.T) {
+	broken := providertest.SSEBody(openAIChunk("Half of a fir"))
+	broken.Drop = true
+	srv := providertest.NewServer(t, broken,
+		providertest.SSEBody(openAIChunk("The whole ")+openAIChunk("answer.")+openAIChunk("")+"data: [DONE]\n\n"))
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(`{"retry": {"baseDelayMs": 1}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(t, map[string]string{"CAIRN_DIR": dir}, nil, "--base-url", srv.URL+"/v1", "--model", "local-model", "-p", "hi")
+	if r.code != exitOK {
+		t.Fatalf("%+v", r)
+	}
+	if len(srv.Requests()) != 2 {
+		t.Fatalf("%d requests, want the failed one and its retry", len(srv.Requests()))
+	}
+	if r.stdout != "The whole answer.\n" {
+		t.Fatalf("stdout = %q, want only the retried answer", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "retrying") {
+		t.Fatalf("stderr %q does not say the attempt was retried", r.stderr)
+	}
+}
+
+// A header from models.json (here a gateway's token) echoed by the server
+// in its error is not shown either.
+func TestProviderErrorGoesToStderrWithoutConfiguredHeaders(t *testing.T) {
+	const token = "tok-gateway-SECRET-123"
+	srv := providertest.NewServer(t, providertest.Response{Status: 401, Body: []byte(`{"error":{"message":"gateway token ` + token + ` is not valid","type":"invalid_request_error"}}`)})
+	dir := t.TempDir()
+	modelsJSON := `{"providers": {"gw": {"baseUrl": "` + srv.URL + `/v1", "api": "openai-completions", "apiKey": "none",
+	  "headers": {"X-Gateway-Token": "GW_TOKEN"}, "models": [{"id": "m"}]}}}`
+	if err := os.WriteFile(filepath.Join(dir, "models.json"), []byte(modelsJSON), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(t, map[string]string{"CAIRN_DIR": dir, "GW_TOKEN": token}, nil, "--model", "gw/m", "-p", "hi")
+	if r.code != exitFailure {
+		t.Fatalf("%+v", r)
+	}
+	if got := srv.Requests(); len(got) == 0 || got[0].Header.Get("X-Gateway-Token") != token {
+		t.Fatalf("the header was not sent: %+v", got)
+	}
+	if strings.Contains(r.stderr, token) || !strings.Contains(r.stderr, "gateway token [redacted] is not valid") {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+}

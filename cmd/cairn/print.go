@@ -251,20 +251,32 @@ type eventWriter interface {
 	finish() error
 }
 
-// textWriter streams assistant text as it arrives, a blank line between
-// answers, and on a terminal shows tool calls on stderr as they run and a
-// spinner while the model is thinking.
+// textWriter writes the answers' text, a blank line between answers, and on
+// a terminal shows tool calls on stderr as they run and a spinner while the
+// model is thinking or writing. Each answer's text is held until the answer
+// ends: an attempt that fails mid-stream is retried, and its partial text
+// must not reach stdout ahead of the answer that replaces it, since stdout
+// is what a script captures and cannot be taken back.
 type textWriter struct {
 	out      *bufio.Writer
 	errOut   io.Writer
 	progress bool
 	spin     *spinner // nil: no spinner
+	// held is the current answer's text (with the separator before it)
+	// waiting for the answer to end.
+	held []byte
+	// The state of stdout as written, and as it will be once held is.
+	shown, pending screenState
+	err            error
+}
+
+// screenState is where the text on stdout has got to.
+type screenState struct {
+	wrote   bool // some text has been written
+	newline bool // the text ends with a newline
 	// broken: stderr ended the answer's unfinished line on the terminal
 	// (before a tool line), so the screen is at the start of a line.
-	broken  bool
-	wrote   bool
-	newline bool
-	err     error
+	broken bool
 }
 
 func (w *textWriter) write(e core.Event) {
@@ -275,26 +287,28 @@ func (w *textWriter) write(e core.Event) {
 	case core.MessageUpdate:
 		switch e.Kind {
 		case core.UpdateTextStart:
-			if w.wrote {
-				if !w.newline {
-					w.out.WriteString("\n")
+			if w.pending.wrote {
+				if !w.pending.newline {
+					w.held = append(w.held, '\n')
 				}
-				w.out.WriteString("\n")
+				w.held = append(w.held, '\n')
 			}
 		case core.UpdateTextDelta:
-			w.out.WriteString(e.Delta)
-			w.wrote, w.broken = true, false
-			w.newline = strings.HasSuffix(e.Delta, "\n")
-			if err := w.out.Flush(); err != nil && w.err == nil {
-				w.err = err
-			}
+			w.held = append(w.held, e.Delta...)
+			w.pending.wrote, w.pending.broken = true, false
+			w.pending.newline = strings.HasSuffix(e.Delta, "\n")
+		}
+	case core.MessageEnd:
+		if am, ok := e.Message.(*core.AssistantMessage); ok {
+			w.release(am.StopReason != core.StopError)
 		}
 	case core.ToolExecutionStart:
 		if w.progress {
-			if w.wrote && !w.newline && !w.broken {
+			if w.shown.wrote && !w.shown.newline && !w.shown.broken {
 				// The tool line goes below the answer's text, not after it.
 				fmt.Fprintln(w.errOut)
-				w.broken = true
+				w.shown.broken = true
+				w.pending.broken = true
 			}
 			fmt.Fprintf(w.errOut, "  → %s %s\n", e.ToolName, clip(string(e.Args), 100))
 		}
@@ -313,19 +327,41 @@ func (w *textWriter) write(e core.Event) {
 	}
 }
 
-// spinner starts the spinner when a turn asks the model, stops it when the
-// answer's text or a tool call starts, and erases it before anything else
-// reaches stderr.
+// release ends the held answer: its text goes to stdout when keep is set
+// (the answer finished, or the person aborted it and it is all there is),
+// and is dropped when the attempt failed, whether or not a retry follows.
+func (w *textWriter) release(keep bool) {
+	if !keep {
+		w.held, w.pending = w.held[:0], w.shown
+		return
+	}
+	if len(w.held) == 0 {
+		return
+	}
+	w.out.Write(w.held)
+	w.held, w.shown = w.held[:0], w.pending
+	if err := w.out.Flush(); err != nil && w.err == nil {
+		w.err = err
+	}
+}
+
+// spinner starts the spinner when a turn asks the model, says so while an
+// answer's text is being held, stops it when that text or a tool call is
+// shown, and erases it before anything else reaches stderr.
 func (w *textWriter) spinner(e core.Event) {
 	switch e := e.(type) {
 	case core.TurnStart:
 		// On a terminal stdout and stderr share the screen: erasing the
 		// spinner would erase an unfinished line of the answer with it.
-		if !w.wrote || w.newline || w.broken {
+		if !w.shown.wrote || w.shown.newline || w.shown.broken {
 			w.spin.begin()
 		}
 	case core.MessageUpdate:
-		if e.Kind == core.UpdateTextStart || e.Kind == core.UpdateTextDelta {
+		if e.Kind == core.UpdateTextStart {
+			w.spin.writing()
+		}
+	case core.MessageEnd:
+		if _, ok := e.Message.(*core.AssistantMessage); ok {
 			w.spin.end()
 		}
 	case core.ToolExecutionStart, core.TurnEnd, core.AgentEnd, core.Settled:
@@ -339,7 +375,7 @@ func (w *textWriter) finish() error {
 	if w.spin != nil {
 		w.spin.end()
 	}
-	if w.wrote && !w.newline {
+	if w.shown.wrote && !w.shown.newline {
 		w.out.WriteString("\n")
 	}
 	if err := w.out.Flush(); err != nil && w.err == nil {

@@ -20,13 +20,16 @@ func textDelta(s string) core.MessageUpdate {
 }
 func textStart() core.MessageUpdate                 { return core.MessageUpdate{Kind: core.UpdateTextStart} }
 func toolStart(name string) core.ToolExecutionStart { return core.ToolExecutionStart{ToolName: name} }
+func answerEnd(reason core.StopReason) core.MessageEnd {
+	return core.MessageEnd{Message: &core.AssistantMessage{StopReason: reason}}
+}
 
 const eraseLine = "\r\x1b[K"
 
 // TestSpinnerShowsTheWaitUntilTextStarts drives print mode's text writer
 // with a fake clock and a fake terminal: the spinner counts the time the
-// model takes, is erased when the answer's text starts or a tool line is
-// written, comes back for the next turn, and is gone when the run ends.
+// model takes, says "writing" while the answer's text is held, is erased
+// when that text is shown or a tool line is written, comes back for the next turn, and is gone when the run ends.
 func TestSpinnerShowsTheWaitUntilTextStarts(t *testing.T) {
 	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	var stdout, term bytes.Buffer
@@ -67,8 +70,14 @@ func TestSpinnerShowsTheWaitUntilTextStarts(t *testing.T) {
 	w.write(textStart())
 	w.write(textDelta("Hello"))
 	spin.tick()
+	if got := term.String(); got != eraseLine+"⠙ writing… 2.0s" {
+		t.Fatalf("while the answer's text is held: terminal = %q", got)
+	}
+	term.Reset()
+	w.write(answerEnd(core.StopEnd))
+	spin.tick()
 	if got := term.String(); got != eraseLine {
-		t.Fatalf("text start: terminal = %q, want the line erased once", got)
+		t.Fatalf("answer end: terminal = %q, want the line erased once", got)
 	}
 	if err := w.finish(); err != nil {
 		t.Fatal(err)
@@ -115,6 +124,7 @@ func TestToolLineGoesBelowUnfinishedText(t *testing.T) {
 	w := &textWriter{out: bufio.NewWriter(&stdout), errOut: &term, progress: true, spin: spin}
 	w.write(textStart())
 	w.write(textDelta("Reading."))
+	w.write(answerEnd(core.StopToolUse))
 	w.write(toolStart("read"))
 	if got := term.String(); !strings.HasPrefix(got, "\n  → read") {
 		t.Fatalf("terminal = %q", got)

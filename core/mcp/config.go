@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cairn-dev/cairn/core/redact"
 	"github.com/cairn-dev/cairn/core/regfile"
 )
 
@@ -63,10 +64,10 @@ type Server struct {
 }
 
 // CommandLine is the server's command as a person would type it, or its
-// URL, for messages.
+// URL without credentials (user:password@, ?key=), for messages and lists.
 func (s Server) CommandLine() string {
 	if s.Transport != TransportStdio {
-		return s.URL
+		return redact.URL(s.URL)
 	}
 	return strings.Join(append([]string{s.Command}, s.Args...), " ")
 }
@@ -295,7 +296,7 @@ func parseServer(name string, raw json.RawMessage, dir string, getenv func(strin
 		s.URL = exp("url", r.URL)
 		s.Headers = expandMap("headers", r.Headers, exp)
 		if err == nil && !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
-			return Server{}, fmt.Errorf("url %q must start with http:// or https://", s.URL)
+			return Server{}, fmt.Errorf("url %q must start with http:// or https://", redact.URL(s.URL))
 		}
 	}
 	if err != nil {

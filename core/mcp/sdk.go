@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/redact"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -30,8 +31,19 @@ var clientInfo = &sdk.Implementation{Name: "cairn", Version: "dev"}
 const stopGrace = 2 * time.Second
 
 // DialSDK connects through the official Go SDK: a command over stdio, or
-// streamable HTTP with the older HTTP+SSE transport as fallback.
+// streamable HTTP with the older HTTP+SSE transport as fallback. Neither
+// its error nor any the connection returns shows the server's configured
+// headers, environment values or URL password: a server may echo them.
 func DialSDK(ctx context.Context, s Server, stderr io.Writer) (Conn, error) {
+	secrets := s.secrets()
+	c, err := dialSDK(ctx, s, stderr)
+	if err != nil {
+		return nil, redact.Error(err, secrets...)
+	}
+	return redactingConn{Conn: c, secrets: secrets}, nil
+}
+
+func dialSDK(ctx context.Context, s Server, stderr io.Writer) (Conn, error) {
 	c := &sdkConn{progress: map[string]func(Progress){}, toolsChanged: make(chan struct{}, 1), promptsChanged: make(chan struct{}, 1)}
 	client := sdk.NewClient(clientInfo, &sdk.ClientOptions{
 		Capabilities:                &sdk.ClientCapabilities{},

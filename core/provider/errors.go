@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cairn-dev/cairn/core/redact"
 )
 
 // Error is a failed model request, typed so callers can decide what to do:
@@ -202,15 +204,6 @@ func scaleDuration(v float64, unit time.Duration) time.Duration {
 	return math.MaxInt64
 }
 
-// Redact removes secret from s, so an API key echoed by a server or a proxy
-// never reaches a log or an error message.
-func Redact(s, secret string) string {
-	if len(secret) < 4 {
-		return s
-	}
-	return strings.ReplaceAll(s, secret, "[redacted]")
-}
-
 // connectError types a failure to get a response. A refused connection to
 // this machine fails at once, not retryable: a local server that is not
 // running will not start during a backoff, and retrying only delays the
@@ -220,7 +213,7 @@ func connectError(provider string, req *http.Request, err error, apiKey string) 
 		u := *req.URL
 		u.RawQuery, u.Fragment, u.User = "", "", nil
 		return &Error{Provider: provider, Err: err,
-			Message: "nothing is listening at " + Redact(u.String(), apiKey) + " — is the server running?",
+			Message: "nothing is listening at " + redact.Secrets(u.String(), apiKey) + " — is the server running?",
 			Hint:    "Start the model server, or check the provider's base URL"}
 	}
 	return NetworkError(provider, err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/redact"
 )
 
 // JSONRequest is what one wire format says about a streaming request: where
@@ -53,8 +54,28 @@ func SendJSON(ctx context.Context, opts Options, req *Request, r JSONRequest) (*
 // closing it once read returns. A request that cannot be sent ends the
 // message with Fail. read decodes the body into b and returns what Stream
 // returns; it must end the message, with b.Finish or Fail, before it does.
+//
+// It is where a provider's errors leave for the rest of cairn, so it is
+// where req's secrets (Request.Secrets) are taken out of them: a server or
+// proxy may echo the key or a configured header in any error it words.
 func StreamJSON(ctx context.Context, opts Options, req *Request, emit func(Event), r JSONRequest, read func(b *Builder, body io.Reader) (*core.AssistantMessage, error)) (*core.AssistantMessage, error) {
-	b := NewBuilder(&req.Model, emit)
+	secrets := req.Secrets()
+	b := NewBuilder(&req.Model, func(e Event) {
+		if e.Type == EventError && e.Message != nil {
+			e.Message.ErrorMessage = redact.Secrets(e.Message.ErrorMessage, secrets...)
+		}
+		if emit != nil {
+			emit(e)
+		}
+	})
+	msg, err := streamJSON(ctx, opts, req, b, r, read)
+	if msg != nil {
+		msg.ErrorMessage = redact.Secrets(msg.ErrorMessage, secrets...)
+	}
+	return msg, redactError(err, secrets...)
+}
+
+func streamJSON(ctx context.Context, opts Options, req *Request, b *Builder, r JSONRequest, read func(b *Builder, body io.Reader) (*core.AssistantMessage, error)) (*core.AssistantMessage, error) {
 	resp, err := SendJSON(ctx, opts, req, r)
 	if err != nil {
 		return Fail(ctx, b, err)

@@ -3,8 +3,10 @@ package provider_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -135,6 +137,89 @@ func TestBaseURL(t *testing.T) {
 	} {
 		if got := provider.BaseURL(tc.in, "https://fallback/v1"); got != tc.want {
 			t.Errorf("BaseURL(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// A server that echoes a configured header (models.json may hold a
+// credential in any header) or the key in its error has them taken out of
+// everything the error reaches: the message, the returned error and the
+// error event; the error stays typed.
+func TestStreamJSONRedactsKeyAndHeaders(t *testing.T) {
+	const (
+		modelHeader   = "gw-model-secret-42"
+		requestToken  = "req-token-0123456789"
+		requestHeader = "Bearer " + requestToken
+	)
+	echo := func(r providertest.Request) string {
+		return fmt.Sprintf("bad credentials: %s / %s / %s", r.Header.Get("X-Gateway"), r.Header.Get("Authorization"), testKey)
+	}
+	srv := providertest.NewServer(t,
+		providertest.Response{Status: http.StatusUnauthorized, Body: errBody("authentication_error", "bad credentials: "+modelHeader+" / "+requestHeader+" / "+testKey)},
+		providertest.SSEBody("data: hi\n\n"),
+	)
+	req := &provider.Request{Model: core.Model{ID: "m", Provider: "test", Headers: map[string]string{"X-Gateway": modelHeader}},
+		APIKey: testKey, Headers: map[string]string{"Authorization": requestHeader}}
+	r := provider.JSONRequest{Provider: "test", URL: srv.URL, Body: map[string]string{}, Decode: decodeTestErr}
+	var events []string
+	emit := func(e provider.Event) {
+		if e.Type == provider.EventError {
+			events = append(events, e.Message.ErrorMessage)
+		}
+	}
+	check := func(what string, msg *core.AssistantMessage, err error) {
+		t.Helper()
+		texts := append([]string{msg.ErrorMessage, err.Error()}, events...)
+		for _, s := range texts {
+			for _, secret := range []string{modelHeader, requestToken, testKey} {
+				if strings.Contains(s, secret) {
+					t.Errorf("%s: %q shows %q", what, s, secret)
+				}
+			}
+		}
+		if !strings.Contains(msg.ErrorMessage, "[redacted]") {
+			t.Errorf("%s: message %q", what, msg.ErrorMessage)
+		}
+		events = nil
+	}
+
+	msg, err := provider.StreamJSON(context.Background(), provider.Options{}, req, emit, r, nil)
+	if pe := asProviderError(t, err); pe.Status != http.StatusUnauthorized {
+		t.Errorf("error %+v lost its status", pe)
+	}
+	check("refused request", msg, err)
+
+	// An error inside the stream, worded by the server, is redacted too.
+	got := srv.Requests()[0]
+	msg, err = provider.StreamJSON(context.Background(), provider.Options{}, req, emit, r, func(b *provider.Builder, body io.Reader) (*core.AssistantMessage, error) {
+		return provider.Fail(context.Background(), b, &provider.Error{Provider: "test", Message: echo(got), Retryable: true})
+	})
+	if pe := asProviderError(t, err); !pe.Retryable {
+		t.Errorf("error %+v is no longer retryable", pe)
+	}
+	check("error event", msg, err)
+}
+
+// A base URL's credentials (a token as the user name, a ?key=) are
+// secrets too: net/http quotes the URL in its errors, starring only a
+// password.
+func TestStreamJSONRedactsBaseURLCredentials(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close() // no answer at all: the client's error quotes the URL
+		}
+	}))
+	defer srv.Close()
+	u := strings.Replace(srv.URL, "://", "://tok-user-0123456789@", 1) + "/v1?key=AIzaSECRET123"
+	req := &provider.Request{Model: core.Model{ID: "m", Provider: "test", BaseURL: u}}
+	msg, err := provider.StreamJSON(context.Background(), provider.Options{}, req, nil, provider.JSONRequest{Provider: "test", URL: u, Body: map[string]string{}}, nil)
+	if err == nil {
+		t.Fatal("a dropped connection succeeded")
+	}
+	for _, s := range []string{err.Error(), msg.ErrorMessage} {
+		if strings.Contains(s, "tok-user-0123456789") || strings.Contains(s, "AIzaSECRET123") {
+			t.Errorf("error shows the URL's credentials: %s", s)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/redact"
 )
 
 // Provider streams one model request. Implementations are safe for concurrent
@@ -41,6 +42,15 @@ type Request struct {
 	APIKey string
 	// Headers are extra HTTP headers (from models.json), sent as given.
 	Headers map[string]string
+}
+
+// Secrets are the values no error may show: the API key, every value of
+// the model's and the request's headers (models.json may put a credential
+// in any of them) and the credentials in the base URL.
+func (r *Request) Secrets() []string {
+	out := append(redact.HeaderValues(r.Model.Headers), redact.HeaderValues(r.Headers)...)
+	out = append(out, redact.URLSecrets(r.Model.BaseURL)...)
+	return append(out, r.APIKey)
 }
 
 // OutputLimit is the cap on the answer to send: MaxTokens, or the model's

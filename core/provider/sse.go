@@ -16,7 +16,10 @@ const MaxSSEEventSize = 64 << 20
 var ErrSSEEventTooLong = errors.New("sse: event larger than 64 MiB")
 
 // SSEEvent is one dispatched server-sent event. Data joins the event's data
-// lines with "\n"; it is only valid until the next call to Next.
+// lines with "\n"; it is only valid until the next call to Next. Event and ID
+// are the values given in this event's own block of lines: unlike a browser's
+// EventSource, which keeps the last id for reconnecting, nothing here
+// reconnects, so an id never carries over to a later event.
 type SSEEvent struct {
 	Event string
 	Data  []byte
@@ -31,6 +34,7 @@ type SSEDecoder struct {
 	data    []byte
 	line    []byte
 	event   []byte
+	id      []byte
 	name    string // the last dispatched event name, reused to avoid an allocation per event
 	hasData bool
 	started bool // the first line has been read (and a BOM stripped)
@@ -48,10 +52,7 @@ func (d *SSEDecoder) Next() (SSEEvent, error) {
 	if d.err != nil {
 		return SSEEvent{}, d.err
 	}
-	d.data = d.data[:0]
-	d.event = d.event[:0]
-	d.hasData = false
-	var id []byte
+	d.resetBlock()
 	for {
 		line, err := d.readLine()
 		if !d.started {
@@ -62,23 +63,25 @@ func (d *SSEDecoder) Next() (SSEEvent, error) {
 		if err != nil {
 			if err == io.EOF && len(line) > 0 {
 				// The last line had no terminator: process it, then dispatch.
-				d.field(line, &id)
+				d.field(line)
 			}
 			if err == io.EOF && d.hasData {
 				d.err = io.EOF
-				return d.dispatch(id), nil
+				return d.dispatch(), nil
 			}
 			d.err = err
 			return SSEEvent{}, err
 		}
 		if len(line) == 0 {
 			if d.hasData {
-				return d.dispatch(id), nil
+				return d.dispatch(), nil
 			}
-			d.event = d.event[:0]
+			// A blank line ends the block even when it had no data to
+			// dispatch; its name and id must not leak into the next event.
+			d.resetBlock()
 			continue
 		}
-		d.field(line, &id)
+		d.field(line)
 		if len(d.data) > MaxSSEEventSize {
 			d.err = ErrSSEEventTooLong
 			return SSEEvent{}, d.err
@@ -86,15 +89,23 @@ func (d *SSEDecoder) Next() (SSEEvent, error) {
 	}
 }
 
-func (d *SSEDecoder) dispatch(id []byte) SSEEvent {
+// resetBlock forgets the fields of the block being assembled.
+func (d *SSEDecoder) resetBlock() {
+	d.data = d.data[:0]
+	d.event = d.event[:0]
+	d.id = d.id[:0]
+	d.hasData = false
+}
+
+func (d *SSEDecoder) dispatch() SSEEvent {
 	if string(d.event) != d.name {
 		d.name = string(d.event)
 	}
-	return SSEEvent{Event: d.name, Data: d.data, ID: string(id)}
+	return SSEEvent{Event: d.name, Data: d.data, ID: string(d.id)}
 }
 
 // field applies one non-empty line to the event being assembled.
-func (d *SSEDecoder) field(line []byte, id *[]byte) {
+func (d *SSEDecoder) field(line []byte) {
 	if line[0] == ':' {
 		return
 	}
@@ -115,7 +126,7 @@ func (d *SSEDecoder) field(line []byte, id *[]byte) {
 	case "event":
 		d.event = append(d.event[:0], value...)
 	case "id":
-		*id = append((*id)[:0], value...)
+		d.id = append(d.id[:0], value...)
 	}
 }
 

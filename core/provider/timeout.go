@@ -27,6 +27,13 @@ const (
 	// DefaultIdleTimeout bounds the silence between two reads of a
 	// response body once it has started.
 	DefaultIdleTimeout = 5 * time.Minute
+	// DefaultTotalTimeout bounds one attempt from sending the request to
+	// the end of its answer, so a server that dribbles a byte now and then
+	// (never silent long enough for the idle limit) is still cut. Twenty
+	// minutes is about 60,000 tokens at 50 a second, more than nearly any
+	// agent turn writes even with long thinking; a model asked for its full
+	// 128,000-token output, or a slow local server, raises it in models.json.
+	DefaultTotalTimeout = 20 * time.Minute
 )
 
 // ErrTimeout is the cause (errors.Is) of every *Error a time limit ends.
@@ -45,6 +52,9 @@ type Timeouts struct {
 	FirstByte time.Duration
 	// Idle bounds the wait between reads of the body once it has started.
 	Idle time.Duration
+	// Total bounds one attempt as a whole, from sending the request to the
+	// end of the body, however steadily bytes arrive.
+	Total time.Duration
 }
 
 func (t Timeouts) withDefaults() Timeouts {
@@ -56,6 +66,9 @@ func (t Timeouts) withDefaults() Timeouts {
 	}
 	if t.Idle == 0 {
 		t.Idle = DefaultIdleTimeout
+	}
+	if t.Total == 0 {
+		t.Total = DefaultTotalTimeout
 	}
 	return t
 }
@@ -71,9 +84,12 @@ func realAfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f
 // TimeoutHint tells the person how to raise the limits.
 const TimeoutHint = "If the model is just slow, raise the provider's timeouts (\"timeouts\": {\"firstByte\": \"15m\", \"idle\": \"15m\"} in models.json)"
 
-// watchdog enforces one attempt's first-byte and idle limits: when a timer
-// fires it cancels the attempt, and the request or the body read that was
-// waiting fails; expired then turns that failure into a clear error.
+// TotalTimeoutHint tells the person how to raise the limit on a whole answer.
+const TotalTimeoutHint = "If the answer is just long, raise the provider's total limit (\"timeouts\": {\"total\": \"1h\"} in models.json, or \"off\")"
+
+// watchdog enforces one attempt's limits: when a timer fires it cancels the
+// attempt, and the request or the body read that was waiting fails; expired
+// then turns that failure into a clear error.
 type watchdog struct {
 	provider  string
 	limits    Timeouts
@@ -81,10 +97,34 @@ type watchdog struct {
 	cancel    func()
 
 	mu      sync.Mutex
-	timer   Timer
+	timer   Timer  // the first-byte or idle limit, restarted by progress
+	total   Timer  // the limit on the whole attempt, never restarted
 	started bool   // the first body byte has arrived
 	fired   string // which limit ended the attempt, "" while none has
 	stopped bool
+}
+
+// start begins the watch of an attempt that is about to send its request.
+func (w *watchdog) start() {
+	if d := w.limits.Total; d > 0 {
+		w.mu.Lock()
+		w.total = w.afterFunc(d, func() { w.expire("total") })
+		w.mu.Unlock()
+	}
+	w.arm()
+}
+
+// expire ends the attempt because the named limit passed, unless it is
+// already over.
+func (w *watchdog) expire(kind string) {
+	w.mu.Lock()
+	if w.stopped || w.fired != "" {
+		w.mu.Unlock()
+		return
+	}
+	w.fired = kind
+	w.mu.Unlock()
+	w.cancel()
 }
 
 // arm starts the limit for the wait ahead, replacing the previous one.
@@ -105,16 +145,7 @@ func (w *watchdog) arm() {
 	if d <= 0 {
 		return
 	}
-	w.timer = w.afterFunc(d, func() {
-		w.mu.Lock()
-		if w.stopped || w.fired != "" {
-			w.mu.Unlock()
-			return
-		}
-		w.fired = kind
-		w.mu.Unlock()
-		w.cancel()
-	})
+	w.timer = w.afterFunc(d, func() { w.expire(kind) })
 }
 
 // progress notes that body bytes arrived and restarts the clock.
@@ -130,9 +161,11 @@ func (w *watchdog) stop() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.stopped = true
-	if w.timer != nil {
-		w.timer.Stop()
-		w.timer = nil
+	for _, t := range []*Timer{&w.timer, &w.total} {
+		if *t != nil {
+			(*t).Stop()
+			*t = nil
+		}
 	}
 }
 
@@ -149,6 +182,9 @@ func (w *watchdog) expired() *Error {
 	case "idle":
 		return &Error{Provider: w.provider, Retryable: true, Err: ErrTimeout, Hint: TimeoutHint,
 			Message: fmt.Sprintf("the answer stalled: nothing received for %s (idle timeout)", w.limits.Idle)}
+	case "total":
+		return &Error{Provider: w.provider, Retryable: true, Err: ErrTimeout, Hint: TotalTimeoutHint,
+			Message: fmt.Sprintf("the answer was not finished within %s (total timeout)", w.limits.Total)}
 	}
 	return nil
 }

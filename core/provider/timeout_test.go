@@ -198,3 +198,81 @@ func TestSendTimersStopAfterAnswer(t *testing.T) {
 		}
 	}
 }
+
+// A server that sends a byte now and then is never silent long enough for
+// the idle limit; the total limit still ends the attempt, with a retryable
+// error that names the limit and says how to raise it.
+func TestSendTotalTimeoutCutsADribble(t *testing.T) {
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-done:
+				return
+			case <-tick.C:
+				io.WriteString(w, ":")
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	defer srv.Close()
+	defer close(done)
+	opts := provider.Options{Client: srv.Client(), Timeouts: provider.Timeouts{Total: 300 * time.Millisecond}}
+	type result struct {
+		n   int
+		err error
+	}
+	readc := make(chan result, 1)
+	go func() {
+		resp, err := sendTo(context.Background(), opts, srv.URL)
+		if err != nil {
+			readc <- result{0, err}
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		readc <- result{len(b), err}
+	}()
+	var r result
+	select {
+	case r = <-readc:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a dribbling answer was not cut by a 300ms total limit")
+	}
+	if r.n == 0 {
+		t.Fatalf("nothing was read before the error %v: the server did not dribble", r.err)
+	}
+	se := provider.StreamError(context.Background(), "testprov", r.err)
+	if !se.Retryable || !errors.Is(se, provider.ErrTimeout) || se.Message != "the answer was not finished within 300ms (total timeout)" {
+		t.Errorf("stream error %+v", se)
+	}
+	if !strings.Contains(se.Error(), `"total"`) || !strings.Contains(se.Error(), "models.json") {
+		t.Errorf("error %q does not say how to raise the limit", se)
+	}
+}
+
+// The total limit starts with the request, not with the first byte: a
+// server that never answers is cut by it when the first-byte limit is off.
+func TestSendTotalTimeoutBeforeFirstByte(t *testing.T) {
+	srv := hangingServer(t, "")
+	clock := newFakeClock()
+	opts := provider.Options{Client: srv.Client(), AfterFunc: clock.AfterFunc, Timeouts: provider.Timeouts{FirstByte: -1, Total: time.Hour}}
+	errc := make(chan error, 1)
+	go func() {
+		resp, err := sendTo(context.Background(), opts, srv.URL)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		errc <- err
+	}()
+	clock.fireNext(t, time.Hour)
+	pe := asProviderError(t, <-errc)
+	if !pe.Retryable || pe.Message != "the answer was not finished within 1h0m0s (total timeout)" {
+		t.Errorf("error %+v", pe)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/redact"
 )
 
 // HTTPDoer sends one HTTP request; *http.Client is one.
@@ -85,10 +86,10 @@ func Send(ctx context.Context, opts Options, providerName, apiKey string, newReq
 		req, err := newRequest(actx)
 		if err != nil {
 			cancel()
-			return nil, &Error{Provider: providerName, Message: Redact(err.Error(), apiKey), Err: err}
+			return nil, &Error{Provider: providerName, Message: redact.Secrets(err.Error(), apiKey), Err: err}
 		}
 		w := &watchdog{provider: providerName, limits: limits, afterFunc: afterFunc, cancel: cancel}
-		w.arm()
+		w.start()
 		resp, err := client.Do(req)
 		var perr *Error
 		if err != nil {
@@ -145,7 +146,7 @@ func responseError(resp *http.Response, providerName, apiKey string, now time.Ti
 	if perr.Message == "" {
 		perr.Message = http.StatusText(resp.StatusCode)
 	}
-	perr.Message = Redact(perr.Message, apiKey)
+	perr.Message = redact.Secrets(perr.Message, apiKey)
 	if !perr.Retryable && !PermanentCode(perr.Code) {
 		perr.Retryable = RetryableStatus(resp.StatusCode)
 	}
@@ -170,20 +171,25 @@ func responseError(resp *http.Response, providerName, apiKey string, now time.Ti
 	return perr
 }
 
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
-
-func redactError(err error, secret string) error {
-	msg := Redact(err.Error(), secret)
-	if msg == err.Error() {
-		return err
+// redactError returns err with the secrets gone from its text; a *Error
+// stays a *Error (a copy), so callers still see its status and whether to
+// retry.
+func redactError(err error, secrets ...string) error {
+	if err == nil {
+		return nil
 	}
-	return &redactedError{msg: msg, err: err}
+	var perr *Error
+	if errors.As(err, &perr) && perr == err {
+		c := *perr
+		c.Message = redact.Secrets(c.Message, secrets...)
+		c.Code = redact.Secrets(c.Code, secrets...)
+		c.Hint = redact.Secrets(c.Hint, secrets...)
+		if c.Err != nil {
+			c.Err = redactError(c.Err, secrets...)
+		}
+		return &c
+	}
+	return redact.Error(err, secrets...)
 }
 
 // backoff returns the wait before retry number attempt+1: BaseDelay doubled

@@ -10,6 +10,11 @@
 //     Command.Grace, and SIGKILL again for whatever is left once the shell
 //     has exited. A command that exits on its own leaves what it started in
 //     the background running.
+//   - A command dies with cairn, even with kill -9: on Linux the shell gets
+//     SIGKILL from the kernel when cairn goes (a parent-death signal), and on
+//     every Unix a small guard process outside the group kills the whole
+//     group once cairn's end of a pipe closes while the shell still runs.
+//     Processes that leave the group (setsid, daemons) are beyond its reach.
 //   - Without a terminal, a command has no controlling terminal: a program
 //     that asks for a password on /dev/tty fails at once instead of hanging.
 //   - Output keeps a command's output with bounded memory: a tail in memory,

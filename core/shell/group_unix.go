@@ -10,9 +10,11 @@ import (
 // startGroup makes cmd the leader of a new session, and so of a new process
 // group, so everything it starts can be signalled at once. With a terminal,
 // that terminal (the command's stdin) becomes the session's controlling
-// terminal; without one the session has none.
+// terminal; without one the session has none. Where the system offers it,
+// the shell is also killed when cairn dies (see dieWithParent).
 func startGroup(cmd *exec.Cmd, terminal bool) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: terminal, Ctty: 0}
+	dieWithParent(cmd.SysProcAttr)
 	return nil
 }
 

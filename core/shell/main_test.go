@@ -1,13 +1,32 @@
 package shell
 
 import (
+	"context"
+	"fmt"
+	"os"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
+// orphanEnv makes the test binary stand in for cairn (see TestMain): it
+// starts orphanLine through Start, its output on stdout, and then waits to
+// be killed.
+const orphanEnv = "CAIRN_SHELL_TEST_ORPHAN"
+
+// orphanLine prints the pid of a background grandchild and of the shell,
+// then waits on the grandchild: both would run for a long time.
+const orphanLine = `sleep 1000 & echo "pid $!"; echo "pid $$"; wait`
+
 // TestMain fails the tests if a goroutine outlives them: Start's watchers
 // must end with the shell.
 func TestMain(m *testing.M) {
+	if os.Getenv(orphanEnv) != "" {
+		if _, err := Start(context.Background(), Command{Line: orphanLine, Output: os.Stdout}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		select {} // until killed
+	}
 	goleak.VerifyTestMain(m)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"time"
 )
 
@@ -60,6 +61,7 @@ type Exit struct {
 type Process struct {
 	cmd      *exec.Cmd
 	terminal bool
+	guard    *guard // kills the group if cairn dies first; nil if none
 	done     chan struct{}
 	exit     Exit // set before done is closed
 }
@@ -84,14 +86,36 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 	if err := startGroup(cmd, c.Terminal != nil); err != nil {
 		return nil, fmt.Errorf("start %s: %w", path, err)
 	}
-	if err := cmd.Start(); err != nil {
+	waited, err := startLocked(cmd)
+	if err != nil {
 		return nil, fmt.Errorf("start %s: %w", path, err)
 	}
-	p := &Process{cmd: cmd, terminal: c.Terminal != nil, done: make(chan struct{})}
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	p := &Process{cmd: cmd, terminal: c.Terminal != nil, done: make(chan struct{}), guard: startGuard(cmd.Process.Pid)}
 	go p.supervise(ctx, c, waited)
 	return p, nil
+}
+
+// startLocked starts cmd from a goroutine locked to its OS thread and waits
+// for it there, so the thread that forked the shell lives exactly as long as
+// the shell: Linux sends the parent-death signal when that thread exits,
+// and the Go runtime ends a thread only when a goroutine locked to it exits.
+func startLocked(cmd *exec.Cmd) (<-chan error, error) {
+	started := make(chan error, 1)
+	waited := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		waited <- cmd.Wait()
+	}()
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	return waited, nil
 }
 
 // Done is closed when the shell has exited (and, if it was stopped, the
@@ -138,6 +162,7 @@ func (p *Process) supervise(ctx context.Context, c Command, waited <-chan error)
 				// The shell is gone; take what it left behind too.
 				p.kill()
 			}
+			p.guard.release()
 			p.exit = exitOf(err, p.cmd.Path)
 			p.exit.Cancelled, p.exit.TimedOut = why.Cancelled, why.TimedOut
 			close(p.done)

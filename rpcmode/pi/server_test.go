@@ -551,3 +551,34 @@ func TestSetApprovalMode(t *testing.T) {
 		t.Fatalf("get_state = %s, want approvalMode yolo", resp.text)
 	}
 }
+
+// A base URL's user:password@ and ?key=, and header values (models.json may
+// hold credentials in them) never reach the host: get_available_models,
+// set_model, cycle_model and get_state show the models without them.
+func TestModelsShownWithoutCredentials(t *testing.T) {
+	gw := core.Model{ID: "gw", Name: "Gateway", API: faux.API, Provider: "faux", Input: []string{"text"},
+		BaseURL: "https://bob:hunter2-secret@gw.example.com/v1?key=AIzaSECRET123&alt=sse", Headers: map[string]string{"X-Api-Key": "hdr-secret-123456"}}
+	r := newRig(t, rigConfig{faux: faux.New(faux.Options{}), models: []core.Model{faux.Model, gw}})
+	const shownURL = "https://gw.example.com/v1?key=[redacted]&alt=sse"
+	check := func(what string, l *line, path string) {
+		t.Helper()
+		for _, secret := range []string{"hunter2-secret", "bob", "AIzaSECRET123", "hdr-secret-123456"} {
+			if strings.Contains(l.text, secret) {
+				t.Errorf("%s shows %q: %s", what, secret, l.text)
+			}
+		}
+		if got := l.str(path + ".baseUrl"); got != shownURL {
+			t.Errorf("%s: baseUrl %q, want %q", what, got, shownURL)
+		}
+	}
+	r.send(map[string]any{"id": "1", "type": "get_available_models"})
+	check("get_available_models", r.response("1"), "data.models.1")
+	r.send(map[string]any{"id": "2", "type": "set_model", "provider": "faux", "modelId": "gw"})
+	check("set_model", r.response("2"), "data")
+	r.send(map[string]any{"id": "3", "type": "get_state"})
+	check("get_state", r.response("3"), "data.model")
+	r.send(map[string]any{"id": "4", "type": "set_model", "provider": "faux", "modelId": faux.Model.ID})
+	r.response("4")
+	r.send(map[string]any{"id": "5", "type": "cycle_model"})
+	check("cycle_model", r.response("5"), "data.model")
+}

@@ -63,9 +63,9 @@ func (s *server) available() []core.Model {
 }
 
 func (s *server) availableModels(*command) (any, error) {
-	models := s.available()
-	if models == nil {
-		models = []core.Model{}
+	models := []core.Model{}
+	for _, m := range s.available() {
+		models = append(models, m.Shown())
 	}
 	return struct {
 		Models []core.Model `json:"models"`
@@ -92,7 +92,7 @@ func (s *server) setModel(c *command) (any, error) {
 	if err := s.switchModel(m); err != nil {
 		return nil, err
 	}
-	return m, s.remember(c, change{"defaultProvider", m.Provider}, change{"defaultModel", m.ID})
+	return m.Shown(), s.remember(c, change{"defaultProvider", m.Provider}, change{"defaultModel", m.ID})
 }
 
 // switchModel changes the model. In pi 0.73's shapes, moving from a model
@@ -140,7 +140,7 @@ func (s *server) cycleModel(c *command) (any, error) {
 		Model         core.Model `json:"model"`
 		ThinkingLevel string     `json:"thinkingLevel"`
 		IsScoped      bool       `json:"isScoped"`
-	}{next, string(s.sess.State().Thinking), false}, nil
+	}{next.Shown(), string(s.sess.State().Thinking), false}, nil
 }
 
 // levelNames lists the thinking levels set_thinking_level takes: every

@@ -45,7 +45,8 @@ func (s *server) getState(*command) (any, error) {
 		InterruptMode:         string(st.InterruptMode),
 	}
 	if st.Model.ID != "" {
-		d.Model = &st.Model
+		shown := st.Model.Shown()
+		d.Model = &shown
 	}
 	if s.host.Approvals != nil {
 		d.ApprovalMode = string(s.host.Approvals.Mode())

@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/jsonscan"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/redact"
 )
 
 // streamEvent is the union of the Messages stream's event payloads. One
@@ -329,7 +330,7 @@ func (d *decoder) streamError() *provider.Error {
 	perr := &provider.Error{
 		Provider:  d.name,
 		Code:      e.Type,
-		Message:   provider.Redact(e.Message, d.apiKey),
+		Message:   redact.Secrets(e.Message, d.apiKey),
 		Retryable: retryableType(e.Type),
 		Hint:      provider.StatusHint(typeStatus(e.Type), keyEnv(d.name)),
 	}

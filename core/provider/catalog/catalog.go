@@ -242,6 +242,9 @@ func (c *Catalog) Open(m core.Model, opts provider.Options) (provider.Provider, 
 		if set.Idle != 0 {
 			opts.Timeouts.Idle = set.Idle
 		}
+		if set.Total != 0 {
+			opts.Timeouts.Total = set.Total
+		}
 	}
 	switch m.API {
 	case APIAnthropic:

@@ -65,6 +65,7 @@ type timeoutsConfig struct {
 	Connect   string `json:"connect"`
 	FirstByte string `json:"firstByte"`
 	Idle      string `json:"idle"`
+	Total     string `json:"total"`
 }
 
 // parse returns the limits the config sets, or an error naming the field
@@ -78,7 +79,7 @@ func (t *timeoutsConfig) parse() (provider.Timeouts, error) {
 		name string
 		text string
 		dst  *time.Duration
-	}{{"connect", t.Connect, &out.Connect}, {"firstByte", t.FirstByte, &out.FirstByte}, {"idle", t.Idle, &out.Idle}} {
+	}{{"connect", t.Connect, &out.Connect}, {"firstByte", t.FirstByte, &out.FirstByte}, {"idle", t.Idle, &out.Idle}, {"total", t.Total, &out.Total}} {
 		switch f.text {
 		case "":
 		case "off":

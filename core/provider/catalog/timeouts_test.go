@@ -32,7 +32,7 @@ func TestModelsFileTimeouts(t *testing.T) {
 	defer close(done)
 	c, err := load(t, `{"providers": {"slow": {
 	  "baseUrl": "`+srv.URL+`/v1", "api": "openai-completions",
-	  "timeouts": {"firstByte": "10m", "idle": "off"},
+	  "timeouts": {"firstByte": "10m", "idle": "off", "total": "45m"},
 	  "models": [{"id": "big"}]}}}`, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,9 @@ func TestModelsFileTimeouts(t *testing.T) {
 		mu.Lock()
 		started = append(started, d)
 		mu.Unlock()
-		go f() // expire at once: the server never answers
+		if d == 10*time.Minute {
+			go f() // expire at once: the server never answers
+		}
 		return stoppedTimer{}
 	}}
 	p, err := c.Open(m, opts)
@@ -60,8 +62,8 @@ func TestModelsFileTimeouts(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(started) != 1 || started[0] != 10*time.Minute {
-		t.Errorf("timers started %v, want [10m] (idle off)", started)
+	if len(started) != 2 || started[0] != 45*time.Minute || started[1] != 10*time.Minute {
+		t.Errorf("timers started %v, want [45m 10m] (total, first byte; idle off)", started)
 	}
 }
 
@@ -69,6 +71,11 @@ func TestModelsFileBadTimeout(t *testing.T) {
 	_, err := load(t, `{"providers": {"slow": {"baseUrl": "http://localhost:1/v1", "api": "openai-completions",
 	  "timeouts": {"idle": "5 minutes"}, "models": [{"id": "big"}]}}}`, nil)
 	if err == nil || !strings.Contains(err.Error(), `provider "slow": timeouts.idle is "5 minutes"`) {
+		t.Fatalf("err = %v", err)
+	}
+	_, err = load(t, `{"providers": {"slow": {"baseUrl": "http://localhost:1/v1", "api": "openai-completions",
+	  "timeouts": {"total": "-1m"}, "models": [{"id": "big"}]}}}`, nil)
+	if err == nil || !strings.Contains(err.Error(), `provider "slow": timeouts.total is "-1m"`) {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/jsonscan"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/redact"
 )
 
 // stream decodes one response body into a Builder.
@@ -69,7 +70,7 @@ func (s *stream) run(ctx context.Context, body io.Reader) (*core.AssistantMessag
 	case "MAX_TOKENS":
 		return s.b.Finish(core.StopLength), nil
 	}
-	return provider.Fail(ctx, s.b, finishError(s.name, s.finish, s.blocked, provider.Redact(s.finishMsg, s.key)))
+	return provider.Fail(ctx, s.b, finishError(s.name, s.finish, s.blocked, redact.Secrets(s.finishMsg, s.key)))
 }
 
 // event applies one SSE data payload.
@@ -86,7 +87,7 @@ func (s *stream) event(data []byte) error {
 	if ch.Error != nil {
 		e := fromAPIError(ch.Error)
 		e.Provider = s.name
-		e.Message = provider.Redact(e.Message, s.key)
+		e.Message = redact.Secrets(e.Message, s.key)
 		if e.Message == "" {
 			e.Message = "Gemini reported an error mid-stream"
 		}
@@ -99,7 +100,7 @@ func (s *stream) event(data []byte) error {
 	if pf := ch.PromptFeedback; pf != nil && pf.BlockReason != "" {
 		// The refused prompt was still read, and counted.
 		s.setUsage(ch)
-		return promptBlocked(s.name, pf.BlockReason, provider.Redact(pf.BlockReasonMessage, s.key))
+		return promptBlocked(s.name, pf.BlockReason, redact.Secrets(pf.BlockReasonMessage, s.key))
 	}
 	for i := range ch.Candidates {
 		c := &ch.Candidates[i]

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/redact"
 )
 
 // maxJSONResponse bounds a non-streamed reply read into memory.
@@ -453,7 +454,7 @@ func (d *decoder) stopReason() (core.StopReason, error) {
 func (d *decoder) streamError(w *wireError) error {
 	e := errorFrom(w, 0)
 	e.Provider = d.provider
-	e.Message = provider.Redact(e.Message, d.apiKey)
+	e.Message = redact.Secrets(e.Message, d.apiKey)
 	if e.Message == "" && e.Code == "" {
 		e.Message = "the provider reported an error inside the stream"
 	}

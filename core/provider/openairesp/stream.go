@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/jsonscan"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/redact"
 )
 
 // errIncomplete is the message of a stream that ended without a terminal
@@ -488,7 +489,7 @@ func (d *decoder) failed(data []byte) error {
 	r := &ev.Response
 	d.b.SetRawStopReason(r.Status)
 	if r.Error == nil && r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "" {
-		return &provider.Error{Provider: d.provider, Message: "response incomplete: " + provider.Redact(r.IncompleteDetails.Reason, d.apiKey)}
+		return &provider.Error{Provider: d.provider, Message: "response incomplete: " + redact.Secrets(r.IncompleteDetails.Reason, d.apiKey)}
 	}
 	return d.responseError("failed", r.Error)
 }
@@ -523,7 +524,7 @@ func (d *decoder) typedError(e *apiError) error {
 	if code == "" {
 		code = e.Type
 	}
-	msg := provider.Redact(e.Message, d.apiKey)
+	msg := redact.Secrets(e.Message, d.apiKey)
 	if msg == "" {
 		msg = "the response failed"
 	}

@@ -1,0 +1,10 @@
+//go:build !unix
+
+package shell
+
+// guard is not needed where commands have no process group of their own.
+type guard struct{}
+
+func startGuard(int) *guard { return nil }
+
+func (g *guard) release() {}
