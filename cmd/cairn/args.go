@@ -53,6 +53,11 @@ type Options struct {
 	// resolved into Mode once every flag is read (flags come in any order).
 	rpcDialect string
 
+	// wireAPI, when set, is the wire format the model is spoken to in,
+	// whatever the catalog says (--json-stream's --provider openai is
+	// Chat Completions; see aionrsProvider).
+	wireAPI string
+
 	// allowNoCredentials lets the session start without credentials (the
 	// TUI then explains what to set up).
 	allowNoCredentials bool

@@ -124,6 +124,9 @@ func jsonStreamMode(ctx context.Context, args []string, streams IOStreams, geten
 	if jo.autoApprove {
 		opts.Approval = "yolo"
 	}
+	if err := aionrsProvider(opts, jo.provider, jo.baseURL); err != nil {
+		return fail(exitUsage, err)
+	}
 	sessionID, err := pickJSONStreamSession(env, opts, jo)
 	if err != nil {
 		return fail(exitFailure, err)
