@@ -172,13 +172,16 @@ func TestDenialWithoutReason(t *testing.T) {
 	r.noMore()
 }
 
-// Check 5: scope "always" allows the category for the session: the next
-// exec call skips tool_request, while an edit still asks.
-func TestAlwaysScopeCoversTheCategory(t *testing.T) {
+// Scope "always" on one command remembers the gate's rule for its root
+// command, as AionUi shows it ("Yes, allow always" on `echo first`): the
+// next echo runs unasked, while `touch x && ls` is asked about, and an
+// edit still asks.
+func TestAlwaysScopeIsTheCommandRule(t *testing.T) {
 	fp := faux.New(faux.Options{},
-		toolCall("t1", "bash", `{"command":"echo one"}`),
-		toolCall("t2", "bash", `{"command":"ls -la"}`),
-		toolCall("t3", "write", `{"path":"a.txt","content":"x"}`),
+		toolCall("t1", "bash", `{"command":"echo first"}`),
+		toolCall("t2", "bash", `{"command":"echo second"}`),
+		toolCall("t3", "bash", `{"command":"touch x && ls"}`),
+		toolCall("t4", "write", `{"path":"a.txt","content":"x"}`),
 		faux.Response{Text: "all done"})
 	r := newRig(t, rigConfig{faux: fp})
 	r.ready()
@@ -186,21 +189,31 @@ func TestAlwaysScopeCoversTheCategory(t *testing.T) {
 	r.until("tool_request")
 	r.send(`{"type":"tool_approve","call_id":"t1","scope":"always"}`)
 	fs := r.until("tool_request")
-	// t1 runs; t2 (another command) runs without asking; t3 (an edit)
-	// asks.
+	// t1 runs; t2 (echo again) runs without asking; t3 asks.
 	if got := types(fs); got != "tool_running,tool_result,tool_running,tool_result,tool_request" {
 		t.Fatalf("frames = %s", got)
 	}
-	if fs[2].str("call_id") != "t2" || fs[3].str("status") != "success" || !strings.Contains(fs[3].str("output"), ".") {
+	if fs[2].str("call_id") != "t2" || fs[3].str("status") != "success" || !strings.Contains(fs[3].str("output"), "second") {
 		t.Fatalf("t2 = %v %v", fs[2], fs[3])
 	}
-	if fs[4].str("call_id") != "t3" || fs[4].str("tool.category") != "edit" {
+	if fs[4].str("call_id") != "t3" || fs[4].str("tool.category") != "exec" {
 		t.Fatalf("tool_request = %v", fs[4])
 	}
-	r.send(`{"type":"tool_approve","call_id":"t3"}`)
+	r.send(`{"type":"tool_deny","call_id":"t3","reason":"no"}`)
+	fs = r.until("tool_request")
+	if fs[len(fs)-1].str("call_id") != "t4" || fs[len(fs)-1].str("tool.category") != "edit" {
+		t.Fatalf("frames = %s, last %v", types(fs), fs[len(fs)-1])
+	}
+	r.send(`{"type":"tool_approve","call_id":"t4"}`)
 	fs = r.until("stream_end")
 	if types(fs) != "tool_running,tool_result,text_delta,stream_end" {
 		t.Fatalf("frames = %s", types(fs))
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "x")); err == nil {
+		t.Fatal("touch x ran without being approved")
+	}
+	if rules := r.gate.Rules(approval.ScopeSession); len(rules) != 1 || rules[0].Command != "echo" {
+		t.Fatalf("session rules = %+v, want the one for echo", rules)
 	}
 	r.noMore()
 }

@@ -11,10 +11,12 @@
 // event. Serve implements the published specification, including where
 // aionrs itself differs from it:
 //
-//   - scope "always" on tool_approve allows the call's category (info, edit,
-//     exec, mcp) for the rest of the process; later calls of that category
-//     skip tool_request. Calls the gate will not let anyone remember
-//     (edits of protected files such as .cairn/ or .git/hooks) still ask.
+//   - scope "always" on tool_approve remembers, for the rest of the process,
+//     the rule the approval gate proposes for that call: a command's root
+//     command (`echo` for `echo first`, never every command), an edit's
+//     file, an MCP tool. Later calls the rule covers skip tool_request.
+//     Calls the gate will not let anyone remember (edits of protected
+//     files such as .cairn/ or .git/hooks) are allowed once and ask again.
 //   - stop cancels the turn (the model request and running tools), emits
 //     the turn's stream_end, and the process keeps serving.
 //   - init_history counts only before the first message of a conversation

@@ -19,8 +19,6 @@ import (
 type ModeSetter interface {
 	Mode() approval.Mode
 	SetMode(approval.Mode)
-	// AllowCategory takes the host's scope "always".
-	AllowCategory(core.ApprovalCategory)
 }
 
 // Host is everything Serve drives. Session and Approvals are required.

@@ -170,8 +170,8 @@ func (s *server) settled(e core.Settled) [][]byte {
 }
 
 // question handles a question of the core gate. An approval becomes a
-// tool_request (after a scope "always" the gate allows the category
-// without asking). The protocol has no way to
+// tool_request (after a scope "always" the gate's rule lets the calls it
+// covers through without asking). The protocol has no way to
 // put other questions to the host, so they are dismissed (tool_deny gives
 // its reason with the choice, so the gate never asks for one).
 func (s *server) question(t *turn, q core.Question) ([][]byte, func()) {
