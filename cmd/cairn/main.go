@@ -80,6 +80,10 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	if len(args) > 0 && args[0] == "mcp" {
 		return mcpCommand(ctx, args[1:], streams, getenv)
 	}
+	if len(args) > 0 && args[0] == "rpc" {
+		// synaps's command line, as the synaps-bridge runs it.
+		return synapsRPCCommand(ctx, args[1:], streams, getenv)
+	}
 	opts, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
@@ -94,6 +98,10 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 		return exitOK
 	case opts.Export != "":
 		return exportCommand(ctx, streams, opts)
+	}
+	if err := checkMessages(opts, wantsTUI(opts, streams)); err != nil {
+		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+		return exitUsage
 	}
 	if wantsTUI(opts, streams) {
 		// Before anything with a side effect (the demo's project): a
