@@ -57,7 +57,7 @@ func openSessionFile(env environment, opts *Options, cwd string) (f *session.Fil
 // findSession resolves --session (and cairn rpc's --continue): a path
 // (anything with a slash or ending in .jsonl), or a session of this
 // directory named by its id, its name or the start of its id (see
-// matchSession).
+// session.Match).
 func findSession(store session.Store, ref, cwd string) (string, error) {
 	if strings.ContainsRune(ref, filepath.Separator) || strings.HasSuffix(ref, ".jsonl") {
 		return ref, nil
@@ -66,7 +66,7 @@ func findSession(store session.Store, ref, cwd string) (string, error) {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	in, err := matchSession(infos, ref)
+	in, err := session.Match(infos, ref)
 	if err != nil {
 		return "", fmt.Errorf("%w in %s", err, store.ProjectDir(cwd))
 	}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-
-	"github.com/cairn-dev/cairn/core/session"
 )
 
 // synapsRPCCommand is `cairn rpc ...`: synaps's own command line for its
@@ -106,34 +104,4 @@ func parseSynapsRPCArgs(args []string) (opts *Options, ref string, err error) {
 	}
 	opts.Mode = "synaps"
 	return opts, ref, nil
-}
-
-// matchSession finds the session ref names among infos: the one with that
-// id, else the one with that name, else the only one whose id starts so.
-// It never settles for a near miss: an unknown or ambiguous ref is an
-// error, so a conversation is never continued in place of another.
-func matchSession(infos []session.Info, ref string) (session.Info, error) {
-	for _, match := range []func(session.Info) bool{
-		func(in session.Info) bool { return in.ID == ref },
-		func(in session.Info) bool { return in.Name == ref },
-	} {
-		for _, in := range infos {
-			if match(in) {
-				return in, nil
-			}
-		}
-	}
-	var found []session.Info
-	for _, in := range infos {
-		if strings.HasPrefix(in.ID, ref) {
-			found = append(found, in)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return session.Info{}, fmt.Errorf("no session with the id, name or id prefix %q", ref)
-	case 1:
-		return found[0], nil
-	}
-	return session.Info{}, fmt.Errorf("%d sessions have ids starting %q; give more of the id", len(found), ref)
 }

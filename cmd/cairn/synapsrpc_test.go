@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/cairn-dev/cairn/core/session"
 )
 
 // bridgeScript answers two one-line turns.
@@ -84,7 +82,7 @@ func TestSynapsBridgeCommandLine(t *testing.T) {
 	}
 
 	// The id, and a prefix of it (ids start with their time, so a short
-	// prefix could name both threads: that is refused, see matchSession).
+	// prefix could name both threads: that is refused, see session.Match).
 	for _, ref := range []string{first, first[:len(first)-4]} {
 		c, stderr := startBridgeChild(t, home, script, "rpc", "--continue", ref, "--model", "faux-1", "--provider", "faux")
 		ready := c.next(15 * time.Second)
@@ -152,29 +150,6 @@ func TestSynapsRPCArgs(t *testing.T) {
 	} {
 		if _, _, err := parseSynapsRPCArgs(strings.Fields(args)); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: %v, want %q", args, err, msg)
-		}
-	}
-}
-
-func TestMatchSession(t *testing.T) {
-	infos := []session.Info{
-		{ID: "019a-aaaa-1111", Name: "standup", Path: "a"},
-		{ID: "019a-aaaa-2222", Path: "b"},
-		{ID: "019a-bbbb-3333", Name: "019a-aaaa-1111", Path: "c"},
-	}
-	for ref, want := range map[string]string{
-		"019a-aaaa-1111": "a", // the id wins over a name equal to it
-		"standup":        "a",
-		"019a-b":         "c",
-		"019a-aaaa-2":    "b",
-	} {
-		if in, err := matchSession(infos, ref); err != nil || in.Path != want {
-			t.Errorf("%q: %v %v, want %s", ref, in.Path, err, want)
-		}
-	}
-	for ref, msg := range map[string]string{"019a-aaaa": "2 sessions have ids starting", "nope": "no session with the id, name or id prefix"} {
-		if _, err := matchSession(infos, ref); err == nil || !strings.Contains(err.Error(), msg) {
-			t.Errorf("%q: %v", ref, err)
 		}
 	}
 }
