@@ -89,7 +89,7 @@ func TestApprovalRunsEditWithDiff(t *testing.T) {
 	fs := r.until("tool_request")
 	req := fs[len(fs)-1]
 	if req.str("call_id") != "t1" || req.str("tool.name") != "edit" || req.str("tool.category") != "edit" ||
-		req.str("tool.args.path") != "notes.txt" || req.str("tool.description") != "edit: notes.txt" {
+		req.str("tool.args.file_path") != "notes.txt" || req.get("tool.args.path") != nil || req.str("tool.description") != "edit: notes.txt" {
 		t.Fatalf("tool_request = %v", req)
 	}
 	// Blocked: nothing runs until the host answers; a ping is answered
@@ -116,6 +116,35 @@ func TestApprovalRunsEditWithDiff(t *testing.T) {
 	if b, _ := os.ReadFile(file); !strings.Contains(string(b), "new line") {
 		t.Fatalf("file = %q", b)
 	}
+	r.noMore()
+}
+
+// A write that replaces a file is shown as AionUi shows an edit: the
+// confirmation names the file in file_path (aionrs's name), and the result
+// is the change as a diff.
+func TestWriteOverFileSendsDiff(t *testing.T) {
+	fp := faux.New(faux.Options{},
+		toolCall("t1", "write", `{"path":"notes.txt","content":"first\nnew line\n"}`),
+		faux.Response{Text: "Rewritten."})
+	r := newRig(t, rigConfig{faux: fp})
+	file := filepath.Join(r.dir, "notes.txt")
+	if err := os.WriteFile(file, []byte("first\nold line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.ready()
+	r.send(`{"type":"message","msg_id":"m1","input":"rewrite the notes"}`)
+	fs := r.until("tool_request")
+	if req := fs[len(fs)-1]; req.str("tool.args.file_path") != "notes.txt" || req.str("tool.args.content") == "" {
+		t.Fatalf("tool_request = %v", req)
+	}
+	r.send(`{"type":"tool_approve","call_id":"t1","scope":"once"}`)
+	r.expect("tool_running")
+	res := r.expect("tool_result")
+	if res.str("output_type") != "diff" || res.str("metadata.file_path") != file ||
+		!strings.Contains(res.str("output"), "-old line") || !strings.Contains(res.str("output"), "+new line") {
+		t.Fatalf("tool_result = %v", res)
+	}
+	r.until("stream_end")
 	r.noMore()
 }
 

@@ -186,7 +186,7 @@ func (s *server) question(t *turn, q core.Question) ([][]byte, func()) {
 	c.question, c.options = q.ID, q.Options
 	s.questions[q.ID] = c
 	return [][]byte{line(toolRequestFrame{Type: "tool_request", MsgID: t.msgID, CallID: c.id,
-		Tool: toolInfo{Name: c.name, Category: string(c.category), Args: rawArgs(c.args), Description: describe(c.name, c.args)}})}, nil
+		Tool: toolInfo{Name: c.name, Category: string(c.category), Args: aionrsArgs(c.args), Description: describe(c.name, c.args)}})}, nil
 }
 
 // questionClosed: an approved call is about to run.
@@ -312,6 +312,24 @@ func stringArg(args []byte, key string) string {
 		return ""
 	}
 	return v
+}
+
+// aionrsArgs are a call's arguments as aionrs names them, for the host's
+// confirmation dialog: AionUi reads an edit's file from file_path, so
+// cairn's path is sent under that name. Other arguments are unchanged.
+func aionrsArgs(args []byte) json.RawMessage {
+	raw := rawArgs(args)
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m["path"] == nil || m["file_path"] != nil {
+		return raw
+	}
+	m["file_path"] = m["path"]
+	delete(m, "path")
+	out, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 // rawArgs is a call's arguments as a JSON object ({} when missing).
