@@ -598,3 +598,30 @@ func TestProviderErrorEndsTheTurn(t *testing.T) {
 	}
 	r.noMore()
 }
+
+// AionUi ends a turn after 15 s without a frame: while a tool runs,
+// tool_running is sent again at every keep-alive tick, and never after the
+// call's result.
+func TestToolRunningIsResentWhileAToolRuns(t *testing.T) {
+	fp := faux.New(faux.Options{}, toolCall("t1", "bash", `{"command":"sleep 30"}`), faux.Response{Text: "never"})
+	ticks := make(chan time.Time)
+	r := newRig(t, rigConfig{faux: fp, mode: approval.ModeYolo, ticks: ticks})
+	r.ready()
+	r.send(`{"type":"message","msg_id":"m1","input":"wait"}`)
+	r.until("tool_running")
+	for range 2 {
+		ticks <- time.Now()
+		if f := r.expect("tool_running"); f.str("call_id") != "t1" || f.str("tool_name") != "bash" || f.str("msg_id") != "m1" {
+			t.Fatalf("keep-alive = %v", f)
+		}
+	}
+	r.send(`{"type":"stop"}`)
+	if fs := r.until("stream_end"); types(fs) != "tool_cancelled,stream_end" {
+		t.Fatalf("after stop: %s", types(fs))
+	}
+	// Nothing is running now: a tick sends nothing.
+	ticks <- time.Now()
+	r.send(`{"type":"ping"}`)
+	r.expect("pong")
+	r.noMore()
+}

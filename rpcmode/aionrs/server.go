@@ -50,7 +50,15 @@ type Host struct {
 	// SettleLimit bounds how long Serve waits at the end for a cancelled
 	// message to wind down; zero means 30 seconds.
 	SettleLimit time.Duration
+	// KeepAlive ticks re-send tool_running for every tool still running
+	// (AionUi ends a turn after 15 s without a frame; the frame is
+	// idempotent there). nil ticks every KeepAliveInterval.
+	KeepAlive <-chan time.Time
 }
+
+// KeepAliveInterval is how often tool_running is re-sent while a tool
+// runs, well inside AionUi's 15 s of silence.
+const KeepAliveInterval = 10 * time.Second
 
 // Serve speaks the json-stream protocol until in ends or ctx is cancelled:
 // ready first, then one event per line on out for the commands read from
@@ -72,9 +80,21 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	}
 	written := make(chan struct{})
 	go s.translate(written)
+	ticks := h.KeepAlive
+	if ticks == nil {
+		t := time.NewTicker(KeepAliveInterval)
+		defer t.Stop()
+		ticks = t.C
+	}
+	kept := make(chan struct{})
+	go func() {
+		defer close(kept)
+		s.keepAlive(ticks)
+	}()
 
 	readErr := jsonl.ReadUntil(ctx, s.ctx, func() error { return s.readLoop(in) })
 	s.cancel()
+	<-kept
 	s.mu.Lock()
 	if s.turn != nil {
 		s.turn.stopped = true // ended by the host going away, not by a failure

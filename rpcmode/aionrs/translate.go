@@ -21,12 +21,17 @@ type (
 	markRefused struct{ msgID, err string }
 	// markEnd ends translation: nothing follows it.
 	markEnd struct{}
+	// markKeepAlive re-sends tool_running for the calls running at this
+	// point of the stream (so never after a call's tool_result).
+	markKeepAlive struct{}
 )
 
 func (markLine) EventType() string    { return "aionrs_line" }
 func (markStart) EventType() string   { return "aionrs_start" }
 func (markRefused) EventType() string { return "aionrs_refused" }
 func (markEnd) EventType() string     { return "aionrs_end" }
+
+func (markKeepAlive) EventType() string { return "aionrs_keep_alive" }
 
 // maxOutputBytes bounds a tool_result's output; tools truncate their own
 // results well below it.
@@ -86,6 +91,8 @@ func (s *server) frames(e core.Event) (lines [][]byte, then func()) {
 		return [][]byte{errorLine(e.msgID, codeProvider, e.err, false), line(streamEndFrame{Type: "stream_end", MsgID: e.msgID})}, nil
 	case core.Settled:
 		return s.settled(e), nil
+	case markKeepAlive:
+		return s.keepAliveFrames(), nil
 	}
 	t := s.turn
 	if t == nil || !t.open {
@@ -205,6 +212,35 @@ func (s *server) questionClosed(t *turn, e core.QuestionClosed) [][]byte {
 		return s.running(t, c)
 	}
 	return nil
+}
+
+// keepAlive places a markKeepAlive in the stream at every tick until
+// serving ends.
+func (s *server) keepAlive(ticks <-chan time.Time) {
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-ticks:
+			s.sub.Mark(markKeepAlive{})
+		}
+	}
+}
+
+// keepAliveFrames are tool_running again for each call that is running:
+// its tool_running was written and its result was not.
+func (s *server) keepAliveFrames() [][]byte {
+	t := s.turn
+	if t == nil || !t.open {
+		return nil
+	}
+	var out [][]byte
+	for _, c := range t.calls {
+		if c.running {
+			out = append(out, line(toolRunningFrame{Type: "tool_running", MsgID: t.msgID, CallID: c.id, ToolName: c.name}))
+		}
+	}
+	return out
 }
 
 // running writes tool_running once per call.
