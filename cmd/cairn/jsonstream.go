@@ -149,6 +149,7 @@ func jsonStreamMode(ctx context.Context, args []string, streams IOStreams, geten
 	host := aionrs.Host{
 		Session:   a.session,
 		Approvals: a.gate,
+		Models:    a.cat.Available,
 		Tools:     a.session.Tools(),
 		Dir:       a.cwd,
 		SessionID: sessionID,

@@ -625,3 +625,51 @@ func TestToolRunningIsResentWhileAToolRuns(t *testing.T) {
 	r.expect("pong")
 	r.noMore()
 }
+
+// set_config, as AionUi sends it when the person picks another model or
+// turns thinking off: applied at once, reported in an info (aionrs's
+// "config updated: ...") and a config_changed naming the model. A model id
+// cairn does not list keeps the current server under the new id.
+func TestSetConfigSwitchesModel(t *testing.T) {
+	r := newRig(t, rigConfig{})
+	r.ready()
+	r.send(`{"type":"set_config","model":"deepseek-reasoner","thinking":"disabled"}`)
+	info := r.expect("info")
+	if msg := info.str("message"); !strings.HasPrefix(msg, "config updated: ") || !strings.Contains(msg, "model: faux-1 → deepseek-reasoner") || !strings.Contains(msg, "thinking: ") {
+		t.Fatalf("info = %v", info)
+	}
+	changed := r.expect("config_changed")
+	if changed.str("capabilities.current_model") != "deepseek-reasoner" {
+		t.Fatalf("config_changed = %v", changed)
+	}
+	if m := r.sess.State().Model; m.ID != "deepseek-reasoner" || m.Provider != faux.Model.Provider {
+		t.Fatalf("model = %s/%s", m.Provider, m.ID)
+	}
+	r.noMore()
+}
+
+// While a message is in flight set_config waits for its stream_end, as
+// aionrs queues it, and says so.
+func TestSetConfigWaitsForTheMessage(t *testing.T) {
+	fp := faux.New(faux.Options{}, toolCall("t1", "bash", `{"command":"echo hi"}`), faux.Response{Text: "done"})
+	r := newRig(t, rigConfig{faux: fp})
+	r.ready()
+	r.send(`{"type":"message","msg_id":"m1","input":"go"}`)
+	r.until("tool_request")
+	r.send(`{"type":"set_config","model":"other-model"}`)
+	if info := r.expect("info"); info.str("message") != "set_config: queued, will apply after current response" {
+		t.Fatalf("info = %v", info)
+	}
+	if r.sess.State().Model.ID != faux.Model.ID {
+		t.Fatal("the model changed during the message")
+	}
+	r.send(`{"type":"tool_approve","call_id":"t1"}`)
+	r.until("stream_end")
+	if info := r.expect("info"); !strings.Contains(info.str("message"), "config applied: model: faux-1 → other-model") {
+		t.Fatalf("info after stream_end = %v", info)
+	}
+	if changed := r.expect("config_changed"); changed.str("capabilities.current_model") != "other-model" {
+		t.Fatalf("config_changed = %v", changed)
+	}
+	r.noMore()
+}

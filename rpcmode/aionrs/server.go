@@ -27,6 +27,10 @@ type Host struct {
 	// be the gate behind Approvals, so that approvals reach the host as
 	// questions.
 	Session *agent.Session
+	// Models lists the models set_config may switch to by id; nil (or an
+	// id not among them) keeps the current model's server and wire format
+	// under the new id, as aionrs does.
+	Models func() []core.Model
 	// Approvals is the gate whose mode set_mode switches.
 	Approvals ModeSetter
 	// Tools are the session's tools, for the category each tool_request
@@ -145,6 +149,8 @@ type server struct {
 	history []string
 	// questions maps open approval questions to their calls.
 	questions map[string]*call
+	// pendingConfig is a set_config that waits for the message in flight.
+	pendingConfig *configChange
 }
 
 // turn is one accepted message until its stream_end.
@@ -221,7 +227,8 @@ func (s *server) capabilities() capabilities {
 	}
 	model := s.sess.State().Model
 	return capabilities{ToolApproval: true, Thinking: true, ImageInput: model.SupportsImages(), MCP: false,
-		Modes: names, CurrentMode: string(s.host.Approvals.Mode())}
+		Modes: names, CurrentMode: string(s.host.Approvals.Mode()), CurrentModel: model.ID,
+		Effort: true, EffortLevels: []string{"low", "medium", "high"}}
 }
 
 func (s *server) category(tool string) core.ApprovalCategory {
@@ -280,6 +287,8 @@ func (s *server) handle(c command) {
 		s.onInitHistory(c)
 	case cmdSetMode:
 		s.onSetMode(c)
+	case cmdSetConfig:
+		s.onSetConfig(c)
 	case cmdPing:
 		s.send(line(pongFrame{Type: "pong"}))
 	}

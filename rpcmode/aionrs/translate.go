@@ -90,7 +90,8 @@ func (s *server) frames(e core.Event) (lines [][]byte, then func()) {
 		s.turn = nil
 		return [][]byte{errorLine(e.msgID, codeProvider, e.err, false), line(streamEndFrame{Type: "stream_end", MsgID: e.msgID})}, nil
 	case core.Settled:
-		return s.settled(e), nil
+		// A set_config that waited applies after the stream_end.
+		return s.settled(e), s.applyPendingConfig
 	case markKeepAlive:
 		return s.keepAliveFrames(), nil
 	}
