@@ -181,11 +181,13 @@ func parseArgs(args []string) (*Options, error) {
 // than failing: `cairn --continue ID` would continue the latest session,
 // not ID, and a host's flag cairn does not know would vanish.
 func checkMessages(opts *Options, tui bool) error {
-	if len(opts.Messages) == 0 {
-		return nil
+	if len(opts.Messages) == 0 || opts.Export != "" {
+		return nil // --export FILE [OUT] checks its own
 	}
 	word := opts.Messages[0]
 	switch {
+	case opts.Help || opts.Version:
+		return fmt.Errorf("unexpected argument %q: --help and --version take none", word)
 	case opts.ListModels:
 		return fmt.Errorf("unexpected argument %q: --list-models takes one search term", word)
 	case opts.Mode == "rpc" || opts.Mode == "synaps" || opts.Mode == "acp":

@@ -89,6 +89,10 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage
 	}
+	if err := checkMessages(opts, wantsTUI(opts, streams)); err != nil {
+		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+		return exitUsage
+	}
 	switch {
 	case opts.Help:
 		fmt.Fprint(streams.Out, helpText)
@@ -98,10 +102,6 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 		return exitOK
 	case opts.Export != "":
 		return exportCommand(ctx, streams, opts)
-	}
-	if err := checkMessages(opts, wantsTUI(opts, streams)); err != nil {
-		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitUsage
 	}
 	if wantsTUI(opts, streams) {
 		// Before anything with a side effect (the demo's project): a

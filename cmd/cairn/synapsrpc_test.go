@@ -168,6 +168,7 @@ func TestUnusedArgumentsAreErrors(t *testing.T) {
 		{[]string{"--mode", "acp", "x"}, &empty, "--mode acp reads"},
 		{[]string{"--mode", "jsonrpc", "x"}, &empty, "from its socket"},
 		{[]string{"--list-models", "gpt", "extra"}, &empty, "--list-models takes one search term"},
+		{[]string{"--version", "extra"}, nil, "--help and --version take none"},
 		{[]string{"--continue", "abc"}, nil, "use --session ID"},
 		{[]string{"fix", "the", "bug"}, nil, "add -p to answer it once"},
 	} {
