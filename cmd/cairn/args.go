@@ -53,6 +53,11 @@ type Options struct {
 	// resolved into Mode once every flag is read (flags come in any order).
 	rpcDialect string
 
+	// wireAPI, when set, is the wire format the model is spoken to in,
+	// whatever the catalog says (--json-stream's --provider openai is
+	// Chat Completions; see aionrsProvider).
+	wireAPI string
+
 	// allowNoCredentials lets the session start without credentials (the
 	// TUI then explains what to set up).
 	allowNoCredentials bool
@@ -171,6 +176,32 @@ func parseArgs(args []string) (*Options, error) {
 	return o, nil
 }
 
+// checkMessages refuses words on the command line that this run would not
+// use: only print mode takes a prompt there. Ignoring them would be worse
+// than failing: `cairn --continue ID` would continue the latest session,
+// not ID, and a host's flag cairn does not know would vanish.
+func checkMessages(opts *Options, tui bool) error {
+	if len(opts.Messages) == 0 || opts.Export != "" {
+		return nil // --export FILE [OUT] checks its own
+	}
+	word := opts.Messages[0]
+	switch {
+	case opts.Help || opts.Version:
+		return fmt.Errorf("unexpected argument %q: --help and --version take none", word)
+	case opts.ListModels:
+		return fmt.Errorf("unexpected argument %q: --list-models takes one search term", word)
+	case opts.Mode == "rpc" || opts.Mode == "synaps" || opts.Mode == "acp":
+		return fmt.Errorf("unexpected argument %q: --mode %s reads its prompts from stdin, not from the command line", word, opts.Mode)
+	case opts.Mode == "jsonrpc":
+		return fmt.Errorf("unexpected argument %q: --mode jsonrpc reads its prompts from its socket, not from the command line", word)
+	case tui && opts.Continue:
+		return fmt.Errorf("unexpected argument %q: --continue takes no value (it continues the latest session here); to continue one session, use --session ID", word)
+	case tui:
+		return fmt.Errorf("unexpected argument %q: the interactive interface does not take a prompt on the command line; add -p to answer it once and exit, or start cairn and type it", word)
+	}
+	return nil
+}
+
 func findFlag(name string) *flagSpec {
 	for i := range flagSpecs {
 		for _, n := range flagSpecs[i].names {
@@ -191,6 +222,11 @@ Usage:
   cairn mcp list                    check the MCP configuration and show each server
   cairn --export FILE [OUT.html]    write the session file as one HTML page (default
                                     cairn-session-<name>.html here), print its path, exit
+  cairn rpc [--continue ID] [--system PROMPT_OR_FILE] [--model M] [flags]
+                                    synaps rpc with synaps's command line, for the
+                                    synaps-bridge (rpc.binary = "cairn"): --continue resumes
+                                    exactly the session with that id, name or id prefix here,
+                                    or fails
   cairn --json-stream [flags]       aionrs's JSON-lines host protocol (AionUi), with aionrs's
                                     flags: --provider, --model, --max-tokens, --max-turns,
                                     --system-prompt, --auto-approve, --workspace DIR,
@@ -228,7 +264,8 @@ Flags:
       --demo                show cairn working on scripted answers, offline and with no API
                             key: the faux provider plays a short script (a read, an edit to
                             approve, a command, an answer) in a throwaway sample project
-  -c, --continue            continue the latest session in this directory
+  -c, --continue            continue the latest session in this directory (takes no value:
+                            use --session ID for another)
   -r, --resume              pick a session to resume (needs the interactive interface)
       --session PATH|ID     continue the given session file, or the session whose id starts so
       --session-dir DIR     keep sessions in DIR instead of ~/.cairn/sessions/<project>

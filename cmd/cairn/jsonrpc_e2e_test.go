@@ -93,7 +93,7 @@ func TestJSONRPCApprovalRoundTripWithDiff(t *testing.T) {
 	msgs := c.until(isMethod("tool.request_approval"))
 	req := params(msgs[len(msgs)-1])
 	tool := req["tool"].(map[string]any)
-	preview := req["preview"].(map[string]any)
+	preview := req["preview_detail"].(map[string]any)
 	if tool["name"] != "edit" || tool["category"] != "edit" || preview["type"] != "diff" || !strings.Contains(preview["content"].(string), "bread") {
 		t.Fatalf("tool.request_approval = %v", req)
 	}
@@ -146,7 +146,7 @@ func TestJSONRPCDenialTellsTheModelAndTheTurnGoesOn(t *testing.T) {
 	c.call("agent.query", map[string]any{"message": "make a file"})
 	msgs := c.until(isMethod("tool.request_approval"))
 	req := params(msgs[len(msgs)-1])
-	if req["preview"].(map[string]any)["content"] != "touch made-by-bash" || req["risk_assessment"].(map[string]any)["level"] != "high" {
+	if req["preview_detail"].(map[string]any)["content"] != "touch made-by-bash" || req["risk_assessment"].(map[string]any)["level"] != "high" {
 		t.Fatalf("tool.request_approval = %v", req)
 	}
 	resp, before := c.call("tool.approve", map[string]any{"execution_id": req["execution_id"], "approved": false, "reason": "not here"})
@@ -229,11 +229,16 @@ func TestJSONRPCCancel(t *testing.T) {
 	resp, _ := c.call("agent.query", map[string]any{"message": "talk"})
 	id := rpcResult(t, resp)["query_id"]
 	c.until(isMethod("stream.token"))
-	// One query at a time per connection.
-	busyID := c.send("agent.query", map[string]any{"message": "and another"})
-	busy := c.until(isResponse(busyID))
-	if errorCode(t, busy[len(busy)-1]) != -32000 {
-		t.Fatalf("second query while one runs: %v", busy[len(busy)-1])
+	// A second query waits its turn; cancelled before it starts, it ends
+	// with its own stream.complete and never reaches the model.
+	resp, _ = c.call("agent.query", map[string]any{"message": "and another"})
+	waiting := rpcResult(t, resp)["query_id"]
+	resp, before := c.call("agent.cancel", map[string]any{"query_id": waiting})
+	if r := rpcResult(t, resp); r["cancelled"] != true || r["query_id"] != waiting {
+		t.Fatalf("agent.cancel of the waiting query = %v", r)
+	}
+	if done := append(before, c.untilAfter(before, isMethod("stream.complete"))...); params(done[len(done)-1])["query_id"] != waiting || params(done[len(done)-1])["status"] != "cancelled" {
+		t.Fatalf("the waiting query's stream.complete: %v", done[len(done)-1])
 	}
 	cancelID := c.send("agent.cancel", map[string]any{"query_id": id})
 	msgs := c.until(isMethod("stream.complete"))

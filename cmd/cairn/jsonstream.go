@@ -124,6 +124,9 @@ func jsonStreamMode(ctx context.Context, args []string, streams IOStreams, geten
 	if jo.autoApprove {
 		opts.Approval = "yolo"
 	}
+	if err := aionrsProvider(opts, jo.provider, jo.baseURL); err != nil {
+		return fail(exitUsage, err)
+	}
 	sessionID, err := pickJSONStreamSession(env, opts, jo)
 	if err != nil {
 		return fail(exitFailure, err)
@@ -146,6 +149,7 @@ func jsonStreamMode(ctx context.Context, args []string, streams IOStreams, geten
 	host := aionrs.Host{
 		Session:   a.session,
 		Approvals: a.gate,
+		Models:    a.cat.Available,
 		Tools:     a.session.Tools(),
 		Dir:       a.cwd,
 		SessionID: sessionID,

@@ -80,8 +80,16 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	if len(args) > 0 && args[0] == "mcp" {
 		return mcpCommand(ctx, args[1:], streams, getenv)
 	}
+	if len(args) > 0 && args[0] == "rpc" {
+		// synaps's command line, as the synaps-bridge runs it.
+		return synapsRPCCommand(ctx, args[1:], streams, getenv)
+	}
 	opts, err := parseArgs(args)
 	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+		return exitUsage
+	}
+	if err := checkMessages(opts, wantsTUI(opts, streams)); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage
 	}

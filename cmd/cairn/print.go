@@ -114,6 +114,9 @@ func resolve(streams IOStreams, env environment, opts *Options) (*setup, error) 
 	if opts.BaseURL != "" {
 		model.BaseURL = opts.BaseURL
 	}
+	if opts.wireAPI != "" {
+		model.API = opts.wireAPI
+	}
 	if opts.APIKey != "" {
 		cat.SetAPIKey(model.Provider, opts.APIKey)
 	}

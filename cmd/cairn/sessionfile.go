@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -53,27 +54,21 @@ func openSessionFile(env environment, opts *Options, cwd string) (f *session.Fil
 	return store.Create(cwd), false, nil
 }
 
-// findSession resolves --session: a path (anything with a slash or ending
-// in .jsonl) or the start of a session id in this directory.
+// findSession resolves --session (and cairn rpc's --continue): a path
+// (anything with a slash or ending in .jsonl), or a session of this
+// directory named by its id, its name or the start of its id (see
+// session.Match).
 func findSession(store session.Store, ref, cwd string) (string, error) {
 	if strings.ContainsRune(ref, filepath.Separator) || strings.HasSuffix(ref, ".jsonl") {
 		return ref, nil
 	}
 	infos, err := store.List(cwd)
-	if err != nil {
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	var match []session.Info
-	for _, in := range infos {
-		if strings.HasPrefix(in.ID, ref) {
-			match = append(match, in)
-		}
+	in, err := session.Match(infos, ref)
+	if err != nil {
+		return "", fmt.Errorf("%w in %s", err, store.ProjectDir(cwd))
 	}
-	switch len(match) {
-	case 0:
-		return "", fmt.Errorf("no session with an id starting %q in %s", ref, store.ProjectDir(cwd))
-	case 1:
-		return match[0].Path, nil
-	}
-	return "", fmt.Errorf("%d sessions have ids starting %q; give more of the id", len(match), ref)
+	return in.Path, nil
 }

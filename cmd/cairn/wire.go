@@ -154,8 +154,13 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	}
 	first, baseURL := s.model, opts.BaseURL
 	open := func(m core.Model) (agent.Connection, error) {
-		if baseURL != "" && m.Provider == first.Provider && m.ID == first.ID {
-			m.BaseURL = baseURL
+		if m.Provider == first.Provider && m.ID == first.ID {
+			if baseURL != "" {
+				m.BaseURL = baseURL
+			}
+			if opts.wireAPI != "" {
+				m.API = opts.wireAPI
+			}
 		}
 		creds, err := s.cat.Credentials(m)
 		if err != nil {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,9 +26,17 @@ func TestWrite(t *testing.T) {
 	if err := os.WriteFile(p, []byte("old"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	run(t, write, map[string]any{"path": p, "content": "new"})
+	res = run(t, write, map[string]any{"path": p, "content": "new"})
 	if info, _ := os.Stat(p); readBack(t, p) != "new" || info.Mode().Perm() != 0o755 {
 		t.Errorf("overwrite: %q mode %v", readBack(t, p), info.Mode())
+	}
+	// and reports the change, as an edit does.
+	var d WriteDetails
+	if err := json.Unmarshal(res.Details, &d); err != nil || !strings.Contains(d.Patch, "-old") || !strings.Contains(d.Patch, "+new") {
+		t.Errorf("overwrite details = %s (%v)", res.Details, err)
+	}
+	if res = run(t, write, map[string]any{"path": p, "content": "new"}); res.Details != nil {
+		t.Errorf("an unchanged write reports %s", res.Details)
 	}
 
 	// A path through a file cannot be created.

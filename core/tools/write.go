@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/core"
 )
@@ -66,10 +67,40 @@ func (w *Write) Execute(ctx context.Context, call core.ToolCall, _ func(core.Too
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return errorResult(fmt.Sprintf("Could not create the directory for %s: %v", *a.Path, unwrapPathError(err))), nil
 	}
+	before, replaced := previousText(abs)
 	if err := w.Workspace.writeFile(ctx, abs, []byte(*a.Content)); err != nil {
 		return errorResult(fmt.Sprintf("Could not write %s: %v", *a.Path, err)), nil
 	}
-	return core.TextResult(fmt.Sprintf("Successfully wrote %d bytes to %s", len(*a.Content), *a.Path)), nil
+	text := fmt.Sprintf("Successfully wrote %d bytes to %s", len(*a.Content), *a.Path)
+	if replaced && before != *a.Content {
+		return withDetails(text, WriteDetails{Patch: unifiedPatch(*a.Path, before, *a.Content)}), nil
+	}
+	return core.TextResult(text), nil
+}
+
+// WriteDetails are the details of a write that replaced a file's text:
+// the change as a unified diff, as an edit reports it, for hosts that
+// show it (AionUi). A new file, or one written unchanged, has none.
+type WriteDetails struct {
+	Patch string `json:"patch,omitempty"`
+}
+
+// maxDiffedWrite bounds the file a write reads first to report its change.
+const maxDiffedWrite = 1 << 20
+
+// previousText is the text a write is about to replace, read from the
+// local disk (a host's unsaved buffer is not consulted); ok is false for
+// a missing, large or binary file, whose change is not reported.
+func previousText(abs string) (text string, ok bool) {
+	info, err := os.Stat(abs)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxDiffedWrite {
+		return "", false
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil || !utf8.Valid(data) {
+		return "", false
+	}
+	return string(data), true
 }
 
 // unwrapPathError drops the operation and path from a *fs.PathError, which

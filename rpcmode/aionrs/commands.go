@@ -64,7 +64,7 @@ func (s *server) onStop() {
 // claim takes the call whose tool_request waits for the host and records
 // the host's verdict, so that each request is answered once (by the host
 // or by a set_mode that releases it), whoever comes first.
-func (s *server) claim(callID string, v verdict, reason string, scope string) (*call, string) {
+func (s *server) claim(callID string, v verdict, reason string) (*call, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.turn == nil {
@@ -75,18 +75,24 @@ func (s *server) claim(callID string, v verdict, reason string, scope string) (*
 		return nil, ""
 	}
 	c.verdict, c.reason = v, reason
-	if v == approved && scope == "always" {
-		s.host.Approvals.AllowCategory(c.category)
-	}
 	return c, c.question
 }
 
-// onApprove answers the call's approval question with "allow once";
-// scope "always" also allows the call's category from now on.
+// onApprove answers the call's approval question. Scope "always" takes
+// the rule the gate proposes for remembering this call for the session
+// (for a command, its root command and harmless extra words, as the TUI
+// offers it; for an edit, that file), never the call's whole category:
+// AionUi shows and stores "always" per root command, and an "always" on
+// `echo first` must not let `touch x && ls` run unasked. A call the gate
+// offers no rule for (an edit of a protected file) is allowed once.
 func (s *server) onApprove(cmd command) {
-	c, q := s.claim(cmd.CallID, approved, "", cmd.Scope)
+	c, q := s.claim(cmd.CallID, approved, "")
 	if c == nil {
 		s.sendError("", fmt.Sprintf("No tool_request is waiting with call_id %q", cmd.CallID))
+		return
+	}
+	if cmd.Scope == "always" && offers(c.options, approval.OptionAllowSession) {
+		s.answer(q, string(approval.OptionAllowSession))
 		return
 	}
 	s.answer(q, string(approval.OptionAllowOnce))
@@ -96,7 +102,7 @@ func (s *server) onApprove(cmd command) {
 // the gate gives it to the model with the denial.
 func (s *server) onDeny(cmd command) {
 	reason := strings.TrimSpace(cmd.Reason)
-	c, q := s.claim(cmd.CallID, denied, reason, "")
+	c, q := s.claim(cmd.CallID, denied, reason)
 	if c == nil {
 		s.sendError("", fmt.Sprintf("No tool_request is waiting with call_id %q", cmd.CallID))
 		return

@@ -89,7 +89,7 @@ func TestApprovalRunsEditWithDiff(t *testing.T) {
 	fs := r.until("tool_request")
 	req := fs[len(fs)-1]
 	if req.str("call_id") != "t1" || req.str("tool.name") != "edit" || req.str("tool.category") != "edit" ||
-		req.str("tool.args.path") != "notes.txt" || req.str("tool.description") != "edit: notes.txt" {
+		req.str("tool.args.file_path") != "notes.txt" || req.get("tool.args.path") != nil || req.str("tool.description") != "edit: notes.txt" {
 		t.Fatalf("tool_request = %v", req)
 	}
 	// Blocked: nothing runs until the host answers; a ping is answered
@@ -116,6 +116,35 @@ func TestApprovalRunsEditWithDiff(t *testing.T) {
 	if b, _ := os.ReadFile(file); !strings.Contains(string(b), "new line") {
 		t.Fatalf("file = %q", b)
 	}
+	r.noMore()
+}
+
+// A write that replaces a file is shown as AionUi shows an edit: the
+// confirmation names the file in file_path (aionrs's name), and the result
+// is the change as a diff.
+func TestWriteOverFileSendsDiff(t *testing.T) {
+	fp := faux.New(faux.Options{},
+		toolCall("t1", "write", `{"path":"notes.txt","content":"first\nnew line\n"}`),
+		faux.Response{Text: "Rewritten."})
+	r := newRig(t, rigConfig{faux: fp})
+	file := filepath.Join(r.dir, "notes.txt")
+	if err := os.WriteFile(file, []byte("first\nold line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.ready()
+	r.send(`{"type":"message","msg_id":"m1","input":"rewrite the notes"}`)
+	fs := r.until("tool_request")
+	if req := fs[len(fs)-1]; req.str("tool.args.file_path") != "notes.txt" || req.str("tool.args.content") == "" {
+		t.Fatalf("tool_request = %v", req)
+	}
+	r.send(`{"type":"tool_approve","call_id":"t1","scope":"once"}`)
+	r.expect("tool_running")
+	res := r.expect("tool_result")
+	if res.str("output_type") != "diff" || res.str("metadata.file_path") != file ||
+		!strings.Contains(res.str("output"), "-old line") || !strings.Contains(res.str("output"), "+new line") {
+		t.Fatalf("tool_result = %v", res)
+	}
+	r.until("stream_end")
 	r.noMore()
 }
 
@@ -172,13 +201,16 @@ func TestDenialWithoutReason(t *testing.T) {
 	r.noMore()
 }
 
-// Check 5: scope "always" allows the category for the session: the next
-// exec call skips tool_request, while an edit still asks.
-func TestAlwaysScopeCoversTheCategory(t *testing.T) {
+// Scope "always" on one command remembers the gate's rule for its root
+// command, as AionUi shows it ("Yes, allow always" on `echo first`): the
+// next echo runs unasked, while `touch x && ls` is asked about, and an
+// edit still asks.
+func TestAlwaysScopeIsTheCommandRule(t *testing.T) {
 	fp := faux.New(faux.Options{},
-		toolCall("t1", "bash", `{"command":"echo one"}`),
-		toolCall("t2", "bash", `{"command":"ls -la"}`),
-		toolCall("t3", "write", `{"path":"a.txt","content":"x"}`),
+		toolCall("t1", "bash", `{"command":"echo first"}`),
+		toolCall("t2", "bash", `{"command":"echo second"}`),
+		toolCall("t3", "bash", `{"command":"touch x && ls"}`),
+		toolCall("t4", "write", `{"path":"a.txt","content":"x"}`),
 		faux.Response{Text: "all done"})
 	r := newRig(t, rigConfig{faux: fp})
 	r.ready()
@@ -186,21 +218,31 @@ func TestAlwaysScopeCoversTheCategory(t *testing.T) {
 	r.until("tool_request")
 	r.send(`{"type":"tool_approve","call_id":"t1","scope":"always"}`)
 	fs := r.until("tool_request")
-	// t1 runs; t2 (another command) runs without asking; t3 (an edit)
-	// asks.
+	// t1 runs; t2 (echo again) runs without asking; t3 asks.
 	if got := types(fs); got != "tool_running,tool_result,tool_running,tool_result,tool_request" {
 		t.Fatalf("frames = %s", got)
 	}
-	if fs[2].str("call_id") != "t2" || fs[3].str("status") != "success" || !strings.Contains(fs[3].str("output"), ".") {
+	if fs[2].str("call_id") != "t2" || fs[3].str("status") != "success" || !strings.Contains(fs[3].str("output"), "second") {
 		t.Fatalf("t2 = %v %v", fs[2], fs[3])
 	}
-	if fs[4].str("call_id") != "t3" || fs[4].str("tool.category") != "edit" {
+	if fs[4].str("call_id") != "t3" || fs[4].str("tool.category") != "exec" {
 		t.Fatalf("tool_request = %v", fs[4])
 	}
-	r.send(`{"type":"tool_approve","call_id":"t3"}`)
+	r.send(`{"type":"tool_deny","call_id":"t3","reason":"no"}`)
+	fs = r.until("tool_request")
+	if fs[len(fs)-1].str("call_id") != "t4" || fs[len(fs)-1].str("tool.category") != "edit" {
+		t.Fatalf("frames = %s, last %v", types(fs), fs[len(fs)-1])
+	}
+	r.send(`{"type":"tool_approve","call_id":"t4"}`)
 	fs = r.until("stream_end")
 	if types(fs) != "tool_running,tool_result,text_delta,stream_end" {
 		t.Fatalf("frames = %s", types(fs))
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "x")); err == nil {
+		t.Fatal("touch x ran without being approved")
+	}
+	if rules := r.gate.Rules(approval.ScopeSession); len(rules) != 1 || rules[0].Command != "echo" {
+		t.Fatalf("session rules = %+v, want the one for echo", rules)
 	}
 	r.noMore()
 }
@@ -553,6 +595,81 @@ func TestProviderErrorEndsTheTurn(t *testing.T) {
 	r.send(`{"type":"message","msg_id":"m2","input":"again"}`)
 	if fs := r.until("stream_end"); text(fs) != "recovered" {
 		t.Fatalf("next turn: %v", fs)
+	}
+	r.noMore()
+}
+
+// AionUi ends a turn after 15 s without a frame: while a tool runs,
+// tool_running is sent again at every keep-alive tick, and never after the
+// call's result.
+func TestToolRunningIsResentWhileAToolRuns(t *testing.T) {
+	fp := faux.New(faux.Options{}, toolCall("t1", "bash", `{"command":"sleep 30"}`), faux.Response{Text: "never"})
+	ticks := make(chan time.Time)
+	r := newRig(t, rigConfig{faux: fp, mode: approval.ModeYolo, ticks: ticks})
+	r.ready()
+	r.send(`{"type":"message","msg_id":"m1","input":"wait"}`)
+	r.until("tool_running")
+	for range 2 {
+		ticks <- time.Now()
+		if f := r.expect("tool_running"); f.str("call_id") != "t1" || f.str("tool_name") != "bash" || f.str("msg_id") != "m1" {
+			t.Fatalf("keep-alive = %v", f)
+		}
+	}
+	r.send(`{"type":"stop"}`)
+	if fs := r.until("stream_end"); types(fs) != "tool_cancelled,stream_end" {
+		t.Fatalf("after stop: %s", types(fs))
+	}
+	// Nothing is running now: a tick sends nothing.
+	ticks <- time.Now()
+	r.send(`{"type":"ping"}`)
+	r.expect("pong")
+	r.noMore()
+}
+
+// set_config, as AionUi sends it when the person picks another model or
+// turns thinking off: applied at once, reported in an info (aionrs's
+// "config updated: ...") and a config_changed naming the model. A model id
+// cairn does not list keeps the current server under the new id.
+func TestSetConfigSwitchesModel(t *testing.T) {
+	r := newRig(t, rigConfig{})
+	r.ready()
+	r.send(`{"type":"set_config","model":"deepseek-reasoner","thinking":"disabled"}`)
+	info := r.expect("info")
+	if msg := info.str("message"); !strings.HasPrefix(msg, "config updated: ") || !strings.Contains(msg, "model: faux-1 → deepseek-reasoner") || !strings.Contains(msg, "thinking: ") {
+		t.Fatalf("info = %v", info)
+	}
+	changed := r.expect("config_changed")
+	if changed.str("capabilities.current_model") != "deepseek-reasoner" {
+		t.Fatalf("config_changed = %v", changed)
+	}
+	if m := r.sess.State().Model; m.ID != "deepseek-reasoner" || m.Provider != faux.Model.Provider {
+		t.Fatalf("model = %s/%s", m.Provider, m.ID)
+	}
+	r.noMore()
+}
+
+// While a message is in flight set_config waits for its stream_end, as
+// aionrs queues it, and says so.
+func TestSetConfigWaitsForTheMessage(t *testing.T) {
+	fp := faux.New(faux.Options{}, toolCall("t1", "bash", `{"command":"echo hi"}`), faux.Response{Text: "done"})
+	r := newRig(t, rigConfig{faux: fp})
+	r.ready()
+	r.send(`{"type":"message","msg_id":"m1","input":"go"}`)
+	r.until("tool_request")
+	r.send(`{"type":"set_config","model":"other-model"}`)
+	if info := r.expect("info"); info.str("message") != "set_config: queued, will apply after current response" {
+		t.Fatalf("info = %v", info)
+	}
+	if r.sess.State().Model.ID != faux.Model.ID {
+		t.Fatal("the model changed during the message")
+	}
+	r.send(`{"type":"tool_approve","call_id":"t1"}`)
+	r.until("stream_end")
+	if info := r.expect("info"); !strings.Contains(info.str("message"), "config applied: model: faux-1 → other-model") {
+		t.Fatalf("info after stream_end = %v", info)
+	}
+	if changed := r.expect("config_changed"); changed.str("capabilities.current_model") != "other-model" {
+		t.Fatalf("config_changed = %v", changed)
 	}
 	r.noMore()
 }

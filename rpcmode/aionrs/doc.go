@@ -1,7 +1,7 @@
 // Package aionrs serves aionrs's `--json-stream` host protocol, the one
 // AionUi speaks to its bundled agent: newline-delimited JSON commands on
 // stdin (message, stop, tool_approve, tool_deny, init_history, set_mode,
-// ping) and events on stdout (ready, stream_start, text_delta, thinking,
+// set_config, ping) and events on stdout (ready, stream_start, text_delta, thinking,
 // tool_request, tool_running, tool_result, tool_cancelled, stream_end,
 // config_changed, pong, info, error).
 //
@@ -11,10 +11,12 @@
 // event. Serve implements the published specification, including where
 // aionrs itself differs from it:
 //
-//   - scope "always" on tool_approve allows the call's category (info, edit,
-//     exec, mcp) for the rest of the process; later calls of that category
-//     skip tool_request. Calls the gate will not let anyone remember
-//     (edits of protected files such as .cairn/ or .git/hooks) still ask.
+//   - scope "always" on tool_approve remembers, for the rest of the process,
+//     the rule the approval gate proposes for that call: a command's root
+//     command (`echo` for `echo first`, never every command), an edit's
+//     file, an MCP tool. Later calls the rule covers skip tool_request.
+//     Calls the gate will not let anyone remember (edits of protected
+//     files such as .cairn/ or .git/hooks) are allowed once and ask again.
 //   - stop cancels the turn (the model request and running tools), emits
 //     the turn's stream_end, and the process keeps serving.
 //   - init_history counts only before the first message of a conversation
@@ -25,8 +27,18 @@
 //     whose category the new mode allows, and is confirmed by config_changed.
 //   - a malformed line, an unknown command type or a command that does not
 //     fit the state gets error{code:"protocol_error"}; the process stays up.
-//   - edits report their change as output_type "diff" (a unified diff) with
-//     metadata.file_path.
+//   - edits, and writes that replace a file, report their change as
+//     output_type "diff" (a unified diff) with metadata.file_path; a
+//     tool_request's arguments name the file file_path, aionrs's name,
+//     which AionUi's confirmation reads.
+//   - set_config{model?, thinking?, thinking_budget?, effort?} applies at
+//     once (after the stream_end of a message in flight, which an info
+//     says), then info "config updated: ..." and config_changed. A model
+//     id cairn does not list keeps the current server under the new id;
+//     thinking, budget and effort set cairn's one thinking level;
+//     image_input and compaction are reported unchanged.
+//   - while a tool runs, tool_running is sent again every
+//     KeepAliveInterval: AionUi ends a turn after 15 s without a frame.
 //
 // Every message accepted gets exactly one stream_start and, whatever
 // happens, exactly one stream_end; a message sent while another is in

@@ -20,6 +20,11 @@ type capabilities struct {
 	MCP          bool     `json:"mcp"`
 	Modes        []string `json:"modes"`
 	CurrentMode  string   `json:"current_mode"`
+	CurrentModel string   `json:"current_model,omitempty"`
+	// Effort: set_config's effort (low, medium, high) sets the thinking
+	// level.
+	Effort       bool     `json:"effort"`
+	EffortLevels []string `json:"effort_levels"`
 }
 
 type readyFrame struct {

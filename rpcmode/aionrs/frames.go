@@ -22,6 +22,7 @@ const (
 	cmdToolDeny    commandType = "tool_deny"
 	cmdInitHistory commandType = "init_history"
 	cmdSetMode     commandType = "set_mode"
+	cmdSetConfig   commandType = "set_config"
 	cmdPing        commandType = "ping"
 )
 
@@ -36,6 +37,7 @@ type command struct {
 	Reason string
 	Text   string
 	Mode   string
+	Config *configChange // set_config's fields
 }
 
 // wireCommand is a command line as JSON; pointers tell missing from empty.
@@ -134,6 +136,12 @@ func decodeCommand(line []byte) (command, *protocolError) {
 			return c, err
 		}
 		c.Mode = *w.Mode
+	case cmdSetConfig:
+		var cc configChange
+		if err := json.Unmarshal(trimmed, &cc); err != nil {
+			return c, badCommand("Invalid set_config command: %v", err)
+		}
+		c.Config = &cc
 	case cmdStop, cmdPing:
 	default:
 		return c, badCommand("Unknown command type: %s", c.Type)

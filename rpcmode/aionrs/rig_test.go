@@ -33,6 +33,7 @@ type rigConfig struct {
 	maxTurns int
 	maxFrame int
 	history  []core.Message
+	ticks    chan time.Time // keep-alive ticks; nil: none
 }
 
 // rig is a running Serve fed through a pipe, with its output lines.
@@ -81,7 +82,10 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 		}
 	}()
 	h := Host{Session: sess, Approvals: gate, Tools: toolset, Dir: dir, SessionID: "test-session",
-		MaxTurns: cfg.maxTurns, MaxFrameBytes: cfg.maxFrame, Log: r.log}
+		MaxTurns: cfg.maxTurns, MaxFrameBytes: cfg.maxFrame, Log: r.log, KeepAlive: cfg.ticks}
+	if h.KeepAlive == nil {
+		h.KeepAlive = make(chan time.Time) // never ticks: tests see only the frames they cause
+	}
 	go func() {
 		err := Serve(context.Background(), inR, outW, h)
 		outW.Close()

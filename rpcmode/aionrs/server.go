@@ -19,8 +19,6 @@ import (
 type ModeSetter interface {
 	Mode() approval.Mode
 	SetMode(approval.Mode)
-	// AllowCategory takes the host's scope "always".
-	AllowCategory(core.ApprovalCategory)
 }
 
 // Host is everything Serve drives. Session and Approvals are required.
@@ -29,6 +27,10 @@ type Host struct {
 	// be the gate behind Approvals, so that approvals reach the host as
 	// questions.
 	Session *agent.Session
+	// Models lists the models set_config may switch to by id; nil (or an
+	// id not among them) keeps the current model's server and wire format
+	// under the new id, as aionrs does.
+	Models func() []core.Model
 	// Approvals is the gate whose mode set_mode switches.
 	Approvals ModeSetter
 	// Tools are the session's tools, for the category each tool_request
@@ -52,7 +54,15 @@ type Host struct {
 	// SettleLimit bounds how long Serve waits at the end for a cancelled
 	// message to wind down; zero means 30 seconds.
 	SettleLimit time.Duration
+	// KeepAlive ticks re-send tool_running for every tool still running
+	// (AionUi ends a turn after 15 s without a frame; the frame is
+	// idempotent there). nil ticks every KeepAliveInterval.
+	KeepAlive <-chan time.Time
 }
+
+// KeepAliveInterval is how often tool_running is re-sent while a tool
+// runs, well inside AionUi's 15 s of silence.
+const KeepAliveInterval = 10 * time.Second
 
 // Serve speaks the json-stream protocol until in ends or ctx is cancelled:
 // ready first, then one event per line on out for the commands read from
@@ -74,9 +84,21 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	}
 	written := make(chan struct{})
 	go s.translate(written)
+	ticks := h.KeepAlive
+	if ticks == nil {
+		t := time.NewTicker(KeepAliveInterval)
+		defer t.Stop()
+		ticks = t.C
+	}
+	kept := make(chan struct{})
+	go func() {
+		defer close(kept)
+		s.keepAlive(ticks)
+	}()
 
 	readErr := jsonl.ReadUntil(ctx, s.ctx, func() error { return s.readLoop(in) })
 	s.cancel()
+	<-kept
 	s.mu.Lock()
 	if s.turn != nil {
 		s.turn.stopped = true // ended by the host going away, not by a failure
@@ -127,6 +149,8 @@ type server struct {
 	history []string
 	// questions maps open approval questions to their calls.
 	questions map[string]*call
+	// pendingConfig is a set_config that waits for the message in flight.
+	pendingConfig *configChange
 }
 
 // turn is one accepted message until its stream_end.
@@ -203,7 +227,8 @@ func (s *server) capabilities() capabilities {
 	}
 	model := s.sess.State().Model
 	return capabilities{ToolApproval: true, Thinking: true, ImageInput: model.SupportsImages(), MCP: false,
-		Modes: names, CurrentMode: string(s.host.Approvals.Mode())}
+		Modes: names, CurrentMode: string(s.host.Approvals.Mode()), CurrentModel: model.ID,
+		Effort: true, EffortLevels: []string{"low", "medium", "high"}}
 }
 
 func (s *server) category(tool string) core.ApprovalCategory {
@@ -262,6 +287,8 @@ func (s *server) handle(c command) {
 		s.onInitHistory(c)
 	case cmdSetMode:
 		s.onSetMode(c)
+	case cmdSetConfig:
+		s.onSetConfig(c)
 	case cmdPing:
 		s.send(line(pongFrame{Type: "pong"}))
 	}

@@ -21,12 +21,17 @@ type (
 	markRefused struct{ msgID, err string }
 	// markEnd ends translation: nothing follows it.
 	markEnd struct{}
+	// markKeepAlive re-sends tool_running for the calls running at this
+	// point of the stream (so never after a call's tool_result).
+	markKeepAlive struct{}
 )
 
 func (markLine) EventType() string    { return "aionrs_line" }
 func (markStart) EventType() string   { return "aionrs_start" }
 func (markRefused) EventType() string { return "aionrs_refused" }
 func (markEnd) EventType() string     { return "aionrs_end" }
+
+func (markKeepAlive) EventType() string { return "aionrs_keep_alive" }
 
 // maxOutputBytes bounds a tool_result's output; tools truncate their own
 // results well below it.
@@ -85,7 +90,10 @@ func (s *server) frames(e core.Event) (lines [][]byte, then func()) {
 		s.turn = nil
 		return [][]byte{errorLine(e.msgID, codeProvider, e.err, false), line(streamEndFrame{Type: "stream_end", MsgID: e.msgID})}, nil
 	case core.Settled:
-		return s.settled(e), nil
+		// A set_config that waited applies after the stream_end.
+		return s.settled(e), s.applyPendingConfig
+	case markKeepAlive:
+		return s.keepAliveFrames(), nil
 	}
 	t := s.turn
 	if t == nil || !t.open {
@@ -170,8 +178,8 @@ func (s *server) settled(e core.Settled) [][]byte {
 }
 
 // question handles a question of the core gate. An approval becomes a
-// tool_request (after a scope "always" the gate allows the category
-// without asking). The protocol has no way to
+// tool_request (after a scope "always" the gate's rule lets the calls it
+// covers through without asking). The protocol has no way to
 // put other questions to the host, so they are dismissed (tool_deny gives
 // its reason with the choice, so the gate never asks for one).
 func (s *server) question(t *turn, q core.Question) ([][]byte, func()) {
@@ -186,7 +194,7 @@ func (s *server) question(t *turn, q core.Question) ([][]byte, func()) {
 	c.question, c.options = q.ID, q.Options
 	s.questions[q.ID] = c
 	return [][]byte{line(toolRequestFrame{Type: "tool_request", MsgID: t.msgID, CallID: c.id,
-		Tool: toolInfo{Name: c.name, Category: string(c.category), Args: rawArgs(c.args), Description: describe(c.name, c.args)}})}, nil
+		Tool: toolInfo{Name: c.name, Category: string(c.category), Args: aionrsArgs(c.args), Description: describe(c.name, c.args)}})}, nil
 }
 
 // questionClosed: an approved call is about to run.
@@ -205,6 +213,35 @@ func (s *server) questionClosed(t *turn, e core.QuestionClosed) [][]byte {
 		return s.running(t, c)
 	}
 	return nil
+}
+
+// keepAlive places a markKeepAlive in the stream at every tick until
+// serving ends.
+func (s *server) keepAlive(ticks <-chan time.Time) {
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-ticks:
+			s.sub.Mark(markKeepAlive{})
+		}
+	}
+}
+
+// keepAliveFrames are tool_running again for each call that is running:
+// its tool_running was written and its result was not.
+func (s *server) keepAliveFrames() [][]byte {
+	t := s.turn
+	if t == nil || !t.open {
+		return nil
+	}
+	var out [][]byte
+	for _, c := range t.calls {
+		if c.running {
+			out = append(out, line(toolRunningFrame{Type: "tool_running", MsgID: t.msgID, CallID: c.id, ToolName: c.name}))
+		}
+	}
+	return out
 }
 
 // running writes tool_running once per call.
@@ -312,6 +349,24 @@ func stringArg(args []byte, key string) string {
 		return ""
 	}
 	return v
+}
+
+// aionrsArgs are a call's arguments as aionrs names them, for the host's
+// confirmation dialog: AionUi reads an edit's file from file_path, so
+// cairn's path is sent under that name. Other arguments are unchanged.
+func aionrsArgs(args []byte) json.RawMessage {
+	raw := rawArgs(args)
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || m["path"] == nil || m["file_path"] != nil {
+		return raw
+	}
+	m["file_path"] = m["path"]
+	delete(m, "path")
+	out, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return out
 }
 
 // rawArgs is a call's arguments as a JSON object ({} when missing).

@@ -35,7 +35,10 @@ type conn struct {
 	// running is the id of the query running, "" when idle; set by the
 	// reader when it accepts a query, cleared by the translator just
 	// before the query's stream.complete is written.
-	running   string
+	running string
+	// queued are the queries accepted while one ran, started in order
+	// by the translator as each one before them completes.
+	queued    []*pendingQuery
 	nextQuery int
 	// approvals are the open approval questions by execution id.
 	approvals map[string]core.Question
@@ -143,6 +146,12 @@ func (c *conn) dispatch(req request) {
 		result, err = c.save(req.Params)
 	case "session.load":
 		result, err = c.load(req.Params)
+	case "session.list":
+		result, err = c.list(req.Params)
+	case "session.export":
+		result, err = c.export(req.Params)
+	case "session.delete":
+		result, err = c.delete(req.Params)
 	default:
 		err = &Error{Code: CodeMethodNotFound, Message: codeMessage(CodeMethodNotFound), Data: fmt.Sprintf("cairn has no method %q", jsonrpc2.Echo(req.Method))}
 	}
@@ -252,20 +261,29 @@ func (c *conn) query(req request) {
 		return
 	}
 	c.mu.Lock()
-	if c.running != "" {
+	if c.running != "" && len(c.queued) >= maxQueued {
 		running := c.running
 		c.mu.Unlock()
 		c.reply(req, nil, &Error{Code: CodeAgentError, Message: codeMessage(CodeAgentError),
-			Data: map[string]string{"reason": "a query is already running on this connection; cancel it or wait for its stream.complete", "query_id": running}})
+			Data: map[string]string{"reason": fmt.Sprintf("%d queries already wait for the running one on this connection; cancel one or wait for a stream.complete", maxQueued), "query_id": running}})
 		return
 	}
 	c.nextQuery++
 	id := "q-" + strconv.Itoa(c.nextQuery)
-	c.running = id
 	if p.Context != nil {
 		c.terminal.merge(*p.Context)
 	}
 	text := *p.Message + c.terminal.prompt(p.Context)
+	if c.running != "" {
+		// The shipped terminal sends its next query while the last one
+		// still streams (ctrl+c there stops reading, it sends no
+		// agent.cancel) and ignores an error: run it next, in order.
+		c.queued = append(c.queued, &pendingQuery{id: id, text: text})
+		c.mu.Unlock()
+		c.reply(req, map[string]string{"query_id": id, "status": "queued"}, nil)
+		return
+	}
+	c.running = id
 	c.mu.Unlock()
 
 	c.reply(req, map[string]string{"query_id": id, "status": "processing"}, nil)
@@ -287,11 +305,22 @@ func (c *conn) cancel(req request) {
 	}
 	c.mu.Lock()
 	running := c.running
-	c.mu.Unlock()
 	id := running
 	if p.QueryID != nil {
 		id = *p.QueryID
 	}
+	for i, q := range c.queued {
+		if q.id == id {
+			// Never started: it ends here, with its one stream.complete.
+			c.queued = append(c.queued[:i:i], c.queued[i+1:]...)
+			c.mu.Unlock()
+			c.reply(req, map[string]any{"cancelled": true, "query_id": id}, nil)
+			c.send(notification{JSONRPC: "2.0", Method: "stream.complete", Params: map[string]any{"query_id": id, "status": "cancelled",
+				"metadata": map[string]any{"total_tokens": 0, "tools_executed": []string{}, "duration_ms": 0}}})
+			return
+		}
+	}
+	c.mu.Unlock()
 	if running == "" || id != running {
 		c.reply(req, map[string]any{"cancelled": false, "query_id": id, "reason": "no query with this id is running"}, nil)
 		return
@@ -319,6 +348,14 @@ func isBlank(s string) bool {
 		}
 	}
 	return true
+}
+
+// maxQueued bounds the queries that may wait for the running one.
+const maxQueued = 8
+
+// pendingQuery is a query accepted while another ran.
+type pendingQuery struct {
+	id, text string
 }
 
 // The marks the reader places in the translator's stream.

@@ -25,12 +25,15 @@
 //     tool.request_approval, tool.progress, tool.complete, and exactly one
 //     stream.complete{status success|error|cancelled}, preceded by
 //     stream.error when the query failed. One query runs at a time per
-//     connection; a second one is refused with -32000. The context's cwd,
+//     connection; one sent meanwhile answers {query_id, status:"queued"}
+//     and runs when those before it complete (up to 8 wait; more are
+//     refused with -32000). The context's cwd,
 //     shell, recent commands, recent output and open files are added to the
 //     prompt; its env is not (it may hold secrets). options are accepted
 //     but do not loosen approvals.
 //   - agent.cancel{query_id?}: answers {cancelled, query_id}, then the
-//     query ends with stream.complete{status:"cancelled"}.
+//     query ends with stream.complete{status:"cancelled"}; a queued query
+//     is dropped and ends the same way.
 //   - tool.approve{execution_id, approved, options{remember_choice,
 //     apply_to_similar}, reason?}: answers {status approved|rejected,
 //     execution_id, remembered}. remember_choice allows what the approval
@@ -43,7 +46,24 @@
 //     (mode 0600), or reports the current file; answers {saved, path,
 //     size, session_id}.
 //   - session.load{path | session_id}: continues a stored session; answers
-//     {loaded, session{id, path, created, messages_count, blocks_count}}.
+//     {loaded, session{id, path, created, messages_count, blocks_count},
+//     session_id, messages[{role, content, timestamp, token_count}]}.
+//   - session.list{limit?}: {sessions[{session_id, title, created_at,
+//     updated_at, message_count, total_tokens}]} of this directory, newest
+//     first. session.export{session_id?, format?:"markdown"}: {format,
+//     content}. session.delete{session_id}: {deleted}; the session open on
+//     the connection is refused with -32000.
+//
+// # What the shipped terminal reads
+//
+// OpenAgent-Terminal's client reads the names its Python backend sends,
+// not all of docs/IPC_PROTOCOL.md's, so cairn sends both: stream.token
+// carries content and type:"text" beside token; stream.block carries type,
+// content and language flat beside block; tool.request_approval carries
+// tool_name, description, risk_level and preview (the command, diff or
+// new content as a string) beside tool and risk_assessment, with the
+// preview object under preview_detail. Session ids may be given whole,
+// by name or by a unique prefix; timestamps are RFC 3339.
 //
 // # Errors
 //

@@ -3,12 +3,16 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/atomicfile"
+	"github.com/cairn-dev/cairn/core/session"
 )
 
 // saveParams are session.save's params; include_history and
@@ -106,28 +110,161 @@ func (c *conn) load(params json.RawMessage) (any, *Error) {
 			}
 		}
 	}
-	return map[string]any{"loaded": true, "session": session}, nil
+	// loaded and session are the documented answer; session_id and
+	// messages are what the shipped terminal reads.
+	return map[string]any{"loaded": true, "session": session, "session_id": info.ID, "messages": transcript(c.sess.Messages())}, nil
 }
 
-// findSession resolves a session id, or the start of one.
-func (c *conn) findSession(id string) (string, *Error) {
-	list, err := c.sess.ListConversations()
-	if err != nil {
-		return "", errorf(CodeAgentError, "list sessions: %v", err)
-	}
-	var match []string
-	for _, s := range list {
-		if strings.HasPrefix(s.ID, id) {
-			match = append(match, s.Path)
+// transcriptMessage is one message as the shipped terminal reads it: role
+// user or assistant (it knows no others), the text, an RFC 3339 time.
+type transcriptMessage struct {
+	Role       string `json:"role"`
+	Content    string `json:"content"`
+	Timestamp  string `json:"timestamp"`
+	TokenCount *int   `json:"token_count"`
+}
+
+// transcript is the conversation's prompts and answers; tool calls and
+// their results are left out, as the terminal has no role for them.
+func transcript(msgs []core.Message) []transcriptMessage {
+	out := []transcriptMessage{}
+	at := func(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
+	for _, m := range msgs {
+		switch m := m.(type) {
+		case *core.UserMessage:
+			out = append(out, transcriptMessage{Role: "user", Content: m.Text(), Timestamp: at(m.Timestamp)})
+		case *core.AssistantMessage:
+			if text := m.Text(); text != "" {
+				n := m.Usage.Output
+				out = append(out, transcriptMessage{Role: "assistant", Content: text, Timestamp: at(m.Timestamp), TokenCount: &n})
+			}
 		}
 	}
-	switch len(match) {
-	case 0:
-		return "", errorf(CodeInvalidParams, "no session of this directory has an id starting %q", id)
-	case 1:
-		return match[0], nil
+	return out
+}
+
+// list answers session.list{limit?}: this directory's sessions, newest
+// first, in the shape the shipped terminal reads.
+func (c *conn) list(params json.RawMessage) (any, *Error) {
+	var p struct {
+		Limit *int `json:"limit"`
 	}
-	return "", errorf(CodeInvalidParams, "%d sessions have ids starting %q; give more of the id", len(match), id)
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Limit != nil && *p.Limit < 0 {
+		return nil, errorf(CodeInvalidParams, "limit must not be negative, not %d", *p.Limit)
+	}
+	infos, err := c.sess.ListConversations()
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, errorf(CodeAgentError, "list sessions: %v", err)
+	}
+	if p.Limit != nil && len(infos) > *p.Limit {
+		infos = infos[:*p.Limit]
+	}
+	sessions := []map[string]any{}
+	for _, in := range infos {
+		sessions = append(sessions, map[string]any{
+			"session_id": in.ID, "title": sessionTitle(in),
+			"created_at": in.Created.UTC().Format(time.RFC3339Nano), "updated_at": in.Modified.UTC().Format(time.RFC3339Nano),
+			// Token totals are not kept per session file.
+			"message_count": in.MessageCount, "total_tokens": 0,
+		})
+	}
+	return map[string]any{"sessions": sessions}, nil
+}
+
+// sessionTitle is a session's name, else the start of its first prompt.
+func sessionTitle(in session.Info) string {
+	title := in.Name
+	if title == "" {
+		title = strings.Join(strings.Fields(in.FirstMessage), " ")
+	}
+	if r := []rune(title); len(r) > 60 {
+		title = string(r[:59]) + "…"
+	}
+	if title == "" {
+		title = "Session " + in.ID
+	}
+	return title
+}
+
+// export answers session.export{session_id?, format?}: the session (this
+// connection's when no id is given) as markdown, the one format the
+// terminal asks for.
+func (c *conn) export(params json.RawMessage) (any, *Error) {
+	var p struct {
+		SessionID string `json:"session_id"`
+		Format    string `json:"format"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.Format != "" && p.Format != "markdown" {
+		return nil, errorf(CodeInvalidParams, "format must be markdown, not %q", p.Format)
+	}
+	msgs, id := c.sess.Messages(), c.sess.Conversation().ID
+	if p.SessionID != "" {
+		path, err := c.findSession(p.SessionID)
+		if err != nil {
+			return nil, err
+		}
+		f, ferr := session.Open(path)
+		if ferr != nil {
+			return nil, errorf(CodeAgentError, "open %s: %v", path, ferr)
+		}
+		msgs, id = f.Context().Messages, f.Header().ID
+		_ = f.Close()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Session %s\n", id)
+	for _, m := range transcript(msgs) {
+		role := "User"
+		if m.Role == "assistant" {
+			role = "Assistant"
+		}
+		fmt.Fprintf(&b, "\n## %s (%s)\n\n%s\n", role, m.Timestamp, m.Content)
+	}
+	return map[string]any{"format": "markdown", "content": b.String()}, nil
+}
+
+// delete answers session.delete{session_id}: removes a stored session of
+// this directory; the one this connection has open is refused.
+func (c *conn) delete(params json.RawMessage) (any, *Error) {
+	var p struct {
+		SessionID string `json:"session_id"`
+	}
+	if err := decodeParams(params, &p); err != nil {
+		return nil, err
+	}
+	if p.SessionID == "" {
+		return nil, errorf(CodeInvalidParams, "session_id is required")
+	}
+	path, err := c.findSession(p.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	if info := c.sess.Conversation(); info.File != "" && filepath.Clean(info.File) == filepath.Clean(path) {
+		return nil, errorf(CodeAgentError, "session %s is the one open on this connection; load another before deleting it", info.ID)
+	}
+	if err := os.Remove(path); err != nil {
+		return nil, errorf(CodeAgentError, "delete %s: %v", path, err)
+	}
+	return map[string]any{"deleted": p.SessionID}, nil
+}
+
+// findSession resolves a session of this directory by its id, its name or
+// the start of its id (see session.Match).
+func (c *conn) findSession(ref string) (string, *Error) {
+	list, err := c.sess.ListConversations()
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", errorf(CodeAgentError, "list sessions: %v", err)
+	}
+	in, err := session.Match(list, ref)
+	if err != nil {
+		return "", errorf(CodeInvalidParams, "%v in this directory", err)
+	}
+	return in.Path, nil
 }
 
 // countBlocks counts what the conversation would show as blocks: fenced

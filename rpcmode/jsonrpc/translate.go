@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/tools"
 )
@@ -139,9 +140,12 @@ func (t *translator) write(line []byte) {
 func (t *translator) update(e core.MessageUpdate) {
 	switch e.Kind {
 	case core.UpdateTextDelta:
+		// token and metadata are the documented fields; content and
+		// type are what the shipped terminal reads (its backend's names).
 		t.notify("stream.token", map[string]any{
 			"query_id": t.q.id, "token": e.Delta, "index": t.q.tokens,
 			"metadata": map[string]string{"type": "text"},
+			"content":  e.Delta, "type": "text",
 		})
 		t.q.tokens++
 	case core.UpdateThinkingStart:
@@ -157,9 +161,13 @@ func (t *translator) update(e core.MessageUpdate) {
 	}
 }
 
+// block sends a stream.block: the documented nested block, and its type,
+// content and language flat beside it, where the shipped terminal reads
+// them.
 func (t *translator) block(b map[string]any) {
 	t.blocks++
-	t.notify("stream.block", map[string]any{"query_id": t.q.id, "block_id": "block-" + strconv.Itoa(t.blocks), "block": b})
+	t.notify("stream.block", map[string]any{"query_id": t.q.id, "block_id": "block-" + strconv.Itoa(t.blocks), "block": b,
+		"type": b["type"], "content": b["content"], "language": b["language"]})
 }
 
 // execFor returns the execution of a tool call, or a stand-in for a call
@@ -202,20 +210,29 @@ func (t *translator) approvalParams(x *execution, q core.Question) map[string]an
 	if len(args) == 0 {
 		args = json.RawMessage(`{}`)
 	}
+	risk := riskOf(tool)
+	// tool, risk_assessment and preview_detail are the documented shapes;
+	// tool_name, description, risk_level and preview (a string) are what
+	// the shipped terminal prints.
 	p := map[string]any{
 		"execution_id":       x.id,
 		"tool":               map[string]string{"name": x.name, "description": q.Title, "category": category},
 		"arguments":          args,
-		"risk_assessment":    riskOf(tool),
+		"risk_assessment":    risk,
 		"message":            q.Message,
 		"remember_available": offers(q, approval.OptionAllowSession),
 		"similar_available":  offers(q, approval.OptionAllowProject),
+		"tool_name":          x.name,
+		"description":        strings.TrimSpace(q.Title + " " + q.Message),
+		"risk_level":         risk["level"],
+		"preview":            "",
 	}
 	if t.q != nil {
 		p["query_id"] = t.q.id
 	}
 	if prev := t.preview(tool, x); prev != nil {
-		p["preview"] = prev
+		p["preview_detail"] = prev
+		p["preview"] = prev["content"]
 	}
 	if q.Timeout > 0 {
 		p["timeout"] = int(math.Ceil(q.Timeout.Seconds()))
@@ -358,11 +375,30 @@ func (t *translator) complete(code int, message string) {
 		meta["tokens_per_second"] = math.Round(float64(q.usage.Output)/s*10) / 10
 	}
 	t.c.mu.Lock()
+	var next *pendingQuery
 	if t.c.running == q.id {
 		t.c.running = ""
+		if len(t.c.queued) > 0 {
+			next = t.c.queued[0]
+			t.c.queued = t.c.queued[1:]
+			t.c.running = next.id
+		}
 	}
 	t.c.mu.Unlock()
 	t.notify("stream.complete", map[string]any{"query_id": q.id, "status": status, "metadata": meta})
+	if next != nil {
+		t.start(next)
+	}
+}
+
+// start runs a query that waited for the one before it. The translator is
+// the session's subscriber, so the query's state is in place before the
+// session publishes anything for it.
+func (t *translator) start(p *pendingQuery) {
+	t.q = &queryState{id: p.id, start: t.c.cfg.Now(), calls: map[string]*execution{}}
+	if err := t.c.sess.Prompt(p.text, nil, agent.BehaviorNone); err != nil {
+		t.complete(CodeAgentError, err.Error())
+	}
 }
 
 // textOf joins the text blocks of content.

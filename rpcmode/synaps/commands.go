@@ -29,6 +29,12 @@ func (s *server) dispatch(c command) {
 	case "compact":
 		s.startCompact(c)
 	case "new_session":
+		if s.busy() {
+			// SynapsCLI refuses it with an error frame, as it does a
+			// second prompt; the bridge reads that, not a response.
+			s.send(errorFrame(id, busyMessage))
+			return
+		}
 		reply(s.newSession())
 	case "get_messages":
 		reply(body{"ok": true, "messages": nonNilMessages(s.sess.Messages())})
@@ -161,9 +167,6 @@ func (s *server) disclosure() string {
 }
 
 func (s *server) newSession() body {
-	if s.busy() {
-		return body{"ok": false, "error": busyMessage}
-	}
 	if err := s.sess.NewConversation(""); err != nil {
 		return body{"ok": false, "error": err.Error()}
 	}

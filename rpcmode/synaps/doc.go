@@ -24,7 +24,7 @@
 // prompt{id, message, attachments[{path, name?, mime?}]} and
 // follow_up{id, message} take the same path: while a prompt is in flight
 // both get error{id, "another prompt is in flight; abort first"} and the
-// running turn is left alone. Attachment paths must be absolute and free of
+// running turn is left alone; so does new_session. Attachment paths must be absolute and free of
 // ".." segments; cairn does not read them, it prepends a note naming them
 // to the message, and the model reads them with its tools.
 //

@@ -138,6 +138,9 @@ func TestPromptStreamsAndRefusesASecondOne(t *testing.T) {
 		return faux.Response{Thinking: "let me see", Text: "Hello there", Usage: &u}, nil
 	})
 	r := newRig(t, rigConfig{faux: p})
+	var releaseOnce sync.Once
+	free := func() { releaseOnce.Do(func() { close(release) }) }
+	t.Cleanup(free) // before the rig's: a failed check must not leave the turn blocked
 	r.ready()
 	r.send(map[string]any{"type": "prompt", "id": "p1", "message": "hi"})
 	r.send(map[string]any{"type": "follow_up", "id": "p2", "message": "and more"})
@@ -148,11 +151,17 @@ func TestPromptStreamsAndRefusesASecondOne(t *testing.T) {
 	if f := r.next(); f.str("type") != "error" || f.str("id") != "p3" {
 		t.Fatalf("third prompt: %v", f)
 	}
+	// SynapsCLI's new_session_rejected_while_streaming: an error frame
+	// carrying the id and "abort first", and the turn goes on.
+	r.send(map[string]any{"type": "new_session", "id": "ns1"})
+	if f := r.next(); f.str("type") != "error" || f.str("id") != "ns1" || !strings.Contains(f.str("message"), "abort first") {
+		t.Fatalf("new_session during the turn: %v", f)
+	}
 	r.send(map[string]any{"type": "get_state", "id": "s"})
 	if f := r.next(); !responseTo("get_state", "s")(f) || f["streaming"] != true {
 		t.Fatalf("get_state during the turn: %v", f)
 	}
-	close(release)
+	free()
 	got := r.until(responseTo("prompt", "p1"))
 	var text, thinking strings.Builder
 	for _, f := range got {
