@@ -2,6 +2,7 @@ package approval
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -19,6 +20,9 @@ type word struct {
 	plain bool
 	// literalLen is how many bytes of text come before the first expansion.
 	literalLen int
+	// home says the only expansion is a leading ~ (`~/.bashrc`): text is
+	// the path with it unexpanded.
+	home bool
 }
 
 // fixed reports whether the word can be compared with a rule's word: it is
@@ -33,32 +37,70 @@ func (w word) fixed() bool {
 // it (env, timeout, xargs, ...) are looked through.
 type command struct {
 	args []word
+	// env are the assignments in force for the command that a rule must
+	// name to cover it (see env.go): harmless ones are left out.
+	env []assign
+	// dir is the working directory it runs in, relative to the gate's
+	// directory (".") unless absolute, or dirUnknown (see workdir.go).
+	dir string
 	// openEnded says more arguments are appended at run time (xargs), so only
 	// prefix rules can cover it.
 	openEnded bool
+}
+
+// written is a file a line writes: a redirection's target or an operand
+// the program writes (see operandWrites), in the directory dir.
+type written struct {
+	path word
+	dir  string
 }
 
 // parseCommands returns every simple command line would run, including those
 // in substitutions and in `sh -c` scripts. ok is false when line cannot be
 // understood well enough for a rule to cover it: it does not parse, declares
 // a function, evaluates code built at run time, runs a command whose name is
-// not a literal, writes to a file through a redirection, or sets a variable
-// that changes which program runs (see dangerousVariable).
+// not a literal, writes to a file through a redirection, sets a variable
+// that changes which program runs (see dangerousVariable), or uses a shell
+// option that changes how the line is read (`bash -k`, `set -k`).
 func parseCommands(line string) (cmds []command, ok bool) {
-	var a analyzer
-	if !a.script(line, 0) {
-		return nil, false
+	a := survey(line)
+	return a.cmds, !a.refused
+}
+
+// survey analyses line as far as it can. Even when it refuses the line,
+// the commands and writes it found are there for questions to name.
+func survey(line string) *analyzer {
+	a := &analyzer{}
+	if !a.script(line, 0, ".") {
+		a.refused = true
 	}
-	return a.cmds, true
+	return a
 }
 
 // analyzer collects the simple commands of a script and its nested scripts.
 type analyzer struct {
-	cmds []command
+	cmds   []command
+	writes []written
+	// env are the script's own assignments that may reach the programs it
+	// runs: exports, and plain assignments to names that are not
+	// shellLocal. They apply to every command of the script.
+	env []assign
+	// dirs is where each statement and simple command runs.
+	dirs map[syntax.Node]string
+	// refused says some part of the script can never be covered.
+	refused bool
 }
 
-// script parses src and walks all of it.
-func (a *analyzer) script(src string, depth int) bool {
+// callContext is what a simple command inherits from what runs it: the
+// privilege wrappers in front (sudo), assignments, working directory.
+type callContext struct {
+	prefix []word
+	env    []assign
+	dir    string
+}
+
+// script parses src, which starts in dir, and walks all of it.
+func (a *analyzer) script(src string, depth int, dir string) bool {
 	if depth > maxShellDepth {
 		return false
 	}
@@ -66,15 +108,28 @@ func (a *analyzer) script(src string, depth int) bool {
 	if err != nil {
 		return false
 	}
-	ok := true
+	a.dirs = workdirs(f, dir)
+	// The walk goes on past a refused part, so that every write the line
+	// makes is known to the question.
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if !ok || n == nil {
-			return ok
+		if n != nil && !a.node(n, depth) {
+			a.refused = true
 		}
-		ok = a.node(n, depth)
-		return ok
+		return true
 	})
-	return ok
+	for i := range a.cmds {
+		a.cmds[i].env = append(slices.Clip(a.cmds[i].env), a.env...)
+	}
+	return !a.refused
+}
+
+// dirOf returns where n runs; nodes the directory pass never reached (a
+// function body) run in dirUnknown.
+func (a *analyzer) dirOf(n syntax.Node) string {
+	if d, ok := a.dirs[n]; ok {
+		return d
+	}
+	return dirUnknown
 }
 
 // node checks one syntax node and records the command it runs, if any. The
@@ -84,21 +139,50 @@ func (a *analyzer) node(n syntax.Node, depth int) bool {
 	switch n := n.(type) {
 	case *syntax.FuncDecl, *syntax.TestDecl:
 		return false
+	case *syntax.Stmt:
+		ok := true
+		for _, r := range n.Redirs {
+			ok = a.redirect(r, a.dirOf(n)) && ok
+		}
+		return ok
 	case *syntax.CallExpr:
 		if len(n.Args) == 0 {
-			return true // assignments only; each Assign is checked on its own
+			// Assignments only; each Assign is checked on its own.
+			for _, as := range n.Assigns {
+				if as.Name != nil {
+					a.scriptAssign(as.Name.Value, assignValue(as), false)
+				}
+			}
+			return true
+		}
+		var env []assign
+		for _, as := range n.Assigns {
+			if as.Name != nil {
+				env = addEnv(env, assign{as.Name.Value, assignValue(as)})
+			}
 		}
 		args := make([]word, len(n.Args))
 		for i, w := range n.Args {
 			args[i] = resolve(w)
 		}
-		return a.simple(args, nil, false, depth)
+		return a.simple(args, callContext{env: env, dir: a.dirOf(n)}, false, depth)
 	case *syntax.Assign:
 		return assignOK(n)
 	case *syntax.DeclClause:
-		return declOK(n)
-	case *syntax.Redirect:
-		return redirectOK(n)
+		if !declOK(n) {
+			return false
+		}
+		for _, as := range n.Args {
+			if as.Name != nil {
+				a.scriptAssign(as.Name.Value, assignValue(as), n.Variant.Value == "export")
+			}
+		}
+	case *syntax.WordIter:
+		// `for NAME in ...` assigns NAME on each round.
+		if dangerousVariable(n.Name.Value) {
+			return false
+		}
+		a.scriptAssign(n.Name.Value, word{}, false)
 	case *syntax.ParamExp:
 		return paramOK(n)
 	case *syntax.ArithmExp:
@@ -121,10 +205,30 @@ func (a *analyzer) node(n syntax.Node, depth int) bool {
 	return true
 }
 
-// simple records the command args runs, looking through wrappers. prefix
-// holds privilege wrappers (sudo) already seen, which stay part of the
-// command a rule must name.
-func (a *analyzer) simple(args []word, prefix []word, openEnded bool, depth int) bool {
+// scriptAssign records an assignment the script makes outside a command's
+// own prefix, if it may reach the programs the script runs: exported, or
+// to a name that is not shellLocal (the person's shell may have exported
+// it already).
+func (a *analyzer) scriptAssign(name string, value word, exported bool) {
+	if !exported && shellLocal(name) {
+		return
+	}
+	a.env = addEnv(a.env, assign{name, value})
+}
+
+// addEnv returns env with as added, unless as is harmless. It never
+// writes into env's array, which other commands may share.
+func addEnv(env []assign, as assign) []assign {
+	if harmless(as) {
+		return env
+	}
+	return append(slices.Clip(env), as)
+}
+
+// simple records the command args runs, looking through wrappers. ctx
+// holds privilege wrappers already seen (sudo), which stay part of the
+// command a rule must name, the assignments in force and the directory.
+func (a *analyzer) simple(args []word, ctx callContext, openEnded bool, depth int) bool {
 	for len(args) > 0 {
 		prog := args[0]
 		if !prog.fixed() || prog.text == "" {
@@ -138,23 +242,34 @@ func (a *analyzer) simple(args []word, prefix []word, openEnded bool, depth int)
 			// ./env or ~/bin/sudo is a program of its own, not the wrapper.
 		case noOps[name]:
 			return true
+		case name == "set":
+			// set only changes the shell; its options must be ones whose
+			// effect on the rest of the line is understood.
+			_, ok := shellOptions(args, false)
+			return ok
 		case privileged[name]:
 			rest, ok := sudoCommand(args)
 			if !ok {
 				return false
 			}
-			prefix = append(prefix[:len(prefix):len(prefix)], word{text: name, plain: true})
+			ctx.prefix = append(slices.Clip(ctx.prefix), word{text: name, plain: true})
 			args = rest
 			continue
 		case wrappers[name] != nil:
-			rest, more, ok := wrappers[name](args)
+			u, ok := wrappers[name](args)
 			if !ok {
 				return false
 			}
-			if len(rest) == 0 {
+			if len(u.rest) == 0 {
 				break // the wrapper alone, such as `env` printing the environment
 			}
-			args, openEnded = rest, openEnded || more
+			for _, as := range u.env {
+				ctx.env = addEnv(ctx.env, as)
+			}
+			if u.chdir != nil {
+				ctx.dir = chdir(ctx.dir, *u.chdir)
+			}
+			args, openEnded = u.rest, openEnded || u.openEnded
 			continue
 		case shells[name]:
 			src, isScript, ok := shellScript(args)
@@ -162,17 +277,43 @@ func (a *analyzer) simple(args []word, prefix []word, openEnded bool, depth int)
 				return false
 			}
 			if isScript {
-				return a.nested(src, prefix, depth)
+				return a.nested(src, ctx, depth)
 			}
 		}
 		if readsCode(name, args) || variableBuiltins[name] && !allFixed(args) {
 			return false
 		}
-		full := make([]word, 0, len(prefix)+len(args))
-		a.cmds = append(a.cmds, command{args: append(append(full, prefix...), args...), openEnded: openEnded})
+		a.setsVariables(name, args)
+		full := make([]word, 0, len(ctx.prefix)+len(args))
+		a.cmds = append(a.cmds, command{args: append(append(full, ctx.prefix...), args...), env: ctx.env, dir: ctx.dir, openEnded: openEnded})
+		for _, p := range operandWrites(args) {
+			a.writes = append(a.writes, written{p, ctx.dir})
+		}
 		return true
 	}
 	return false
+}
+
+// setsVariables records the variables builtins such as read assign, whose
+// values the line does not show, and the unknown ones a sourced file may
+// set.
+func (a *analyzer) setsVariables(name string, args []word) {
+	switch name {
+	case "source", ".":
+		a.env = append(a.env, assign{name: "(variables set by " + name + ")"})
+	case "read", "getopts":
+		for _, w := range args[1:] {
+			if _, ok := assignment(word{text: w.text + "=", plain: true, literalLen: len(w.text) + 1}); ok {
+				a.scriptAssign(w.text, word{}, false)
+			}
+		}
+	case "printf":
+		for i := 1; i+1 < len(args); i++ {
+			if args[i].text == "-v" {
+				a.scriptAssign(args[i+1].text, word{}, false)
+			}
+		}
+	}
 }
 
 // systemDirs are where the wrappers and shells this package looks through
@@ -187,18 +328,18 @@ func programName(prog string) (name string, system bool) {
 }
 
 // nested analyses the script of `sh -c script` and records its commands
-// behind prefix.
-func (a *analyzer) nested(src string, prefix []word, depth int) bool {
+// with ctx's prefix and assignments, starting in ctx's directory.
+func (a *analyzer) nested(src string, ctx callContext, depth int) bool {
 	var inner analyzer
-	if !inner.script(src, depth+1) {
-		return false
-	}
+	ok := inner.script(src, depth+1, ctx.dir)
 	for _, c := range inner.cmds {
-		args := make([]word, 0, len(prefix)+len(c.args))
-		c.args = append(append(args, prefix...), c.args...)
+		args := make([]word, 0, len(ctx.prefix)+len(c.args))
+		c.args = append(append(args, ctx.prefix...), c.args...)
+		c.env = append(slices.Clip(ctx.env), c.env...)
 		a.cmds = append(a.cmds, c)
 	}
-	return true
+	a.writes = append(a.writes, inner.writes...)
+	return ok
 }
 
 func allFixed(args []word) bool {
@@ -230,53 +371,89 @@ func readsCode(name string, args []word) bool {
 
 // shellScript reads the options of `sh [options] -c script`. isScript is
 // false for a shell running a script file; ok is false for options it does
-// not know or a script that is not a literal.
+// not model or a script that is not a literal.
 func shellScript(args []word) (src string, isScript, ok bool) {
-	c := false
-	i := 1
-	for ; i < len(args); i++ {
-		w := args[i]
-		if !w.plain {
-			return "", false, false
-		}
-		t := w.text
-		if t == "--" || t == "-" {
-			break
-		}
-		if !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") {
-			break
-		}
-		switch {
-		case t == "-o" || t == "+o":
-			i++
-		case strings.HasPrefix(t, "--"):
-			if !longShellOptions[t] {
-				return "", false, false
-			}
-		default:
-			for _, r := range t[1:] {
-				switch {
-				case r == 'c':
-					c = true
-				case r == 'o':
-					i++ // -eo pipefail
-				case !strings.ContainsRune("aefhklmnpuvxBCEHPT", r):
-					return "", false, false
-				}
-			}
-		}
+	i, ok := shellOptions(args, true)
+	if !ok {
+		return "", false, false
 	}
+	c := i < 0
 	if !c {
 		return "", false, true
 	}
+	i = -i - 1
 	if i >= len(args) || !args[i].plain {
 		return "", false, false
 	}
 	return args[i].text, true, true
 }
 
-var longShellOptions = map[string]bool{
-	"--login": true, "--noprofile": true, "--norc": true, "--posix": true, "--noediting": true,
+// modelledLetters are the single-letter options of sh, bash, dash, zsh and
+// set whose effect this package understands, all the same in every shell:
+// they stop on errors (-e, -u), print (-x, -v), run nothing (-n), skip
+// globbing or startup files (-f) or refuse to overwrite files (-C). Others
+// change how the line is read: under -k (`bash -k -c 'git status
+// GIT_DIR=x'`) words after the command are assignments, under -a every
+// variable is exported, -i reads startup files. shells also take -c and -l.
+const modelledLetters = "euxvnfC"
+
+// modelledNames are the `-o name` options modelled, the same as the letters
+// and pipefail.
+var modelledNames = set("errexit", "nounset", "xtrace", "verbose", "noexec", "noglob", "noclobber", "pipefail")
+
+// longShellOptions are the long options of bash modelled: startup files,
+// which the person's own and not the project's.
+var longShellOptions = set("--login", "--noprofile", "--norc", "--noediting")
+
+// shellOptions reads the options of a shell or of set, args[0]. It returns
+// the index of the first word after them, or, when forShell and -c is
+// among them, -(index of the script)-1. ok is false for an option not
+// modelled.
+func shellOptions(args []word, forShell bool) (next int, ok bool) {
+	letters := modelledLetters
+	if forShell {
+		letters += "cl"
+	}
+	c := false
+	i := 1
+	for ; i < len(args); i++ {
+		w := args[i]
+		if !w.plain {
+			return 0, false
+		}
+		t := w.text
+		if t == "--" || t == "-" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") {
+			break
+		}
+		if strings.HasPrefix(t, "--") {
+			if !forShell || !longShellOptions[t] {
+				return 0, false
+			}
+			continue
+		}
+		for _, r := range t[1:] {
+			switch {
+			case r == 'o':
+				// -o name; without a name it lists the options.
+				i++
+				if i < len(args) && (!args[i].plain || !modelledNames[args[i].text]) {
+					return 0, false
+				}
+			case r == 'c' && forShell && t[0] == '-':
+				c = true
+			case r == 'c' || !strings.ContainsRune(letters, r):
+				return 0, false
+			}
+		}
+	}
+	if c {
+		return -i - 1, true
+	}
+	return i, true
 }
 
 // sudoCommand returns the command sudo runs. Options other than -n are
@@ -310,10 +487,10 @@ func sudoCommand(args []word) ([]word, bool) {
 // result is plain.
 func resolve(w *syntax.Word) word {
 	var b strings.Builder
-	plain := true
+	plain, home, others := true, false, false
 	literalLen := -1
 	expansion := func() {
-		plain = false
+		plain, others = false, true
 		if literalLen < 0 {
 			literalLen = b.Len()
 		}
@@ -323,9 +500,10 @@ func resolve(w *syntax.Word) word {
 		case *syntax.Lit:
 			if i == 0 && strings.HasPrefix(p.Value, "~") {
 				expansion()
+				home, others = true, false
 			}
 			if !unquoteLit(&b, p.Value) {
-				plain = false
+				plain, others = false, true
 			}
 		case *syntax.SglQuoted:
 			if p.Dollar {
@@ -350,7 +528,7 @@ func resolve(w *syntax.Word) word {
 	if literalLen < 0 {
 		literalLen = b.Len()
 	}
-	return word{text: b.String(), plain: plain, literalLen: literalLen}
+	return word{text: b.String(), plain: plain, literalLen: literalLen, home: home && !others}
 }
 
 // unquoteLit writes an unquoted literal with its backslashes removed. It
@@ -418,23 +596,55 @@ func declOK(d *syntax.DeclClause) bool {
 // covered by a rule.
 var safeTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true}
 
-// redirectOK accepts input redirections, here-documents, duplicated
-// descriptors and output to /dev/null; writing to a file is an edit the
-// rule for a command does not grant.
-func redirectOK(r *syntax.Redirect) bool {
+// redirect accepts input redirections, here-documents, duplicated
+// descriptors and output to /dev/null, and records the files written by
+// the others: writing to a file is an edit the rule for a command does not
+// grant. Bash opens a network connection for /dev/tcp/host/port and
+// /dev/udp/..., in either direction, so those are refused too, as is input
+// from a name the line does not show, which could be one.
+func (a *analyzer) redirect(r *syntax.Redirect, dir string) bool {
 	if r.Word == nil {
 		return false
 	}
 	target := resolve(r.Word)
 	switch r.Op {
-	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 		return true
 	case syntax.DplIn, syntax.DplOut:
 		if target.plain && (target.text == "-" || isDigits(target.text)) {
 			return true
 		}
 	}
-	return target.plain && safeTargets[target.text]
+	if mayBeSocket(target) {
+		return false
+	}
+	if r.Op == syntax.RdrIn {
+		return true
+	}
+	if target.plain && safeTargets[target.text] {
+		return true
+	}
+	if r.Op != syntax.DplIn {
+		a.writes = append(a.writes, written{target, dir})
+	}
+	return false
+}
+
+// mayBeSocket reports whether a redirection's target is, or may expand to,
+// one of bash's network names: /dev/tcp/host/port or /dev/udp/host/port.
+func mayBeSocket(w word) bool {
+	for _, dev := range []string{"/dev/tcp/", "/dev/udp/"} {
+		if strings.HasPrefix(w.text, dev) || strings.HasPrefix(path.Clean(w.text)+"/", dev) {
+			return true
+		}
+	}
+	if w.fixed() {
+		return false
+	}
+	// An expansion may supply the rest of the name: only a literal start
+	// that is neither empty nor absolute rules that out.
+	lit := w.text[:w.literalLen]
+	return lit == "" || strings.HasPrefix(lit, "/")
 }
 
 // paramOK refuses parameter expansions whose value bash evaluates again:
