@@ -138,9 +138,7 @@ func gitLocation(dir string, args []word) (runDir, gitDir string, ok bool) {
 func repositoryOf(dir string) string {
 	d := realPath(dir)
 	for {
-		if isGitDir(d) {
-			return d
-		}
+		// git looks for .git first, then at the directory itself.
 		dotGit := filepath.Join(d, ".git")
 		if fi, err := os.Lstat(dotGit); err == nil {
 			if fi.Mode().IsRegular() {
@@ -149,6 +147,9 @@ func repositoryOf(dir string) string {
 				return dotGit
 			}
 			return realPath(dotGit)
+		}
+		if isGitDir(d) {
+			return d
 		}
 		parent := filepath.Dir(d)
 		if parent == d {

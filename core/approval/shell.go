@@ -649,7 +649,8 @@ func mayBeSocket(w word) bool {
 
 // paramOK refuses parameter expansions whose value bash evaluates again:
 // indirection (${!x}), prompt expansion (${x@P}), subscripts and slices
-// that are not numbers, and assigning defaults to dangerous variables.
+// that are not numbers, and assigning defaults to variables that are not
+// the line's own (shellLocal).
 func paramOK(p *syntax.ParamExp) bool {
 	if p.Excl || p.NestedParam != nil {
 		return false
@@ -674,7 +675,8 @@ func paramOK(p *syntax.ParamExp) bool {
 				return false
 			}
 		case syntax.AssignUnset, syntax.AssignUnsetOrNull:
-			if p.Param == nil || dangerousVariable(p.Param.Value) {
+			// ${NAME:=value} assigns NAME, which may be exported.
+			if p.Param == nil || dangerousVariable(p.Param.Value) || !shellLocal(p.Param.Value) {
 				return false
 			}
 		}

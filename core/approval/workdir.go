@@ -126,8 +126,12 @@ func (p *dirPass) command(c syntax.Command, dir string) dirOutcome {
 			y := p.stmt(c.Y, x.failed)
 			return dirOutcome{sameDir(x.ok, y.ok), y.failed}
 		}
-		// Each side of a pipe runs in a subshell of its own.
-		p.stmt(c.Y, dir)
+		// Each side of a pipe runs in a subshell of its own, except the
+		// last under bash's lastpipe or in zsh: a cd there may move the
+		// shell.
+		y := p.stmt(c.Y, dir)
+		after := sameDir(dir, y.either())
+		return dirOutcome{after, after}
 	case *syntax.IfClause:
 		return p.ifClause(c, dir)
 	case *syntax.WhileClause:
