@@ -254,10 +254,12 @@ func (s wrapperSpec) strip(args []word) (unwrapped, bool) {
 		}
 	}
 	i += s.operands
-	for s.assigns && i < len(args) {
+	for s.assigns && i < len(args) && strings.Contains(args[i].text, "=") {
+		// env takes every word with = before the command as an
+		// assignment, even one no shell would (`BASH_FUNC_x%%=() {...}`).
 		name, ok := assignment(args[i])
 		if !ok {
-			break
+			return u, false
 		}
 		if dangerousVariable(name) {
 			return u, false

@@ -477,7 +477,9 @@ func sudoCommand(args []word) ([]word, bool) {
 			return nil, false
 		}
 	}
-	if i >= len(args) {
+	if i >= len(args) || strings.Contains(args[i].text, "=") {
+		// sudo takes NAME=value words before the command as its
+		// environment.
 		return nil, false
 	}
 	return args[i:], true
