@@ -11,9 +11,12 @@ import (
 // on it and wrote files or ran code. Now each word beyond the rule's must be
 // harmless for the program:
 //
-//   - an operand (a word not starting with -), unless the program's
+//   - an operand (a word not starting with -), for programs known to just
+//     read theirs (operandsRead) and tools with subcommands, unless the
 //     operands pick what runs (operandsRun: make targets, `go run` files,
-//     `npm run` arguments, `git bisect run` commands);
+//     `npm run` arguments, `git bisect run` commands, test files), and
+//     only operands the program's check accepts (operandChecks: uniq's
+//     output file, `npm install ./pkg`, `go test ./testdata/x`);
 //   - an option on the program's list of safe options (safeOptions), with
 //     its value, which must be a literal that is not an option (and a
 //     number where operands are not allowed, as for make -j): programs
