@@ -85,14 +85,23 @@ func (g *Gate) foreignRepository(c command) string {
 	project := repositoryOf(g.dir)
 	var repo string
 	if gitDir != "" {
-		repo = realPath(filepath.Join(g.dir, filepath.FromSlash(gitDir)))
+		repo = realPath(g.inProject(gitDir))
 	} else {
-		repo = repositoryOf(filepath.Join(g.dir, filepath.FromSlash(dir)))
+		repo = repositoryOf(g.inProject(dir))
 	}
 	if repo == project {
 		return ""
 	}
 	return fmt.Sprintf("runs git in %s, a repository with its own configuration, which can name programs git runs", where)
+}
+
+// inProject returns a directory as the analysis names it (relative to the
+// gate's directory unless absolute) as a path of this system.
+func (g *Gate) inProject(dir string) string {
+	if path.IsAbs(dir) {
+		return filepath.FromSlash(dir)
+	}
+	return filepath.Join(g.dir, filepath.FromSlash(dir))
 }
 
 // gitLocation reads git's options before its subcommand: the directory it

@@ -190,9 +190,14 @@ func TestRulesHoldInTheirDirectory(t *testing.T) {
 		{"@git -C vendor/lib.git status", "git -C vendor/lib.git status", false},
 		{"@git --git-dir=vendor/lib.git status", "git --git-dir=vendor/lib.git status", false},
 		{"@cd web && git status", "cd web && git status", true},
+		{"@cd DIR/vendor/lib.git && git status", "cd DIR/vendor/lib.git && git status", false},
+		{"@git -C DIR/sub/nested status", "git -C DIR/sub/nested status", false},
+		{"@cd DIR/web && git status", "cd DIR/web && git status", true},
 		{"@git status ;; cd", "cd . && git status", true},
 	}
 	for _, c := range cases {
+		// DIR is the project, for absolute paths into it.
+		c.rules, c.line = strings.ReplaceAll(c.rules, "DIR", dir), strings.ReplaceAll(c.line, "DIR", dir)
 		rules, err := specRules(c.rules)
 		if err != nil {
 			t.Fatalf("%q: %v", c.rules, err)
