@@ -63,6 +63,11 @@ func TestAssignmentsNeedTheirRule(t *testing.T) {
 		{"@make lint", "time GO=x make lint", false},
 		{"@make lint", "GO+=x make lint", false},
 		{"@make lint", "LANG=C.UTF-8 make lint", true},
+		{"@git log", "GIT_PAGER=cat git log -n 3", true},
+		{"@git log", "env PAGER=cat GIT_TERMINAL_PROMPT=0 git log", true},
+		{"@git log", "GIT_PAGER=less git log", false},
+		{"@git log", "GIT_PAGER='cat; id' git log", false},
+		{"@git log", "GIT_PAGER=$P git log", false},
 		{"@make lint", "LC_ALL=C TZ=UTC NO_COLOR=1 make lint", true},
 		{"@make lint", "LANG='$(id)' make lint", false},
 		{"@make lint", "LANG=../../tmp/x make lint", false},
@@ -141,6 +146,9 @@ func TestOperandsThatRunOrWrite(t *testing.T) {
 		{"@date", "date 010100002030", false},
 		{"@date", "date +%s", true},
 		{"@m4 x.m4", "m4 evil.m4", false},
+		{"@rg foo", "rg -n -g '*.go' foo src", true},
+		{"@rg foo", "rg --pre ./x foo", false},
+		{"@rg foo", "rg --hostname-bin=./x foo", false},
 	})
 }
 

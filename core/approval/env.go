@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -50,10 +51,20 @@ var harmlessVariables = set("LANG", "LANGUAGE", "TZ", "NO_COLOR", "FORCE_COLOR",
 // directory (".." is refused on its own).
 const safeValueChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,:@+-/"
 
+// harmlessValues are variables harmless with the values listed only: a
+// pager of cat prints, and git asks for no password.
+var harmlessValues = map[string][]string{
+	"GIT_PAGER": {"cat", ""}, "PAGER": {"cat", ""}, "MANPAGER": {"cat"}, "SYSTEMD_PAGER": {"cat", ""},
+	"GIT_TERMINAL_PROMPT": {"0"},
+}
+
 // harmless reports whether the assignment needs no rule: a variable on
 // harmlessVariables (or a locale category, LC_*) set to a plain, short
-// value of safeValueChars.
+// value of safeValueChars, or one of harmlessValues.
 func harmless(a assign) bool {
+	if values, ok := harmlessValues[a.name]; ok {
+		return a.value.fixed() && slices.Contains(values, a.value.text)
+	}
 	name := a.name
 	if !harmlessVariables[name] && !(strings.HasPrefix(name, "LC_") && len(name) > 3 && strings.ToUpper(name) == name) {
 		return false

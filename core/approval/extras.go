@@ -96,6 +96,13 @@ var safeOptions = map[string]optionSpec{
 	"df":   {flags: set("-h", "-H", "-k", "-T", "-i", "-l", "-a", "--human-readable", "--total")},
 	"date": {flags: set("-u", "--utc", "-R", "--rfc-email", "-I", "--iso-8601"), valued: set("-d", "--date", "-r", "--reference")},
 
+	"rg": {flags: set("-n", "--line-number", "-N", "--no-line-number", "-i", "--ignore-case", "-s", "--case-sensitive", "-S", "--smart-case",
+		"-w", "--word-regexp", "-x", "--line-regexp", "-F", "--fixed-strings", "-l", "--files-with-matches", "--files-without-match", "-c", "--count",
+		"-v", "--invert-match", "-o", "--only-matching", "-u", "-uu", "--hidden", "--no-ignore", "--files", "--json", "--vimgrep", "--no-heading",
+		"--heading", "-H", "--with-filename", "--no-filename", "-U", "--multiline", "-P", "--pcre2", "--sort-files", "-L", "--follow", "-q", "--quiet"),
+		valued: set("-e", "--regexp", "-g", "--glob", "-t", "--type", "-T", "--type-not", "-A", "--after-context", "-B", "--before-context",
+			"-C", "--context", "-m", "--max-count", "-d", "--max-depth", "--sort", "--color", "-M", "--max-columns", "-j", "--threads")},
+
 	"python -m pytest": {flags: set("-q", "--quiet", "-v", "--verbose", "-vv", "-x", "--exitfirst", "-s", "-l", "--lf", "--last-failed",
 		"--ff", "--failed-first", "-ra", "-rA", "--no-header", "--co", "--collect-only", "--sw", "--stepwise"),
 		valued: set("-k", "-m", "--tb", "--maxfail", "--durations", "-W")},

@@ -261,12 +261,12 @@ func (s wrapperSpec) strip(args []word) (unwrapped, bool) {
 		if !ok {
 			return u, false
 		}
-		if dangerousVariable(name) {
-			return u, false
-		}
 		value := args[i]
 		value.text = value.text[len(name)+1:]
 		value.literalLen -= len(name) + 1
+		if dangerousVariable(name) && !harmless(assign{name, value}) {
+			return u, false
+		}
 		u.env = append(u.env, assign{name, value})
 		i++
 	}

@@ -573,13 +573,13 @@ func unquoteDouble(b *strings.Builder, s string) {
 }
 
 // assignOK refuses assignments to variables that change which program runs
-// or what it loads, assignments whose name is computed at run time, and
+// or what it loads (but for harmless values, GIT_PAGER=cat), assignments whose name is computed at run time, and
 // array subscripts that are not numbers.
 func assignOK(a *syntax.Assign) bool {
 	if a.Name == nil {
 		return false // `export "$x"` or `declare -f`: decided at run time
 	}
-	return !dangerousVariable(a.Name.Value) && numericOrNil(a.Index)
+	return (!dangerousVariable(a.Name.Value) || harmless(assign{a.Name.Value, assignValue(a)})) && numericOrNil(a.Index)
 }
 
 // declOK accepts export, local, readonly, declare and typeset without
