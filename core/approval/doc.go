@@ -67,7 +67,8 @@
 //     the rule's, beside harmless ones: LANG, LANGUAGE, LC_*, TZ, TERM,
 //     COLUMNS, LINES, NO_COLOR, FORCE_COLOR, CLICOLOR, CLICOLOR_FORCE,
 //     CGO_ENABLED, RUST_BACKTRACE, PYTHONUNBUFFERED and
-//     PYTHONDONTWRITEBYTECODE, with a short plain value. In force are the
+//     PYTHONDONTWRITEBYTECODE, with a short plain value, and GIT_PAGER,
+//     PAGER or MANPAGER set to cat and GIT_TERMINAL_PROMPT=0. In force are the
 //     assignments in front of the command or given to env, and anywhere in
 //     the line (nested shells included): exports, assignments to names with
 //     an upper-case letter or that programs read in lower case (the person's
