@@ -105,6 +105,9 @@ func TestShellOptionsAreModelled(t *testing.T) {
 		{"@git status", "bash --rcfile x -c 'git status'", false},
 		{"@git status", "bash -O extglob -c 'git status'", false},
 		{"@git status", "set -a; git status", false},
+		{"=shopt -s -o keyword ;; @git status", "shopt -s -o keyword; " + payload, false},
+		{"=shopt -s lastpipe ;; @git status", "shopt -s lastpipe; git status", false},
+		{"=shopt -p ;; @git status", "shopt -p; git status", true},
 		{"@git status", "bash -euxo pipefail -c 'git status'", true},
 		{"@git status", "bash --noprofile --norc -lc 'git status'", true},
 		{"@git status", "set -euo pipefail; git status", true},
@@ -146,6 +149,11 @@ func TestOperandsThatRunOrWrite(t *testing.T) {
 		{"@date", "date 010100002030", false},
 		{"@date", "date +%s", true},
 		{"@m4 x.m4", "m4 evil.m4", false},
+		{"@mvn test", "mvn test exec:java", false},
+		{"@gradle test", "gradle test evilTask", false},
+		{"@deno eval 'console.log(1)'", "deno eval 'Deno.exit()'", false},
+		{"@nix run nixpkgs#hello", "nix run nixpkgs#evil", false},
+		{"@git clone https://x/a.git", "git clone https://x/a.git .cairn", false},
 		{"@rg foo", "rg -n -g '*.go' foo src", true},
 		{"@rg foo", "rg --pre ./x foo", false},
 		{"@rg foo", "rg --hostname-bin=./x foo", false},
@@ -233,6 +241,8 @@ func TestQuestionNamesWhatACommandWrites(t *testing.T) {
 		{"@sort f", "sort -o AGENTS.md notes", "writes AGENTS.md, instructions cairn gives the model"},
 		{"@cd vendor/lib.git && git status", "cd vendor/lib.git && git status", "runs git in vendor/lib.git, a repository with its own configuration"},
 		{"@git status", "git -C sub/nested status", "runs git in sub/nested, a repository with its own configuration"},
+		{"@git restore x", "git restore .cairn/approvals.json", "writes .cairn/approvals.json"},
+		{"@git mv a b", "git mv notes.md AGENTS.md", "writes AGENTS.md"},
 	}
 	for _, tt := range tests {
 		rules, err := specRules(tt.rules)

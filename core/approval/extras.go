@@ -133,7 +133,14 @@ var operandsRun = set(
 	"strace", "ltrace", "gdb", "lldb", "valgrind", "taskset", "chrt", "perf", "vim", "vi", "nvim", "emacs",
 	"tmux", "screen", "ssh", "watch", "xargs", "parallel",
 	// Test runners run the files their operands name.
-	"yarn test", "pnpm test", "bun test", "deno test", "python -m", "pytest", "py.test",
+	"yarn test", "pnpm test", "bun test", "deno test", "python -m", "pytest", "py.test", "dotnet test",
+	// Build tools whose operands are goals or tasks, each running code.
+	"mvn", "mvnw", "gradle", "gradlew",
+	// Subcommands that run the code or package their operands name.
+	"deno eval", "swift run", "zig run", "dart run", "mix run", "rails runner", "composer run-script", "composer exec",
+	"conda run", "nix run", "nix shell", "nix develop",
+	// Subcommands whose operands say where to write.
+	"git clone", "git bundle",
 )
 
 // runners are programs that run a command or script given to them, or open

@@ -92,7 +92,9 @@ var exactSubcommands = set("git config", "npm config", "pnpm config", "yarn conf
 	"docker run", "docker exec", "podman run", "podman exec", "kubectl exec", "kubectl run", "kubectl debug",
 	"docker compose run", "docker compose exec", "docker container run", "docker container exec",
 	"podman compose run", "podman compose exec", "cargo run", "dotnet run", "deno run", "npm exec", "npm x",
-	"pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "bun x", "gh extension")
+	"pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "bun x", "gh extension",
+	"deno eval", "swift run", "zig run", "dart run", "mix run", "rails runner", "composer run-script", "composer exec",
+	"conda run", "nix run", "nix shell", "nix develop")
 
 // commandPattern returns the words of the rule that "Allow for this session"
 // creates for c, and whether the rule must match the whole command (exact)

@@ -247,6 +247,10 @@ func (a *analyzer) simple(args []word, ctx callContext, openEnded bool, depth in
 			// effect on the rest of the line is understood.
 			_, ok := shellOptions(args, false)
 			return ok
+		case name == "shopt" && changesOptions(args):
+			// shopt -s sets options set cannot (lastpipe, expand_aliases)
+			// and, with -o, set's own (keyword).
+			return false
 		case privileged[name]:
 			rest, ok := sudoCommand(args)
 			if !ok {
@@ -386,6 +390,17 @@ func shellScript(args []word) (src string, isScript, ok bool) {
 		return "", false, false
 	}
 	return args[i].text, true, true
+}
+
+// changesOptions reports whether a shopt command sets or unsets options
+// rather than printing them.
+func changesOptions(args []word) bool {
+	for _, w := range args[1:] {
+		if !w.plain || strings.HasPrefix(w.text, "-") && strings.ContainsAny(w.text, "su") {
+			return true
+		}
+	}
+	return false
 }
 
 // modelledLetters are the single-letter options of sh, bash, dash, zsh and

@@ -30,7 +30,11 @@ var writeAllOperands = set("tee", "touch", "truncate", "rm", "rmdir", "unlink", 
 
 // writeLastOperand write their last operand (and into it, when it is a
 // directory).
-var writeLastOperand = set("cp", "mv", "install", "ln", "rsync", "scp")
+var writeLastOperand = set("cp", "mv", "install", "ln", "rsync", "scp", "git mv", "git clone")
+
+// writeOperands are subcommands that write (or restore, or delete) the
+// files their operands name.
+var writeOperands = set("git rm", "git checkout", "git restore", "git init")
 
 // operandWrites returns the files a command (after its wrappers) writes
 // through its operands and options, as far as this file knows.
@@ -74,7 +78,14 @@ func operandWrites(args []word) []word {
 			}
 		}
 	}
+	if sub := writeOperands[key] || writeLastOperand[key] || writeOptions[key] != nil; key != name && sub && len(operands) > 0 {
+		operands = operands[1:] // the subcommand
+	}
 	switch {
+	case writeOperands[key]:
+		out = append(out, operands...)
+	case writeLastOperand[key] && len(operands) > 1:
+		out = append(out, operands[len(operands)-1])
 	case writeAllOperands[name]:
 		if strings.HasPrefix(name, "ch") && len(operands) > 0 {
 			operands = operands[1:]
