@@ -12,27 +12,6 @@ import (
 // deeper line is never covered.
 const maxShellDepth = 4
 
-// word is one shell word after quote removal.
-type word struct {
-	text string
-	// plain says the word expands to exactly text: no parameter, command,
-	// arithmetic, glob, brace or tilde expansion.
-	plain bool
-	// literalLen is how many bytes of text come before the first expansion.
-	literalLen int
-	// home says the only expansion is a leading ~ (`~/.bashrc`): text is
-	// the path with it unexpanded.
-	home bool
-}
-
-// fixed reports whether the word can be compared with a rule's word: it is
-// plain, and does not look like an array subscript holding an expansion,
-// which bash evaluates when it is used as a variable name (`printf -v
-// 'a[$(cmd)]'`, `[[ -v ... ]]`, `read`).
-func (w word) fixed() bool {
-	return w.plain && !(strings.Contains(w.text, "[") && strings.ContainsAny(w.text, "$`"))
-}
-
 // command is one simple command a shell line runs, after the wrappers around
 // it (env, timeout, xargs, ...) are looked through.
 type command struct {
@@ -245,7 +224,7 @@ func (a *analyzer) simple(args []word, ctx callContext, openEnded bool, depth in
 		case name == "set":
 			// set only changes the shell; its options must be ones whose
 			// effect on the rest of the line is understood.
-			_, ok := shellOptions(args, false)
+			_, _, ok := shellOptions(args, false)
 			return ok
 		case name == "shopt" && changesOptions(args):
 			// shopt -s sets options set cannot (lastpipe, expand_aliases)
@@ -373,104 +352,6 @@ func readsCode(name string, args []word) bool {
 	return true
 }
 
-// shellScript reads the options of `sh [options] -c script`. isScript is
-// false for a shell running a script file; ok is false for options it does
-// not model or a script that is not a literal.
-func shellScript(args []word) (src string, isScript, ok bool) {
-	i, ok := shellOptions(args, true)
-	if !ok {
-		return "", false, false
-	}
-	c := i < 0
-	if !c {
-		return "", false, true
-	}
-	i = -i - 1
-	if i >= len(args) || !args[i].plain {
-		return "", false, false
-	}
-	return args[i].text, true, true
-}
-
-// changesOptions reports whether a shopt command sets or unsets options
-// rather than printing them.
-func changesOptions(args []word) bool {
-	for _, w := range args[1:] {
-		if !w.plain || strings.HasPrefix(w.text, "-") && strings.ContainsAny(w.text, "su") {
-			return true
-		}
-	}
-	return false
-}
-
-// modelledLetters are the single-letter options of sh, bash, dash, zsh and
-// set whose effect this package understands, all the same in every shell:
-// they stop on errors (-e, -u), print (-x, -v), run nothing (-n), skip
-// globbing or startup files (-f) or refuse to overwrite files (-C). Others
-// change how the line is read: under -k (`bash -k -c 'git status
-// GIT_DIR=x'`) words after the command are assignments, under -a every
-// variable is exported, -i reads startup files. shells also take -c and -l.
-const modelledLetters = "euxvnfC"
-
-// modelledNames are the `-o name` options modelled, the same as the letters
-// and pipefail.
-var modelledNames = set("errexit", "nounset", "xtrace", "verbose", "noexec", "noglob", "noclobber", "pipefail")
-
-// longShellOptions are the long options of bash modelled: startup files,
-// which the person's own and not the project's.
-var longShellOptions = set("--login", "--noprofile", "--norc", "--noediting")
-
-// shellOptions reads the options of a shell or of set, args[0]. It returns
-// the index of the first word after them, or, when forShell and -c is
-// among them, -(index of the script)-1. ok is false for an option not
-// modelled.
-func shellOptions(args []word, forShell bool) (next int, ok bool) {
-	letters := modelledLetters
-	if forShell {
-		letters += "cl"
-	}
-	c := false
-	i := 1
-	for ; i < len(args); i++ {
-		w := args[i]
-		if !w.plain {
-			return 0, false
-		}
-		t := w.text
-		if t == "--" || t == "-" {
-			i++
-			break
-		}
-		if !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") {
-			break
-		}
-		if strings.HasPrefix(t, "--") {
-			if !forShell || !longShellOptions[t] {
-				return 0, false
-			}
-			continue
-		}
-		for _, r := range t[1:] {
-			switch {
-			case r == 'o':
-				// -o name; without a name it lists the options.
-				i++
-				if i < len(args) && (!args[i].plain || !modelledNames[args[i].text]) {
-					return 0, false
-				}
-			case r == 'c' && forShell && t[0] == '-':
-				c = true
-			case r == 'c' || !strings.ContainsRune(letters, r):
-				return 0, false
-			}
-		}
-	}
-	if c {
-		return -i - 1, true
-	}
-	return i, true
-}
-
 // sudoCommand returns the command sudo runs. Options other than -n are
 // refused: -u, -E and the like change who runs the command or with what
 // environment, so such a line always asks.
@@ -498,93 +379,6 @@ func sudoCommand(args []word) ([]word, bool) {
 		return nil, false
 	}
 	return args[i:], true
-}
-
-// resolve removes quotes from w, as the shell would, and says whether the
-// result is plain.
-func resolve(w *syntax.Word) word {
-	var b strings.Builder
-	plain, home, others := true, false, false
-	literalLen := -1
-	expansion := func() {
-		plain, others = false, true
-		if literalLen < 0 {
-			literalLen = b.Len()
-		}
-	}
-	for i, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			if i == 0 && strings.HasPrefix(p.Value, "~") {
-				expansion()
-				home, others = true, false
-			}
-			if !unquoteLit(&b, p.Value) {
-				plain, others = false, true
-			}
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				expansion()
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			if p.Dollar {
-				expansion()
-			}
-			for _, inner := range p.Parts {
-				if lit, ok := inner.(*syntax.Lit); ok {
-					unquoteDouble(&b, lit.Value)
-				} else {
-					expansion()
-				}
-			}
-		default:
-			expansion()
-		}
-	}
-	if literalLen < 0 {
-		literalLen = b.Len()
-	}
-	return word{text: b.String(), plain: plain, literalLen: literalLen, home: home && !others}
-}
-
-// unquoteLit writes an unquoted literal with its backslashes removed. It
-// returns false if the literal holds an unescaped glob or brace expansion.
-func unquoteLit(b *strings.Builder, s string) bool {
-	plain := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\\' && i+1 < len(s):
-			i++
-			if s[i] != '\n' {
-				b.WriteByte(s[i])
-			}
-			continue
-		case c == '*' || c == '?' || c == '[':
-			plain = false
-		case c == '{' && strings.ContainsAny(s[i:], ",.") && strings.Contains(s[i:], "}"):
-			plain = false
-		}
-		b.WriteByte(c)
-	}
-	return plain
-}
-
-// unquoteDouble writes a literal from inside double quotes, where a backslash
-// only escapes $, `, ", \ and newline.
-func unquoteDouble(b *strings.Builder, s string) {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-			i++
-			if s[i] != '\n' {
-				b.WriteByte(s[i])
-			}
-			continue
-		}
-		b.WriteByte(c)
-	}
 }
 
 // assignOK refuses assignments to variables that change which program runs
