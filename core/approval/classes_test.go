@@ -71,6 +71,9 @@ func TestAssignmentsNeedTheirRule(t *testing.T) {
 		{"@make lint", "LC_ALL=C TZ=UTC NO_COLOR=1 make lint", true},
 		{"@make lint", "LANG='$(id)' make lint", false},
 		{"@make lint", "LANG=../../tmp/x make lint", false},
+		{"@make lint", "LC_ALL=/tmp/locale make lint", false},
+		{"@make lint", "TERM=/tmp/terminfo make lint", false},
+		{"@make lint", "TZ=Europe/Paris make lint", true},
 		{"@make lint", "LANG=$L make lint", false},
 		{"@go test", "CGO_ENABLED=0 go test ./...", true},
 		{"@make lint", "for f in a b; do make lint; done", true},
@@ -243,6 +246,11 @@ func TestQuestionNamesWhatACommandWrites(t *testing.T) {
 		{"@git status", "git -C sub/nested status", "runs git in sub/nested, a repository with its own configuration"},
 		{"@git restore x", "git restore .cairn/approvals.json", "writes .cairn/approvals.json"},
 		{"@git mv a b", "git mv notes.md AGENTS.md", "writes AGENTS.md"},
+		{"=perl -pi -e s/a/b/ x", "perl -pi -e s/a/b/ .git/config", "writes .git/config"},
+		{"=xxd -r a b", "xxd -r hex .git/config", "writes .git/config"},
+		{"=patch x", "patch .git/config fix.diff", "writes .git/config"},
+		{"=dd if=a of=b", "dd if=x of=.git/hooks/pre-push", "writes .git/hooks/pre-push"},
+		{"=tee -a x", "tee -a ~/.cairn/settings.json", "writes"},
 	}
 	for _, tt := range tests {
 		rules, err := specRules(tt.rules)

@@ -47,9 +47,10 @@ var harmlessVariables = set("LANG", "LANGUAGE", "TZ", "NO_COLOR", "FORCE_COLOR",
 	"TERM", "COLUMNS", "LINES", "CGO_ENABLED", "RUST_BACKTRACE", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE")
 
 // safeValueChars are the bytes a harmless variable's value may hold: no
-// shell syntax, no spaces, no way to reach a file outside a system
-// directory (".." is refused on its own).
-const safeValueChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,:@+-/"
+// shell syntax, no spaces, and no slash, which would make a locale or a
+// terminal name a path; only TZ names zones with one (Europe/Paris), and
+// ".." is refused on its own.
+const safeValueChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,:@+-"
 
 // harmlessValues are variables harmless with the values listed only: a
 // pager of cat prints, and git asks for no password.
@@ -74,7 +75,7 @@ func harmless(a assign) bool {
 		return false
 	}
 	for i := 0; i < len(v.text); i++ {
-		if strings.IndexByte(safeValueChars, v.text[i]) < 0 {
+		if c := v.text[i]; strings.IndexByte(safeValueChars, c) < 0 && !(c == '/' && name == "TZ") {
 			return false
 		}
 	}

@@ -21,16 +21,20 @@ var writeOptions = map[string][]string{
 	"git diff": {"--output"}, "git log": {"--output"}, "git show": {"--output"}, "git format-patch": {"-o", "--output-directory"},
 	"patch": {"-o", "--output"}, "tar": {"-f", "--file", "-C", "--directory"}, "unzip": {"-d"},
 	"cp": {"-t", "--target-directory"}, "mv": {"-t", "--target-directory"}, "install": {"-t", "--target-directory"},
-	"ln": {"-t", "--target-directory"}, "gcc": {"-o"}, "cc": {"-o"}, "go build": {"-o"}, "go test": {"-o", "-coverprofile", "-cpuprofile", "-memprofile"},
+	"ln": {"-t", "--target-directory"}, "iconv": {"-o", "--output"}, "openssl": {"-out"}, "gcc": {"-o"}, "cc": {"-o"}, "go build": {"-o"}, "go test": {"-o", "-coverprofile", "-cpuprofile", "-memprofile"},
 }
 
 // writeAllOperands write every operand (after a first one for chmod and
 // the like, the mode; sed and perl only with -i).
-var writeAllOperands = set("tee", "touch", "truncate", "rm", "rmdir", "unlink", "shred", "mkdir", "chmod", "chown", "chgrp")
+var writeAllOperands = set("tee", "touch", "truncate", "rm", "rmdir", "unlink", "shred", "mkdir", "chmod", "chown", "chgrp", "patch")
 
 // writeLastOperand write their last operand (and into it, when it is a
 // directory).
-var writeLastOperand = set("cp", "mv", "install", "ln", "rsync", "scp", "git mv", "git clone")
+var writeLastOperand = set("cp", "mv", "install", "ln", "rsync", "scp", "convert", "magick", "git mv", "git clone")
+
+// writeSecondOperand write their second operand: uniq's output, xxd's and
+// split's (a prefix of the files it writes).
+var writeSecondOperand = set("uniq", "xxd", "split")
 
 // writeOperands are subcommands that write (or restore, or delete) the
 // files their operands name.
@@ -64,7 +68,8 @@ func operandWrites(args []word) []word {
 			operands = append(operands, args[i])
 			continue
 		}
-		if t == "-i" || strings.HasPrefix(t, "-i") && name == "sed" || strings.HasPrefix(t, "--in-place") {
+		if strings.HasPrefix(t, "--in-place") || !strings.HasPrefix(t, "--") && strings.Contains(t, "i") {
+			// sed -i, perl -pi, ruby -i.bak.
 			inPlace = true
 		}
 		for _, o := range opts {
@@ -103,7 +108,7 @@ func operandWrites(args []word) []word {
 				out = append(out, word{text: into, plain: true, literalLen: len(into)})
 			}
 		}
-	case name == "uniq" && len(operands) > 1:
+	case writeSecondOperand[name] && len(operands) > 1:
 		out = append(out, operands[1])
 	case name == "dd":
 		for _, o := range operands {
