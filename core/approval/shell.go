@@ -226,9 +226,10 @@ func (a *analyzer) simple(args []word, ctx callContext, openEnded bool, depth in
 			// effect on the rest of the line is understood.
 			_, _, ok := shellOptions(args, false)
 			return ok
-		case name == "shopt" && changesOptions(args):
+		case name == "shopt" && changesOptions(args), zshOptions[name]:
 			// shopt -s sets options set cannot (lastpipe, expand_aliases)
-			// and, with -o, set's own (keyword).
+			// and, with -o, set's own (keyword); zsh's builtins set its
+			// own.
 			return false
 		case privileged[name]:
 			rest, ok := sudoCommand(args)

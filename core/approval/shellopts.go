@@ -25,6 +25,10 @@ func shellScript(args []word) (src string, isScript, ok bool) {
 	return args[i].text, true, true
 }
 
+// zshOptions are zsh's builtins that change how it reads the rest of a
+// script (setopt autocd makes a directory name a cd).
+var zshOptions = set("setopt", "unsetopt", "emulate")
+
 // changesOptions reports whether a shopt command sets or unsets options
 // rather than printing them.
 func changesOptions(args []word) bool {

@@ -224,8 +224,8 @@ func (p *dirPass) substitutions(n syntax.Node, dir string) {
 	})
 }
 
-// call returns where a simple command leaves the shell: cd and pushd move
-// it when they succeed, popd to a directory the line may not show.
+// call returns where a simple command leaves the shell: cd, pushd (and
+// zsh's chdir) move it when they succeed, popd to a directory the line may not show.
 func (p *dirPass) call(c *syntax.CallExpr, dir string) dirOutcome {
 	args := make([]word, len(c.Args))
 	for i, w := range c.Args {
@@ -241,7 +241,7 @@ func (p *dirPass) call(c *syntax.CallExpr, dir string) dirOutcome {
 		return dirOutcome{dir, dir}
 	}
 	switch args[0].text {
-	case "cd", "pushd":
+	case "cd", "pushd", "chdir":
 		rest := args[1:]
 		for len(rest) > 0 && rest[0].fixed() && (rest[0].text == "-L" || rest[0].text == "-P") {
 			rest = rest[1:]
