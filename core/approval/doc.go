@@ -100,7 +100,7 @@
 // for shells. Any other option makes the line ask: under -k or -o keyword
 // (`bash -k -c 'git status GIT_DIR=x'`, `set -k`) words after a command are
 // assignments, under -a every variable is exported, -i and --rcfile read
-// startup files. A command under xargs gets words at run time, so no rule
+// startup files; shopt -s and zsh's setopt, unsetopt and emulate ask too. A command under xargs gets words at run time, so no rule
 // covers it. sudo and doas are not transparent: they stay part of the
 // command a rule names. Programs that run what they are given (strace, gdb
 // -ex, valgrind, taskset, chrt, perf, vim -c, tmux, ssh, `docker run`,
