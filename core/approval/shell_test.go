@@ -278,6 +278,9 @@ func TestCompileRejectsBadRules(t *testing.T) {
 		{Tool: "bash", Command: "git 'status"},
 		{Tool: "bash", Command: "xargs rm"},
 		{Tool: "bash", Command: "true"},
+		{Tool: "bash", Command: "FOO=$X make test"},     // an assignment no one can read
+		{Tool: "bash", Command: "env -C web make lint"}, // the directory belongs in Dir
+		{Tool: "bash", Command: "bash -k -c 'git status'"},
 	} {
 		if _, err := compile(r); err == nil {
 			t.Errorf("compile(%+v) succeeded", r)
