@@ -62,6 +62,8 @@ func TestAssignmentsNeedTheirRule(t *testing.T) {
 		{"@make lint", "GO=x exec make lint", false},
 		{"@make lint", "time GO=x make lint", false},
 		{"@make lint", "GO+=x make lint", false},
+		{"@make lint", "sh -c 'GO=x :; make lint'", false},
+		{"@make lint", "GO=x set -e; make lint", false},
 		{"@make lint", "LANG=C.UTF-8 make lint", true},
 		{"@git log", "GIT_PAGER=cat git log -n 3", true},
 		{"@git log", "env PAGER=cat GIT_TERMINAL_PROMPT=0 git log", true},

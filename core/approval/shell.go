@@ -134,15 +134,20 @@ func (a *analyzer) node(n syntax.Node, depth int) bool {
 			}
 			return true
 		}
+		args := make([]word, len(n.Args))
+		for i, w := range n.Args {
+			args[i] = resolve(w)
+		}
 		var env []assign
 		for _, as := range n.Assigns {
 			if as.Name != nil {
 				env = addEnv(env, assign{as.Name.Value, assignValue(as)})
+				if specialBuiltins[args[0].text] {
+					// In front of a special builtin the assignment
+					// stays for the rest of the script (sh, bash --posix).
+					a.scriptAssign(as.Name.Value, assignValue(as), false)
+				}
 			}
-		}
-		args := make([]word, len(n.Args))
-		for i, w := range n.Args {
-			args[i] = resolve(w)
 		}
 		return a.simple(args, callContext{env: env, dir: a.dirOf(n)}, false, depth)
 	case *syntax.Assign:
@@ -183,6 +188,10 @@ func (a *analyzer) node(n syntax.Node, depth int) bool {
 	}
 	return true
 }
+
+// specialBuiltins are POSIX's special builtins: assignments in front of
+// them last beyond the command in sh.
+var specialBuiltins = set(":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset")
 
 // scriptAssign records an assignment the script makes outside a command's
 // own prefix, if it may reach the programs the script runs: exported, or
