@@ -3,6 +3,8 @@ package approval
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -300,5 +302,33 @@ func TestSessionRuleKeepsAssignmentAndDirectory(t *testing.T) {
 		if g.Check(ctx, bashTool, bashCall(line), ui); ui.asked() != before+1 {
 			t.Errorf("%q was not asked about", line)
 		}
+	}
+}
+
+// TestRulesFileVersionForDirectories checks that "Always allow" on a line
+// run in another directory writes a rules file older cairns refuse, rather
+// than one whose rule they would take to hold everywhere, and that this
+// cairn reads it back.
+func TestRulesFileVersionForDirectories(t *testing.T) {
+	dir := corpusProject(t)
+	file := filepath.Join(t.TempDir(), "approvals.json")
+	g := openGate(t, Config{Dir: dir, RulesFile: file})
+	ui := newFakeUI(pick(OptionAllowAlways))
+	if d := g.Check(context.Background(), bashTool, bashCall("cd web && npm test"), ui); !d.Allow {
+		t.Fatalf("decision %+v", d)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"version": 2`) || !strings.Contains(string(data), `"dir": "web"`) {
+		t.Errorf("rules file:\n%s", data)
+	}
+	again := openGate(t, Config{Dir: dir, RulesFile: file})
+	if d := again.Check(context.Background(), bashTool, bashCall("env -C web npm test"), nil); !d.Allow || d.Scope != ScopeAlways {
+		t.Errorf("the saved rule does not hold in web: %+v", d)
+	}
+	if d := again.Check(context.Background(), bashTool, bashCall("npm test"), nil); d.Allow {
+		t.Errorf("the saved rule holds outside web: %+v", d)
 	}
 }
