@@ -11,9 +11,12 @@ import (
 // on it and wrote files or ran code. Now each word beyond the rule's must be
 // harmless for the program:
 //
-//   - an operand (a word not starting with -), unless the program's
+//   - an operand (a word not starting with -), for programs known to just
+//     read theirs (operandsRead) and tools with subcommands, unless the
 //     operands pick what runs (operandsRun: make targets, `go run` files,
-//     `npm run` arguments, `git bisect run` commands);
+//     `npm run` arguments, `git bisect run` commands, test files), and
+//     only operands the program's check accepts (operandChecks: uniq's
+//     output file, `npm install ./pkg`, `go test ./testdata/x`);
 //   - an option on the program's list of safe options (safeOptions), with
 //     its value, which must be a literal that is not an option (and a
 //     number where operands are not allowed, as for make -j): programs
@@ -92,6 +95,17 @@ var safeOptions = map[string]optionSpec{
 	"du":   {flags: set("-a", "-c", "-h", "-s", "-k", "-m", "-b", "-x", "--human-readable", "--summarize", "--total", "--apparent-size"), valued: set("-d", "--max-depth", "--exclude")},
 	"df":   {flags: set("-h", "-H", "-k", "-T", "-i", "-l", "-a", "--human-readable", "--total")},
 	"date": {flags: set("-u", "--utc", "-R", "--rfc-email", "-I", "--iso-8601"), valued: set("-d", "--date", "-r", "--reference")},
+
+	"rg": {flags: set("-n", "--line-number", "-N", "--no-line-number", "-i", "--ignore-case", "-s", "--case-sensitive", "-S", "--smart-case",
+		"-w", "--word-regexp", "-x", "--line-regexp", "-F", "--fixed-strings", "-l", "--files-with-matches", "--files-without-match", "-c", "--count",
+		"-v", "--invert-match", "-o", "--only-matching", "-u", "-uu", "--hidden", "--no-ignore", "--files", "--json", "--vimgrep", "--no-heading",
+		"--heading", "-H", "--with-filename", "--no-filename", "-U", "--multiline", "-P", "--pcre2", "--sort-files", "-L", "--follow", "-q", "--quiet"),
+		valued: set("-e", "--regexp", "-g", "--glob", "-t", "--type", "-T", "--type-not", "-A", "--after-context", "-B", "--before-context",
+			"-C", "--context", "-m", "--max-count", "-d", "--max-depth", "--sort", "--color", "-M", "--max-columns", "-j", "--threads")},
+
+	"python -m pytest": {flags: set("-q", "--quiet", "-v", "--verbose", "-vv", "-x", "--exitfirst", "-s", "-l", "--lf", "--last-failed",
+		"--ff", "--failed-first", "-ra", "-rA", "--no-header", "--co", "--collect-only", "--sw", "--stepwise"),
+		valued: set("-k", "-m", "--tb", "--maxfail", "--durations", "-W")},
 }
 
 // allOptionsSafe are programs no option of which runs code or writes a file,
@@ -118,6 +132,15 @@ var operandsRun = set(
 	"gh alias", "gh extension", "gh api",
 	"strace", "ltrace", "gdb", "lldb", "valgrind", "taskset", "chrt", "perf", "vim", "vi", "nvim", "emacs",
 	"tmux", "screen", "ssh", "watch", "xargs", "parallel",
+	// Test runners run the files their operands name.
+	"yarn test", "pnpm test", "bun test", "deno test", "python -m", "pytest", "py.test", "dotnet test",
+	// Build tools whose operands are goals or tasks, each running code.
+	"mvn", "mvnw", "gradle", "gradlew",
+	// Subcommands that run the code or package their operands name.
+	"deno eval", "swift run", "zig run", "dart run", "mix run", "rails runner", "composer run-script", "composer exec",
+	"conda run", "nix run", "nix shell", "nix develop",
+	// Subcommands whose operands say where to write.
+	"git clone", "git bundle",
 )
 
 // runners are programs that run a command or script given to them, or open
@@ -173,12 +196,7 @@ func extrasSafe(ruleWords []string, extra []word) bool {
 	if len(keys) == 0 {
 		return false
 	}
-	operands := true
-	for _, k := range keys {
-		if operandsRun[k] {
-			operands = false
-		}
-	}
+	operands := operandsAllowed(keys)
 	// The most specific list of options applies: `git diff` before `git`.
 	var spec optionSpec
 	known := false
@@ -186,26 +204,29 @@ func extrasSafe(ruleWords []string, extra []word) bool {
 		spec, known = safeOptions[keys[i]]
 	}
 	anyOption := allOptionsSafe[keys[0]]
+	var given []word // the operands, for operandsSafe
 	for i := 0; i < len(extra); i++ {
 		w := extra[i]
 		if w.plain && w.text == "--" {
 			// Everything after is an operand, for the programs where --
 			// is known to end options; others (go test, cargo test, npm)
 			// hand what follows to another program.
-			return operands && endsOptions[keys[0]] && operandsSafe(keys, extra[i+1:])
+			return operands && endsOptions[keys[0]] && operandsSafe(keys, append(given, extra[i+1:]...))
 		}
 		switch {
-		case anyOption:
+		case anyOption && (strings.HasPrefix(w.text, "-") && w.text != "-" || w.literalLen == 0):
 			continue
 		case !w.fixed():
-			if !expansionSafe(w, spec, known, operands) || !operandsSafe(keys, extra[i:i+1]) {
+			if !anyOption && !expansionSafe(w, spec, known, operands) || !operands {
 				return false
 			}
+			given = append(given, w)
 			continue
 		case !strings.HasPrefix(w.text, "-") || w.text == "-":
-			if !operands || !operandsSafe(keys, extra[i:i+1]) {
+			if !operands {
 				return false
 			}
+			given = append(given, w)
 			continue
 		}
 		takesValue, ok := spec.accepts(w.text)
@@ -228,6 +249,27 @@ func extrasSafe(ruleWords []string, extra []word) bool {
 			}
 		}
 	}
+	return operandsSafe(keys, given)
+}
+
+// operandsAllowed reports whether operands may follow a prefix rule for the
+// program keys name: only for programs known to read their operands
+// (operandsRead) and for tools with subcommands, and never where operands
+// pick what runs (operandsRun). Any other program's operands may run code
+// or write files (`sqlite3 db '.shell x'`, `pytest evil_test.py`), so its
+// rules are exact.
+func operandsAllowed(keys []string) bool {
+	if len(keys) == 0 {
+		return false
+	}
+	if _, tool := subcommandPrograms[keys[0]]; !tool && !operandsRead[keys[0]] {
+		return false
+	}
+	for _, k := range keys {
+		if operandsRun[k] {
+			return false
+		}
+	}
 	return true
 }
 
@@ -235,15 +277,11 @@ func extrasSafe(ruleWords []string, extra []word) bool {
 // operand.
 var endsOptions = set("git", "sort", "uniq", "du", "df", "tree", "ls", "cat", "grep", "head", "tail", "wc")
 
-// operandsSafe checks operands against what a program makes of them: `git
-// push origin +main` forces and `git push origin :main` deletes, so refspecs
-// starting with + or : are not harmless operands.
+// operandsSafe checks a command's operands against what its program makes
+// of them (operandChecks), for every key the program is known by.
 func operandsSafe(keys []string, operands []word) bool {
-	if len(keys) < 2 || keys[1] != "git push" {
-		return true
-	}
-	for _, w := range operands {
-		if strings.HasPrefix(w.text, "+") || strings.HasPrefix(w.text, ":") {
+	for _, k := range keys {
+		if check := operandChecks[k]; check != nil && !check(operands) {
 			return false
 		}
 	}
@@ -301,7 +339,9 @@ func (s optionSpec) accepts(opt string) (takesValue, ok bool) {
 
 // programKeys returns the names under which the program of a rule is known:
 // its base name, then with one and two more words while those are not
-// options. Privilege wrappers in front (sudo) are skipped.
+// options. Privilege wrappers in front (sudo) are skipped. `python -m mod`
+// is known as "python -m" and "python -m mod", whatever the interpreter's
+// version.
 func programKeys(ruleWords []string) []string {
 	for len(ruleWords) > 1 && privileged[ruleWords[0]] {
 		ruleWords = ruleWords[1:]
@@ -309,7 +349,11 @@ func programKeys(ruleWords []string) []string {
 	if len(ruleWords) == 0 {
 		return nil
 	}
-	keys := []string{path.Base(ruleWords[0])}
+	base := path.Base(ruleWords[0])
+	if strings.HasPrefix(base, "python") && len(ruleWords) >= 3 && ruleWords[1] == "-m" {
+		return []string{base, "python -m", "python -m " + ruleWords[2]}
+	}
+	keys := []string{base}
 	for _, w := range ruleWords[1:min(len(ruleWords), 3)] {
 		if strings.HasPrefix(w, "-") {
 			break

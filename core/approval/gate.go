@@ -161,6 +161,11 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 	if subjectKind(cat) == subjectPath && mode != ModeYolo {
 		protected = g.protectedReason(subject)
 	}
+	if subjectKind(cat) == subjectCommand && mode != ModeYolo {
+		// A command that writes a protected file, or runs git in another
+		// repository, is asked about as such an edit is (see care.go).
+		protected = g.commandReason(subject)
+	}
 	if protected == "" && !mode.Asks(cat) {
 		return Decision{Allow: true, By: ByMode}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -420,7 +421,7 @@ func TestOpenReportsBadRulesAndKeepsGoodOnes(t *testing.T) {
 		t.Errorf("good rule ignored: %+v", d)
 	}
 
-	if err := os.WriteFile(file, []byte(`{"version":2,"rules":[]}`), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(fmt.Sprintf(`{"version":%d,"rules":[]}`, rulesFileVersion+1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Open(Config{RulesFile: file}); !errors.Is(err, ErrCorruptRules) || !strings.Contains(err.Error(), "upgrade") {

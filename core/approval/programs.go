@@ -92,7 +92,9 @@ var exactSubcommands = set("git config", "npm config", "pnpm config", "yarn conf
 	"docker run", "docker exec", "podman run", "podman exec", "kubectl exec", "kubectl run", "kubectl debug",
 	"docker compose run", "docker compose exec", "docker container run", "docker container exec",
 	"podman compose run", "podman compose exec", "cargo run", "dotnet run", "deno run", "npm exec", "npm x",
-	"pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "bun x", "gh extension")
+	"pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "bun x", "gh extension",
+	"deno eval", "swift run", "zig run", "dart run", "mix run", "rails runner", "composer run-script", "composer exec",
+	"conda run", "nix run", "nix shell", "nix develop")
 
 // commandPattern returns the words of the rule that "Allow for this session"
 // creates for c, and whether the rule must match the whole command (exact)
@@ -132,7 +134,11 @@ func patternLength(args []word) (n int, exact bool) {
 	}
 	subs, isTool := subcommandPrograms[name]
 	if !isTool {
-		return 1, false
+		if operandsRead[name] {
+			return 1, false
+		}
+		// Nothing says what its operands do: remember it exactly.
+		return len(args), true
 	}
 	if len(args) < 2 || option(args[1]) != "" || exactSubcommands[name+" "+args[1].text] ||
 		len(args) > 2 && exactSubcommands[name+" "+args[1].text+" "+args[2].text] {
@@ -162,15 +168,25 @@ func option(w word) string {
 }
 
 // wrapper looks through a command that runs another one (`timeout 5 make`).
-// It returns the wrapped command (empty when the wrapper runs alone), whether
-// the wrapper appends arguments to it, and ok=false for options it does not
-// know.
-type wrapper func(args []word) (rest []word, openEnded, ok bool)
+// ok is false for options it does not know.
+type wrapper func(args []word) (u unwrapped, ok bool)
+
+// unwrapped is what a wrapper runs and how.
+type unwrapped struct {
+	// rest is the wrapped command, empty when the wrapper runs alone.
+	rest []word
+	// openEnded says the wrapper appends arguments to it (xargs).
+	openEnded bool
+	// env are the NAME=value words it sets (env).
+	env []assign
+	// chdir is the directory it runs the command in (env -C), if any.
+	chdir *word
+}
 
 // wrappers are the programs looked through, by name.
 var wrappers = map[string]wrapper{
 	"env": wrapperSpec{flags: set("-i", "--ignore-environment", "-0", "--null", "-"),
-		valued: set("-u", "--unset", "-C", "--chdir"), assigns: true}.strip,
+		valued: set("-u", "--unset"), chdir: set("-C", "--chdir"), assigns: true}.strip,
 	"nice":    wrapperSpec{valued: set("-n", "--adjustment"), numeric: true}.strip,
 	"nohup":   wrapperSpec{}.strip,
 	"time":    wrapperSpec{flags: set("-p", "--portability", "-v", "--verbose"), valued: set("-f", "--format")}.strip,
@@ -194,6 +210,7 @@ var wrappers = map[string]wrapper{
 type wrapperSpec struct {
 	flags     map[string]bool // options without a value
 	valued    map[string]bool // options that take a value: -n 5, -n5, --max-args=5
+	chdir     map[string]bool // options whose value is the directory to run in (env -C)
 	queries   map[string]bool // options that make it run nothing (command -v)
 	numeric   bool            // -N is an option (nice -10)
 	operands  int             // words before the command (timeout's duration)
@@ -201,13 +218,14 @@ type wrapperSpec struct {
 	openEnded bool            // arguments are appended to the command (xargs)
 }
 
-func (s wrapperSpec) strip(args []word) ([]word, bool, bool) {
+func (s wrapperSpec) strip(args []word) (unwrapped, bool) {
+	var u unwrapped
 	i := 1
 	for ; i < len(args); i++ {
 		w := args[i]
 		t := w.text
 		if !w.plain {
-			return nil, false, false
+			return u, false
 		}
 		if t == "--" {
 			i++
@@ -216,34 +234,49 @@ func (s wrapperSpec) strip(args []word) ([]word, bool, bool) {
 		if !strings.HasPrefix(t, "-") || (t == "-" && !s.flags[t]) {
 			break
 		}
+		name, value, hasValue := strings.Cut(t, "=")
 		switch {
 		case s.queries[t]:
-			return nil, false, true
+			return u, true
 		case s.flags[t]:
+		case s.chdir[t] && i+1 < len(args):
+			i++
+			u.chdir = &args[i]
+		case strings.HasPrefix(t, "--") && hasValue && s.chdir[name]:
+			u.chdir = &word{text: value, plain: true, literalLen: len(value)}
+		case !strings.HasPrefix(t, "--") && len(t) > 2 && s.chdir[t[:2]]:
+			u.chdir = &word{text: t[2:], plain: true, literalLen: len(t) - 2}
 		case s.valued[t]:
 			i++
-		case strings.HasPrefix(t, "--") && strings.Contains(t, "=") && s.valued[t[:strings.IndexByte(t, '=')]]:
+		case strings.HasPrefix(t, "--") && hasValue && s.valued[name]:
 		case !strings.HasPrefix(t, "--") && len(t) > 2 && s.valued[t[:2]]:
 		case s.numeric && isDigits(t[1:]):
 		default:
-			return nil, false, false
+			return u, false
 		}
 	}
 	i += s.operands
-	for s.assigns && i < len(args) {
+	for s.assigns && i < len(args) && strings.Contains(args[i].text, "=") {
+		// env takes every word with = before the command as an
+		// assignment, even one no shell would (`BASH_FUNC_x%%=() {...}`).
 		name, ok := assignment(args[i])
 		if !ok {
-			break
+			return u, false
 		}
-		if dangerousVariable(name) {
-			return nil, false, false
+		value := args[i]
+		value.text = value.text[len(name)+1:]
+		value.literalLen -= len(name) + 1
+		if dangerousVariable(name) && !harmless(assign{name, value}) {
+			return u, false
 		}
+		u.env = append(u.env, assign{name, value})
 		i++
 	}
 	if i >= len(args) {
-		return nil, false, true
+		return u, true
 	}
-	return args[i:], s.openEnded, true
+	u.rest, u.openEnded = args[i:], s.openEnded
+	return u, true
 }
 
 // assignment returns the variable a NAME=value word assigns. The name must

@@ -3,8 +3,10 @@ package approval
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
@@ -21,11 +23,19 @@ type Rule struct {
 	// Command is a command prefix in shell syntax, such as `git status` or
 	// `npm run build`. It covers a simple command whose first words are
 	// these words; a command line is covered when every simple command in
-	// it is covered by some rule.
+	// it is covered by some rule. Assignments in front (`FOO=1 make
+	// test`) are the only ones, beyond harmless ones such as LANG, that
+	// the covered command may have in force.
 	Command string `json:"command,omitempty"`
 	// Exact makes Command cover only a simple command with exactly its
 	// words and no more.
 	Exact bool `json:"exact,omitempty"`
+	// Dir is the working directory Command holds in: relative to the
+	// project (the gate's directory) unless absolute, empty for the project
+	// itself. Commands run elsewhere (`cd x && make`, `env -C x make`) are
+	// not covered, except by rules for programs that read nothing from
+	// their directory (ls, cat, grep: allOptionsSafe).
+	Dir string `json:"dir,omitempty"`
 	// Path is a file or directory, relative to the project unless absolute,
 	// with forward slashes. It covers itself and everything under it; "."
 	// covers every file in the project, and nothing outside it.
@@ -37,11 +47,15 @@ type Rule struct {
 // (plus safe options)`, `bash: rm -rf build (exactly)` or `edit: any file in
 // the project`. Front ends show it when a rule is made.
 func (r Rule) String() string {
+	in := ""
+	if r.Command != "" && r.Dir != "" {
+		in = " in " + r.Dir
+	}
 	switch {
 	case r.Command != "" && r.Exact:
-		return fmt.Sprintf("%s: %s (exactly)", r.Tool, r.Command)
+		return fmt.Sprintf("%s: %s (exactly)%s", r.Tool, r.Command, in)
 	case r.Command != "":
-		return fmt.Sprintf("%s: %s (%s)", r.Tool, r.Command, r.extrasText())
+		return fmt.Sprintf("%s: %s (%s)%s", r.Tool, r.Command, r.extrasText(), in)
 	case r.Path == ".":
 		return r.Tool + ": any file in the project"
 	case r.Path != "":
@@ -60,16 +74,10 @@ func (r Rule) extrasText() string {
 		return "invalid"
 	}
 	keys := programKeys(c.words)
-	operands := len(keys) > 0
-	for _, k := range keys {
-		if operandsRun[k] {
-			operands = false
-		}
-	}
 	switch {
 	case len(keys) > 0 && allOptionsSafe[keys[0]]:
 		return "plus any options and operands"
-	case operands:
+	case operandsAllowed(keys):
 		return "plus safe options and operands"
 	}
 	return "plus safe options"
@@ -78,10 +86,13 @@ func (r Rule) extrasText() string {
 // errInvalidRule marks a rule that can never cover anything.
 var errInvalidRule = errors.New("invalid rule")
 
-// compiled is a rule ready to match: its command split into words.
+// compiled is a rule ready to match: its command split into words, the
+// assignments it grants and the directory it holds in.
 type compiled struct {
 	Rule
 	words []string
+	env   map[string]string
+	dir   string
 }
 
 // compile checks r and splits its command into words, with quotes removed
@@ -97,10 +108,17 @@ func compile(r Rule) (compiled, error) {
 		return compiled{Rule: r}, nil
 	}
 	cmds, ok := parseCommands(r.Command)
-	if !ok || len(cmds) != 1 || cmds[0].openEnded {
+	if !ok || len(cmds) != 1 || cmds[0].openEnded || cmds[0].dir != "." {
 		return compiled{}, fmt.Errorf("%w %s: command %q is not one simple command", errInvalidRule, r.Tool, r.Command)
 	}
-	c := compiled{Rule: r}
+	env, ok := grantedEnv(cmds[0].env)
+	if !ok {
+		return compiled{}, fmt.Errorf("%w %s: command %q assigns values that are not literals", errInvalidRule, r.Tool, r.Command)
+	}
+	c := compiled{Rule: r, env: env, dir: "."}
+	if r.Dir != "" {
+		c.dir = path.Clean(filepath.ToSlash(r.Dir))
+	}
 	for _, w := range cmds[0].args {
 		if !w.fixed() {
 			return compiled{}, fmt.Errorf("%w %s: command %q has expansions", errInvalidRule, r.Tool, r.Command)
@@ -112,7 +130,11 @@ func compile(r Rule) (compiled, error) {
 
 // matches reports whether the rule covers one simple command.
 func (r compiled) matches(c command) bool {
-	if r.words == nil || len(c.args) < len(r.words) {
+	if r.words == nil || len(c.args) < len(r.words) || !r.holdsIn(c) {
+		return false
+	}
+	if env, ok := grantedEnv(c.env); !ok || !maps.Equal(env, r.env) {
+		// A rule covers exactly the assignments it was granted with.
 		return false
 	}
 	if r.Exact && (len(c.args) != len(r.words) || c.openEnded) {
@@ -130,6 +152,19 @@ func (r compiled) matches(c command) bool {
 	// extra words must be harmless for the program (see extrasSafe), and
 	// words appended at run time (xargs) cannot be checked at all.
 	return !c.openEnded && extrasSafe(r.words, c.args[len(r.words):])
+}
+
+// holdsIn reports whether the rule holds where c runs: in the rule's
+// directory, or anywhere for programs that read nothing from it.
+func (r compiled) holdsIn(c command) bool {
+	return dirFree(r.words) || c.dir != dirUnknown && c.dir == r.dir
+}
+
+// dirFree reports whether the program of a rule's words does the same in
+// every directory: it reads no configuration or code from it.
+func dirFree(words []string) bool {
+	keys := programKeys(words)
+	return len(keys) > 0 && allOptionsSafe[keys[0]]
 }
 
 // coversPath reports whether a path rule covers p, a path cleaned by
@@ -246,21 +281,32 @@ func commandRules(tool, line string) []Rule {
 		if !ok {
 			return nil
 		}
-		text, err := joinWords(words)
+		env, ok := grantedEnv(c.env)
+		if !ok {
+			return nil
+		}
+		dir := c.dir
+		switch {
+		case dirFree(words) || dir == ".":
+			dir = ""
+		case dir == dirUnknown:
+			return nil
+		}
+		text, err := ruleText(env, words)
 		if err != nil {
 			return nil
 		}
-		r := Rule{Tool: tool, Command: text, Exact: exact}
+		r := Rule{Tool: tool, Command: text, Exact: exact, Dir: dir}
 		if !exact && !prefixCovers(r, c) {
 			// The command adds words the prefix does not vouch for
 			// (`git diff --output=f`): remember the command exactly.
 			if c.openEnded {
 				return nil
 			}
-			if text, err = joinWords(fixedTexts(c.args)); err != nil {
+			if text, err = ruleText(env, fixedTexts(c.args)); err != nil {
 				return nil
 			}
-			r = Rule{Tool: tool, Command: text, Exact: true}
+			r = Rule{Tool: tool, Command: text, Exact: true, Dir: dir}
 		}
 		if !seen[r] {
 			seen[r] = true
@@ -273,6 +319,24 @@ func commandRules(tool, line string) []Rule {
 		return nil
 	}
 	return rules
+}
+
+// ruleText writes a rule's command: the assignments it grants, in order
+// of name, then its words.
+func ruleText(env map[string]string, words []string) (string, error) {
+	text, err := joinWords(words)
+	if err != nil || len(env) == 0 {
+		return text, err
+	}
+	var parts []string
+	for _, name := range slices.Sorted(maps.Keys(env)) {
+		a, err := assign{name, word{text: env[name], plain: true}}.text()
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(append(parts, text), " "), nil
 }
 
 // prefixCovers reports whether the prefix rule r covers c.

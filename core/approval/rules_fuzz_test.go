@@ -13,12 +13,20 @@ var dangerousOptions = []string{"-c", "-x", "--exec", "--eval", "-toolexec", "-e
 
 // harmlessHere are the dangerous-looking options that are harmless for one
 // program or subcommand: git grep -c counts and -o prints only matches,
-// git ls-files -c and -o list cached and other files.
+// git ls-files -c and -o list cached and other files, rg -x matches whole
+// lines, pytest -x stops at the first failure and go's -x prints the
+// commands it runs.
 var harmlessHere = map[string]map[string]bool{
 	"git grep":     set("-c", "-o"),
 	"git ls-files": set("-c", "-o"),
 	"git switch":   set("-c"),
 	"sort":         set("-c"),
+	"rg":           set("-c", "-o", "-x"),
+	"go build":     set("-x"),
+	"go test":      set("-x"),
+	"go vet":       set("-x"),
+	"go list":      set("-x"),
+	"python -m":    set("-x"),
 }
 
 // dangerousMakeOptions make make read another makefile or directory.

@@ -1,6 +1,7 @@
 package approval
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -31,24 +32,36 @@ func readRulesTable(t testing.TB) []tableRow {
 		if len(fields) != 3 || fields[0] != "allow" && fields[0] != "ask" {
 			t.Fatalf("rules_table.txt:%d: want outcome, rules and line separated by tabs: %q", i+1, text)
 		}
-		row := tableRow{lineNo: i + 1, allow: fields[0] == "allow", line: fields[2]}
-		for _, spec := range strings.Split(fields[1], " ;; ") {
-			switch {
-			case strings.HasPrefix(spec, "@"):
-				made := commandRules("bash", spec[1:])
-				if made == nil {
-					t.Fatalf("rules_table.txt:%d: %q makes no rule", i+1, spec[1:])
-				}
-				row.rules = append(row.rules, made...)
-			case strings.HasPrefix(spec, "="):
-				row.rules = append(row.rules, exact(spec[1:]))
-			default:
-				row.rules = append(row.rules, prefix(spec)...)
-			}
+		rules, err := specRules(fields[1])
+		if err != nil {
+			t.Fatalf("rules_table.txt:%d: %v", i+1, err)
 		}
-		rows = append(rows, row)
+		rows = append(rows, tableRow{lineNo: i + 1, allow: fields[0] == "allow", rules: rules, line: fields[2]})
 	}
 	return rows
+}
+
+// specRules returns the bash rules a table's rules field names: specs
+// separated by " ;; ", where `@line` is the rules "Allow for this session"
+// makes for line (commandRules), `=cmd` an exact rule, anything else a
+// prefix rule.
+func specRules(field string) ([]Rule, error) {
+	var rules []Rule
+	for _, spec := range strings.Split(field, " ;; ") {
+		switch {
+		case strings.HasPrefix(spec, "@"):
+			made := commandRules("bash", spec[1:])
+			if made == nil {
+				return nil, fmt.Errorf("%q makes no rule", spec[1:])
+			}
+			rules = append(rules, made...)
+		case strings.HasPrefix(spec, "="):
+			rules = append(rules, exact(spec[1:]))
+		default:
+			rules = append(rules, prefix(spec)...)
+		}
+	}
+	return rules, nil
 }
 
 // TestRulesTable checks every line of testdata/rules_table.txt: the

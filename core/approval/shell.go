@@ -2,6 +2,7 @@ package approval
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -11,54 +12,74 @@ import (
 // deeper line is never covered.
 const maxShellDepth = 4
 
-// word is one shell word after quote removal.
-type word struct {
-	text string
-	// plain says the word expands to exactly text: no parameter, command,
-	// arithmetic, glob, brace or tilde expansion.
-	plain bool
-	// literalLen is how many bytes of text come before the first expansion.
-	literalLen int
-}
-
-// fixed reports whether the word can be compared with a rule's word: it is
-// plain, and does not look like an array subscript holding an expansion,
-// which bash evaluates when it is used as a variable name (`printf -v
-// 'a[$(cmd)]'`, `[[ -v ... ]]`, `read`).
-func (w word) fixed() bool {
-	return w.plain && !(strings.Contains(w.text, "[") && strings.ContainsAny(w.text, "$`"))
-}
-
 // command is one simple command a shell line runs, after the wrappers around
 // it (env, timeout, xargs, ...) are looked through.
 type command struct {
 	args []word
+	// env are the assignments in force for the command that a rule must
+	// name to cover it (see env.go): harmless ones are left out.
+	env []assign
+	// dir is the working directory it runs in, relative to the gate's
+	// directory (".") unless absolute, or dirUnknown (see workdir.go).
+	dir string
 	// openEnded says more arguments are appended at run time (xargs), so only
 	// prefix rules can cover it.
 	openEnded bool
+}
+
+// written is a file a line writes: a redirection's target or an operand
+// the program writes (see operandWrites), in the directory dir.
+type written struct {
+	path word
+	dir  string
 }
 
 // parseCommands returns every simple command line would run, including those
 // in substitutions and in `sh -c` scripts. ok is false when line cannot be
 // understood well enough for a rule to cover it: it does not parse, declares
 // a function, evaluates code built at run time, runs a command whose name is
-// not a literal, writes to a file through a redirection, or sets a variable
-// that changes which program runs (see dangerousVariable).
+// not a literal, writes to a file through a redirection, sets a variable
+// that changes which program runs (see dangerousVariable), or uses a shell
+// option that changes how the line is read (`bash -k`, `set -k`).
 func parseCommands(line string) (cmds []command, ok bool) {
-	var a analyzer
-	if !a.script(line, 0) {
-		return nil, false
+	a := survey(line)
+	return a.cmds, !a.refused
+}
+
+// survey analyses line as far as it can. Even when it refuses the line,
+// the commands and writes it found are there for questions to name.
+func survey(line string) *analyzer {
+	a := &analyzer{}
+	if !a.script(line, 0, ".") {
+		a.refused = true
 	}
-	return a.cmds, true
+	return a
 }
 
 // analyzer collects the simple commands of a script and its nested scripts.
 type analyzer struct {
-	cmds []command
+	cmds   []command
+	writes []written
+	// env are the script's own assignments that may reach the programs it
+	// runs: exports, and plain assignments to names that are not
+	// shellLocal. They apply to every command of the script.
+	env []assign
+	// dirs is where each statement and simple command runs.
+	dirs map[syntax.Node]string
+	// refused says some part of the script can never be covered.
+	refused bool
 }
 
-// script parses src and walks all of it.
-func (a *analyzer) script(src string, depth int) bool {
+// callContext is what a simple command inherits from what runs it: the
+// privilege wrappers in front (sudo), assignments, working directory.
+type callContext struct {
+	prefix []word
+	env    []assign
+	dir    string
+}
+
+// script parses src, which starts in dir, and walks all of it.
+func (a *analyzer) script(src string, depth int, dir string) bool {
 	if depth > maxShellDepth {
 		return false
 	}
@@ -66,15 +87,28 @@ func (a *analyzer) script(src string, depth int) bool {
 	if err != nil {
 		return false
 	}
-	ok := true
+	a.dirs = workdirs(f, dir)
+	// The walk goes on past a refused part, so that every write the line
+	// makes is known to the question.
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if !ok || n == nil {
-			return ok
+		if n != nil && !a.node(n, depth) {
+			a.refused = true
 		}
-		ok = a.node(n, depth)
-		return ok
+		return true
 	})
-	return ok
+	for i := range a.cmds {
+		a.cmds[i].env = append(slices.Clip(a.cmds[i].env), a.env...)
+	}
+	return !a.refused
+}
+
+// dirOf returns where n runs; nodes the directory pass never reached (a
+// function body) run in dirUnknown.
+func (a *analyzer) dirOf(n syntax.Node) string {
+	if d, ok := a.dirs[n]; ok {
+		return d
+	}
+	return dirUnknown
 }
 
 // node checks one syntax node and records the command it runs, if any. The
@@ -84,21 +118,55 @@ func (a *analyzer) node(n syntax.Node, depth int) bool {
 	switch n := n.(type) {
 	case *syntax.FuncDecl, *syntax.TestDecl:
 		return false
+	case *syntax.Stmt:
+		ok := true
+		for _, r := range n.Redirs {
+			ok = a.redirect(r, a.dirOf(n)) && ok
+		}
+		return ok
 	case *syntax.CallExpr:
 		if len(n.Args) == 0 {
-			return true // assignments only; each Assign is checked on its own
+			// Assignments only; each Assign is checked on its own.
+			for _, as := range n.Assigns {
+				if as.Name != nil {
+					a.scriptAssign(as.Name.Value, assignValue(as), false)
+				}
+			}
+			return true
 		}
 		args := make([]word, len(n.Args))
 		for i, w := range n.Args {
 			args[i] = resolve(w)
 		}
-		return a.simple(args, nil, false, depth)
+		var env []assign
+		for _, as := range n.Assigns {
+			if as.Name != nil {
+				env = addEnv(env, assign{as.Name.Value, assignValue(as)})
+				if specialBuiltins[args[0].text] {
+					// In front of a special builtin the assignment
+					// stays for the rest of the script (sh, bash --posix).
+					a.scriptAssign(as.Name.Value, assignValue(as), false)
+				}
+			}
+		}
+		return a.simple(args, callContext{env: env, dir: a.dirOf(n)}, false, depth)
 	case *syntax.Assign:
 		return assignOK(n)
 	case *syntax.DeclClause:
-		return declOK(n)
-	case *syntax.Redirect:
-		return redirectOK(n)
+		if !declOK(n) {
+			return false
+		}
+		for _, as := range n.Args {
+			if as.Name != nil {
+				a.scriptAssign(as.Name.Value, assignValue(as), n.Variant.Value == "export")
+			}
+		}
+	case *syntax.WordIter:
+		// `for NAME in ...` assigns NAME on each round.
+		if dangerousVariable(n.Name.Value) {
+			return false
+		}
+		a.scriptAssign(n.Name.Value, word{}, false)
 	case *syntax.ParamExp:
 		return paramOK(n)
 	case *syntax.ArithmExp:
@@ -121,10 +189,34 @@ func (a *analyzer) node(n syntax.Node, depth int) bool {
 	return true
 }
 
-// simple records the command args runs, looking through wrappers. prefix
-// holds privilege wrappers (sudo) already seen, which stay part of the
-// command a rule must name.
-func (a *analyzer) simple(args []word, prefix []word, openEnded bool, depth int) bool {
+// specialBuiltins are POSIX's special builtins: assignments in front of
+// them last beyond the command in sh.
+var specialBuiltins = set(":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset")
+
+// scriptAssign records an assignment the script makes outside a command's
+// own prefix, if it may reach the programs the script runs: exported, or
+// to a name that is not shellLocal (the person's shell may have exported
+// it already).
+func (a *analyzer) scriptAssign(name string, value word, exported bool) {
+	if !exported && shellLocal(name) {
+		return
+	}
+	a.env = addEnv(a.env, assign{name, value})
+}
+
+// addEnv returns env with as added, unless as is harmless. It never
+// writes into env's array, which other commands may share.
+func addEnv(env []assign, as assign) []assign {
+	if harmless(as) {
+		return env
+	}
+	return append(slices.Clip(env), as)
+}
+
+// simple records the command args runs, looking through wrappers. ctx
+// holds privilege wrappers already seen (sudo), which stay part of the
+// command a rule must name, the assignments in force and the directory.
+func (a *analyzer) simple(args []word, ctx callContext, openEnded bool, depth int) bool {
 	for len(args) > 0 {
 		prog := args[0]
 		if !prog.fixed() || prog.text == "" {
@@ -138,23 +230,39 @@ func (a *analyzer) simple(args []word, prefix []word, openEnded bool, depth int)
 			// ./env or ~/bin/sudo is a program of its own, not the wrapper.
 		case noOps[name]:
 			return true
+		case name == "set":
+			// set only changes the shell; its options must be ones whose
+			// effect on the rest of the line is understood.
+			_, _, ok := shellOptions(args, false)
+			return ok
+		case name == "shopt" && changesOptions(args), zshOptions[name]:
+			// shopt -s sets options set cannot (lastpipe, expand_aliases)
+			// and, with -o, set's own (keyword); zsh's builtins set its
+			// own.
+			return false
 		case privileged[name]:
 			rest, ok := sudoCommand(args)
 			if !ok {
 				return false
 			}
-			prefix = append(prefix[:len(prefix):len(prefix)], word{text: name, plain: true})
+			ctx.prefix = append(slices.Clip(ctx.prefix), word{text: name, plain: true})
 			args = rest
 			continue
 		case wrappers[name] != nil:
-			rest, more, ok := wrappers[name](args)
+			u, ok := wrappers[name](args)
 			if !ok {
 				return false
 			}
-			if len(rest) == 0 {
+			if len(u.rest) == 0 {
 				break // the wrapper alone, such as `env` printing the environment
 			}
-			args, openEnded = rest, openEnded || more
+			for _, as := range u.env {
+				ctx.env = addEnv(ctx.env, as)
+			}
+			if u.chdir != nil {
+				ctx.dir = chdir(ctx.dir, *u.chdir)
+			}
+			args, openEnded = u.rest, openEnded || u.openEnded
 			continue
 		case shells[name]:
 			src, isScript, ok := shellScript(args)
@@ -162,17 +270,43 @@ func (a *analyzer) simple(args []word, prefix []word, openEnded bool, depth int)
 				return false
 			}
 			if isScript {
-				return a.nested(src, prefix, depth)
+				return a.nested(src, ctx, depth)
 			}
 		}
 		if readsCode(name, args) || variableBuiltins[name] && !allFixed(args) {
 			return false
 		}
-		full := make([]word, 0, len(prefix)+len(args))
-		a.cmds = append(a.cmds, command{args: append(append(full, prefix...), args...), openEnded: openEnded})
+		a.setsVariables(name, args)
+		full := make([]word, 0, len(ctx.prefix)+len(args))
+		a.cmds = append(a.cmds, command{args: append(append(full, ctx.prefix...), args...), env: ctx.env, dir: ctx.dir, openEnded: openEnded})
+		for _, p := range operandWrites(args) {
+			a.writes = append(a.writes, written{p, ctx.dir})
+		}
 		return true
 	}
 	return false
+}
+
+// setsVariables records the variables builtins such as read assign, whose
+// values the line does not show, and the unknown ones a sourced file may
+// set.
+func (a *analyzer) setsVariables(name string, args []word) {
+	switch name {
+	case "source", ".":
+		a.env = append(a.env, assign{name: "(variables set by " + name + ")"})
+	case "read", "getopts":
+		for _, w := range args[1:] {
+			if _, ok := assignment(word{text: w.text + "=", plain: true, literalLen: len(w.text) + 1}); ok {
+				a.scriptAssign(w.text, word{}, false)
+			}
+		}
+	case "printf":
+		for i := 1; i+1 < len(args); i++ {
+			if args[i].text == "-v" {
+				a.scriptAssign(args[i+1].text, word{}, false)
+			}
+		}
+	}
 }
 
 // systemDirs are where the wrappers and shells this package looks through
@@ -187,18 +321,18 @@ func programName(prog string) (name string, system bool) {
 }
 
 // nested analyses the script of `sh -c script` and records its commands
-// behind prefix.
-func (a *analyzer) nested(src string, prefix []word, depth int) bool {
+// with ctx's prefix and assignments, starting in ctx's directory.
+func (a *analyzer) nested(src string, ctx callContext, depth int) bool {
 	var inner analyzer
-	if !inner.script(src, depth+1) {
-		return false
-	}
+	ok := inner.script(src, depth+1, ctx.dir)
 	for _, c := range inner.cmds {
-		args := make([]word, 0, len(prefix)+len(c.args))
-		c.args = append(append(args, prefix...), c.args...)
+		args := make([]word, 0, len(ctx.prefix)+len(c.args))
+		c.args = append(append(args, ctx.prefix...), c.args...)
+		c.env = append(slices.Clip(ctx.env), c.env...)
 		a.cmds = append(a.cmds, c)
 	}
-	return true
+	a.writes = append(a.writes, inner.writes...)
+	return ok
 }
 
 func allFixed(args []word) bool {
@@ -228,57 +362,6 @@ func readsCode(name string, args []word) bool {
 	return true
 }
 
-// shellScript reads the options of `sh [options] -c script`. isScript is
-// false for a shell running a script file; ok is false for options it does
-// not know or a script that is not a literal.
-func shellScript(args []word) (src string, isScript, ok bool) {
-	c := false
-	i := 1
-	for ; i < len(args); i++ {
-		w := args[i]
-		if !w.plain {
-			return "", false, false
-		}
-		t := w.text
-		if t == "--" || t == "-" {
-			break
-		}
-		if !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") {
-			break
-		}
-		switch {
-		case t == "-o" || t == "+o":
-			i++
-		case strings.HasPrefix(t, "--"):
-			if !longShellOptions[t] {
-				return "", false, false
-			}
-		default:
-			for _, r := range t[1:] {
-				switch {
-				case r == 'c':
-					c = true
-				case r == 'o':
-					i++ // -eo pipefail
-				case !strings.ContainsRune("aefhklmnpuvxBCEHPT", r):
-					return "", false, false
-				}
-			}
-		}
-	}
-	if !c {
-		return "", false, true
-	}
-	if i >= len(args) || !args[i].plain {
-		return "", false, false
-	}
-	return args[i].text, true, true
-}
-
-var longShellOptions = map[string]bool{
-	"--login": true, "--noprofile": true, "--norc": true, "--posix": true, "--noediting": true,
-}
-
 // sudoCommand returns the command sudo runs. Options other than -n are
 // refused: -u, -E and the like change who runs the command or with what
 // environment, so such a line always asks.
@@ -300,106 +383,22 @@ func sudoCommand(args []word) ([]word, bool) {
 			return nil, false
 		}
 	}
-	if i >= len(args) {
+	if i >= len(args) || strings.Contains(args[i].text, "=") {
+		// sudo takes NAME=value words before the command as its
+		// environment.
 		return nil, false
 	}
 	return args[i:], true
 }
 
-// resolve removes quotes from w, as the shell would, and says whether the
-// result is plain.
-func resolve(w *syntax.Word) word {
-	var b strings.Builder
-	plain := true
-	literalLen := -1
-	expansion := func() {
-		plain = false
-		if literalLen < 0 {
-			literalLen = b.Len()
-		}
-	}
-	for i, part := range w.Parts {
-		switch p := part.(type) {
-		case *syntax.Lit:
-			if i == 0 && strings.HasPrefix(p.Value, "~") {
-				expansion()
-			}
-			if !unquoteLit(&b, p.Value) {
-				plain = false
-			}
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				expansion()
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			if p.Dollar {
-				expansion()
-			}
-			for _, inner := range p.Parts {
-				if lit, ok := inner.(*syntax.Lit); ok {
-					unquoteDouble(&b, lit.Value)
-				} else {
-					expansion()
-				}
-			}
-		default:
-			expansion()
-		}
-	}
-	if literalLen < 0 {
-		literalLen = b.Len()
-	}
-	return word{text: b.String(), plain: plain, literalLen: literalLen}
-}
-
-// unquoteLit writes an unquoted literal with its backslashes removed. It
-// returns false if the literal holds an unescaped glob or brace expansion.
-func unquoteLit(b *strings.Builder, s string) bool {
-	plain := true
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\\' && i+1 < len(s):
-			i++
-			if s[i] != '\n' {
-				b.WriteByte(s[i])
-			}
-			continue
-		case c == '*' || c == '?' || c == '[':
-			plain = false
-		case c == '{' && strings.ContainsAny(s[i:], ",.") && strings.Contains(s[i:], "}"):
-			plain = false
-		}
-		b.WriteByte(c)
-	}
-	return plain
-}
-
-// unquoteDouble writes a literal from inside double quotes, where a backslash
-// only escapes $, `, ", \ and newline.
-func unquoteDouble(b *strings.Builder, s string) {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-			i++
-			if s[i] != '\n' {
-				b.WriteByte(s[i])
-			}
-			continue
-		}
-		b.WriteByte(c)
-	}
-}
-
 // assignOK refuses assignments to variables that change which program runs
-// or what it loads, assignments whose name is computed at run time, and
+// or what it loads (but for harmless values, GIT_PAGER=cat), assignments whose name is computed at run time, and
 // array subscripts that are not numbers.
 func assignOK(a *syntax.Assign) bool {
 	if a.Name == nil {
 		return false // `export "$x"` or `declare -f`: decided at run time
 	}
-	return !dangerousVariable(a.Name.Value) && numericOrNil(a.Index)
+	return (!dangerousVariable(a.Name.Value) || harmless(assign{a.Name.Value, assignValue(a)})) && numericOrNil(a.Index)
 }
 
 // declOK accepts export, local, readonly, declare and typeset without
@@ -418,28 +417,61 @@ func declOK(d *syntax.DeclClause) bool {
 // covered by a rule.
 var safeTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true}
 
-// redirectOK accepts input redirections, here-documents, duplicated
-// descriptors and output to /dev/null; writing to a file is an edit the
-// rule for a command does not grant.
-func redirectOK(r *syntax.Redirect) bool {
+// redirect accepts input redirections, here-documents, duplicated
+// descriptors and output to /dev/null, and records the files written by
+// the others: writing to a file is an edit the rule for a command does not
+// grant. Bash opens a network connection for /dev/tcp/host/port and
+// /dev/udp/..., in either direction, so those are refused too, as is input
+// from a name the line does not show, which could be one.
+func (a *analyzer) redirect(r *syntax.Redirect, dir string) bool {
 	if r.Word == nil {
 		return false
 	}
 	target := resolve(r.Word)
 	switch r.Op {
-	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+	case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 		return true
 	case syntax.DplIn, syntax.DplOut:
 		if target.plain && (target.text == "-" || isDigits(target.text)) {
 			return true
 		}
 	}
-	return target.plain && safeTargets[target.text]
+	if mayBeSocket(target) {
+		return false
+	}
+	if r.Op == syntax.RdrIn {
+		return true
+	}
+	if target.plain && safeTargets[target.text] {
+		return true
+	}
+	if r.Op != syntax.DplIn {
+		a.writes = append(a.writes, written{target, dir})
+	}
+	return false
+}
+
+// mayBeSocket reports whether a redirection's target is, or may expand to,
+// one of bash's network names: /dev/tcp/host/port or /dev/udp/host/port.
+func mayBeSocket(w word) bool {
+	for _, dev := range []string{"/dev/tcp/", "/dev/udp/"} {
+		if strings.HasPrefix(w.text, dev) || strings.HasPrefix(path.Clean(w.text)+"/", dev) {
+			return true
+		}
+	}
+	if w.fixed() {
+		return false
+	}
+	// An expansion may supply the rest of the name: only a literal start
+	// that is neither empty nor absolute rules that out.
+	lit := w.text[:w.literalLen]
+	return lit == "" || strings.HasPrefix(lit, "/")
 }
 
 // paramOK refuses parameter expansions whose value bash evaluates again:
 // indirection (${!x}), prompt expansion (${x@P}), subscripts and slices
-// that are not numbers, and assigning defaults to dangerous variables.
+// that are not numbers, and assigning defaults to variables that are not
+// the line's own (shellLocal).
 func paramOK(p *syntax.ParamExp) bool {
 	if p.Excl || p.NestedParam != nil {
 		return false
@@ -464,7 +496,8 @@ func paramOK(p *syntax.ParamExp) bool {
 				return false
 			}
 		case syntax.AssignUnset, syntax.AssignUnsetOrNull:
-			if p.Param == nil || dangerousVariable(p.Param.Value) {
+			// ${NAME:=value} assigns NAME, which may be exported.
+			if p.Param == nil || dangerousVariable(p.Param.Value) || !shellLocal(p.Param.Value) {
 				return false
 			}
 		}

@@ -74,7 +74,8 @@ func TestCoversCommandLines(t *testing.T) {
 		{gitStatus, "X=$(rm -rf ~)", false},
 		{gitStatus, "X=1", false},
 		{gitStatus, "true", false},
-		{gitStatus, "X=1 Y=2; git status", true},
+		{gitStatus, "x=1 y=2; git status", true},
+		{gitStatus, "X=1 Y=2; git status", false}, // X may be exported already
 		// Redirections: reading is fine, writing a file is not.
 		{gitStatus, "git status > /dev/null 2>&1", true},
 		{gitStatus, "git status &> /dev/null", true},
@@ -86,10 +87,13 @@ func TestCoversCommandLines(t *testing.T) {
 		{gitStatus, "git status >| file", false},
 		{gitStatus, "bash -c 'git status' > log", false},
 		// Wrappers are looked through.
-		{gitStatus, "env FOO=1 git status", true},
-		{gitStatus, "FOO=1 git status", true},
+		{gitStatus, "env LANG=C git status", true},
+		{gitStatus, "LC_ALL=C git status", true},
+		{gitStatus, "env FOO=1 git status", false}, // not granted with FOO
+		{gitStatus, "FOO=1 git status", false},
 		{gitStatus, "/usr/bin/env git status", true},
-		{gitStatus, "env -i HOME_DIR=x git status", true},
+		{gitStatus, "env -i TZ=UTC git status", true},
+		{gitStatus, "env -i HOME_DIR=x git status", false},
 		{gitStatus, "timeout 5 git status", true},
 		{gitStatus, "timeout -s KILL 5s git status", true},
 		{gitStatus, "nice -n 10 git status", true},
@@ -100,7 +104,8 @@ func TestCoversCommandLines(t *testing.T) {
 		{gitStatus, "command git status", true},
 		{gitStatus, "exec git status", true},
 		{gitStatus, "stdbuf -oL git status", true},
-		{gitStatus, "timeout 5 nice env A=1 git status", true},
+		{gitStatus, "timeout 5 nice env NO_COLOR=1 git status", true},
+		{gitStatus, "timeout 5 nice env A=1 git status", false},
 		{gitStatus, "./env git status", false},
 		{gitStatus, "bin/timeout 5 git status", false},
 		{gitStatus, "./sh -c 'git status'", false},
@@ -240,10 +245,11 @@ func TestCommandRules(t *testing.T) {
 		{`grep -rn "a b" src`, prefix("grep")},
 		{"rm -rf build", []Rule{exact("rm -rf build")}},
 		{"printf '%s\\n' x", []Rule{exact(`printf '%s\n' x`)}},
-		{"python -m pytest tests/", prefix("python -m pytest")},
+		{"python -m pytest -q", prefix("python -m pytest")},
+		{"python -m pytest tests/", []Rule{exact("python -m pytest tests/")}},
 		{"python3 script.py --fast", []Rule{exact("python3 script.py --fast")}},
 		{"sudo apt-get install -y jq", prefix("sudo apt-get install")},
-		{"cd web && npm test", prefix("cd", "npm test")},
+		{"cd web && npm test", []Rule{prefix("cd")[0], {Tool: "bash", Command: "npm test", Dir: "web"}}},
 		{"git status; git status -s", prefix("git status")},
 		{"timeout 60 go test ./...", prefix("go test")},
 		{"bash -c 'go vet ./... && go build'", prefix("go vet", "go build")},
@@ -272,6 +278,9 @@ func TestCompileRejectsBadRules(t *testing.T) {
 		{Tool: "bash", Command: "git 'status"},
 		{Tool: "bash", Command: "xargs rm"},
 		{Tool: "bash", Command: "true"},
+		{Tool: "bash", Command: "FOO=$X make test"},     // an assignment no one can read
+		{Tool: "bash", Command: "env -C web make lint"}, // the directory belongs in Dir
+		{Tool: "bash", Command: "bash -k -c 'git status'"},
 	} {
 		if _, err := compile(r); err == nil {
 			t.Errorf("compile(%+v) succeeded", r)

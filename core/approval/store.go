@@ -24,8 +24,21 @@ func ProjectRulesFile(project string) string {
 	return filepath.Join(project, ".cairn", "approvals.json")
 }
 
-// rulesFileVersion is the version of the rules file this package writes.
-const rulesFileVersion = 1
+// rulesFileVersion is the newest version of the rules file this package
+// reads and writes. Version 2 files hold rules with a directory (Rule.Dir),
+// which a cairn reading version 1 would take to hold everywhere; a file
+// without such rules stays version 1, so older cairns keep reading it.
+const rulesFileVersion = 2
+
+// fileVersion returns the version a file holding rules must have.
+func fileVersion(rules []Rule) int {
+	for _, r := range rules {
+		if r.Dir != "" {
+			return 2
+		}
+	}
+	return 1
+}
 
 // rulesFile is the JSON shape of a rules file:
 //
@@ -68,7 +81,7 @@ func saveRules(file string, add []Rule) error {
 			rules = append(rules, r)
 		}
 	}
-	data, err := json.MarshalIndent(rulesFile{Version: rulesFileVersion, Rules: rules}, "", "  ")
+	data, err := json.MarshalIndent(rulesFile{Version: fileVersion(rules), Rules: rules}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode approval rules: %w", err)
 	}
