@@ -61,7 +61,7 @@ type findArgs struct {
 // Execute lists the paths the call's glob matches.
 func (t *Find) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a findArgs
-	if err := decodeArgs("find", call.Arguments, &a); err != nil {
+	if err := decodeArgs(findSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if err := requireString("find", "pattern", a.Pattern); err != nil {

@@ -73,7 +73,7 @@ type grepArgs struct {
 // Execute runs the search the call describes.
 func (g *Grep) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a grepArgs
-	if err := decodeArgs("grep", call.Arguments, &a); err != nil {
+	if err := decodeArgs(grepSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if err := requireString("grep", "pattern", a.Pattern); err != nil {

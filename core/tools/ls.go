@@ -59,7 +59,7 @@ type lsArgs struct {
 // Execute lists the call's directory.
 func (t *Ls) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a lsArgs
-	if err := decodeArgs("ls", call.Arguments, &a); err != nil {
+	if err := decodeArgs(lsSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if ctx.Err() != nil {

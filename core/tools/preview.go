@@ -18,7 +18,7 @@ import (
 // render path.
 func EditPreview(cwd string, args json.RawMessage) (diff string, firstLine int, err error) {
 	var a editArgs
-	if err := decodeArgs("edit", args, &a); err != nil {
+	if err := decodeArgs(editSpec, args, &a); err != nil {
 		return "", 0, err
 	}
 	if err := requireString("edit", "path", a.Path); err != nil {

@@ -63,7 +63,7 @@ type readArgs struct {
 // Execute reads the file named by the call.
 func (r *Read) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a readArgs
-	if err := decodeArgs("read", call.Arguments, &a); err != nil {
+	if err := decodeArgs(readSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if err := requireString("read", "path", a.Path); err != nil {

@@ -48,7 +48,7 @@ type writeArgs struct {
 // Execute writes the file named by the call.
 func (w *Write) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a writeArgs
-	if err := decodeArgs("write", call.Arguments, &a); err != nil {
+	if err := decodeArgs(writeSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if err := requireString("write", "path", a.Path); err != nil {
