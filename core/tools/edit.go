@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // Edit is the edit tool: it replaces exact, unique pieces of a file's text.
@@ -117,7 +118,7 @@ func (t *Edit) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 		return errorResult(err.Error()), nil
 	}
 	path := *a.Path
-	abs := resolvePath(path, t.Dir)
+	abs := toolpath.Resolve(path, t.Dir)
 	unlock, err := fileLocks.lock(ctx, abs)
 	if err != nil {
 		return abortedResult(), nil

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // findDefaultLimit is how many paths find returns unless asked.
@@ -67,7 +68,7 @@ func (t *Find) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 	if err := requireString("find", "pattern", a.Pattern); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	root := resolvePath(deref(a.Path, "."), t.Dir)
+	root := toolpath.Resolve(deref(a.Path, "."), t.Dir)
 	info, err := os.Stat(root)
 	if err != nil {
 		return errorResult("Path not found: " + root), nil

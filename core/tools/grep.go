@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // grepDefaultLimit is how many matching lines grep returns unless asked.
@@ -83,7 +84,7 @@ func (g *Grep) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
-	root := resolvePath(deref(a.Path, "."), g.Dir)
+	root := toolpath.Resolve(deref(a.Path, "."), g.Dir)
 	info, err := os.Stat(root)
 	if err != nil {
 		return errorResult("Path not found: " + root), nil

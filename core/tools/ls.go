@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // lsDefaultLimit is how many entries ls returns unless asked.
@@ -65,7 +66,7 @@ func (t *Ls) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUp
 	if ctx.Err() != nil {
 		return abortedResult(), nil
 	}
-	dir := resolvePath(deref(a.Path, "."), t.Dir)
+	dir := toolpath.Resolve(deref(a.Path, "."), t.Dir)
 	info, err := os.Stat(dir)
 	if err != nil {
 		return errorResult("Path not found: " + dir), nil

@@ -3,6 +3,8 @@ package tools
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // EditPreview returns the change an edit call would make, without making
@@ -28,7 +30,7 @@ func EditPreview(cwd string, args json.RawMessage) (diff string, firstLine int, 
 	if err != nil {
 		return "", 0, err
 	}
-	data, err := readFile(resolvePath(*a.Path, cwd))
+	data, err := readFile(toolpath.Resolve(*a.Path, cwd))
 	if err != nil {
 		return "", 0, err
 	}

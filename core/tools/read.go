@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // Read is the read tool: it returns a text file's lines, a page at a time,
@@ -72,7 +73,7 @@ func (r *Read) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 	if ctx.Err() != nil {
 		return abortedResult(), nil
 	}
-	abs := resolveReadPath(*a.Path, r.Dir)
+	abs := toolpath.ResolveExisting(*a.Path, r.Dir)
 	data, err := r.Workspace.readFile(ctx, abs)
 	if err != nil {
 		return errorResult(err.Error()), nil

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // Write is the write tool: it creates or replaces a file, making its parent
@@ -57,7 +58,7 @@ func (w *Write) Execute(ctx context.Context, call core.ToolCall, _ func(core.Too
 	if err := requireString("write", "content", a.Content); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	abs := resolvePath(*a.Path, w.Dir)
+	abs := toolpath.Resolve(*a.Path, w.Dir)
 	unlock, err := fileLocks.lock(ctx, abs)
 	if err != nil {
 		return abortedResult(), nil
