@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
@@ -244,7 +245,7 @@ func (g *Gate) askProtected(ctx context.Context, ask core.Asker, name, subject, 
 		options:    []Option{OptionAllowOnce, OptionDeny, OptionDenyReason},
 		unattended: unattendedProtectedReason}
 	d := g.ask(ctx, ask, q)
-	d.Warning = "This call " + reason + "."
+	d.Warning = escape.Visible("This call " + reason + ".")
 	return d
 }
 
@@ -398,9 +399,11 @@ func (g *Gate) selectOption(ctx context.Context, asker core.Asker, q question) (
 	for i, o := range q.options {
 		opts[i] = core.Option{Value: string(o), Label: o.Label()}
 	}
+	// The subject is the model's text: shown with its control characters
+	// escaped, so it cannot hide or rewrite what the question says.
 	a, out := asker.Ask(ctx, core.Question{
 		Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
-		Title: "Allow " + q.what() + "?", Message: q.message(), Options: opts, ToolCallID: q.callID, Timeout: g.timeout,
+		Title: escape.Visible("Allow " + q.what() + "?"), Message: escape.Visible(q.message()), Options: opts, ToolCallID: q.callID, Timeout: g.timeout,
 	})
 	if out == core.Answered && slices.Contains(q.options, Option(a.Value)) {
 		return Option(a.Value), strings.TrimSpace(a.Text), Decision{}, true
@@ -417,7 +420,7 @@ func (g *Gate) selectOption(ctx context.Context, asker core.Asker, q question) (
 func (g *Gate) denyWithReason(ctx context.Context, asker core.Asker, q question) Decision {
 	a, out := asker.Ask(ctx, core.Question{
 		Kind: core.QuestionInput, Purpose: core.PurposeDenyReason,
-		Title: "Why deny " + q.what() + "? (the model is told)", Hint: "what to do instead",
+		Title: escape.Visible("Why deny " + q.what() + "? (the model is told)"), Hint: "what to do instead",
 		ToolCallID: q.callID, Timeout: g.timeout,
 	})
 	if out != core.Answered {

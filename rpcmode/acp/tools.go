@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
@@ -98,6 +99,9 @@ func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*too
 	case a.Pattern != "":
 		title = name + " " + a.Pattern
 	}
+	// The title quotes the model's command or path: escaped, so an
+	// editor showing it shows all of it.
+	title = escape.Visible(title)
 	var locs []location
 	if a.Path != "" {
 		c.path = s.abs(a.Path)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/escape"
 )
 
 // Marks the adapter places among the session's events (agent.Subscription
@@ -289,17 +290,18 @@ func resultText(r core.ToolResult) string {
 }
 
 // describe is a one-line description of a call: the tool and what it acts
-// on ("bash: git status").
+// on ("bash: git status"), its control characters escaped so that a host
+// showing it shows all of it.
 func describe(name string, args []byte) string {
 	for _, key := range []string{"command", "path", "file_path", "pattern"} {
 		if v := stringArg(args, key); v != "" {
 			if i := strings.IndexByte(v, '\n'); i >= 0 {
 				v = v[:i] + " …"
 			}
-			return name + ": " + v
+			return escape.Visible(name + ": " + v)
 		}
 	}
-	return name
+	return escape.Visible(name)
 }
 
 func stringArg(args []byte, key string) string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
@@ -204,10 +205,10 @@ func (t *translator) approvalParams(x *execution, q core.Question) map[string]an
 	}
 	p := map[string]any{
 		"execution_id":       x.id,
-		"tool":               map[string]string{"name": x.name, "description": q.Title, "category": category},
+		"tool":               map[string]string{"name": x.name, "description": escape.Visible(q.Title), "category": category},
 		"arguments":          args,
 		"risk_assessment":    riskOf(tool),
-		"message":            q.Message,
+		"message":            escape.Visible(q.Message),
 		"remember_available": offers(q, approval.OptionAllowSession),
 		"similar_available":  offers(q, approval.OptionAllowProject),
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
@@ -102,7 +103,9 @@ func diffLine(v *view, b *box, line string) {
 		return
 	}
 	number := rest[:len(rest)-len(trimmed)+end]
-	text := cleanLine(trimmed[end+1:])
+	// The diff holds what the model wrote: its control characters are
+	// shown, not acted on or dropped.
+	text := cleanLine(escape.VisibleLines(trimmed[end+1:]))
 	var style paint
 	switch line[0] {
 	case '+':
