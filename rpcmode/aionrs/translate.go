@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/escape"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // Marks the adapter places among the session's events (agent.Subscription
@@ -264,17 +265,17 @@ func (s *server) result(t *turn, c *call, r core.ToolResult) toolResultFrame {
 	return f
 }
 
-// filePath is the file an edit call names, made absolute against the
-// workspace.
+// filePath is the file an edit call names, as the tools resolved it
+// against the workspace ('@', '~' and links followed).
 func (s *server) filePath(args []byte) string {
 	p := stringArg(args, "path")
 	if p == "" {
 		p = stringArg(args, "file_path")
 	}
-	if p != "" && !filepath.IsAbs(p) && s.host.Dir != "" {
-		p = filepath.Join(s.host.Dir, p)
+	if p == "" || s.host.Dir == "" && !filepath.IsAbs(p) {
+		return p
 	}
-	return p
+	return toolpath.Resolve(p, s.host.Dir)
 }
 
 func resultText(r core.ToolResult) string {
