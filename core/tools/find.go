@@ -68,7 +68,7 @@ func (t *Find) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 	if err := requireString("find", "pattern", a.Pattern); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	root := toolpath.Resolve(deref(a.Path, "."), t.Dir)
+	root := toolpath.ResolveExisting(deref(a.Path, "."), t.Dir)
 	info, err := os.Stat(root)
 	if err != nil {
 		return errorResult("Path not found: " + root), nil

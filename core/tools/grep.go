@@ -84,7 +84,7 @@ func (g *Grep) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
-	root := toolpath.Resolve(deref(a.Path, "."), g.Dir)
+	root := toolpath.ResolveExisting(deref(a.Path, "."), g.Dir)
 	info, err := os.Stat(root)
 	if err != nil {
 		return errorResult("Path not found: " + root), nil

@@ -66,7 +66,7 @@ func (t *Ls) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUp
 	if ctx.Err() != nil {
 		return abortedResult(), nil
 	}
-	dir := toolpath.Resolve(deref(a.Path, "."), t.Dir)
+	dir := toolpath.ResolveExisting(deref(a.Path, "."), t.Dir)
 	info, err := os.Stat(dir)
 	if err != nil {
 		return errorResult("Path not found: " + dir), nil
