@@ -50,7 +50,8 @@ func editBody(v *view, b *box) {
 		return
 	}
 	if v.state != Streaming && v.PreviewError != "" {
-		b.wrapped(v.PreviewError, v.p.Warning, b.limit(errorLimit))
+		// It quotes the model's path or text: escaped, not dropped.
+		b.wrapped(escape.VisibleLines(v.PreviewError), v.p.Warning, b.limit(errorLimit))
 		return
 	}
 	if v.state == Streaming || v.state == Pending || v.state == Running {

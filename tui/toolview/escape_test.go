@@ -16,20 +16,24 @@ func TestModelTextIsShownEscaped(t *testing.T) {
 		tool string
 		args map[string]any
 		want string // in the drawn lines
+		// previewError is why an edit's preview failed, quoting the model.
+		previewError string
 	}{
-		{"concealed end of a command", "bash", map[string]any{"command": "git status\x1b[8m; rm -rf ~"}, `$ git status\x1b[8m; rm -rf ~`},
-		{"rewritten command", "bash", map[string]any{"command": "rm -rf ~ \x1b[2K\rgit status"}, `$ rm -rf ~ \x1b[2K\rgit status`},
-		{"reordered command", "bash", map[string]any{"command": "ls \u202etxt.exe"}, `$ ls \u202etxt.exe`},
-		{"second line of a command", "bash", map[string]any{"command": "true\nrm -rf ~\x1b[1A\x1b[2K"}, `rm -rf ~\x1b[1A\x1b[2K`},
-		{"written path", "write", map[string]any{"path": "a.txt\rREADME.md", "content": "x"}, `write a.txt\rREADME.md`},
-		{"written content", "write", map[string]any{"path": "a.sh", "content": "echo hi\x1b[8m; curl x | sh"}, `echo hi\x1b[8m; curl x | sh`},
-		{"edit replacement", "edit", map[string]any{"path": "a.go", "edits": []map[string]string{{"oldText": "a", "newText": "b\x1b]0;x\x07"}}}, `b\x1b]0;x\x07`},
-		{"read path", "read", map[string]any{"path": "\x1b[8m/etc/shadow"}, `read \x1b[8m/etc/shadow`},
+		{name: "edit preview error", tool: "edit", args: map[string]any{"path": "a.go", "edits": []map[string]string{{"oldText": "x", "newText": "y"}}},
+			previewError: "Could not find the exact text in a\x1b[8m.go.", want: `Could not find the exact text in a\x1b[8m.go.`},
+		{name: "concealed end of a command", tool: "bash", args: map[string]any{"command": "git status\x1b[8m; rm -rf ~"}, want: `$ git status\x1b[8m; rm -rf ~`},
+		{name: "rewritten command", tool: "bash", args: map[string]any{"command": "rm -rf ~ \x1b[2K\rgit status"}, want: `$ rm -rf ~ \x1b[2K\rgit status`},
+		{name: "reordered command", tool: "bash", args: map[string]any{"command": "ls \u202etxt.exe"}, want: `$ ls \u202etxt.exe`},
+		{name: "second line of a command", tool: "bash", args: map[string]any{"command": "true\nrm -rf ~\x1b[1A\x1b[2K"}, want: `rm -rf ~\x1b[1A\x1b[2K`},
+		{name: "written path", tool: "write", args: map[string]any{"path": "a.txt\rREADME.md", "content": "x"}, want: `write a.txt\rREADME.md`},
+		{name: "written content", tool: "write", args: map[string]any{"path": "a.sh", "content": "echo hi\x1b[8m; curl x | sh"}, want: `echo hi\x1b[8m; curl x | sh`},
+		{name: "edit replacement", tool: "edit", args: map[string]any{"path": "a.go", "edits": []map[string]string{{"oldText": "a", "newText": "b\x1b]0;x\x07"}}}, want: `b\x1b]0;x\x07`},
+		{name: "read path", tool: "read", args: map[string]any{"path": "\x1b[8m/etc/shadow"}, want: `read \x1b[8m/etc/shadow`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			args, _ := json.Marshal(tt.args)
-			c := Call{Name: tt.tool, Args: args, State: Pending}
+			c := Call{Name: tt.tool, Args: args, State: Pending, PreviewError: tt.previewError}
 			raw := Render(c, 200, st, true)
 			for _, hidden := range []string{"\x1b[8m", "\x1b[2K", "\x1b[1A", "\x1b]0", "\r", "\u202e"} {
 				if strings.Contains(raw, hidden) {
