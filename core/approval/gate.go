@@ -201,7 +201,8 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 	if subjectKind(cat) == subjectPath && mode != ModeYolo {
 		protected = g.protectedReason(subject)
 	}
-	asks := mode.Asks(cat) || cat == core.CategoryEdit && mode == ModeAutoEdit && !g.writableWithoutAsking(subject)
+	outside := cat == core.CategoryEdit && !g.writableWithoutAsking(subject)
+	asks := mode.Asks(cat) || outside && mode == ModeAutoEdit
 	if protected == "" && !asks {
 		return Decision{Allow: true, By: ByMode}
 	}
@@ -227,7 +228,8 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 	}
 	q := g.question(name, cat, subject)
 	q.callID = call.ID
-	if !mode.Asks(cat) {
+	if outside {
+		// auto_edit would not allow it either.
 		q.unattended = unattendedWriteReason
 	}
 	return g.ask(ctx, ask, q)

@@ -110,6 +110,7 @@ func TestWritesAreJudgedWhereTheyLand(t *testing.T) {
 		{name: "link to the shell's start-up file", mode: ModeAutoEdit, path: "rc", subject: "/home/.bashrc"},
 		{name: "shell start-up file", mode: ModeAutoEdit, path: "~/.bashrc", subject: "/home/.bashrc", byPolicy: "--approval yolo"},
 		{name: "ssh keys", mode: ModeAutoEdit, path: "~/.ssh/authorized_keys", subject: "/home/.ssh/authorized_keys"},
+		{name: "outside in default mode names no flag that would not help", mode: ModeDefault, path: "~/.bashrc", subject: "/home/.bashrc", byPolicy: "approval.allowWrite"},
 		{name: "parent directory", mode: ModeAutoEdit, path: "../outside/x", subject: "/outside/x"},
 		{name: "inside the project", mode: ModeAutoEdit, path: "src/new.go", unasked: true},
 		{name: "mention inside the project", mode: ModeAutoEdit, path: "@main.go", unasked: true},
