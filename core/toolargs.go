@@ -57,7 +57,9 @@ func (e *ArgumentsError) Error() string {
 // any keys. Types and required keys are left to the tool, which words its
 // own errors.
 func CheckArguments(spec ToolSpec, raw json.RawMessage) (json.RawMessage, error) {
-	trimmed := strings.TrimSpace(string(raw))
+	// Only JSON's own white space: strings.TrimSpace would also take a
+	// form feed, which JSON refuses.
+	trimmed := strings.Trim(string(raw), " \t\r\n")
 	if trimmed == "" {
 		return json.RawMessage(`{}`), nil
 	}
