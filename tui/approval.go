@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/tools"
 	"github.com/cairn-dev/cairn/tui/editor"
 )
@@ -86,7 +87,7 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 		return nil
 	}
 	if q.Kind == core.QuestionSelect {
-		m.openPicker(newPicker(q.Title, questionItems(q.Options), pickDialog, &q))
+		m.openPicker(newPicker(escape.Visible(q.Title), questionItems(q.Options), pickDialog, &q))
 		return nil
 	}
 	p := &dialogPrompt{q: q, shownAt: m.now()}
@@ -281,13 +282,15 @@ func (m *Model) onApprovalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 func (m *Model) approvalView() string {
 	a := m.approval
 	w := max(m.width-2, 10)
-	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(a.q.Title, w-2, "…"))
+	// The question quotes the model's command or path: shown with its
+	// control characters escaped, whoever built the question.
+	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(escape.Visible(a.q.Title), w-2, "…"))
 	var lines []string
 	lines = append(lines, title)
 	if a.q.Message != "" {
 		// A protected file's warning, and the rule "session" and "always"
 		// would save: the person sees what they agree to.
-		for _, l := range strings.Split(lipgloss.Wrap(a.q.Message, w, ""), "\n") {
+		for _, l := range strings.Split(lipgloss.Wrap(escape.Visible(a.q.Message), w, ""), "\n") {
 			lines = append(lines, m.st.muted.Render(l))
 		}
 	}
@@ -396,11 +399,11 @@ func (m *Model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 func (m *Model) dialogView() string {
 	d := m.dialog
 	w := max(m.width-2, 10)
-	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(d.q.Title, w-2, "…"))
+	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(escape.Visible(d.q.Title), w-2, "…"))
 	if d.input == nil {
 		body := ""
 		if d.q.Message != "" {
-			body = "\n " + m.st.muted.Render(ansi.Truncate(d.q.Message, w, "…"))
+			body = "\n " + m.st.muted.Render(ansi.Truncate(escape.Visible(d.q.Message), w, "…"))
 		}
 		return " " + title + body + "\n " + m.st.accent.Render("[y]") + " yes  " + m.st.accent.Render("[n]") + " no" + m.st.dim.Render("   esc dismisses")
 	}

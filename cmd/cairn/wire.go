@@ -114,8 +114,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	}
 	gate, err := approval.Open(approval.Config{
 		Mode: mode, Dir: cwd, RulesFile: rulesFile,
-		// Writing cairn's own files is asked about in every mode but yolo.
+		// Writing cairn's own files, and reading them (its keys), is asked
+		// about in every mode but yolo.
 		ProtectedDirs: []string{env.dir},
+		AllowWrite:    st.AllowWrite(),
 		Saved:         func() { trusted.keep(streams, cwd, rulesFile) },
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -45,10 +46,10 @@ func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) ([]*
 	for i, b := range blocks {
 		r := &toolRun{call: core.ToolCall{ID: b.ID, Name: b.Name, Arguments: b.Arguments}, invalid: b.InvalidArguments}
 		runs[i] = r
-		s.publish(core.ToolExecutionStart{ToolCallID: b.ID, ToolName: b.Name, Args: b.Arguments})
 		if msg.StopReason == core.StopLength {
 			// The answer was cut off at the output limit: its calls may
 			// be incomplete, so none runs (pi does the same).
+			s.announce(r)
 			r.result = core.ErrorResult(textTruncated)
 			continue
 		}
@@ -81,15 +82,28 @@ func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) ([]*
 	return results, steering
 }
 
-// prepare decides whether a call may run: the tool must exist, the run must
-// not be aborted, and the approver must allow it.
+// prepare announces a call and decides whether it may run: the tool must
+// exist, its arguments must read one way only (core.CheckArguments), the
+// run must not be aborted, and the approver must allow it. From here on the
+// call carries the canonical arguments, so the announcement, the approver's
+// question and the tool all see the same value.
 func (s *Session) prepare(ctx context.Context, r *toolRun) {
 	r.tool = s.findTool(r.call.Name)
+	var argsErr error
+	if r.tool != nil && r.invalid == "" {
+		var args json.RawMessage
+		if args, argsErr = core.CheckArguments(r.tool.Spec(), r.call.Arguments); argsErr == nil {
+			r.call.Arguments = args
+		}
+	}
+	s.announce(r)
 	switch {
 	case r.tool == nil:
 		r.result = core.ErrorResult(fmt.Sprintf("Tool %s not found", r.call.Name))
 	case r.invalid != "":
 		r.result = core.ErrorResult(invalidArgumentsText(r.call.Name, r.invalid))
+	case argsErr != nil:
+		r.result = core.ErrorResult(argsErr.Error())
 	case ctx.Err() != nil:
 		r.result = core.ErrorResult(textAborted)
 	case s.cfg.Approver != nil:
@@ -105,6 +119,12 @@ func (s *Session) prepare(ctx context.Context, r *toolRun) {
 	default:
 		r.run = true
 	}
+}
+
+// announce publishes a call's tool_execution_start, which every call gets
+// before its question (if any) and its end.
+func (s *Session) announce(r *toolRun) {
+	s.publish(core.ToolExecutionStart{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: r.call.Arguments})
 }
 
 // execute runs the allowed calls concurrently and waits for all of them,

@@ -33,6 +33,10 @@ const (
 	// ByPolicy: nobody could be asked (print mode), so the call was
 	// refused by policy; Reason says which and how to allow such calls.
 	ByPolicy Decider = "policy"
+	// ByArguments: the call's arguments cannot be read one way only
+	// (core.CheckArguments), so it was refused without asking; Reason
+	// says what was wrong.
+	ByArguments Decider = "arguments"
 )
 
 // Decision is the outcome of Gate.Check.
@@ -66,6 +70,8 @@ func (d Decision) DenialText() string {
 		return "This tool call was cancelled before the user approved it."
 	case d.By == ByPolicy:
 		return PolicyDenialPrefix + ": " + d.Reason
+	case d.By == ByArguments:
+		return d.Reason
 	}
 	return DeniedText(d.Reason)
 }

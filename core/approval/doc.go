@@ -7,7 +7,19 @@
 // # Modes
 //
 // ModeDefault asks before edit and exec tools (and mcp tools), ModeAutoEdit
-// only before exec (and mcp), ModeYolo never. Info tools never ask.
+// only before exec (and mcp) and before edits outside the project, the
+// temporary directory and Config.AllowWrite, ModeYolo never. Info tools
+// never ask, except to read outside the project (see Reading).
+//
+// # Arguments and paths
+//
+// The gate judges what will run. Arguments core.CheckArguments refuses (a
+// key given twice or in another case, a key the tool does not declare) are
+// refused unasked (ByArguments). A path is judged as toolpath.Resolve reads
+// it, as the tools do: '@' dropped, '~' expanded, symbolic links followed,
+// the last one included, so a link to .git/hooks/pre-commit or ~/.bashrc is
+// judged as that file. Questions name it relative to Config.Dir when inside
+// it, else absolute.
 //
 // # Protected files
 //
@@ -17,6 +29,18 @@
 // and .git/config, and the directories in Config.ProtectedDirs (the user's
 // cairn directory). The question's message and the Decision's Warning say
 // why, such as "writes .cairn/approvals.json, a file that controls cairn".
+//
+// # Reading
+//
+// Info tools that declare a "path" parameter (read, grep, find, ls) read
+// the project and the temporary directory unasked. Elsewhere they ask in
+// every mode but yolo, offering a rule for that path; in, or above, the
+// directories of Config.ProtectedDirs (where cairn keeps its keys) and /proc
+// (processes' environments) they ask like a protected edit. Where nobody can
+// be asked, the refusal names what would allow the call.
+//
+// Question titles and messages quote the model's text with its control
+// characters escaped (escape.Visible).
 //
 // # Answers and rules
 //

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/escape"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // Config is what a Gate is built from.
@@ -19,7 +21,9 @@ type Config struct {
 	// Mode is the starting mode; empty means ModeDefault.
 	Mode Mode
 	// Dir is the directory tools resolve relative paths against, normally
-	// the project. Questions and path rules name files relative to it.
+	// the project; empty means the process's working directory. Questions
+	// and path rules name files relative to it, and auto_edit writes and
+	// reading tools look inside it without asking.
 	Dir string
 	// RulesFile is where "Always allow" rules persist, normally
 	// ProjectRulesFile(project). Empty means nothing persists and "Always
@@ -35,6 +39,11 @@ type Config struct {
 	// AGENTS.md and CLAUDE.md files, .git/hooks and .git/config are always
 	// protected.
 	ProtectedDirs []string
+	// AllowWrite are directories, besides the project and the system's
+	// temporary directory, where ModeAutoEdit lets edit tools write without
+	// asking (the person's approval.allowWrite setting). Elsewhere, such as
+	// ~/.bashrc or ~/.ssh, auto_edit asks.
+	AllowWrite []string
 	// Saved, when set, is called after each successful write of RulesFile
 	// ("Always allow"). cairn uses it to keep a trusted project trusted
 	// across the person's own rules.
@@ -49,9 +58,16 @@ type Gate struct {
 	dir     string
 	file    string
 	timeout time.Duration
-	// protected are Config.ProtectedDirs, absolute with forward slashes.
+	// protected are Config.ProtectedDirs, absolute with forward slashes,
+	// each as given and as resolved.
 	protected []string
-	saved     func()
+	// writable are where auto_edit writes without asking besides dir: the
+	// temporary directory and Config.AllowWrite, resolved.
+	writable []string
+	// temp is the system's temporary directory, resolved, where reads need
+	// no asking either (the bash tool saves long output there).
+	temp  string
+	saved func()
 
 	mu      sync.Mutex
 	mode    Mode
@@ -74,7 +90,18 @@ func Open(cfg Config) (*Gate, error) {
 	if mode == "" {
 		mode = ModeDefault
 	}
-	g := &Gate{dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode, protected: cleanDirs(cfg.ProtectedDirs), saved: cfg.Saved}
+	g := &Gate{dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode, saved: cfg.Saved}
+	if g.dir == "" {
+		// Tools without a directory take relative paths from the
+		// process's, and so does the gate.
+		g.dir, _ = os.Getwd()
+	}
+	if g.dir != "" {
+		g.dir = toolpath.Abs(g.dir, "")
+	}
+	g.protected = resolvedDirs(cfg.ProtectedDirs, true)
+	g.temp = toolpath.Resolve(os.TempDir(), "")
+	g.writable = append([]string{g.temp}, resolvedDirs(cfg.AllowWrite, false)...)
 	if g.file == "" {
 		return g, nil
 	}
@@ -152,10 +179,23 @@ func (g *Gate) Rules(scope Scope) []Rule {
 // mode and the rules do not settle it (a nil ask dismisses every question).
 // It returns when decided; if ctx ends or the timeout passes first, the call
 // is denied. A denial's DenialText is the tool result to send to the model.
+//
+// The arguments it judges are the ones the tool will run with: arguments
+// core.CheckArguments refuses are refused here too, unasked, and a path is
+// judged as toolpath.Resolve reads it, links followed.
 func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, ask core.Asker) Decision {
 	cat := tool.Category()
 	mode := g.Mode()
 	name := toolName(tool, call)
+	reads := readsPath(tool)
+	if subjectKind(cat) != subjectTool || reads {
+		if _, err := core.CheckArguments(tool.Spec(), call.Arguments); err != nil {
+			return Decision{By: ByArguments, Reason: err.Error()}
+		}
+	}
+	if reads {
+		return g.checkRead(ctx, tool, call, ask)
+	}
 	subject := g.Subject(tool, call)
 	protected := ""
 	if subjectKind(cat) == subjectPath && mode != ModeYolo {
@@ -166,7 +206,9 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		// repository, is asked about as such an edit is (see care.go).
 		protected = g.commandReason(subject)
 	}
-	if protected == "" && !mode.Asks(cat) {
+	outside := cat == core.CategoryEdit && !g.writableWithoutAsking(subject)
+	asks := mode.Asks(cat) || outside && mode == ModeAutoEdit
+	if protected == "" && !asks {
 		return Decision{Allow: true, By: ByMode}
 	}
 	g.mu.Lock()
@@ -191,6 +233,10 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 	}
 	q := g.question(name, cat, subject)
 	q.callID = call.ID
+	if outside {
+		// auto_edit would not allow it either.
+		q.unattended = unattendedWriteReason
+	}
 	return g.ask(ctx, ask, q)
 }
 
@@ -203,17 +249,28 @@ func (g *Gate) askProtected(ctx context.Context, ask core.Asker, name, subject, 
 		return Decision{By: ByAbort, Warning: reason}
 	}
 	q := question{tool: name, subject: subject, callID: callID, warning: reason,
-		options: []Option{OptionAllowOnce, OptionDeny, OptionDenyReason}}
+		options:    []Option{OptionAllowOnce, OptionDeny, OptionDenyReason},
+		unattended: unattendedProtectedReason}
 	d := g.ask(ctx, ask, q)
-	d.Warning = "This call " + reason + "."
+	d.Warning = escape.Visible("This call " + reason + ".")
 	return d
 }
 
 // Subject returns what a call acts on, as questions name it: the `command`
-// argument of an exec tool, the `path` argument of an edit tool (relative to
-// the gate's directory when inside it), and otherwise the tool's name. It is
-// "" when the argument is missing.
+// argument of an exec tool, and the file the `path` argument of an edit
+// tool, or of a tool that reads the path it is given, names (resolved as
+// toolpath.Resolve reads it: relative to the gate's directory when inside
+// it, else absolute; "." for a reading tool given none), and otherwise the
+// tool's name. It is "" when an edit tool's path or an exec tool's command
+// is missing.
 func (g *Gate) Subject(tool core.Tool, call core.ToolCall) string {
+	if readsPath(tool) {
+		p := stringArgument(call.Arguments, "path")
+		if p == "" {
+			p = "."
+		}
+		return g.relPath(toolpath.ResolveExisting(p, g.dir))
+	}
 	switch subjectKind(tool.Category()) {
 	case subjectCommand:
 		return stringArgument(call.Arguments, "command")
@@ -222,7 +279,10 @@ func (g *Gate) Subject(tool core.Tool, call core.ToolCall) string {
 		if p == "" {
 			p = stringArgument(call.Arguments, "file_path")
 		}
-		return g.relPath(p)
+		if p == "" {
+			return ""
+		}
+		return g.relPath(toolpath.Resolve(p, g.dir))
 	}
 	return toolName(tool, call)
 }
@@ -233,9 +293,12 @@ type question struct {
 	callID        string
 	warning       string // why the call needs care, shown with the question
 	options       []Option
-	session       []Rule // for OptionAllowSession and OptionAllowAlways
-	project       []Rule // for OptionAllowProject
-	server        []Rule // for OptionAllowServer
+	// unattended, when set, is why the call is refused where nobody can be
+	// asked, and what would allow it; unattendedReason otherwise.
+	unattended string
+	session    []Rule // for OptionAllowSession and OptionAllowAlways
+	project    []Rule // for OptionAllowProject
+	server     []Rule // for OptionAllowServer
 }
 
 // question builds the question for a call and the rules its answers add.
@@ -343,14 +406,20 @@ func (g *Gate) selectOption(ctx context.Context, asker core.Asker, q question) (
 	for i, o := range q.options {
 		opts[i] = core.Option{Value: string(o), Label: o.Label()}
 	}
+	// The subject is the model's text: shown with its control characters
+	// escaped, so it cannot hide or rewrite what the question says.
 	a, out := asker.Ask(ctx, core.Question{
 		Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
-		Title: "Allow " + q.what() + "?", Message: q.message(), Options: opts, ToolCallID: q.callID, Timeout: g.timeout,
+		Title: escape.Visible("Allow " + q.what() + "?"), Message: escape.Visible(q.message()), Options: opts, ToolCallID: q.callID, Timeout: g.timeout,
 	})
 	if out == core.Answered && slices.Contains(q.options, Option(a.Value)) {
 		return Option(a.Value), strings.TrimSpace(a.Text), Decision{}, true
 	}
-	return "", "", unanswered(ctx, out), false
+	d = unanswered(ctx, out)
+	if d.By == ByPolicy && q.unattended != "" {
+		d.Reason = q.unattended
+	}
+	return "", "", d, false
 }
 
 // denyWithReason asks why and denies with the answer; a dismissed question
@@ -358,7 +427,7 @@ func (g *Gate) selectOption(ctx context.Context, asker core.Asker, q question) (
 func (g *Gate) denyWithReason(ctx context.Context, asker core.Asker, q question) Decision {
 	a, out := asker.Ask(ctx, core.Question{
 		Kind: core.QuestionInput, Purpose: core.PurposeDenyReason,
-		Title: "Why deny " + q.what() + "? (the model is told)", Hint: "what to do instead",
+		Title: escape.Visible("Why deny " + q.what() + "? (the model is told)"), Hint: "what to do instead",
 		ToolCallID: q.callID, Timeout: g.timeout,
 	})
 	if out != core.Answered {
@@ -384,6 +453,14 @@ func unanswered(ctx context.Context, out core.Outcome) Decision {
 // unattendedReason is what a call refused for want of anyone to ask tells
 // the model and the person reading the transcript.
 const unattendedReason = "cairn is running where nobody can answer approval questions (print, json or synaps mode), so such calls are refused; allow them with --approval auto_edit (file edits) or --approval yolo (everything)"
+
+// The reasons for calls refused for want of anyone to ask that auto_edit
+// would not allow either.
+const (
+	unattendedWriteReason     = "cairn is running where nobody can answer approval questions (print, json or synaps mode), and auto_edit writes without asking only inside the project and the temporary directory; allow this with --approval yolo, or add the directory to approval.allowWrite in your global settings.json"
+	unattendedReadReason      = "cairn is running where nobody can answer approval questions (print, json or synaps mode), and reading outside the project needs approval; allow this with --approval yolo, or run cairn in that directory"
+	unattendedProtectedReason = "cairn is running where nobody can answer approval questions (print, json or synaps mode), and this call touches a file that controls cairn or holds secrets, which only --approval yolo allows unasked"
+)
 
 // remember adds rules for the rest of the session.
 func (g *Gate) remember(rules []Rule) {
@@ -414,23 +491,50 @@ func (g *Gate) persist(rules []Rule) Decision {
 	return Decision{Allow: true, By: ByPerson, Scope: ScopeAlways, Rules: rules}
 }
 
-// relPath returns p as questions and rules name it: relative to the gate's
-// directory when inside it, with ~ expanded, cleaned.
+// relPath returns p, a resolved absolute path, as questions and rules name
+// it: relative to the gate's directory when inside it, cleaned.
 func (g *Gate) relPath(p string) string {
 	if p == "" {
 		return ""
 	}
-	if p == "~" || strings.HasPrefix(p, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			p = filepath.Join(home, p[1:])
-		}
-	}
-	if filepath.IsAbs(p) && g.dir != "" {
-		if rel, err := filepath.Rel(g.dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if filepath.IsAbs(p) && g.dir != "" && toolpath.Within(p, g.dir) {
+		if rel, err := filepath.Rel(g.dir, p); err == nil {
 			p = rel
 		}
 	}
 	return cleanPath(p)
+}
+
+// absPath returns a subject as an absolute path with the OS's separators,
+// "" when there is no gate directory to take a relative one from.
+func (g *Gate) absPath(subject string) string {
+	p := filepath.FromSlash(subject)
+	switch {
+	case filepath.IsAbs(p):
+		return p
+	case g.dir == "":
+		return ""
+	}
+	return filepath.Join(g.dir, p)
+}
+
+// writableWithoutAsking reports whether auto_edit lets an edit tool write
+// subject unasked: inside the project, the temporary directory or a
+// directory of Config.AllowWrite.
+func (g *Gate) writableWithoutAsking(subject string) bool {
+	abs := g.absPath(subject)
+	if abs == "" || subject == "" {
+		return false
+	}
+	if g.dir != "" && toolpath.Within(abs, g.dir) {
+		return true
+	}
+	for _, d := range g.writable {
+		if toolpath.Within(abs, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // subject kinds: what a tool's calls are judged by.

@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // Some files steer cairn or run as programs later: cairn's own settings and
@@ -55,18 +57,27 @@ func (g *Gate) protectedReason(p string) string {
 	return ""
 }
 
-// cleanDirs returns dirs absolute, cleaned and with forward slashes,
-// dropping empty ones.
-func cleanDirs(dirs []string) []string {
+// resolvedDirs returns dirs absolute, cleaned and with forward slashes,
+// dropping empty ones, each as given and, when it differs, as
+// toolpath.Resolve reads it (links followed), since a resolved path names
+// a directory by its real path. With both false, only the resolved form.
+func resolvedDirs(dirs []string, both bool) []string {
 	var out []string
 	for _, d := range dirs {
 		if d == "" {
 			continue
 		}
-		if abs, err := filepath.Abs(d); err == nil {
-			d = abs
+		abs := toolpath.Abs(d, "")
+		if !filepath.IsAbs(abs) {
+			if a, err := filepath.Abs(abs); err == nil {
+				abs = a
+			}
 		}
-		out = append(out, filepath.ToSlash(filepath.Clean(d)))
+		real := toolpath.Resolve(abs, "")
+		if both && real != abs {
+			out = append(out, filepath.ToSlash(abs))
+		}
+		out = append(out, filepath.ToSlash(real))
 	}
 	return out
 }

@@ -5,6 +5,11 @@
 // HTML export and the markdown renderer's trimming all use it. A terminal
 // model that reads a byte stream a piece at a time (bashmode's) needs a
 // state machine instead and keeps its own.
+//
+// Visible and VisibleLines go the other way for text a model wrote that a
+// person is shown (approval questions, tool previews, titles): every
+// control character is written as a visible escape, so none acts on the
+// display.
 package escape
 
 // ESC is the byte that starts every escape sequence.

@@ -27,7 +27,10 @@ func (h hintChecker) Check(ctx context.Context, tool core.Tool, call core.ToolCa
 		// rules, even when no such tool is known yet: whatever runs under
 		// the name is what the person allowed. A call naming nothing is
 		// asked about as mcp_call itself (it will fail without running).
-		tool, call = c.approvalSubject(ctx, call)
+		var err error
+		if tool, call, err = c.approvalSubject(ctx, call); err != nil {
+			return approval.Decision{By: approval.ByArguments, Reason: err.Error()}
+		}
 	}
 	if t, ok := tool.(*Tool); ok && ask != nil {
 		if note := t.HintText(); note != "" {

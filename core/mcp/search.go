@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -150,7 +151,11 @@ func (t *callTool) parse(call core.ToolCall) (string, core.ToolCall, error) {
 		Tool      string          `json:"tool"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
-	if err := json.Unmarshal(call.Arguments, &args); err != nil || args.Tool == "" {
+	canonical, err := core.CheckArguments(t.Spec(), call.Arguments)
+	if err != nil {
+		return "", core.ToolCall{}, err
+	}
+	if err := json.Unmarshal(canonical, &args); err != nil || args.Tool == "" {
 		return "", core.ToolCall{}, fmt.Errorf("%s needs the tool's name in \"tool\" and its arguments in \"arguments\"", CallToolName)
 	}
 	if len(args.Arguments) == 0 || string(args.Arguments) == "null" {
@@ -170,6 +175,11 @@ func (t *callTool) inner(call core.ToolCall) (*Tool, core.ToolCall, error) {
 	if tool == nil {
 		return nil, core.ToolCall{}, fmt.Errorf("no MCP tool named %s is available; find tools with %s", name, SearchToolName)
 	}
+	// The inner arguments are what the server gets and what the approval
+	// question judges: held to the named tool's schema as a direct call's.
+	if innerCall.Arguments, err = core.CheckArguments(tool.Spec(), innerCall.Arguments); err != nil {
+		return nil, core.ToolCall{}, err
+	}
 	return tool, innerCall, nil
 }
 
@@ -178,15 +188,22 @@ func (t *callTool) inner(call core.ToolCall) (*Tool, core.ToolCall, error) {
 // tool's name (mcp__...) not known yet, or mcp_call itself otherwise.
 // A tool of a server still starting is waited for (within the server's
 // timeout), so the question can show the tool's hints.
-func (t *callTool) approvalSubject(ctx context.Context, call core.ToolCall) (core.Tool, core.ToolCall) {
-	if tool, innerCall, err := t.inner(call); err == nil {
-		return tool, innerCall
+//
+// Arguments the named tool (or mcp_call) cannot take unambiguously are the
+// error: such a call never runs, so nobody is asked about it.
+func (t *callTool) approvalSubject(ctx context.Context, call core.ToolCall) (core.Tool, core.ToolCall, error) {
+	tool, innerCall, err := t.inner(call)
+	if err == nil {
+		return tool, innerCall, nil
+	}
+	if ae := (*core.ArgumentsError)(nil); errors.As(err, &ae) {
+		return nil, core.ToolCall{}, err
 	}
 	name, innerCall, err := t.parse(call)
 	if err != nil || !strings.HasPrefix(name, "mcp__") {
 		// Only an MCP tool's name gets a stand-in: a rule remembered for
 		// "read_mcp_resource" or "bash" must never come from here.
-		return t, call
+		return t, call, nil
 	}
 	for _, st := range t.g.m.Statuses() {
 		if strings.HasPrefix(name, "mcp__"+sanitize(st.Server.Name)+"__") && st.State != Ready {
@@ -194,13 +211,17 @@ func (t *callTool) approvalSubject(ctx context.Context, call core.ToolCall) (cor
 			_, err := t.g.m.Conn(wait, st.Server.Name)
 			cancel()
 			if err == nil {
-				if tool, innerCall, err := t.inner(call); err == nil {
-					return tool, innerCall
+				tool, innerCall, err := t.inner(call)
+				if err == nil {
+					return tool, innerCall, nil
+				}
+				if ae := (*core.ArgumentsError)(nil); errors.As(err, &ae) {
+					return nil, core.ToolCall{}, err
 				}
 			}
 		}
 	}
-	return &Tool{m: t.g.m, info: ToolInfo{Name: name}, name: name}, innerCall
+	return &Tool{m: t.g.m, info: ToolInfo{Name: name}, name: name}, innerCall, nil
 }
 
 func (t *callTool) Execute(ctx context.Context, call core.ToolCall, update func(core.ToolUpdate)) (core.ToolResult, error) {

@@ -143,6 +143,10 @@ func (t *Tool) HintText() string {
 // which each progress notification restarts; progress is reported through
 // update. Cancelling ctx cancels the request on the server.
 func (t *Tool) Execute(ctx context.Context, call core.ToolCall, update func(core.ToolUpdate)) (core.ToolResult, error) {
+	args, err := core.CheckArguments(t.Spec(), call.Arguments)
+	if err != nil {
+		return core.ErrorResult(err.Error()), nil
+	}
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timeout := t.server.Timeout
@@ -157,7 +161,7 @@ func (t *Tool) Execute(ctx context.Context, call core.ToolCall, update func(core
 		return core.ErrorResult(fmt.Sprintf("%s: %s", t.name, modelError(err))), nil
 	}
 	progress := t.progress(timer, timeout, update)
-	res, err := conn.CallTool(callCtx, t.info.Name, call.Arguments, progress.report)
+	res, err := conn.CallTool(callCtx, t.info.Name, args, progress.report)
 	progress.stop()
 	switch {
 	case ctx.Err() != nil:

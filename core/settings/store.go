@@ -115,12 +115,18 @@ func Load(globalPath, projectPath string) (*Store, error) {
 			continue
 		}
 		s.layers[scope] = obj
+		if _, ok := obj.get(globalOnlyKey); ok && scope == ScopeProject {
+			errs = append(errs, &FileError{Path: path, Err: errGlobalOnly(globalPath)})
+		}
 		_, keyErrs := decode(obj)
 		for _, ke := range keyErrs {
 			errs = append(errs, &FileError{Path: path, Err: ke})
 		}
 	}
 	s.recompute()
+	for _, err := range s.AllowWriteErrors() {
+		errs = append(errs, &FileError{Path: globalPath, Err: err})
+	}
 	return s, errors.Join(errs...)
 }
 
@@ -199,7 +205,12 @@ func (s *Store) SetPath(path []string, value any, scope Scope) error {
 		s.layers[ScopeSession] = next
 		s.recompute()
 		return nil
-	case ScopeGlobal, ScopeProject:
+	case ScopeProject:
+		if path[0] == globalOnlyKey {
+			return fmt.Errorf("set %s: %w", key, errGlobalOnly(s.paths[ScopeGlobal]))
+		}
+		return s.setInFile(key, scope, change)
+	case ScopeGlobal:
 		return s.setInFile(key, scope, change)
 	}
 	return fmt.Errorf("set %s: unknown scope %v", key, scope)

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core"
 )
 
 // number is an optional numeric argument. Models now and then send numbers
@@ -86,13 +88,23 @@ func (e *argError) Error() string {
 	return fmt.Sprintf("Invalid arguments for %s: %s", e.tool, e.msg)
 }
 
-// decodeArgs reads a call's JSON arguments into v, reporting problems with
-// the name of the field at fault.
-func decodeArgs(tool string, raw json.RawMessage, v any) error {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		raw = json.RawMessage(`{}`)
+// decodeArgs reads a call's JSON arguments into v, strictly: arguments
+// core.CheckArguments refuses (a key given twice or in another case, a key
+// the tool's schema does not declare) are an error, so a tool called
+// directly reads its arguments as the agent's gate did. Other problems are
+// reported with the name of the field at fault.
+func decodeArgs(spec core.ToolSpec, raw json.RawMessage, v any) error {
+	canonical, err := core.CheckArguments(spec, raw)
+	if err != nil {
+		var ae *core.ArgumentsError
+		if errors.As(err, &ae) {
+			return &argError{spec.Name, ae.Problem}
+		}
+		return &argError{spec.Name, err.Error()}
 	}
-	err := json.Unmarshal(raw, v)
+	dec := json.NewDecoder(bytes.NewReader(canonical))
+	dec.DisallowUnknownFields()
+	err = dec.Decode(v)
 	if err == nil {
 		return nil
 	}
@@ -100,11 +112,11 @@ func decodeArgs(tool string, raw json.RawMessage, v any) error {
 	var syntaxErr *json.SyntaxError
 	switch {
 	case errors.As(err, &typeErr) && typeErr.Field != "":
-		return &argError{tool, fmt.Sprintf("%s must be %s, got %s", typeErr.Field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)}
+		return &argError{spec.Name, fmt.Sprintf("%s must be %s, got %s", typeErr.Field, jsonKind(typeErr.Type.Kind().String()), typeErr.Value)}
 	case errors.As(err, &syntaxErr):
-		return &argError{tool, "arguments are not valid JSON: " + err.Error()}
+		return &argError{spec.Name, "arguments are not valid JSON: " + err.Error()}
 	}
-	return &argError{tool, err.Error()}
+	return &argError{spec.Name, err.Error()}
 }
 
 // jsonKind names a Go kind the way a JSON Schema would.

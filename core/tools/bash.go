@@ -75,7 +75,7 @@ type bashArgs struct {
 // cancellation all give an error result holding the output so far.
 func (b *Bash) Execute(ctx context.Context, call core.ToolCall, update func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a bashArgs
-	if err := decodeArgs("bash", call.Arguments, &a); err != nil {
+	if err := decodeArgs(bashSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if err := requireString("bash", "command", a.Command); err != nil {

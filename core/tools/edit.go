@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // Edit is the edit tool: it replaces exact, unique pieces of a file's text.
@@ -68,29 +69,26 @@ type replacement struct {
 type editArgs struct {
 	Path  *string         `json:"path"`
 	Edits json.RawMessage `json:"edits"`
-	// OldText and NewText are the single replacement of older pi versions,
-	// which models trained on them still send.
-	OldText *string `json:"oldText"`
-	NewText *string `json:"newText"`
 }
 
 // parseEdits returns the replacements of a call. Besides an array it accepts
-// the array encoded as a JSON string (some models send that) and a top-level
-// oldText/newText pair.
+// the array encoded as a JSON string (some models send that), read as
+// strictly as the call's own arguments.
 func (a editArgs) parseEdits() ([]replacement, error) {
 	var edits []replacement
 	raw := a.Edits
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		raw = json.RawMessage(s)
+		var wrapped editArgs
+		if err := decodeArgs(editSpec, json.RawMessage(`{"edits":`+s+`}`), &wrapped); err != nil {
+			return nil, &argError{"edit", "edits must be an array of {oldText, newText} objects"}
+		}
+		raw = wrapped.Edits
 	}
 	if len(raw) > 0 && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &edits); err != nil {
 			return nil, &argError{"edit", "edits must be an array of {oldText, newText} objects"}
 		}
-	}
-	if a.OldText != nil && a.NewText != nil {
-		edits = append(edits, replacement{a.OldText, a.NewText})
 	}
 	if len(edits) == 0 {
 		return nil, &argError{"edit", "edits must contain at least one replacement"}
@@ -109,7 +107,7 @@ func (a editArgs) parseEdits() ([]replacement, error) {
 // Execute applies the call's replacements to its file.
 func (t *Edit) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a editArgs
-	if err := decodeArgs("edit", call.Arguments, &a); err != nil {
+	if err := decodeArgs(editSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if err := requireString("edit", "path", a.Path); err != nil {
@@ -120,7 +118,7 @@ func (t *Edit) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 		return errorResult(err.Error()), nil
 	}
 	path := *a.Path
-	abs := resolvePath(path, t.Dir)
+	abs := toolpath.Resolve(path, t.Dir)
 	unlock, err := fileLocks.lock(ctx, abs)
 	if err != nil {
 		return abortedResult(), nil

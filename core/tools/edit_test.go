@@ -160,17 +160,14 @@ func TestEdit(t *testing.T) {
 	}
 }
 
-func TestEditAcceptsOlderArgumentShapes(t *testing.T) {
+func TestEditAcceptsEditsAsAJSONString(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"f.txt": "alpha beta\n"})
 	edit := NewEdit(dir)
-	if res := run(t, edit, map[string]any{"path": "f.txt", "oldText": "alpha", "newText": "ALPHA"}); res.IsError {
-		t.Fatalf("top-level oldText/newText: %q", text(res))
-	}
 	if res := run(t, edit, map[string]any{"path": "f.txt", "edits": `[{"oldText":"beta","newText":"BETA"}]`}); res.IsError {
 		t.Fatalf("edits as a JSON string: %q", text(res))
 	}
-	if got := readBack(t, filepath.Join(dir, "f.txt")); got != "ALPHA BETA\n" {
+	if got := readBack(t, filepath.Join(dir, "f.txt")); got != "alpha BETA\n" {
 		t.Errorf("file = %q", got)
 	}
 }

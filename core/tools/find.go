@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // findDefaultLimit is how many paths find returns unless asked.
@@ -61,13 +62,13 @@ type findArgs struct {
 // Execute lists the paths the call's glob matches.
 func (t *Find) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a findArgs
-	if err := decodeArgs("find", call.Arguments, &a); err != nil {
+	if err := decodeArgs(findSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if err := requireString("find", "pattern", a.Pattern); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	root := resolvePath(deref(a.Path, "."), t.Dir)
+	root := toolpath.ResolveExisting(deref(a.Path, "."), t.Dir)
 	info, err := os.Stat(root)
 	if err != nil {
 		return errorResult("Path not found: " + root), nil

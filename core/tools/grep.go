@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // grepDefaultLimit is how many matching lines grep returns unless asked.
@@ -73,7 +74,7 @@ type grepArgs struct {
 // Execute runs the search the call describes.
 func (g *Grep) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a grepArgs
-	if err := decodeArgs("grep", call.Arguments, &a); err != nil {
+	if err := decodeArgs(grepSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if err := requireString("grep", "pattern", a.Pattern); err != nil {
@@ -83,7 +84,7 @@ func (g *Grep) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
-	root := resolvePath(deref(a.Path, "."), g.Dir)
+	root := toolpath.ResolveExisting(deref(a.Path, "."), g.Dir)
 	info, err := os.Stat(root)
 	if err != nil {
 		return errorResult("Path not found: " + root), nil

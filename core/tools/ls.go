@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // lsDefaultLimit is how many entries ls returns unless asked.
@@ -59,13 +60,13 @@ type lsArgs struct {
 // Execute lists the call's directory.
 func (t *Ls) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a lsArgs
-	if err := decodeArgs("ls", call.Arguments, &a); err != nil {
+	if err := decodeArgs(lsSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if ctx.Err() != nil {
 		return abortedResult(), nil
 	}
-	dir := resolvePath(deref(a.Path, "."), t.Dir)
+	dir := toolpath.ResolveExisting(deref(a.Path, "."), t.Dir)
 	info, err := os.Stat(dir)
 	if err != nil {
 		return errorResult("Path not found: " + dir), nil

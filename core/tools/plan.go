@@ -67,7 +67,7 @@ type planArgs struct {
 // ParsePlan checks a plan call's arguments and returns its entries.
 func ParsePlan(raw json.RawMessage) ([]PlanEntry, error) {
 	var a planArgs
-	if err := decodeArgs("plan", raw, &a); err != nil {
+	if err := decodeArgs(planSpec, raw, &a); err != nil {
 		return nil, err
 	}
 	if a.Entries == nil {

@@ -3,6 +3,8 @@ package tools
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // EditPreview returns the change an edit call would make, without making
@@ -18,7 +20,7 @@ import (
 // render path.
 func EditPreview(cwd string, args json.RawMessage) (diff string, firstLine int, err error) {
 	var a editArgs
-	if err := decodeArgs("edit", args, &a); err != nil {
+	if err := decodeArgs(editSpec, args, &a); err != nil {
 		return "", 0, err
 	}
 	if err := requireString("edit", "path", a.Path); err != nil {
@@ -28,7 +30,7 @@ func EditPreview(cwd string, args json.RawMessage) (diff string, firstLine int, 
 	if err != nil {
 		return "", 0, err
 	}
-	data, err := readFile(resolvePath(*a.Path, cwd))
+	data, err := readFile(toolpath.Resolve(*a.Path, cwd))
 	if err != nil {
 		return "", 0, err
 	}

@@ -60,7 +60,7 @@ func TestEditPreviewErrors(t *testing.T) {
 		args string
 		want string // prefix of the error, which is Execute's result text
 	}{
-		{"not json", `{"path":`, "Invalid arguments for edit: arguments are not valid JSON"},
+		{"not json", `{"path":`, "Invalid arguments for edit: the arguments are not valid JSON"},
 		{"no path", `{"edits":[{"oldText":"a","newText":"b"}]}`, "Invalid arguments for edit: path is required"},
 		{"no edits", `{"path":"g.txt"}`, "Invalid arguments for edit: edits must contain at least one replacement"},
 		{"missing file", `{"path":"nope.txt","edits":[{"oldText":"a","newText":"b"}]}`, "File not found: " + filepath.Join(dir, "nope.txt")},

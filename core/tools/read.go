@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // Read is the read tool: it returns a text file's lines, a page at a time,
@@ -63,7 +64,7 @@ type readArgs struct {
 // Execute reads the file named by the call.
 func (r *Read) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a readArgs
-	if err := decodeArgs("read", call.Arguments, &a); err != nil {
+	if err := decodeArgs(readSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if err := requireString("read", "path", a.Path); err != nil {
@@ -72,7 +73,7 @@ func (r *Read) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 	if ctx.Err() != nil {
 		return abortedResult(), nil
 	}
-	abs := resolveReadPath(*a.Path, r.Dir)
+	abs := toolpath.ResolveExisting(*a.Path, r.Dir)
 	data, err := r.Workspace.readFile(ctx, abs)
 	if err != nil {
 		return errorResult(err.Error()), nil

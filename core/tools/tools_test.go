@@ -180,7 +180,8 @@ func TestInvalidArgumentsAreReportedToTheModel(t *testing.T) {
 		{NewEdit(dir), `{"path":"a","edits":[{"oldText":"x"}]}`, "Invalid arguments for edit: edits[0].newText is required"},
 		{NewBash(dir), `{"command":"true","timeout":"soon"}`, "Invalid arguments for bash: timeout must be a number"},
 		{NewGrep(dir), `{"pattern":"x","ignoreCase":"maybe"}`, "Invalid arguments for grep: ignoreCase must be a boolean"},
-		{NewFind(dir), `not json`, "Invalid arguments for find: arguments are not valid JSON"},
+		{NewFind(dir), `not json`, "Invalid arguments for find: the arguments must be one JSON object"},
+		{NewFind(dir), `{"pattern":`, "Invalid arguments for find: the arguments are not valid JSON"},
 	}
 	for _, c := range cases {
 		res, err := c.tool.Execute(context.Background(), core.ToolCall{Arguments: json.RawMessage(c.args)}, nil)
@@ -199,5 +200,44 @@ func TestLenientArguments(t *testing.T) {
 	res := run(t, NewRead(dir), map[string]any{"path": "f.txt", "offset": "2", "limit": 2.0})
 	if got, want := text(res), "2\n3\n\n[2 more lines in file. Use offset=4 to continue.]"; got != want {
 		t.Errorf("read with string offset = %q, want %q", got, want)
+	}
+}
+
+// Arguments a lenient decoder reads one way and the approval gate another
+// are refused by every tool, so a tool called directly never runs what a
+// question did not show.
+func TestAmbiguousArgumentsAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"f.txt": "alpha\n"})
+	cases := []struct {
+		tool core.Tool
+		args string
+		want string
+	}{
+		{NewBash(dir), `{"command":"true","Command":"touch x"}`, `Invalid arguments for bash: "command" and "Command" differ only in case`},
+		{NewBash(dir), `{"Command":"touch x"}`, `Invalid arguments for bash: "Command" is not a parameter; parameter names are case-sensitive: use "command"`},
+		{NewBash(dir), `{"command":"true","command":"touch x"}`, `Invalid arguments for bash: "command" appears twice`},
+		{NewWrite(dir), `{"path":"f.txt","Path":"x","content":"y"}`, `Invalid arguments for write: "path" and "Path" differ only in case`},
+		{NewWrite(dir), `{"path":"x","content":"y","mode":"0777"}`, `Invalid arguments for write: "mode" is not a parameter`},
+		{NewEdit(dir), `{"path":"f.txt","edits":[{"oldText":"alpha","newText":"b","NewText":"x"}]}`, `Invalid arguments for edit: edits[0]: "newText" and "NewText" differ only in case`},
+		{NewEdit(dir), `{"path":"f.txt","edits":"[{\"oldText\":\"alpha\",\"newText\":\"b\",\"newText\":\"x\"}]"}`, `Invalid arguments for edit: edits must be an array`},
+		{NewEdit(dir), `{"path":"f.txt","oldText":"alpha","newText":"b"}`, `Invalid arguments for edit: "oldText" is not a parameter`},
+		{NewRead(dir), `{"path":"f.txt","PATH":"/etc/passwd"}`, `Invalid arguments for read: "path" and "PATH" differ only in case`},
+		{NewGrep(dir), `{"pattern":"a","Path":"/"}`, `Invalid arguments for grep: "Path" is not a parameter`},
+		{NewFind(dir), `{"pattern":"*","path":".","path":"/"}`, `Invalid arguments for find: "path" appears twice`},
+		{NewLs(dir), `{"path":".","Limit":1}`, `Invalid arguments for ls: "Limit" is not a parameter`},
+	}
+	for _, c := range cases {
+		res, err := c.tool.Execute(context.Background(), core.ToolCall{Arguments: json.RawMessage(c.args)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.IsError || !strings.HasPrefix(text(res), c.want) {
+			t.Errorf("%s %s = %q (error %v), want prefix %q", c.tool.Spec().Name, c.args, text(res), res.IsError, c.want)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || readBack(t, filepath.Join(dir, "f.txt")) != "alpha\n" {
+		t.Fatalf("a refused call changed the directory: %v", entries)
 	}
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"sync"
@@ -148,8 +149,18 @@ func (w *Workspace) writeFile(ctx context.Context, abs string, data []byte) erro
 		}
 	}
 	// Writing in place keeps an existing file's mode, owner and hard links.
-	if err := os.WriteFile(abs, data, 0o644); err != nil {
+	// abs was resolved (links followed) before the call was approved; a
+	// link put in its place since then is refused rather than followed.
+	f, err := os.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|openNoFollow, 0o644)
+	if err != nil {
+		if info, lerr := os.Lstat(abs); lerr == nil && info.Mode()&os.ModeSymlink != 0 {
+			return errors.New("it became a symbolic link after the call was checked, so it was not written; make the call again")
+		}
 		return unwrapPathError(err)
 	}
-	return nil
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return unwrapPathError(err)
 }

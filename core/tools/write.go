@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // Write is the write tool: it creates or replaces a file, making its parent
@@ -49,7 +50,7 @@ type writeArgs struct {
 // Execute writes the file named by the call.
 func (w *Write) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a writeArgs
-	if err := decodeArgs("write", call.Arguments, &a); err != nil {
+	if err := decodeArgs(writeSpec, call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if err := requireString("write", "path", a.Path); err != nil {
@@ -58,7 +59,7 @@ func (w *Write) Execute(ctx context.Context, call core.ToolCall, _ func(core.Too
 	if err := requireString("write", "content", a.Content); err != nil {
 		return errorResult(err.Error()), nil
 	}
-	abs := resolvePath(*a.Path, w.Dir)
+	abs := toolpath.Resolve(*a.Path, w.Dir)
 	unlock, err := fileLocks.lock(ctx, abs)
 	if err != nil {
 		return abortedResult(), nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/escape"
 )
 
 // permit is a session/request_permission awaiting the client's answer.
@@ -81,7 +82,7 @@ func (s *server) ask(w *writer, q core.Question) {
 		}
 	}
 	opts = append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (this session)", Kind: "reject_always"})
-	tc := toolCallUpdate{ToolCallID: q.ToolCallID, Title: q.Title, Status: "pending"}
+	tc := toolCallUpdate{ToolCallID: q.ToolCallID, Title: escape.Visible(q.Title), Status: "pending"}
 	if c != nil {
 		tc.Kind, tc.Content = c.kind, c.diffs
 		if c.path != "" {

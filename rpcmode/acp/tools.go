@@ -2,13 +2,13 @@ package acp
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/escape"
+	"github.com/cairn-dev/cairn/core/toolpath"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
@@ -98,9 +98,14 @@ func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*too
 	case a.Pattern != "":
 		title = name + " " + a.Pattern
 	}
+	// The title quotes the model's command or path: escaped, so an
+	// editor showing it shows all of it.
+	title = escape.Visible(title)
 	var locs []location
 	if a.Path != "" {
-		c.path = s.abs(a.Path)
+		// The file the tools will read or write: '@', '~' and links
+		// resolved as the gate resolved them.
+		c.path = toolpath.Resolve(a.Path, s.b().host.Cwd)
 		l := location{Path: c.path}
 		if a.Offset != nil && *a.Offset > 0 {
 			l.Line = a.Offset
@@ -152,18 +157,6 @@ func diffPreview(path string, a toolArgs, readFile bool) []toolContent {
 		}
 	}
 	return out
-}
-
-func (s *server) abs(p string) string {
-	if strings.HasPrefix(p, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, p[2:])
-		}
-	}
-	if filepath.IsAbs(p) {
-		return filepath.Clean(p)
-	}
-	return filepath.Join(s.b().host.Cwd, p)
 }
 
 func firstLine(s string) string {

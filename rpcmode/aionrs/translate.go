@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/escape"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // Marks the adapter places among the session's events (agent.Subscription
@@ -300,17 +302,17 @@ func (s *server) result(t *turn, c *call, r core.ToolResult) toolResultFrame {
 	return f
 }
 
-// filePath is the file an edit call names, made absolute against the
-// workspace.
+// filePath is the file an edit call names, as the tools resolved it
+// against the workspace ('@', '~' and links followed).
 func (s *server) filePath(args []byte) string {
 	p := stringArg(args, "path")
 	if p == "" {
 		p = stringArg(args, "file_path")
 	}
-	if p != "" && !filepath.IsAbs(p) && s.host.Dir != "" {
-		p = filepath.Join(s.host.Dir, p)
+	if p == "" || s.host.Dir == "" && !filepath.IsAbs(p) {
+		return p
 	}
-	return p
+	return toolpath.Resolve(p, s.host.Dir)
 }
 
 func resultText(r core.ToolResult) string {
@@ -326,17 +328,18 @@ func resultText(r core.ToolResult) string {
 }
 
 // describe is a one-line description of a call: the tool and what it acts
-// on ("bash: git status").
+// on ("bash: git status"), its control characters escaped so that a host
+// showing it shows all of it.
 func describe(name string, args []byte) string {
 	for _, key := range []string{"command", "path", "file_path", "pattern"} {
 		if v := stringArg(args, key); v != "" {
 			if i := strings.IndexByte(v, '\n'); i >= 0 {
 				v = v[:i] + " …"
 			}
-			return name + ": " + v
+			return escape.Visible(name + ": " + v)
 		}
 	}
-	return name
+	return escape.Visible(name)
 }
 
 func stringArg(args []byte, key string) string {

@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
@@ -216,14 +217,14 @@ func (t *translator) approvalParams(x *execution, q core.Question) map[string]an
 	// the shipped terminal prints.
 	p := map[string]any{
 		"execution_id":       x.id,
-		"tool":               map[string]string{"name": x.name, "description": q.Title, "category": category},
+		"tool":               map[string]string{"name": x.name, "description": escape.Visible(q.Title), "category": category},
 		"arguments":          args,
 		"risk_assessment":    risk,
-		"message":            q.Message,
+		"message":            escape.Visible(q.Message),
 		"remember_available": offers(q, approval.OptionAllowSession),
 		"similar_available":  offers(q, approval.OptionAllowProject),
 		"tool_name":          x.name,
-		"description":        strings.TrimSpace(q.Title + " " + q.Message),
+		"description":        escape.Visible(strings.TrimSpace(q.Title + " " + q.Message)),
 		"risk_level":         risk["level"],
 		"preview":            "",
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/escape"
 )
 
 // questions translates the session's questions into pi's extension UI
@@ -126,20 +127,20 @@ func questionFrame(q core.Question) any {
 			Title   string `json:"title"`
 			Message string `json:"message"`
 			Timeout int64  `json:"timeout,omitempty"`
-		}{newRequest(q.ID, "confirm"), q.Title, q.Message, millis(q.Timeout)}
+		}{newRequest(q.ID, "confirm"), escape.Visible(q.Title), escape.Visible(q.Message), millis(q.Timeout)}
 	case core.QuestionInput:
 		return struct {
 			uiRequest
 			Title       string `json:"title"`
 			Placeholder string `json:"placeholder,omitempty"`
 			Timeout     int64  `json:"timeout,omitempty"`
-		}{newRequest(q.ID, "input"), q.Title, q.Hint, millis(q.Timeout)}
+		}{newRequest(q.ID, "input"), escape.Visible(q.Title), q.Hint, millis(q.Timeout)}
 	case core.QuestionEditor:
 		return struct {
 			uiRequest
 			Title   string `json:"title"`
 			Prefill string `json:"prefill,omitempty"`
-		}{newRequest(q.ID, "editor"), q.Title, q.Prefill}
+		}{newRequest(q.ID, "editor"), escape.Visible(q.Title), q.Prefill}
 	}
 	labels := make([]string, len(q.Options))
 	for i, o := range q.Options {
@@ -147,9 +148,12 @@ func questionFrame(q core.Question) any {
 	}
 	// pi's select has no message, so a question's message (a protected
 	// file's warning, the rule remembering would save) follows its title.
-	title := q.Title
+	// The title quotes the model's command or path: its control
+	// characters go to the host escaped, so a terminal showing it shows
+	// all of it.
+	title := escape.Visible(q.Title)
 	if q.Message != "" {
-		title += " " + q.Message
+		title += " " + escape.Visible(q.Message)
 	}
 	return struct {
 		uiRequest

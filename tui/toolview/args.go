@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cairn-dev/cairn/core/escape"
 )
 
 // args are a call's arguments by name, read from JSON that may still be
@@ -24,11 +26,14 @@ func parseArgs(raw []byte) args {
 	return a
 }
 
-// str returns a string argument, or "" when it is missing or not a string.
+// str returns a string argument for display, or "" when it is missing or
+// not a string. The model wrote it, so its control characters come back as
+// visible escapes (escape.VisibleLines): drawn raw, ESC [8m would hide the
+// rest of a command and \r would let its end overwrite its start.
 func (a args) str(name string) string {
 	var s string
 	if v, ok := a[name]; ok && json.Unmarshal(v, &s) == nil {
-		return s
+		return escape.VisibleLines(s)
 	}
 	return ""
 }

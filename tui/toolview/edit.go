@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
@@ -49,7 +50,8 @@ func editBody(v *view, b *box) {
 		return
 	}
 	if v.state != Streaming && v.PreviewError != "" {
-		b.wrapped(v.PreviewError, v.p.Warning, b.limit(errorLimit))
+		// It quotes the model's path or text: escaped, not dropped.
+		b.wrapped(escape.VisibleLines(v.PreviewError), v.p.Warning, b.limit(errorLimit))
 		return
 	}
 	if v.state == Streaming || v.state == Pending || v.state == Running {
@@ -102,7 +104,9 @@ func diffLine(v *view, b *box, line string) {
 		return
 	}
 	number := rest[:len(rest)-len(trimmed)+end]
-	text := cleanLine(trimmed[end+1:])
+	// The diff holds what the model wrote: its control characters are
+	// shown, not acted on or dropped.
+	text := cleanLine(escape.VisibleLines(trimmed[end+1:]))
 	var style paint
 	switch line[0] {
 	case '+':
