@@ -73,10 +73,9 @@ type Gate struct {
 	mode    Mode
 	session ruleSet
 	always  ruleSet
-	// deniedTools and allowedCategories are the session's decisions a
-	// host made with a button of its own (DenyTool, AllowCategory).
-	deniedTools       map[string]bool
-	allowedCategories map[core.ApprovalCategory]bool
+	// deniedTools are the session's refusals a host made with a button
+	// of its own (DenyTool).
+	deniedTools map[string]bool
 
 	saveMu sync.Mutex // serialises reading, merging and writing the rules file
 }
@@ -144,19 +143,6 @@ func (g *Gate) DenyTool(name string) {
 	g.deniedTools[name] = true
 }
 
-// AllowCategory allows, for the rest of the session, every call of the
-// category that the gate would otherwise ask about (a host's "always allow"
-// for a kind of tool, such as aionrs's scope "always"). Edits of protected
-// files are still asked about.
-func (g *Gate) AllowCategory(cat core.ApprovalCategory) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.allowedCategories == nil {
-		g.allowedCategories = map[core.ApprovalCategory]bool{}
-	}
-	g.allowedCategories[cat] = true
-}
-
 // Rules returns a copy of the rules remembered with scope ScopeSession or
 // ScopeAlways.
 func (g *Gate) Rules(scope Scope) []Rule {
@@ -213,7 +199,7 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 	}
 	g.mu.Lock()
 	session, always := g.session, g.always
-	denied, catAllowed := g.deniedTools[name], g.allowedCategories[cat]
+	denied := g.deniedTools[name]
 	g.mu.Unlock()
 	switch {
 	case denied:
@@ -222,8 +208,6 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		return Decision{By: ByRule}
 	case protected != "":
 		return g.askProtected(ctx, ask, name, subject, protected, call.ID)
-	case catAllowed:
-		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
 	case session.covers(name, cat, subject):
 		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
 	case always.covers(name, cat, subject):

@@ -671,23 +671,6 @@ func TestGateDenyTool(t *testing.T) {
 	}
 }
 
-func TestGateAllowCategory(t *testing.T) {
-	dir := t.TempDir()
-	g := openGate(t, Config{Dir: dir})
-	g.AllowCategory(core.CategoryEdit)
-	ui := newFakeUI(pick(OptionDeny), pick(OptionDeny))
-	if d := g.Check(context.Background(), editTool, editCall(filepath.Join(dir, "a.go")), ui); !d.Allow || d.By != ByRule || d.Scope != ScopeSession {
-		t.Errorf("edit in an allowed category: %+v", d)
-	}
-	// Protected files and other categories are still asked about.
-	if d := g.Check(context.Background(), editTool, editCall(filepath.Join(dir, ".cairn", "settings.json")), ui); d.Allow || ui.asked() != 1 {
-		t.Errorf("protected file: %+v, asked %d", d, ui.asked())
-	}
-	if d := g.Check(context.Background(), bashTool, bashCall("ls"), ui); d.Allow || ui.asked() != 2 {
-		t.Errorf("bash: %+v, asked %d", d, ui.asked())
-	}
-}
-
 func TestGateAllowMCPServer(t *testing.T) {
 	g := openGate(t, Config{})
 	search := fakeTool{"mcp__github__search", core.CategoryMCP}

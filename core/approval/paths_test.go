@@ -206,8 +206,6 @@ func TestReadsOutsideTheProjectAsk(t *testing.T) {
 		for _, mode := range []Mode{ModeDefault, ModeAutoEdit} {
 			t.Run(tt.name+"/"+string(mode), func(t *testing.T) {
 				g := m.gate(t, mode)
-				// Host buttons and rules allow no secret reads.
-				g.AllowCategory(core.CategoryEdit)
 				ui := newFakeUI(pick(OptionAllowOnce))
 				d := g.Check(context.Background(), tt.tool, pathCall(tt.tool.name, expand(tt.path)), ui)
 				if tt.unasked {

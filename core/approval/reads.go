@@ -55,13 +55,11 @@ func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall
 	}
 	g.mu.Lock()
 	session, always := g.session, g.always
-	denied, catAllowed := g.deniedTools[name], g.allowedCategories[tool.Category()]
+	denied := g.deniedTools[name]
 	g.mu.Unlock()
 	switch {
 	case denied:
 		return Decision{By: ByRule}
-	case catAllowed:
-		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
 	case session.coversRead(name, subject):
 		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
 	case always.coversRead(name, subject):
