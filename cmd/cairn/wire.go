@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/core/sysprompt"
 	"github.com/cairn-dev/cairn/core/tools"
+	"github.com/cairn-dev/cairn/core/toolset"
 )
 
 // app is a session wired to its model, tools, approvals and settings.
@@ -124,10 +125,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// The workspace is local until a host (an ACP editor) offers its files
 	// and terminals.
 	workspace := tools.NewWorkspace()
-	toolset := tools.NewIn(cwd, workspace)
+	builtin := tools.NewIn(cwd, workspace)
 	if opts.Mode == "acp" {
 		// Only an ACP editor shows plans.
-		toolset = append(toolset, tools.NewPlan())
+		builtin = append(builtin, tools.NewPlan())
 	}
 	contextFiles, err := sysprompt.LoadContextFiles(env.dir, cwd)
 	if err != nil {
@@ -172,7 +173,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		FindModel:      s.cat.Find,
 		Unattended:     unattended,
 		MaxTokens:      opts.MaxTokens,
-		Tools:          toolset,
+		Tools:          builtin,
 		Approver:       gate,
 		SystemSections: systemSections,
 		SteeringMode:   agent.QueueMode(eff.SteeringMode),
@@ -204,8 +205,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			}
 		}
 	}
-	servers := startMCP(streams, env, opts, trusted)
-	cfg.Tools, cfg.Approver = append(cfg.Tools, servers.tools...), servers.approver(gate)
+	registry := toolset.New(cfg.Tools, toolset.Options{Limit: toolsetLimit(mcpStartupLimit(streams, env, eff))})
+	servers := startMCP(streams, env, opts, trusted, registry, unattended)
+	cfg.Toolset, cfg.Approver = registry, servers.approver(gate)
 	sess, err := agent.New(cfg)
 	if err != nil {
 		servers.close()

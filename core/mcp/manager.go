@@ -103,6 +103,9 @@ type running struct {
 	conn     Conn
 	log      *stderrLog
 	reported bool
+	// settled is set once the server's first start ended, ready or not:
+	// until then a session may wait for it (Starting).
+	settled bool
 	// active is true while a keep goroutine looks after the server.
 	active bool
 	// kick asks keep to restart the server now (Reconnect).
@@ -124,22 +127,46 @@ func Start(cfg Config, opts Options) *Manager {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{opts: opts, ctx: ctx, cancel: cancel, servers: map[string]*running{}, changed: make(chan struct{})}
 	for _, s := range cfg.Servers {
-		r := &running{status: Status{Server: s, State: Starting}, kick: make(chan struct{}, 1)}
-		m.servers[s.Name] = r
-		m.order = append(m.order, s.Name)
-		if s.Disabled {
-			r.status.State = Stopped
-			continue
-		}
-		if s.Transport == TransportStdio {
-			r.log = openStderrLog(opts.LogDir, s.Name)
-			r.status.Log = r.log.path
-		}
-		r.active = true
-		m.wg.Add(1)
-		go m.keep(r)
+		m.addLocked(s)
 	}
 	return m
+}
+
+// addLocked records s and starts it in the background unless it is
+// disabled. m.mu is held, or m is not shared yet.
+func (m *Manager) addLocked(s Server) {
+	r := &running{status: Status{Server: s, State: Starting}, kick: make(chan struct{}, 1)}
+	m.servers[s.Name] = r
+	m.order = append(m.order, s.Name)
+	if s.Disabled {
+		r.status.State, r.settled = Stopped, true
+		return
+	}
+	if s.Transport == TransportStdio {
+		r.log = openStderrLog(m.opts.LogDir, s.Name)
+		r.status.Log = r.log.path
+	}
+	r.active = true
+	m.wg.Add(1)
+	go m.keep(r)
+}
+
+// Add starts one more server in the background, as if it had been
+// configured from the start: a session waits for it before its next run
+// and declares its tools once it is ready. It fails when the name is taken
+// or the manager is closing.
+func (m *Manager) Add(s Server) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case m.closed || m.ctx.Err() != nil:
+		return errors.New("the MCP servers are shutting down")
+	case m.servers[s.Name] != nil:
+		return fmt.Errorf("an MCP server named %q is already configured (from %s)", s.Name, m.servers[s.Name].status.Server.Source)
+	}
+	m.addLocked(s)
+	m.changedLocked()
+	return nil
 }
 
 func defaultBackoff(n int) time.Duration {
@@ -380,6 +407,9 @@ func (m *Manager) set(r *running, change func(*Status), conn Conn) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	change(&r.status)
+	if r.status.State != Starting {
+		r.settled = true
+	}
 	if conn != nil || r.status.State != Ready {
 		r.conn = conn
 	}
@@ -432,8 +462,9 @@ func (m *Manager) Statuses() []Status {
 }
 
 // Conn waits until the server named name is ready and returns its
-// connection, or returns an error when it is unknown, stopped, or ctx
-// ends first. A server that failed and will be retried is waited for.
+// connection, or returns an error when it is unknown, failed, stopped, or
+// ctx ends first. A server starting (or restarting) is waited for; one
+// whose last start failed is not, though it will be retried.
 func (m *Manager) Conn(ctx context.Context, name string) (Conn, error) {
 	for {
 		m.mu.Lock()
@@ -447,6 +478,11 @@ func (m *Manager) Conn(ctx context.Context, name string) (Conn, error) {
 		switch {
 		case st.State == Ready && conn != nil:
 			return conn, nil
+		case st.State == Failed:
+			// Retried later, but a caller waiting for the retry would
+			// wait its whole timeout for what is most likely the same
+			// error: say it now.
+			return nil, fmt.Errorf("MCP server %q failed to start: %v (cairn tries again in the background)", name, st.Err)
 		case st.State == Stopped:
 			if st.Err != nil {
 				return nil, fmt.Errorf("MCP server %q is stopped: %v", name, st.Err)
@@ -462,6 +498,28 @@ func (m *Manager) Conn(ctx context.Context, name string) (Conn, error) {
 			return nil, fmt.Errorf("MCP server %q is not ready yet (%s)", name, st.State)
 		}
 	}
+}
+
+// Starting names the enabled servers whose first start has not ended yet
+// (neither ready nor failed), in configuration order.
+func (m *Manager) Starting() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, name := range m.order {
+		if !m.servers[name].settled {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// Changed returns a channel closed at the next change of any server's
+// state, tools or prompts.
+func (m *Manager) Changed() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.changed
 }
 
 // WaitSettled waits until every server has been started at least once
