@@ -482,7 +482,11 @@ func (m *Manager) Conn(ctx context.Context, name string) (Conn, error) {
 			// Retried later, but a caller waiting for the retry would
 			// wait its whole timeout for what is most likely the same
 			// error: say it now.
-			return nil, fmt.Errorf("MCP server %q failed to start: %v (cairn tries again in the background)", name, st.Err)
+			why := st.Err.Error()
+			if lines := strings.Split(strings.TrimSpace(st.Stderr), "\n"); lines[len(lines)-1] != "" {
+				why += "; its stderr ends: " + lines[len(lines)-1]
+			}
+			return nil, fmt.Errorf("MCP server %q failed to start: %s (cairn tries again in the background)", name, why)
 		case st.State == Stopped:
 			if st.Err != nil {
 				return nil, fmt.Errorf("MCP server %q is stopped: %v", name, st.Err)
