@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -90,3 +93,72 @@ func TestPrintRefusalOfAnMCPCallNamesWhatAllowsIt(t *testing.T) {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// rpc mode: the first prompt waits for a slow server and its tool runs;
+// a server that never starts is reported to the host as pi's notify
+// request, in order with the run's events.
+func TestRPCWaitsForServersAndReportsTheOnesItGaveUpOn(t *testing.T) {
+	slow := mcptest.StartGo(t, mcptest.GoOptions{Delay: 300 * time.Millisecond})
+	never := mcptest.StartGo(t, mcptest.GoOptions{Held: true})
+	vars := mcpHome(t, map[string]any{"slow": map[string]any{"url": slow.URL + "/mcp"}, "never": map[string]any{"url": never.URL + "/mcp"}})
+	vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "mcp__slow__echo", "arguments": {"text": "over rpc"}}]},
+	  {"text": "Done."}
+	]}`)
+	vars["CAIRN_MCP_STARTUP_MS"] = "2000"
+	r := driveUntil(t, vars, `{"id":"p","type":"prompt","message":"go"}`, `"type":"agent_settled"`, "--mode", "rpc", "--no-session", "--provider", "faux", "--approval", "yolo")
+	gaveUp := strings.Index(r.stdout, `"method":"notify","message":"gave up waiting for MCP server after 2s: \"never\"`)
+	echoed := strings.Index(r.stdout, `"text":"echo: over rpc"`)
+	if r.code != exitOK || gaveUp < 0 || echoed < gaveUp || !strings.Contains(r.stdout, `"notifyType":"warning"`) {
+		t.Errorf("exit %d\nstdout %.4000s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// driveUntil runs cairn with args, sends input as a line on stdin and
+// keeps stdin open, as a host does, until a stdout line contains until;
+// then it ends stdin and returns what cairn wrote and its exit code.
+func driveUntil(t *testing.T, vars map[string]string, input, until string, args ...string) result {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	errb := &syncWriter{}
+	code := make(chan int, 1)
+	go func() {
+		c := run(context.Background(), args, IOStreams{In: inR, Out: outW, Err: errb}, func(k string) string { return vars[k] })
+		_ = outW.Close()
+		code <- c
+	}()
+	if _, err := io.WriteString(inW, input+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 4<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	timeout := time.After(60 * time.Second)
+	for seen := false; !seen; {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("stdout ended before %s:\n%s", until, out.String())
+			}
+			out.WriteString(l + "\n")
+			seen = strings.Contains(l, until)
+		case <-timeout:
+			t.Fatalf("no %s within 60s:\n%s", until, out.String())
+		}
+	}
+	_ = inW.Close()
+	for l := range lines {
+		out.WriteString(l + "\n")
+	}
+	c := <-code
+	return result{c, out.String(), errb.String()}
+}
+
