@@ -161,4 +161,3 @@ func driveUntil(t *testing.T, vars map[string]string, input, until string, args 
 	c := <-code
 	return result{c, out.String(), errb.String()}
 }
-
