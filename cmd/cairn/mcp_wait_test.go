@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -160,4 +161,61 @@ func driveUntil(t *testing.T, vars map[string]string, input, until string, args 
 	}
 	c := <-code
 	return result{c, out.String(), errb.String()}
+}
+
+// --json-stream as AionUi's team mode drives it: ready says MCP is on,
+// add_mcp_server after ready adds the server to the running session and
+// is answered with mcp_ready and its tools; the first message declares
+// them and a call runs after the host's approval; add_mcp_server after
+// the first message is refused.
+func TestJSONStreamAddMCPServer(t *testing.T) {
+	g := mcptest.StartGo(t, mcptest.GoOptions{Delay: 200 * time.Millisecond})
+	vars := mcpHome(t, map[string]any{})
+	vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "mcp__team__echo", "arguments": {"text": "from the team"}}]},
+	  {"text": "Done."}
+	]}`)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr syncWriter
+	code := make(chan int, 1)
+	go func() {
+		c := run(context.Background(), []string{"--json-stream", "--provider", "faux"},
+			IOStreams{In: inR, Out: outW, Err: &stderr}, func(k string) string { return vars[k] })
+		_ = outW.Close()
+		code <- c
+	}()
+	p := newJSONStreamPeer(t, inW, outR)
+	ready := p.next()
+	if caps, _ := ready["capabilities"].(map[string]any); ready["type"] != "ready" || caps["mcp"] != true {
+		t.Fatalf("ready = %v", ready)
+	}
+	p.send(`{"type":"add_mcp_server","name":"team","transport":"streamable-http","url":"` + g.URL + `/mcp"}`)
+	p.send(`{"type":"ping"}`) // served while the server starts
+	if got, _ := p.until("pong"); got != "pong" {
+		t.Fatalf("before pong: %s", got)
+	}
+	if _, f := p.until("mcp_ready"); f["name"] != "team" || fmt.Sprint(f["tools"]) != "[echo]" {
+		t.Fatalf("mcp_ready = %v", f)
+	}
+	p.send(`{"type":"message","msg_id":"m1","input":"use the team's tool"}`)
+	_, req := p.until("tool_request")
+	if tool, _ := req["tool"].(map[string]any); tool["name"] != "mcp__team__echo" || tool["category"] != "mcp" {
+		t.Errorf("tool_request = %v", req)
+	}
+	p.send(`{"type":"tool_approve","call_id":"` + req["call_id"].(string) + `"}`)
+	if _, res := p.until("tool_result"); !strings.Contains(fmt.Sprint(res), "echo: from the team") {
+		t.Errorf("tool_result = %v", res)
+	}
+	p.until("stream_end")
+	p.send(`{"type":"add_mcp_server","name":"late","transport":"stdio","command":"true"}`)
+	if _, e := p.until("error"); !strings.Contains(fmt.Sprint(e), "only allowed before the first message") {
+		t.Errorf("late add_mcp_server: %v", e)
+	}
+	_ = inW.Close()
+	for range p.lines {
+	}
+	if c := <-code; c != exitOK {
+		t.Fatalf("exit %d; stderr %s", c, stderr.String())
+	}
 }

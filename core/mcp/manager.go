@@ -504,6 +504,25 @@ func (m *Manager) Conn(ctx context.Context, name string) (Conn, error) {
 	}
 }
 
+// Connect adds s (see Add) and waits, within ctx, until it is ready, and
+// returns its tools; or returns why it is not ready: it failed to start,
+// or ctx ended first (then it goes on starting in the background, and its
+// tools come when it is ready).
+func (m *Manager) Connect(ctx context.Context, s Server) ([]ToolInfo, error) {
+	if err := m.Add(s); err != nil {
+		return nil, err
+	}
+	if _, err := m.Conn(ctx, s.Name); err != nil {
+		return nil, err
+	}
+	for _, st := range m.Statuses() {
+		if st.Server.Name == s.Name {
+			return st.Tools, nil
+		}
+	}
+	return nil, fmt.Errorf("MCP server %q was removed", s.Name)
+}
+
 // Starting names the enabled servers whose first start has not ended yet
 // (neither ready nor failed), in configuration order.
 func (m *Manager) Starting() []string {

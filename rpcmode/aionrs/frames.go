@@ -23,6 +23,7 @@ const (
 	cmdInitHistory commandType = "init_history"
 	cmdSetMode     commandType = "set_mode"
 	cmdPing        commandType = "ping"
+	cmdAddMCP      commandType = "add_mcp_server"
 )
 
 // command is one decoded line. Only the fields of its Type are meaningful.
@@ -36,6 +37,7 @@ type command struct {
 	Reason string
 	Text   string
 	Mode   string
+	MCP    addMCP
 }
 
 // wireCommand is a command line as JSON; pointers tell missing from empty.
@@ -50,6 +52,14 @@ type wireCommand struct {
 	Reason  *string  `json:"reason"`
 	Text    *string  `json:"text"`
 	Mode    *string  `json:"mode"`
+	// add_mcp_server's fields.
+	Name      *string           `json:"name"`
+	Transport *string           `json:"transport"`
+	Command   *string           `json:"command"`
+	Args      []string          `json:"args"`
+	Env       map[string]string `json:"env"`
+	URL       *string           `json:"url"`
+	Headers   map[string]string `json:"headers"`
 }
 
 // protocolError is a command that cannot be served; its text is the
@@ -134,6 +144,15 @@ func decodeCommand(line []byte) (command, *protocolError) {
 			return c, err
 		}
 		c.Mode = *w.Mode
+	case cmdAddMCP:
+		if err := need("name", w.Name); err != nil {
+			return c, err
+		}
+		if err := need("transport", w.Transport); err != nil {
+			return c, err
+		}
+		c.MCP = addMCP{name: *w.Name, transport: *w.Transport, command: str(w.Command), url: str(w.URL),
+			args: w.Args, env: w.Env, headers: w.Headers}
 	case cmdStop, cmdPing:
 	default:
 		return c, badCommand("Unknown command type: %s", c.Type)
