@@ -92,8 +92,8 @@ type cleaner struct {
 	opts  ReplayOptions
 	// textOnly: the model takes no images, so they are left out, saying so.
 	textOnly bool
-	out   []core.Message
-	calls []openCall
+	out      []core.Message
+	calls    []openCall
 }
 
 // openCall is a tool call of the last answer: its id as recorded (which its
