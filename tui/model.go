@@ -89,7 +89,7 @@ type Model struct {
 	// mcpWatching: a command waits for the MCP servers' next change
 	// (while some are starting; see syncMCP).
 	mcpWatching bool
-	mcpReady   string
+	mcpReady    string
 
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
 	firstRun  *FirstRun
