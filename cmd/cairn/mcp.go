@@ -65,8 +65,10 @@ func (r *mcpRun) close() {
 // still starting before a prompt's first request (toolset.Registry.Wait),
 // and mcp_tool_search waits the same way. Configuration problems are
 // warnings on streams.Err; a server that fails to start is reported once
-// (see mcpReporter), and to the session's front end by the registry.
-func startMCP(streams IOStreams, env environment, opts *Options, trusted projectTrust, registry *toolset.Registry, unattended bool) *mcpRun {
+// (see mcpReporter), and to the session's front end by the registry;
+// printMode says the session's notices reach stderr already (print and
+// json modes), so failures are not written there twice.
+func startMCP(streams IOStreams, env environment, opts *Options, trusted projectTrust, registry *toolset.Registry, printMode bool) *mcpRun {
 	if opts.NoMCP {
 		return &mcpRun{}
 	}
@@ -84,7 +86,7 @@ func startMCP(streams IOStreams, env environment, opts *Options, trusted project
 	// The cache no longer decides what a session declares: it only lets
 	// cairn mcp list and the TUI show names a server had last time.
 	cache := &mcp.ToolCache{Path: mcp.CacheFile(env.dir)}
-	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Report: mcpReporter(streams, env, !unattended), Listed: cache.Store})
+	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Report: mcpReporter(streams, env, !printMode), Listed: cache.Store})
 	src := mcp.NewSource(m, func(ctx context.Context) { registry.Wait(ctx, nil) })
 	registry.Add(src)
 	return &mcpRun{manager: m, source: src}

@@ -206,7 +206,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		}
 	}
 	registry := toolset.New(cfg.Tools, toolset.Options{Limit: toolsetLimit(mcpStartupLimit(streams, env, eff))})
-	servers := startMCP(streams, env, opts, trusted, registry, unattended)
+	// Print and json modes say on stderr what the session's notices say
+	// (failed servers among them); the other modes still need the report.
+	printMode := unattended && opts.Mode != "synaps"
+	servers := startMCP(streams, env, opts, trusted, registry, printMode)
 	cfg.Toolset, cfg.Approver = registry, servers.approver(gate)
 	sess, err := agent.New(cfg)
 	if err != nil {
