@@ -83,10 +83,8 @@ func startMCP(streams IOStreams, env environment, opts *Options, trusted project
 		cfg.Servers = slices.DeleteFunc(cfg.Servers, func(c mcp.Server) bool { return c.Name == s.Name })
 		cfg.Servers = append(cfg.Servers, s)
 	}
-	// The cache no longer decides what a session declares: it only lets
-	// cairn mcp list and the TUI show names a server had last time.
 	cache := &mcp.ToolCache{Path: mcp.CacheFile(env.dir)}
-	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Report: mcpReporter(streams, env, !printMode), Listed: cache.Store})
+	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Report: mcpReporter(streams, env, !printMode), Cache: cache})
 	src := mcp.NewSource(m, func(ctx context.Context) { registry.Wait(ctx, nil) })
 	registry.Add(src)
 	return &mcpRun{manager: m, source: src}
@@ -236,7 +234,7 @@ func mcpList(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		return code
 	}
 	cache := &mcp.ToolCache{Path: mcp.CacheFile(env.dir)}
-	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Listed: cache.Store})
+	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Cache: cache})
 	defer m.Close()
 	wait, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

@@ -50,6 +50,10 @@ type Status struct {
 	State  State
 	// Tools are the server's tools when Ready.
 	Tools []ToolInfo
+	// LastTools are the tools the server listed the last time it ran with
+	// the same configuration (Options.Cache), for listings to show while
+	// it starts. They are never offered to a model: only Tools are.
+	LastTools []ToolInfo
 	// Prompts are the server's prompts when Ready (none when it offers
 	// none or listing them failed).
 	Prompts []PromptInfo
@@ -71,8 +75,11 @@ type Options struct {
 	// It may be called from any goroutine.
 	Report func(msg string)
 	// Listed, when set, is called with a server's tools each time they
-	// are listed (cairn caches them for the next session).
+	// are listed.
 	Listed func(s Server, tools []ToolInfo)
+	// Cache, when set, stores each listing, and gives each server the
+	// tools of its last listing as Status.LastTools.
+	Cache *ToolCache
 	// Backoff is the delay before restart attempt n (1, 2, ...); nil
 	// means 1s doubling up to 30s.
 	Backoff func(n int) time.Duration
@@ -126,8 +133,13 @@ func Start(cfg Config, opts Options) *Manager {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{opts: opts, ctx: ctx, cancel: cancel, servers: map[string]*running{}, changed: make(chan struct{})}
+	var last map[string][]ToolInfo
+	if opts.Cache != nil {
+		last = opts.Cache.Lookup(cfg.Servers)
+	}
 	for _, s := range cfg.Servers {
 		m.addLocked(s)
+		m.servers[s.Name].status.LastTools = last[s.Name]
 	}
 	return m
 }
@@ -165,6 +177,9 @@ func (m *Manager) Add(s Server) error {
 		return fmt.Errorf("an MCP server named %q is already configured (from %s)", s.Name, m.servers[s.Name].status.Server.Source)
 	}
 	m.addLocked(s)
+	if m.opts.Cache != nil {
+		m.servers[s.Name].status.LastTools = m.opts.Cache.Lookup([]Server{s})[s.Name]
+	}
 	m.changedLocked()
 	return nil
 }
@@ -206,9 +221,7 @@ func (m *Manager) keep(r *running) {
 			continue
 		}
 		failures = 0
-		if m.opts.Listed != nil {
-			m.opts.Listed(s, tools)
-		}
+		m.listed(s, tools)
 		m.set(r, func(st *Status) {
 			st.State, st.Tools, st.Prompts, st.Err, st.Stderr = Ready, tools, prompts, nil, ""
 		}, conn)
@@ -317,11 +330,19 @@ func (m *Manager) serve(r *running, conn Conn) error {
 			if err != nil {
 				continue // a dying connection ends through done
 			}
-			if m.opts.Listed != nil {
-				m.opts.Listed(s, tools)
-			}
+			m.listed(s, tools)
 			m.set(r, func(st *Status) { st.Tools = tools }, nil)
 		}
+	}
+}
+
+// listed hands a server's fresh tool list to Options.Listed and the cache.
+func (m *Manager) listed(s Server, tools []ToolInfo) {
+	if m.opts.Listed != nil {
+		m.opts.Listed(s, tools)
+	}
+	if m.opts.Cache != nil {
+		m.opts.Cache.Store(s, tools)
 	}
 }
 
@@ -455,6 +476,7 @@ func (m *Manager) Statuses() []Status {
 	for _, name := range m.order {
 		st := m.servers[name].status
 		st.Tools = slices.Clone(st.Tools)
+		st.LastTools = slices.Clone(st.LastTools)
 		st.Prompts = slices.Clone(st.Prompts)
 		out = append(out, st)
 	}

@@ -247,3 +247,29 @@ func TestUndeclaredToolsAreFoundAndSearchWaits(t *testing.T) {
 		t.Errorf("undeclared call: %+v", res)
 	}
 }
+
+// The tools a server listed last time are shown while it starts, but never
+// declared or callable: only a ready server's tools are.
+func TestLastToolsAreShownNeverOffered(t *testing.T) {
+	g := mcptest.StartGo(t, mcptest.GoOptions{Held: true})
+	s := g.Config("slow")
+	cache := &mcp.ToolCache{Path: t.TempDir() + "/tools.json"}
+	cache.Store(s, []mcp.ToolInfo{{Name: "echo"}, {Name: "gone"}})
+	m := mcp.Start(mcp.Config{Servers: []mcp.Server{s}}, mcp.Options{Cache: cache})
+	t.Cleanup(m.Close)
+	r := registryOf(m, newManual())
+	if st := m.Statuses()[0]; st.State != mcp.Starting || len(st.LastTools) != 2 {
+		t.Fatalf("status %+v", st)
+	}
+	if got := names(r.Tools()); slices.Contains(got, "mcp__slow__echo") || slices.Contains(got, "mcp__slow__gone") {
+		t.Errorf("cached tools declared: %v", got)
+	}
+	g.Open()
+	waitFor(t, m, r, func(n []string) bool { return slices.Contains(n, "mcp__slow__echo") })
+	if got := names(r.Tools()); slices.Contains(got, "mcp__slow__gone") {
+		t.Errorf("a tool the server no longer has is declared: %v", got)
+	}
+	if last := cache.Lookup([]mcp.Server{s})["slow"]; len(last) != 1 || last[0].Name != "echo" {
+		t.Errorf("the cache was not refreshed: %+v", last)
+	}
+}
