@@ -120,47 +120,95 @@ func TestRPCWaitsForServersAndReportsTheOnesItGaveUpOn(t *testing.T) {
 // then it ends stdin and returns what cairn wrote and its exit code.
 func driveUntil(t *testing.T, vars map[string]string, input, until string, args ...string) result {
 	t.Helper()
+	h := startHost(t, vars, args...)
+	h.send(input)
+	h.until(until)
+	return h.finish()
+}
+
+// host drives cairn over pipes, as a host process does.
+type host struct {
+	t     *testing.T
+	in    *io.PipeWriter
+	lines chan string
+	out   strings.Builder
+	errb  *syncWriter
+	code  chan int
+}
+
+func startHost(t *testing.T, vars map[string]string, args ...string) *host {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	errb := &syncWriter{}
-	code := make(chan int, 1)
+	h := &host{t: t, in: inW, lines: make(chan string), errb: &syncWriter{}, code: make(chan int, 1)}
 	go func() {
-		c := run(context.Background(), args, IOStreams{In: inR, Out: outW, Err: errb}, func(k string) string { return vars[k] })
+		c := run(context.Background(), args, IOStreams{In: inR, Out: outW, Err: h.errb}, func(k string) string { return vars[k] })
 		_ = outW.Close()
-		code <- c
+		h.code <- c
 	}()
-	if _, err := io.WriteString(inW, input+"\n"); err != nil {
-		t.Fatal(err)
-	}
-	var out strings.Builder
-	lines := make(chan string)
 	go func() {
-		defer close(lines)
+		defer close(h.lines)
 		sc := bufio.NewScanner(outR)
 		sc.Buffer(nil, 4<<20)
 		for sc.Scan() {
-			lines <- sc.Text()
+			h.lines <- sc.Text()
 		}
 	}()
+	return h
+}
+
+func (h *host) send(line string) {
+	h.t.Helper()
+	if _, err := io.WriteString(h.in, line+"\n"); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// until reads stdout up to a line containing sub and returns that line.
+func (h *host) until(sub string) string {
+	h.t.Helper()
 	timeout := time.After(60 * time.Second)
-	for seen := false; !seen; {
+	for {
 		select {
-		case l, ok := <-lines:
+		case l, ok := <-h.lines:
 			if !ok {
-				t.Fatalf("stdout ended before %s:\n%s", until, out.String())
+				h.t.Fatalf("stdout ended before %s:\n%s\nstderr %s", sub, h.out.String(), h.errb.String())
 			}
-			out.WriteString(l + "\n")
-			seen = strings.Contains(l, until)
+			h.out.WriteString(l + "\n")
+			if strings.Contains(l, sub) {
+				return l
+			}
 		case <-timeout:
-			t.Fatalf("no %s within 60s:\n%s", until, out.String())
+			h.t.Fatalf("no %s within 60s:\n%s", sub, h.out.String())
 		}
 	}
-	_ = inW.Close()
-	for l := range lines {
-		out.WriteString(l + "\n")
+}
+
+// finish ends stdin and returns what cairn wrote and its exit code.
+func (h *host) finish() result {
+	_ = h.in.Close()
+	for l := range h.lines {
+		h.out.WriteString(l + "\n")
 	}
-	c := <-code
-	return result{c, out.String(), errb.String()}
+	return result{<-h.code, h.out.String(), h.errb.String()}
+}
+
+// synaps mode: tools_list lists the tools of a server that became ready
+// after start.
+func TestSynapsToolsListFollowsTheServers(t *testing.T) {
+	g := mcptest.StartGo(t, mcptest.GoOptions{Delay: 200 * time.Millisecond})
+	vars := mcpHome(t, map[string]any{"g": map[string]any{"url": g.URL + "/mcp"}})
+	vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [{"text": "ok"}]}`)
+	h := startHost(t, vars, "--mode", "synaps", "--provider", "faux", "--no-session")
+	h.send(`{"type":"prompt","id":"p","message":"hi"}`) // waits for the server
+	h.until(`"agent_end"`)
+	h.send(`{"type":"tools_list","id":"t"}`)
+	if l := h.until(`"command":"tools_list"`); !strings.Contains(l, `"name":"mcp__g__echo"`) {
+		t.Errorf("tools_list: %s", l)
+	}
+	if r := h.finish(); r.code != exitOK {
+		t.Errorf("exit %d\nstderr %s", r.code, r.stderr)
+	}
 }
 
 // --json-stream as AionUi's team mode drives it: ready says MCP is on,
