@@ -267,3 +267,67 @@ func TestJSONStreamAddMCPServer(t *testing.T) {
 		t.Fatalf("exit %d; stderr %s", c, stderr.String())
 	}
 }
+
+// A fresh cairn directory with the reference server (server-everything,
+// from npm) in mcp.json: the first run calls its echo tool, declared, in
+// -p (json output shows the result), and in rpc mode also after
+// new_session.
+func TestEverythingEchoOnTheFirstRun(t *testing.T) {
+	srv := everythingServer(t)
+	call := `{"content": [{"type": "toolCall", "id": "c1", "name": "mcp__everything__echo", "arguments": {"message": "first run"}}]}`
+	t.Run("print", func(t *testing.T) {
+		vars := mcpHome(t, map[string]any{"everything": srv})
+		vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [`+call+`, {"text": "Done."}]}`)
+		r := invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "yolo", "-p", "echo")
+		if r.code != exitOK || !strings.Contains(r.stdout, `Echo: first run`) || strings.Contains(r.stdout, "not found") {
+			t.Errorf("exit %d\nstdout %.3000s\nstderr %s", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("rpc and new_session", func(t *testing.T) {
+		vars := mcpHome(t, map[string]any{"everything": srv})
+		vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [`+call+`, {"text": "Done."}, `+call+`, {"text": "Again."}]}`)
+		h := startHost(t, vars, "--mode", "rpc", "--no-session", "--provider", "faux", "--approval", "yolo")
+		h.send(`{"id":"p1","type":"prompt","message":"echo"}`)
+		if l := h.until(`"type":"tool_execution_end"`); !strings.Contains(l, "Echo: first run") {
+			t.Fatalf("first session: %s", l)
+		}
+		h.until(`"type":"agent_settled"`)
+		h.send(`{"id":"n","type":"new_session"}`)
+		h.until(`"command":"new_session"`)
+		h.send(`{"id":"p2","type":"prompt","message":"echo again"}`)
+		if l := h.until(`"type":"tool_execution_end"`); !strings.Contains(l, "Echo: first run") {
+			t.Fatalf("after new_session: %s", l)
+		}
+		h.until(`"type":"agent_settled"`)
+		if r := h.finish(); r.code != exitOK {
+			t.Errorf("exit %d\nstderr %s", r.code, r.stderr)
+		}
+	})
+	t.Run("json-stream", func(t *testing.T) {
+		vars := mcpHome(t, map[string]any{"everything": srv})
+		vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [`+call+`, {"text": "Done."}]}`)
+		h := startHost(t, vars, "--json-stream", "--provider", "faux", "--auto-approve")
+		h.until(`"type":"ready"`)
+		h.send(`{"type":"message","msg_id":"m1","input":"echo"}`)
+		if l := h.until(`"type":"tool_result"`); !strings.Contains(l, "Echo: first run") {
+			t.Fatalf("tool_result: %s", l)
+		}
+		h.until(`"type":"stream_end"`)
+		if r := h.finish(); r.code != exitOK {
+			t.Errorf("exit %d\nstderr %s", r.code, r.stderr)
+		}
+	})
+	t.Run("synaps", func(t *testing.T) {
+		vars := mcpHome(t, map[string]any{"everything": srv})
+		vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [`+call+`, {"text": "Done."}]}`)
+		h := startHost(t, vars, "--mode", "synaps", "--provider", "faux", "--no-session", "--approval", "yolo")
+		h.send(`{"type":"prompt","id":"p","message":"echo"}`)
+		if l := h.until(`"toolcall_result"`); !strings.Contains(l, "Echo: first run") {
+			t.Fatalf("tool result: %s", l)
+		}
+		h.until(`"agent_end"`)
+		if r := h.finish(); r.code != exitOK {
+			t.Errorf("exit %d\nstderr %s", r.code, r.stderr)
+		}
+	})
+}
