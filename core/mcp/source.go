@@ -15,7 +15,7 @@ import (
 // every ready server, declared directly while their specs fit
 // DirectBudget; mcp_tool_search and mcp_call, which reach every tool of
 // every ready server, declared or not; and the resource tools. It declares
-// nothing while no server is configured.
+// nothing while no enabled server is configured.
 type Source struct {
 	m         *Manager
 	g         *gateway
@@ -98,11 +98,17 @@ func (s *Source) Failures() []toolset.Failure {
 // Changed returns a channel closed at the servers' next change.
 func (s *Source) Changed() <-chan struct{} { return s.m.Changed() }
 
-// configured reports whether any server was ever configured or added.
+// configured reports whether any enabled server was configured or added:
+// without one, a session has no MCP tools to declare.
 func (m *Manager) configured() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return len(m.order) > 0
+	for _, r := range m.servers {
+		if !r.status.Server.Disabled {
+			return true
+		}
+	}
+	return false
 }
 
 // laterTool stands for a tool of a server that is not ready, under the

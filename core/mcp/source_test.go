@@ -273,3 +273,20 @@ func TestLastToolsAreShownNeverOffered(t *testing.T) {
 		t.Errorf("the cache was not refreshed: %+v", last)
 	}
 }
+
+// Without an enabled server a session has no MCP tools at all; a server
+// added later (aionrs's add_mcp_server) brings them.
+func TestNoEnabledServerNoMCPTools(t *testing.T) {
+	g := mcptest.StartGo(t, mcptest.GoOptions{}) // stops after the manager
+	m := startManager(t, mcp.Server{Name: "off", Source: "test", Transport: mcp.TransportStdio, Command: "true", Disabled: true})
+	r := registryOf(m, newManual())
+	if got := names(r.Tools()); len(got) != 0 || r.Find(mcp.CallToolName) != nil {
+		t.Fatalf("tools %v", got)
+	}
+	if _, err := m.Connect(within(t, 30*time.Second), g.Config("added")); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(r.Tools()); !slices.Contains(got, "mcp__added__echo") || !slices.Contains(got, mcp.CallToolName) {
+		t.Errorf("tools after Connect: %v", got)
+	}
+}
