@@ -331,3 +331,23 @@ func TestEverythingEchoOnTheFirstRun(t *testing.T) {
 		}
 	})
 }
+
+// --json-stream: a configured server that never starts is reported to the
+// host as an info event of the first message, after the limit.
+func TestJSONStreamReportsTheServerItGaveUpOn(t *testing.T) {
+	never := mcptest.StartGo(t, mcptest.GoOptions{Held: true})
+	vars := mcpHome(t, map[string]any{"never": map[string]any{"url": never.URL + "/mcp"}})
+	vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [{"text": "Without it."}]}`)
+	vars["CAIRN_MCP_STARTUP_MS"] = "300"
+	h := startHost(t, vars, "--json-stream", "--provider", "faux")
+	h.until(`"type":"ready"`)
+	h.send(`{"type":"message","msg_id":"m1","input":"go"}`)
+	l := h.until(`gave up waiting`)
+	if !strings.Contains(l, `"type":"info"`) || !strings.Contains(l, `"msg_id":"m1"`) || !strings.Contains(l, `\"never\"`) {
+		t.Errorf("report: %s", l)
+	}
+	h.until(`"type":"stream_end"`)
+	if r := h.finish(); r.code != exitOK {
+		t.Errorf("exit %d\nstderr %s", r.code, r.stderr)
+	}
+}
