@@ -105,9 +105,6 @@ func (r *Registry) Add(src Source) {
 	r.sources = append(r.sources, src)
 }
 
-// Limit is how long Wait waits; zero means it does not wait.
-func (r *Registry) Limit() time.Duration { return r.limit }
-
 func (r *Registry) currentSources() []Source {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -208,11 +205,11 @@ func plural(n int, one, many string) string {
 
 // Wait waits for the parts still starting their first time (except those
 // an earlier wait gave up on) until they are ready or failed, the limit
-// passes, or ctx ends. note is told, in order: the parts it waits for
-// (when any), those it gave up on at the limit, and each failure not told
-// before, including failures found without waiting. Every front end calls
-// it, through the session, before a run's first request. With a nil note
-// it waits the same but tells nothing, leaving failures to the next
+// passes, or ctx ends. note is told, in order: the failures not told
+// before, the parts it waits for (when any), those it gave up on at the
+// limit, and the failures that came while it waited. Every front end
+// calls it, through the session, before a run's first request. With a nil
+// note it waits the same but tells nothing, leaving failures to the next
 // caller that listens.
 func (r *Registry) Wait(ctx context.Context, note func(Note)) {
 	sources := r.currentSources()
