@@ -138,16 +138,16 @@ func Start(cfg Config, opts Options) *Manager {
 		last = opts.Cache.Lookup(cfg.Servers)
 	}
 	for _, s := range cfg.Servers {
-		m.addLocked(s)
-		m.servers[s.Name].status.LastTools = last[s.Name]
+		m.addLocked(s, last[s.Name])
 	}
 	return m
 }
 
-// addLocked records s and starts it in the background unless it is
-// disabled. m.mu is held, or m is not shared yet.
-func (m *Manager) addLocked(s Server) {
-	r := &running{status: Status{Server: s, State: Starting}, kick: make(chan struct{}, 1)}
+// addLocked records s, with the tools it had last time, and starts it in
+// the background unless it is disabled. m.mu is held, or m is not shared
+// yet.
+func (m *Manager) addLocked(s Server, last []ToolInfo) {
+	r := &running{status: Status{Server: s, State: Starting, LastTools: last}, kick: make(chan struct{}, 1)}
 	m.servers[s.Name] = r
 	m.order = append(m.order, s.Name)
 	if s.Disabled {
@@ -176,10 +176,11 @@ func (m *Manager) Add(s Server) error {
 	case m.servers[s.Name] != nil:
 		return fmt.Errorf("an MCP server named %q is already configured (from %s)", s.Name, m.servers[s.Name].status.Server.Source)
 	}
-	m.addLocked(s)
+	var last []ToolInfo
 	if m.opts.Cache != nil {
-		m.servers[s.Name].status.LastTools = m.opts.Cache.Lookup([]Server{s})[s.Name]
+		last = m.opts.Cache.Lookup([]Server{s})[s.Name]
 	}
+	m.addLocked(s, last)
 	m.changedLocked()
 	return nil
 }
