@@ -205,7 +205,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			}
 		}
 	}
-	registry := toolset.New(cfg.Tools, toolset.Options{Limit: toolsetLimit(mcpStartupLimit(streams, env, eff))})
+	registry := toolset.New(cfg.Tools, toolset.Options{Limit: toolsetLimit(mcpStartupLimit(streams, env, eff)),
+		Longer: "raise mcp.startupTimeoutMs or CAIRN_MCP_STARTUP_MS"})
 	// Print and json modes say on stderr what the session's notices say
 	// (failed servers among them); the other modes still need the report.
 	printMode := unattended && opts.Mode != "synaps"

@@ -32,6 +32,9 @@ func NewSource(m *Manager, wait func(context.Context)) *Source {
 	return &Source{m: m, g: g, search: &searchTool{g}, call: &callTool{g}, resources: ResourceTools(m)}
 }
 
+// Part is what the source's parts are: MCP servers.
+func (s *Source) Part() string { return "MCP server" }
+
 // Tools returns the tools to declare now.
 func (s *Source) Tools() []core.Tool {
 	if !s.m.configured() {

@@ -39,7 +39,7 @@ func startManager(t *testing.T, servers ...mcp.Server) *mcp.Manager {
 }
 
 func registryOf(m *mcp.Manager, clock *manual) *toolset.Registry {
-	r := toolset.New(nil, toolset.Options{Limit: time.Minute, After: clock.after})
+	r := toolset.New(nil, toolset.Options{Limit: time.Minute, After: clock.after, Longer: "raise mcp.startupTimeoutMs"})
 	r.Add(mcp.NewSource(m, func(ctx context.Context) { r.Wait(ctx, nil) }))
 	return r
 }
@@ -144,7 +144,7 @@ func TestRegistryGivesUpOnAServerThatNeverStarts(t *testing.T) {
 	clock.fire <- time.Now()
 	<-done
 	if len(notes) != 2 || notes[1].Kind != toolset.NoteGaveUp || !strings.Contains(notes[1].String(), `gave up waiting for MCP server after 1m0s: "never"`) ||
-		!strings.Contains(notes[1].String(), "mcp.startupTimeoutMs") {
+		!strings.Contains(notes[1].String(), "(raise mcp.startupTimeoutMs to wait longer)") {
 		t.Fatalf("notes %+v", notes)
 	}
 	notes = nil

@@ -15,6 +15,9 @@ import (
 // (servers) that start in the background. Its methods are safe for
 // concurrent use and never block.
 type Source interface {
+	// Part names, for people, what the source's parts are, in the
+	// singular: "MCP server".
+	Part() string
 	// Tools returns the tools to declare to the model now.
 	Tools() []core.Tool
 	// Find returns the tool callable under name now, declared or not, or
@@ -60,6 +63,9 @@ type Options struct {
 	Limit time.Duration
 	// After is the clock for the limit; nil means time.After.
 	After func(time.Duration) <-chan time.Time
+	// Longer says how a person makes the wait longer, for the note that
+	// gives up ("raise the setting x"); empty says nothing.
+	Longer string
 }
 
 // Registry is the live set of a session's tools: built-in tools and the
@@ -68,15 +74,20 @@ type Registry struct {
 	builtin []core.Tool
 	limit   time.Duration
 	after   func(time.Duration) <-chan time.Time
+	longer  string
 
 	mu      sync.Mutex
 	sources []Source
 	// gaveUp holds the parts a Wait stopped waiting for: later waits do
 	// not wait for them again.
-	gaveUp map[string]bool
-	// reported holds the failures already told, by part and error.
-	reported map[Failure]bool
+	gaveUp map[part]bool
+	// reported holds the failures already told: each part's error.
+	reported map[part]string
 }
+
+// part is one part of a source, told apart from another source's part of
+// the same name by its kind.
+type part struct{ kind, name string }
 
 // New returns a registry of the built-in tools and sources.
 func New(builtin []core.Tool, opts Options, sources ...Source) *Registry {
@@ -89,8 +100,8 @@ func New(builtin []core.Tool, opts Options, sources ...Source) *Registry {
 	if opts.After == nil {
 		opts.After = time.After
 	}
-	return &Registry{builtin: slices.Clip(builtin), limit: opts.Limit, after: opts.After,
-		sources: slices.Clone(sources), gaveUp: map[string]bool{}, reported: map[Failure]bool{}}
+	return &Registry{builtin: slices.Clip(builtin), limit: opts.Limit, after: opts.After, longer: opts.Longer,
+		sources: slices.Clone(sources), gaveUp: map[part]bool{}, reported: map[part]string{}}
 }
 
 // Static returns a registry of fixed tools, with no source: what a session
@@ -163,27 +174,39 @@ const (
 
 // Note is what Wait tells a person or host about the parts it waits for.
 type Note struct {
-	Kind  NoteKind
+	Kind NoteKind
+	// Part is what the parts are ("MCP server"; Source.Part).
+	Part  string
 	Names []string
 	// Limit is the wait's bound (NoteWaiting, NoteGaveUp).
 	Limit time.Duration
 	// Err is why a part failed (NoteFailed).
 	Err string
+	// Longer says how to wait longer (NoteGaveUp; Options.Longer).
+	Longer string
 }
 
 // String says the note in a sentence.
 func (n Note) String() string {
 	names := quoteAll(n.Names)
+	parts := n.Part + "s"
+	if len(n.Names) == 1 {
+		parts = n.Part
+	}
 	switch n.Kind {
 	case NoteWaiting:
-		return fmt.Sprintf("waiting up to %s for MCP %s still starting: %s", n.Limit, plural(len(n.Names), "server", "servers"), names)
+		return fmt.Sprintf("waiting up to %s for %s still starting: %s", n.Limit, parts, names)
 	case NoteGaveUp:
 		if n.Limit == 0 {
-			return fmt.Sprintf("not waiting for MCP %s still starting (%s; the startup wait is 0): going on without their tools until they are ready", plural(len(n.Names), "server", "servers"), names)
+			return fmt.Sprintf("not waiting for %s still starting (%s; the startup wait is 0): going on without their tools until they are ready", parts, names)
 		}
-		return fmt.Sprintf("gave up waiting for MCP %s after %s: %s; going on without their tools until they are ready (raise mcp.startupTimeoutMs or CAIRN_MCP_STARTUP_MS to wait longer)", plural(len(n.Names), "server", "servers"), n.Limit, names)
+		text := fmt.Sprintf("gave up waiting for %s after %s: %s; going on without their tools until they are ready", parts, n.Limit, names)
+		if n.Longer != "" {
+			text += " (" + n.Longer + " to wait longer)"
+		}
+		return text
 	case NoteFailed:
-		return fmt.Sprintf("MCP server %s failed to start, so its tools are missing: %s", names, n.Err)
+		return fmt.Sprintf("%s %s failed to start, so its tools are missing: %s", n.Part, names, n.Err)
 	}
 	return names
 }
@@ -194,13 +217,6 @@ func quoteAll(names []string) string {
 		q[i] = fmt.Sprintf("%q", n)
 	}
 	return strings.Join(q, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // Wait waits for the parts still starting their first time (except those
@@ -227,11 +243,12 @@ func (r *Registry) Wait(ctx context.Context, note func(Note)) {
 		return
 	}
 	if r.limit <= 0 {
-		r.giveUp(waiting)
-		note(Note{Kind: NoteGaveUp, Names: waiting})
+		r.giveUp(waiting, 0, note)
 		return
 	}
-	note(Note{Kind: NoteWaiting, Names: waiting, Limit: r.limit})
+	for _, g := range waiting {
+		note(Note{Kind: NoteWaiting, Part: g.kind, Names: g.names, Limit: r.limit})
+	}
 	deadline := r.after(r.limit)
 	quit := make(chan struct{})
 	defer close(quit)
@@ -244,8 +261,7 @@ func (r *Registry) Wait(ctx context.Context, note func(Note)) {
 		select {
 		case <-changed:
 		case <-deadline:
-			r.giveUp(pending)
-			note(Note{Kind: NoteGaveUp, Names: pending, Limit: r.limit})
+			r.giveUp(pending, r.limit, note)
 			return
 		case <-ctx.Done():
 			return
@@ -253,40 +269,60 @@ func (r *Registry) Wait(ctx context.Context, note func(Note)) {
 	}
 }
 
-// starting lists the parts of sources still starting and not given up on.
-func (r *Registry) starting(sources []Source) []string {
-	var out []string
+// startingParts are the parts of one kind still starting.
+type startingParts struct {
+	kind  string
+	names []string
+}
+
+// starting lists, source by source, the parts still starting and not
+// given up on.
+func (r *Registry) starting(sources []Source) []startingParts {
+	var out []startingParts
 	for _, src := range sources {
-		out = append(out, src.Starting()...)
+		kind, names := src.Part(), src.Starting()
+		r.mu.Lock()
+		names = slices.DeleteFunc(names, func(name string) bool { return r.gaveUp[part{kind, name}] })
+		r.mu.Unlock()
+		if len(names) > 0 {
+			out = append(out, startingParts{kind, names})
+		}
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.DeleteFunc(out, func(name string) bool { return r.gaveUp[name] })
+	return out
 }
 
-func (r *Registry) giveUp(names []string) {
+// giveUp stops waiting for groups, for good, and says so.
+func (r *Registry) giveUp(groups []startingParts, limit time.Duration, note func(Note)) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, n := range names {
-		r.gaveUp[n] = true
+	for _, g := range groups {
+		for _, n := range g.names {
+			r.gaveUp[part{g.kind, n}] = true
+		}
+	}
+	r.mu.Unlock()
+	for _, g := range groups {
+		note(Note{Kind: NoteGaveUp, Part: g.kind, Names: g.names, Limit: limit, Longer: r.longer})
 	}
 }
 
-// reportFailures tells each failure of sources not told before.
+// reportFailures tells each failure of sources not told before (a part
+// that fails again with another error is told again).
 func (r *Registry) reportFailures(sources []Source, note func(Note)) {
-	var fresh []Failure
+	var fresh []Note
 	for _, src := range sources {
+		kind := src.Part()
 		for _, f := range src.Failures() {
+			p := part{kind, f.Name}
 			r.mu.Lock()
-			if !r.reported[f] {
-				r.reported[f] = true
-				fresh = append(fresh, f)
+			if r.reported[p] != f.Err {
+				r.reported[p] = f.Err
+				fresh = append(fresh, Note{Kind: NoteFailed, Part: kind, Names: []string{f.Name}, Err: f.Err})
 			}
 			r.mu.Unlock()
 		}
 	}
-	for _, f := range fresh {
-		note(Note{Kind: NoteFailed, Names: []string{f.Name}, Err: f.Err})
+	for _, n := range fresh {
+		note(n)
 	}
 }
 

@@ -77,3 +77,4 @@ func (f *fixed) Find(name string) core.Tool {
 func (f *fixed) Starting() []string       { return nil }
 func (f *fixed) Failures() []Failure      { return nil }
 func (f *fixed) Changed() <-chan struct{} { return nil }
+func (f *fixed) Part() string             { return "extension" }
