@@ -52,8 +52,18 @@ printf '%s\n' '{"providers":{"fake-openai":{"baseUrl":"http://127.0.0.1:9/v1","a
   "models":[{"id":"fake-gpt","name":"Fake GPT","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":16384,
   "cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0}}]}}}' >"$work/home/.pi/agent/models.json"
 
+# Five MCP servers that never answer: start-up must not wait for them (the
+# wait is for a prompt's first request). Both MCP cases go through env, so
+# they compare with each other, not with cairn-rpc.
+mkdir -p "$work/cairn-dir-mcp0" "$work/cairn-dir-mcp5"
+printf '%s\n' '{"mcpServers": {"s1": {"command": "sleep", "args": ["60"]}, "s2": {"command": "sleep", "args": ["60"]},
+  "s3": {"command": "sleep", "args": ["60"]}, "s4": {"command": "sleep", "args": ["60"]}, "s5": {"command": "sleep", "args": ["60"]}}}' \
+  >"$work/cairn-dir-mcp5/mcp.json"
+
 cases=(-case "cairn-version exit $CAIRN --version"
-  -case "cairn-rpc rpc $CAIRN --mode rpc --no-session --provider faux")
+  -case "cairn-rpc rpc $CAIRN --mode rpc --no-session --provider faux"
+  -case "cairn-rpc-mcp0 rpc env CAIRN_DIR=$work/cairn-dir-mcp0 $CAIRN --mode rpc --no-session --provider faux"
+  -case "cairn-rpc-mcp5 rpc env CAIRN_DIR=$work/cairn-dir-mcp5 $CAIRN --mode rpc --no-session --provider faux")
 # The full build beside it (what the TUI runs), for comparison.
 TUI=$(dirname "$CAIRN")/cairn-tui
 [ -x "$TUI" ] && cases+=(-case "tui-version exit $TUI --version")
@@ -91,6 +101,9 @@ row '`--version`: wall' cairn-version pi-version 2 ms '5 ms'
 row '`--version`: peak RSS' cairn-version pi-version 3 MiB '10 MiB'
 row '`--mode rpc`: spawn to `get_state` response' cairn-rpc pi-rpc 2 ms '10 ms'
 row '`--mode rpc`: peak RSS' cairn-rpc pi-rpc 3 MiB '12 MiB'
+echo
+echo "\`--mode rpc\` spawn to \`get_state\` response with 5 MCP servers that never answer:" \
+  "$(get cairn-rpc-mcp5 2) ms, against $(get cairn-rpc-mcp0 2) ms with none (both through env)."
 if [ -x "$TUI" ]; then
   echo
   echo "The full build beside it (cairn-tui: the TUI and the HTML export, which cairn hands over to):" \

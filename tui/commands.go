@@ -211,6 +211,13 @@ func (m *Model) cmdMCP(args string) tea.Cmd {
 			}
 			fmt.Fprintf(&b, "  %s%s\n", mcp.ToolName(st.Server.Name, t.Name), m.st.muted.Render(hint))
 		}
+		if st.State != mcp.Ready && len(st.LastTools) > 0 {
+			names := make([]string, len(st.LastTools))
+			for i, t := range st.LastTools {
+				names[i] = mcp.ToolName(st.Server.Name, t.Name)
+			}
+			fmt.Fprintf(&b, "  %s\n", m.st.muted.Render("its tools last time: "+strings.Join(names, ", ")))
+		}
 		m.mcpPromptLines(&b, st)
 		if st.Err != nil {
 			fmt.Fprintf(&b, "  error: %v\n", st.Err)

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -32,17 +33,33 @@ type mcpResourcesMsg struct {
 // (servers start in the background, after the first frame), and when the
 // ready servers change, returns a command that lists their resources for
 // completion after `@server:`.
+//
+// While servers are still starting, the status line names them and a
+// command waits (bounded) for their next change, so the line follows them
+// even when nothing else happens; typing is never held up.
 func (m *Model) syncMCP() tea.Cmd {
 	servers := m.opts.MCPServers
 	if servers == nil {
 		return nil
 	}
+	changed := servers.Changed() // before Version: no change falls between
 	v := servers.Version()
+	starting := servers.Starting()
+	var watch tea.Cmd
+	if len(starting) > 0 && !m.mcpWatching {
+		m.mcpWatching = true
+		watch = watchMCP(changed)
+	}
 	if v == m.mcpVersion {
-		return nil
+		return watch
 	}
 	m.mcpVersion = v
 	m.ed.SetCommands(m.commandList())
+	if len(starting) > 0 {
+		m.status.setKeyed("mcp-starting", "MCP starting: "+strings.Join(starting, ", "))
+	} else {
+		m.status.setKeyed("mcp-starting", "")
+	}
 	var ready []string
 	for _, st := range servers.Statuses() {
 		if st.State == mcp.Ready {
@@ -51,9 +68,30 @@ func (m *Model) syncMCP() tea.Cmd {
 	}
 	if key := strings.Join(ready, "\x00"); key != m.mcpReady {
 		m.mcpReady = key
-		return listMentions(servers, ready)
+		return tea.Batch(watch, listMentions(servers, ready))
 	}
-	return nil
+	return watch
+}
+
+// mcpChangedMsg says the MCP servers changed (or the watch's limit
+// passed); Update's syncMCP reads them.
+type mcpChangedMsg struct{}
+
+// mcpWatchLimit bounds one watch, so no command outlives the program by
+// long.
+const mcpWatchLimit = 10 * time.Second
+
+// watchMCP waits for changed to close, within mcpWatchLimit.
+func watchMCP(changed <-chan struct{}) tea.Cmd {
+	return func() tea.Msg {
+		t := time.NewTimer(mcpWatchLimit)
+		defer t.Stop()
+		select {
+		case <-changed:
+		case <-t.C:
+		}
+		return mcpChangedMsg{}
+	}
 }
 
 // listMentions lists the resources of the servers named ready as

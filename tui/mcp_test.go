@@ -178,3 +178,30 @@ func TestMCPResourcesAreCompletedAfterTheServer(t *testing.T) {
 		t.Errorf("draft %q", v)
 	}
 }
+
+// TestStatusShowsMCPServersStarting: while a server starts, the line above
+// the footer names it; once it is ready, the name goes.
+func TestStatusShowsMCPServersStarting(t *testing.T) {
+	g := mcptest.StartGo(t, mcptest.GoOptions{Held: true})
+	m := mcp.Start(mcp.Config{Servers: []mcp.Server{g.Config("slow")}}, mcp.Options{})
+	t.Cleanup(m.Close)
+	r := newRig(t, rigOptions{mcp: m.Statuses, mcpServers: m})
+	r.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	if text, _ := r.m.status.line(r.m.now()); !strings.Contains(text, "MCP starting: slow") {
+		t.Fatalf("status %q", text)
+	}
+	g.Open()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for len(m.Starting()) > 0 {
+		select {
+		case <-m.Changed():
+		case <-ctx.Done():
+			t.Fatal("the server never started")
+		}
+	}
+	r.send(mcpChangedMsg{})
+	if text, _ := r.m.status.line(r.m.now()); strings.Contains(text, "MCP starting") {
+		t.Errorf("status %q after the server started", text)
+	}
+}

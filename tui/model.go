@@ -86,7 +86,10 @@ type Model struct {
 	// at, and mcpReady the ready servers whose resources @ offers (see
 	// syncMCP).
 	mcpVersion uint64
-	mcpReady   string
+	// mcpWatching: a command waits for the MCP servers' next change
+	// (while some are starting; see syncMCP).
+	mcpWatching bool
+	mcpReady    string
 
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
 	firstRun  *FirstRun
@@ -192,6 +195,8 @@ func streamed(msg tea.Msg) bool {
 
 func (m *Model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case mcpChangedMsg:
+		m.mcpWatching = false // syncMCP, after route, reads the change
 	case tea.WindowSizeMsg:
 		return m.resize(msg.Width, msg.Height)
 	case tea.BackgroundColorMsg:

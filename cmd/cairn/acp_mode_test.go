@@ -216,12 +216,23 @@ func TestACPModeEOFWritesSessionAndExitsZero(t *testing.T) {
 
 // TestACPClientMCPServer gives cairn the reference MCP server
 // (server-everything, from npm) the way an editor does, in session/new's
-// mcpServers, and has the model call its echo tool (through mcp_call: a
-// server cairn has never listed has no tools of its own in the session).
+// mcpServers, with a second server that cannot start. The first prompt
+// waits for them; the model calls the echo tool, declared natively or
+// through mcp_call, and the tool card names the MCP tool either way; the
+// failed server is reported in the turn.
 func TestACPClientMCPServer(t *testing.T) {
+	t.Run("declared", func(t *testing.T) {
+		testACPClientMCPServer(t, `{"type":"toolCall","id":"c1","name":"mcp__everything__echo","arguments":{"message":"from the editor's server"}}`)
+	})
+	t.Run("through mcp_call", func(t *testing.T) {
+		testACPClientMCPServer(t, `{"type":"toolCall","id":"c1","name":"mcp_call","arguments":{"tool":"mcp__everything__echo","arguments":{"message":"from the editor's server"}}}`)
+	})
+}
+
+func testACPClientMCPServer(t *testing.T, toolCall string) {
 	srv := everythingServer(t)
 	t.Chdir(t.TempDir())
-	script := writeScript(t, `{"responses":[{"content":[{"type":"toolCall","id":"c1","name":"mcp_call","arguments":{"tool":"mcp__everything__echo","arguments":{"message":"from the editor's server"}}}]},{"text":"echoed"}]}`)
+	script := writeScript(t, `{"responses":[{"content":[`+toolCall+`]},{"text":"echoed"}]}`)
 	d := startACP(t, map[string]string{"CAIRN_DIR": t.TempDir(), "CAIRN_FAUX_SCRIPT": script})
 	d.send(1, "initialize", map[string]any{"protocolVersion": 1})
 	caps := fmt.Sprint(d.await(t, 1)["result"])
@@ -229,14 +240,29 @@ func TestACPClientMCPServer(t *testing.T) {
 		t.Errorf("initialize: %s", caps)
 	}
 	cwd, _ := os.Getwd()
-	d.send(2, "session/new", map[string]any{"cwd": cwd, "mcpServers": []any{map[string]any{
-		"name": "everything", "command": srv["command"], "args": srv["args"], "env": []any{}}}})
+	d.send(2, "session/new", map[string]any{"cwd": cwd, "mcpServers": []any{
+		map[string]any{"name": "everything", "command": srv["command"], "args": srv["args"], "env": []any{}},
+		map[string]any{"name": "broken", "command": "false", "args": []any{}, "env": []any{}},
+	}})
 	res := d.await(t, 2)
 	sid, _ := res["result"].(map[string]any)["sessionId"].(string)
 	if sid == "" {
 		t.Fatalf("session/new: %v; stderr: %s", res, d.errb.String())
 	}
 	d.send(3, "session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "echo"}}})
+	failed := d.next(t, "the failed server's report", func(m map[string]any) bool {
+		return strings.Contains(fmt.Sprint(m["params"]), `MCP server "broken" failed to start`)
+	})
+	if !strings.Contains(fmt.Sprint(failed["params"]), "agent_message_chunk") {
+		t.Errorf("the failure was reported as %v", failed["params"])
+	}
+	card := d.next(t, "the echo call's card", func(m map[string]any) bool {
+		u, _ := m["params"].(map[string]any)["update"].(map[string]any)
+		return u != nil && u["sessionUpdate"] == "tool_call"
+	})
+	if u := card["params"].(map[string]any)["update"].(map[string]any); u["title"] != "mcp__everything__echo" {
+		t.Errorf("tool card %v", u)
+	}
 	perm := d.request(t, "session/request_permission")
 	if !strings.Contains(fmt.Sprint(perm["params"]), "mcp__everything__echo") {
 		t.Errorf("permission request: %v", perm["params"])

@@ -156,6 +156,9 @@ func jsonStreamMode(ctx context.Context, args []string, streams IOStreams, geten
 		MaxTurns:  jo.maxTurns,
 		Log:       streams.Err,
 	}
+	if m := a.mcp.servers(); m != nil {
+		host.MCP = m // a nil manager (--no-mcp) leaves the interface nil
+	}
 	if err := aionrs.Serve(ctx, streams.In, streams.Out, host); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure

@@ -8,22 +8,24 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/regfile"
+	"github.com/cairn-dev/cairn/core/settings"
+	"github.com/cairn-dev/cairn/core/toolset"
 )
 
 // mcpRun is the MCP servers of one run: the manager keeping them running
-// and the tools offered to the session.
+// and the source offering their tools to the session's registry.
 type mcpRun struct {
-	// manager is nil when MCP is off or no server is configured.
+	// manager is nil when MCP is off (--no-mcp).
 	manager *mcp.Manager
-	tools   []core.Tool
+	source  *mcp.Source
 }
 
 // approver wraps the session's gate so approval questions for MCP tools
@@ -59,13 +61,15 @@ func (r *mcpRun) close() {
 }
 
 // startMCP reads the MCP configuration and starts its servers in the
-// background; it never waits for a server. The session is offered the
-// tools each server listed the last time it ran with the same
-// configuration (cairn mcp list lists them too) while they fit a budget,
-// mcp_tool_search and mcp_call for the rest and for tools that appear
-// later, and the two resource tools: a call waits for its server. Configuration problems are warnings on streams.Err; a server
-// that fails to start is reported once (see mcpReporter).
-func startMCP(streams IOStreams, env environment, opts *Options, trusted projectTrust) *mcpRun {
+// background; it never waits for a server. Their tools join registry as
+// each server becomes ready (mcp.Source); the session waits for servers
+// still starting before a prompt's first request (toolset.Registry.Wait),
+// and mcp_tool_search waits the same way. Configuration problems are
+// warnings on streams.Err; a server that fails to start is reported once
+// (see mcpReporter), and to the session's front end by the registry;
+// printMode says the session's notices reach stderr already (print and
+// json modes), so failures are not written there twice.
+func startMCP(streams IOStreams, env environment, opts *Options, trusted projectTrust, registry *toolset.Registry, printMode bool) *mcpRun {
 	if opts.NoMCP {
 		return &mcpRun{}
 	}
@@ -80,31 +84,52 @@ func startMCP(streams IOStreams, env environment, opts *Options, trusted project
 		cfg.Servers = slices.DeleteFunc(cfg.Servers, func(c mcp.Server) bool { return c.Name == s.Name })
 		cfg.Servers = append(cfg.Servers, s)
 	}
-	var enabled []mcp.Server
-	for _, s := range cfg.Servers {
-		if !s.Disabled {
-			enabled = append(enabled, s)
+	cache := &mcp.ToolCache{Path: mcp.CacheFile(env.dir)}
+	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Report: mcpReporter(streams, env, !printMode), Cache: cache})
+	src := mcp.NewSource(m, func(ctx context.Context) { registry.Wait(ctx, nil) })
+	registry.Add(src)
+	return &mcpRun{manager: m, source: src}
+}
+
+// mcpStartupLimit is how long a prompt waits for MCP servers still
+// starting: CAIRN_MCP_STARTUP_MS, else the mcp.startupTimeoutMs setting;
+// 0 means no wait. A value that is not a whole number of milliseconds of
+// at least 0 is refused with a warning.
+func mcpStartupLimit(streams IOStreams, env environment, eff settings.Settings) time.Duration {
+	limit := eff.MCP.StartupTimeout()
+	if v := strings.TrimSpace(env.getenv("CAIRN_MCP_STARTUP_MS")); v != "" {
+		ms, err := strconv.Atoi(v)
+		if err != nil || ms < 0 {
+			fmt.Fprintf(streams.Err, "cairn: warning: CAIRN_MCP_STARTUP_MS=%q is not a whole number of milliseconds (0 or more); using %s\n", v, limit)
+		} else {
+			limit = time.Duration(ms) * time.Millisecond
 		}
 	}
-	if len(enabled) == 0 {
-		return &mcpRun{}
+	return limit
+}
+
+// toolsetLimit is limit as toolset.Options reads it (negative: no wait).
+func toolsetLimit(limit time.Duration) time.Duration {
+	if limit == 0 {
+		return -1
 	}
-	cache := &mcp.ToolCache{Path: mcp.CacheFile(env.dir)}
-	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Report: mcpReporter(streams, env), Listed: cache.Store})
-	tools := append(mcp.SessionTools(m, mcp.Tools(m, cache.Lookup(enabled), enabled)), mcp.ResourceTools(m)...)
-	return &mcpRun{manager: m, tools: tools}
+	return limit
 }
 
 func mcpLogDir(env environment) string { return filepath.Join(env.dir, "mcp", "logs") }
 
 // mcpReporter reports a server's failure to start: always in
-// <cairn>/mcp/mcp.log, and on stderr when it is the process's own (print,
-// json and rpc modes; the TUI owns the screen and buffers its warnings, so
-// there the log and cairn mcp list tell).
-func mcpReporter(streams IOStreams, env environment) func(string) {
+// <cairn>/mcp/mcp.log, and on stderr when toStderr is set and stderr is the
+// process's own (rpc and the adapters; the TUI owns the screen and buffers
+// its warnings, and print and json modes hear it from the session before
+// the first request, so there it would be said twice).
+func mcpReporter(streams IOStreams, env environment, toStderr bool) func(string) {
 	var mu sync.Mutex
 	path := filepath.Join(env.dir, "mcp", "mcp.log")
 	stderr, _ := streams.Err.(*os.File)
+	if !toStderr {
+		stderr = nil
+	}
 	return func(msg string) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -210,7 +235,7 @@ func mcpList(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		return code
 	}
 	cache := &mcp.ToolCache{Path: mcp.CacheFile(env.dir)}
-	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Listed: cache.Store})
+	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Cache: cache})
 	defer m.Close()
 	wait, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

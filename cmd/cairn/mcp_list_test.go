@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/toolset"
 )
 
 // mcpServersDir holds the npm MCP servers, resolved before tests change
@@ -139,35 +140,31 @@ func TestUntrustedProjectMCPAndNoMCP(t *testing.T) {
 	if err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Name != "mine" || len(notes) != 1 || !strings.Contains(notes[0], "not trusted") {
 		t.Fatalf("servers %+v, notes %q, err %v", cfg.Servers, notes, err)
 	}
-	run := startMCP(IOStreams{Err: &errb}, env, &Options{NoMCP: true}, trusted)
-	if run.manager != nil || len(run.tools) != 0 {
+	registry := toolset.Static(nil)
+	run := startMCP(IOStreams{Err: &errb}, env, &Options{NoMCP: true}, trusted, registry, false)
+	if run.manager != nil || len(registry.Tools()) != 0 {
 		t.Fatalf("--no-mcp started %+v", run)
 	}
 }
 
-// A session offers the tools the last listing cached (or, on a first run,
-// reaches them through mcp_call), starts the servers in the background,
-// and a call goes through the approval gate with the server's hints in the
-// question, then reaches the server.
+// A session of a fresh cairn directory (nothing cached) starts the
+// servers in the background, waits for them before the first request, and
+// a call, direct or through mcp_call, goes through the approval gate with
+// the server's hints in the question, then reaches the server.
 func TestSessionCallsAnMCPToolAfterApproval(t *testing.T) {
-	t.Run("cached", func(t *testing.T) {
-		testSessionMCPCall(t, true, `{"type": "toolCall", "id": "c1", "name": "mcp__everything__echo", "arguments": {"message": "through cairn"}}`)
+	t.Run("direct", func(t *testing.T) {
+		testSessionMCPCall(t, `{"type": "toolCall", "id": "c1", "name": "mcp__everything__echo", "arguments": {"message": "through cairn"}}`)
 	})
-	t.Run("first run", func(t *testing.T) {
-		testSessionMCPCall(t, false, `{"type": "toolCall", "id": "c1", "name": "mcp_call", "arguments": {"tool": "mcp__everything__echo", "arguments": {"message": "through cairn"}}}`)
+	t.Run("through mcp_call", func(t *testing.T) {
+		testSessionMCPCall(t, `{"type": "toolCall", "id": "c1", "name": "mcp_call", "arguments": {"tool": "mcp__everything__echo", "arguments": {"message": "through cairn"}}}`)
 	})
 }
 
-func testSessionMCPCall(t *testing.T, listFirst bool, toolCall string) {
+func testSessionMCPCall(t *testing.T, toolCall string) {
 	t.Chdir(t.TempDir())
 	home := t.TempDir()
 	writeMCPConfig(t, filepath.Join(home, "mcp.json"), map[string]any{"everything": everythingServer(t)})
 	vars := map[string]string{"CAIRN_DIR": home}
-	if listFirst {
-		if r := invoke(t, vars, nil, "mcp", "list"); r.code != exitOK {
-			t.Fatalf("listing to fill the cache: %+v", r)
-		}
-	}
 	script := writeScript(t, `{"responses": [
 	  {"content": [`+toolCall+`]},
 	  {"text": "Done."}

@@ -225,6 +225,12 @@ loop:
 				}
 			}
 			w.write(e)
+			if n, ok := e.(core.Notice); ok && opts.Mode == "json" {
+				// pi's json stream has no notices; what the session wants
+				// a person to know (the MCP servers it waits for, gives up
+				// on, or that failed) goes to stderr, as in text mode.
+				fmt.Fprintf(streams.Err, "cairn: %s\n", n.Message)
+			}
 			if s, ok := e.(core.Settled); ok {
 				settled = s
 				break loop

@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/core/sysprompt"
 	"github.com/cairn-dev/cairn/core/tools"
+	"github.com/cairn-dev/cairn/core/toolset"
 )
 
 // app is a session wired to its model, tools, approvals and settings.
@@ -126,10 +127,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// The workspace is local until a host (an ACP editor) offers its files
 	// and terminals.
 	workspace := tools.NewWorkspace()
-	toolset := tools.NewIn(cwd, workspace)
+	builtin := tools.NewIn(cwd, workspace)
 	if opts.Mode == "acp" {
 		// Only an ACP editor shows plans.
-		toolset = append(toolset, tools.NewPlan())
+		builtin = append(builtin, tools.NewPlan())
 	}
 	contextFiles, err := sysprompt.LoadContextFiles(env.dir, cwd)
 	if err != nil {
@@ -182,7 +183,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		FindModel:      s.cat.Find,
 		Unattended:     unattended,
 		MaxTokens:      opts.MaxTokens,
-		Tools:          toolset,
+		Tools:          builtin,
 		Approver:       gate,
 		SystemSections: systemSections,
 		SteeringMode:   agent.QueueMode(eff.SteeringMode),
@@ -214,8 +215,13 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			}
 		}
 	}
-	servers := startMCP(streams, env, opts, trusted)
-	cfg.Tools, cfg.Approver = append(cfg.Tools, servers.tools...), servers.approver(gate)
+	registry := toolset.New(cfg.Tools, toolset.Options{Limit: toolsetLimit(mcpStartupLimit(streams, env, eff)),
+		Longer: "raise mcp.startupTimeoutMs or CAIRN_MCP_STARTUP_MS"})
+	// Print and json modes say on stderr what the session's notices say
+	// (failed servers among them); the other modes still need the report.
+	printMode := unattended && opts.Mode != "synaps"
+	servers := startMCP(streams, env, opts, trusted, registry, printMode)
+	cfg.Toolset, cfg.Approver = registry, servers.approver(gate)
 	sess, err := agent.New(cfg)
 	if err != nil {
 		servers.close()

@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/toolset"
 )
 
 // QueueMode says how many queued messages are taken at a time.
@@ -98,7 +99,13 @@ type Config struct {
 	// Models is the list that CycleModel steps through; empty means only
 	// the current model.
 	Models []core.Model
-	Tools  []core.Tool
+	// Tools is a fixed set of tools, used when Toolset is nil.
+	Tools []core.Tool
+	// Toolset, when set, is where every request reads the tools available
+	// now and every call finds its tool (the live registry, or a view of
+	// it); Tools is then unused. Before a run's first request the session
+	// waits, bounded, for tools still starting (Toolset.Wait) and says so.
+	Toolset toolset.Set
 	// Approver checks tool calls; nil allows everything.
 	Approver Approver
 	// SystemPrompt returns the system prompt for the given tools.
@@ -226,6 +233,9 @@ func New(cfg Config) (*Session, error) {
 	}
 	if cfg.Conversations == nil {
 		cfg.Conversations = NewMemoryConversations(cfg.Store)
+	}
+	if cfg.Toolset == nil {
+		cfg.Toolset = toolset.Static(cfg.Tools)
 	}
 	if cfg.SystemPrompt == nil {
 		cfg.SystemPrompt = func([]core.Tool) string { return "" }

@@ -50,10 +50,14 @@ func (s *Session) Messages() []core.Message {
 	return slices.Clone(s.messages)
 }
 
-// Tools returns the tools the session offers the model (cairn's own and
-// those of MCP servers), for front ends that list them or need a tool's
-// category or kind by name. cfg.Tools never changes after New.
-func (s *Session) Tools() []core.Tool { return slices.Clone(s.cfg.Tools) }
+// Tools returns the tools the session offers the model now (cairn's own and
+// those of the MCP servers ready now), for front ends that list them. The
+// list can change between calls: a front end that needs a tool's category
+// or kind by name asks Tool.
+func (s *Session) Tools() []core.Tool { return s.cfg.Toolset.Tools() }
+
+// Tool returns the tool a call of name runs now, declared or not, or nil.
+func (s *Session) Tool(name string) core.Tool { return s.cfg.Toolset.Find(name) }
 
 // EntryIDs returns the session-file entry ids of Messages, "" for messages
 // that were not stored.

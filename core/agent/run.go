@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/toolset"
 )
 
 // Behavior says what a prompt sent while the agent is busy should do.
@@ -249,21 +250,19 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 	var last *core.AssistantMessage
 	var lastErr error
 	pending = append(pending, s.takeSteering()...)
-	first := true
+	s.waitForTools(ctx)
 	for {
 		s.publish(core.TurnStart{})
-		if first {
-			first = false
-			if m := s.declareSystem(); m != nil {
-				added = append(added, m)
-			}
+		tools := s.cfg.Toolset.Tools()
+		if m := s.declareSystem(tools); m != nil {
+			added = append(added, m)
 		}
 		for _, m := range pending {
 			s.appendMessage(m)
 			added = append(added, m)
 		}
 		pending = nil
-		msg, err := s.streamTurn(ctx)
+		msg, err := s.streamTurn(ctx, tools)
 		last, lastErr = msg, err
 		added = append(added, msg)
 		if msg.StopReason == core.StopError || msg.StopReason == core.StopAborted {
@@ -325,9 +324,22 @@ func (f *finalMessage) retryable() bool {
 	return false
 }
 
-// streamTurn makes one model request with the conversation so far and
-// publishes the assistant message as it streams.
-func (s *Session) streamTurn(ctx context.Context) (*core.AssistantMessage, error) {
+// waitForTools waits, within the toolset's limit, for tools still starting
+// (MCP servers), so the first request declares them, and tells every front
+// end what it waits for, what it gave up on and what failed.
+func (s *Session) waitForTools(ctx context.Context) {
+	s.cfg.Toolset.Wait(ctx, func(n toolset.Note) {
+		level := core.NotifyWarning
+		if n.Kind == toolset.NoteWaiting {
+			level = core.NotifyInfo
+		}
+		s.publish(core.Notice{Level: level, Message: n.String()})
+	})
+}
+
+// streamTurn makes one model request with the conversation so far and the
+// tools available now, and publishes the assistant message as it streams.
+func (s *Session) streamTurn(ctx context.Context, tools []core.Tool) (*core.AssistantMessage, error) {
 	s.mu.Lock()
 	model, thinking := s.model, s.thinking
 	history := core.ToLLM(s.messages)
@@ -342,9 +354,9 @@ func (s *Session) streamTurn(ctx context.Context) (*core.AssistantMessage, error
 	}
 	req := &provider.Request{
 		Model:    model,
-		System:   joinSections(s.systemSections()),
+		System:   joinSections(s.systemSections(tools)),
 		Messages: history,
-		Tools:    toolSpecs(s.cfg.Tools),
+		Tools:    toolSpecs(tools),
 		Thinking: thinking,
 		APIKey:   conn.APIKey,
 		Headers:  conn.Headers,
@@ -396,13 +408,13 @@ var updateKinds = [...]core.UpdateKind{
 	provider.EventError:         0,
 }
 
-// systemSections is the system prompt for the session's tools, in
-// sections (one named "prompt" when the config gives only text).
-func (s *Session) systemSections() []core.PromptSection {
+// systemSections is the system prompt for tools, in sections (one named
+// "prompt" when the config gives only text).
+func (s *Session) systemSections(tools []core.Tool) []core.PromptSection {
 	if s.cfg.SystemSections != nil {
-		return s.cfg.SystemSections(s.cfg.Tools)
+		return s.cfg.SystemSections(tools)
 	}
-	if text := s.cfg.SystemPrompt(s.cfg.Tools); text != "" {
+	if text := s.cfg.SystemPrompt(tools); text != "" {
 		return []core.PromptSection{{Name: "prompt", Text: text}}
 	}
 	return nil
@@ -418,15 +430,16 @@ func joinSections(secs []core.PromptSection) string {
 }
 
 // declareSystem adds a system message when the conversation has not yet
-// declared the current prompt and tools, as pi 0.87 does at a run's start:
-// the whole of them when nothing was declared, else a replacement. It
-// returns the message, or nil when nothing changed.
-func (s *Session) declareSystem() core.Message {
+// declared the current prompt and tools, as pi 0.87 does at a run's start,
+// and again before a request whose tools changed (a server connected or
+// changed its tools): the whole of them when nothing was declared, else a
+// replacement. It returns the message, or nil when nothing changed.
+func (s *Session) declareSystem(current []core.Tool) core.Message {
 	if s.cfg.SystemSections == nil {
 		return nil // the prompt is plain text: nothing to declare
 	}
-	secs := s.systemSections()
-	tools := toolSpecs(s.cfg.Tools)
+	secs := s.systemSections(current)
+	tools := toolSpecs(current)
 	s.mu.Lock()
 	st := core.SystemStateOf(s.messages)
 	s.mu.Unlock()

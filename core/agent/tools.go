@@ -177,14 +177,10 @@ func (s *Session) executeOne(ctx context.Context, r *toolRun) (res core.ToolResu
 	return res
 }
 
-func (s *Session) findTool(name string) core.Tool {
-	for _, t := range s.cfg.Tools {
-		if t.Spec().Name == name {
-			return t
-		}
-	}
-	return nil
-}
+// findTool returns the tool a call runs: any tool callable now, declared
+// in this request or not (the model may name a tool it saw in an earlier
+// turn or found with a search); the approver judges it like any other.
+func (s *Session) findTool(name string) core.Tool { return s.cfg.Toolset.Find(name) }
 
 // maxQuotedArguments bounds how much of broken arguments a result quotes.
 const maxQuotedArguments = 2000

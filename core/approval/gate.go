@@ -274,6 +274,7 @@ func (g *Gate) Subject(tool core.Tool, call core.ToolCall) string {
 // question is one approval question and what each answer remembers.
 type question struct {
 	tool, subject string
+	cat           core.ApprovalCategory
 	callID        string
 	warning       string // why the call needs care, shown with the question
 	options       []Option
@@ -288,7 +289,7 @@ type question struct {
 // question builds the question for a call and the rules its answers add.
 // Remembering is offered only when a rule can cover the call.
 func (g *Gate) question(name string, cat core.ApprovalCategory, subject string) question {
-	q := question{tool: name, subject: subject}
+	q := question{tool: name, subject: subject, cat: cat}
 	switch subjectKind(cat) {
 	case subjectCommand:
 		q.session = commandRules(name, subject)
@@ -353,6 +354,9 @@ func (q question) what() string {
 func (g *Gate) ask(ctx context.Context, asker core.Asker, q question) Decision {
 	choice, text, d, ok := g.selectOption(ctx, asker, q)
 	if !ok {
+		if d.By == ByPolicy && q.unattended == "" {
+			d.Reason = g.refusalReason(q)
+		}
 		return d
 	}
 	switch choice {
@@ -445,6 +449,22 @@ const (
 	unattendedReadReason      = "cairn is running where nobody can answer approval questions (print, json or synaps mode), and reading outside the project needs approval; allow this with --approval yolo, or run cairn in that directory"
 	unattendedProtectedReason = "cairn is running where nobody can answer approval questions (print, json or synaps mode), and this call touches a file that controls cairn or holds secrets, which only --approval yolo allows unasked"
 )
+
+// refusalReason says what would allow q's call where nobody can be
+// asked: only the ways that would (auto_edit lets file edits through, not
+// MCP tools or commands, and is never suggested when already set), and for
+// an MCP tool the rule for its server.
+func (g *Gate) refusalReason(q question) string {
+	var ways []string
+	if q.cat == core.CategoryEdit && g.Mode() == ModeDefault {
+		ways = append(ways, "--approval auto_edit (file edits)")
+	}
+	ways = append(ways, "--approval yolo (everything)")
+	if r, ok := MCPServerRule(q.tool); ok && q.cat == core.CategoryMCP {
+		ways = append(ways, fmt.Sprintf(`the rule {"tool": %q} in .cairn/approvals.json (every tool of that MCP server)`, r.Tool))
+	}
+	return "cairn is running where nobody can answer approval questions (print, json or synaps mode), so such calls are refused; allow this one with " + strings.Join(ways, ", or ")
+}
 
 // remember adds rules for the rest of the session.
 func (g *Gate) remember(rules []Rule) {

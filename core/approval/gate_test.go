@@ -599,6 +599,18 @@ func (nobody) Ask(context.Context, core.Question) (core.Answer, core.Outcome) {
 	return core.Answer{}, core.NoOneToAsk
 }
 
+// An MCP tool refused where nobody can be asked: the refusal names what
+// allows it (yolo, or its server's rule), never auto_edit, which is set
+// already and does not.
+func TestUnattendedMCPRefusalNamesWhatAllowsIt(t *testing.T) {
+	g := openGate(t, Config{Mode: ModeAutoEdit})
+	tool := fakeTool{"mcp__everything__echo", core.CategoryMCP}
+	text := g.Check(context.Background(), tool, call("mcp__everything__echo", nil), nobody{}).DenialText()
+	if !strings.Contains(text, "--approval yolo") || !strings.Contains(text, `{"tool": "mcp__everything__*"}`) || strings.Contains(text, "auto_edit") {
+		t.Errorf("refusal %q", text)
+	}
+}
+
 func TestGateRefusesByPolicyWhenNoOneCanBeAsked(t *testing.T) {
 	g := openGate(t, Config{})
 	d := g.Check(context.Background(), bashTool, bashCall("make deploy"), nobody{})
@@ -606,8 +618,12 @@ func TestGateRefusesByPolicyWhenNoOneCanBeAsked(t *testing.T) {
 		t.Fatalf("decision %+v", d)
 	}
 	text := d.DenialText()
-	if !strings.HasPrefix(text, PolicyDenialPrefix) || !strings.Contains(text, "--approval auto_edit") || IsDenial(text) {
-		t.Errorf("DenialText = %q: want the policy wording, the flag, and no claim that a person denied it", text)
+	if !strings.HasPrefix(text, PolicyDenialPrefix) || !strings.Contains(text, "--approval yolo") || strings.Contains(text, "auto_edit") || IsDenial(text) {
+		t.Errorf("DenialText = %q: want the policy wording, the flag that allows a command, and no claim that a person denied it", text)
+	}
+	// An edit is allowed by auto_edit, so the refusal says so.
+	if d := g.Check(context.Background(), editTool, editCall("x"), nobody{}); !strings.Contains(d.DenialText(), "--approval auto_edit") {
+		t.Errorf("edit refused: %q", d.DenialText())
 	}
 	// The mode still lets calls through that need no asking.
 	if d := g.Check(context.Background(), readTool, call("read", map[string]string{"path": "x"}), nobody{}); !d.Allow {

@@ -31,6 +31,8 @@ func (h hintChecker) Check(ctx context.Context, tool core.Tool, call core.ToolCa
 		if tool, call, err = c.approvalSubject(ctx, call); err != nil {
 			return approval.Decision{By: approval.ByArguments, Reason: err.Error()}
 		}
+	} else {
+		tool = resolved(ctx, tool)
 	}
 	if t, ok := tool.(*Tool); ok && ask != nil {
 		if note := t.HintText(); note != "" {
@@ -55,4 +57,16 @@ func (h hintAsker) Ask(ctx context.Context, q core.Question) (core.Answer, core.
 		}
 	}
 	return h.ask.Ask(ctx, q)
+}
+
+// resolved is the tool the gate judges for tool: for a stand-in of a tool
+// of a server not ready, the server's tool once it is ready (waited for
+// within its timeout), so the question shows its hints; tool otherwise.
+func resolved(ctx context.Context, tool core.Tool) core.Tool {
+	if later, ok := tool.(*laterTool); ok {
+		if t, err := later.resolve(ctx); err == nil {
+			return t
+		}
+	}
+	return tool
 }

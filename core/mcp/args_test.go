@@ -18,7 +18,7 @@ func TestAmbiguousMCPArgumentsAreRefusedUnasked(t *testing.T) {
 	if _, err := m.Conn(waitCtx(t, 30*time.Second), "g"); err != nil {
 		t.Fatal(err)
 	}
-	gateway := SessionTools(m, nil)[1]
+	gateway := NewSource(m, nil).Find(CallToolName)
 	echo := toolNamed(t, m, "mcp__g__echo")
 	tests := []struct {
 		name, inner, want string

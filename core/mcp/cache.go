@@ -12,9 +12,10 @@ import (
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
-// ToolCache remembers each server's tools between runs, so a session can
-// offer them before the server has started. An entry holds only for the
-// exact configuration it was listed with.
+// ToolCache remembers each server's tools between runs, so listings (/mcp,
+// rpc's get_mcp_servers) can show them while the server starts. It never
+// decides what a session declares: that is the live tools' job. An entry
+// holds only for the exact configuration it was listed with.
 type ToolCache struct {
 	Path string
 

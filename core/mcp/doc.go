@@ -9,13 +9,20 @@
 // cairn directory, and a server that cannot start is reported once, with its
 // command and the last lines of its stderr.
 //
-// Tool wraps one server tool as a core tool; SessionTools adds
-// mcp_tool_search and mcp_call for tools a session does not declare (too
-// many, or new since it started), ResourceTools lists and reads resources,
-// and WithHints makes the approval gate show a tool's readOnlyHint and
-// destructiveHint and judge mcp_call as the tool it names. ToolCache keeps
-// each server's tools between runs. Which project files may be read is the
-// caller's decision (cairn: project trust, which fingerprints them).
+// Tool wraps one server tool as a core tool. Source offers the servers'
+// tools to a session's live registry (core/toolset), read afresh for every
+// request: the tools of each ready server while their specs fit a budget,
+// mcp_tool_search and mcp_call for the rest, and the resource tools
+// (ResourceTools); it also says which servers are still starting and which
+// failed, for the registry's bounded wait. A call of a tool of a server
+// that is not ready waits for it, or fails at once with the start error
+// when its start failed. WithHints makes the approval gate show a tool's
+// readOnlyHint and destructiveHint and judge mcp_call as the tool it names.
+// Manager.Connect adds a server to a running session (aionrs's
+// add_mcp_server). ToolCache keeps each server's tools between runs, for
+// listings only: it never decides what a session declares. Which project
+// files may be read is the caller's decision (cairn: project trust, which
+// fingerprints them).
 //
 // The front ends share the rest: a server's prompts are the slash commands
 // /mcp__<server>__<prompt> (Manager.PromptCommands, expanded by

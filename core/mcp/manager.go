@@ -50,6 +50,10 @@ type Status struct {
 	State  State
 	// Tools are the server's tools when Ready.
 	Tools []ToolInfo
+	// LastTools are the tools the server listed the last time it ran with
+	// the same configuration (Options.Cache), for listings to show while
+	// it starts. They are never offered to a model: only Tools are.
+	LastTools []ToolInfo
 	// Prompts are the server's prompts when Ready (none when it offers
 	// none or listing them failed).
 	Prompts []PromptInfo
@@ -71,8 +75,11 @@ type Options struct {
 	// It may be called from any goroutine.
 	Report func(msg string)
 	// Listed, when set, is called with a server's tools each time they
-	// are listed (cairn caches them for the next session).
+	// are listed.
 	Listed func(s Server, tools []ToolInfo)
+	// Cache, when set, stores each listing, and gives each server the
+	// tools of its last listing as Status.LastTools.
+	Cache *ToolCache
 	// Backoff is the delay before restart attempt n (1, 2, ...); nil
 	// means 1s doubling up to 30s.
 	Backoff func(n int) time.Duration
@@ -103,6 +110,9 @@ type running struct {
 	conn     Conn
 	log      *stderrLog
 	reported bool
+	// settled is set once the server's first start ended, ready or not:
+	// until then a session may wait for it (Starting).
+	settled bool
 	// active is true while a keep goroutine looks after the server.
 	active bool
 	// kick asks keep to restart the server now (Reconnect).
@@ -123,23 +133,56 @@ func Start(cfg Config, opts Options) *Manager {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{opts: opts, ctx: ctx, cancel: cancel, servers: map[string]*running{}, changed: make(chan struct{})}
+	var last map[string][]ToolInfo
+	if opts.Cache != nil {
+		last = opts.Cache.Lookup(cfg.Servers)
+	}
 	for _, s := range cfg.Servers {
-		r := &running{status: Status{Server: s, State: Starting}, kick: make(chan struct{}, 1)}
-		m.servers[s.Name] = r
-		m.order = append(m.order, s.Name)
-		if s.Disabled {
-			r.status.State = Stopped
-			continue
-		}
-		if s.Transport == TransportStdio {
-			r.log = openStderrLog(opts.LogDir, s.Name)
-			r.status.Log = r.log.path
-		}
-		r.active = true
-		m.wg.Add(1)
-		go m.keep(r)
+		m.addLocked(s, last[s.Name])
 	}
 	return m
+}
+
+// addLocked records s, with the tools it had last time, and starts it in
+// the background unless it is disabled. m.mu is held, or m is not shared
+// yet.
+func (m *Manager) addLocked(s Server, last []ToolInfo) {
+	r := &running{status: Status{Server: s, State: Starting, LastTools: last}, kick: make(chan struct{}, 1)}
+	m.servers[s.Name] = r
+	m.order = append(m.order, s.Name)
+	if s.Disabled {
+		r.status.State, r.settled = Stopped, true
+		return
+	}
+	if s.Transport == TransportStdio {
+		r.log = openStderrLog(m.opts.LogDir, s.Name)
+		r.status.Log = r.log.path
+	}
+	r.active = true
+	m.wg.Add(1)
+	go m.keep(r)
+}
+
+// Add starts one more server in the background, as if it had been
+// configured from the start: a session waits for it before its next run
+// and declares its tools once it is ready. It fails when the name is taken
+// or the manager is closing.
+func (m *Manager) Add(s Server) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case m.closed || m.ctx.Err() != nil:
+		return errors.New("the MCP servers are shutting down")
+	case m.servers[s.Name] != nil:
+		return fmt.Errorf("an MCP server named %q is already configured (from %s)", s.Name, m.servers[s.Name].status.Server.Source)
+	}
+	var last []ToolInfo
+	if m.opts.Cache != nil {
+		last = m.opts.Cache.Lookup([]Server{s})[s.Name]
+	}
+	m.addLocked(s, last)
+	m.changedLocked()
+	return nil
 }
 
 func defaultBackoff(n int) time.Duration {
@@ -179,9 +222,7 @@ func (m *Manager) keep(r *running) {
 			continue
 		}
 		failures = 0
-		if m.opts.Listed != nil {
-			m.opts.Listed(s, tools)
-		}
+		m.listed(s, tools)
 		m.set(r, func(st *Status) {
 			st.State, st.Tools, st.Prompts, st.Err, st.Stderr = Ready, tools, prompts, nil, ""
 		}, conn)
@@ -290,11 +331,19 @@ func (m *Manager) serve(r *running, conn Conn) error {
 			if err != nil {
 				continue // a dying connection ends through done
 			}
-			if m.opts.Listed != nil {
-				m.opts.Listed(s, tools)
-			}
+			m.listed(s, tools)
 			m.set(r, func(st *Status) { st.Tools = tools }, nil)
 		}
+	}
+}
+
+// listed hands a server's fresh tool list to Options.Listed and the cache.
+func (m *Manager) listed(s Server, tools []ToolInfo) {
+	if m.opts.Listed != nil {
+		m.opts.Listed(s, tools)
+	}
+	if m.opts.Cache != nil {
+		m.opts.Cache.Store(s, tools)
 	}
 }
 
@@ -380,6 +429,9 @@ func (m *Manager) set(r *running, change func(*Status), conn Conn) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	change(&r.status)
+	if r.status.State != Starting {
+		r.settled = true
+	}
 	if conn != nil || r.status.State != Ready {
 		r.conn = conn
 	}
@@ -425,6 +477,7 @@ func (m *Manager) Statuses() []Status {
 	for _, name := range m.order {
 		st := m.servers[name].status
 		st.Tools = slices.Clone(st.Tools)
+		st.LastTools = slices.Clone(st.LastTools)
 		st.Prompts = slices.Clone(st.Prompts)
 		out = append(out, st)
 	}
@@ -432,8 +485,9 @@ func (m *Manager) Statuses() []Status {
 }
 
 // Conn waits until the server named name is ready and returns its
-// connection, or returns an error when it is unknown, stopped, or ctx
-// ends first. A server that failed and will be retried is waited for.
+// connection, or returns an error when it is unknown, failed, stopped, or
+// ctx ends first. A server starting (or restarting) is waited for; one
+// whose last start failed is not, though it will be retried.
 func (m *Manager) Conn(ctx context.Context, name string) (Conn, error) {
 	for {
 		m.mu.Lock()
@@ -447,6 +501,15 @@ func (m *Manager) Conn(ctx context.Context, name string) (Conn, error) {
 		switch {
 		case st.State == Ready && conn != nil:
 			return conn, nil
+		case st.State == Failed:
+			// Retried later, but a caller waiting for the retry would
+			// wait its whole timeout for what is most likely the same
+			// error: say it now.
+			why := st.Err.Error()
+			if lines := strings.Split(strings.TrimSpace(st.Stderr), "\n"); lines[len(lines)-1] != "" {
+				why += "; its stderr ends: " + lines[len(lines)-1]
+			}
+			return nil, fmt.Errorf("MCP server %q failed to start: %s (cairn tries again in the background)", name, why)
 		case st.State == Stopped:
 			if st.Err != nil {
 				return nil, fmt.Errorf("MCP server %q is stopped: %v", name, st.Err)
@@ -462,6 +525,47 @@ func (m *Manager) Conn(ctx context.Context, name string) (Conn, error) {
 			return nil, fmt.Errorf("MCP server %q is not ready yet (%s)", name, st.State)
 		}
 	}
+}
+
+// Connect adds s (see Add) and waits, within ctx, until it is ready, and
+// returns its tools; or returns why it is not ready: it failed to start,
+// or ctx ended first (then it goes on starting in the background, and its
+// tools come when it is ready).
+func (m *Manager) Connect(ctx context.Context, s Server) ([]ToolInfo, error) {
+	if err := m.Add(s); err != nil {
+		return nil, err
+	}
+	if _, err := m.Conn(ctx, s.Name); err != nil {
+		return nil, err
+	}
+	for _, st := range m.Statuses() {
+		if st.Server.Name == s.Name {
+			return st.Tools, nil
+		}
+	}
+	return nil, fmt.Errorf("MCP server %q was removed", s.Name)
+}
+
+// Starting names the enabled servers whose first start has not ended yet
+// (neither ready nor failed), in configuration order.
+func (m *Manager) Starting() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, name := range m.order {
+		if !m.servers[name].settled {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// Changed returns a channel closed at the next change of any server's
+// state, tools or prompts.
+func (m *Manager) Changed() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.changed
 }
 
 // WaitSettled waits until every server has been started at least once

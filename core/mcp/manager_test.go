@@ -37,6 +37,25 @@ func (r *reports) add(s string) {
 	r.ch <- s
 }
 
+// waitState waits until the server named name is in state want.
+func waitState(t *testing.T, m *Manager, name string, want State) {
+	t.Helper()
+	ctx := waitCtx(t, 60*time.Second)
+	for {
+		changed := m.Changed()
+		for _, st := range m.Statuses() {
+			if st.Server.Name == name && st.State == want {
+				return
+			}
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			t.Fatalf("%s never became %s: %+v", name, want, m.Statuses())
+		}
+	}
+}
+
 func waitCtx(t *testing.T, d time.Duration) context.Context {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
@@ -86,8 +105,8 @@ func TestFailedStartIsReportedOnceWithCommandAndStderr(t *testing.T) {
 		t.Fatal("no report")
 	}
 	// It is retried until given up on, and reported only once.
-	ctx := waitCtx(t, 60*time.Second)
-	if _, err := m.Conn(ctx, "broken"); err == nil || !strings.Contains(err.Error(), "stopped") {
+	waitState(t, m, "broken", Stopped)
+	if _, err := m.Conn(waitCtx(t, 60*time.Second), "broken"); err == nil || !strings.Contains(err.Error(), "stopped") {
 		t.Fatalf("Conn: %v", err)
 	}
 	rep.mu.Lock()
@@ -289,9 +308,7 @@ func TestFailedStartsBackOffThenStop(t *testing.T) {
 			return time.Millisecond
 		}})
 	defer m.Close()
-	if _, err := m.Conn(waitCtx(t, 60*time.Second), "broken"); err == nil {
-		t.Fatal("a failing server became ready")
-	}
+	waitState(t, m, "broken", Stopped)
 	mu.Lock()
 	defer mu.Unlock()
 	if fmt.Sprint(delays) != "[1 2 3 4]" {
@@ -343,10 +360,10 @@ func TestSearchAndCallReachToolsTheSessionDoesNotDeclare(t *testing.T) {
 	if _, err := m.Conn(waitCtx(t, 30*time.Second), "g"); err != nil {
 		t.Fatal(err)
 	}
-	// Nothing known in advance (a first run): only the gateways.
-	tools := SessionTools(m, nil)
-	if len(tools) != 2 || tools[0].Spec().Name != SearchToolName || tools[1].Spec().Name != CallToolName {
-		t.Fatalf("tools %v", tools)
+	src := NewSource(m, nil)
+	tools := []core.Tool{src.Find(SearchToolName), src.Find(CallToolName)}
+	if tools[0] == nil || tools[1] == nil {
+		t.Fatalf("gateways %v", tools)
 	}
 	found := call(t, tools[0], `{"query":"echo text"}`)
 	if !strings.HasPrefix(text(found), "## mcp__g__echo\nEcho text back\nparameters: {") {
@@ -377,13 +394,13 @@ func TestSearchAndCallReachToolsTheSessionDoesNotDeclare(t *testing.T) {
 	if asker.q.Title != "Allow "+CallToolName+"?" {
 		t.Errorf("question %+v", asker.q)
 	}
-	// Known tools within the budget are declared too; over it, not.
-	known := m.LiveTools()
-	if got := SessionTools(m, known); len(got) != len(known)+2 {
-		t.Errorf("%d tools declared, want %d", len(got), len(known)+2)
+	// The ready server's tools are declared beside the gateways and the
+	// resource tools, while they fit the budget.
+	live := m.LiveTools()
+	if got := src.Tools(); len(got) != len(live)+4 {
+		t.Errorf("%d tools declared, want %d", len(got), len(live)+4)
 	}
-	big := NewTool(m, Server{Name: "g"}, ToolInfo{Name: "big", Description: strings.Repeat("d", DirectBudget)})
-	if got := SessionTools(m, append(known, big)); len(got) != 2 {
-		t.Errorf("over budget: %d tools declared", len(got))
+	if specBytes(live) > DirectBudget || specBytes(append(live, NewTool(m, Server{Name: "g"}, ToolInfo{Name: "big", Description: strings.Repeat("d", DirectBudget)}))) <= DirectBudget {
+		t.Errorf("budget: %d bytes of specs", specBytes(live))
 	}
 }

@@ -272,6 +272,7 @@ func TestReconnect(t *testing.T) {
 	// Make it fail until it is given up on, then bring it back.
 	failing.Store(true)
 	_ = m.Reconnect("s")
+	waitState(t, m, "s", Stopped)
 	if _, err := m.Conn(ctx, "s"); err == nil || !strings.Contains(err.Error(), "stopped") {
 		t.Fatalf("failing server: %v", err)
 	}

@@ -25,54 +25,35 @@ const DirectBudget = 32 << 10
 // maxSearchResults bounds one search's answer.
 const maxSearchResults = 10
 
-// SessionTools returns the MCP tools a session declares. The known tools
-// (cached from earlier runs) are declared directly while their specs fit
-// DirectBudget. mcp_tool_search and mcp_call are always added: they reach
-// every tool of every ready server, including tools that appeared after
-// the session started, and tools left undeclared for the budget. A call
-// through mcp_call is approved as a call of the tool it names (see
-// WithHints).
-func SessionTools(m *Manager, known []core.Tool) []core.Tool {
-	size := 0
-	for _, t := range known {
-		spec := t.Spec()
-		size += len(spec.Name) + len(spec.Description) + len(spec.Parameters)
-	}
-	g := &gateway{m: m, known: known}
-	out := []core.Tool{&searchTool{g}, &callTool{g}}
-	if size <= DirectBudget {
-		out = append(slices.Clip(known), out...)
-	}
-	return out
-}
-
-// gateway finds MCP tools by name among the live and the known ones.
+// gateway finds MCP tools by name among the tools of the ready servers.
 type gateway struct {
-	m     *Manager
-	known []core.Tool
+	m *Manager
+	// wait, when set, waits (bounded) for servers still starting.
+	wait func(context.Context)
 }
 
-// all returns every reachable tool, live ones first, without duplicates.
+// all returns every tool of every ready server.
 func (g *gateway) all() []*Tool {
-	seen := map[string]bool{}
 	var out []*Tool
-	for _, list := range [][]core.Tool{g.m.LiveTools(), g.known} {
-		for _, t := range list {
-			mt, ok := t.(*Tool)
-			if ok && !seen[mt.name] {
-				seen[mt.name] = true
-				out = append(out, mt)
-			}
+	for _, t := range g.m.LiveTools() {
+		if mt, ok := t.(*Tool); ok {
+			out = append(out, mt)
 		}
 	}
 	return out
 }
 
-func (g *gateway) find(name string) *Tool {
+// find returns the tool named name: a ready server's tool, or a stand-in
+// for a tool of a server that is not ready; nil when no server's tools
+// are named so.
+func (g *gateway) find(name string) core.Tool {
 	for _, t := range g.all() {
 		if t.name == name {
 			return t
 		}
+	}
+	if st, ok := g.m.serverOf(name); ok && st.State != Ready {
+		return &laterTool{g: g, server: st.Server, name: name}
 	}
 	return nil
 }
@@ -90,33 +71,25 @@ func (t *searchTool) Spec() core.ToolSpec {
 func (t *searchTool) Category() core.ApprovalCategory { return core.CategoryInfo }
 func (t *searchTool) Kind() core.ToolKind             { return core.KindSearch }
 
-func (t *searchTool) Execute(_ context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
+func (t *searchTool) Execute(ctx context.Context, call core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
 	var args struct {
 		Query string `json:"query"`
 	}
 	_ = json.Unmarshal(call.Arguments, &args)
 	words := strings.Fields(strings.ToLower(args.Query))
-	type hit struct {
-		tool  *Tool
-		score int
-	}
-	var hits []hit
-	for _, tl := range t.g.all() {
-		hay := strings.ToLower(tl.name + " " + tl.info.Name + " " + tl.info.Title + " " + tl.info.Description)
-		score := 0
-		for _, w := range words {
-			if strings.Contains(hay, w) {
-				score++
-			}
-		}
-		if score > 0 || len(words) == 0 {
-			hits = append(hits, hit{tl, score})
-		}
+	hits := t.match(words)
+	if len(hits) == 0 && t.g.wait != nil && len(t.g.m.Starting()) > 0 {
+		// A server still starting may have the tool: wait for it (within
+		// the session's limit) before answering that nothing matches.
+		t.g.wait(ctx)
+		hits = t.match(words)
 	}
 	if len(hits) == 0 {
-		return core.TextResult("No MCP tool matches; servers still starting may add more (try again later)."), nil
+		if starting := t.g.m.Starting(); len(starting) > 0 {
+			return core.TextResult(fmt.Sprintf("No MCP tool matches; MCP servers still starting may add more: %s (try again later).", strings.Join(starting, ", "))), nil
+		}
+		return core.TextResult("No MCP tool matches."), nil
 	}
-	slices.SortStableFunc(hits, func(a, b hit) int { return b.score - a.score })
 	var b strings.Builder
 	if len(words) == 0 {
 		for _, h := range hits {
@@ -129,6 +102,31 @@ func (t *searchTool) Execute(_ context.Context, call core.ToolCall, _ func(core.
 		fmt.Fprintf(&b, "## %s\n%s\nparameters: %s\n\n", spec.Name, strings.TrimSpace(spec.Description), spec.Parameters)
 	}
 	return core.ToolResult{Content: capText([]core.Content{core.TextBlock(b.String())}, "")}, nil
+}
+
+// searchHit is a tool matching a search, scored by the words it matches.
+type searchHit struct {
+	tool  *Tool
+	score int
+}
+
+// match returns the tools matching words, best first; no words match all.
+func (t *searchTool) match(words []string) []searchHit {
+	var hits []searchHit
+	for _, tl := range t.g.all() {
+		hay := strings.ToLower(tl.name + " " + tl.info.Name + " " + tl.info.Title + " " + tl.info.Description)
+		score := 0
+		for _, w := range words {
+			if strings.Contains(hay, w) {
+				score++
+			}
+		}
+		if score > 0 || len(words) == 0 {
+			hits = append(hits, searchHit{tl, score})
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b searchHit) int { return b.score - a.score })
+	return hits
 }
 
 // callTool calls any reachable MCP tool by name.
@@ -164,9 +162,9 @@ func (t *callTool) parse(call core.ToolCall) (string, core.ToolCall, error) {
 	return args.Tool, core.ToolCall{ID: call.ID, Name: args.Tool, Arguments: args.Arguments}, nil
 }
 
-// inner resolves a call of mcp_call to the tool it names and that tool's
-// own call.
-func (t *callTool) inner(call core.ToolCall) (*Tool, core.ToolCall, error) {
+// inner resolves a call of mcp_call to the tool it names (a stand-in when
+// its server is not ready) and that tool's own call.
+func (t *callTool) inner(call core.ToolCall) (core.Tool, core.ToolCall, error) {
 	name, innerCall, err := t.parse(call)
 	if err != nil {
 		return nil, core.ToolCall{}, err
@@ -192,34 +190,23 @@ func (t *callTool) inner(call core.ToolCall) (*Tool, core.ToolCall, error) {
 // Arguments the named tool (or mcp_call) cannot take unambiguously are the
 // error: such a call never runs, so nobody is asked about it.
 func (t *callTool) approvalSubject(ctx context.Context, call core.ToolCall) (core.Tool, core.ToolCall, error) {
-	tool, innerCall, err := t.inner(call)
-	if err == nil {
-		return tool, innerCall, nil
-	}
+	name, innerCall, err := t.parse(call)
 	if ae := (*core.ArgumentsError)(nil); errors.As(err, &ae) {
 		return nil, core.ToolCall{}, err
 	}
-	name, innerCall, err := t.parse(call)
 	if err != nil || !strings.HasPrefix(name, "mcp__") {
 		// Only an MCP tool's name gets a stand-in: a rule remembered for
 		// "read_mcp_resource" or "bash" must never come from here.
 		return t, call, nil
 	}
-	for _, st := range t.g.m.Statuses() {
-		if strings.HasPrefix(name, "mcp__"+sanitize(st.Server.Name)+"__") && st.State != Ready {
-			wait, cancel := context.WithTimeout(ctx, st.Server.Timeout)
-			_, err := t.g.m.Conn(wait, st.Server.Name)
-			cancel()
-			if err == nil {
-				tool, innerCall, err := t.inner(call)
-				if err == nil {
-					return tool, innerCall, nil
-				}
-				if ae := (*core.ArgumentsError)(nil); errors.As(err, &ae) {
-					return nil, core.ToolCall{}, err
-				}
-			}
+	if tool := t.g.find(name); tool != nil {
+		tool = resolved(ctx, tool)
+		// What the question judges is what the server gets: held to the
+		// named tool's schema as a direct call's arguments are.
+		if innerCall.Arguments, err = core.CheckArguments(tool.Spec(), innerCall.Arguments); err != nil {
+			return nil, core.ToolCall{}, err
 		}
+		return tool, innerCall, nil
 	}
 	return &Tool{m: t.g.m, info: ToolInfo{Name: name}, name: name}, innerCall, nil
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
@@ -42,15 +43,26 @@ type ReplayOptions struct {
 // answer before it (that answer was left out, or compaction cut it) or that
 // answers a call a second time is left out.
 //
+// And for a model that does not take images, each image of a
+// prompt or a tool result (an MCP server's screenshot, say) is replaced by
+// a text saying an image was left out, so the model knows it is missing
+// instead of never hearing of it.
+//
 // Messages of other types, and nil ones, are dropped. The caller's messages
 // are never modified: a message that must change is copied.
 func CleanHistory(msgs []core.Message, model *core.Model, opts ReplayOptions) []core.Message {
-	c := cleaner{model: model, opts: opts, out: make([]core.Message, 0, len(msgs))}
+	c := cleaner{model: model, opts: opts, out: make([]core.Message, 0, len(msgs)),
+		textOnly: model != nil && !model.SupportsImages()}
 	for _, msg := range msgs {
 		switch msg := msg.(type) {
 		case *core.UserMessage:
 			if msg != nil {
 				c.closeTurn()
+				if c.textOnly && hasImage(msg.Content) {
+					cp := *msg
+					cp.Content = c.imagesLeftOut(msg.Content)
+					msg = &cp
+				}
 				c.out = append(c.out, msg)
 			}
 		case *core.AssistantMessage:
@@ -60,6 +72,11 @@ func CleanHistory(msgs []core.Message, model *core.Model, opts ReplayOptions) []
 			}
 		case *core.ToolResultMessage:
 			if msg != nil {
+				if c.textOnly && hasImage(msg.Content) {
+					cp := *msg
+					cp.Content = c.imagesLeftOut(msg.Content)
+					msg = &cp
+				}
 				c.result(msg)
 			}
 		}
@@ -73,8 +90,10 @@ func CleanHistory(msgs []core.Message, model *core.Model, opts ReplayOptions) []
 type cleaner struct {
 	model *core.Model
 	opts  ReplayOptions
-	out   []core.Message
-	calls []openCall
+	// textOnly: the model takes no images, so they are left out, saying so.
+	textOnly bool
+	out      []core.Message
+	calls    []openCall
 }
 
 // openCall is a tool call of the last answer: its id as recorded (which its
@@ -169,6 +188,28 @@ func (c *cleaner) result(msg *core.ToolResultMessage) {
 		c.out = append(c.out, msg)
 		return
 	}
+}
+
+func hasImage(blocks []core.Content) bool {
+	for _, b := range blocks {
+		if b.Type == core.ContentImage {
+			return true
+		}
+	}
+	return false
+}
+
+// imagesLeftOut returns blocks with each image replaced by a text that
+// says an image was left out, and why.
+func (c *cleaner) imagesLeftOut(blocks []core.Content) []core.Content {
+	out := make([]core.Content, len(blocks))
+	for i, b := range blocks {
+		if b.Type == core.ContentImage {
+			b = core.TextBlock(fmt.Sprintf("[An image (%s) was left out here: the model %s does not take images.]", b.MimeType, c.model.ID))
+		}
+		out[i] = b
+	}
+	return out
 }
 
 // closeTurn answers the open calls that got no result.

@@ -268,3 +268,40 @@ func TestSafeToolCallID(t *testing.T) {
 		}
 	}
 }
+
+// A model that takes no images is told where an image of a tool result (an
+// MCP server's screenshot) or of a prompt was left out; one that takes
+// images gets them, and the caller's messages are untouched.
+func TestCleanHistoryTellsATextOnlyModelOfImagesLeftOut(t *testing.T) {
+	img := core.ImageBlock("iVBORw0KGgo=", "image/png")
+	user := &core.UserMessage{Content: []core.Content{core.TextBlock("look"), img}}
+	answer := answerFrom(asked, core.StopToolUse, toolCall("c1", "mcp__everything__get_tiny_image", ""))
+	result := &core.ToolResultMessage{ToolCallID: "c1", ToolName: "mcp__everything__get_tiny_image", Content: []core.Content{core.TextBlock("here:"), img}}
+	msgs := []core.Message{user, answer, result}
+
+	textOnly := asked
+	textOnly.Input = []string{"text"}
+	got := CleanHistory(msgs, &textOnly, ReplayOptions{})
+	want := "[An image (image/png) was left out here: the model model-a does not take images.]"
+	for _, i := range []int{0, 2} {
+		var blocks []core.Content
+		switch m := got[i].(type) {
+		case *core.UserMessage:
+			blocks = m.Content
+		case *core.ToolResultMessage:
+			blocks = m.Content
+		}
+		if len(blocks) != 2 || blocks[1].Type != core.ContentText || blocks[1].Text != want {
+			t.Errorf("message %d: %+v", i, blocks)
+		}
+	}
+	if user.Content[1].Type != core.ContentImage || result.Content[1].Type != core.ContentImage {
+		t.Error("the caller's messages were changed")
+	}
+
+	withImages := asked
+	withImages.Input = []string{"text", "image"}
+	if got := CleanHistory(msgs, &withImages, ReplayOptions{}); got[2] != result || got[0] != user {
+		t.Error("a model that takes images lost them")
+	}
+}

@@ -49,6 +49,22 @@ type Settings struct {
 	// ShellCommandPrefix is prepended to every command the bash tool runs
 	// (for example "shopt -s expand_aliases").
 	ShellCommandPrefix string `json:"shellCommandPrefix,omitempty"`
+	// MCP configures how sessions use MCP servers.
+	MCP MCPSettings `json:"mcp"`
+}
+
+// MCPSettings configures how sessions use MCP servers (the servers
+// themselves are in mcp.json).
+type MCPSettings struct {
+	// StartupTimeoutMs bounds how long a prompt waits, before its first
+	// request, for servers still starting, in milliseconds; 0 means it
+	// does not wait. The environment's CAIRN_MCP_STARTUP_MS overrides it.
+	StartupTimeoutMs int `json:"startupTimeoutMs"`
+}
+
+// StartupTimeout is StartupTimeoutMs as a duration.
+func (m MCPSettings) StartupTimeout() time.Duration {
+	return time.Duration(m.StartupTimeoutMs) * time.Millisecond
 }
 
 // QueueMode says how many queued messages are delivered at once.
@@ -116,6 +132,7 @@ func Defaults() Settings {
 		Compaction:    CompactionSettings{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000},
 		Retry:         RetrySettings{Enabled: true, MaxRetries: 3, BaseDelayMs: 2000, MaxDelayMs: 60000},
 		ApprovalMode:  approval.ModeDefault,
+		MCP:           MCPSettings{StartupTimeoutMs: 10000},
 	}
 }
 
@@ -152,6 +169,7 @@ func (s *Settings) fields() []field {
 		{"hideThinkingBlock", &s.HideThinkingBlock},
 		{"shellPath", &s.ShellPath},
 		{"shellCommandPrefix", &s.ShellCommandPrefix},
+		{"mcp", &s.MCP},
 	}
 }
 
@@ -270,6 +288,7 @@ func (s *Settings) normalize() []error {
 		{"retry.maxRetries", &s.Retry.MaxRetries, d.Retry.MaxRetries},
 		{"retry.baseDelayMs", &s.Retry.BaseDelayMs, d.Retry.BaseDelayMs},
 		{"retry.maxDelayMs", &s.Retry.MaxDelayMs, d.Retry.MaxDelayMs},
+		{"mcp.startupTimeoutMs", &s.MCP.StartupTimeoutMs, d.MCP.StartupTimeoutMs},
 	} {
 		if *n.v < 0 {
 			bad(n.key, *n.v, "a number of at least 0")

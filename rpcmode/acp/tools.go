@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/escape"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/toolpath"
 	"github.com/cairn-dev/cairn/core/tools"
 )
@@ -81,9 +82,10 @@ const maxPreviewFile = 4 << 20
 // A replayed call (readFile false) does not read the file, which holds
 // the call's result by now.
 func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*toolCall, string, []location) {
-	c := &toolCall{name: name, kind: s.b().kinds[name], rawArgs: raw}
-	if c.kind == "" {
-		c.kind = core.KindOther
+	c := &toolCall{name: name, kind: s.kind(name), rawArgs: raw}
+	if inner, ok := mcpCallTarget(name, raw); ok {
+		// A call through mcp_call is shown as the MCP tool it calls.
+		return &toolCall{name: name, kind: s.kind(inner), rawArgs: raw}, inner, nil
 	}
 	var a toolArgs
 	_ = json.Unmarshal(raw, &a)
@@ -116,6 +118,34 @@ func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*too
 		c.diffs = diffPreview(c.path, a, readFile)
 	}
 	return c, title, locs
+}
+
+// kind is the ACP kind of the tool named name: from the tools the session
+// began with, else from the tools it has now (an MCP server's tools come
+// while it runs), else other.
+func (s *server) kind(name string) core.ToolKind {
+	b := s.b()
+	if k := b.kinds[name]; k != "" {
+		return k
+	}
+	if t := b.sess.Tool(name); t != nil && t.Kind() != "" {
+		return t.Kind()
+	}
+	return core.KindOther
+}
+
+// mcpCallTarget is the MCP tool a call of mcp_call names, if it names one.
+func mcpCallTarget(name string, raw json.RawMessage) (string, bool) {
+	if name != mcp.CallToolName {
+		return "", false
+	}
+	var a struct {
+		Tool string `json:"tool"`
+	}
+	if json.Unmarshal(raw, &a) != nil || a.Tool == "" {
+		return "", false
+	}
+	return a.Tool, true
 }
 
 // diffPreview is the change an edit or write call asks for: the edit's

@@ -170,9 +170,23 @@ func (w *writer) handle(e core.Event) {
 		w.update(configOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: w.srv.configOptions()})
 	case core.SessionInfoChanged:
 		w.update(sessionInfoUpdate{SessionUpdate: "session_info_update", Title: e.Name})
+	case core.Notice:
+		w.notice(e)
 	case core.Settled:
 		w.settled(e)
 	}
+}
+
+// notice shows the editor what the session wants the person to know (the
+// MCP servers a prompt waits for, gives up on, or that failed). ACP has no
+// update for notices: progress goes as a thought, a warning or an error
+// into the agent's message, set apart, where the person reads it.
+func (w *writer) notice(n core.Notice) {
+	if n.Level == core.NotifyInfo {
+		w.chunk("agent_thought_chunk", "cairn: "+n.Message+"\n")
+		return
+	}
+	w.chunk("agent_message_chunk", "> cairn: "+strings.ReplaceAll(n.Message, "\n", "\n> ")+"\n\n")
 }
 
 // settled answers the open prompt: every open tool call is closed first,

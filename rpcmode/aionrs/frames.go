@@ -24,6 +24,7 @@ const (
 	cmdSetMode     commandType = "set_mode"
 	cmdSetConfig   commandType = "set_config"
 	cmdPing        commandType = "ping"
+	cmdAddMCP      commandType = "add_mcp_server"
 )
 
 // command is one decoded line. Only the fields of its Type are meaningful.
@@ -38,6 +39,7 @@ type command struct {
 	Text   string
 	Mode   string
 	Config *configChange // set_config's fields
+	MCP    addMCP
 }
 
 // wireCommand is a command line as JSON; pointers tell missing from empty.
@@ -52,6 +54,14 @@ type wireCommand struct {
 	Reason  *string  `json:"reason"`
 	Text    *string  `json:"text"`
 	Mode    *string  `json:"mode"`
+	// add_mcp_server's fields.
+	Name      *string           `json:"name"`
+	Transport *string           `json:"transport"`
+	Command   *string           `json:"command"`
+	Args      []string          `json:"args"`
+	Env       map[string]string `json:"env"`
+	URL       *string           `json:"url"`
+	Headers   map[string]string `json:"headers"`
 }
 
 // protocolError is a command that cannot be served; its text is the
@@ -142,6 +152,15 @@ func decodeCommand(line []byte) (command, *protocolError) {
 			return c, badCommand("Invalid set_config command: %v", err)
 		}
 		c.Config = &cc
+	case cmdAddMCP:
+		if err := need("name", w.Name); err != nil {
+			return c, err
+		}
+		if err := need("transport", w.Transport); err != nil {
+			return c, err
+		}
+		c.MCP = addMCP{name: *w.Name, transport: *w.Transport, command: str(w.Command), url: str(w.URL),
+			args: w.Args, env: w.Env, headers: w.Headers}
 	case cmdStop, cmdPing:
 	default:
 		return c, badCommand("Unknown command type: %s", c.Type)

@@ -51,6 +51,9 @@ type Host struct {
 	// Log receives notes for whoever reads stderr (ignored commands);
 	// nil discards them.
 	Log io.Writer
+	// MCP adds the servers of add_mcp_server; nil refuses them (and ready
+	// says MCP is off).
+	MCP MCPAdder
 	// SettleLimit bounds how long Serve waits at the end for a cancelled
 	// message to wind down; zero means 30 seconds.
 	SettleLimit time.Duration
@@ -226,7 +229,7 @@ func (s *server) capabilities() capabilities {
 		names[i] = string(m)
 	}
 	model := s.sess.State().Model
-	return capabilities{ToolApproval: true, Thinking: true, ImageInput: model.SupportsImages(), MCP: false,
+	return capabilities{ToolApproval: true, Thinking: true, ImageInput: model.SupportsImages(), MCP: s.host.MCP != nil,
 		Modes: names, CurrentMode: string(s.host.Approvals.Mode()), CurrentModel: model.ID,
 		Effort: true, EffortLevels: []string{"low", "medium", "high"}}
 }
@@ -234,6 +237,9 @@ func (s *server) capabilities() capabilities {
 func (s *server) category(tool string) core.ApprovalCategory {
 	if c, ok := s.categories[tool]; ok {
 		return c
+	}
+	if t := s.sess.Tool(tool); t != nil {
+		return t.Category() // a tool that came later (an MCP server's)
 	}
 	return core.CategoryExec
 }
@@ -291,5 +297,7 @@ func (s *server) handle(c command) {
 		s.onSetConfig(c)
 	case cmdPing:
 		s.send(line(pongFrame{Type: "pong"}))
+	case cmdAddMCP:
+		s.onAddMCPServer(c)
 	}
 }

@@ -203,6 +203,9 @@ func (t *translator) question(q core.Question) {
 
 func (t *translator) approvalParams(x *execution, q core.Question) map[string]any {
 	tool := t.c.tools[x.name]
+	if tool == nil {
+		tool = t.c.sess.Tool(x.name) // an MCP server's tool, there since
+	}
 	category := "other"
 	if tool != nil {
 		category = string(tool.Category())

@@ -248,9 +248,12 @@ type toolInfo struct {
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
+// toolsList lists the tools the session offers now: an MCP server's tools
+// join once it is ready (Host.Tools is what it began with).
 func (s *server) toolsList() []toolInfo {
-	list := make([]toolInfo, 0, len(s.host.Tools))
-	for _, t := range s.host.Tools {
+	tools := s.host.Session.Tools()
+	list := make([]toolInfo, 0, len(tools))
+	for _, t := range tools {
 		spec := t.Spec()
 		schema := spec.Parameters
 		if len(strings.TrimSpace(string(schema))) == 0 || !json.Valid(schema) {
