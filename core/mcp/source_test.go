@@ -290,3 +290,30 @@ func TestNoEnabledServerNoMCPTools(t *testing.T) {
 		t.Errorf("tools after Connect: %v", got)
 	}
 }
+
+// A call of a tool whose server is still starting is judged by the
+// server's own schema once it is ready: the stand-in the registry finds
+// meanwhile lets the agent's strict argument check through (it declares no
+// parameters of its own), and the call then runs with those arguments.
+func TestCallOfAToolStillStartingKeepsItsArguments(t *testing.T) {
+	g := mcptest.StartGo(t, mcptest.GoOptions{Held: true})
+	m := startManager(t, g.Config("slow"))
+	r := registryOf(m, newManual())
+	tool := r.Find("mcp__slow__echo")
+	if tool == nil {
+		t.Fatal("no stand-in for a tool of a server still starting")
+	}
+	args, err := core.CheckArguments(tool.Spec(), json.RawMessage(`{"text":"early"}`))
+	if err != nil {
+		t.Fatalf("the stand-in refused the arguments before the server could judge them: %v", err)
+	}
+	if _, err := core.CheckArguments(tool.Spec(), json.RawMessage(`{"text":"a","Text":"b"}`)); err == nil {
+		t.Error("the stand-in let case-variant keys through")
+	}
+	done := make(chan core.ToolResult, 1)
+	go func() { done <- run(t, tool, string(args)) }()
+	g.Open()
+	if res := <-done; res.IsError || resultText(res) != "echo: early" {
+		t.Fatalf("result %+v", res)
+	}
+}
