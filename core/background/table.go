@@ -102,6 +102,16 @@ func (i Info) Status() string {
 	return "exited with code " + strconv.Itoa(i.Exit.Code)
 }
 
+// ExitCode returns the command's exit status, and false while it runs or
+// when it did not exit by itself (killed, ended by a signal, not waited
+// for).
+func (i Info) ExitCode() (int, bool) {
+	if i.Running || i.Killed || i.Exit.Signal != "" || i.Exit.Err != nil {
+		return 0, false
+	}
+	return i.Exit.Code, true
+}
+
 // Table is a session's background commands. Its methods are safe for
 // concurrent use.
 type Table struct {

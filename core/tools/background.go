@@ -48,8 +48,7 @@ type BackgroundDetails struct {
 
 func backgroundDetails(i background.Info) BackgroundDetails {
 	d := BackgroundDetails{ID: i.ID, Command: i.Command, Pid: i.Pid, Running: i.Running, Status: i.Status(), OutputPath: i.OutputPath}
-	if !i.Running && !i.Killed && i.Exit.Signal == "" && i.Exit.Err == nil {
-		code := i.Exit.Code
+	if code, ok := i.ExitCode(); ok {
 		d.ExitCode = &code
 	}
 	return d
