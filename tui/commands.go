@@ -48,6 +48,7 @@ func builtinCommands() []command {
 		{"copy", "", "copy the last answer to the clipboard", (*Model).cmdCopy},
 		{"theme", "[name]", "pick the colour theme", (*Model).cmdTheme},
 		{"mcp", "[reconnect <server>]", "show the MCP servers, their tools and prompts", (*Model).cmdMCP},
+		{"ps", "[kill <id>]", "list the background commands and kill one", (*Model).cmdPs},
 		{"hotkeys", "", "list the keyboard shortcuts", (*Model).cmdHotkeys},
 		{"help", "", "list the commands", (*Model).cmdHelp},
 		{"quit", "", "leave cairn", (*Model).cmdQuit},

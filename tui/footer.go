@@ -28,6 +28,8 @@ type footer struct {
 	// answeredBy is the model the last answer names, when it differs
 	// from the one asked for (a router's choice).
 	answeredBy string
+	// processes counts the running background commands (processes.go).
+	processes int
 }
 
 func newFooter(opts Options) footer {
@@ -114,6 +116,9 @@ func (m *Model) footerView(w int) string {
 	}
 	if f.mode != "" {
 		right += " • " + f.mode
+	}
+	if f.processes > 0 {
+		right += fmt.Sprintf(" • %d bg", f.processes)
 	}
 	line1 := m.st.muted.Render(ansi.Truncate(left, w, "…"))
 	statsText := strings.Join(stats, " ")

@@ -223,6 +223,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onBashDone(msg)
 	case commandDoneMsg:
 		return m.onCommandDone(msg)
+	case processesMsg:
+		return m.onProcesses()
 	case pickedMsg:
 		return m.onPicked(msg)
 	case interactiveDoneMsg:

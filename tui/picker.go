@@ -25,6 +25,7 @@ const (
 	pickResume
 	pickTree
 	pickFork
+	pickProcess
 )
 
 // pickItem is one choice: what is shown, a second muted column, and the

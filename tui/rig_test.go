@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/tools"
@@ -65,6 +66,8 @@ type rigOptions struct {
 	mcp func() []mcp.Status
 	// mcpServers offers MCP prompts and resources (Options.MCPServers).
 	mcpServers *mcp.Manager
+	// processes holds the session's background commands when set.
+	processes *background.Table
 }
 
 func newRig(t testing.TB, o rigOptions) *rig {
@@ -89,11 +92,12 @@ func newRig(t testing.TB, o rigOptions) *rig {
 		retry = *o.retry
 	}
 	sess, err := agent.New(agent.Config{
-		Model:    model,
-		Open:     func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: fp}, nil },
-		Tools:    tools.New(dir),
-		Approver: gate,
-		Models:   o.models,
+		Model:     model,
+		Open:      func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: fp}, nil },
+		Tools:     tools.New(dir),
+		Processes: o.processes,
+		Approver:  gate,
+		Models:    o.models,
 
 		Conversations: o.conversations,
 		History:       o.history,

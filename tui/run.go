@@ -39,8 +39,10 @@ func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 }
 
 // Connect starts delivering the session's events, its questions among
-// them, to send (a program's Send). stop ends the delivery.
+// them, and the changes of its background commands to send (a program's
+// Send). stop ends the delivery.
 func (m *Model) Connect(send func(tea.Msg)) (stop func()) {
+	stopProcesses := m.connectProcesses(send)
 	events, unsubscribe := m.sess.Subscribe()
 	done := make(chan struct{})
 	finished := make(chan struct{})
@@ -49,6 +51,7 @@ func (m *Model) Connect(send func(tea.Msg)) (stop func()) {
 		pumpEvents(events, send, done)
 	}()
 	return func() {
+		stopProcesses()
 		close(done)
 		unsubscribe()
 		<-finished

@@ -95,6 +95,8 @@ func (m *Model) onPicked(p pickedMsg) tea.Cmd {
 		return nil
 	}
 	switch p.kind {
+	case pickProcess:
+		return m.killProcess(m.sess.Processes(), p.value)
 	case pickThinking:
 		m.setThinking(core.ThinkingLevel(p.value))
 	case pickMode:

@@ -15,7 +15,12 @@ import (
 	"github.com/cairn-dev/cairn/core/provider/providertest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(asCairnEnv) != "" {
+		os.Exit(runAsCairn()) // background_test.go
+	}
+	goleak.VerifyTestMain(m)
+}
 
 type result struct {
 	code   int

@@ -7,6 +7,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/session"
@@ -127,7 +128,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// The workspace is local until a host (an ACP editor) offers its files
 	// and terminals.
 	workspace := tools.NewWorkspace()
-	builtin := tools.NewIn(cwd, workspace)
+	// Background commands belong to the session, which kills them when it
+	// ends (agent.Config.Processes).
+	procs := background.New(background.Options{})
+	builtin := tools.WithBackground(tools.NewIn(cwd, workspace), procs)
 	if opts.Mode == "acp" {
 		// Only an ACP editor shows plans.
 		builtin = append(builtin, tools.NewPlan())
@@ -197,6 +201,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			Enabled: eff.Compaction.Enabled, ReserveTokens: eff.Compaction.ReserveTokens,
 			KeepRecentTokens: eff.Compaction.KeepRecentTokens,
 		},
+		Processes: procs,
 	}
 	if file != nil {
 		convs := agent.NewFileConversations(sessionStore(env, opts), cwd, file)
@@ -224,6 +229,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	cfg.Toolset, cfg.Approver = registry, servers.approver(gate)
 	sess, err := agent.New(cfg)
 	if err != nil {
+		procs.Close()
 		servers.close()
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/toolset"
 )
@@ -146,6 +147,10 @@ type Config struct {
 	Now func() time.Time
 	// After is the timer for question deadlines; nil means time.After.
 	After func(time.Duration) <-chan time.Time
+
+	// Processes holds the session's background commands (see
+	// processes.go); nil means none can be started.
+	Processes *background.Table
 }
 
 // Errors returned by commands.
@@ -260,8 +265,9 @@ func (s *Session) Subscribe() (<-chan core.Event, func()) { return s.bus.subscri
 // the events (see Subscription.Mark).
 func (s *Session) Follow() *Subscription { return s.bus.follow() }
 
-// Close aborts any active prompt, waits for it to end, and closes the
-// conversation's storage (flushing its session file).
+// Close aborts any active prompt, waits for it to end, kills the
+// background commands, and closes the conversation's storage (flushing its
+// session file).
 func (s *Session) Close() {
 	s.mu.Lock()
 	already := s.closed
@@ -269,6 +275,7 @@ func (s *Session) Close() {
 	s.mu.Unlock()
 	s.stop()
 	s.runs.Wait()
+	s.closeProcesses()
 	if !already {
 		s.convMu.Lock()
 		_ = s.convs.Close()

@@ -207,7 +207,7 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		// asked is denied.
 		return Decision{By: ByRule}
 	case protected != "":
-		return g.askProtected(ctx, ask, name, subject, protected, call.ID)
+		return g.askProtected(ctx, ask, name, subject, protected, call)
 	case session.covers(name, cat, subject):
 		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
 	case always.covers(name, cat, subject):
@@ -216,7 +216,7 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		return Decision{By: ByAbort}
 	}
 	q := g.question(name, cat, subject)
-	q.callID = call.ID
+	q.callID, q.background = call.ID, inBackground(call)
 	if outside {
 		// auto_edit would not allow it either.
 		q.unattended = unattendedWriteReason
@@ -228,11 +228,11 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 // which no mode but yolo and no rule lets through. The question carries the
 // reason and offers no remembering, and the decision's Warning repeats the
 // reason.
-func (g *Gate) askProtected(ctx context.Context, ask core.Asker, name, subject, reason, callID string) Decision {
+func (g *Gate) askProtected(ctx context.Context, ask core.Asker, name, subject, reason string, call core.ToolCall) Decision {
 	if ctx.Err() != nil {
 		return Decision{By: ByAbort, Warning: reason}
 	}
-	q := question{tool: name, subject: subject, callID: callID, warning: reason,
+	q := question{tool: name, subject: subject, callID: call.ID, background: inBackground(call), warning: reason,
 		options:    []Option{OptionAllowOnce, OptionDeny, OptionDenyReason},
 		unattended: unattendedProtectedReason}
 	d := g.ask(ctx, ask, q)
@@ -276,6 +276,7 @@ type question struct {
 	tool, subject string
 	cat           core.ApprovalCategory
 	callID        string
+	background    bool   // the command is to run in the background
 	warning       string // why the call needs care, shown with the question
 	options       []Option
 	// unattended, when set, is why the call is refused where nobody can be
@@ -341,13 +342,18 @@ func (q question) message() string {
 	return strings.Join(parts, " ")
 }
 
-// what names the tool and what it acts on: "bash: git status".
+// what names the tool and what it acts on: "bash: git status", "bash:
+// npm run dev (in the background)".
 func (q question) what() string {
 	s := strings.TrimSpace(q.subject)
+	what := q.tool + ": " + s
 	if s == "" || s == q.tool {
-		return q.tool
+		what = q.tool
 	}
-	return q.tool + ": " + s
+	if q.background {
+		what += " (in the background)"
+	}
+	return what
 }
 
 // ask puts q to the person and acts on the answer.

@@ -48,7 +48,7 @@ func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall
 	subject := g.Subject(tool, call)
 	abs := g.absPath(subject)
 	if reason := g.secretReason(subject, abs); reason != "" {
-		return g.askProtected(ctx, ask, name, subject, reason, call.ID)
+		return g.askProtected(ctx, ask, name, subject, reason, call)
 	}
 	if abs != "" && (g.dir != "" && toolpath.Within(abs, g.dir) || toolpath.Within(abs, g.temp)) {
 		return Decision{Allow: true, By: ByMode}

@@ -9,7 +9,7 @@
 //     first on a terminal, as when a terminal closes), then SIGKILL after
 //     Command.Grace, and SIGKILL again for whatever is left once the shell
 //     has exited. A command that exits on its own leaves what it started in
-//     the background running.
+//     the background running, unless its Command says KillGroupOnExit.
 //   - A command dies with cairn, even with kill -9: on Linux the shell gets
 //     SIGKILL from the kernel when cairn goes (a parent-death signal), and on
 //     every Unix a small guard process outside the group kills the whole

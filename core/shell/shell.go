@@ -38,6 +38,10 @@ type Command struct {
 	// Grace is how long the process group has to end between the stop
 	// signals and SIGKILL; zero kills at once.
 	Grace time.Duration
+	// KillGroupOnExit kills what is left of the process group when the
+	// shell exits on its own, so the command leaves nothing running (a
+	// background command, whose shell's life is the command's).
+	KillGroupOnExit bool
 }
 
 // Exit is how a command ended.
@@ -158,7 +162,7 @@ func (p *Process) supervise(ctx context.Context, c Command, waited <-chan error)
 	for {
 		select {
 		case err := <-waited:
-			if why.Cancelled || why.TimedOut {
+			if why.Cancelled || why.TimedOut || c.KillGroupOnExit {
 				// The shell is gone; take what it left behind too.
 				p.kill()
 			}

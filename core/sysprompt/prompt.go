@@ -48,6 +48,9 @@ var builtinSummaries = map[string]string{
 	"grep":  "Search file contents for a pattern (skips what .gitignore excludes)",
 	"find":  "Find files by glob pattern (skips what .gitignore excludes)",
 	"ls":    "List a directory's entries",
+	// The background tools (core/tools/background.go).
+	"bash_output": "Read a background command's new output and whether it still runs",
+	"kill_shell":  "Stop a background command and everything it started",
 }
 
 // maxSummaryRunes bounds the tool-list line of a tool cairn does not know.
@@ -174,6 +177,9 @@ func guidelines(tools []core.ToolSpec) []string {
 	case has("bash"):
 		out = append(out, "To explore files, prefer the "+joinAnd(explorers)+" tools to bash: they are faster and keep their output short.")
 	}
+	if has("bash_output") && has("kill_shell") {
+		out = append(out, backgroundGuidelines...)
+	}
 	if has("read") && has("bash") {
 		out = append(out, "Look at files with read, not with cat, head or sed.")
 	}
@@ -201,6 +207,16 @@ func guidelines(tools []core.ToolSpec) []string {
 	return append(out,
 		"Be concise.",
 		"Name file paths clearly when you talk about files.")
+}
+
+// backgroundGuidelines tell the model how to use background commands.
+var backgroundGuidelines = []string{
+	"Start servers, watchers and other commands that do not end by themselves with bash and run_in_background: true, " +
+		"not with & or nohup. The call returns an id (bash_1) at once.",
+	"Poll a background command with bash_output (its wait argument waits for new output; filter keeps matching lines) " +
+		"until it is ready, for example until a server says it is listening, before you use it. " +
+		"Output may be buffered when it is not a terminal: use unbuffered modes such as python3 -u.",
+	"Stop background commands with kill_shell when you no longer need them; all of them are stopped when the session ends.",
 }
 
 // joinAnd joins names as "a", "a and b" or "a, b and c".

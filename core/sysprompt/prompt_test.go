@@ -94,6 +94,15 @@ func TestGuidelinesFollowTools(t *testing.T) {
 			tools: []string{"write"},
 			want:  []string{"Use write for new files and complete rewrites.", "report what you changed"},
 		},
+		{
+			tools:   []string{"bash", "bash_output", "kill_shell"},
+			want:    []string{"run_in_background: true", "Poll a background command with bash_output", "Stop background commands with kill_shell"},
+			notWant: []string{"edits[]"},
+		},
+		{
+			tools:   []string{"bash"},
+			notWant: []string{"run_in_background", "bash_output", "kill_shell"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.tools, ","), func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/shell"
 )
 
@@ -34,6 +35,10 @@ type Bash struct {
 	TempDir string
 	// Workspace is where commands run; nil is the local machine.
 	Workspace *Workspace
+	// Background, when set, runs calls with run_in_background (always on
+	// the local machine, see background.go); nil leaves the parameter out
+	// of the tool's spec and refuses such calls.
+	Background *background.Table
 }
 
 // NewBash returns the bash tool working in cwd.
@@ -57,8 +62,14 @@ var bashSpec = core.ToolSpec{
 		`"timeout":{"type":"number","description":"Seconds after which the command is stopped (optional; by default it may run as long as it needs)"}}}`),
 }
 
-// Spec describes the tool to the model.
-func (*Bash) Spec() core.ToolSpec { return bashSpec }
+// Spec describes the tool to the model: with run_in_background when the
+// tool has a Background table.
+func (b *Bash) Spec() core.ToolSpec {
+	if b.Background != nil {
+		return bashBackgroundSpec
+	}
+	return bashSpec
+}
 
 // Category is exec: it runs programs.
 func (*Bash) Category() core.ApprovalCategory { return core.CategoryExec }
@@ -67,15 +78,16 @@ func (*Bash) Category() core.ApprovalCategory { return core.CategoryExec }
 func (*Bash) Kind() core.ToolKind { return core.KindExecute }
 
 type bashArgs struct {
-	Command *string `json:"command"`
-	Timeout number  `json:"timeout"`
+	Command         *string `json:"command"`
+	Timeout         number  `json:"timeout"`
+	RunInBackground boolean `json:"run_in_background"`
 }
 
 // Execute runs the call's command. A non-zero exit, a timeout and
 // cancellation all give an error result holding the output so far.
 func (b *Bash) Execute(ctx context.Context, call core.ToolCall, update func(core.ToolUpdate)) (core.ToolResult, error) {
 	var a bashArgs
-	if err := decodeArgs(bashSpec, call.Arguments, &a); err != nil {
+	if err := decodeArgs(b.Spec(), call.Arguments, &a); err != nil {
 		return errorResult(err.Error()), nil
 	}
 	if err := requireString("bash", "command", a.Command); err != nil {
@@ -86,6 +98,9 @@ func (b *Bash) Execute(ctx context.Context, call core.ToolCall, update func(core
 	}
 	if info, err := os.Stat(b.Dir); err != nil || !info.IsDir() {
 		return errorResult(fmt.Sprintf("Working directory does not exist: %s\nCannot execute bash commands.", b.Dir)), nil
+	}
+	if a.RunInBackground.value {
+		return b.startBackground(*a.Command, a.Timeout.set), nil
 	}
 	var timeout time.Duration
 	if a.Timeout.set && a.Timeout.value > 0 {

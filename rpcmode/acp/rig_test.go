@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/session"
@@ -38,6 +39,8 @@ type rigConfig struct {
 	callLimit time.Duration // Host.ClientCallLimit
 	open      bool          // Host.Open builds sessions for other directories
 	mcp       *mcp.Manager  // Host.MCPPrompts
+	// processes gives the sessions background commands.
+	processes bool
 }
 
 // rig is a running Serve with a pipe for its input and its output lines.
@@ -108,7 +111,13 @@ func rigHost(t *testing.T, cwd string, cfg rigConfig, fp *faux.Provider) Host {
 	}
 	ws := tools.NewWorkspace()
 	toolset := append(tools.NewIn(cwd, ws), tools.NewPlan())
+	var procs *background.Table
+	if cfg.processes {
+		procs = background.New(background.Options{TempDir: t.TempDir()})
+		toolset = tools.WithBackground(toolset, procs)
+	}
 	acfg := agent.Config{
+		Processes:    procs,
 		Model:        models[0],
 		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: fp}, nil },
 		Models:       models,

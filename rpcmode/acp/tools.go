@@ -65,14 +65,20 @@ type (
 // toolArgs are the arguments cairn's tools share, read for titles,
 // locations and diffs.
 type toolArgs struct {
-	Path    string          `json:"path"`
-	Command string          `json:"command"`
-	Pattern string          `json:"pattern"`
-	Content *string         `json:"content"`
-	Edits   json.RawMessage `json:"edits"`
-	OldText *string         `json:"oldText"`
-	NewText *string         `json:"newText"`
-	Offset  *int            `json:"offset"`
+	Path    string `json:"path"`
+	Command string `json:"command"`
+	// RunInBackground, BashID and ShellID are the background tools' (bash,
+	// bash_output, kill_shell): their calls are titled by the command and
+	// where it runs, or by the id they act on.
+	RunInBackground bool            `json:"run_in_background"`
+	BashID          string          `json:"bash_id"`
+	ShellID         string          `json:"shell_id"`
+	Pattern         string          `json:"pattern"`
+	Content         *string         `json:"content"`
+	Edits           json.RawMessage `json:"edits"`
+	OldText         *string         `json:"oldText"`
+	NewText         *string         `json:"newText"`
+	Offset          *int            `json:"offset"`
 }
 
 // maxPreviewFile bounds the file a write's diff preview reads.
@@ -91,8 +97,14 @@ func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*too
 	_ = json.Unmarshal(raw, &a)
 	title := name
 	switch {
+	case a.Command != "" && a.RunInBackground:
+		title = firstLine(a.Command) + " (in the background)"
 	case a.Command != "":
 		title = firstLine(a.Command)
+	case a.BashID != "":
+		title = name + " " + a.BashID
+	case a.ShellID != "":
+		title = name + " " + a.ShellID
 	case a.Path != "" && a.Pattern != "":
 		title = name + " " + a.Pattern + " in " + a.Path
 	case a.Path != "":

@@ -56,6 +56,8 @@ func init() {
 		"get_tree":                      {run: (*server).getTree},
 		"set_event_filter":              {run: (*server).setEventFilter},
 		"get_mcp_servers":               {run: (*server).mcpServers},
+		"list_processes":                {run: (*server).listProcesses},
+		"kill_process":                  {slow: true, run: (*server).killProcess},
 	}
 }
 

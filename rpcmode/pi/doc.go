@@ -27,8 +27,10 @@
 // set_interrupt_mode, branch and get_branch_messages (fork and
 // get_fork_messages by their omp names), abort_and_prompt (abort, wait for
 // the prompt to settle, send a new one) and set_event_filter; and cairn's
-// own set_approval_mode and get_mcp_servers (Host.MCP's servers, their
-// state, tools and prompts):
+// own set_approval_mode, get_mcp_servers (Host.MCP's servers, their
+// state, tools and prompts), and list_processes and kill_process (the
+// session's background commands, agent.Session.Processes; get_state counts
+// the running ones as backgroundProcesses):
 //
 //	{"type":"set_event_filter","events":["message_update","agent_end"],"messageUpdates":"delta"}
 //

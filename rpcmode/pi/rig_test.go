@@ -16,6 +16,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/anthropic"
@@ -87,6 +88,8 @@ type rigConfig struct {
 	// systemSections gives the prompt in sections, so runs declare it in
 	// system messages as cairn's command line does.
 	systemSections bool
+	// processes holds the session's background commands when set.
+	processes *background.Table
 }
 
 // providerRequest is what a faux step sees.
@@ -141,12 +144,17 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if compaction == (agent.CompactionSettings{}) {
 		compaction = agent.DefaultCompaction
 	}
+	toolset := tools.New(cfg.cwd)
+	if cfg.processes != nil {
+		toolset = tools.WithBackground(toolset, cfg.processes)
+	}
 	sess, err := agent.New(agent.Config{
+		Processes:      cfg.processes,
 		Model:          cfg.start,
 		Thinking:       cfg.thinking,
 		Open:           open,
 		Models:         cfg.models,
-		Tools:          tools.New(cfg.cwd),
+		Tools:          toolset,
 		Approver:       cfg.approver,
 		SystemPrompt:   func([]core.Tool) string { return "You are a test assistant." },
 		SystemSections: sections,

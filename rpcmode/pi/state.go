@@ -25,6 +25,10 @@ type stateData struct {
 	// ApprovalMode is cairn's own: which tool calls need approval
 	// (default, auto_edit or yolo), so a front end can always show it.
 	ApprovalMode string `json:"approvalMode,omitempty"`
+	// BackgroundProcesses is cairn's own: how many of the session's
+	// background processes are running (list_processes lists them); left
+	// out when none is.
+	BackgroundProcesses int `json:"backgroundProcesses,omitempty"`
 }
 
 func (s *server) getState(*command) (any, error) {
@@ -51,6 +55,7 @@ func (s *server) getState(*command) (any, error) {
 	if s.host.Approvals != nil {
 		d.ApprovalMode = string(s.host.Approvals.Mode())
 	}
+	d.BackgroundProcesses = s.runningProcesses()
 	return d, nil
 }
 

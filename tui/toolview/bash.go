@@ -17,7 +17,11 @@ const (
 func bashTitle(v *view) (string, string) {
 	first, _, _ := strings.Cut(v.args.str("command"), "\n")
 	meta := ""
-	if t, ok := v.args.num("timeout"); ok && t > 0 {
+	switch t, ok := v.args.num("timeout"); {
+	case v.args.flag("run_in_background"):
+		// A timeout does not apply to a background command.
+		meta = "in the background"
+	case ok && t > 0:
 		meta = "timeout " + trimFloat(t) + "s"
 	}
 	return "$ " + first, meta

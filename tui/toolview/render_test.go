@@ -135,6 +135,9 @@ func renderCases(t *testing.T) []renderCase {
 	editDone := f.run(tools.NewEdit(f.dir), edit)
 
 	return []renderCase{
+		{name: "bash_background", call: Call{Name: "bash", Args: json.RawMessage(`{"command":"npm run dev","run_in_background":true}`), State: Done, Elapsed: 5 * time.Millisecond,
+			Result: textResult("Started in the background as bash_1 (pid 4242). All its output goes to /tmp/cairn-bash-7.log.", false,
+				tools.BackgroundDetails{ID: "bash_1", Command: "npm run dev", Pid: 4242, Running: true, Status: "running", OutputPath: "/tmp/cairn-bash-7.log"})}},
 		{name: "bash_streaming", call: Call{Name: "bash", Args: json.RawMessage(`{"command":"go test ./... -run Tes`), State: Streaming, Spinner: "⠋"}},
 		{name: "bash_pending_multiline", call: Call{Name: "bash", Args: json.RawMessage(`{"command":"cd core &&\ngo vet ./...\ngo test -race ./...\ngo test -bench . ./...\necho done\necho really done","timeout":120}`), State: Pending}},
 		{name: "bash_running", call: Call{
