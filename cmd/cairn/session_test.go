@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"os/exec"
@@ -61,7 +62,9 @@ func TestResumeAfterKillDuringStream(t *testing.T) {
 	if out, err := run("--provider", "faux", "-p", "one").CombinedOutput(); err != nil {
 		t.Fatalf("first run: %v\n%s", err, out)
 	}
-	cmd := run("--provider", "faux", "--continue", "-p", "two")
+	// Print mode holds an answer's text until it ends, so the kill comes
+	// while json mode streams the answer's deltas.
+	cmd := run("--provider", "faux", "--continue", "--mode", "json", "-p", "two")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -69,9 +72,13 @@ func TestResumeAfterKillDuringStream(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	buf := make([]byte, 64)
-	if _, err := stdout.Read(buf); err != nil { // the second answer is streaming
-		t.Fatal(err)
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	for streaming := false; !streaming; {
+		if !lines.Scan() {
+			t.Fatalf("json mode ended before the second answer streamed: %v", lines.Err())
+		}
+		streaming = strings.Contains(lines.Text(), `"type":"message_update"`)
 	}
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
