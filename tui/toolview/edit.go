@@ -117,8 +117,20 @@ func diffLine(v *view, b *box, line string) {
 		b.text(line[:1]+" "+text, style)
 		return
 	}
-	t, w := fitPlain(line[:1]+" "+text, avail)
-	b.add(v.p.LineNumber.render(number)+" "+style.render(t), len(number)+1+w)
+	// Diff lines wrap, never cut: what is approved or reviewed is all of
+	// the change. Continuations sit under the text, past the gutter.
+	gutter := v.p.LineNumber.render(number) + " "
+	lead := strings.Repeat(" ", len(number)+1)
+	s, width := line[:1]+" "+text, avail
+	for first := true; first || s != ""; first = false {
+		part, rest := cutLine(s, width)
+		if first {
+			b.add(gutter+style.render(part), len(number)+1+cells(part))
+		} else {
+			b.add(lead+"  "+style.render(part), len(lead)+2+cells(part))
+		}
+		s, width = rest, avail-2
+	}
 }
 
 // replacementsBlock shows an edit's replacements as they stand in its

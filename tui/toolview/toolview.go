@@ -96,6 +96,9 @@ func Render(c Call, width int, st Styles, expanded bool) string {
 	v := newView(c, st, expanded)
 	b := &box{inner: inner, p: &v.p, expanded: expanded}
 	k := kindOf(c.Name)
+	if expanded {
+		v.fullTitle(k, b)
+	}
 	switch {
 	case v.state == Denied:
 		v.reasonBody(b, v.p.Warning)
@@ -186,6 +189,26 @@ func (v *view) header(k kind, width int) string {
 	writeSpaces(&b, width-ansi.StringWidth(left)-rw)
 	b.WriteString(right)
 	return b.String()
+}
+
+// fullTitle shows the whole title (a command, a path) wrapped above the
+// content when the header had to cut it: expanding a call is how a person
+// reads all of what it does.
+func (v *view) fullTitle(k kind, b *box) {
+	title, _ := k.title(v)
+	t := strings.TrimSpace(cleanLine(oneLine(title)))
+	room := b.inner - 2 // the mark and a space
+	if rw := ansi.StringWidth(v.label()); rw > 0 && rw+4 <= b.inner {
+		room -= rw + 1
+	}
+	if cells(t) <= room || b.inner < 4 {
+		return
+	}
+	indent := 0
+	if i := strings.IndexByte(t, ' '); i >= 0 && i < 8 {
+		indent = i + 1 // under the command or path, past "$ " or "edit "
+	}
+	b.wrap(t, v.p.Title, indent)
 }
 
 // mark is the status mark at the start of the header.
