@@ -1,19 +1,21 @@
 package tui
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/tools"
 	"github.com/cairn-dev/cairn/tui/editor"
+	"github.com/cairn-dev/cairn/tui/keymap"
+	"github.com/cairn-dev/cairn/tui/toolview"
 )
 
 // approvalPrompt is the question under a tool call's preview. It answers
@@ -27,6 +29,10 @@ type approvalPrompt struct {
 	// pending is a choice that saves a rule, waiting for enter: the prompt
 	// shows the rule and where it is kept before anything is saved.
 	pending approval.Option
+	// top is the first line of the title and message shown when they are
+	// taller than their room; window is that room (0: all of it shows)
+	// and bodyLines their height, both as last drawn.
+	top, window, bodyLines int
 }
 
 // typingBurst is how long after the last key typed into the editor an
@@ -276,26 +282,83 @@ func (m *Model) onApprovalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// approvalView is the prompt: its title, what it would remember, and the
-// options, wrapped to the width. It says where the keyboard is.
-func (m *Model) approvalView() string {
+// approvalView is the prompt in at most height lines: its title (the
+// whole command or path, wrapped, never cut), what it would remember, and
+// the options, wrapped to the width. It says where the keyboard is. When
+// the title and message are taller than the room they get, they scroll
+// (see scrollApproval) and a line says which part is showing.
+func (m *Model) approvalView(height int) string {
 	a := m.approval
 	w := max(m.width-2, 10)
-	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(a.q.Title, w-2, "…"))
+	body := m.approvalBody(w)
+	var tail []string
+	if a.pending != "" {
+		for _, l := range wrapText(m.ruleSaved(a.q, a.pending), w) {
+			tail = append(tail, m.st.accent.Render(l))
+		}
+		tail = append(tail, m.st.dim.Render("enter confirms · esc goes back"))
+	} else {
+		tail = m.approvalOptions(w)
+	}
+	lines := append(m.approvalWindow(body, height-len(tail), w), tail...)
+	return " " + strings.Join(lines, "\n ")
+}
+
+// approvalBody is the title and the message, each line wrapped to w.
+func (m *Model) approvalBody(w int) []string {
+	a := m.approval
 	var lines []string
-	lines = append(lines, title)
-	if a.q.Message != "" {
-		// A protected file's warning, and the rule "session" and "always"
-		// would save: the person sees what they agree to.
-		for _, l := range strings.Split(lipgloss.Wrap(a.q.Message, w, ""), "\n") {
-			lines = append(lines, m.st.muted.Render(l))
+	for i, l := range wrapText(a.q.Title, w-2) {
+		if i == 0 {
+			lines = append(lines, m.st.warning.Render("? ")+m.st.text.Bold(true).Render(l))
+		} else {
+			lines = append(lines, "  "+m.st.text.Bold(true).Render(l))
 		}
 	}
-	if a.pending != "" {
-		lines = append(lines, m.st.accent.Render(m.ruleSaved(a.q, a.pending)))
-		lines = append(lines, m.st.dim.Render("enter confirms · esc goes back"))
-		return " " + strings.Join(lines, "\n ")
+	// A protected file's warning, and the rule "session" and "always"
+	// would save: the person sees what they agree to.
+	for _, l := range wrapText(a.q.Message, w) {
+		lines = append(lines, m.st.muted.Render(l))
 	}
+	return lines
+}
+
+// approvalWindow shows body in room lines: all of it when it fits, else
+// the part the person scrolled to and a line saying where that is and
+// which keys move it. It records the window's size for the scroll keys.
+func (m *Model) approvalWindow(body []string, room, w int) []string {
+	a := m.approval
+	if len(body) <= room {
+		a.window, a.bodyLines, a.top = 0, len(body), 0
+		return body
+	}
+	win := max(room-1, 1)
+	a.window, a.bodyLines = win, len(body)
+	a.top = min(max(a.top, 0), len(body)-win)
+	shown := slices.Clone(body[a.top : a.top+win])
+	keys := firstKey(m.keys, keymap.ScrollUp) + "/" + firstKey(m.keys, keymap.ScrollDown)
+	if a.focused {
+		keys = firstKey(m.keys, keymap.SelectUp) + "/" + firstKey(m.keys, keymap.SelectDown) + " " + keys
+	}
+	where := fmt.Sprintf("lines %d-%d of %d · %s scroll", a.top+1, a.top+win, len(body), keys)
+	return append(shown, m.st.warning.Render(ansi.Truncate(where, w, "…")))
+}
+
+// scrollApproval moves a prompt taller than its room by lines (negative:
+// up) and reports whether there was anything to scroll.
+func (m *Model) scrollApproval(lines int) bool {
+	a := m.approval
+	if a == nil || a.window == 0 {
+		return false
+	}
+	a.top = min(max(a.top+lines, 0), a.bodyLines-a.window)
+	return true
+}
+
+// approvalOptions are the answer keys and the line saying where the
+// keyboard is.
+func (m *Model) approvalOptions(w int) []string {
+	a := m.approval
 	keyStyle := m.st.accent
 	if !a.focused {
 		keyStyle = m.st.dim
@@ -309,13 +372,27 @@ func (m *Model) approvalView() string {
 		}
 		opts = append(opts, keyStyle.Render("["+key+"]")+" "+label)
 	}
-	lines = append(lines, wrapJoined(opts, "  ", w)...)
+	lines := wrapJoined(opts, "  ", w)
 	if a.focused {
 		lines = append(lines, m.st.dim.Render("esc denies · "+approvalSwitchKey+" back to the editor"))
 	} else {
 		lines = append(lines, m.st.warning.Render("Keys go to the editor: "+approvalSwitchKey+" to answer · esc interrupts"))
 	}
-	return " " + strings.Join(lines, "\n ")
+	return lines
+}
+
+// wrapText wraps text to w cells, line by line, breaking between words
+// where it can and inside a word wider than w: nothing is cut. Empty text
+// has no lines.
+func wrapText(text string, w int) []string {
+	if text == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		out = append(out, toolview.Wrap(l, w)...)
+	}
+	return out
 }
 
 // wrapJoined joins parts with sep into lines no wider than w, breaking
@@ -393,16 +470,26 @@ func (m *Model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// dialogView is a yes/no or text question, its title and message
+// wrapped, never cut.
 func (m *Model) dialogView() string {
 	d := m.dialog
 	w := max(m.width-2, 10)
-	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(d.q.Title, w-2, "…"))
-	if d.input == nil {
-		body := ""
-		if d.q.Message != "" {
-			body = "\n " + m.st.muted.Render(ansi.Truncate(d.q.Message, w, "…"))
+	var lines []string
+	for i, l := range wrapText(d.q.Title, w-2) {
+		if i == 0 {
+			lines = append(lines, m.st.warning.Render("? ")+m.st.text.Bold(true).Render(l))
+		} else {
+			lines = append(lines, "  "+m.st.text.Bold(true).Render(l))
 		}
-		return " " + title + body + "\n " + m.st.accent.Render("[y]") + " yes  " + m.st.accent.Render("[n]") + " no" + m.st.dim.Render("   esc dismisses")
 	}
-	return " " + title + "\n " + d.input.View() + "\n " + m.st.dim.Render("enter sends · esc dismisses")
+	if d.input == nil {
+		for _, l := range wrapText(d.q.Message, w) {
+			lines = append(lines, m.st.muted.Render(l))
+		}
+		lines = append(lines, m.st.accent.Render("[y]")+" yes  "+m.st.accent.Render("[n]")+" no"+m.st.dim.Render("   esc dismisses"))
+		return " " + strings.Join(lines, "\n ")
+	}
+	lines = append(lines, d.input.View(), m.st.dim.Render("enter sends · esc dismisses"))
+	return " " + strings.Join(lines, "\n ")
 }

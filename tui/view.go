@@ -136,9 +136,10 @@ func (m *Model) bottomView() string {
 	if m.busy {
 		parts = append(parts, m.workingView(w))
 	}
+	prompt := len(parts)
 	switch {
 	case m.approval != nil:
-		parts = append(parts, m.approvalView())
+		parts = append(parts, "") // drawn last, in the room the rest leaves
 	case m.dialog != nil:
 		parts = append(parts, m.dialogView())
 	case m.picker != nil:
@@ -146,6 +147,18 @@ func (m *Model) bottomView() string {
 	}
 	parts = append(parts, m.editorView(w))
 	parts = append(parts, m.statusView(w), m.footerView(w))
+	if m.approval != nil {
+		// The prompt gets every row but the rest of the bottom and one
+		// line of transcript: a long command shows whole or scrolls,
+		// never runs off the screen.
+		used := 1
+		for i, p := range parts {
+			if i != prompt {
+				used += strings.Count(p, "\n") + 1
+			}
+		}
+		parts[prompt] = m.approvalView(max(m.height-used, 3))
+	}
 	return strings.Join(parts, "\n")
 }
 

@@ -60,6 +60,24 @@ func (b *box) wrap(s string, style paint, indent int) {
 	}
 }
 
+// Wrap breaks one line of plain text into lines of at most width cells,
+// between words where it can (the space goes with neither line) and
+// inside a word wider than width, never at a hyphen: a command or a path
+// wrapped this way reads back exactly as written. Empty text is one empty
+// line.
+func Wrap(s string, width int) []string {
+	if s == "" {
+		return []string{""}
+	}
+	var out []string
+	for s != "" {
+		var line string
+		line, s = cutLine(s, max(width, 1))
+		out = append(out, line)
+	}
+	return out
+}
+
 // cutLine splits clean plain text after at most width cells: at the last
 // space that fits when there is one, else inside the word. The space it
 // breaks at goes with neither part.
