@@ -105,6 +105,9 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		ti := t.it.(*toolItem)
 		ti.start(m.now())
 		t.touch()
+	case core.ToolExecutionRunning:
+		t := m.toolEntry(e.ToolCallID, e.ToolName, nil)
+		t.it.(*toolItem).ran = true
 	case core.ToolExecutionUpdate:
 		t := m.toolEntry(e.ToolCallID, e.ToolName, e.Args)
 		p := e.Partial
@@ -263,9 +266,15 @@ func (m *Model) onSettled(e core.Settled) tea.Cmd {
 	m.retry = nil
 	m.current = nil
 	m.clearApproval()
-	// Finished calls need no lookups any more; the map only grows otherwise.
+	// Calls the run ended without starting (it was interrupted while they
+	// streamed or waited) say so; finished calls need no lookups any
+	// more, and the map only grows otherwise.
 	for id, t := range m.tools {
-		if !t.it.(*toolItem).running() {
+		ti := t.it.(*toolItem)
+		if ti.endUnrun() {
+			t.touch()
+		}
+		if !ti.running() {
 			delete(m.tools, id)
 		}
 	}

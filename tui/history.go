@@ -21,7 +21,9 @@ func (m *Model) showConversation(msgs []core.Message) {
 			m.tr.add(newAssistantItem(msg, false))
 			for _, c := range msg.Content {
 				if c.Type == core.ContentToolCall {
-					t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, state: toolDone}
+					// Not run until a result says otherwise: a call the
+					// conversation holds no result for never ran.
+					t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, state: toolNotRun}
 					calls[c.ID] = t
 					m.tr.add(t)
 				}

@@ -33,9 +33,13 @@ const (
 	Denied
 	// Cancelled means the run was aborted before or while the tool ran.
 	Cancelled
+	// NotRun means the call never started and never will: the run ended
+	// first (an interrupt while it streamed or waited, a run that stopped
+	// before it). It is never drawn as a success.
+	NotRun
 )
 
-var stateNames = [...]string{"streaming", "pending", "running", "done", "failed", "denied", "cancelled"}
+var stateNames = [...]string{"streaming", "pending", "running", "done", "failed", "denied", "cancelled", "not run"}
 
 // String names the state in lower case.
 func (s State) String() string {
@@ -107,7 +111,7 @@ func Render(c Call, width int, st Styles, expanded bool) string {
 			// can see what they said no to.
 			diffBlock(v, b, c.PreviewDiff)
 		}
-	case v.state == Cancelled && !k.ownsFailure:
+	case v.state == Cancelled && !k.ownsFailure, v.state == NotRun && v.Result != nil:
 		v.reasonBody(b, v.p.Muted)
 	case v.state == Failed && !k.ownsFailure:
 		v.reasonBody(b, v.p.Error)
@@ -228,6 +232,8 @@ func (v *view) mark() string {
 		return v.p.Success.render("✓")
 	case Failed:
 		return v.p.Error.render("✗")
+	case NotRun:
+		return v.p.Muted.render("⊘")
 	}
 	return v.p.Warning.render("⊘")
 }
@@ -240,6 +246,8 @@ func (v *view) label() string {
 		return v.p.Warning.render("denied")
 	case Cancelled:
 		return v.p.Warning.render("cancelled")
+	case NotRun:
+		return v.p.Warning.render("not run")
 	case Running, Done, Failed:
 		if v.Elapsed > 0 {
 			return v.p.Dim.render(humanDuration(v.Elapsed))
@@ -253,7 +261,7 @@ func (v *view) background() lipgloss.Style {
 	switch v.state {
 	case Done:
 		return v.st.SuccessBg
-	case Failed, Denied, Cancelled:
+	case Failed, Denied, Cancelled, NotRun:
 		return v.st.ErrorBg
 	}
 	return v.st.PendingBg
