@@ -125,6 +125,12 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		return m.onQuestion(e)
 	case core.QuestionClosed:
 		m.onQuestionClosed(e.ID)
+	case core.TurnEnd:
+		// The session announces an answer before it has stored it (the
+		// session file is written in between); by the turn's end the
+		// answer and its tool results are in, so the context's size is
+		// read again.
+		m.foot.context = m.sess.ContextUsage()
 	case core.AgentEnd:
 		m.onAgentEnd(e)
 	case core.AutoRetryStart:
@@ -283,6 +289,7 @@ func (m *Model) onSettled(e core.Settled) tea.Cmd {
 	}
 	m.sendHeld()
 	m.foot.refresh(m.sess)
+	m.foot.context = m.sess.ContextUsage()
 	return nil
 }
 
