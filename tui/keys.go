@@ -150,7 +150,7 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case m.is(k, keymap.CycleThinkingLevel):
 		if lvl, ok := m.sess.CycleThinkingLevel(); ok {
-			m.thinkingWanted = lvl
+			m.noteThinking()
 			m.status.set(core.NotifyInfo, m.thinkingText(lvl), m.now())
 		} else {
 			m.status.set(core.NotifyInfo, "This model does not think.", m.now())

@@ -58,9 +58,10 @@ type Model struct {
 
 	expandTools  bool
 	showThinking bool
-	// thinkingWanted is the thinking level the person chose last; a
-	// switch to a model that can think restores it (see restoreThinking).
-	thinkingWanted core.ThinkingLevel
+	// thinkingUsed is the thinking level last used with each model that
+	// can think (by provider/id): a switch back to it restores that level
+	// (see switchThinking).
+	thinkingUsed map[string]core.ThinkingLevel
 
 	approval *approvalPrompt // the pending tool approval, if any
 	// lastTyped is when the last character went into the editor: an
@@ -124,7 +125,8 @@ func New(opts Options) *Model {
 		firstRun:       opts.FirstRun,
 	}
 	m.ed = newEditor(opts, m.commandList())
-	m.thinkingWanted = opts.Session.State().Thinking
+	m.thinkingUsed = map[string]core.ThinkingLevel{}
+	m.noteThinking()
 	if opts.Theme != nil {
 		m.setTheme(opts.Theme)
 		m.themeChosen = true

@@ -54,7 +54,7 @@ func (m *Model) cycleModel() tea.Cmd {
 	case !ok:
 		m.status.set(core.NotifyInfo, "Only one model is available.", m.now())
 	default:
-		m.status.set(core.NotifyInfo, "Model: "+md.Provider+"/"+md.ID+m.restoreThinking(), m.now())
+		m.status.set(core.NotifyInfo, "Model: "+md.Provider+"/"+md.ID+m.switchThinking(), m.now())
 	}
 	m.foot.refresh(m.sess)
 	return nil
@@ -71,7 +71,7 @@ func (m *Model) setModel(value string) {
 				}
 				m.firstRun = nil
 				m.foot.refresh(m.sess)
-				m.status.set(core.NotifyInfo, "Model: "+value+m.restoreThinking(), m.now())
+				m.status.set(core.NotifyInfo, "Model: "+value+m.switchThinking(), m.now())
 				return
 			}
 		}
