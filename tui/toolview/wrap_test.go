@@ -73,3 +73,25 @@ func mustArgs(v any) json.RawMessage {
 	}
 	return b
 }
+
+// TestDiffNumbersNeverJumpBack: the tool numbers unchanged and removed
+// lines in the old file and added ones in the new; drawn as one column
+// that reads 4 5 5 6 6. Two gutters, old and new, each count up.
+func TestDiffNumbersNeverJumpBack(t *testing.T) {
+	diff := "  4 a\n- 5 b\n+ 5 c\n+ 6 d\n  6 e\n    ...\n  9 f"
+	c := Call{Name: "edit", Args: mustArgs(map[string]any{"path": "a.go"}), State: Done,
+		Result: textResult("ok", false, tools.EditDetails{Diff: diff})}
+	got := plain(c, 40, DefaultStyles(), false)[1:]
+	want := []string{
+		"  4  4   a",
+		"  5    - b",
+		"     5 + c",
+		"     6 + d",
+		"  6  7   e",
+		"       …",
+		"  9 10   f",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diff lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
