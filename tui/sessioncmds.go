@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/themes"
+	"github.com/cairn-dev/cairn/tui/markdown"
 )
 
 func (m *Model) cmdModel(args string) tea.Cmd {
@@ -260,7 +261,11 @@ func (m *Model) cmdTree(string) tea.Cmd {
 			// The first entry of a branch says so, not only by its indent.
 			prefix = strings.Repeat("  ", min(d, 10)-1) + "↳ "
 		}
-		label := prefix + mark + n.Role + ": " + oneLine(n.Text, 200)
+		text := n.Text
+		if n.Role == "assistant" {
+			text = markdown.Text(text) // a preview, not a rendering: no markup
+		}
+		label := prefix + mark + n.Role + ": " + oneLine(text, 200)
 		items = append(items, pickItem{label: label, value: n.ID, payload: n})
 	}
 	p := newPicker("Session tree (• is the current branch)", items, pickTree, nil)
