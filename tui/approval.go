@@ -73,10 +73,7 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 		// typing: an empty draft and no key for a while.
 		idle := m.lastTyped.IsZero() || m.now().Sub(m.lastTyped) >= typingBurst
 		m.approval = &approvalPrompt{q: q, shownAt: m.now(), focused: m.ed.Empty() && idle}
-		m.waitingSince = m.now()
-		// No call of the batch runs until every one is decided: they all
-		// wait, with no spinner and no time counting.
-		m.setBatchWaiting(true)
+		m.startWait()
 		if e, ok := m.tools[q.ToolCallID]; ok {
 			t := e.it.(*toolItem)
 			if t.name == "edit" && t.previewDiff == "" {
@@ -96,6 +93,11 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 		return nil
 	}
 	p := &dialogPrompt{q: q, shownAt: m.now()}
+	if m.busy {
+		// A question in a run (a deny reason, a tool's question) is the
+		// agent waiting for the person, as an approval is.
+		m.startWait()
+	}
 	if q.Kind == core.QuestionInput || q.Kind == core.QuestionEditor {
 		// The prompt's own editor, with no history, files or commands:
 		// one text input in the TUI (bubbles' textinput also linked a
@@ -125,6 +127,7 @@ func (m *Model) onQuestionClosed(id string) {
 	}
 	if m.dialog != nil && m.dialog.q.ID == id {
 		m.dialog = nil
+		m.endWait()
 	}
 	if m.picker != nil && m.picker.question != nil && m.picker.question.ID == id {
 		m.picker = nil
@@ -146,13 +149,28 @@ func (m *Model) clearApproval() {
 	if m.approval == nil {
 		return
 	}
-	// Time spent waiting for the person is not time the agent worked.
+	m.endWait()
+	m.approval = nil
+}
+
+// startWait marks the agent waiting for the person: no call of the batch
+// runs until every question is answered, so they all wait, with no
+// spinner and no time counting.
+func (m *Model) startWait() {
+	if m.waitingSince.IsZero() {
+		m.waitingSince = m.now()
+	}
+	m.setBatchWaiting(true)
+}
+
+// endWait ends the wait: time spent waiting for the person is not time the
+// agent worked.
+func (m *Model) endWait() {
 	if !m.busySince.IsZero() && !m.waitingSince.IsZero() {
 		m.busySince = m.busySince.Add(m.now().Sub(m.waitingSince))
 	}
 	m.waitingSince = time.Time{}
 	m.setBatchWaiting(false)
-	m.approval = nil
 }
 
 // setBatchWaiting marks the calls that have started and not finished as
@@ -241,6 +259,12 @@ func (m *Model) onApprovalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		// A deliberate switch: the next key may answer at once.
 		a.focused = true
+		return nil, true
+	}
+	if m.is(k, keymap.Clear) {
+		// ctrl+c stops the run, as it does from the editor: the call
+		// waiting here does not run.
+		m.abort()
 		return nil, true
 	}
 	switch s {
@@ -433,6 +457,7 @@ type dialogPrompt struct {
 func (m *Model) answerDialog(a core.Answer, ok bool) {
 	d := m.dialog
 	m.dialog = nil
+	m.endWait()
 	if !ok {
 		_ = m.sess.Dismiss(d.q.ID)
 		return

@@ -94,6 +94,9 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		if !m.busy {
 			m.busy, m.busySince = true, m.now()
 		}
+		// A note about what came before ("Model: ...", "Interrupted.")
+		// does not outlive the turn it preceded.
+		m.status.clearNote()
 	case core.MessageStart:
 		m.onMessageStart(e.Message)
 	case core.MessageUpdate:

@@ -213,7 +213,11 @@ func (m *Model) cmdResume(string) tea.Cmd {
 			first = "(no messages)"
 		}
 		first = strings.Join(strings.Fields(first), " ")
-		detail := fmt.Sprintf("%s · %d messages", ago(m.now(), s.Modified), s.MessageCount)
+		when := s.LastEntry
+		if when.IsZero() {
+			when = s.Modified
+		}
+		detail := fmt.Sprintf("%s · %d messages", ago(m.now(), when), s.MessageCount)
 		items = append(items, pickItem{label: first, detail: detail, value: s.Path})
 	}
 	p := newPicker("Resume a session", items, pickResume, nil)

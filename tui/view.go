@@ -168,12 +168,16 @@ func (m *Model) workingView(w int) string {
 	hint := firstKey(m.keys, keymap.Interrupt) + " to interrupt"
 	state := m.agentState()
 	detail := elapsed
-	if m.approval != nil {
+	if m.approval != nil || m.dialog != nil {
 		// The agent is not working: it waits for the person, and the
 		// working time stands still meanwhile.
-		hint = "esc denies"
-		if !m.approval.focused {
+		switch {
+		case m.dialog != nil:
+			hint = "esc dismisses"
+		case !m.approval.focused:
 			hint = approvalSwitchKey + " to answer · esc interrupts"
+		default:
+			hint = "esc denies"
 		}
 		text := m.st.warning.Render("◆ Waiting for you") + m.st.muted.Render(" "+formatElapsed(m.now().Sub(m.waitingSince))+" · "+hint)
 		return " " + ansi.Truncate(text, w-1, "…")
@@ -265,8 +269,21 @@ func (m *Model) statusView(w int) string {
 	case core.NotifyWarning:
 		st = m.st.warning
 	}
-	return " " + st.Render(ansi.Truncate(text, w-1, "…"))
+	// A note wraps rather than losing its end at the screen's edge; a
+	// few lines at most, so it never pushes the editor away.
+	lines := wrapText(text, max(w-1, 1))
+	if len(lines) > statusLines {
+		lines = lines[:statusLines]
+		lines[statusLines-1] = ansi.Truncate(lines[statusLines-1]+" …", w-1, "…")
+	}
+	for i, l := range lines {
+		lines[i] = " " + st.Render(l)
+	}
+	return strings.Join(lines, "\n")
 }
+
+// statusLines is the most lines a status note takes.
+const statusLines = 3
 
 // firstRunItem explains what cairn needs before it can answer.
 type firstRunItem struct{ fr *FirstRun }
