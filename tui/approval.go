@@ -86,11 +86,11 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 			e.touch()
 		}
 		m.tr.end()
-		return nil
+		return m.alert(q.Title)
 	}
 	if q.Kind == core.QuestionSelect {
 		m.openPicker(newPicker(q.Title, questionItems(q.Options), pickDialog, &q))
-		return nil
+		return m.alert(q.Title)
 	}
 	p := &dialogPrompt{q: q, shownAt: m.now()}
 	if m.busy {
@@ -113,10 +113,10 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 		in.SetWidth(max(m.width-6, 10))
 		p.input = &in
 		m.dialog = p
-		return p.input.Focus()
+		return tea.Batch(p.input.Focus(), m.alert(q.Title))
 	}
 	m.dialog = p
-	return nil
+	return m.alert(q.Title)
 }
 
 // onQuestionClosed withdraws a question that ended (answered here or

@@ -271,6 +271,14 @@ func (m *Model) runningTools() int {
 // showed is reported. (Waiting `!cmd` results joined the conversation
 // before the session settled.)
 func (m *Model) onSettled(e core.Settled) tea.Cmd {
+	var alert tea.Cmd
+	if m.busy {
+		text := "Done: cairn is waiting for your next message."
+		if e.Error != "" {
+			text = "Stopped: " + e.Error
+		}
+		alert = m.alert(text)
+	}
 	m.busy = false
 	m.retry = nil
 	m.current = nil
@@ -293,7 +301,7 @@ func (m *Model) onSettled(e core.Settled) tea.Cmd {
 	m.sendHeld()
 	m.foot.refresh(m.sess)
 	m.foot.context = m.sess.ContextUsage()
-	return nil
+	return alert
 }
 
 // lastItemShowsError reports whether the newest answer already shows the

@@ -89,6 +89,10 @@ type Model struct {
 	mcpVersion uint64
 	mcpReady   string
 
+	// unfocused is set while the terminal reports it has lost the focus:
+	// then a finished run or a waiting question alerts (see alert).
+	unfocused bool
+
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
 	firstRun  *FirstRun
 	quitting  bool
@@ -196,6 +200,12 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		return m.resize(msg.Width, msg.Height)
+	case tea.FocusMsg:
+		m.onFocus(true)
+		return nil
+	case tea.BlurMsg:
+		m.onFocus(false)
+		return nil
 	case tea.BackgroundColorMsg:
 		if !m.themeChosen {
 			m.themeChosen = true

@@ -55,6 +55,10 @@ type Options struct {
 	Version string
 	// OpenResume opens the session picker at start (--resume).
 	OpenResume bool
+	// Alert is how to tell the person that cairn needs them (a run ended,
+	// a question waits) while their terminal is not focused; the zero
+	// value sends nothing. See ChooseAlert.
+	Alert Alert
 	// ApprovalGuard is how long after an approval prompt takes the
 	// keyboard keys are ignored, so a key typed for something else cannot
 	// answer it; zero means 300 ms. (A prompt that appears while the

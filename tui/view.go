@@ -28,6 +28,9 @@ func (m *Model) drawView() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
+	// Focus reports tell when the person is elsewhere, so a finished run
+	// or a waiting question can alert them.
+	v.ReportFocus = m.opts.Alert != AlertOff
 	v.WindowTitle = m.windowTitle()
 	return v
 }

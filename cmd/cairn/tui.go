@@ -79,6 +79,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Theme:      theme,
 		Themes:     custom,
 		SaveTheme:  func(name string) error { return a.settings.Set("theme", name, settings.ScopeGlobal) },
+		Alert:      tui.ChooseAlert(eff.Notifications, env.getenv),
 		Keys:       keys,
 		Cwd:        a.cwd,
 		Dir:        env.dir,

@@ -94,8 +94,8 @@ type Info struct {
 	// LastEntry is when the newest entry was written, from its timestamp:
 	// the session's last activity, which a copied or touched file's
 	// modification time does not tell. Zero when no entry has one.
-	LastEntry time.Time
-	MessageCount  int       // message entries on every branch
+	LastEntry    time.Time
+	MessageCount int // message entries on every branch
 	// FirstMessage is the text of the first user message, or "".
 	FirstMessage string
 }

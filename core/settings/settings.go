@@ -42,6 +42,11 @@ type Settings struct {
 	ApprovalMode approval.Mode `json:"approvalMode"`
 	// Theme names the TUI theme; empty means the built-in default.
 	Theme string `json:"theme,omitempty"`
+	// Notifications says how the TUI tells a person whose terminal is not
+	// focused that a run ended or a question waits: "auto" (the default:
+	// a desktop notification where the terminal shows one, else the
+	// bell), "osc9", "osc777", "bell" or "off".
+	Notifications string `json:"notifications,omitempty"`
 	// HideThinkingBlock collapses the model's thinking in the TUI.
 	HideThinkingBlock bool `json:"hideThinkingBlock,omitempty"`
 	// ShellPath is the shell the bash tool runs; empty means bash from PATH.
@@ -149,6 +154,7 @@ func (s *Settings) fields() []field {
 		{"retry", &s.Retry},
 		{"approvalMode", &s.ApprovalMode},
 		{"theme", &s.Theme},
+		{"notifications", &s.Notifications},
 		{"hideThinkingBlock", &s.HideThinkingBlock},
 		{"shellPath", &s.ShellPath},
 		{"shellCommandPrefix", &s.ShellCommandPrefix},
@@ -255,6 +261,12 @@ func (s *Settings) normalize() []error {
 			bad(q.key, fmt.Sprintf("%q", *q.mode), `"one-at-a-time" or "all"`)
 			*q.mode = QueueOneAtATime
 		}
+	}
+	switch s.Notifications {
+	case "", "auto", "osc9", "osc777", "bell", "off":
+	default:
+		bad("notifications", fmt.Sprintf("%q", s.Notifications), `"auto", "osc9", "osc777", "bell" or "off"`)
+		s.Notifications = d.Notifications
 	}
 	if s.InterruptMode != InterruptImmediate && s.InterruptMode != InterruptWait {
 		bad("interruptMode", fmt.Sprintf("%q", s.InterruptMode), `"immediate" or "wait"`)
