@@ -287,6 +287,8 @@ func (m *Model) resize(w, h int) tea.Cmd {
 // setTheme switches every style to t.
 func (m *Model) setTheme(t *themes.Theme) {
 	m.theme = t
+	// Drawn in the theme's rendering for the terminal's colours.
+	t = t.ForProfile(m.opts.ColorProfile)
 	m.st = newStyles(t, firstKey(m.keys, keymap.ExpandTools))
 	m.md = m.mdCache.Get(palette(t), max(m.width-2, 10))
 	m.ed.SetStyles(m.st.editor)

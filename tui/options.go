@@ -1,8 +1,11 @@
 package tui
 
 import (
-	"github.com/cairn-dev/cairn/core/mcp"
 	"time"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/cairn-dev/cairn/core/mcp"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -55,6 +58,11 @@ type Options struct {
 	Version string
 	// OpenResume opens the session picker at start (--resume).
 	OpenResume bool
+	// ColorProfile is how many colours the terminal shows (see
+	// DetectColorProfile); the theme is drawn in its rendering for it.
+	// Unknown (the zero value) draws the theme as it is and leaves
+	// conversion to Bubble Tea.
+	ColorProfile colorprofile.Profile
 	// Alert is how to tell the person that cairn needs them (a run ended,
 	// a question waits) while their terminal is not focused; the zero
 	// value sends nothing. See ChooseAlert.
