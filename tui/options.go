@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"io"
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
@@ -58,6 +59,14 @@ type Options struct {
 	Version string
 	// OpenResume opens the session picker at start (--resume).
 	OpenResume bool
+	// Scrollback receives the last exchange, drawn as on screen, after the
+	// TUI leaves the alternate screen, so it stays in the terminal's
+	// scrollback; nil prints nothing.
+	Scrollback io.Writer
+	// NoMouse leaves the mouse to the terminal: its own selection and
+	// copying work without shift, and the wheel no longer scrolls the
+	// transcript (pgup/pgdown still do).
+	NoMouse bool
 	// ColorProfile is how many colours the terminal shows (see
 	// DetectColorProfile); the theme is drawn in its rendering for it.
 	// Unknown (the zero value) draws the theme as it is and leaves

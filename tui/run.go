@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"io"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -36,6 +37,11 @@ func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 	_, err := p.Run()
 	if m.sess.State().IsStreaming {
 		m.sess.Abort()
+	}
+	if opts.Scrollback != nil && err == nil {
+		// Back on the normal screen: the last exchange goes to the
+		// terminal's scrollback.
+		_, _ = io.WriteString(opts.Scrollback, m.lastExchange())
 	}
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("terminal interface: %w", err)

@@ -27,7 +27,11 @@ func (m *Model) View() tea.View {
 func (m *Model) drawView() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	if !m.opts.NoMouse {
+		// The wheel scrolls the transcript; selecting text then takes
+		// shift (see Options.NoMouse).
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	// Focus reports tell when the person is elsewhere, so a finished run
 	// or a waiting question can alert them.
 	v.ReportFocus = m.opts.Alert != AlertOff

@@ -81,6 +81,8 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		SaveTheme:    func(name string) error { return a.settings.Set("theme", name, settings.ScopeGlobal) },
 		Alert:        tui.ChooseAlert(eff.Notifications, env.getenv),
 		ColorProfile: tui.DetectColorProfile(streams.Out, env.getenv),
+		Scrollback:   streams.Out,
+		NoMouse:      !eff.MouseCapture,
 		Keys:         keys,
 		Cwd:          a.cwd,
 		Dir:          env.dir,

@@ -47,6 +47,10 @@ type Settings struct {
 	// a desktop notification where the terminal shows one, else the
 	// bell), "osc9", "osc777", "bell" or "off".
 	Notifications string `json:"notifications,omitempty"`
+	// MouseCapture lets the TUI take the mouse, so the wheel scrolls the
+	// transcript (selecting text then takes shift); false leaves the mouse
+	// to the terminal. On by default.
+	MouseCapture bool `json:"mouseCapture"`
 	// HideThinkingBlock collapses the model's thinking in the TUI.
 	HideThinkingBlock bool `json:"hideThinkingBlock,omitempty"`
 	// ShellPath is the shell the bash tool runs; empty means bash from PATH.
@@ -121,6 +125,7 @@ func Defaults() Settings {
 		Compaction:    CompactionSettings{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000},
 		Retry:         RetrySettings{Enabled: true, MaxRetries: 3, BaseDelayMs: 2000, MaxDelayMs: 60000},
 		ApprovalMode:  approval.ModeDefault,
+		MouseCapture:  true,
 	}
 }
 
@@ -155,6 +160,7 @@ func (s *Settings) fields() []field {
 		{"approvalMode", &s.ApprovalMode},
 		{"theme", &s.Theme},
 		{"notifications", &s.Notifications},
+		{"mouseCapture", &s.MouseCapture},
 		{"hideThinkingBlock", &s.HideThinkingBlock},
 		{"shellPath", &s.ShellPath},
 		{"shellCommandPrefix", &s.ShellCommandPrefix},
