@@ -332,17 +332,59 @@ func (m *Model) approvalView(height int) string {
 func (m *Model) approvalBody(w int) []string {
 	a := m.approval
 	var lines []string
-	for i, l := range wrapText(a.q.Title, w-2) {
+	for i, l := range m.titleLines(a.q.Title, w-2) {
 		if i == 0 {
-			lines = append(lines, m.st.warning.Render("? ")+m.st.text.Bold(true).Render(l))
+			lines = append(lines, m.st.warning.Render("? ")+l)
 		} else {
-			lines = append(lines, "  "+m.st.text.Bold(true).Render(l))
+			lines = append(lines, "  "+l)
 		}
 	}
 	// A protected file's warning, and the rule "session" and "always"
 	// would save: the person sees what they agree to.
 	for _, l := range wrapText(a.q.Message, w) {
 		lines = append(lines, m.st.muted.Render(l))
+	}
+	return lines
+}
+
+// shellTitle starts the gate's question about a command ("Allow bash:
+// <command>?"), whose command is coloured as shell.
+const shellTitle = "Allow bash:"
+
+// titleLines is a question's title wrapped to w, bold; the command of a
+// bash approval is coloured as shell, so the words that matter (rm, a
+// redirection, a second command after &&) stand out however long it is.
+func (m *Model) titleLines(title string, w int) []string {
+	lines := wrapText(title, w)
+	bold := m.st.text.Bold(true)
+	if !strings.HasPrefix(title, shellTitle+" ") || !strings.HasSuffix(title, "?") {
+		for i, l := range lines {
+			lines[i] = bold.Render(l)
+		}
+		return lines
+	}
+	heads, tails := make([]string, len(lines)), make([]string, len(lines))
+	command := make([]string, len(lines))
+	for i, l := range lines {
+		if i == 0 {
+			heads[0] = shellTitle
+			if strings.HasPrefix(l, shellTitle+" ") {
+				heads[0] += " "
+			}
+			l = strings.TrimPrefix(l, heads[0])
+		}
+		if i == len(lines)-1 && strings.HasSuffix(l, "?") {
+			tails[i], l = "?", strings.TrimSuffix(l, "?")
+		}
+		command[i] = l
+	}
+	hl := toolview.Highlight("command.sh", command, m.st.tool)
+	for i := range lines {
+		code := bold.Render(command[i])
+		if hl != nil {
+			code = hl[i]
+		}
+		lines[i] = bold.Render(heads[i]) + code + bold.Render(tails[i])
 	}
 	return lines
 }

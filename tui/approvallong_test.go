@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -105,4 +106,30 @@ func TestApprovalScrollsACommandTallerThanTheScreen(t *testing.T) {
 	if r.m.approval != nil {
 		t.Error("the scrolled prompt did not take its answer")
 	}
+}
+
+// sgr matches a Select Graphic Rendition sequence.
+var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// TestApprovalColoursTheCommandAsShell: the command in a bash approval is
+// coloured as shell (its words, operators and strings apart), not one run
+// of bold text, so `&& rm -rf` stands out in a long line.
+func TestApprovalColoursTheCommandAsShell(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	r.askApproval(`make build && rm -rf "$HOME/cache" > /dev/null`)
+	for _, l := range strings.Split(r.m.render(), "\n") {
+		if !strings.Contains(ansi.Strip(l), "Allow bash:") {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, s := range sgr.FindAllString(l, -1) {
+			seen[s] = true
+		}
+		if len(seen) < 5 {
+			t.Errorf("the question line has %d styles, want the command coloured as shell: %q", len(seen), l)
+		}
+		return
+	}
+	t.Fatal("no question line")
 }
