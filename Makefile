@@ -29,18 +29,25 @@ build: ## build bin/cairn (headless modes, fast start) and bin/cairn-tui (the TU
 run: build ## build and open cairn's TUI (ARGS are passed on, e.g. make run ARGS='-p "hello"')
 	./$(BIN) $(ARGS)
 
-# pi's RpcClient, 0.73.1 and 0.87.1, each in a Node project of its own.
-RPCCLIENTS := rpcmode/pi/testdata/rpcclient rpcmode/pi/testdata/rpcclient087
+# The Node projects tests drive cairn with: pi's RpcClient 0.73.1 and 0.87.1,
+# the ACP TypeScript SDK, and the MCP reference servers.
+NODE_TESTDEPS := rpcmode/pi/testdata/rpcclient rpcmode/pi/testdata/rpcclient087 rpcmode/acp/testdata/acpclient core/mcp/testdata/servers
 
-test: ## vet, then every test with the race detector (installs the pi RpcClient tests' npm packages once)
+test: ## vet, then every test with the race detector; installs the tests' npm packages once and says what it must skip
 	@if ! command -v npm >/dev/null; then \
-	  echo "make test: npm not found, so the tests that drive cairn with pi's RpcClient (0.73.1 and 0.87.1) will be skipped (install Node.js 18+ and npm to run them)"; \
-	else for d in $(RPCCLIENTS); do [ -d $$d/node_modules ] && continue; \
-	  echo "make test: installing pi's RpcClient for its test: npm ci in $$d (once; needs the npm registry)"; \
+	  echo "make test: npm not found, so the tests that drive cairn with pi's RpcClient, the ACP SDK and the MCP reference servers will be skipped (install Node.js 18+ and npm to run them)"; \
+	else for d in $(NODE_TESTDEPS); do [ -d $$d/node_modules ] && continue; \
+	  echo "make test: installing the npm packages of $$d for its tests (once; needs the npm registry)"; \
 	  npm ci --prefix $$d --ignore-scripts --no-audit --no-fund --loglevel=error || exit 1; done; fi
+	@command -v tmux >/dev/null || echo "make test: tmux not found, so the TUI's terminal tests (e2e/) will be skipped (install tmux to run them)"
 	$(GO) vet ./...
 	$(GO) vet -tags headless ./cmd/cairn
-	$(GO) test -race -count=1 ./...
+	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
+	  echo "$(GO) test -race -count=1 ./..."; $(GO) test -race -count=1 ./...; \
+	else \
+	  echo "make test: the race detector needs cgo and a C compiler ($$($(GO) env CC)), which are missing: testing without -race"; \
+	  echo "$(GO) test -count=1 ./..."; $(GO) test -count=1 ./...; \
+	fi
 
 bench: ## run the benchmarks (medians need -count; see README)
 	$(GO) test -run='^$$' -bench=. -benchmem -count=$${COUNT:-5} ./...

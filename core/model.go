@@ -87,6 +87,11 @@ const (
 	ThinkingMax ThinkingLevel = "max"
 )
 
+// DefaultThinking is the level a model that can reason starts at when
+// nobody chose one: at start-up, and in the TUI on switching to a model
+// not used before in the session.
+const DefaultThinking = ThinkingMedium
+
 // ThinkingLevels lists every level in increasing order.
 var ThinkingLevels = []ThinkingLevel{ThinkingOff, ThinkingMinimal, ThinkingLow, ThinkingMedium, ThinkingHigh, ThinkingXHigh}
 

@@ -44,7 +44,7 @@ func TestDemo(t *testing.T) {
 
 	p.typeText("what else?")
 	p.keys("Enter")
-	p.waitText("What you just saw", "describe a local server in")
+	p.waitText("What you just saw", "start cairn without --demo.")
 	p.waitGone("Working")
 
 	p.typeText("and now?")

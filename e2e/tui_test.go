@@ -138,6 +138,10 @@ func TestTUI(t *testing.T) {
 	if status != "0" || !strings.Contains(printed, "Session saved: ") {
 		t.Fatalf("after /quit cairn exited with status %s and printed:\n%s", status, printed)
 	}
+	// The last exchange stays in the terminal's scrollback.
+	if !strings.Contains(printed, "are you there?") || !strings.Contains(printed, "Back again after the abort.") {
+		t.Errorf("after /quit the last exchange is not on the normal screen:\n%s", printed)
+	}
 	r := h.cairn("resumed", 100, 30, "--continue")
 	r.waitText("are you there?", "Back again after the abort.")
 	r.keys("C-c")

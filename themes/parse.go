@@ -69,6 +69,25 @@ func Parse(data []byte) (*Theme, error) {
 		}
 	}
 
+	// The renderings for terminals with fewer colours: only the tokens a
+	// theme names change; see Theme.ForProfile for the rest.
+	for n, key := range lowColorKeys {
+		section := p.section(top, key)
+		for _, k := range sortedKeys(section) {
+			i, ok := tokenIndex[Token(k)]
+			if !ok {
+				t.Warnings = append(t.Warnings, fmt.Sprintf("%s: %s.%s is not a cairn token; ignored", p.label, key, k))
+				continue
+			}
+			if v, ok := p.resolve(key+"."+k, parseRaw(section[k])); ok {
+				if t.low[n] == nil {
+					t.low[n] = map[int]value{}
+				}
+				t.low[n][i] = v
+			}
+		}
+	}
+
 	for i, k := range exportKeys {
 		if raw, ok := export[k]; ok {
 			t.export[i], t.exportSet[i] = p.resolve("export."+k, parseRaw(raw))

@@ -2,9 +2,12 @@ package themes
 
 import (
 	"image/color"
+	"strings"
+	"sync"
 
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // Theme is a parsed, fully resolved theme. Its methods are cheap (styles are
@@ -31,6 +34,61 @@ type Theme struct {
 	colours [numTokens]color.Color
 	fg, bg  [numTokens]lipgloss.Style
 	chroma  *chroma.Style
+
+	// low holds the "colors256" and "colors16" sections: the values of
+	// tokens that read better chosen by hand than converted, by profile
+	// (see lowColorKeys); variants are the themes made from them.
+	low      [2]map[int]value
+	once     sync.Once
+	variants [2]func() *Theme
+}
+
+// lowColorKeys are the sections of a theme that give its colours for a
+// 256-colour and a 16-colour terminal, in the order of Theme.low.
+var lowColorKeys = [2]string{"colors256", "colors16"}
+
+// ForProfile returns the theme as drawn on a terminal with profile's
+// colours. A true-colour terminal (or an unknown one) gets t itself. On
+// 256 or 16 colours the theme's "colors256" or "colors16" values replace
+// the ones a nearest-colour conversion would get wrong (subtle backgrounds
+// turn solid navy or bright green, greys merge); on 16 colours every
+// background the theme does not give is dropped, since no basic colour is
+// subtle enough to sit behind text. The rest is converted by the
+// terminal's renderer. Variants are made once.
+func (t *Theme) ForProfile(p colorprofile.Profile) *Theme {
+	var n int
+	switch p {
+	case colorprofile.ANSI256:
+		n = 0
+	case colorprofile.ANSI, colorprofile.Ascii:
+		n = 1
+	default:
+		return t
+	}
+	t.once.Do(func() {
+		for i := range t.variants {
+			t.variants[i] = sync.OnceValue(func() *Theme { return t.variant(i) })
+		}
+	})
+	return t.variants[n]()
+}
+
+// variant makes the theme for lowColorKeys[n].
+func (t *Theme) variant(n int) *Theme {
+	v := &Theme{Name: t.Name, Dark: t.Dark, Source: t.Source, values: t.values, export: t.export, exportSet: t.exportSet}
+	if n == 1 {
+		for i, tok := range allTokens {
+			if strings.HasSuffix(string(tok), "Bg") {
+				v.values[i] = value{}
+			}
+		}
+	}
+	for i, val := range t.low[n] {
+		v.values[i] = val
+	}
+	v.finish()
+	v.Dark = t.Dark // the backgrounds it was judged by may be gone
+	return v
 }
 
 // finish derives everything the methods hand out from the resolved values.

@@ -1,13 +1,13 @@
 package tui
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
@@ -15,6 +15,8 @@ import (
 	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/tools"
 	"github.com/cairn-dev/cairn/tui/editor"
+	"github.com/cairn-dev/cairn/tui/keymap"
+	"github.com/cairn-dev/cairn/tui/toolview"
 )
 
 // approvalPrompt is the question under a tool call's preview. It answers
@@ -28,6 +30,10 @@ type approvalPrompt struct {
 	// pending is a choice that saves a rule, waiting for enter: the prompt
 	// shows the rule and where it is kept before anything is saved.
 	pending approval.Option
+	// top is the first line of the title and message shown when they are
+	// taller than their room; window is that room (0: all of it shows)
+	// and bodyLines their height, both as last drawn.
+	top, window, bodyLines int
 }
 
 // typingBurst is how long after the last key typed into the editor an
@@ -68,10 +74,7 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 		// typing: an empty draft and no key for a while.
 		idle := m.lastTyped.IsZero() || m.now().Sub(m.lastTyped) >= typingBurst
 		m.approval = &approvalPrompt{q: q, shownAt: m.now(), focused: m.ed.Empty() && idle}
-		m.waitingSince = m.now()
-		// No call of the batch runs until every one is decided: they all
-		// wait, with no spinner and no time counting.
-		m.setBatchWaiting(true)
+		m.startWait()
 		if e, ok := m.tools[q.ToolCallID]; ok {
 			t := e.it.(*toolItem)
 			if t.name == "edit" && t.previewDiff == "" {
@@ -84,13 +87,18 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 			e.touch()
 		}
 		m.tr.end()
-		return nil
+		return m.alert(q.Title)
 	}
 	if q.Kind == core.QuestionSelect {
 		m.openPicker(newPicker(escape.Visible(q.Title), questionItems(q.Options), pickDialog, &q))
-		return nil
+		return m.alert(q.Title)
 	}
 	p := &dialogPrompt{q: q, shownAt: m.now()}
+	if m.busy {
+		// A question in a run (a deny reason, a tool's question) is the
+		// agent waiting for the person, as an approval is.
+		m.startWait()
+	}
 	if q.Kind == core.QuestionInput || q.Kind == core.QuestionEditor {
 		// The prompt's own editor, with no history, files or commands:
 		// one text input in the TUI (bubbles' textinput also linked a
@@ -106,10 +114,10 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 		in.SetWidth(max(m.width-6, 10))
 		p.input = &in
 		m.dialog = p
-		return p.input.Focus()
+		return tea.Batch(p.input.Focus(), m.alert(q.Title))
 	}
 	m.dialog = p
-	return nil
+	return m.alert(q.Title)
 }
 
 // onQuestionClosed withdraws a question that ended (answered here or
@@ -120,6 +128,7 @@ func (m *Model) onQuestionClosed(id string) {
 	}
 	if m.dialog != nil && m.dialog.q.ID == id {
 		m.dialog = nil
+		m.endWait()
 	}
 	if m.picker != nil && m.picker.question != nil && m.picker.question.ID == id {
 		m.picker = nil
@@ -141,13 +150,28 @@ func (m *Model) clearApproval() {
 	if m.approval == nil {
 		return
 	}
-	// Time spent waiting for the person is not time the agent worked.
+	m.endWait()
+	m.approval = nil
+}
+
+// startWait marks the agent waiting for the person: no call of the batch
+// runs until every question is answered, so they all wait, with no
+// spinner and no time counting.
+func (m *Model) startWait() {
+	if m.waitingSince.IsZero() {
+		m.waitingSince = m.now()
+	}
+	m.setBatchWaiting(true)
+}
+
+// endWait ends the wait: time spent waiting for the person is not time the
+// agent worked.
+func (m *Model) endWait() {
 	if !m.busySince.IsZero() && !m.waitingSince.IsZero() {
 		m.busySince = m.busySince.Add(m.now().Sub(m.waitingSince))
 	}
 	m.waitingSince = time.Time{}
 	m.setBatchWaiting(false)
-	m.approval = nil
 }
 
 // setBatchWaiting marks the calls that have started and not finished as
@@ -238,6 +262,12 @@ func (m *Model) onApprovalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		a.focused = true
 		return nil, true
 	}
+	if m.is(k, keymap.Clear) {
+		// ctrl+c stops the run, as it does from the editor: the call
+		// waiting here does not run.
+		m.abort()
+		return nil, true
+	}
 	switch s {
 	case approvalSwitchKey:
 		a.focused, a.pending = false, ""
@@ -277,28 +307,125 @@ func (m *Model) onApprovalKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// approvalView is the prompt: its title, what it would remember, and the
-// options, wrapped to the width. It says where the keyboard is.
-func (m *Model) approvalView() string {
+// approvalView is the prompt in at most height lines: its title (the
+// whole command or path, wrapped, never cut), what it would remember, and
+// the options, wrapped to the width. It says where the keyboard is. When
+// the title and message are taller than the room they get, they scroll
+// (see scrollApproval) and a line says which part is showing.
+func (m *Model) approvalView(height int) string {
 	a := m.approval
 	w := max(m.width-2, 10)
-	// The question quotes the model's command or path: shown with its
-	// control characters escaped, whoever built the question.
-	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(escape.Visible(a.q.Title), w-2, "…"))
+	body := m.approvalBody(w)
+	var tail []string
+	if a.pending != "" {
+		for _, l := range wrapText(m.ruleSaved(a.q, a.pending), w) {
+			tail = append(tail, m.st.accent.Render(l))
+		}
+		tail = append(tail, m.st.dim.Render("enter confirms · esc goes back"))
+	} else {
+		tail = m.approvalOptions(w)
+	}
+	lines := append(m.approvalWindow(body, height-len(tail), w), tail...)
+	return " " + strings.Join(lines, "\n ")
+}
+
+// approvalBody is the title and the message, each line wrapped to w.
+func (m *Model) approvalBody(w int) []string {
+	a := m.approval
 	var lines []string
-	lines = append(lines, title)
-	if a.q.Message != "" {
-		// A protected file's warning, and the rule "session" and "always"
-		// would save: the person sees what they agree to.
-		for _, l := range strings.Split(lipgloss.Wrap(escape.Visible(a.q.Message), w, ""), "\n") {
-			lines = append(lines, m.st.muted.Render(l))
+	for i, l := range m.titleLines(escape.Visible(a.q.Title), w-2) {
+		if i == 0 {
+			lines = append(lines, m.st.warning.Render("? ")+l)
+		} else {
+			lines = append(lines, "  "+l)
 		}
 	}
-	if a.pending != "" {
-		lines = append(lines, m.st.accent.Render(m.ruleSaved(a.q, a.pending)))
-		lines = append(lines, m.st.dim.Render("enter confirms · esc goes back"))
-		return " " + strings.Join(lines, "\n ")
+	// A protected file's warning, and the rule "session" and "always"
+	// would save: the person sees what they agree to.
+	for _, l := range wrapText(escape.VisibleLines(a.q.Message), w) {
+		lines = append(lines, m.st.muted.Render(l))
 	}
+	return lines
+}
+
+// shellTitle starts the gate's question about a command ("Allow bash:
+// <command>?"), whose command is coloured as shell.
+const shellTitle = "Allow bash:"
+
+// titleLines is a question's title wrapped to w, bold; the command of a
+// bash approval is coloured as shell, so the words that matter (rm, a
+// redirection, a second command after &&) stand out however long it is.
+func (m *Model) titleLines(title string, w int) []string {
+	lines := wrapText(title, w)
+	bold := m.st.text.Bold(true)
+	if !strings.HasPrefix(title, shellTitle+" ") || !strings.HasSuffix(title, "?") {
+		for i, l := range lines {
+			lines[i] = bold.Render(l)
+		}
+		return lines
+	}
+	heads, tails := make([]string, len(lines)), make([]string, len(lines))
+	command := make([]string, len(lines))
+	for i, l := range lines {
+		if i == 0 {
+			heads[0] = shellTitle
+			if strings.HasPrefix(l, shellTitle+" ") {
+				heads[0] += " "
+			}
+			l = strings.TrimPrefix(l, heads[0])
+		}
+		if i == len(lines)-1 && strings.HasSuffix(l, "?") {
+			tails[i], l = "?", strings.TrimSuffix(l, "?")
+		}
+		command[i] = l
+	}
+	hl := toolview.Highlight("command.sh", command, m.st.tool)
+	for i := range lines {
+		code := bold.Render(command[i])
+		if hl != nil {
+			code = hl[i]
+		}
+		lines[i] = bold.Render(heads[i]) + code + bold.Render(tails[i])
+	}
+	return lines
+}
+
+// approvalWindow shows body in room lines: all of it when it fits, else
+// the part the person scrolled to and a line saying where that is and
+// which keys move it. It records the window's size for the scroll keys.
+func (m *Model) approvalWindow(body []string, room, w int) []string {
+	a := m.approval
+	if len(body) <= room {
+		a.window, a.bodyLines, a.top = 0, len(body), 0
+		return body
+	}
+	win := max(room-1, 1)
+	a.window, a.bodyLines = win, len(body)
+	a.top = min(max(a.top, 0), len(body)-win)
+	shown := slices.Clone(body[a.top : a.top+win])
+	keys := firstKey(m.keys, keymap.ScrollUp) + "/" + firstKey(m.keys, keymap.ScrollDown)
+	if a.focused {
+		keys = firstKey(m.keys, keymap.SelectUp) + "/" + firstKey(m.keys, keymap.SelectDown) + " " + keys
+	}
+	where := fmt.Sprintf("lines %d-%d of %d · %s scroll", a.top+1, a.top+win, len(body), keys)
+	return append(shown, m.st.warning.Render(ansi.Truncate(where, w, "…")))
+}
+
+// scrollApproval moves a prompt taller than its room by lines (negative:
+// up) and reports whether there was anything to scroll.
+func (m *Model) scrollApproval(lines int) bool {
+	a := m.approval
+	if a == nil || a.window == 0 {
+		return false
+	}
+	a.top = min(max(a.top+lines, 0), a.bodyLines-a.window)
+	return true
+}
+
+// approvalOptions are the answer keys and the line saying where the
+// keyboard is.
+func (m *Model) approvalOptions(w int) []string {
+	a := m.approval
 	keyStyle := m.st.accent
 	if !a.focused {
 		keyStyle = m.st.dim
@@ -312,13 +439,27 @@ func (m *Model) approvalView() string {
 		}
 		opts = append(opts, keyStyle.Render("["+key+"]")+" "+label)
 	}
-	lines = append(lines, wrapJoined(opts, "  ", w)...)
+	lines := wrapJoined(opts, "  ", w)
 	if a.focused {
 		lines = append(lines, m.st.dim.Render("esc denies · "+approvalSwitchKey+" back to the editor"))
 	} else {
 		lines = append(lines, m.st.warning.Render("Keys go to the editor: "+approvalSwitchKey+" to answer · esc interrupts"))
 	}
-	return " " + strings.Join(lines, "\n ")
+	return lines
+}
+
+// wrapText wraps text to w cells, line by line, breaking between words
+// where it can and inside a word wider than w: nothing is cut. Empty text
+// has no lines.
+func wrapText(text string, w int) []string {
+	if text == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		out = append(out, toolview.Wrap(l, w)...)
+	}
+	return out
 }
 
 // wrapJoined joins parts with sep into lines no wider than w, breaking
@@ -359,6 +500,7 @@ type dialogPrompt struct {
 func (m *Model) answerDialog(a core.Answer, ok bool) {
 	d := m.dialog
 	m.dialog = nil
+	m.endWait()
 	if !ok {
 		_ = m.sess.Dismiss(d.q.ID)
 		return
@@ -396,16 +538,26 @@ func (m *Model) onDialogKey(k tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// dialogView is a yes/no or text question, its title and message
+// wrapped, never cut.
 func (m *Model) dialogView() string {
 	d := m.dialog
 	w := max(m.width-2, 10)
-	title := m.st.warning.Render("? ") + m.st.text.Bold(true).Render(ansi.Truncate(escape.Visible(d.q.Title), w-2, "…"))
-	if d.input == nil {
-		body := ""
-		if d.q.Message != "" {
-			body = "\n " + m.st.muted.Render(ansi.Truncate(escape.Visible(d.q.Message), w, "…"))
+	var lines []string
+	for i, l := range wrapText(escape.Visible(d.q.Title), w-2) {
+		if i == 0 {
+			lines = append(lines, m.st.warning.Render("? ")+m.st.text.Bold(true).Render(l))
+		} else {
+			lines = append(lines, "  "+m.st.text.Bold(true).Render(l))
 		}
-		return " " + title + body + "\n " + m.st.accent.Render("[y]") + " yes  " + m.st.accent.Render("[n]") + " no" + m.st.dim.Render("   esc dismisses")
 	}
-	return " " + title + "\n " + d.input.View() + "\n " + m.st.dim.Render("enter sends · esc dismisses")
+	if d.input == nil {
+		for _, l := range wrapText(escape.VisibleLines(d.q.Message), w) {
+			lines = append(lines, m.st.muted.Render(l))
+		}
+		lines = append(lines, m.st.accent.Render("[y]")+" yes  "+m.st.accent.Render("[n]")+" no"+m.st.dim.Render("   esc dismisses"))
+		return " " + strings.Join(lines, "\n ")
+	}
+	lines = append(lines, d.input.View(), m.st.dim.Render("enter sends · esc dismisses"))
+	return " " + strings.Join(lines, "\n ")
 }

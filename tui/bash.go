@@ -213,7 +213,7 @@ func (b *bashItem) render(rc *renderContext) string {
 	for _, l := range lines {
 		out = append(out, ansi.Truncate(strings.ReplaceAll(l, "\t", "    "), w, "…"))
 	}
-	if b.exclude && b.message == nil {
+	if b.exclude {
 		status += rc.st.dim.Render(" · not sent to the model")
 	}
 	out = append(out, status)

@@ -256,7 +256,7 @@ func (m *Model) setThinking(l core.ThinkingLevel) {
 		m.status.set(core.NotifyError, err.Error(), m.now())
 		return
 	}
-	m.thinkingWanted = l
+	m.noteThinking()
 	m.foot.refresh(m.sess)
 	m.status.set(core.NotifyInfo, m.thinkingText(l), m.now())
 }
@@ -275,21 +275,43 @@ func (m *Model) thinkingText(asked core.ThinkingLevel) string {
 	return fmt.Sprintf("Thinking: %s (%s has no %s; %s is its most)", got, st.Model.ID, asked, got)
 }
 
-// restoreThinking gives a model the person switched to the thinking level
-// they last chose, when the switch left it off: going through a model
-// that cannot think does not lose the choice. It returns the note for the
-// status line, or "".
-func (m *Model) restoreThinking() string {
+// noteThinking remembers the current thinking level as the one used with
+// the current model, when that model can think.
+func (m *Model) noteThinking() {
+	if st := m.sess.State(); st.Model.Reasoning {
+		m.thinkingUsed[modelKey(st.Model)] = st.Thinking
+	}
+}
+
+// modelKey names a model in thinkingUsed.
+func modelKey(md core.Model) string { return md.Provider + "/" + md.ID }
+
+// switchThinking gives a model the person switched to the thinking level
+// last used with it in this session or, for one not used before, the
+// level every session starts a thinking model at, as if cairn had started
+// with it. It returns the note for the status line saying which, or "" for
+// a model that cannot think.
+func (m *Model) switchThinking() string {
 	st := m.sess.State()
-	want := m.thinkingWanted
-	if !st.Model.Reasoning || st.Thinking != core.ThinkingOff || want == "" || want == core.ThinkingOff {
+	if !st.Model.Reasoning {
 		return ""
 	}
-	if err := m.sess.SetThinkingLevel(want); err != nil {
-		return ""
+	want, used := m.thinkingUsed[modelKey(st.Model)]
+	if !used {
+		want = core.DefaultThinking
 	}
+	if st.Thinking != want {
+		if err := m.sess.SetThinkingLevel(want); err != nil {
+			return ""
+		}
+	}
+	m.noteThinking()
 	m.foot.refresh(m.sess)
-	return " · " + m.thinkingText(want)
+	why := "its default"
+	if used {
+		why = "last used with it"
+	}
+	return " · Thinking: " + string(m.sess.State().Thinking) + " (" + why + ")"
 }
 
 // modeItems are the approval modes with what each lets run unasked.

@@ -94,6 +94,9 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		if !m.busy {
 			m.busy, m.busySince = true, m.now()
 		}
+		// A note about what came before ("Model: ...", "Interrupted.")
+		// does not outlive the turn it preceded.
+		m.status.clearNote()
 	case core.MessageStart:
 		m.onMessageStart(e.Message)
 	case core.MessageUpdate:
@@ -105,6 +108,9 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		ti := t.it.(*toolItem)
 		ti.start(m.now())
 		t.touch()
+	case core.ToolExecutionRunning:
+		t := m.toolEntry(e.ToolCallID, e.ToolName, nil)
+		t.it.(*toolItem).ran = true
 	case core.ToolExecutionUpdate:
 		t := m.toolEntry(e.ToolCallID, e.ToolName, e.Args)
 		p := e.Partial
@@ -122,6 +128,12 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		return m.onQuestion(e)
 	case core.QuestionClosed:
 		m.onQuestionClosed(e.ID)
+	case core.TurnEnd:
+		// The session announces an answer before it has stored it (the
+		// session file is written in between); by the turn's end the
+		// answer and its tool results are in, so the context's size is
+		// read again.
+		m.foot.context = m.sess.ContextUsage()
 	case core.AgentEnd:
 		m.onAgentEnd(e)
 	case core.AutoRetryStart:
@@ -259,13 +271,27 @@ func (m *Model) runningTools() int {
 // showed is reported. (Waiting `!cmd` results joined the conversation
 // before the session settled.)
 func (m *Model) onSettled(e core.Settled) tea.Cmd {
+	var alert tea.Cmd
+	if m.busy {
+		text := "Done: cairn is waiting for your next message."
+		if e.Error != "" {
+			text = "Stopped: " + e.Error
+		}
+		alert = m.alert(text)
+	}
 	m.busy = false
 	m.retry = nil
 	m.current = nil
 	m.clearApproval()
-	// Finished calls need no lookups any more; the map only grows otherwise.
+	// Calls the run ended without starting (it was interrupted while they
+	// streamed or waited) say so; finished calls need no lookups any
+	// more, and the map only grows otherwise.
 	for id, t := range m.tools {
-		if !t.it.(*toolItem).running() {
+		ti := t.it.(*toolItem)
+		if ti.endUnrun() {
+			t.touch()
+		}
+		if !ti.running() {
 			delete(m.tools, id)
 		}
 	}
@@ -274,7 +300,8 @@ func (m *Model) onSettled(e core.Settled) tea.Cmd {
 	}
 	m.sendHeld()
 	m.foot.refresh(m.sess)
-	return nil
+	m.foot.context = m.sess.ContextUsage()
+	return alert
 }
 
 // lastItemShowsError reports whether the newest answer already shows the

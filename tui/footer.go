@@ -215,6 +215,9 @@ func (s *status) set(level core.NotifyLevel, text string, now time.Time) {
 	s.text, s.level, s.at = text, level, now
 }
 
+// clearNote takes the latest notice off the line; keyed texts stay.
+func (s *status) clearNote() { s.text = "" }
+
 func (s *status) setKeyed(key, text string) {
 	if s.keyed == nil {
 		s.keyed = map[string]string{}

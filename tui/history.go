@@ -13,15 +13,22 @@ func (m *Model) loadHistory() {
 // showConversation adds msgs to the transcript as finished items.
 func (m *Model) showConversation(msgs []core.Message) {
 	calls := map[string]*toolItem{}
-	for _, msg := range msgs {
+	for i, msg := range msgs {
 		switch msg := msg.(type) {
 		case *core.UserMessage:
 			m.tr.add(newUserItem(msg))
 		case *core.AssistantMessage:
+			if retried(msgs, i) {
+				// A failed attempt the session retried: the live screen
+				// dropped it when the retry began, and so does this one.
+				continue
+			}
 			m.tr.add(newAssistantItem(msg, false))
 			for _, c := range msg.Content {
 				if c.Type == core.ContentToolCall {
-					t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, state: toolDone}
+					// Not run until a result says otherwise: a call the
+					// conversation holds no result for never ran.
+					t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, state: toolNotRun}
 					calls[c.ID] = t
 					m.tr.add(t)
 				}
@@ -44,6 +51,17 @@ func (m *Model) showConversation(msgs []core.Message) {
 			}
 		}
 	}
+}
+
+// retried reports whether msgs[i] is an answer that failed and was tried
+// again: an error the next answer follows.
+func retried(msgs []core.Message, i int) bool {
+	a := msgs[i].(*core.AssistantMessage)
+	if a.StopReason != core.StopError || i+1 >= len(msgs) {
+		return false
+	}
+	_, next := msgs[i+1].(*core.AssistantMessage)
+	return next
 }
 
 // newUserItem shows a user message.

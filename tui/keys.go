@@ -57,6 +57,21 @@ func (m *Model) onScrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		h := m.transcriptHeight()
 		m.tr.scroll(m.renderContext(), h, pages*max(h-2, 1))
 	}
+	if m.approval != nil && m.approval.window > 0 {
+		// A prompt taller than its room takes the scroll keys: the
+		// person reads all of what they approve before answering.
+		step := max(m.approval.window-1, 1)
+		switch {
+		case m.is(k, keymap.ScrollUp):
+			return nil, m.scrollApproval(-step)
+		case m.is(k, keymap.ScrollDown):
+			return nil, m.scrollApproval(step)
+		case m.approval.focused && m.is(k, keymap.SelectUp):
+			return nil, m.scrollApproval(-1)
+		case m.approval.focused && m.is(k, keymap.SelectDown):
+			return nil, m.scrollApproval(1)
+		}
+	}
 	switch {
 	case m.is(k, keymap.ScrollUp):
 		scroll(-1)
@@ -135,7 +150,7 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case m.is(k, keymap.CycleThinkingLevel):
 		if lvl, ok := m.sess.CycleThinkingLevel(); ok {
-			m.thinkingWanted = lvl
+			m.noteThinking()
 			m.status.set(core.NotifyInfo, m.thinkingText(lvl), m.now())
 		} else {
 			m.status.set(core.NotifyInfo, "This model does not think.", m.now())

@@ -205,3 +205,19 @@ func TestStatusShowsMCPServersStarting(t *testing.T) {
 		t.Errorf("status %q after the server started", text)
 	}
 }
+
+// TestEnterNeverRunsAFuzzyMatch: with an MCP prompt offered, a command
+// typed in full that does not exist (/init, /rev) is reported as unknown
+// and stays in the editor; nothing goes to the model. The prompt runs
+// only when the person takes it from the list (arrows, then enter).
+func TestEnterNeverRunsAFuzzyMatch(t *testing.T) {
+	r, _, _ := mcpRig(t)
+	for _, typed := range []string{"/init", "/rev"} {
+		r.m.ed.SetValue("")
+		r.typeText(typed)
+		r.sendSync(key("enter"))
+		if !strings.Contains(r.m.status.text, "Unknown command "+typed) || r.m.ed.Value() != typed || r.sentText() != "" {
+			t.Errorf("%s: status %q, draft %q, sent %q", typed, r.m.status.text, r.m.ed.Value(), r.sentText())
+		}
+	}
+}

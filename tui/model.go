@@ -58,9 +58,10 @@ type Model struct {
 
 	expandTools  bool
 	showThinking bool
-	// thinkingWanted is the thinking level the person chose last; a
-	// switch to a model that can think restores it (see restoreThinking).
-	thinkingWanted core.ThinkingLevel
+	// thinkingUsed is the thinking level last used with each model that
+	// can think (by provider/id): a switch back to it restores that level
+	// (see switchThinking).
+	thinkingUsed map[string]core.ThinkingLevel
 
 	approval *approvalPrompt // the pending tool approval, if any
 	// lastTyped is when the last character went into the editor: an
@@ -90,6 +91,10 @@ type Model struct {
 	// (while some are starting; see syncMCP).
 	mcpWatching bool
 	mcpReady    string
+
+	// unfocused is set while the terminal reports it has lost the focus:
+	// then a finished run or a waiting question alerts (see alert).
+	unfocused bool
 
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
 	firstRun  *FirstRun
@@ -127,7 +132,8 @@ func New(opts Options) *Model {
 		firstRun:       opts.FirstRun,
 	}
 	m.ed = newEditor(opts, m.commandList())
-	m.thinkingWanted = opts.Session.State().Thinking
+	m.thinkingUsed = map[string]core.ThinkingLevel{}
+	m.noteThinking()
 	if opts.Theme != nil {
 		m.setTheme(opts.Theme)
 		m.themeChosen = true
@@ -199,6 +205,12 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		m.mcpWatching = false // syncMCP, after route, reads the change
 	case tea.WindowSizeMsg:
 		return m.resize(msg.Width, msg.Height)
+	case tea.FocusMsg:
+		m.onFocus(true)
+		return nil
+	case tea.BlurMsg:
+		m.onFocus(false)
+		return nil
 	case tea.BackgroundColorMsg:
 		if !m.themeChosen {
 			m.themeChosen = true
@@ -282,6 +294,8 @@ func (m *Model) resize(w, h int) tea.Cmd {
 // setTheme switches every style to t.
 func (m *Model) setTheme(t *themes.Theme) {
 	m.theme = t
+	// Drawn in the theme's rendering for the terminal's colours.
+	t = t.ForProfile(m.opts.ColorProfile)
 	m.st = newStyles(t, firstKey(m.keys, keymap.ExpandTools))
 	m.md = m.mdCache.Get(palette(t), max(m.width-2, 10))
 	m.ed.SetStyles(m.st.editor)

@@ -1,8 +1,12 @@
 package tui
 
 import (
-	"github.com/cairn-dev/cairn/core/mcp"
+	"io"
 	"time"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/cairn-dev/cairn/core/mcp"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -61,6 +65,23 @@ type Options struct {
 	Version string
 	// OpenResume opens the session picker at start (--resume).
 	OpenResume bool
+	// Scrollback receives the last exchange, drawn as on screen, after the
+	// TUI leaves the alternate screen, so it stays in the terminal's
+	// scrollback; nil prints nothing.
+	Scrollback io.Writer
+	// NoMouse leaves the mouse to the terminal: its own selection and
+	// copying work without shift, and the wheel no longer scrolls the
+	// transcript (pgup/pgdown still do).
+	NoMouse bool
+	// ColorProfile is how many colours the terminal shows (see
+	// DetectColorProfile); the theme is drawn in its rendering for it.
+	// Unknown (the zero value) draws the theme as it is and leaves
+	// conversion to Bubble Tea.
+	ColorProfile colorprofile.Profile
+	// Alert is how to tell the person that cairn needs them (a run ended,
+	// a question waits) while their terminal is not focused; the zero
+	// value sends nothing. See ChooseAlert.
+	Alert Alert
 	// ApprovalGuard is how long after an approval prompt takes the
 	// keyboard keys are ignored, so a key typed for something else cannot
 	// answer it; zero means 300 ms. (A prompt that appears while the

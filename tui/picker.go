@@ -189,11 +189,18 @@ func (p *picker) view(m *Model) string {
 	}
 	start := max(0, min(p.selected-pickerRows/2, len(p.shown)-pickerRows))
 	end := min(start+pickerRows, len(p.shown))
-	labelW := 0
+	labelW, detailW := 0, 0
 	for _, i := range p.shown[start:end] {
 		labelW = max(labelW, ansi.StringWidth(p.all[i].label))
+		detailW = max(detailW, ansi.StringWidth(p.all[i].detail))
 	}
-	labelW = min(labelW, w/2)
+	// Labels take what the details leave, and at least half the width
+	// when there are details at all.
+	room := w
+	if detailW > 0 {
+		room = max(w/2, w-detailW-2)
+	}
+	labelW = min(labelW, room)
 	for row := start; row < end; row++ {
 		it := p.all[p.shown[row]]
 		label := ansi.Truncate(it.label, labelW, "…")

@@ -3,8 +3,10 @@ package tui
 import (
 	"context"
 	"fmt"
+	"io"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // frameRate is how many times a second Bubble Tea looks for a new frame.
@@ -24,13 +26,22 @@ func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 	// ms sooner and echoed a key in 13 ms instead of 30, for about 7% more
 	// CPU while streaming and the same per key; idle, the ticker costs
 	// about 1% of a core (0.5% at 30, 1.8% at 120).
-	popts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}, extra...)
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}
+	if opts.ColorProfile != colorprofile.Unknown {
+		popts = append(popts, tea.WithColorProfile(opts.ColorProfile))
+	}
+	popts = append(popts, extra...)
 	p := tea.NewProgram(m, popts...)
 	stop := m.Connect(p.Send)
 	defer stop()
 	_, err := p.Run()
 	if m.sess.State().IsStreaming {
 		m.sess.Abort()
+	}
+	if opts.Scrollback != nil && err == nil {
+		// Back on the normal screen: the last exchange goes to the
+		// terminal's scrollback.
+		_, _ = io.WriteString(opts.Scrollback, m.lastExchange())
 	}
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("terminal interface: %w", err)

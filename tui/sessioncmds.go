@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/themes"
+	"github.com/cairn-dev/cairn/tui/markdown"
 )
 
 func (m *Model) cmdModel(args string) tea.Cmd {
@@ -54,7 +55,7 @@ func (m *Model) cycleModel() tea.Cmd {
 	case !ok:
 		m.status.set(core.NotifyInfo, "Only one model is available.", m.now())
 	default:
-		m.status.set(core.NotifyInfo, "Model: "+md.Provider+"/"+md.ID+m.restoreThinking(), m.now())
+		m.status.set(core.NotifyInfo, "Model: "+md.Provider+"/"+md.ID+m.switchThinking(), m.now())
 	}
 	m.foot.refresh(m.sess)
 	return nil
@@ -71,7 +72,7 @@ func (m *Model) setModel(value string) {
 				}
 				m.firstRun = nil
 				m.foot.refresh(m.sess)
-				m.status.set(core.NotifyInfo, "Model: "+value+m.restoreThinking(), m.now())
+				m.status.set(core.NotifyInfo, "Model: "+value+m.switchThinking(), m.now())
 				return
 			}
 		}
@@ -214,7 +215,11 @@ func (m *Model) cmdResume(string) tea.Cmd {
 			first = "(no messages)"
 		}
 		first = strings.Join(strings.Fields(first), " ")
-		detail := fmt.Sprintf("%s · %d messages", ago(m.now(), s.Modified), s.MessageCount)
+		when := s.LastEntry
+		if when.IsZero() {
+			when = s.Modified
+		}
+		detail := fmt.Sprintf("%s · %d messages", ago(m.now(), when), s.MessageCount)
 		items = append(items, pickItem{label: first, detail: detail, value: s.Path})
 	}
 	p := newPicker("Resume a session", items, pickResume, nil)
@@ -262,7 +267,11 @@ func (m *Model) cmdTree(string) tea.Cmd {
 			// The first entry of a branch says so, not only by its indent.
 			prefix = strings.Repeat("  ", min(d, 10)-1) + "↳ "
 		}
-		label := prefix + mark + n.Role + ": " + oneLine(n.Text, 200)
+		text := n.Text
+		if n.Role == "assistant" {
+			text = markdown.Text(text) // a preview, not a rendering: no markup
+		}
+		label := prefix + mark + n.Role + ": " + oneLine(text, 200)
 		items = append(items, pickItem{label: label, value: n.ID, payload: n})
 	}
 	p := newPicker("Session tree (• is the current branch)", items, pickTree, nil)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
@@ -153,5 +154,28 @@ func (branchedSessions) Tree() ([]agent.TreeNode, error) {
 		{ID: "a2", ParentID: "u2", Role: "assistant", Text: "old answer"},
 		{ID: "u3", ParentID: "a1", Role: "user", Text: "new follow-up", OnPath: true},
 		{ID: "a3", ParentID: "u3", Role: "assistant", Text: "new answer", OnPath: true},
+	}, nil
+}
+
+// TestTreeRowsArePlainAndUseTheWidth: an answer's row in /tree shows its
+// words, not its markdown, and a long row uses the screen's width rather
+// than half of it.
+func TestTreeRowsArePlainAndUseTheWidth(t *testing.T) {
+	r := sessionsRigWith(t, markdownSessions{newFakeSessions()})
+	r.send(tea.WindowSizeMsg{Width: 120, Height: 30})
+	r.command("/tree")
+	screen := ansi.Strip(r.m.render())
+	if !strings.Contains(screen, "assistant: Plan I read the file and fixed Parse: the empty input case now returns an error, covered by a new") {
+		t.Errorf("the tree row is not the answer's plain words across the width:\n%s", screen)
+	}
+}
+
+type markdownSessions struct{ *fakeSessions }
+
+func (markdownSessions) Tree() ([]agent.TreeNode, error) {
+	return []agent.TreeNode{
+		{ID: "u1", Role: "user", Text: "fix it", OnPath: true},
+		{ID: "a1", ParentID: "u1", Role: "assistant", OnPath: true,
+			Text: "## Plan\n\nI **read** the file and fixed `Parse`: the empty input case now returns an error, covered by a new table test."},
 	}, nil
 }

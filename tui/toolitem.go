@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
@@ -17,6 +18,10 @@ const (
 	toolPending                    // waiting to run (or for approval)
 	toolRunning
 	toolDone
+	// toolNotRun is a call the run ended without starting: it streamed or
+	// waited when the person interrupted, or a resumed conversation holds
+	// no result for it.
+	toolNotRun
 )
 
 // toolItem is one tool call with its preview, live output and result.
@@ -32,9 +37,22 @@ type toolItem struct {
 	// approval is asked; previewErr says why the edit would fail instead.
 	previewDiff, previewErr string
 	awaiting                bool // an approval prompt is showing for it
+	// ran is set once the core says the tool is executing: an aborted
+	// call that never got there did not run.
+	ran bool
 }
 
 func (t *toolItem) running() bool { return t.state == toolRunning }
+
+// endUnrun marks a call that never started as not run and reports whether
+// it was one: its run is over, so it will not start now.
+func (t *toolItem) endUnrun() bool {
+	if t.state != toolStreaming && t.state != toolPending {
+		return false
+	}
+	t.state, t.awaiting = toolNotRun, false
+	return true
+}
 
 // setArgs takes the arguments streamed so far.
 func (t *toolItem) setArgs(name string, args json.RawMessage, streaming bool) {
@@ -90,9 +108,13 @@ func (t *toolItem) render(rc *renderContext) string {
 				c.State = toolview.Denied
 			case skipped(t.result):
 				c.State = toolview.Cancelled
+			case !t.ran && aborted(t.result):
+				c.State = toolview.NotRun
 			}
 		}
 		c.Elapsed = t.elapsed
+	case toolNotRun:
+		c.State = toolview.NotRun
 	}
 	return indent(toolview.Render(c, rc.contentWidth(), rc.st.tool, rc.expandTools))
 }
@@ -105,6 +127,15 @@ const skippedText = "Skipped due to queued user message."
 // message: the person's choice, not a failure.
 func skipped(r *core.ToolResult) bool {
 	return len(r.Content) == 1 && r.Content[0].Type == core.ContentText && r.Content[0].Text == skippedText
+}
+
+// abortedText starts the result the core and MCP tools give a call the
+// run was interrupted before or while it ran (core/agent's textAborted).
+const abortedText = "Tool execution was aborted"
+
+// aborted reports whether a failed result is an interrupted call's.
+func aborted(r *core.ToolResult) bool {
+	return len(r.Content) == 1 && r.Content[0].Type == core.ContentText && strings.HasPrefix(r.Content[0].Text, abortedText)
 }
 
 // denied reports whether a failed result is an approval denial.

@@ -27,7 +27,14 @@ func (m *Model) View() tea.View {
 func (m *Model) drawView() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	if !m.opts.NoMouse {
+		// The wheel scrolls the transcript; selecting text then takes
+		// shift (see Options.NoMouse).
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	// Focus reports tell when the person is elsewhere, so a finished run
+	// or a waiting question can alert them.
+	v.ReportFocus = m.opts.Alert != AlertOff
 	v.WindowTitle = m.windowTitle()
 	return v
 }
@@ -136,9 +143,10 @@ func (m *Model) bottomView() string {
 	if m.busy {
 		parts = append(parts, m.workingView(w))
 	}
+	prompt := len(parts)
 	switch {
 	case m.approval != nil:
-		parts = append(parts, m.approvalView())
+		parts = append(parts, "") // drawn last, in the room the rest leaves
 	case m.dialog != nil:
 		parts = append(parts, m.dialogView())
 	case m.picker != nil:
@@ -146,6 +154,18 @@ func (m *Model) bottomView() string {
 	}
 	parts = append(parts, m.editorView(w))
 	parts = append(parts, m.statusView(w), m.footerView(w))
+	if m.approval != nil {
+		// The prompt gets every row but the rest of the bottom and one
+		// line of transcript: a long command shows whole or scrolls,
+		// never runs off the screen.
+		used := 1
+		for i, p := range parts {
+			if i != prompt {
+				used += strings.Count(p, "\n") + 1
+			}
+		}
+		parts[prompt] = m.approvalView(max(m.height-used, 3))
+	}
 	return strings.Join(parts, "\n")
 }
 
@@ -155,12 +175,16 @@ func (m *Model) workingView(w int) string {
 	hint := firstKey(m.keys, keymap.Interrupt) + " to interrupt"
 	state := m.agentState()
 	detail := elapsed
-	if m.approval != nil {
+	if m.approval != nil || m.dialog != nil {
 		// The agent is not working: it waits for the person, and the
 		// working time stands still meanwhile.
-		hint = "esc denies"
-		if !m.approval.focused {
+		switch {
+		case m.dialog != nil:
+			hint = "esc dismisses"
+		case !m.approval.focused:
 			hint = approvalSwitchKey + " to answer · esc interrupts"
+		default:
+			hint = "esc denies"
 		}
 		text := m.st.warning.Render("◆ Waiting for you") + m.st.muted.Render(" "+formatElapsed(m.now().Sub(m.waitingSince))+" · "+hint)
 		return " " + ansi.Truncate(text, w-1, "…")
@@ -252,8 +276,21 @@ func (m *Model) statusView(w int) string {
 	case core.NotifyWarning:
 		st = m.st.warning
 	}
-	return " " + st.Render(ansi.Truncate(text, w-1, "…"))
+	// A note wraps rather than losing its end at the screen's edge; a
+	// few lines at most, so it never pushes the editor away.
+	lines := wrapText(text, max(w-1, 1))
+	if len(lines) > statusLines {
+		lines = lines[:statusLines]
+		lines[statusLines-1] = ansi.Truncate(lines[statusLines-1]+" …", w-1, "…")
+	}
+	for i, l := range lines {
+		lines[i] = " " + st.Render(l)
+	}
+	return strings.Join(lines, "\n")
 }
+
+// statusLines is the most lines a status note takes.
+const statusLines = 3
 
 // firstRunItem explains what cairn needs before it can answer.
 type firstRunItem struct{ fr *FirstRun }

@@ -32,7 +32,9 @@ type IOStreams struct {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP is a closed terminal: it ends cairn as SIGTERM does, through
+	// the same clean-up (the demo's throwaway project, the session file).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	streams := IOStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin), ErrIsTerminal: isTerminal(os.Stderr)}
 	stopProfile := startProfile(os.Getenv("CAIRN_CPUPROFILE"))

@@ -123,7 +123,7 @@ func resolve(streams IOStreams, env environment, opts *Options) (*setup, error) 
 	if _, err := cat.Credentials(model); err != nil && !noCredentials {
 		return nil, err
 	}
-	thinking := core.ThinkingMedium
+	thinking := core.DefaultThinking
 	if level != "" {
 		if thinking, err = core.ParseThinkingLevel(level); err != nil {
 			return nil, err

@@ -278,8 +278,13 @@ func previewText(m core.Message) string {
 		t = m.Text()
 	case *core.AssistantMessage:
 		t = m.Text()
-		if t == "" && len(m.ToolCalls()) > 0 {
+		switch {
+		case t == "" && len(m.ToolCalls()) > 0:
 			t = "(calls " + m.ToolCalls()[0].Name + ")"
+		case t == "" && m.StopReason == core.StopError:
+			// A failed attempt (a retried 429, say) has nothing to show
+			// but why it failed.
+			t = "(failed: " + m.ErrorMessage + ")"
 		}
 	}
 	return strings.TrimSpace(t)

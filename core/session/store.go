@@ -92,7 +92,11 @@ type Info struct {
 	ParentSession string
 	Created       time.Time // from the header
 	Modified      time.Time // the file's modification time
-	MessageCount  int       // message entries on every branch
+	// LastEntry is when the newest entry was written, from its timestamp:
+	// the session's last activity, which a copied or touched file's
+	// modification time does not tell. Zero when no entry has one.
+	LastEntry    time.Time
+	MessageCount int // message entries on every branch
 	// FirstMessage is the text of the first user message, or "".
 	FirstMessage string
 }
@@ -207,6 +211,7 @@ func describe(path string) (Info, error) {
 	lr := newLineReader(fh)
 	var d decoder
 	var info Info
+	var last []byte // the newest entry's line
 	sawHeader := false
 	for {
 		line, _, _, err := lr.next()
@@ -233,6 +238,7 @@ func describe(path string) (Info, error) {
 		if err != nil {
 			continue
 		}
+		last = append(last[:0], line...)
 		switch {
 		case h.typ == TypeSessionInfo:
 			if e, err := d.entry(line); err == nil {
@@ -251,6 +257,11 @@ func describe(path string) (Info, error) {
 	}
 	if !sawHeader {
 		return Info{}, ErrNotSession
+	}
+	if last != nil {
+		if e, err := d.entry(last); err == nil {
+			info.LastEntry, _ = time.Parse(time.RFC3339Nano, e.Timestamp)
+		}
 	}
 	return info, nil
 }

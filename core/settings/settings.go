@@ -42,6 +42,15 @@ type Settings struct {
 	ApprovalMode approval.Mode `json:"approvalMode"`
 	// Theme names the TUI theme; empty means the built-in default.
 	Theme string `json:"theme,omitempty"`
+	// Notifications says how the TUI tells a person whose terminal is not
+	// focused that a run ended or a question waits: "auto" (the default:
+	// a desktop notification where the terminal shows one, else the
+	// bell), "osc9", "osc777", "bell" or "off".
+	Notifications string `json:"notifications,omitempty"`
+	// MouseCapture lets the TUI take the mouse, so the wheel scrolls the
+	// transcript (selecting text then takes shift); false leaves the mouse
+	// to the terminal. On by default.
+	MouseCapture bool `json:"mouseCapture"`
 	// HideThinkingBlock collapses the model's thinking in the TUI.
 	HideThinkingBlock bool `json:"hideThinkingBlock,omitempty"`
 	// ShellPath is the shell the bash tool runs; empty means bash from PATH.
@@ -133,6 +142,7 @@ func Defaults() Settings {
 		Retry:         RetrySettings{Enabled: true, MaxRetries: 3, BaseDelayMs: 2000, MaxDelayMs: 60000},
 		ApprovalMode:  approval.ModeDefault,
 		MCP:           MCPSettings{StartupTimeoutMs: 10000},
+		MouseCapture:  true,
 	}
 }
 
@@ -166,6 +176,8 @@ func (s *Settings) fields() []field {
 		{"retry", &s.Retry},
 		{"approvalMode", &s.ApprovalMode},
 		{"theme", &s.Theme},
+		{"notifications", &s.Notifications},
+		{"mouseCapture", &s.MouseCapture},
 		{"hideThinkingBlock", &s.HideThinkingBlock},
 		{"shellPath", &s.ShellPath},
 		{"shellCommandPrefix", &s.ShellCommandPrefix},
@@ -273,6 +285,12 @@ func (s *Settings) normalize() []error {
 			bad(q.key, fmt.Sprintf("%q", *q.mode), `"one-at-a-time" or "all"`)
 			*q.mode = QueueOneAtATime
 		}
+	}
+	switch s.Notifications {
+	case "", "auto", "osc9", "osc777", "bell", "off":
+	default:
+		bad("notifications", fmt.Sprintf("%q", s.Notifications), `"auto", "osc9", "osc777", "bell" or "off"`)
+		s.Notifications = d.Notifications
 	}
 	if s.InterruptMode != InterruptImmediate && s.InterruptMode != InterruptWait {
 		bad("interruptMode", fmt.Sprintf("%q", s.InterruptMode), `"immediate" or "wait"`)

@@ -169,6 +169,8 @@ func TestUnusableValueFallsBackToDefault(t *testing.T) {
 			func(s Settings) bool { return s.Retry.MaxRetries == 3 }},
 		{`{"theme": 3}`, "theme",
 			func(s Settings) bool { return s.Theme == "" }},
+		{`{"notifications": "loud"}`, "notifications",
+			func(s Settings) bool { return s.Notifications == "" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {

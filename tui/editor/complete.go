@@ -40,9 +40,12 @@ type item struct {
 
 // completion is the popup's state.
 type completion struct {
-	trig      trigger
-	items     []item
-	sel, top  int
+	trig     trigger
+	items    []item
+	sel, top int
+	// picked is set once the person moves the selection: only then does
+	// enter send the selected command instead of what was typed.
+	picked    bool
 	dismissed trigger
 	// seq numbers file match jobs; stop cancels the one in flight.
 	seq  int
@@ -58,7 +61,7 @@ func (c *completion) open() bool { return c.trig.kind != noCompletion && len(c.i
 
 func (c *completion) close() {
 	c.cancel()
-	c.trig, c.items, c.sel, c.top = trigger{}, nil, 0, 0
+	c.trig, c.items, c.sel, c.top, c.picked = trigger{}, nil, 0, 0, false
 	c.baseOK = false
 }
 
@@ -73,6 +76,7 @@ func (c *completion) cancel() {
 func (c *completion) move(d int) {
 	n := len(c.items)
 	c.sel = ((c.sel+d)%n + n) % n
+	c.picked = true
 	c.keepInView()
 }
 
@@ -134,7 +138,7 @@ func (s *state) refresh() tea.Cmd {
 	c.trig = t
 	if t.kind == commandCompletion {
 		c.items = matchCommands(s.opts.Commands, t.query)
-		c.sel, c.top = 0, 0
+		c.sel, c.top, c.picked = 0, 0, false
 		return nil
 	}
 	if s.mentioning(t) {
@@ -208,7 +212,12 @@ func (s *state) completionKey(a action) (tea.Cmd, bool) {
 	case a.has(actComplete):
 		return s.accept(), true
 	case a.has(actSubmit) && c.trig.kind == commandCompletion:
-		s.buf.setText([]rune(c.items[c.sel].text))
+		// Enter sends what was typed, so a name that is no command is
+		// reported as such, never swapped for a fuzzy match; a command
+		// the person moved to with the arrows is taken.
+		if c.picked {
+			s.buf.setText([]rune(c.items[c.sel].text))
+		}
 		return s.submit(false), true
 	case a.has(actSubmit):
 		return s.accept(), true

@@ -78,6 +78,9 @@ func styleConfig(p Palette) ansi.StyleConfig {
 	setColor(&c.LinkText.Color, p.Link)
 	setColor(&c.Link.Color, p.LinkURL)
 	setColor(&c.Code.Color, p.Code)
+	// glamour pads a code span with a space each side, which leaves a
+	// space before the punctuation after it ("`Parse`," drew "Parse ,").
+	c.Code.Prefix, c.Code.Suffix = "", ""
 	setColor(&c.CodeBlock.Color, p.CodeBlock)
 	c.CodeBlock.Chroma = nil
 	c.CodeBlock.Theme = chromaStyleName(p)

@@ -3,6 +3,7 @@ package toolview
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -31,10 +32,72 @@ func (b *box) add(s string, width int) {
 }
 
 // text appends foreign text as one line in style: cleaned (see cleanLine),
-// cut to fit, then styled, so the ellipsis of a cut line is styled too.
+// cut to fit, then styled, so the ellipsis of a cut line is styled too. An
+// expanded box wraps the line instead: expanding is how a person reads
+// what a collapsed box cut.
 func (b *box) text(s string, style paint) {
-	t, w := fitPlain(cleanLine(s), b.inner)
+	s = cleanLine(s)
+	if b.expanded && b.inner >= 4 && cells(s) > b.inner {
+		b.wrap(s, style, 0)
+		return
+	}
+	t, w := fitPlain(s, b.inner)
 	b.add(style.render(t), w)
+}
+
+// wrap appends clean plain text in style over as many lines as it takes,
+// breaking between words where it can and inside a word wider than the
+// box; lines after the first are indented by indent cells, so a
+// continuation reads as one.
+func (b *box) wrap(s string, style paint, indent int) {
+	indent = min(indent, b.inner/2)
+	lead, width := "", b.inner
+	for s != "" {
+		part, rest := cutLine(s, width)
+		b.add(lead+style.render(part), len(lead)+cells(part))
+		s = rest
+		lead, width = strings.Repeat(" ", indent), b.inner-indent
+	}
+}
+
+// Wrap breaks one line of plain text into lines of at most width cells,
+// between words where it can (the space goes with neither line) and
+// inside a word wider than width, never at a hyphen: a command or a path
+// wrapped this way reads back exactly as written. Empty text is one empty
+// line.
+func Wrap(s string, width int) []string {
+	if s == "" {
+		return []string{""}
+	}
+	var out []string
+	for s != "" {
+		var line string
+		line, s = cutLine(s, max(width, 1))
+		out = append(out, line)
+	}
+	return out
+}
+
+// cutLine splits clean plain text after at most width cells: at the last
+// space that fits when there is one, else inside the word. The space it
+// breaks at goes with neither part.
+func cutLine(s string, width int) (line, rest string) {
+	if cells(s) <= width {
+		return s, ""
+	}
+	head := ansi.Truncate(s, max(width, 1), "")
+	if head == "" {
+		// One character wider than the box: it goes alone.
+		_, size := utf8.DecodeRuneInString(s)
+		return s[:size], s[size:]
+	}
+	if s[len(head)] == ' ' {
+		return head, s[len(head)+1:]
+	}
+	if i := strings.LastIndexByte(head, ' '); i > 0 {
+		return head[:i], s[i+1:]
+	}
+	return head, s[len(head):]
 }
 
 // texts appends each of lines as by text.

@@ -77,38 +77,85 @@ func diffStats(diff string) (added, removed int) {
 	return added, removed
 }
 
-// diffBlock draws the head of a numbered diff (see tools.EditDetails): the
-// line number in its gutter, then the operation and the text in the colour
-// of the operation; a run of unchanged lines left out shows as an ellipsis.
+// diffBlock draws the head of a numbered diff (see tools.EditDetails): two
+// gutters, the line's number in the old file and in the new one (a removed
+// line has only the first, an added line only the second), then the
+// operation and the text in the colour of the operation; a run of
+// unchanged lines left out shows as an ellipsis. The tool's diff numbers
+// unchanged lines in the old file and added ones in the new, which read as
+// one column jumps back and forth; two columns never do.
 func diffBlock(v *view, b *box, diff string) {
 	lines := headLines(diff, b.limit(diffLimit))
-	for _, l := range lines {
-		diffLine(v, b, l)
+	rows := make([]diffRow, len(lines))
+	width, delta := 1, 0
+	for i, l := range lines {
+		r := parseDiffLine(l)
+		switch r.op {
+		case '+':
+			r.new = r.n
+			delta++
+		case '-':
+			r.old = r.n
+			delta--
+		case ' ':
+			r.old, r.new = r.n, r.n+delta
+		}
+		width = max(width, len(strconv.Itoa(r.old)), len(strconv.Itoa(r.new)))
+		rows[i] = r
+	}
+	for _, r := range rows {
+		diffLine(v, b, r, width)
 	}
 	b.elided(countLines(diff)-len(lines), false)
 }
 
-func diffLine(v *view, b *box, line string) {
+// diffRow is one line of a numbered diff taken apart: its operation ('+',
+// '-', ' ', or 0 for a run of unchanged lines left out, or for a line of
+// another shape), the number the tool gave it, the numbers shown in the
+// old and new gutters (0: none) and its text.
+type diffRow struct {
+	op            byte
+	n, old, new   int
+	text, unknown string
+	blank         bool // an empty line, kept as one
+}
+
+func parseDiffLine(line string) diffRow {
 	if line == "" {
-		b.add("", 0)
-		return
+		return diffRow{blank: true}
 	}
 	rest := line[1:]
 	trimmed := strings.TrimLeft(rest, " ")
 	end := strings.IndexByte(trimmed, ' ')
-	if trimmed == "..." || end < 0 {
+	if trimmed == "..." {
+		return diffRow{}
+	}
+	n, err := strconv.Atoi(trimmed[:max(end, 0)])
+	if end < 0 || err != nil || !strings.ContainsRune("+- ", rune(line[0])) {
+		return diffRow{unknown: escape.VisibleLines(line)}
+	}
+	// The diff holds what the model wrote: its control characters are
+	// shown, not acted on or dropped.
+	return diffRow{op: line[0], n: n, text: cleanLine(escape.VisibleLines(trimmed[end+1:]))}
+}
+
+func diffLine(v *view, b *box, r diffRow, width int) {
+	gutterWidth := 2*width + 2
+	switch {
+	case r.blank:
+		b.add("", 0)
+		return
+	case r.unknown != "":
+		b.text(r.unknown, v.p.DiffContext)
+		return
+	case r.op == 0:
 		// A skipped run of unchanged lines.
-		field := max(len(rest)-len(trimmed)-1, 0)
-		t, w := fitPlain(strings.Repeat(" ", field+3)+ellipsis, b.inner)
+		t, w := fitPlain(strings.Repeat(" ", gutterWidth)+ellipsis, b.inner)
 		b.add(v.p.Dim.render(t), w)
 		return
 	}
-	number := rest[:len(rest)-len(trimmed)+end]
-	// The diff holds what the model wrote: its control characters are
-	// shown, not acted on or dropped.
-	text := cleanLine(escape.VisibleLines(trimmed[end+1:]))
 	var style paint
-	switch line[0] {
+	switch r.op {
 	case '+':
 		style = v.p.DiffAdded
 	case '-':
@@ -116,13 +163,32 @@ func diffLine(v *view, b *box, line string) {
 	default:
 		style = v.p.DiffContext
 	}
-	avail := b.inner - len(number) - 1
+	avail := b.inner - gutterWidth
 	if avail < 4 {
-		b.text(line[:1]+" "+text, style)
+		b.text(string(r.op)+" "+r.text, style)
 		return
 	}
-	t, w := fitPlain(line[:1]+" "+text, avail)
-	b.add(v.p.LineNumber.render(number)+" "+style.render(t), len(number)+1+w)
+	number := func(n int) string {
+		if n == 0 {
+			return strings.Repeat(" ", width)
+		}
+		s := strconv.Itoa(n)
+		return strings.Repeat(" ", width-len(s)) + s
+	}
+	gutter := v.p.LineNumber.render(number(r.old)+" "+number(r.new)) + " "
+	lead := strings.Repeat(" ", gutterWidth)
+	// Diff lines wrap, never cut: what is approved or reviewed is all of
+	// the change. Continuations sit under the text, past the gutter.
+	s, room := string(r.op)+" "+r.text, avail
+	for first := true; first || s != ""; first = false {
+		part, rest := cutLine(s, room)
+		if first {
+			b.add(gutter+style.render(part), gutterWidth+cells(part))
+		} else {
+			b.add(lead+"  "+style.render(part), gutterWidth+2+cells(part))
+		}
+		s, room = rest, avail-2
+	}
 }
 
 // replacementsBlock shows an edit's replacements as they stand in its

@@ -121,6 +121,15 @@ func codeBlock(v *view, b *box, path, text string, first int) {
 		avail = b.inner
 	}
 	for i, l := range lines {
+		if b.expanded && avail >= 4 && cells(l) > avail {
+			// Expanded, a long line wraps under its number.
+			code := v.p.Output.render(l)
+			if hl != nil {
+				code = hl[i]
+			}
+			b.wrapCode(code, numWidth, gutter, v.p.LineNumber, first+i, avail)
+			continue
+		}
 		code, w := fitPlain(l, avail)
 		switch {
 		case hl == nil:
@@ -139,4 +148,22 @@ func codeBlock(v *view, b *box, path, text string, first int) {
 		b.add(code, w)
 	}
 	b.elided(countLines(text)-len(lines), false)
+}
+
+// wrapCode appends one numbered line of styled code wrapped to avail
+// cells, its continuations under the code with an empty gutter.
+func (b *box) wrapCode(code string, numWidth int, gutter bool, number paint, n, avail int) {
+	lead, pad := "", ""
+	if gutter {
+		num := strconv.Itoa(n)
+		lead = number.render(strings.Repeat(" ", numWidth-len(num))+num) + " "
+		pad = strings.Repeat(" ", numWidth+1)
+	}
+	for i, part := range strings.Split(ansi.Wrap(code, avail, ""), "\n") {
+		g := pad
+		if i == 0 {
+			g = lead
+		}
+		b.add(g+part, len(pad)+ansi.StringWidth(part))
+	}
 }

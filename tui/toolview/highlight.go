@@ -39,6 +39,14 @@ func highlight(path string, lines []string, st Styles) []string {
 	return out[:len(lines)]
 }
 
+// Highlight colours lines as the file name (or path) selects, as a read
+// or a written file is coloured: one ANSI line per input line, or nil when
+// nothing can colour them (the caller then draws them plainly). The lines
+// are lexed together, so a token may run on from one to the next.
+func Highlight(name string, lines []string, st Styles) []string {
+	return highlight(name, lines, st)
+}
+
 // lexerNames remembers which lexer each file name selects: chroma finds it
 // by trying every file pattern of every lexer, which takes milliseconds.
 // Only the lookup is remembered, never rendered text; the table stops

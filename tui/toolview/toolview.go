@@ -33,9 +33,13 @@ const (
 	Denied
 	// Cancelled means the run was aborted before or while the tool ran.
 	Cancelled
+	// NotRun means the call never started and never will: the run ended
+	// first (an interrupt while it streamed or waited, a run that stopped
+	// before it). It is never drawn as a success.
+	NotRun
 )
 
-var stateNames = [...]string{"streaming", "pending", "running", "done", "failed", "denied", "cancelled"}
+var stateNames = [...]string{"streaming", "pending", "running", "done", "failed", "denied", "cancelled", "not run"}
 
 // String names the state in lower case.
 func (s State) String() string {
@@ -96,6 +100,9 @@ func Render(c Call, width int, st Styles, expanded bool) string {
 	v := newView(c, st, expanded)
 	b := &box{inner: inner, p: &v.p, expanded: expanded}
 	k := kindOf(c.Name)
+	if expanded {
+		v.fullTitle(k, b)
+	}
 	switch {
 	case v.state == Denied:
 		v.reasonBody(b, v.p.Warning)
@@ -104,7 +111,7 @@ func Render(c Call, width int, st Styles, expanded bool) string {
 			// can see what they said no to.
 			diffBlock(v, b, c.PreviewDiff)
 		}
-	case v.state == Cancelled && !k.ownsFailure:
+	case v.state == Cancelled && !k.ownsFailure, v.state == NotRun && v.Result != nil:
 		v.reasonBody(b, v.p.Muted)
 	case v.state == Failed && !k.ownsFailure:
 		v.reasonBody(b, v.p.Error)
@@ -188,6 +195,26 @@ func (v *view) header(k kind, width int) string {
 	return b.String()
 }
 
+// fullTitle shows the whole title (a command, a path) wrapped above the
+// content when the header had to cut it: expanding a call is how a person
+// reads all of what it does.
+func (v *view) fullTitle(k kind, b *box) {
+	title, _ := k.title(v)
+	t := strings.TrimSpace(cleanLine(oneLine(title)))
+	room := b.inner - 2 // the mark and a space
+	if rw := ansi.StringWidth(v.label()); rw > 0 && rw+4 <= b.inner {
+		room -= rw + 1
+	}
+	if cells(t) <= room || b.inner < 4 {
+		return
+	}
+	indent := 0
+	if i := strings.IndexByte(t, ' '); i >= 0 && i < 8 {
+		indent = i + 1 // under the command or path, past "$ " or "edit "
+	}
+	b.wrap(t, v.p.Title, indent)
+}
+
 // mark is the status mark at the start of the header.
 func (v *view) mark() string {
 	spin := v.Spinner
@@ -205,6 +232,8 @@ func (v *view) mark() string {
 		return v.p.Success.render("✓")
 	case Failed:
 		return v.p.Error.render("✗")
+	case NotRun:
+		return v.p.Muted.render("⊘")
 	}
 	return v.p.Warning.render("⊘")
 }
@@ -217,6 +246,8 @@ func (v *view) label() string {
 		return v.p.Warning.render("denied")
 	case Cancelled:
 		return v.p.Warning.render("cancelled")
+	case NotRun:
+		return v.p.Warning.render("not run")
 	case Running, Done, Failed:
 		if v.Elapsed > 0 {
 			return v.p.Dim.render(humanDuration(v.Elapsed))
@@ -230,7 +261,7 @@ func (v *view) background() lipgloss.Style {
 	switch v.state {
 	case Done:
 		return v.st.SuccessBg
-	case Failed, Denied, Cancelled:
+	case Failed, Denied, Cancelled, NotRun:
 		return v.st.ErrorBg
 	}
 	return v.st.PendingBg
