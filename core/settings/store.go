@@ -121,6 +121,10 @@ func Load(globalPath, projectPath string) (*Store, error) {
 		}
 	}
 	s.recompute()
+	if _, dropped := s.sandbox(); len(dropped) > 0 {
+		errs = append(errs, &FileError{Path: s.paths[ScopeProject], Err: &KeyError{Key: "sandbox",
+			Msg: "a project's settings can only tighten the sandbox; ignored: " + strings.Join(dropped, ", ")}})
+	}
 	return s, errors.Join(errs...)
 }
 
