@@ -166,7 +166,8 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		// repository, is asked about as such an edit is (see care.go).
 		protected = g.commandReason(subject)
 	}
-	if protected == "" && !mode.Asks(cat) {
+	use := sandboxUse(tool, call)
+	if protected == "" && use != LeavesSandbox && !mode.Asks(cat) {
 		return Decision{Allow: true, By: ByMode}
 	}
 	g.mu.Lock()
@@ -178,8 +179,12 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		// The person refused this tool for the session: what would be
 		// asked is denied.
 		return Decision{By: ByRule}
+	case use == LeavesSandbox:
+		return g.askProtected(ctx, ask, name, subject, joinReasons(leaveReason, protected), call.ID)
 	case protected != "":
 		return g.askProtected(ctx, ask, name, subject, protected, call.ID)
+	case use == Sandboxed && mode == ModeAutoEdit:
+		return Decision{Allow: true, By: BySandbox}
 	case catAllowed:
 		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
 	case session.covers(name, cat, subject):
