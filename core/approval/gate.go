@@ -167,7 +167,7 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		protected = g.commandReason(subject)
 	}
 	use := sandboxUse(tool, call)
-	if protected == "" && use != LeavesSandbox && !mode.Asks(cat) {
+	if protected == "" && use != core.LeavesSandbox && !mode.Asks(cat) {
 		return Decision{Allow: true, By: ByMode}
 	}
 	g.mu.Lock()
@@ -179,11 +179,11 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		// The person refused this tool for the session: what would be
 		// asked is denied.
 		return Decision{By: ByRule}
-	case use == LeavesSandbox:
+	case use == core.LeavesSandbox:
 		return g.askProtected(ctx, ask, name, subject, joinReasons(leaveReason, protected), call.ID)
 	case protected != "":
 		return g.askProtected(ctx, ask, name, subject, protected, call.ID)
-	case use == Sandboxed && mode == ModeAutoEdit:
+	case use == core.Sandboxed && mode == ModeAutoEdit:
 		return Decision{Allow: true, By: BySandbox}
 	case catAllowed:
 		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}

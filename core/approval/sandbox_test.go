@@ -14,15 +14,15 @@ import (
 // sets dangerouslyDisableSandbox.
 type sandboxedBash struct{ fakeTool }
 
-func (sandboxedBash) SandboxUse(call core.ToolCall) SandboxUse {
+func (sandboxedBash) SandboxUse(call core.ToolCall) core.SandboxUse {
 	var a struct {
 		Leave bool `json:"dangerouslyDisableSandbox"`
 	}
 	_ = json.Unmarshal(call.Arguments, &a)
 	if a.Leave {
-		return LeavesSandbox
+		return core.LeavesSandbox
 	}
-	return Sandboxed
+	return core.Sandboxed
 }
 
 func leaveCall(cmd string) core.ToolCall {

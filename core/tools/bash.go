@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/shell"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
 // Timings of the bash tool: the least time between two progress updates,
@@ -34,6 +35,9 @@ type Bash struct {
 	TempDir string
 	// Workspace is where commands run; nil is the local machine.
 	Workspace *Workspace
+	// Sandbox, when set, runs local commands in the OS sandbox (see
+	// bash_sandbox.go).
+	Sandbox *sandbox.Policy
 }
 
 // NewBash returns the bash tool working in cwd.
@@ -58,7 +62,7 @@ var bashSpec = core.ToolSpec{
 }
 
 // Spec describes the tool to the model.
-func (*Bash) Spec() core.ToolSpec { return bashSpec }
+func (b *Bash) Spec() core.ToolSpec { return b.spec() }
 
 // Category is exec: it runs programs.
 func (*Bash) Category() core.ApprovalCategory { return core.CategoryExec }
@@ -69,6 +73,8 @@ func (*Bash) Kind() core.ToolKind { return core.KindExecute }
 type bashArgs struct {
 	Command *string `json:"command"`
 	Timeout number  `json:"timeout"`
+	// DisableSandbox runs the command outside the sandbox.
+	DisableSandbox bool `json:"dangerouslyDisableSandbox"`
 }
 
 // Execute runs the call's command. A non-zero exit, a timeout and
@@ -99,8 +105,9 @@ func (b *Bash) Execute(ctx context.Context, call core.ToolCall, update func(core
 		tc := TerminalCommand{Shell: shell.Path(b.Shell), Line: *a.Command, Dir: b.Dir, Timeout: timeout, OutputLimit: HostOutputLimit}
 		return r.runHost(ctx, term, tc, formatNumber(a.Timeout.value)), nil
 	}
-	cmd := shell.Command{Line: *a.Command, Shell: b.Shell, Dir: b.Dir, Timeout: timeout, Grace: bashKillGrace}
-	return r.run(ctx, cmd, formatNumber(a.Timeout.value)), nil
+	cmd := shell.Command{Line: *a.Command, Shell: b.Shell, Dir: b.Dir, Timeout: timeout, Grace: bashKillGrace,
+		Sandbox: b.sandboxFor(a.DisableSandbox)}
+	return noteSandbox(r.run(ctx, cmd, formatNumber(a.Timeout.value)), bashCommand{cmd.Sandbox, b.Dir}), nil
 }
 
 // HostOutputLimit is the most output a host terminal is asked to keep for
