@@ -66,7 +66,7 @@ func Start(ctx context.Context, command string, opts Options) (*Run, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	proc, err := shell.Start(ctx, shell.Command{
 		Line: command, Shell: opts.Shell, Dir: opts.Dir, Env: opts.ptyEnv(),
-		Terminal: tty, Grace: CancelGrace,
+		Terminal: tty, Grace: CancelGrace, Sandbox: opts.Sandbox,
 	})
 	// The command holds the terminal side now; only the master is ours.
 	_ = tty.Close()

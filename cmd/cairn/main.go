@@ -13,6 +13,8 @@ import (
 	"runtime/pprof"
 	"slices"
 	"syscall"
+
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -32,6 +34,9 @@ type IOStreams struct {
 }
 
 func main() {
+	// Started as the sandboxed child of a command: restrict and run it,
+	// before anything else happens in this process.
+	sandbox.RunIfChild()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	streams := IOStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin), ErrIsTerminal: isTerminal(os.Stderr)}

@@ -13,9 +13,14 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/cairn-dev/cairn/core/provider/providertest"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain lets the test binary stand in for cairn in sandboxed commands.
+func TestMain(m *testing.M) {
+	sandbox.RunIfChild()
+	goleak.VerifyTestMain(m)
+}
 
 type result struct {
 	code   int

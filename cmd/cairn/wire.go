@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/settings"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 	"github.com/cairn-dev/cairn/core/sysprompt"
 	"github.com/cairn-dev/cairn/core/tools"
 )
@@ -31,6 +32,8 @@ type app struct {
 	warnings      []string
 	// mcp runs the session's MCP servers.
 	mcp *mcpRun
+	// sandbox is the sandbox commands run in; nil runs them unsandboxed.
+	sandbox *sandbox.Policy
 }
 
 // close ends the session and flushes its file, then stops the MCP servers.
@@ -125,6 +128,12 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// and terminals.
 	workspace := tools.NewWorkspace()
 	toolset := tools.NewIn(cwd, workspace)
+	policy, err := sandboxPolicy(st.Sandbox(), opts.Sandbox, cwd, env.dir,
+		func(w string) { fmt.Fprintf(streams.Err, "cairn: warning: %s\n", w) })
+	if err != nil {
+		return nil, err
+	}
+	setSandbox(toolset, policy)
 	if opts.Mode == "acp" {
 		// Only an ACP editor shows plans.
 		toolset = append(toolset, tools.NewPlan())
@@ -219,7 +228,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		servers.close()
 		return nil, err
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy}, nil
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the
