@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 )
@@ -63,6 +64,24 @@ func namespaces(attr *syscall.SysProcAttr) {
 	attr.GidMappingsEnableSetgroups = false
 }
 
+// helper returns the executable that becomes the sandboxed child: cairn's
+// own, except that the full build (cairn-tui, whose libraries take tens of
+// milliseconds to initialise) uses the headless cairn installed beside it,
+// which starts in a few.
+func helper() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if filepath.Base(self) == "cairn-tui" {
+		lean := filepath.Join(filepath.Dir(self), "cairn")
+		if info, err := os.Stat(lean); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+			return lean, nil
+		}
+	}
+	return self, nil
+}
+
 // Wrap changes cmd, not yet started, to run in the sandbox of p: through
 // cairn's own executable (see RunIfChild), which restricts itself and then
 // executes cmd's program. It fails, wrapping ErrUnavailable, when the
@@ -72,7 +91,7 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	if !st.Available {
 		return fmt.Errorf("%w: %s", ErrUnavailable, st.Detail)
 	}
-	self, err := os.Executable()
+	self, err := helper()
 	if err != nil {
 		return fmt.Errorf("sandbox: find cairn's executable: %w", err)
 	}

@@ -1,0 +1,43 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkStart measures what the sandbox adds to starting a command:
+// `sh -c true` plain, and through the re-exec with the rules of a real
+// home (the denied paths split / and ~). The sandbox's cost per command is
+// the difference between the two.
+func BenchmarkStart(b *testing.B) {
+	requireLandlock(b)
+	project := b.TempDir()
+	home, _ := os.UserHomeDir()
+	p, err := Config{Enabled: true}.Policy(Place{Project: project, Home: home,
+		KeyFiles: []string{filepath.Join(home, ".cairn", "models.json")}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		sandbox bool
+	}{{"plain", false}, {"sandboxed", true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				cmd := exec.Command("/bin/sh", "-c", "true")
+				cmd.Dir = project
+				if tc.sandbox {
+					if err := Wrap(cmd, p); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v: %s", err, out)
+				}
+			}
+		})
+	}
+}
