@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -46,5 +47,31 @@ func TestSandboxPolicyFallback(t *testing.T) {
 	}
 	if p, _ := sandboxPolicy(sandbox.Config{}, "", cwd, dir, warn); p != nil {
 		t.Error("sandbox on without being enabled")
+	}
+}
+
+// End to end: with --sandbox in auto_edit, print mode runs the model's
+// command unasked (without the sandbox nobody could approve it), the
+// sandbox blocks its write outside the project, and the model is told.
+func TestSandboxedCommandEndToEnd(t *testing.T) {
+	if st := sandbox.Probe(); !st.Available {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no sandbox under CI: %s", st.Detail)
+		}
+		t.Skipf("no sandbox here: %s", st.Detail)
+	}
+	script := writeScript(t, `{"responses":[{"content":[{"type":"toolCall","id":"b1","name":"bash","arguments":{"command":"touch /etc/cairn-e2e"}}]},{"text":"done"}]}`)
+	vars := map[string]string{"CAIRN_FAUX_SCRIPT": script}
+	r := invoke(t, vars, nil, "--mode", "json", "--provider", "faux", "--approval", "auto_edit", "--no-session", "--sandbox", "-p", "go")
+	if _, err := os.Stat("/etc/cairn-e2e"); err == nil {
+		os.Remove("/etc/cairn-e2e")
+		t.Fatal("the sandboxed command wrote /etc/cairn-e2e")
+	}
+	if !strings.Contains(r.stdout, `blocked by the sandbox: write to /etc/cairn-e2e (allowed: project, `) {
+		t.Errorf("the tool result does not say what the sandbox blocked:\n%s\n%s", r.stdout, r.stderr)
+	}
+	r = invoke(t, map[string]string{"CAIRN_FAUX_SCRIPT": script}, nil, "--mode", "json", "--provider", "faux", "--approval", "auto_edit", "--no-session", "-p", "go")
+	if !strings.Contains(r.stdout, "needs approval and no one was asked") {
+		t.Errorf("without the sandbox the command was not refused:\n%s", r.stdout)
 	}
 }
