@@ -9,8 +9,9 @@ import (
 
 // BenchmarkStart measures what the sandbox adds to starting a command:
 // `sh -c true` plain, and through the re-exec with the rules of a real
-// home (the denied paths split / and ~). The sandbox's cost per command is
-// the difference between the two.
+// home (the denied paths split / and ~), with and without the namespace
+// that keeps the control files read-only. The sandbox's cost per command
+// is the difference from plain.
 func BenchmarkStart(b *testing.B) {
 	requireLandlock(b)
 	project := b.TempDir()
@@ -21,16 +22,16 @@ func BenchmarkStart(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, tc := range []struct {
-		name    string
-		sandbox bool
-	}{{"plain", false}, {"sandboxed", true}} {
+		name           string
+		sandbox, mount bool
+	}{{"plain", false, false}, {"sandboxed", true, Probe().ProtectsControlFiles}, {"landlock-only", true, false}} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				cmd := exec.Command("/bin/sh", "-c", "true")
 				cmd.Dir = project
 				if tc.sandbox {
-					if err := Wrap(cmd, p); err != nil {
+					if err := wrap(cmd, p, tc.mount); err != nil {
 						b.Fatal(err)
 					}
 				}

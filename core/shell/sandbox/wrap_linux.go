@@ -91,17 +91,23 @@ func Wrap(cmd *exec.Cmd, p Policy) error {
 	if !st.Available {
 		return fmt.Errorf("%w: %s", ErrUnavailable, st.Detail)
 	}
+	return wrap(cmd, p, st.ProtectsControlFiles)
+}
+
+// wrap is Wrap, with the control files protected in a namespace of the
+// command's own when mount is set.
+func wrap(cmd *exec.Cmd, p Policy, mount bool) error {
 	self, err := helper()
 	if err != nil {
 		return fmt.Errorf("sandbox: find cairn's executable: %w", err)
 	}
-	req, err := json.Marshal(request{Policy: p, Mount: st.ProtectsControlFiles})
+	req, err := json.Marshal(request{Policy: p, Mount: mount})
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
 	cmd.Args = append([]string{self, ExecArg, string(req), "--", cmd.Path}, cmd.Args[1:]...)
 	cmd.Path = self
-	if st.ProtectsControlFiles {
+	if mount {
 		if cmd.SysProcAttr == nil {
 			cmd.SysProcAttr = &syscall.SysProcAttr{}
 		}
