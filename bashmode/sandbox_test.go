@@ -37,7 +37,8 @@ func TestStartSandboxed(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := finish(t, r)
-	if !strings.Contains(res.Output, "11 77") || !strings.Contains(res.Output, "has-tty") || !strings.Contains(res.Output, "Permission denied") {
+	if !strings.Contains(res.Output, "11 77") || !strings.Contains(res.Output, "has-tty") ||
+		!strings.Contains(res.Output, "blocked by the sandbox: write to "+root+"/x (allowed: project, ") {
 		t.Errorf("output %q", res.Output)
 	}
 	if _, err := os.Stat(filepath.Join(root, "x")); err == nil {
