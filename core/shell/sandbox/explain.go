@@ -13,6 +13,12 @@ var denialWords = []string{"Permission denied", "Operation not permitted", "perm
 // connectWords are what programs print when a connection is refused.
 var connectWords = []string{"Couldn't connect", "connect:", "Connection refused", "Failed to connect", "Network is unreachable", "ConnectionRefused", "PermissionError"}
 
+// writeLine tells a denial of a write from one of a read, which the
+// sandbox refuses only for denied paths: a verb that writes, or a shell's
+// own message (a redirection: "bash: /etc/x: Permission denied").
+var writeLine = regexp.MustCompile(`(?i)cannot (touch|create|remove|move|make|write|overwrite|link|open .* for writing)|` +
+	`\b(mkdir|rmdir|rename|unlink|truncate|chmod|install|tee|dd|cp|ln|mv|rm|touch)\b[^:]*:|^(ba|da|z|k)?sh: (\d+: )?(line \d+: )?[^ ]+: (Permission denied|Operation not permitted|Read-only file system)`)
+
 // pathPattern finds absolute and relative paths in an error line.
 var pathPattern = regexp.MustCompile(`(?:^|[\s'"‘“(:])((?:/|\./|\.\./|~/)?[\w.@+-]+(?:/[\w.@+-]*)*)`)
 
@@ -67,7 +73,7 @@ func (p Policy) explainPath(line, dir, home string) string {
 		short := tilde(path, home)
 		for _, d := range p.DenyRead {
 			if within(path, d) {
-				return "blocked by the sandbox: read of " + short + " (denied: " + tilde(d, home) + ")"
+				return "blocked by the sandbox: access to " + short + " (denied: " + tilde(d, home) + ")"
 			}
 		}
 		for _, c := range p.Protect {
@@ -75,7 +81,7 @@ func (p Policy) explainPath(line, dir, home string) string {
 				return "blocked by the sandbox: write to " + short + ", one of the project's control files, read-only in the sandbox"
 			}
 		}
-		if !p.writable(path) {
+		if !p.writable(path) && writeLine.MatchString(line) {
 			return "blocked by the sandbox: write to " + short + " (allowed: " + p.Writable(home) + ")"
 		}
 	}
