@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
@@ -42,6 +43,12 @@ func checkSandbox(o *object) []error {
 	var c sandbox.Config
 	if err := json.Unmarshal(compact(wholeNumbers(v)), &c); err != nil {
 		return []error{keyError("sandbox", err)}
+	}
+	// A misspelt key would otherwise leave the sandbox looser than meant.
+	dec := json.NewDecoder(bytes.NewReader(compact(wholeNumbers(v))))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return []error{&KeyError{Key: "sandbox", Msg: err.Error() + " (known: enabled, required, allowWrite, denyRead, network)"}}
 	}
 	return nil
 }

@@ -38,4 +38,7 @@ func TestSandboxProjectOnlyTightens(t *testing.T) {
 	if err := st.Set("sandbox.network", "sometimes", ScopeSession); err == nil {
 		t.Error(`network "sometimes" was accepted`)
 	}
+	if err := st.Set("sandbox.denyReads", []string{"~/x"}, ScopeSession); err == nil || !strings.Contains(err.Error(), `unknown field "denyReads"`) {
+		t.Errorf("a misspelt key: %v", err)
+	}
 }
