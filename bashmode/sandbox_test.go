@@ -10,18 +10,14 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
+	"github.com/cairn-dev/cairn/core/shell/sandbox/sandboxtest"
 )
 
 // A person's `!cmd` runs sandboxed in its terminal when a sandbox is set:
 // the terminal works (a controlling terminal, its size) and a write
 // outside the project fails.
 func TestStartSandboxed(t *testing.T) {
-	if st := sandbox.Probe(); !st.Available {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no sandbox under CI: %s", st.Detail)
-		}
-		t.Skipf("no sandbox here: %s", st.Detail)
-	}
+	sandboxtest.Require(t)
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	project := filepath.Join(root, "project")
 	if err := os.Mkdir(project, 0o755); err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
+	"github.com/cairn-dev/cairn/core/shell/sandbox/sandboxtest"
 )
 
 // Where the system cannot sandbox, cairn says so once and runs commands as
@@ -54,12 +55,7 @@ func TestSandboxPolicyFallback(t *testing.T) {
 // command unasked (without the sandbox nobody could approve it), the
 // sandbox blocks its write outside the project, and the model is told.
 func TestSandboxedCommandEndToEnd(t *testing.T) {
-	if st := sandbox.Probe(); !st.Available {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no sandbox under CI: %s", st.Detail)
-		}
-		t.Skipf("no sandbox here: %s", st.Detail)
-	}
+	sandboxtest.Require(t)
 	script := writeScript(t, `{"responses":[{"content":[{"type":"toolCall","id":"b1","name":"bash","arguments":{"command":"touch /etc/cairn-e2e"}}]},{"text":"done"}]}`)
 	vars := map[string]string{"CAIRN_FAUX_SCRIPT": script}
 	r := invoke(t, vars, nil, "--mode", "json", "--provider", "faux", "--approval", "auto_edit", "--no-session", "--sandbox", "-p", "go")

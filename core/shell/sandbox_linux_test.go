@@ -10,18 +10,14 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
+	"github.com/cairn-dev/cairn/core/shell/sandbox/sandboxtest"
 )
 
 // A sandboxed command runs through Start like any other: in the sandbox
 // (a write outside the project fails), and stopped as a group on timeout,
 // the sandbox's re-exec in between changing neither.
 func TestStartSandboxed(t *testing.T) {
-	if st := sandbox.Probe(); !st.Available {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no sandbox under CI: %s", st.Detail)
-		}
-		t.Skipf("no sandbox here: %s", st.Detail)
-	}
+	sandboxtest.Require(t)
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	project, tmp := filepath.Join(root, "project"), filepath.Join(root, "tmp")
 	for _, d := range []string{project, tmp} {

@@ -10,18 +10,14 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
+	"github.com/cairn-dev/cairn/core/shell/sandbox/sandboxtest"
 )
 
 // sandboxedBash returns a bash tool whose commands run sandboxed in a new
 // project, and a directory outside everything it may write.
 func sandboxedBash(t *testing.T) (*Bash, string) {
 	t.Helper()
-	if st := sandbox.Probe(); !st.Available {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no sandbox under CI: %s", st.Detail)
-		}
-		t.Skipf("no sandbox here: %s", st.Detail)
-	}
+	sandboxtest.Require(t)
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	project, outside, tmp := filepath.Join(root, "project"), filepath.Join(root, "outside"), filepath.Join(root, "tmp")
 	for _, d := range []string{project, outside, tmp} {

@@ -10,17 +10,13 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
+	"github.com/cairn-dev/cairn/core/shell/sandbox/sandboxtest"
 )
 
 // rpc's bash runs in the sandbox when one is set: a write outside the
 // project fails and the output ends with what the sandbox blocked.
 func TestExecBashSandboxed(t *testing.T) {
-	if st := sandbox.Probe(); !st.Available {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no sandbox under CI: %s", st.Detail)
-		}
-		t.Skipf("no sandbox here: %s", st.Detail)
-	}
+	sandboxtest.Require(t)
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	project := filepath.Join(root, "project")
 	if err := os.Mkdir(project, 0o755); err != nil {
