@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"syscall"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -45,6 +46,10 @@ func enter(req request, argv []string) error {
 		return fmt.Errorf("%w: this Linux kernel has no Landlock", ErrUnavailable)
 	}
 	if req.Mount {
+		if !ownNamespace() {
+			// Mounting here would change every process's view.
+			return errors.New("asked to protect the control files outside a mount namespace of its own")
+		}
 		if err := protect(req.Policy.Protect); err != nil {
 			return err
 		}
@@ -142,6 +147,19 @@ func protect(paths []string) error {
 		}
 	}
 	return nil
+}
+
+// ownNamespace reports whether this process runs in a user namespace
+// other than the initial one, whose ID map covers every ID: the parent
+// starts the child in one of its own, with a mount namespace, when it asks
+// for the control files to be protected.
+func ownNamespace() bool {
+	m, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(m))
+	return !(len(f) == 3 && f[0] == "0" && f[1] == "0" && f[2] == "4294967295")
 }
 
 // errNoUserNS is why control files are not protected.
