@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 )
 
@@ -192,5 +194,33 @@ func TestNetworkPorts(t *testing.T) {
 	r.policy.Network = Network{Open: true}
 	if out, code := r.run(t, "curl -sS --max-time 5 http://127.0.0.1:$PORT/"); code != 0 {
 		t.Errorf("network on: (%d) %s", code, out)
+	}
+}
+
+// The child never mounts in a namespace it shares with other processes,
+// even when asked to: protecting the control files there would make them
+// read-only for everyone.
+func TestChildMountsOnlyInItsOwnNamespace(t *testing.T) {
+	requireLandlock(t)
+	r := newRig(t, Config{Enabled: true})
+	req, err := json.Marshal(request{Policy: r.policy, Mount: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], ExecArg, string(req), "--", "/bin/true")
+	out, err := cmd.CombinedOutput()
+	t.Cleanup(func() {
+		for _, p := range r.policy.Protect {
+			_ = syscall.Unmount(p, 0)
+		}
+	})
+	if cmd.ProcessState.ExitCode() != ExitSetup || !strings.Contains(string(out), "outside a mount namespace of its own") {
+		t.Errorf("exit %d, %v: %s", cmd.ProcessState.ExitCode(), err, out)
+	}
+	agents := filepath.Join(r.project, "AGENTS.md")
+	if f, err := os.OpenFile(agents, os.O_WRONLY|os.O_APPEND, 0); err != nil {
+		t.Errorf("AGENTS.md is no longer writable outside the sandbox: %v", err)
+	} else {
+		f.Close()
 	}
 }
