@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core/shell"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
 // Defaults of Options.
@@ -36,6 +37,9 @@ type Options struct {
 	// LogDir receives the full output when the result is cut; empty means
 	// os.TempDir().
 	LogDir string
+	// Sandbox, when set, runs the command in the OS sandbox (Start only:
+	// Command's interactive programs run unsandboxed).
+	Sandbox *sandbox.Policy
 }
 
 func (o Options) withDefaults() Options {

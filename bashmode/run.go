@@ -30,9 +30,12 @@ type Run struct {
 	cancel context.CancelFunc // stops proc
 	master *os.File
 
-	mu      sync.Mutex // guards term, log, result, closed and pending
-	term    *Term
-	log     outputLog
+	mu   sync.Mutex // guards term, log, result, closed and pending
+	term *Term
+	log  outputLog
+	// explain, for a sandboxed command, says what the sandbox blocked
+	// (sandbox.Policy.Explain); nil otherwise.
+	explain func(output string) string
 	result  Result
 	closed  bool   // master is closed
 	pending []byte // input queued by Send, not yet written
@@ -66,7 +69,7 @@ func Start(ctx context.Context, command string, opts Options) (*Run, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	proc, err := shell.Start(ctx, shell.Command{
 		Line: command, Shell: opts.Shell, Dir: opts.Dir, Env: opts.ptyEnv(),
-		Terminal: tty, Grace: CancelGrace,
+		Terminal: tty, Grace: CancelGrace, Sandbox: opts.Sandbox,
 	})
 	// The command holds the terminal side now; only the master is ours.
 	_ = tty.Close()
@@ -90,6 +93,10 @@ func Start(ctx context.Context, command string, opts Options) (*Run, error) {
 		inputDone:  make(chan struct{}),
 	}
 	r.term.evict = r.log.add
+	if p := opts.Sandbox; p != nil {
+		home, _ := os.UserHomeDir()
+		r.explain = func(out string) string { return p.Explain(out, opts.Dir, home) }
+	}
 	go r.read()
 	go r.writeInput()
 	go r.supervise()
@@ -154,6 +161,11 @@ func (r *Run) settle(exit shell.Exit) {
 	tail := shell.CutTail(r.term.Plain(), OutputMaxLines, OutputMaxBytes)
 	res.Output = tail.Text
 	res.Truncated = tail.Truncated || r.term.droppedRows() > 0
+	if r.explain != nil && res.ExitCode != nil && *res.ExitCode != 0 {
+		if note := r.explain(res.Output); note != "" {
+			res.Output += "\n" + note
+		}
+	}
 	if res.Truncated {
 		res.FullOutputPath = r.log.finish(r.term)
 	} else {

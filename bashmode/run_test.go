@@ -14,10 +14,13 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 	"github.com/cairn-dev/cairn/core/shell/shelltest"
 )
 
 func TestMain(m *testing.M) {
+	// The test binary stands in for cairn in sandboxed commands.
+	sandbox.RunIfChild()
 	goleak.VerifyTestMain(m)
 }
 

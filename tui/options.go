@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/prompts"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui/keymap"
 )
@@ -47,6 +48,8 @@ type Options struct {
 	Dir string
 	// Shell runs `!cmd` ("" picks bash).
 	Shell string
+	// Sandbox, when set, runs `!cmd` in the OS sandbox.
+	Sandbox *sandbox.Policy
 	// Templates are the prompt templates offered as slash commands.
 	Templates prompts.Templates
 	// MCP reports the MCP servers for /mcp; nil means none are configured.

@@ -35,6 +35,7 @@ type Options struct {
 	Export       string // --export: the session file to write as an HTML page
 	Demo         bool
 	TrustProject bool
+	Sandbox      string // --sandbox "on", --no-sandbox "off", else "" (settings)
 
 	// trust is what this run may take from the project directory, decided
 	// once (see projectTrustFor).
@@ -108,6 +109,8 @@ var flagSpecs = []flagSpec{
 	{[]string{"--demo"}, false, func(o *Options, _ string) error { o.Demo = true; return nil }},
 	{[]string{"--list-models"}, false, func(o *Options, _ string) error { o.ListModels = true; return nil }},
 	{[]string{"--no-session"}, false, func(o *Options, _ string) error { o.NoSession = true; return nil }},
+	{[]string{"--sandbox"}, false, func(o *Options, _ string) error { o.Sandbox = "on"; return nil }},
+	{[]string{"--no-sandbox"}, false, func(o *Options, _ string) error { o.Sandbox = "off"; return nil }},
 	{[]string{"--no-mcp"}, false, func(o *Options, _ string) error { o.NoMCP = true; return nil }},
 	{[]string{"-c", "--continue"}, false, func(o *Options, _ string) error { o.Continue = true; return nil }},
 	{[]string{"-r", "--resume"}, false, func(o *Options, _ string) error { o.Resume = true; return nil }},
@@ -271,6 +274,9 @@ Flags:
       --session-dir DIR     keep sessions in DIR instead of ~/.cairn/sessions/<project>
       --no-session          do not save the session
       --no-mcp              start no MCP servers this run (cairn mcp list shows them)
+      --sandbox             run commands in the OS sandbox (settings: sandbox.enabled): writes
+                            only to the project and temp dir, no keys, no network
+      --no-sandbox          run commands outside the sandbox this run
   -v, --version             print the version and exit
   -h, --help                print this help and exit
 

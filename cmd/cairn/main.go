@@ -13,6 +13,8 @@ import (
 	"runtime/pprof"
 	"slices"
 	"syscall"
+
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -32,6 +34,9 @@ type IOStreams struct {
 }
 
 func main() {
+	// Started as the sandboxed child of a command: restrict and run it,
+	// before anything else happens in this process.
+	sandbox.RunIfChild()
 	// SIGHUP is a closed terminal: it ends cairn as SIGTERM does, through
 	// the same clean-up (the demo's throwaway project, the session file).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)

@@ -13,9 +13,13 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/cairn-dev/cairn/core/provider/providertest"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
+// TestMain lets the test binary stand in for cairn in sandboxed commands
+// and in the background-commands test.
 func TestMain(m *testing.M) {
+	sandbox.RunIfChild()
 	if os.Getenv(asCairnEnv) != "" {
 		os.Exit(runAsCairn()) // background_test.go
 	}

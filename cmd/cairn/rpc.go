@@ -31,7 +31,7 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		MCPPrompts: a.mcp.servers(),
 		ExportHTML: exportSession,
 		Compat073:  opts.RPCCompat == "0.73",
-		Bash:       &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix, Compat073: opts.RPCCompat == "0.73"},
+		Bash:       &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix, Compat073: opts.RPCCompat == "0.73", Sandbox: a.sandbox},
 	}
 	if err := pi.Serve(ctx, streams.In, streams.Out, host); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)

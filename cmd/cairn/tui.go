@@ -90,6 +90,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		ProjectTrusted: opts.trust != nil && opts.trust.trusted(),
 		Dir:            env.dir,
 		Shell:          eff.ShellPath,
+		Sandbox:        a.sandbox,
 		Templates:      templates,
 		MCP:            a.mcp.statuses,
 		MCPServers:     a.mcp.servers(),

@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/settings"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 	"github.com/cairn-dev/cairn/core/sysprompt"
 	"github.com/cairn-dev/cairn/core/tools"
 	"github.com/cairn-dev/cairn/core/toolset"
@@ -33,6 +34,8 @@ type app struct {
 	warnings      []string
 	// mcp runs the session's MCP servers.
 	mcp *mcpRun
+	// sandbox is the sandbox commands run in; nil runs them unsandboxed.
+	sandbox *sandbox.Policy
 }
 
 // close ends the session and flushes its file, then stops the MCP servers.
@@ -132,6 +135,13 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// ends (agent.Config.Processes).
 	procs := background.New(background.Options{})
 	builtin := tools.WithBackground(tools.NewIn(cwd, workspace), procs)
+	policy, err := sandboxPolicy(st.Sandbox(), opts.Sandbox, cwd, env.dir,
+		func(w string) { fmt.Fprintf(streams.Err, "cairn: warning: %s\n", w) })
+	if err != nil {
+		procs.Close()
+		return nil, err
+	}
+	setSandbox(builtin, policy)
 	if opts.Mode == "acp" {
 		// Only an ACP editor shows plans.
 		builtin = append(builtin, tools.NewPlan())
@@ -233,7 +243,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		servers.close()
 		return nil, err
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy}, nil
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the

@@ -22,6 +22,9 @@ type Decider string
 const (
 	// ByMode: the mode does not ask for the tool's category.
 	ByMode Decider = "mode"
+	// BySandbox: the call runs in the OS sandbox, which the mode lets
+	// run unasked (see SandboxedTool).
+	BySandbox Decider = "sandbox"
 	// ByRule: a remembered rule covers the call.
 	ByRule Decider = "rule"
 	// ByPerson: the person answered (or dismissed the question).

@@ -194,7 +194,8 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 	}
 	outside := cat == core.CategoryEdit && !g.writableWithoutAsking(subject)
 	asks := mode.Asks(cat) || outside && mode == ModeAutoEdit
-	if protected == "" && !asks {
+	use := sandboxUse(tool, call)
+	if protected == "" && use != core.LeavesSandbox && !asks {
 		return Decision{Allow: true, By: ByMode}
 	}
 	g.mu.Lock()
@@ -206,8 +207,12 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		// The person refused this tool for the session: what would be
 		// asked is denied.
 		return Decision{By: ByRule}
+	case use == core.LeavesSandbox:
+		return g.askProtected(ctx, ask, name, subject, joinReasons(leaveReason, protected), call)
 	case protected != "":
 		return g.askProtected(ctx, ask, name, subject, protected, call)
+	case use == core.Sandboxed && mode == ModeAutoEdit:
+		return Decision{Allow: true, By: BySandbox}
 	case session.covers(name, cat, subject):
 		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
 	case always.covers(name, cat, subject):

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core/shell"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
 // Defaults of Options.
@@ -59,6 +60,9 @@ type Command struct {
 	Dir string
 	// Env is the environment; nil means the process's own.
 	Env []string
+	// Sandbox, when set, runs the command in the OS sandbox with this
+	// policy, as a foreground command of the same call would run.
+	Sandbox *sandbox.Policy
 }
 
 // Info describes one background command at a moment.
@@ -187,7 +191,7 @@ func (t *Table) Start(c Command) (Info, error) {
 	ctx, stop := context.WithCancel(t.ctx)
 	proc, err := shell.Start(ctx, shell.Command{
 		Line: c.Line, Shell: t.opts.Shell, Dir: c.Dir, Env: c.Env, Output: out,
-		Grace: t.opts.Grace, KillGroupOnExit: true,
+		Grace: t.opts.Grace, KillGroupOnExit: true, Sandbox: c.Sandbox,
 	})
 	if err != nil {
 		stop()

@@ -201,6 +201,7 @@ func decode(o *object) (Settings, []error) {
 			errs = append(errs, keyError(f.key, err))
 		}
 	}
+	errs = append(errs, checkSandbox(o)...)
 	return s, append(errs, s.normalize()...)
 }
 

@@ -127,6 +127,10 @@ func Load(globalPath, projectPath string) (*Store, error) {
 	for _, err := range s.AllowWriteErrors() {
 		errs = append(errs, &FileError{Path: globalPath, Err: err})
 	}
+	if _, dropped := s.sandbox(); len(dropped) > 0 {
+		errs = append(errs, &FileError{Path: s.paths[ScopeProject], Err: &KeyError{Key: "sandbox",
+			Msg: "a project's settings can only tighten the sandbox; ignored: " + strings.Join(dropped, ", ")}})
+	}
 	return s, errors.Join(errs...)
 }
 

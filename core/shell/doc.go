@@ -17,6 +17,10 @@
 //     Processes that leave the group (setsid, daemons) are beyond its reach.
 //   - Without a terminal, a command has no controlling terminal: a program
 //     that asks for a password on /dev/tty fails at once instead of hanging.
+//   - A Command with a Sandbox runs in the OS sandbox (package sandbox):
+//     started through cairn's own executable, which restricts itself and
+//     then executes the shell; process group, timeouts and parent-death
+//     work as for any command.
 //   - Output keeps a command's output with bounded memory: a tail in memory,
 //     and all of it in a temporary file once it outgrows the limits, with a
 //     callback for live output.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 	"go.uber.org/goleak"
 )
 
@@ -21,6 +22,8 @@ const orphanLine = `sleep 1000 & echo "pid $!"; echo "pid $$"; wait`
 // TestMain fails the tests if a goroutine outlives them: Start's watchers
 // must end with the shell.
 func TestMain(m *testing.M) {
+	// The test binary stands in for cairn in sandboxed commands.
+	sandbox.RunIfChild()
 	if os.Getenv(orphanEnv) != "" {
 		if _, err := Start(context.Background(), Command{Line: orphanLine, Output: os.Stdout}); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"runtime"
 	"time"
+
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
 // pipeGrace is how long output is still read after the shell exits while a
@@ -42,6 +44,10 @@ type Command struct {
 	// shell exits on its own, so the command leaves nothing running (a
 	// background command, whose shell's life is the command's).
 	KillGroupOnExit bool
+	// Sandbox, when set, runs the command in the OS sandbox with this
+	// policy (see package sandbox); Start fails, wrapping
+	// sandbox.ErrUnavailable, where the system cannot enforce it.
+	Sandbox *sandbox.Policy
 }
 
 // Exit is how a command ended.
@@ -89,6 +95,11 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 	}
 	if err := startGroup(cmd, c.Terminal != nil); err != nil {
 		return nil, fmt.Errorf("start %s: %w", path, err)
+	}
+	if c.Sandbox != nil {
+		if err := sandbox.Wrap(cmd, *c.Sandbox); err != nil {
+			return nil, fmt.Errorf("start %s: %w", path, err)
+		}
 	}
 	waited, err := startLocked(cmd)
 	if err != nil {

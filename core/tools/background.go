@@ -55,11 +55,13 @@ func backgroundDetails(i background.Info) BackgroundDetails {
 }
 
 // startBackground starts line in b's table and says how to follow it.
-func (b *Bash) startBackground(line string, timeoutSet bool) core.ToolResult {
+// It runs in the sandbox exactly as the same call would in the foreground:
+// the gate decided on that (auto_edit lets sandboxed commands run unasked).
+func (b *Bash) startBackground(line string, timeoutSet, leaveSandbox bool) core.ToolResult {
 	if b.Background == nil {
 		return errorResult("Background commands are not available here: run the command without run_in_background.")
 	}
-	info, err := b.Background.Start(background.Command{Line: line, Dir: b.Dir})
+	info, err := b.Background.Start(background.Command{Line: line, Dir: b.Dir, Sandbox: b.sandboxFor(leaveSandbox)})
 	if err != nil {
 		return errorResult("Could not start the command in the background: " + err.Error())
 	}

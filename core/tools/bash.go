@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/shell"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
 // Timings of the bash tool: the least time between two progress updates,
@@ -39,6 +40,9 @@ type Bash struct {
 	// the local machine, see background.go); nil leaves the parameter out
 	// of the tool's spec and refuses such calls.
 	Background *background.Table
+	// Sandbox, when set, runs local commands in the OS sandbox (see
+	// bash_sandbox.go).
+	Sandbox *sandbox.Policy
 }
 
 // NewBash returns the bash tool working in cwd.
@@ -63,13 +67,9 @@ var bashSpec = core.ToolSpec{
 }
 
 // Spec describes the tool to the model: with run_in_background when the
-// tool has a Background table.
-func (b *Bash) Spec() core.ToolSpec {
-	if b.Background != nil {
-		return bashBackgroundSpec
-	}
-	return bashSpec
-}
+// tool has a Background table, and the sandbox's note and parameter when
+// commands run sandboxed (bash_sandbox.go).
+func (b *Bash) Spec() core.ToolSpec { return b.spec() }
 
 // Category is exec: it runs programs.
 func (*Bash) Category() core.ApprovalCategory { return core.CategoryExec }
@@ -81,6 +81,8 @@ type bashArgs struct {
 	Command         *string `json:"command"`
 	Timeout         number  `json:"timeout"`
 	RunInBackground boolean `json:"run_in_background"`
+	// DisableSandbox runs the command outside the sandbox.
+	DisableSandbox bool `json:"dangerouslyDisableSandbox"`
 }
 
 // Execute runs the call's command. A non-zero exit, a timeout and
@@ -100,7 +102,7 @@ func (b *Bash) Execute(ctx context.Context, call core.ToolCall, update func(core
 		return errorResult(fmt.Sprintf("Working directory does not exist: %s\nCannot execute bash commands.", b.Dir)), nil
 	}
 	if a.RunInBackground.value {
-		return b.startBackground(*a.Command, a.Timeout.set), nil
+		return b.startBackground(*a.Command, a.Timeout.set, a.DisableSandbox), nil
 	}
 	var timeout time.Duration
 	if a.Timeout.set && a.Timeout.value > 0 {
@@ -114,8 +116,9 @@ func (b *Bash) Execute(ctx context.Context, call core.ToolCall, update func(core
 		tc := TerminalCommand{Shell: shell.Path(b.Shell), Line: *a.Command, Dir: b.Dir, Timeout: timeout, OutputLimit: HostOutputLimit}
 		return r.runHost(ctx, term, tc, formatNumber(a.Timeout.value)), nil
 	}
-	cmd := shell.Command{Line: *a.Command, Shell: b.Shell, Dir: b.Dir, Timeout: timeout, Grace: bashKillGrace}
-	return r.run(ctx, cmd, formatNumber(a.Timeout.value)), nil
+	cmd := shell.Command{Line: *a.Command, Shell: b.Shell, Dir: b.Dir, Timeout: timeout, Grace: bashKillGrace,
+		Sandbox: b.sandboxFor(a.DisableSandbox)}
+	return noteSandbox(r.run(ctx, cmd, formatNumber(a.Timeout.value)), bashCommand{cmd.Sandbox, b.Dir}), nil
 }
 
 // HostOutputLimit is the most output a host terminal is asked to keep for

@@ -11,9 +11,12 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
 func TestMain(m *testing.M) {
+	// The test binary stands in for cairn in sandboxed commands.
+	sandbox.RunIfChild()
 	goleak.VerifyTestMain(m)
 }
 

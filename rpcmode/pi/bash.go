@@ -3,10 +3,19 @@ package pi
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core/shell"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
+
+// homeDir is the person's home directory, for short names in notes; "" if
+// unknown.
+func homeDir() string {
+	h, _ := os.UserHomeDir()
+	return h
+}
 
 // BashRunner runs the commands of rpc mode's bash command: a person's
 // `!cmd`, not the model's bash tool.
@@ -54,6 +63,9 @@ type ExecBash struct {
 	// counting the empty one after a final newline. By default it is cut
 	// as pi 0.87 cuts it: the last 2000 lines, without the final newline.
 	Compat073 bool
+	// Sandbox, when set, runs commands in the OS sandbox; the output of a
+	// command it blocked ends with notes saying what it blocked.
+	Sandbox *sandbox.Policy
 }
 
 // Run implements BashRunner.
@@ -82,7 +94,7 @@ func (b *ExecBash) Run(ctx context.Context, command string, output func(delta st
 	out := shell.NewOutput(opts)
 	defer out.Close()
 	// No Grace: abort_bash kills the group at once, as pi does.
-	proc, err := shell.Start(ctx, shell.Command{Line: line, Shell: b.Shell, Dir: b.Dir, Output: out})
+	proc, err := shell.Start(ctx, shell.Command{Line: line, Shell: b.Shell, Dir: b.Dir, Output: out, Sandbox: b.Sandbox})
 	if err != nil {
 		if ctx.Err() != nil {
 			// abort_bash came as the command was starting.
@@ -108,6 +120,11 @@ func (b *ExecBash) Run(ctx context.Context, command string, output func(delta st
 	case exit.Code >= 0:
 		code := exit.Code
 		res.ExitCode = &code
+	}
+	if b.Sandbox != nil && exit.Code != 0 && !exit.Cancelled {
+		if note := b.Sandbox.Explain(res.Output, b.Dir, homeDir()); note != "" {
+			res.Output += "\n" + note
+		}
 	}
 	return res, nil
 }

@@ -24,10 +24,15 @@ import (
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/provider/openai"
 	"github.com/cairn-dev/cairn/core/settings"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+// TestMain lets the test binary stand in for cairn in sandboxed commands.
+func TestMain(m *testing.M) {
+	sandbox.RunIfChild()
+	goleak.VerifyTestMain(m)
+}
 
 // waitLimit bounds every wait of a test for an output line.
 const waitLimit = 15 * time.Second

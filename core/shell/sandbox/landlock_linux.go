@@ -1,0 +1,166 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// The Landlock rights behind each Right.
+const (
+	fsRead  = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
+	fsWrite = ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile |
+		ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSym | ll.AccessFSMakeSock | ll.AccessFSMakeFifo |
+		ll.AccessFSRefer | ll.AccessFSResolveUnix
+	// fsFile are the rights that apply to files, not directories.
+	fsFile = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+	// fsDevice is what the terminal and the harmless devices allow.
+	fsDevice = ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+)
+
+// rights returns the Landlock rights of r.
+func rights(r Right) landlock.AccessFSSet {
+	switch r {
+	case ReadTree:
+		return fsRead
+	case ListDir:
+		return ll.AccessFSReadDir
+	case WriteTree:
+		return fsRead | fsWrite
+	case WriteDir:
+		return ll.AccessFSReadDir | fsWrite
+	}
+	return 0
+}
+
+// enter sets the sandbox of req up in this process and executes argv.
+func enter(req request, argv []string) error {
+	if abi := ABI(); abi < 1 {
+		return fmt.Errorf("%w: this Linux kernel has no Landlock", ErrUnavailable)
+	}
+	if req.Mount {
+		if !ownNamespace() {
+			// Mounting here would change every process's view.
+			return errors.New("asked to protect the control files outside a mount namespace of its own")
+		}
+		if err := protect(req.Policy.Protect); err != nil {
+			return err
+		}
+	}
+	if err := restrict(req.Policy); err != nil {
+		return err
+	}
+	if err := syscall.Exec(argv[0], argv, os.Environ()); err != nil {
+		return fmt.Errorf("run %s: %w", argv[0], err)
+	}
+	return nil
+}
+
+// ABI returns the Landlock ABI version of the running kernel, 0 without
+// Landlock.
+func ABI() int {
+	v, err := ll.LandlockGetABIVersion()
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
+// restrict restricts the calling thread to p, for good, and locks the
+// calling goroutine to it: the caller executes the program from this
+// thread, which the kernel makes the whole process. Restricting one thread
+// instead of all (go-landlock's Restrict) saves stopping every thread of
+// the runtime for each command.
+func restrict(p Policy) error {
+	cfg := landlock.V11.BestEffort()
+	rules := []landlock.Rule{landlock.PathAccess(fsDevice, devices...).IgnoreIfMissing()}
+	for _, g := range p.Grants(nil) {
+		access := rights(g.Right)
+		if info, err := os.Stat(g.Path); err == nil && !info.IsDir() {
+			// Directory rights on a file are an error.
+			access &= fsFile
+		}
+		rules = append(rules, landlock.PathAccess(access, g.Path).IgnoreIfMissing())
+	}
+	switch {
+	case p.Network.Open:
+		cfg.HandledAccessNet = 0
+	case len(p.Network.Allow) > 0:
+		for _, port := range p.Network.Ports() {
+			rules = append(rules, landlock.ConnectTCP(port))
+		}
+		// Names in the list must resolve: DNS, where UDP is filtered.
+		rules = append(rules, landlock.ConnectSendUDP(53))
+	}
+	fd, flags, err := cfg.NewRulesetFD(rules...)
+	if err != nil {
+		return fmt.Errorf("build the rules: %w", err)
+	}
+	if fd < 0 {
+		return fmt.Errorf("%w: Landlock refused the rules", ErrUnavailable)
+	}
+	defer syscall.Close(fd)
+	runtime.LockOSThread() // for good: see the doc comment
+	if _, _, errno := syscall.RawSyscall6(syscall.SYS_PRCTL, unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0, 0); errno != 0 {
+		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", errno)
+	}
+	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("landlock_restrict_self: %w", err)
+	}
+	return nil
+}
+
+// protect mounts each existing path read-only over itself, in the mount
+// namespace the child was started in. Landlock, applied after, forbids
+// unmounting them.
+func protect(paths []string) error {
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		if err := syscall.Mount(p, p, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			return fmt.Errorf("protect %s: %w", p, err)
+		}
+		var st syscall.Statfs_t
+		if err := syscall.Statfs(p, &st); err != nil {
+			return fmt.Errorf("protect %s: %w", p, err)
+		}
+		// A remount must keep the flags the original mount has locked.
+		flags := uintptr(syscall.MS_BIND | syscall.MS_REMOUNT | syscall.MS_RDONLY)
+		for _, f := range [][2]int64{
+			{0x2, syscall.MS_NOSUID}, {0x4, syscall.MS_NODEV}, {0x8, syscall.MS_NOEXEC},
+			{0x400, syscall.MS_NOATIME}, {0x800, syscall.MS_NODIRATIME}, {0x1000, syscall.MS_RELATIME},
+		} {
+			if st.Flags&f[0] != 0 {
+				flags |= uintptr(f[1])
+			}
+		}
+		if err := syscall.Mount("", p, "", flags, ""); err != nil {
+			return fmt.Errorf("protect %s read-only: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// ownNamespace reports whether this process runs in a user namespace
+// other than the initial one, whose ID map covers every ID: the parent
+// starts the child in one of its own, with a mount namespace, when it asks
+// for the control files to be protected.
+func ownNamespace() bool {
+	m, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(m))
+	return !(len(f) == 3 && f[0] == "0" && f[1] == "0" && f[2] == "4294967295")
+}
+
+// errNoUserNS is why control files are not protected.
+var errNoUserNS = errors.New("user namespaces are not available, so the project's control files (.cairn, AGENTS.md, ...) stay writable in the sandbox")
