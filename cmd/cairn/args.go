@@ -253,8 +253,9 @@ Flags:
       --base-url URL        send requests to this server (a local or compatible one)
       --api-key KEY         key for the chosen provider, ahead of the environment
       --approval MODE       which tool calls need approval: default (edits and commands),
-                            auto_edit (commands only) or yolo (none); print mode cannot
-                            ask, so it refuses calls that need approval
+                            auto_edit (commands only), auto (only edits of cairn's
+                            protected files) or yolo (none); print mode cannot ask, so it
+                            refuses calls that need approval; --mode rpc starts in auto
       --trust-project       trust this project's .cairn/ files, AGENTS.md and CLAUDE.md
                             (settings, approval rules, prompts, context); until trusted,
                             cairn ignores them, except settings that make approvals stricter

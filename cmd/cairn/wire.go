@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -97,11 +98,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, err
 	}
-	mode := eff.ApprovalMode
-	if opts.Approval != "" {
-		if mode, err = approval.ParseMode(opts.Approval); err != nil {
-			return nil, err
-		}
+	mode, err := startingApprovalMode(opts, st)
+	if err != nil {
+		return nil, err
 	}
 	rulesFile := approval.ProjectRulesFile(cwd)
 	if !trusted.trusted() {
@@ -112,8 +111,14 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		}
 		rulesFile = ""
 	}
+	var questionTimeout time.Duration
+	if opts.Mode == "rpc" {
+		// A pi host may never answer a question (pi's own RpcClient has no
+		// dialog handling): every question times out and is denied.
+		questionTimeout = rpcQuestionTimeout
+	}
 	gate, err := approval.Open(approval.Config{
-		Mode: mode, Dir: cwd, RulesFile: rulesFile,
+		Mode: mode, Dir: cwd, RulesFile: rulesFile, Timeout: questionTimeout,
 		// Writing cairn's own files is asked about in every mode but yolo.
 		ProtectedDirs: []string{env.dir},
 		Saved:         func() { trusted.keep(streams, cwd, rulesFile) },
@@ -227,4 +232,25 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 func loadCatalogQuiet(env environment) *catalog.Catalog {
 	cat, _ := catalog.Load(catalog.Options{Dir: env.dir, Getenv: env.getenv})
 	return cat
+}
+
+// rpcQuestionTimeout is how long a question (an approval, or why a call
+// was denied) waits for a pi host's answer in --mode rpc; unanswered, the
+// call is denied. Every extension_ui_request says it in its timeout field.
+const rpcQuestionTimeout = 60 * time.Second
+
+// startingApprovalMode is the approval mode a run starts in: --approval,
+// else the approvalMode a settings file sets, else ModeDefault; except that
+// --mode rpc, like pi, starts in ModeAuto (tools run without asking,
+// edits of protected files still ask) unless the flag or a settings file
+// names a mode. A host opts in to approvals with --approval default or the
+// set_approval_mode command.
+func startingApprovalMode(opts *Options, st *settings.Store) (approval.Mode, error) {
+	if opts.Approval != "" {
+		return approval.ParseMode(opts.Approval)
+	}
+	if _, set := st.Get("approvalMode"); !set && opts.Mode == "rpc" {
+		return approval.ModeAuto, nil
+	}
+	return st.Effective().ApprovalMode, nil
 }
