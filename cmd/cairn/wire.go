@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
+	"github.com/cairn-dev/cairn/core/regfile"
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/core/sysprompt"
@@ -134,9 +135,11 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		// Only an ACP editor shows plans.
 		toolset = append(toolset, tools.NewPlan())
 	}
-	contextFiles, err := sysprompt.LoadContextFiles(env.dir, cwd)
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	var contextFiles []sysprompt.ContextFile
+	if !opts.Pi.NoContextFiles {
+		if contextFiles, err = sysprompt.LoadContextFiles(env.dir, cwd); err != nil {
+			fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+		}
 	}
 	overridesDir := cwd
 	if !trusted.trusted() {
@@ -149,6 +152,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	}
 	if opts.SystemPrompt != "" {
 		custom = opts.SystemPrompt
+	}
+	appendText, err = appendSystemPrompt(appendText, opts.Pi.AppendSystemPrompt)
+	if err != nil {
+		return nil, err
 	}
 	systemSections := func(ts []core.Tool) []core.PromptSection {
 		specs := make([]core.ToolSpec, len(ts))
@@ -218,11 +225,23 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		}
 	}
 	servers := startMCP(streams, env, opts, trusted)
-	cfg.Tools, cfg.Approver = append(cfg.Tools, servers.tools...), servers.approver(gate)
+	cfg.Approver = servers.approver(gate)
+	var unknown []string
+	cfg.Tools, unknown = opts.Pi.Tools.Apply(append(cfg.Tools, servers.tools...), len(cfg.Tools))
+	for _, name := range unknown {
+		fmt.Fprintf(streams.Err, "cairn: warning: no tool is named %q (--tools, --exclude-tools)\n", name)
+	}
 	sess, err := agent.New(cfg)
 	if err != nil {
 		servers.close()
 		return nil, err
+	}
+	if opts.Pi.Name != "" {
+		if err := sess.SetName(opts.Pi.Name); err != nil {
+			sess.Close()
+			servers.close()
+			return nil, fmt.Errorf("--name: %w", err)
+		}
 	}
 	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers}, nil
 }
@@ -253,4 +272,24 @@ func startingApprovalMode(opts *Options, st *settings.Store) (approval.Mode, err
 		return approval.ModeAuto, nil
 	}
 	return st.Effective().ApprovalMode, nil
+}
+
+// appendSystemPrompt adds --append-system-prompt's values to the text
+// appended to the system prompt, each on its own paragraph: a value naming
+// a file adds the file's contents, any other value adds itself, as in pi.
+func appendSystemPrompt(text string, values []string) (string, error) {
+	for _, v := range values {
+		if info, err := os.Stat(v); err == nil && info.Mode().IsRegular() {
+			b, err := regfile.Read(v, regfile.MaxText)
+			if err != nil {
+				return "", fmt.Errorf("--append-system-prompt: %w", err)
+			}
+			v = string(b)
+		}
+		if text != "" {
+			text += "\n\n"
+		}
+		text += v
+	}
+	return text, nil
 }
