@@ -2,8 +2,11 @@ package pi
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 )
 
@@ -37,5 +40,47 @@ func TestFollowUpWhileIdleIsQueued(t *testing.T) {
 	}
 	if !sameJSON(users, []string{"PROMPT", "FOLLOW"}) || count(r.out.all(), "agent_start") != 1 {
 		t.Errorf("user messages %v in %d runs, want PROMPT then FOLLOW in one", users, count(r.out.all(), "agent_start"))
+	}
+}
+
+// TestSummarizationRetryEventShapes: the summary retry events are written
+// as pi 0.87.1 writes them (recorded: a 503 on a manual compaction's
+// summary request), and not at all in pi 0.73's shapes.
+func TestSummarizationRetryEventShapes(t *testing.T) {
+	for _, tt := range []struct {
+		e    core.Event
+		want string
+	}{
+		{core.SummarizationRetryScheduled{Attempt: 1, MaxAttempts: 3, Delay: 2 * time.Second, ErrorMessage: "503 overloaded"},
+			`{"type":"summarization_retry_scheduled","attempt":1,"maxAttempts":3,"delayMs":2000,"errorMessage":"503 overloaded"}`},
+		{core.SummarizationRetryAttemptStart{Reason: core.CompactionManual},
+			`{"type":"summarization_retry_attempt_start","source":"compaction","reason":"manual"}`},
+		{core.SummarizationRetryFinished{}, `{"type":"summarization_retry_finished"}`},
+	} {
+		got, ok, err := AppendEvent(nil, tt.e, false)
+		if err != nil || !ok || strings.TrimSpace(string(got)) != tt.want {
+			t.Errorf("%T: %s (ok %v, %v), want %s", tt.e, got, ok, err, tt.want)
+		}
+		if _, ok, _ := AppendEvent(nil, tt.e, true); ok {
+			t.Errorf("%T written in pi 0.73's shapes", tt.e)
+		}
+	}
+}
+
+// TestCompactWithNothingToSummarise: pi 0.87.1's answer, word for word,
+// and no request to the model.
+func TestCompactWithNothingToSummarise(t *testing.T) {
+	r, _ := fauxRig(t, faux.Options{}, faux.Response{Text: "an answer"})
+	r.send(map[string]any{"id": "c", "type": "compact"})
+	end := r.wait(map[string]any{"type": "compaction_end"})
+	if end.str("errorMessage") != "Compaction failed: Nothing to compact (session too small)" || end.get("result") != nil {
+		t.Errorf("compaction_end: %s", end.text)
+	}
+	if res := r.response("c"); res.get("success") != false || res.str("error") != "Nothing to compact (session too small)" {
+		t.Errorf("compact: %s", res.text)
+	}
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "hi"})
+	if r.wait(map[string]any{"type": "message_end", "message.role": "assistant"}).str("message.content.0.text") != "an answer" {
+		t.Error("the compaction used the model's answer")
 	}
 }
