@@ -257,7 +257,14 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 	var added []core.Message
 	var last *core.AssistantMessage
 	var lastErr error
-	pending = append(pending, s.takeSteering()...)
+	// dequeued is where in pending the messages taken from the queues
+	// start (-1: none). As in pi 0.87, queue_update announces them just
+	// before they enter the conversation, after the turn's turn_start.
+	dequeued := -1
+	if steering := s.takeSteering(); len(steering) > 0 {
+		dequeued = len(pending)
+		pending = append(pending, steering...)
+	}
 	first := true
 	for {
 		s.publish(core.TurnStart{})
@@ -267,11 +274,14 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 				added = append(added, m)
 			}
 		}
-		for _, m := range pending {
+		for i, m := range pending {
+			if i == dequeued {
+				s.publishQueue()
+			}
 			s.appendMessage(m)
 			added = append(added, m)
 		}
-		pending = nil
+		pending, dequeued = nil, -1
 		msg, err := s.streamTurn(ctx)
 		last, lastErr = msg, err
 		added = append(added, msg)
@@ -295,17 +305,22 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			steering = s.takeSteering()
 		}
 		if len(steering) > 0 {
-			pending = steering
+			pending, dequeued = steering, 0
 			continue
 		}
 		if len(results) > 0 {
 			continue
 		}
 		if follow := s.takeFollowUp(); len(follow) > 0 {
-			pending = follow
+			pending, dequeued = follow, 0
 			continue
 		}
 		break
+	}
+	if dequeued >= 0 {
+		// Taken from the queue, then the run stopped (aborted): the queue
+		// changed all the same.
+		s.publishQueue()
 	}
 	return &finalMessage{AssistantMessage: last, err: lastErr}, added
 }
