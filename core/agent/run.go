@@ -27,9 +27,9 @@ const (
 // Prompt starts working on text (with images). It returns once the prompt is
 // accepted; progress arrives as events and the prompt ends with exactly one
 // core.Settled. While the agent is busy, behavior decides whether the prompt
-// steers, follows up, or is refused with ErrBusy. A prompt sent while an
-// automatic retry waits preempts the retry, as in pi: the retry ends, the
-// failed prompt settles, and this one runs.
+// steers, follows up, or is refused with ErrBusy. The agent is busy while
+// an automatic retry waits too, as in pi 0.87: a plain prompt is refused
+// (pi 0.73 cancelled the retry and ran it).
 func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) error {
 	msg, err := s.lockFor(text, images)
 	if err != nil {
@@ -41,11 +41,6 @@ func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) 
 			s.steering = append(s.steering, &queued{msg: msg, text: text})
 		case behavior == BehaviorFollowUp:
 			s.followUp = append(s.followUp, &queued{msg: msg, text: text})
-		case s.run != nil && s.run.retryWait != nil && s.run.preempt == nil:
-			s.run.preempt = msg
-			s.run.retryWait()
-			s.mu.Unlock()
-			return nil
 		default:
 			s.mu.Unlock()
 			return ErrBusy
@@ -151,12 +146,7 @@ func (s *Session) startRunLocked(pending []core.Message) {
 		defer s.mu.Unlock()
 		s.run = nil
 		s.flushBashLocked()
-		// Published under the lock, so a preempting prompt's run starts
-		// after this prompt's agent_settled and before anything else.
 		s.publish(core.Settled{Error: finalErr})
-		if r.preempt != nil && !s.closed {
-			s.startRunLocked([]core.Message{r.preempt})
-		}
 	}()
 }
 
@@ -201,11 +191,7 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 				delay = retryAfter
 			}
 			s.publish(core.AutoRetryStart{Attempt: attempt, MaxAttempts: retry.MaxRetries, Delay: delay, ErrorMessage: final.ErrorMessage})
-			if preempted, err := s.waitToRetry(ctx, delay); err != nil {
-				if preempted {
-					s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "retry cancelled: a new prompt was sent"})
-					return final.ErrorMessage
-				}
+			if err := s.cfg.Sleep(ctx, delay); err != nil {
 				s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "retry aborted"})
 				return "retry aborted"
 			}
@@ -225,26 +211,6 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 		}
 		return errText
 	}
-}
-
-// waitToRetry waits delay before a retry. A prompt sent meanwhile ends the
-// wait early (preempted); so does the end of ctx.
-func (s *Session) waitToRetry(ctx context.Context, delay time.Duration) (preempted bool, err error) {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	s.mu.Lock()
-	r := s.run
-	r.retryWait = cancel
-	s.mu.Unlock()
-	err = s.cfg.Sleep(wctx, delay)
-	s.mu.Lock()
-	r.retryWait = nil
-	preempted = r.preempt != nil
-	s.mu.Unlock()
-	if preempted && err == nil {
-		err = context.Canceled // the prompt came as the wait ended
-	}
-	return preempted && ctx.Err() == nil, err
 }
 
 // runAgent is one run: agent_start, then turns until the model stops and
