@@ -1,6 +1,9 @@
 package core
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Event is one thing that happened in an agent session. Every session
 // publishes its events in one total order; front ends translate them into
@@ -165,6 +168,14 @@ const (
 	CompactionManual    CompactionReason = "manual"
 )
 
+// EntryAppended announces an entry the session appended that is not a
+// message: pi 0.87's context_edit that leaves a failed attempt out of the
+// context before it is retried. Entry marshals to the entry as the session
+// file writes it.
+type EntryAppended struct {
+	Entry json.Marshaler
+}
+
 // SummarizationRetryScheduled announces a wait before asking again for a
 // compaction's summary, after a transient failure (pi 0.87). Attempt counts
 // from 1.
@@ -252,6 +263,7 @@ func (SummarizationRetryAttemptStart) EventType() string {
 	return "summarization_retry_attempt_start"
 }
 func (SummarizationRetryFinished) EventType() string { return "summarization_retry_finished" }
+func (EntryAppended) EventType() string              { return "entry_appended" }
 func (QueueUpdate) EventType() string                { return "queue_update" }
 func (ThinkingLevelChanged) EventType() string       { return "thinking_level_changed" }
 func (ModelChanged) EventType() string               { return "model_changed" }

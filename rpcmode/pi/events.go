@@ -158,6 +158,14 @@ func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err err
 			WillRetry    bool              `json:"willRetry"`
 			ErrorMessage string            `json:"errorMessage,omitempty"`
 		}{"compaction_end", string(e.Reason), NewCompactionResult(e.Result, false), e.Aborted, e.WillRetry, e.ErrorMessage})
+	case core.EntryAppended:
+		if w.v073 {
+			break // pi 0.73 had no context edits
+		}
+		return appendJSON(dst, struct {
+			Type  string         `json:"type"`
+			Entry json.Marshaler `json:"entry"`
+		}{"entry_appended", e.Entry})
 	case core.SummarizationRetryScheduled:
 		if w.v073 {
 			break // pi 0.73 had no summary retries
