@@ -124,6 +124,9 @@ type ToolExecutionEnd struct {
 	ToolCallID string
 	ToolName   string
 	Result     ToolResult
+	// Duration is how long the tool ran (pi 1.5's durationMs); nil when
+	// it did not run (unknown, denied, skipped, aborted).
+	Duration *time.Duration
 }
 
 // AutoRetryStart announces a wait before retrying a failed request.
@@ -238,6 +241,8 @@ type SessionInfoChanged struct {
 // final error, if the prompt ended in one.
 type Settled struct {
 	Error string
+	// Aborted says the prompt ended because it was aborted (pi 1.5).
+	Aborted bool
 }
 
 // EventType implementations.

@@ -143,11 +143,12 @@ func (s *Session) startRunLocked(pending []core.Message) {
 		defer close(r.done)
 		defer cancel()
 		finalErr := s.work(ctx, pending)
+		aborted := ctx.Err() != nil
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.run = nil
 		s.flushBashLocked()
-		s.publish(core.Settled{Error: finalErr})
+		s.publish(core.Settled{Error: finalErr, Aborted: aborted})
 	}()
 }
 
