@@ -1,6 +1,9 @@
 package core
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Event is one thing that happened in an agent session. Every session
 // publishes its events in one total order; front ends translate them into
@@ -121,6 +124,9 @@ type ToolExecutionEnd struct {
 	ToolCallID string
 	ToolName   string
 	Result     ToolResult
+	// Duration is how long the tool ran (pi 1.5's durationMs); nil when
+	// it did not run (unknown, denied, skipped, aborted).
+	Duration *time.Duration
 }
 
 // AutoRetryStart announces a wait before retrying a failed request.
@@ -157,11 +163,41 @@ type CompactionResult struct {
 // CompactionReason says why compaction started on its own.
 type CompactionReason string
 
-// The reasons for automatic compaction.
+// The reasons for automatic compaction, and CompactionManual for one a
+// person or host asked for.
 const (
 	CompactionThreshold CompactionReason = "threshold"
 	CompactionOverflow  CompactionReason = "overflow"
+	CompactionManual    CompactionReason = "manual"
 )
+
+// EntryAppended announces an entry the session appended that is not a
+// message: pi 0.87's context_edit that leaves a failed attempt out of the
+// context before it is retried. Entry marshals to the entry as the session
+// file writes it.
+type EntryAppended struct {
+	Entry json.Marshaler
+}
+
+// SummarizationRetryScheduled announces a wait before asking again for a
+// compaction's summary, after a transient failure (pi 0.87). Attempt counts
+// from 1.
+type SummarizationRetryScheduled struct {
+	Attempt      int
+	MaxAttempts  int
+	Delay        time.Duration
+	ErrorMessage string
+}
+
+// SummarizationRetryAttemptStart opens a retried summary request of the
+// compaction started for Reason.
+type SummarizationRetryAttemptStart struct {
+	Reason CompactionReason
+}
+
+// SummarizationRetryFinished closes the retries of a summary request,
+// whatever their outcome; compaction's own end event says which it was.
+type SummarizationRetryFinished struct{}
 
 // AutoCompactionStart announces automatic compaction.
 type AutoCompactionStart struct {
@@ -205,6 +241,8 @@ type SessionInfoChanged struct {
 // final error, if the prompt ended in one.
 type Settled struct {
 	Error string
+	// Aborted says the prompt ended because it was aborted (pi 1.5).
+	Aborted bool
 }
 
 // EventType implementations.
@@ -223,11 +261,19 @@ func (AutoRetryStart) EventType() string       { return "auto_retry_start" }
 func (AutoRetryEnd) EventType() string         { return "auto_retry_end" }
 func (AutoCompactionStart) EventType() string  { return "auto_compaction_start" }
 func (AutoCompactionEnd) EventType() string    { return "auto_compaction_end" }
-func (QueueUpdate) EventType() string          { return "queue_update" }
-func (ThinkingLevelChanged) EventType() string { return "thinking_level_changed" }
-func (ModelChanged) EventType() string         { return "model_changed" }
-func (SessionInfoChanged) EventType() string   { return "session_info_changed" }
-func (Settled) EventType() string              { return "agent_settled" }
+func (SummarizationRetryScheduled) EventType() string {
+	return "summarization_retry_scheduled"
+}
+func (SummarizationRetryAttemptStart) EventType() string {
+	return "summarization_retry_attempt_start"
+}
+func (SummarizationRetryFinished) EventType() string { return "summarization_retry_finished" }
+func (EntryAppended) EventType() string              { return "entry_appended" }
+func (QueueUpdate) EventType() string                { return "queue_update" }
+func (ThinkingLevelChanged) EventType() string       { return "thinking_level_changed" }
+func (ModelChanged) EventType() string               { return "model_changed" }
+func (SessionInfoChanged) EventType() string         { return "session_info_changed" }
+func (Settled) EventType() string                    { return "agent_settled" }
 
 // Notice is something the session wants a person to know that is not part
 // of the conversation (a session file that could not be written).

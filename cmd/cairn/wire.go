@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -10,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
+	"github.com/cairn-dev/cairn/core/regfile"
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
@@ -102,11 +104,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, err
 	}
-	mode := eff.ApprovalMode
-	if opts.Approval != "" {
-		if mode, err = approval.ParseMode(opts.Approval); err != nil {
-			return nil, err
-		}
+	mode, err := startingApprovalMode(opts, st)
+	if err != nil {
+		return nil, err
 	}
 	rulesFile := approval.ProjectRulesFile(cwd)
 	if !trusted.trusted() {
@@ -117,8 +117,14 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		}
 		rulesFile = ""
 	}
+	var questionTimeout time.Duration
+	if opts.Mode == "rpc" {
+		// A pi host may never answer a question (pi's own RpcClient has no
+		// dialog handling): every question times out and is denied.
+		questionTimeout = rpcQuestionTimeout
+	}
 	gate, err := approval.Open(approval.Config{
-		Mode: mode, Dir: cwd, RulesFile: rulesFile,
+		Mode: mode, Dir: cwd, RulesFile: rulesFile, Timeout: questionTimeout,
 		// Writing cairn's own files, and reading them (its keys), is asked
 		// about in every mode but yolo.
 		ProtectedDirs: []string{env.dir},
@@ -146,9 +152,11 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		// Only an ACP editor shows plans.
 		builtin = append(builtin, tools.NewPlan())
 	}
-	contextFiles, err := sysprompt.LoadContextFiles(env.dir, cwd)
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	var contextFiles []sysprompt.ContextFile
+	if !opts.Pi.NoContextFiles {
+		if contextFiles, err = sysprompt.LoadContextFiles(env.dir, cwd); err != nil {
+			fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+		}
 	}
 	overridesDir := cwd
 	if !trusted.trusted() {
@@ -161,6 +169,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	}
 	if opts.SystemPrompt != "" {
 		custom = opts.SystemPrompt
+	}
+	appendText, err = appendSystemPrompt(appendText, opts.Pi.AppendSystemPrompt)
+	if err != nil {
+		return nil, err
 	}
 	systemSections := func(ts []core.Tool) []core.PromptSection {
 		specs := make([]core.ToolSpec, len(ts))
@@ -213,7 +225,15 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		},
 		Processes: procs,
 	}
-	if file != nil {
+	if file == nil {
+		// --no-session: kept in memory, and begun as a file would be, so
+		// get_entries and get_tree show what pi's show.
+		convs := agent.NewMemoryConversations(nil)
+		if err := recordStart(convs.Store(), s.model, s.thinking); err != nil {
+			return nil, err
+		}
+		cfg.Conversations = convs
+	} else {
 		convs := agent.NewFileConversations(sessionStore(env, opts), cwd, file)
 		convs.Warn = func(path string, w session.Warning) {
 			fmt.Fprintf(streams.Err, "cairn: warning: session %s: %v\n", path, w)
@@ -221,11 +241,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		cfg.Conversations = convs
 		cfg.History, cfg.EntryIDs = history.Messages, history.EntryIDs
 		if !resumed {
-			// A new session starts by recording its model and thinking level.
-			if err := file.AppendModelChange(s.model.Provider, s.model.ID); err != nil {
-				return nil, err
-			}
-			if err := file.AppendThinkingLevel(s.thinking); err != nil {
+			if err := recordStart(file, s.model, s.thinking); err != nil {
 				return nil, err
 			}
 		}
@@ -237,11 +253,33 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	printMode := unattended && opts.Mode != "synaps"
 	servers := startMCP(streams, env, opts, trusted, registry, printMode)
 	cfg.Toolset, cfg.Approver = registry, servers.approver(gate)
+	if sel := opts.Pi.Tools; sel.Narrows() {
+		// pi's --tools and the like: a view of the live registry, so MCP
+		// tools that arrive later are chosen by the same names.
+		builtinNames := map[string]bool{}
+		for _, t := range cfg.Tools {
+			builtinNames[t.Spec().Name] = true
+		}
+		for _, name := range sel.Unknown(builtinNames) {
+			fmt.Fprintf(streams.Err, "cairn: warning: no tool is named %q (--tools, --exclude-tools)\n", name)
+		}
+		cfg.Toolset = toolset.Filter(registry, func(t core.Tool) bool {
+			name := t.Spec().Name
+			return sel.Keeps(name, builtinNames[name])
+		})
+	}
 	sess, err := agent.New(cfg)
 	if err != nil {
 		procs.Close()
 		servers.close()
 		return nil, err
+	}
+	if opts.Pi.Name != "" {
+		if err := sess.SetName(opts.Pi.Name); err != nil {
+			sess.Close()
+			servers.close()
+			return nil, fmt.Errorf("--name: %w", err)
+		}
 	}
 	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy}, nil
 }
@@ -251,4 +289,54 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 func loadCatalogQuiet(env environment) *catalog.Catalog {
 	cat, _ := catalog.Load(catalog.Options{Dir: env.dir, Getenv: env.getenv})
 	return cat
+}
+
+// rpcQuestionTimeout is how long a question (an approval, or why a call
+// was denied) waits for a pi host's answer in --mode rpc; unanswered, the
+// call is denied. Every extension_ui_request says it in its timeout field.
+const rpcQuestionTimeout = 60 * time.Second
+
+// startingApprovalMode is the approval mode a run starts in: --approval,
+// else the approvalMode a settings file sets, else ModeDefault; except that
+// --mode rpc, like pi, starts in ModeAuto (tools run without asking,
+// edits of protected files still ask) unless the flag or a settings file
+// names a mode. A host opts in to approvals with --approval default or the
+// set_approval_mode command.
+func startingApprovalMode(opts *Options, st *settings.Store) (approval.Mode, error) {
+	if opts.Approval != "" {
+		return approval.ParseMode(opts.Approval)
+	}
+	if _, set := st.Get("approvalMode"); !set && opts.Mode == "rpc" {
+		return approval.ModeAuto, nil
+	}
+	return st.Effective().ApprovalMode, nil
+}
+
+// appendSystemPrompt adds --append-system-prompt's values to the text
+// appended to the system prompt, each on its own paragraph: a value naming
+// a file adds the file's contents, any other value adds itself, as in pi.
+func appendSystemPrompt(text string, values []string) (string, error) {
+	for _, v := range values {
+		if info, err := os.Stat(v); err == nil && info.Mode().IsRegular() {
+			b, err := regfile.Read(v, regfile.MaxText)
+			if err != nil {
+				return "", fmt.Errorf("--append-system-prompt: %w", err)
+			}
+			v = string(b)
+		}
+		if text != "" {
+			text += "\n\n"
+		}
+		text += v
+	}
+	return text, nil
+}
+
+// recordStart begins a new session by recording its model and thinking
+// level, as pi does.
+func recordStart(st agent.Store, m core.Model, level core.ThinkingLevel) error {
+	if err := st.AppendModelChange(m.Provider, m.ID); err != nil {
+		return err
+	}
+	return st.AppendThinkingLevel(level)
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/provider/openai"
 	"github.com/cairn-dev/cairn/core/provider/providertest"
+	"github.com/cairn-dev/cairn/core/session"
 )
 
 // TestAgentEndSaysWhetherARetryFollows checks pi 0.87's willRetry.
@@ -33,40 +35,29 @@ func TestAgentEndSaysWhetherARetryFollows(t *testing.T) {
 	}
 }
 
-// TestPromptPreemptsARetryWait checks that a prompt sent while a retry
-// waits ends the wait, settles the failed prompt, and runs at once.
-func TestPromptPreemptsARetryWait(t *testing.T) {
+// TestPromptDuringARetryWaitIsRefused: the agent is busy while a retry
+// waits, so a plain prompt is refused (ErrBusy) as pi 0.87 refuses it, and
+// the retry goes on (pi 0.73 cancelled it and ran the prompt).
+func TestPromptDuringARetryWaitIsRefused(t *testing.T) {
 	resp := providertest.Response{Status: 503, Body: []byte(`{"error":{"message":"busy","type":"server_error"}}`)}
 	full := providertest.SSE(t, "openai-chat/text.0.sse")
 	srv := providertest.NewServer(t, resp, full)
 	prov := openai.New(provider.Options{Retry: provider.RetryPolicy{MaxRetries: -1}})
 	model := core.Model{ID: "m", API: "openai-completions", Provider: "openai", BaseURL: srv.URL + "/v1", ContextWindow: 128000, MaxTokens: 100}
-	waiting := make(chan struct{})
+	waiting, release := make(chan struct{}), make(chan struct{})
 	f := newFixture(t, Config{Model: model, Open: func(core.Model) (Connection, error) { return Connection{Provider: prov}, nil },
 		Retry: DefaultRetry,
-		// The retry wait lasts until it is ended: no clock involved.
-		Sleep: func(ctx context.Context, _ time.Duration) error { close(waiting); <-ctx.Done(); return ctx.Err() }})
+		// The retry wait lasts until the test releases it: no clock.
+		Sleep: func(ctx context.Context, _ time.Duration) error { close(waiting); <-release; return ctx.Err() }})
 	_ = f.s.Prompt("first", nil, BehaviorNone)
 	<-waiting
-	if err := f.s.Prompt("second", nil, BehaviorNone); err != nil {
-		t.Fatalf("a prompt during a retry wait was refused: %v", err)
+	if err := f.s.Prompt("second", nil, BehaviorNone); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a prompt during a retry wait: %v, want ErrBusy", err)
 	}
-	first := f.untilSettled()
-	var end core.AutoRetryEnd
-	for _, e := range first {
-		if e, ok := e.(core.AutoRetryEnd); ok {
-			end = e
-		}
-	}
-	if end.Success || !strings.Contains(end.FinalError, "new prompt") {
-		t.Errorf("auto_retry_end %+v", end)
-	}
-	if s := first[len(first)-1].(core.Settled); s.Error == "" {
-		t.Errorf("the preempted prompt settled without its error")
-	}
-	second := f.untilSettled()
-	if s := second[len(second)-1].(core.Settled); s.Error != "" {
-		t.Fatalf("second prompt: %q", s.Error)
+	close(release)
+	evs := f.untilSettled()
+	if s := evs[len(evs)-1].(core.Settled); s.Error != "" {
+		t.Fatalf("the retried prompt settled with %q", s.Error)
 	}
 	var users []string
 	for _, m := range f.s.Messages() {
@@ -74,7 +65,7 @@ func TestPromptPreemptsARetryWait(t *testing.T) {
 			users = append(users, u.Text())
 		}
 	}
-	if strings.Join(users, ",") != "first,second" || len(srv.Requests()) != 2 {
+	if strings.Join(users, ",") != "first" || len(srv.Requests()) != 2 {
 		t.Errorf("users %v, %d requests", users, len(srv.Requests()))
 	}
 }
@@ -216,5 +207,43 @@ func TestCallsOfATruncatedAnswerDoNotRun(t *testing.T) {
 	}
 	if ran || !end.Result.IsError || !strings.Contains(end.Result.Content[0].Text, "output token limit") {
 		t.Fatalf("ran=%v, result %+v", ran, end.Result)
+	}
+}
+
+// TestRetryRecordsAContextEditAndACancelledRetryLeavesTheAttemptOut: as in
+// pi 0.87.1, before the wait the failed attempt leaves the context and a
+// context_edit entry records it (entry_appended); aborting the wait keeps
+// it out of the messages and of the session's context.
+func TestRetryRecordsAContextEditAndACancelledRetryLeavesTheAttemptOut(t *testing.T) {
+	resp := providertest.Response{Status: 503, Body: []byte(`{"error":{"message":"busy","type":"server_error"}}`)}
+	srv := providertest.NewServer(t, resp)
+	prov := openai.New(provider.Options{Retry: provider.RetryPolicy{MaxRetries: -1}})
+	model := core.Model{ID: "m", API: "openai-completions", Provider: "openai", BaseURL: srv.URL + "/v1", ContextWindow: 128000, MaxTokens: 100}
+	dir := t.TempDir()
+	store := session.Store{Dir: dir}
+	file := store.Create(dir)
+	waiting := make(chan struct{})
+	f := newFixture(t, Config{Model: model, Open: func(core.Model) (Connection, error) { return Connection{Provider: prov}, nil },
+		Retry: DefaultRetry, Conversations: NewFileConversations(store, dir, file),
+		Sleep: func(ctx context.Context, _ time.Duration) error { close(waiting); <-ctx.Done(); return ctx.Err() }})
+	_ = f.s.Prompt("hi", nil, BehaviorNone)
+	evs := f.until(func(e core.Event) bool { _, ok := e.(core.EntryAppended); return ok })
+	<-waiting
+	if got := names(withoutUpdates(evs)); !strings.HasSuffix(got, "agent_end auto_retry_start entry_appended") {
+		t.Errorf("events: %s", got)
+	}
+	edit, _ := evs[len(evs)-1].(core.EntryAppended).Entry.(session.Entry)
+	if ce, ok := edit.Payload.(*session.ContextEditEntry); !ok || ce.Replacement != nil {
+		t.Fatalf("entry_appended: %+v", edit)
+	}
+	f.s.Abort()
+	f.untilSettled()
+	for _, m := range f.s.Messages() {
+		if a, ok := m.(*core.AssistantMessage); ok && a.StopReason == core.StopError {
+			t.Errorf("the failed attempt is still in the messages")
+		}
+	}
+	if ctx := file.Context(); len(ctx.Messages) != 1 {
+		t.Errorf("the session's context holds %d messages, want the user's alone", len(ctx.Messages))
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/toolset"
 )
 
@@ -28,9 +29,9 @@ const (
 // Prompt starts working on text (with images). It returns once the prompt is
 // accepted; progress arrives as events and the prompt ends with exactly one
 // core.Settled. While the agent is busy, behavior decides whether the prompt
-// steers, follows up, or is refused with ErrBusy. A prompt sent while an
-// automatic retry waits preempts the retry, as in pi: the retry ends, the
-// failed prompt settles, and this one runs.
+// steers, follows up, or is refused with ErrBusy. The agent is busy while
+// an automatic retry waits too, as in pi 0.87: a plain prompt is refused
+// (pi 0.73 cancelled the retry and ran it).
 func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) error {
 	msg, err := s.lockFor(text, images)
 	if err != nil {
@@ -42,11 +43,6 @@ func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) 
 			s.steering = append(s.steering, &queued{msg: msg, text: text})
 		case behavior == BehaviorFollowUp:
 			s.followUp = append(s.followUp, &queued{msg: msg, text: text})
-		case s.run != nil && s.run.retryWait != nil && s.run.preempt == nil:
-			s.run.preempt = msg
-			s.run.retryWait()
-			s.mu.Unlock()
-			return nil
 		default:
 			s.mu.Unlock()
 			return ErrBusy
@@ -90,10 +86,19 @@ func (s *Session) lockFor(text string, images []core.Content) (*core.UserMessage
 	return msg, nil
 }
 
-// FollowUp queues a message for when the active run would stop; when idle
-// it starts a prompt.
+// FollowUp queues a message for when the active run would stop. When idle
+// it is queued too, as in pi 0.87: it follows the next prompt, after the
+// steering messages, once the model has answered that prompt. (A Prompt
+// with BehaviorFollowUp sent while idle starts a run instead.)
 func (s *Session) FollowUp(text string, images []core.Content) error {
-	return s.Prompt(text, images, BehaviorFollowUp)
+	msg, err := s.lockFor(text, images)
+	if err != nil {
+		return err
+	}
+	s.followUp = append(s.followUp, &queued{msg: msg, text: text})
+	s.mu.Unlock()
+	s.publishQueue()
+	return nil
 }
 
 // Abort stops the active prompt: the stream and every running tool. Queued
@@ -139,16 +144,12 @@ func (s *Session) startRunLocked(pending []core.Message) {
 		defer close(r.done)
 		defer cancel()
 		finalErr := s.work(ctx, pending)
+		aborted := ctx.Err() != nil
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.run = nil
 		s.flushBashLocked()
-		// Published under the lock, so a preempting prompt's run starts
-		// after this prompt's agent_settled and before anything else.
-		s.publish(core.Settled{Error: finalErr})
-		if r.preempt != nil && !s.closed {
-			s.startRunLocked([]core.Message{r.preempt})
-		}
+		s.publish(core.Settled{Error: finalErr, Aborted: aborted})
 	}()
 }
 
@@ -193,15 +194,13 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 				delay = retryAfter
 			}
 			s.publish(core.AutoRetryStart{Attempt: attempt, MaxAttempts: retry.MaxRetries, Delay: delay, ErrorMessage: final.ErrorMessage})
-			if preempted, err := s.waitToRetry(ctx, delay); err != nil {
-				if preempted {
-					s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "retry cancelled: a new prompt was sent"})
-					return final.ErrorMessage
-				}
+			// As in pi 0.87, the failed attempt leaves the context before
+			// the wait, so a cancelled retry leaves it out too.
+			s.dropFailedAttempt()
+			if err := s.cfg.Sleep(ctx, delay); err != nil {
 				s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "retry aborted"})
 				return "retry aborted"
 			}
-			s.dropLastError()
 			continue
 		}
 		s.publish(core.AgentEnd{Messages: added})
@@ -219,26 +218,6 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 	}
 }
 
-// waitToRetry waits delay before a retry. A prompt sent meanwhile ends the
-// wait early (preempted); so does the end of ctx.
-func (s *Session) waitToRetry(ctx context.Context, delay time.Duration) (preempted bool, err error) {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	s.mu.Lock()
-	r := s.run
-	r.retryWait = cancel
-	s.mu.Unlock()
-	err = s.cfg.Sleep(wctx, delay)
-	s.mu.Lock()
-	r.retryWait = nil
-	preempted = r.preempt != nil
-	s.mu.Unlock()
-	if preempted && err == nil {
-		err = context.Canceled // the prompt came as the wait ended
-	}
-	return preempted && ctx.Err() == nil, err
-}
-
 // runAgent is one run: agent_start, then turns until the model stops and
 // no queued message is left. It returns the last assistant message and the
 // messages the run added; the caller publishes agent_end, once it knows
@@ -249,7 +228,14 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 	var added []core.Message
 	var last *core.AssistantMessage
 	var lastErr error
-	pending = append(pending, s.takeSteering()...)
+	// dequeued is where in pending the messages taken from the queues
+	// start (-1: none). As in pi 0.87, queue_update announces them just
+	// before they enter the conversation, after the turn's turn_start.
+	dequeued := -1
+	if steering := s.takeSteering(); len(steering) > 0 {
+		dequeued = len(pending)
+		pending = append(pending, steering...)
+	}
 	s.waitForTools(ctx)
 	for {
 		s.publish(core.TurnStart{})
@@ -257,11 +243,14 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 		if m := s.declareSystem(tools); m != nil {
 			added = append(added, m)
 		}
-		for _, m := range pending {
+		for i, m := range pending {
+			if i == dequeued {
+				s.publishQueue()
+			}
 			s.appendMessage(m)
 			added = append(added, m)
 		}
-		pending = nil
+		pending, dequeued = nil, -1
 		msg, err := s.streamTurn(ctx, tools)
 		last, lastErr = msg, err
 		added = append(added, msg)
@@ -285,17 +274,22 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			steering = s.takeSteering()
 		}
 		if len(steering) > 0 {
-			pending = steering
+			pending, dequeued = steering, 0
 			continue
 		}
 		if len(results) > 0 {
 			continue
 		}
 		if follow := s.takeFollowUp(); len(follow) > 0 {
-			pending = follow
+			pending, dequeued = follow, 0
 			continue
 		}
 		break
+	}
+	if dequeued >= 0 {
+		// Taken from the queue, then the run stopped (aborted): the queue
+		// changed all the same.
+		s.publishQueue()
 	}
 	return &finalMessage{AssistantMessage: last, err: lastErr}, added
 }
@@ -499,17 +493,43 @@ func (s *Session) storeFailed(err error) {
 
 // dropLastError removes a failed assistant message from the context, so a
 // retry does not send it; it stays in the session file.
-func (s *Session) dropLastError() {
+func (s *Session) dropLastError() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := len(s.messages)
 	if n == 0 {
-		return
+		return ""
 	}
 	if a, ok := s.messages[n-1].(*core.AssistantMessage); ok && a.StopReason == core.StopError {
+		id := s.entryIDs[n-1]
 		s.messages = s.messages[:n-1]
 		s.entryIDs = s.entryIDs[:n-1]
+		return id
 	}
+	return ""
+}
+
+// contextEditor is a Store that records context edits (*session.File).
+type contextEditor interface {
+	AppendContextEdit(targetID string) (session.Entry, error)
+}
+
+// dropFailedAttempt leaves the failed attempt out of the context and, as
+// pi 0.87 does, records that in the session as a context_edit entry, so a
+// session read again (or mirrored by a host through entry_appended) leaves
+// it out too.
+func (s *Session) dropFailedAttempt() {
+	id := s.dropLastError()
+	ed, ok := s.currentStore().(contextEditor)
+	if id == "" || !ok {
+		return
+	}
+	e, err := ed.AppendContextEdit(id)
+	if err != nil {
+		s.storeFailed(err)
+		return
+	}
+	s.publish(core.EntryAppended{Entry: e})
 }
 
 func (s *Session) currentModel() core.Model {

@@ -281,3 +281,27 @@ func TestGateRefusesAmbiguousArguments(t *testing.T) {
 		}
 	}
 }
+
+// In auto (where --mode rpc starts, as pi runs tools) reads anywhere run
+// unasked, but reading cairn's keys or a process's environment still asks.
+func TestAutoModeReadsAnywhereButSecrets(t *testing.T) {
+	m := newMachine(t)
+	for _, tt := range []struct {
+		tool    pathTool
+		path    string
+		unasked bool
+	}{
+		{readFile, filepath.Join(m.outside, "notes"), true},
+		{grepTree, m.outside, true},
+		{readFile, filepath.Join(m.home, ".cairn", "models.json"), false},
+		{readFile, "/proc/self/environ", false},
+		{grepTree, m.home, false},
+	} {
+		g := m.gate(t, ModeAuto)
+		ui := newFakeUI(pick(OptionDeny))
+		d := g.Check(context.Background(), tt.tool, pathCall(tt.tool.name, tt.path), ui)
+		if tt.unasked && (!d.Allow || ui.asked() != 0) || !tt.unasked && (d.Allow || ui.asked() != 1) {
+			t.Errorf("%s %s: decision %+v after %d questions, want unasked=%v", tt.tool.name, tt.path, d, ui.asked(), tt.unasked)
+		}
+	}
+}

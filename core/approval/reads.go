@@ -53,6 +53,11 @@ func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall
 	if abs != "" && (g.dir != "" && toolpath.Within(abs, g.dir) || toolpath.Within(abs, g.temp)) {
 		return Decision{Allow: true, By: ByMode}
 	}
+	if g.Mode() == ModeAuto {
+		// pi's behaviour: reads anywhere run unasked; only the secrets
+		// above are still asked about.
+		return Decision{Allow: true, By: ByMode}
+	}
 	g.mu.Lock()
 	session, always := g.session, g.always
 	denied := g.deniedTools[name]

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
@@ -205,7 +204,7 @@ func (c *cleaner) imagesLeftOut(blocks []core.Content) []core.Content {
 	out := make([]core.Content, len(blocks))
 	for i, b := range blocks {
 		if b.Type == core.ContentImage {
-			b = core.TextBlock(fmt.Sprintf("[An image (%s) was left out here: the model %s does not take images.]", b.MimeType, c.model.ID))
+			b = core.TextBlock(ImageOmittedText)
 		}
 		out[i] = b
 	}

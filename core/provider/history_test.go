@@ -282,7 +282,7 @@ func TestCleanHistoryTellsATextOnlyModelOfImagesLeftOut(t *testing.T) {
 	textOnly := asked
 	textOnly.Input = []string{"text"}
 	got := CleanHistory(msgs, &textOnly, ReplayOptions{})
-	want := "[An image (image/png) was left out here: the model model-a does not take images.]"
+	want := ImageOmittedText
 	for _, i := range []int{0, 2} {
 		var blocks []core.Content
 		switch m := got[i].(type) {

@@ -57,6 +57,8 @@ func (f *File) Append(p Payload) (Entry, error) {
 	assistant := isAssistant(e)
 	var syncErr error
 	switch {
+	case f.memory:
+		f.add(n)
 	case f.persisted:
 		if n.off, err = f.write(line); err != nil {
 			return Entry{}, fmt.Errorf("append to %s: %w", f.path, err)
@@ -117,8 +119,13 @@ func (f *File) AppendCompaction(r core.CompactionResult) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	e, err := f.Append(&CompactionEntry{Summary: r.Summary, FirstKeptEntryID: r.FirstKeptEntryID,
-		TokensBefore: r.TokensBefore, Details: details, SystemMessage: r.SystemMessage})
+	c := &CompactionEntry{Summary: r.Summary, FirstKeptEntryID: r.FirstKeptEntryID,
+		TokensBefore: r.TokensBefore, Details: details, SystemMessage: r.SystemMessage}
+	if !r.Usage.IsZero() {
+		u := r.Usage
+		c.Usage = &u
+	}
+	e, err := f.Append(c)
 	return e.ID, err
 }
 
@@ -144,8 +151,19 @@ func (f *File) checkPayload(p Payload) error {
 		if _, ok := f.byID[p.TargetID]; !ok {
 			return fmt.Errorf("label %s: %w", p.TargetID, ErrUnknownEntry)
 		}
+	case *ContextEditEntry:
+		if _, ok := f.byID[p.TargetID]; !ok {
+			return fmt.Errorf("context edit of %s: %w", p.TargetID, ErrUnknownEntry)
+		}
 	}
 	return nil
+}
+
+// AppendContextEdit appends an edit that leaves the entry targetID out of
+// the context from here on (pi 0.87's context_edit with a null
+// replacement) and returns it; see Append.
+func (f *File) AppendContextEdit(targetID string) (Entry, error) {
+	return f.Append(&ContextEditEntry{TargetID: targetID})
 }
 
 func (f *File) add(n node) {

@@ -120,6 +120,14 @@ func appendEntry(b []byte, e *Entry) ([]byte, error) {
 		if b, err = appendRaw(b, "details", p.Details); err != nil {
 			return nil, err
 		}
+		if p.Usage != nil {
+			u, err := json.Marshal(p.Usage)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, `,"usage":`...)
+			b = append(b, u...)
+		}
 		b = append(b, `,"fromHook":`...)
 		b = strconv.AppendBool(b, p.FromHook)
 	case *BranchSummaryEntry:
@@ -138,6 +146,15 @@ func appendEntry(b []byte, e *Entry) ([]byte, error) {
 		if p.Label != "" {
 			b = append(b, `,"label":`...)
 			b = jsonscan.AppendString(b, p.Label)
+		}
+	case *ContextEditEntry:
+		b = append(b, `,"targetId":`...)
+		b = jsonscan.AppendString(b, p.TargetID)
+		b = append(b, `,"replacement":`...)
+		if len(p.Replacement) == 0 {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, p.Replacement...)
 		}
 	case *SessionInfoEntry:
 		b = append(b, `,"name":`...)

@@ -23,7 +23,7 @@ type stateData struct {
 	PendingMessageCount   int         `json:"pendingMessageCount"`
 	InterruptMode         string      `json:"interruptMode"`
 	// ApprovalMode is cairn's own: which tool calls need approval
-	// (default, auto_edit or yolo), so a front end can always show it.
+	// (default, auto_edit, auto or yolo), so a front end can always show it.
 	ApprovalMode string `json:"approvalMode,omitempty"`
 	// BackgroundProcesses is cairn's own: how many of the session's
 	// background processes are running (list_processes lists them); left
@@ -40,7 +40,7 @@ func (s *server) getState(*command) (any, error) {
 		IsCompacting:          st.IsCompacting,
 		SteeringMode:          string(st.SteeringMode),
 		FollowUpMode:          string(st.FollowUpMode),
-		SessionFile:           info.File,
+		SessionFile:           info.Path,
 		SessionID:             info.ID,
 		SessionName:           info.Name,
 		AutoCompactionEnabled: st.AutoCompaction,
@@ -95,7 +95,7 @@ func (s *server) sessionStats(*command) (any, error) {
 	u := st.Usage
 	usage := s.sess.ContextUsage()
 	d := statsData{
-		SessionFile:       info.File,
+		SessionFile:       info.Path,
 		SessionID:         info.ID,
 		UserMessages:      st.UserMessages,
 		AssistantMessages: st.AssistantMessages,

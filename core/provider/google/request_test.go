@@ -196,7 +196,7 @@ func TestImagesForTextOnlyModel(t *testing.T) {
 	m := testModel("", "gemma-3-1b")
 	m.Input = []string{"text"}
 	got := encodeContents(t, m, &core.UserMessage{Content: []core.Content{core.TextBlock("what is this"), core.ImageBlock("AA==", "image/png")}})
-	want := `[{"role":"user","parts":[{"text":"what is this"},{"text":"[An image (image/png) was left out here: the model gemma-3-1b does not take images.]"}]}]`
+	want := `[{"role":"user","parts":[{"text":"what is this"},{"text":"(image omitted: model does not support images)"}]}]`
 	if got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
