@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core/mcp"
@@ -35,6 +36,8 @@ type Options struct {
 	Export       string // --export: the session file to write as an HTML page
 	Demo         bool
 	TrustProject bool
+	// Pi are pi's flags beyond cairn's own (see piFlagSpecs).
+	Pi PiFlags
 
 	// trust is what this run may take from the project directory, decided
 	// once (see projectTrustFor).
@@ -203,10 +206,10 @@ func checkMessages(opts *Options, tui bool) error {
 }
 
 func findFlag(name string) *flagSpec {
-	for i := range flagSpecs {
-		for _, n := range flagSpecs[i].names {
-			if n == name {
-				return &flagSpecs[i]
+	for _, specs := range [][]flagSpec{flagSpecs, piFlagSpecs} {
+		for i := range specs {
+			if slices.Contains(specs[i].names, name) {
+				return &specs[i]
 			}
 		}
 	}
@@ -253,8 +256,9 @@ Flags:
       --base-url URL        send requests to this server (a local or compatible one)
       --api-key KEY         key for the chosen provider, ahead of the environment
       --approval MODE       which tool calls need approval: default (edits and commands),
-                            auto_edit (commands only) or yolo (none); print mode cannot
-                            ask, so it refuses calls that need approval
+                            auto_edit (commands only), auto (only edits of cairn's
+                            protected files) or yolo (none); print mode cannot ask, so it
+                            refuses calls that need approval; --mode rpc starts in auto
       --trust-project       trust this project's .cairn/ files, AGENTS.md and CLAUDE.md
                             (settings, approval rules, prompts, context); until trusted,
                             cairn ignores them, except settings that make approvals stricter
@@ -271,6 +275,25 @@ Flags:
       --session-dir DIR     keep sessions in DIR instead of ~/.cairn/sessions/<project>
       --no-session          do not save the session
       --no-mcp              start no MCP servers this run (cairn mcp list shows them)
+pi's flags (pi 0.87), so a host can start cairn where it started pi:
+      --append-system-prompt TEXT|FILE  append text or a file's contents (repeatable)
+  -n, --name NAME           the session's display name
+      --session-id ID       continue this project's session with exactly this id, or start it
+      --fork PATH|ID        copy a session into a new one and continue that
+  -t, --tools LIST          offer the model only these tools (comma-separated, MCP tools too)
+  -xt, --exclude-tools LIST never offer these tools
+  -nt, --no-tools           no tools (except those --tools names)
+  -nbt, --no-builtin-tools  no built-in tools; MCP tools stay
+  -nc, --no-context-files   do not read AGENTS.md or CLAUDE.md
+      --prompt-template PATH  add a template file or directory (repeatable)
+  -np, --no-prompt-templates  do not look for templates in ~/.cairn/prompts or .cairn/prompts
+  -a, --approve             trust this project's files for this run only
+  -na, --no-approve         ignore this project's files for this run, even if trusted
+      --offline             accepted: cairn makes no network request of its own at startup
+  --models, -e/--extension, -ne/--no-extensions, --skill, -ns/--no-skills, --theme,
+  --use-theme, --no-themes, --verbose and --tui-mode are accepted and have no effect
+  (cairn says so on stderr).
+
   -v, --version             print the version and exit
   -h, --help                print this help and exit
 

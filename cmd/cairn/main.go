@@ -103,6 +103,9 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	case opts.Export != "":
 		return exportCommand(ctx, streams, opts)
 	}
+	for _, note := range opts.Pi.noEffect {
+		fmt.Fprintf(streams.Err, "cairn: %s\n", note)
+	}
 	if wantsTUI(opts, streams) {
 		// Before anything with a side effect (the demo's project): a
 		// build without the TUI hands the whole command line over.

@@ -153,7 +153,7 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 		fmt.Fprintf(streams.Err, "cairn: find the working directory: %v\n", err)
 		return exitFailure
 	}
-	templates, errs := loadPrompts(env, cwd, projectTrustFor(streams, env, opts, cwd, nil))
+	templates, errs := loadPrompts(env, opts, cwd, projectTrustFor(streams, env, opts, cwd, nil))
 	for _, e := range errs {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}

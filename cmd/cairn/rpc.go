@@ -17,7 +17,7 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		return exitFailure
 	}
 	defer a.close()
-	templates, errs := loadPrompts(env, a.cwd, *opts.trust)
+	templates, errs := loadPrompts(env, opts, a.cwd, *opts.trust)
 	for _, e := range errs {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}

@@ -37,6 +37,18 @@ func openSessionFile(env environment, opts *Options, cwd string) (f *session.Fil
 			return nil, false, fmt.Errorf("open session %s: %w", path, err)
 		}
 		return f, true, nil
+	case opts.Pi.Fork != "":
+		path, err := findSession(store, opts.Pi.Fork, cwd)
+		if err != nil {
+			return nil, false, err
+		}
+		f, err := store.ForkFrom(path, cwd)
+		if err != nil {
+			return nil, false, fmt.Errorf("fork session %s: %w", path, err)
+		}
+		return f, true, nil
+	case opts.Pi.SessionID != "":
+		return sessionWithID(store, opts.Pi.SessionID, cwd)
 	case opts.Continue:
 		path, err := store.Latest(cwd)
 		if errors.Is(err, session.ErrNoSession) {
@@ -71,4 +83,23 @@ func findSession(store session.Store, ref, cwd string) (string, error) {
 		return "", fmt.Errorf("%w in %s", err, store.ProjectDir(cwd))
 	}
 	return in.Path, nil
+}
+
+// sessionWithID is pi's --session-id: the session of cwd whose id is
+// exactly id, or a new one with that id when there is none.
+func sessionWithID(store session.Store, id, cwd string) (*session.File, bool, error) {
+	infos, err := store.List(cwd)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, false, err
+	}
+	for _, in := range infos {
+		if in.ID == id {
+			f, err := session.Open(in.Path)
+			if err != nil {
+				return nil, false, fmt.Errorf("open session %s: %w", in.Path, err)
+			}
+			return f, true, nil
+		}
+	}
+	return store.CreateWithID(cwd, id), false, nil
 }

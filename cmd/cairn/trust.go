@@ -61,7 +61,20 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
 	t.state = state
+	if opts.Pi.NoTrust {
+		// pi's --no-approve: this run ignores the project's files, trusted
+		// or not.
+		t.state = trust.Untrusted
+		fmt.Fprintf(streams.Err, "cairn: --no-approve: ignoring project %s's %s for this run (only settings that make approvals stricter apply)\n",
+			t.project.Dir, listFiles(t.files))
+		return t
+	}
 	if state == trust.Trusted {
+		return t
+	}
+	if opts.Pi.TrustRun && !opts.TrustProject {
+		// pi's --approve: trusted for this run, recorded nowhere.
+		t.state = trust.Trusted
 		return t
 	}
 	yes := opts.TrustProject

@@ -125,7 +125,8 @@ func TestAskTrust(t *testing.T) {
 }
 
 // TestRPCModeReportsUntrustedApprovalMode: over rpc, an untrusted
-// project's yolo setting is ignored, get_state says which mode is in force,
+// project's yolo setting is ignored (rpc starts in auto, as pi runs tools
+// unasked), get_state says which mode is in force,
 // and stderr (never stdout, which carries frames) says why.
 func TestRPCModeReportsUntrustedApprovalMode(t *testing.T) {
 	project, script, _ := hostileProject(t)
@@ -133,8 +134,8 @@ func TestRPCModeReportsUntrustedApprovalMode(t *testing.T) {
 	vars := map[string]string{"CAIRN_DIR": t.TempDir(), "CAIRN_FAUX_SCRIPT": script}
 	stdin := `{"id":"s","type":"get_state"}` + "\n"
 	r := invoke(t, vars, &stdin, "--provider", "faux", "--no-session", "--mode", "rpc")
-	if !strings.Contains(r.stdout, `"approvalMode":"default"`) {
-		t.Errorf("get_state does not report approvalMode default:\n%s", r.stdout)
+	if !strings.Contains(r.stdout, `"approvalMode":"auto"`) {
+		t.Errorf("get_state does not report approvalMode auto:\n%s", r.stdout)
 	}
 	if !strings.Contains(r.stderr, "is not trusted") || strings.Contains(r.stdout, "trusted") {
 		t.Errorf("the warning is not on stderr alone:\nstdout %s\nstderr %s", r.stdout, r.stderr)

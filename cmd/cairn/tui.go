@@ -50,7 +50,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	eff := a.settings.Effective()
 	custom, themeErrs := themes.LoadDir(filepath.Join(env.dir, "themes"))
 	keys, keyErrs := keymap.Load(filepath.Join(env.dir, "keybindings.json"))
-	templates, tmplErrs := loadPrompts(env, a.cwd, *opts.trust)
+	templates, tmplErrs := loadPrompts(env, opts, a.cwd, *opts.trust)
 	var notices []string
 	if opts.demoDir != "" {
 		notices = demoIntro(opts.demoDir)

@@ -3,12 +3,14 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
+	"github.com/cairn-dev/cairn/core/regfile"
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/core/sysprompt"
@@ -97,11 +99,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, err
 	}
-	mode := eff.ApprovalMode
-	if opts.Approval != "" {
-		if mode, err = approval.ParseMode(opts.Approval); err != nil {
-			return nil, err
-		}
+	mode, err := startingApprovalMode(opts, st)
+	if err != nil {
+		return nil, err
 	}
 	rulesFile := approval.ProjectRulesFile(cwd)
 	if !trusted.trusted() {
@@ -112,8 +112,14 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		}
 		rulesFile = ""
 	}
+	var questionTimeout time.Duration
+	if opts.Mode == "rpc" {
+		// A pi host may never answer a question (pi's own RpcClient has no
+		// dialog handling): every question times out and is denied.
+		questionTimeout = rpcQuestionTimeout
+	}
 	gate, err := approval.Open(approval.Config{
-		Mode: mode, Dir: cwd, RulesFile: rulesFile,
+		Mode: mode, Dir: cwd, RulesFile: rulesFile, Timeout: questionTimeout,
 		// Writing cairn's own files is asked about in every mode but yolo.
 		ProtectedDirs: []string{env.dir},
 		Saved:         func() { trusted.keep(streams, cwd, rulesFile) },
@@ -129,9 +135,11 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		// Only an ACP editor shows plans.
 		toolset = append(toolset, tools.NewPlan())
 	}
-	contextFiles, err := sysprompt.LoadContextFiles(env.dir, cwd)
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	var contextFiles []sysprompt.ContextFile
+	if !opts.Pi.NoContextFiles {
+		if contextFiles, err = sysprompt.LoadContextFiles(env.dir, cwd); err != nil {
+			fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+		}
 	}
 	overridesDir := cwd
 	if !trusted.trusted() {
@@ -144,6 +152,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	}
 	if opts.SystemPrompt != "" {
 		custom = opts.SystemPrompt
+	}
+	appendText, err = appendSystemPrompt(appendText, opts.Pi.AppendSystemPrompt)
+	if err != nil {
+		return nil, err
 	}
 	systemSections := func(ts []core.Tool) []core.PromptSection {
 		specs := make([]core.ToolSpec, len(ts))
@@ -213,11 +225,23 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		}
 	}
 	servers := startMCP(streams, env, opts, trusted)
-	cfg.Tools, cfg.Approver = append(cfg.Tools, servers.tools...), servers.approver(gate)
+	cfg.Approver = servers.approver(gate)
+	var unknown []string
+	cfg.Tools, unknown = opts.Pi.Tools.Apply(append(cfg.Tools, servers.tools...), len(cfg.Tools))
+	for _, name := range unknown {
+		fmt.Fprintf(streams.Err, "cairn: warning: no tool is named %q (--tools, --exclude-tools)\n", name)
+	}
 	sess, err := agent.New(cfg)
 	if err != nil {
 		servers.close()
 		return nil, err
+	}
+	if opts.Pi.Name != "" {
+		if err := sess.SetName(opts.Pi.Name); err != nil {
+			sess.Close()
+			servers.close()
+			return nil, fmt.Errorf("--name: %w", err)
+		}
 	}
 	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers}, nil
 }
@@ -227,4 +251,45 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 func loadCatalogQuiet(env environment) *catalog.Catalog {
 	cat, _ := catalog.Load(catalog.Options{Dir: env.dir, Getenv: env.getenv})
 	return cat
+}
+
+// rpcQuestionTimeout is how long a question (an approval, or why a call
+// was denied) waits for a pi host's answer in --mode rpc; unanswered, the
+// call is denied. Every extension_ui_request says it in its timeout field.
+const rpcQuestionTimeout = 60 * time.Second
+
+// startingApprovalMode is the approval mode a run starts in: --approval,
+// else the approvalMode a settings file sets, else ModeDefault; except that
+// --mode rpc, like pi, starts in ModeAuto (tools run without asking,
+// edits of protected files still ask) unless the flag or a settings file
+// names a mode. A host opts in to approvals with --approval default or the
+// set_approval_mode command.
+func startingApprovalMode(opts *Options, st *settings.Store) (approval.Mode, error) {
+	if opts.Approval != "" {
+		return approval.ParseMode(opts.Approval)
+	}
+	if _, set := st.Get("approvalMode"); !set && opts.Mode == "rpc" {
+		return approval.ModeAuto, nil
+	}
+	return st.Effective().ApprovalMode, nil
+}
+
+// appendSystemPrompt adds --append-system-prompt's values to the text
+// appended to the system prompt, each on its own paragraph: a value naming
+// a file adds the file's contents, any other value adds itself, as in pi.
+func appendSystemPrompt(text string, values []string) (string, error) {
+	for _, v := range values {
+		if info, err := os.Stat(v); err == nil && info.Mode().IsRegular() {
+			b, err := regfile.Read(v, regfile.MaxText)
+			if err != nil {
+				return "", fmt.Errorf("--append-system-prompt: %w", err)
+			}
+			v = string(b)
+		}
+		if text != "" {
+			text += "\n\n"
+		}
+		text += v
+	}
+	return text, nil
 }

@@ -140,6 +140,7 @@ func TestModeAsksMatrix(t *testing.T) {
 	want := map[Mode][]bool{
 		ModeDefault:  {false, true, true, true, true},
 		ModeAutoEdit: {false, false, true, true, true},
+		ModeAuto:     {false, false, false, false, false},
 		ModeYolo:     {false, false, false, false, false},
 		"bogus":      {false, true, true, true, true},
 	}
@@ -153,13 +154,13 @@ func TestModeAsksMatrix(t *testing.T) {
 }
 
 func TestParseMode(t *testing.T) {
-	for in, want := range map[string]Mode{"default": ModeDefault, "auto_edit": ModeAutoEdit, " YOLO ": ModeYolo, "auto-edit": ModeAutoEdit} {
+	for in, want := range map[string]Mode{"default": ModeDefault, "auto_edit": ModeAutoEdit, " YOLO ": ModeYolo, "auto-edit": ModeAutoEdit, "auto": ModeAuto} {
 		if got, err := ParseMode(in); err != nil || got != want {
 			t.Errorf("ParseMode(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 	_, err := ParseMode("careful")
-	if err == nil || !strings.Contains(err.Error(), `"careful"`) || !strings.Contains(err.Error(), "default, auto_edit or yolo") {
+	if err == nil || !strings.Contains(err.Error(), `"careful"`) || !strings.Contains(err.Error(), "default, auto_edit, auto or yolo") {
 		t.Errorf("ParseMode(careful) error = %v, want it to name the input and list the modes", err)
 	}
 	var m Mode

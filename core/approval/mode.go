@@ -16,12 +16,18 @@ const (
 	ModeDefault Mode = "default"
 	// ModeAutoEdit lets edit tools run and asks before exec and mcp tools.
 	ModeAutoEdit Mode = "auto_edit"
+	// ModeAuto lets every tool run without asking, as pi does, except an
+	// edit tool writing one of the protected files (see Config.ProtectedDirs):
+	// that is still asked about. It is where `--mode rpc` starts, so a pi
+	// host that never answers questions is not kept waiting on ordinary
+	// calls.
+	ModeAuto Mode = "auto"
 	// ModeYolo asks nothing.
 	ModeYolo Mode = "yolo"
 )
 
 // Modes lists the valid modes, from the most to the least careful.
-func Modes() []Mode { return []Mode{ModeDefault, ModeAutoEdit, ModeYolo} }
+func Modes() []Mode { return []Mode{ModeDefault, ModeAutoEdit, ModeAuto, ModeYolo} }
 
 // ParseMode returns the mode named s, ignoring case and surrounding space
 // and accepting "auto-edit" for auto_edit. The error for anything else
@@ -33,7 +39,7 @@ func ParseMode(s string) (Mode, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("unknown approval mode %q: use default, auto_edit or yolo", s)
+	return "", fmt.Errorf("unknown approval mode %q: use default, auto_edit, auto or yolo", s)
 }
 
 // String returns the mode's name.
@@ -57,7 +63,7 @@ func (m Mode) Asks(c core.ApprovalCategory) bool {
 	switch {
 	case c == core.CategoryInfo:
 		return false
-	case m == ModeYolo:
+	case m == ModeYolo || m == ModeAuto:
 		return false
 	case m == ModeAutoEdit:
 		return c != core.CategoryEdit

@@ -6,12 +6,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/core"
 )
 
 // TestProtectedPathsAlwaysAsk checks that edits of files that steer cairn
-// or run as programs ask in default and auto_edit modes even when a rule
-// covers them, with the reason in the question and the decision, and that
-// yolo lets them through.
+// or run as programs ask in default, auto_edit and auto modes even when a
+// rule covers them, with the reason in the question and the decision, and
+// that yolo lets them through.
 func TestProtectedPathsAlwaysAsk(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -36,7 +38,7 @@ func TestProtectedPathsAlwaysAsk(t *testing.T) {
 		{"docs/AGENTS.md.txt", ""},
 		{".git/HEAD", ""},
 	}
-	for _, mode := range []Mode{ModeDefault, ModeAutoEdit} {
+	for _, mode := range []Mode{ModeDefault, ModeAutoEdit, ModeAuto} {
 		for _, tt := range tests {
 			ui := newFakeUI(pick(OptionAllowOnce))
 			g := openGate(t, Config{Dir: dir, Mode: mode, ProtectedDirs: []string{userDir}})
@@ -76,5 +78,26 @@ func TestProtectedPathsAlwaysAsk(t *testing.T) {
 	g.SetMode(ModeDefault)
 	if d := g.Check(ctx, readTool, call("read", map[string]string{"path": ".cairn/approvals.json"}), ui); !d.Allow || d.By != ByMode {
 		t.Errorf("read: %+v", d)
+	}
+}
+
+// TestAutoModeAsksOnlyAboutProtectedFiles: auto, where --mode rpc starts,
+// runs commands, edits and MCP tools without asking, as pi does; only an
+// edit of a protected file is still a question.
+func TestAutoModeAsksOnlyAboutProtectedFiles(t *testing.T) {
+	ctx := context.Background()
+	g := openGate(t, Config{Dir: t.TempDir(), Mode: ModeAuto})
+	for _, c := range []struct {
+		tool fakeTool
+		call core.ToolCall
+	}{{bashTool, bashCall("rm -rf build")}, {editTool, editCall("src/main.go")}, {mcpTool, call("github_search", nil)}} {
+		ui := newFakeUI()
+		if d := g.Check(ctx, c.tool, c.call, ui); !d.Allow || d.By != ByMode || ui.asked() != 0 {
+			t.Errorf("%s: %+v, asked %d times; want allowed by the mode", c.tool.name, d, ui.asked())
+		}
+	}
+	ui := newFakeUI(pick(OptionDeny))
+	if d := g.Check(ctx, editTool, editCall(".cairn/approvals.json"), ui); d.Allow || ui.asked() != 1 {
+		t.Errorf("protected file in auto mode: %+v, asked %d times; want asked and denied", d, ui.asked())
 	}
 }

@@ -56,12 +56,26 @@ func (s Store) Create(cwd string) *File {
 	return create(s.ProjectDir(cwd), cwd, "", s.Now)
 }
 
+// CreateWithID starts a new session for cwd, as Create does, whose id is
+// id (pi's --session-id). id must not hold a path separator.
+func (s Store) CreateWithID(cwd, id string) *File {
+	return createWithID(s.ProjectDir(cwd), cwd, "", id, s.Now)
+}
+
 func create(dir, cwd, parent string, now func() time.Time) *File {
+	return createWithID(dir, cwd, parent, "", now)
+}
+
+// createWithID is create with the given id, or a new one when id is "".
+func createWithID(dir, cwd, parent, id string, now func() time.Time) *File {
 	if now == nil {
 		now = time.Now
 	}
 	t := now()
-	h := Header{Version: Version, ID: newUUID(t), Timestamp: isoTime(t), Cwd: cwd, ParentSession: parent}
+	if id == "" {
+		id = newUUID(t)
+	}
+	h := Header{Version: Version, ID: id, Timestamp: isoTime(t), Cwd: cwd, ParentSession: parent}
 	return newFile(newSessionPath(dir, h.Timestamp, h.ID), h, now)
 }
 

@@ -255,10 +255,11 @@ func (s *server) setInterruptMode(c *command) (any, error) {
 }
 
 // setApprovalMode is cairn's own command: {"type":"set_approval_mode",
-// "mode":"default"|"auto_edit"|"yolo"} switches which tool calls need
-// approval for the rest of the session.
+// "mode":"default"|"auto_edit"|"auto"|"yolo"} switches which tool calls
+// need approval for the rest of the session. A host opts in to approval
+// questions with "default" or "auto_edit"; --mode rpc starts in "auto".
 func (s *server) setApprovalMode(c *command) (any, error) {
-	mode, err := c.oneOf("mode", string(approval.ModeDefault), string(approval.ModeAutoEdit), string(approval.ModeYolo))
+	mode, err := c.oneOf("mode", string(approval.ModeDefault), string(approval.ModeAutoEdit), string(approval.ModeAuto), string(approval.ModeYolo))
 	if err == nil {
 		err = checkPersist(c)
 	}

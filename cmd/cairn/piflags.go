@@ -1,0 +1,158 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// PiFlags are the flags pi 0.87 documents that cairn's own flags do not
+// cover, so a host that starts cairn where it started `pi` is understood.
+// Each is either carried out or, when cairn has nothing it could apply to,
+// accepted with a note on stderr (never silently; see noEffect).
+type PiFlags struct {
+	// AppendSystemPrompt are --append-system-prompt values in order: text,
+	// or the name of a file whose contents are appended.
+	AppendSystemPrompt []string
+	// Name is --name: the session's display name.
+	Name string
+	// SessionID is --session-id: continue the session of this project with
+	// exactly this id, or start one with it.
+	SessionID string
+	// Fork is --fork: copy the session (a path or an id prefix) into a new
+	// one and continue that.
+	Fork string
+	// Tools is which tools the model gets (--tools, --exclude-tools,
+	// --no-tools, --no-builtin-tools).
+	Tools ToolSelection
+	// NoContextFiles is --no-context-files: no AGENTS.md or CLAUDE.md.
+	NoContextFiles bool
+	// PromptTemplates are --prompt-template paths (files or directories),
+	// loaded whatever NoPromptTemplates says.
+	PromptTemplates []string
+	// NoPromptTemplates is --no-prompt-templates: no templates are looked
+	// for in ~/.cairn/prompts or .cairn/prompts.
+	NoPromptTemplates bool
+	// TrustRun is --approve: trust the project for this run only.
+	TrustRun bool
+	// NoTrust is --no-approve: ignore the project's files for this run,
+	// even if it is trusted.
+	NoTrust bool
+
+	// noEffect are the notes, one per flag given that cairn accepts but
+	// cannot apply, written to stderr before the run starts.
+	noEffect []string
+}
+
+// ToolSelection says which tools the model gets. The zero value is every
+// tool.
+type ToolSelection struct {
+	// Allow, when AllowSet, is --tools: only these (built-in and MCP).
+	Allow    []string
+	AllowSet bool
+	// Exclude is --exclude-tools: never these.
+	Exclude []string
+	// None is --no-tools: no tool unless Allow names it.
+	None bool
+	// NoBuiltin is --no-builtin-tools: no built-in tool unless Allow names
+	// it; MCP tools stay.
+	NoBuiltin bool
+}
+
+// Apply returns the tools of all that the selection keeps, in order; the
+// first builtin of them are cairn's built-in tools. unknown are names the
+// selection gives that no tool has.
+func (s ToolSelection) Apply(all []core.Tool, builtin int) (kept []core.Tool, unknown []string) {
+	for _, name := range append(slices.Clone(s.Allow), s.Exclude...) {
+		if !slices.ContainsFunc(all, func(t core.Tool) bool { return t.Spec().Name == name }) && !slices.Contains(unknown, name) {
+			unknown = append(unknown, name)
+		}
+	}
+	for i, t := range all {
+		name := t.Spec().Name
+		keep := !s.None && !(s.NoBuiltin && i < builtin)
+		if s.AllowSet {
+			keep = slices.Contains(s.Allow, name)
+		}
+		if keep && !slices.Contains(s.Exclude, name) {
+			kept = append(kept, t)
+		}
+	}
+	return kept, unknown
+}
+
+// toolNames splits a comma-separated list of tool names.
+func toolNames(v string) []string {
+	var out []string
+	for _, n := range strings.Split(v, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// noEffect returns a flag setter that accepts the flag and notes on stderr
+// why it changes nothing in cairn.
+func noEffect(why string) func(o *Options, v string) error {
+	return func(o *Options, _ string) error {
+		o.Pi.noEffect = append(o.Pi.noEffect, why)
+		return nil
+	}
+}
+
+// piFlagSpecs are pi 0.87's flags beyond cairn's own (see PiFlags).
+var piFlagSpecs = []flagSpec{
+	{[]string{"--append-system-prompt"}, true, func(o *Options, v string) error {
+		o.Pi.AppendSystemPrompt = append(o.Pi.AppendSystemPrompt, v)
+		return nil
+	}},
+	{[]string{"--name", "-n"}, true, func(o *Options, v string) error {
+		if strings.TrimSpace(v) == "" {
+			return fmt.Errorf("--name needs a non-empty name")
+		}
+		o.Pi.Name = strings.TrimSpace(v)
+		return nil
+	}},
+	{[]string{"--session-id"}, true, func(o *Options, v string) error {
+		if v == "" || strings.ContainsAny(v, `/\`) {
+			return fmt.Errorf("--session-id needs a session id (no slashes), not %q", v)
+		}
+		o.Pi.SessionID = v
+		return nil
+	}},
+	{[]string{"--fork"}, true, func(o *Options, v string) error { o.Pi.Fork = v; return nil }},
+	{[]string{"--tools", "-t"}, true, func(o *Options, v string) error {
+		o.Pi.Tools.Allow, o.Pi.Tools.AllowSet = toolNames(v), true
+		return nil
+	}},
+	{[]string{"--exclude-tools", "-xt"}, true, func(o *Options, v string) error {
+		o.Pi.Tools.Exclude = append(o.Pi.Tools.Exclude, toolNames(v)...)
+		return nil
+	}},
+	{[]string{"--no-tools", "-nt"}, false, func(o *Options, _ string) error { o.Pi.Tools.None = true; return nil }},
+	{[]string{"--no-builtin-tools", "-nbt"}, false, func(o *Options, _ string) error { o.Pi.Tools.NoBuiltin = true; return nil }},
+	{[]string{"--no-context-files", "-nc"}, false, func(o *Options, _ string) error { o.Pi.NoContextFiles = true; return nil }},
+	{[]string{"--prompt-template"}, true, func(o *Options, v string) error {
+		o.Pi.PromptTemplates = append(o.Pi.PromptTemplates, v)
+		return nil
+	}},
+	{[]string{"--no-prompt-templates", "-np"}, false, func(o *Options, _ string) error { o.Pi.NoPromptTemplates = true; return nil }},
+	{[]string{"--approve", "-a"}, false, func(o *Options, _ string) error { o.Pi.TrustRun = true; return nil }},
+	{[]string{"--no-approve", "-na"}, false, func(o *Options, _ string) error { o.Pi.NoTrust = true; return nil }},
+	// cairn makes no network request of its own at startup (no update
+	// check, no catalog download), so --offline is what it always does.
+	{[]string{"--offline"}, false, func(*Options, string) error { return nil }},
+	{[]string{"--models"}, true, noEffect("--models has no effect in cairn: cycle_model and Ctrl+P cycle through every available model")},
+	{[]string{"--extension", "-e"}, true, noEffect("--extension has no effect in cairn: it does not run pi extensions")},
+	{[]string{"--no-extensions", "-ne"}, false, noEffect("--no-extensions has no effect in cairn: it loads no pi extensions")},
+	{[]string{"--skill"}, true, noEffect("--skill has no effect in cairn: it does not load pi skills")},
+	{[]string{"--no-skills", "-ns"}, false, noEffect("--no-skills has no effect in cairn: it loads no pi skills")},
+	{[]string{"--theme"}, true, noEffect("--theme has no effect in cairn: pi theme files are not read (the interactive interface's theme is the \"theme\" setting)")},
+	{[]string{"--use-theme"}, true, noEffect("--use-theme has no effect in cairn: the interactive interface's theme is the \"theme\" setting")},
+	{[]string{"--no-themes"}, false, noEffect("--no-themes has no effect in cairn: pi theme files are not read")},
+	{[]string{"--verbose"}, false, noEffect("--verbose has no effect in cairn: its startup is always quiet")},
+	{[]string{"--tui-mode"}, true, noEffect("--tui-mode has no effect in cairn: its interface has one layout")},
+}
