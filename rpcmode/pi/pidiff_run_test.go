@@ -162,11 +162,18 @@ func (r *agentRun) step(st diffStep) error {
 	case st.Wait != nil:
 		var l *line
 		for range max(st.Count, 1) {
+			// A response is found by its id wherever it is, so that a
+			// scenario need not know whether it comes before or after the
+			// events it waits for too (the comparison checks the order).
+			from := r.cursor
+			if _, byID := st.Wait["id"]; byID {
+				from = 0
+			}
 			var i int
-			if l, i = r.out.waitMatch(r.cursor, st.Wait, waitLimit); l == nil {
+			if l, i = r.out.waitMatch(from, st.Wait, waitLimit); l == nil {
 				return fmt.Errorf("no frame matching %v within %s", plainJSON(st.Wait), waitLimit)
 			}
-			r.cursor = i + 1
+			r.cursor = max(r.cursor, i+1)
 		}
 		for name, path := range st.Save {
 			r.vars[name] = plain(l.get(path))
