@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -23,27 +23,18 @@ type agentRun struct {
 	out  *lineSink
 	vars map[string]any // values saved by steps, for later sends
 
-	inMu  sync.Mutex
-	stdin interface {
-		Write([]byte) (int, error)
-		Close() error
-	}
-	stderr    bytes.Buffer
-	cursor    int
-	exited    chan struct{}
-	waitErr   error
-	answered  int  // approval dialogs answered (knownDifference.AnswerApprovals)
-	approvals bool // answer approval dialogs
-	stopWatch chan struct{}
-	watchDone chan struct{}
+	stdin   io.WriteCloser
+	stderr  bytes.Buffer
+	cursor  int
+	exited  chan struct{}
+	waitErr error
 }
 
 // startAgent writes the run's configuration under root and starts argv
 // (the agent's command followed by the scenario's flags) in root/project.
 // env adds to a minimal environment: HOME, PATH and PI_OFFLINE.
-func startAgent(name, root string, argv, env []string, sc *diffScenario, llm *fakeLLM, approvals bool) (*agentRun, error) {
-	r := &agentRun{name: name, root: root, llm: llm, out: newLineSink(), vars: map[string]any{},
-		exited: make(chan struct{}), approvals: approvals, stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
+func startAgent(name, root string, argv, env []string, sc *diffScenario, llm *fakeLLM) (*agentRun, error) {
+	r := &agentRun{name: name, root: root, llm: llm, out: newLineSink(), vars: map[string]any{}, exited: make(chan struct{})}
 	for _, d := range []string{"home", "agent", "project"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			return nil, err
@@ -78,7 +69,6 @@ func startAgent(name, root string, argv, env []string, sc *diffScenario, llm *fa
 		r.waitErr = r.cmd.Wait()
 		close(r.exited)
 	}()
-	go r.watchApprovals()
 	return r, nil
 }
 
@@ -108,40 +98,7 @@ func writeAgentConfig(dir, url string, settings json.RawMessage) error {
 	return os.WriteFile(filepath.Join(dir, "settings.json"), settings, 0o644)
 }
 
-// watchApprovals answers every approval dialog of the run with its first
-// option ("Allow once"), when the run answers approvals; it stops when
-// stopWatch is closed.
-func (r *agentRun) watchApprovals() {
-	defer close(r.watchDone)
-	if !r.approvals {
-		return
-	}
-	for i := 0; ; {
-		r.out.mu.Lock()
-		lines, changed := r.out.lines[i:], r.out.changed
-		r.out.mu.Unlock()
-		for _, l := range lines {
-			i++
-			if l.str("type") != "extension_ui_request" || l.str("method") != "select" {
-				continue
-			}
-			first, _ := l.get("options.0").(string)
-			b, _ := json.Marshal(map[string]any{"type": "extension_ui_response", "id": l.str("id"), "value": first})
-			if r.write(append(b, '\n')) == nil {
-				r.answered++
-			}
-		}
-		select {
-		case <-changed:
-		case <-r.stopWatch:
-			return
-		}
-	}
-}
-
 func (r *agentRun) write(b []byte) error {
-	r.inMu.Lock()
-	defer r.inMu.Unlock()
 	_, err := r.stdin.Write(b)
 	return err
 }
@@ -238,9 +195,7 @@ func (r *agentRun) finish() error {
 // stop ends the input and waits for the agent to exit, killing it after
 // waitLimit. It may be called more than once.
 func (r *agentRun) stop() error {
-	r.inMu.Lock()
 	r.stdin.Close()
-	r.inMu.Unlock()
 	select {
 	case <-r.exited:
 	case <-time.After(waitLimit):
@@ -248,12 +203,6 @@ func (r *agentRun) stop() error {
 		<-r.exited
 		return fmt.Errorf("did not exit within %s of its input ending", waitLimit)
 	}
-	select {
-	case <-r.stopWatch:
-	default:
-		close(r.stopWatch)
-	}
-	<-r.watchDone
 	var exit *exec.ExitError
 	if r.waitErr != nil && !errors.As(r.waitErr, &exit) {
 		return r.waitErr

@@ -102,9 +102,6 @@ type knownDifference struct {
 	// Everywhere applies the difference to every scenario; it is stale
 	// when it makes a difference in none.
 	Everywhere bool `json:"everywhere"`
-	// AnswerApprovals answers cairn's approval dialogs with their first
-	// option, as a host that knew of them would.
-	AnswerApprovals bool `json:"answerApprovals"`
 }
 
 // open reports whether the difference is a gap still to be closed, not a
@@ -301,27 +298,22 @@ type diffOutput struct {
 	root     string
 	frames   []*line
 	requests []fakeRequest
-	answered int
 }
 
 // runDiffScenario runs sc against both agents at once and compares them;
 // it returns the known differences that made a difference.
 func runDiffScenario(t *testing.T, sc *diffScenario, diffs map[string]knownDifference, piCmd, cairnCmd []string) []string {
-	answer := false
-	for _, name := range sc.Differences {
-		answer = answer || diffs[name].AnswerApprovals
-	}
 	var pi, cairn *diffOutput
 	var piErr, cairnErr error
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		pi, piErr = playScenario(t, sc, "pi", piCmd, "PI_CODING_AGENT_DIR", false)
+		pi, piErr = playScenario(t, sc, "pi", piCmd, "PI_CODING_AGENT_DIR")
 	}()
 	go func() {
 		defer wg.Done()
-		cairn, cairnErr = playScenario(t, sc, "cairn", cairnCmd, "CAIRN_DIR", answer)
+		cairn, cairnErr = playScenario(t, sc, "cairn", cairnCmd, "CAIRN_DIR")
 	}()
 	wg.Wait()
 	if piErr != nil {
@@ -340,11 +332,11 @@ func runDiffScenario(t *testing.T, sc *diffScenario, diffs map[string]knownDiffe
 // playScenario runs sc against one agent: argv, then --mode rpc and the
 // scenario's flags, with its agent directory in the environment variable
 // dirVar.
-func playScenario(t *testing.T, sc *diffScenario, name string, argv []string, dirVar string, approvals bool) (*diffOutput, error) {
+func playScenario(t *testing.T, sc *diffScenario, name string, argv []string, dirVar string) (*diffOutput, error) {
 	root := filepath.Join(t.TempDir(), name)
 	llm := newFakeLLM(t, sc.Script)
 	args := slices.Concat(argv, []string{"--mode", "rpc"}, sc.Args)
-	r, err := startAgent(name, root, args, []string{dirVar + "=" + filepath.Join(root, "agent")}, sc, llm, approvals)
+	r, err := startAgent(name, root, args, []string{dirVar + "=" + filepath.Join(root, "agent")}, sc, llm)
 	if err != nil {
 		return nil, err
 	}
@@ -359,7 +351,7 @@ func playScenario(t *testing.T, sc *diffScenario, name string, argv []string, di
 	if len(r.out.bad) > 0 {
 		return nil, fmt.Errorf("%s wrote lines that are not JSON: %q", name, r.out.bad)
 	}
-	return &diffOutput{root: root, frames: r.out.all(), requests: llm.Requests(), answered: r.answered}, nil
+	return &diffOutput{root: root, frames: r.out.all(), requests: llm.Requests()}, nil
 }
 
 // compareDiffOutputs returns every problem: the differences between the
@@ -389,7 +381,7 @@ func compareDiffOutputs(sc *diffScenario, diffs map[string]knownDifference, cair
 	}
 	for _, name := range scenarioDifferences(sc, diffs) {
 		d := diffs[name]
-		if d.AnswerApprovals && cairn.answered > 0 || len(compare(name)) > 0 {
+		if len(compare(name)) > 0 {
 			matter = append(matter, name)
 			continue
 		}
