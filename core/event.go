@@ -157,11 +157,33 @@ type CompactionResult struct {
 // CompactionReason says why compaction started on its own.
 type CompactionReason string
 
-// The reasons for automatic compaction.
+// The reasons for automatic compaction, and CompactionManual for one a
+// person or host asked for.
 const (
 	CompactionThreshold CompactionReason = "threshold"
 	CompactionOverflow  CompactionReason = "overflow"
+	CompactionManual    CompactionReason = "manual"
 )
+
+// SummarizationRetryScheduled announces a wait before asking again for a
+// compaction's summary, after a transient failure (pi 0.87). Attempt counts
+// from 1.
+type SummarizationRetryScheduled struct {
+	Attempt      int
+	MaxAttempts  int
+	Delay        time.Duration
+	ErrorMessage string
+}
+
+// SummarizationRetryAttemptStart opens a retried summary request of the
+// compaction started for Reason.
+type SummarizationRetryAttemptStart struct {
+	Reason CompactionReason
+}
+
+// SummarizationRetryFinished closes the retries of a summary request,
+// whatever their outcome; compaction's own end event says which it was.
+type SummarizationRetryFinished struct{}
 
 // AutoCompactionStart announces automatic compaction.
 type AutoCompactionStart struct {
@@ -223,11 +245,18 @@ func (AutoRetryStart) EventType() string       { return "auto_retry_start" }
 func (AutoRetryEnd) EventType() string         { return "auto_retry_end" }
 func (AutoCompactionStart) EventType() string  { return "auto_compaction_start" }
 func (AutoCompactionEnd) EventType() string    { return "auto_compaction_end" }
-func (QueueUpdate) EventType() string          { return "queue_update" }
-func (ThinkingLevelChanged) EventType() string { return "thinking_level_changed" }
-func (ModelChanged) EventType() string         { return "model_changed" }
-func (SessionInfoChanged) EventType() string   { return "session_info_changed" }
-func (Settled) EventType() string              { return "agent_settled" }
+func (SummarizationRetryScheduled) EventType() string {
+	return "summarization_retry_scheduled"
+}
+func (SummarizationRetryAttemptStart) EventType() string {
+	return "summarization_retry_attempt_start"
+}
+func (SummarizationRetryFinished) EventType() string { return "summarization_retry_finished" }
+func (QueueUpdate) EventType() string                { return "queue_update" }
+func (ThinkingLevelChanged) EventType() string       { return "thinking_level_changed" }
+func (ModelChanged) EventType() string               { return "model_changed" }
+func (SessionInfoChanged) EventType() string         { return "session_info_changed" }
+func (Settled) EventType() string                    { return "agent_settled" }
 
 // Notice is something the session wants a person to know that is not part
 // of the conversation (a session file that could not be written).

@@ -32,8 +32,8 @@ const (
 )
 
 // InterruptMode says when a steering message takes effect: right after the
-// running tools are prepared (skipping the rest), or only when the turn's
-// tools have all finished.
+// running tools are prepared (skipping the rest, pi 0.73's behaviour), or
+// only when the turn's tools have all finished (pi 0.87's, the default).
 type InterruptMode string
 
 // The interrupt modes, as oh-my-pi names them.
@@ -213,7 +213,7 @@ func New(cfg Config) (*Session, error) {
 		cfg.FollowUpMode = OneAtATime
 	}
 	if cfg.InterruptMode == "" {
-		cfg.InterruptMode = InterruptImmediate
+		cfg.InterruptMode = InterruptWait
 	}
 	if cfg.Sleep == nil {
 		cfg.Sleep = provider.Sleep

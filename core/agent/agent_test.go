@@ -384,7 +384,11 @@ func TestDenialReasonReachesTheModel(t *testing.T) {
 	}
 }
 
-func TestSteeringSkipsPendingCallsAndComesNext(t *testing.T) {
+// TestSteeringWaitsForTheTurnsToolsByDefault: as in pi 0.87, a steering
+// message that arrives while the turn's calls are prepared lets them run
+// and comes after their results (pi 0.73 skipped them: interrupt mode
+// immediate, below).
+func TestSteeringWaitsForTheTurnsToolsByDefault(t *testing.T) {
 	var f *fixture
 	tool := echoTool("t")
 	approver := fakeApprover{func(core.ToolCall) approval.Decision {
@@ -395,6 +399,38 @@ func TestSteeringSkipsPendingCallsAndComesNext(t *testing.T) {
 	}}
 	var second *provider.Request
 	f = newFixture(t, Config{Tools: []core.Tool{tool}, Approver: approver},
+		faux.Response{Content: []core.Content{toolCall("c1", "t", `{}`)}})
+	f.fp.PushStep(func(req *provider.Request) (faux.Response, error) {
+		second = req
+		return faux.Response{Text: "ok"}, nil
+	})
+	_ = f.s.Prompt("start", nil, BehaviorNone)
+	evs := f.untilSettled()
+	if strings.Count(names(evs), "agent_start") != 1 {
+		t.Fatalf("steering started a new run: %s", names(evs))
+	}
+	if res := second.Messages[2].(*core.ToolResultMessage); res.IsError || res.Text() == textSkipped {
+		t.Fatalf("the call did not run: %+v", res)
+	}
+	if steer := second.Messages[3].(*core.UserMessage); steer.Content[0].Text != "change of plan" {
+		t.Fatalf("steering message = %+v", steer)
+	}
+	if st := f.s.State(); st.InterruptMode != InterruptWait {
+		t.Errorf("interrupt mode = %q, want wait", st.InterruptMode)
+	}
+}
+
+func TestSteeringSkipsPendingCallsAndComesNext(t *testing.T) {
+	var f *fixture
+	tool := echoTool("t")
+	approver := fakeApprover{func(core.ToolCall) approval.Decision {
+		if err := f.s.Steer("change of plan", nil); err != nil {
+			t.Error(err)
+		}
+		return approval.Decision{Allow: true}
+	}}
+	var second *provider.Request
+	f = newFixture(t, Config{Tools: []core.Tool{tool}, Approver: approver, InterruptMode: InterruptImmediate},
 		faux.Response{Content: []core.Content{toolCall("c1", "t", `{}`)}})
 	f.fp.PushStep(func(req *provider.Request) (faux.Response, error) {
 		second = req

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/session"
 )
 
 // State is a snapshot of the session for get_state and status lines.
@@ -63,7 +64,7 @@ func (s *Session) EntryIDs() []string {
 	return slices.Clone(s.entryIDs)
 }
 
-// Stats counts the messages and tokens of the current context.
+// Stats counts the messages and tokens of a session (see Session.Stats).
 type Stats struct {
 	UserMessages      int
 	AssistantMessages int
@@ -73,25 +74,54 @@ type Stats struct {
 	Usage             core.Usage
 }
 
-// Stats returns counts over the current context.
+// Stats returns counts and usage over the whole session, as pi 0.87's
+// get_session_stats counts them: every message entry (each branch, and
+// those a compaction has since summarised) and what every compaction's
+// summary cost, so they never fall when the context is compacted. A
+// conversation whose entries are not kept counts its current context.
 func (s *Session) Stats() Stats {
+	if entries, _, err := s.Entries(); err == nil {
+		return statsOf(entries)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var st Stats
 	for _, m := range s.messages {
-		switch m := m.(type) {
-		case *core.UserMessage:
-			st.UserMessages++
-		case *core.AssistantMessage:
-			st.AssistantMessages++
-			st.ToolCalls += len(m.ToolCalls())
-			st.Usage = st.Usage.Add(m.Usage)
-		case *core.ToolResultMessage:
-			st.ToolResults++
-		}
+		st.count(m)
 	}
 	st.TotalMessages = len(s.messages)
 	return st
+}
+
+// statsOf counts a session's entries.
+func statsOf(entries []session.Entry) Stats {
+	var st Stats
+	for _, e := range entries {
+		switch p := e.Payload.(type) {
+		case *session.MessageEntry:
+			st.count(p.Message)
+			st.TotalMessages++
+		case *session.CompactionEntry:
+			if p.Usage != nil {
+				st.Usage = st.Usage.Add(*p.Usage)
+			}
+		}
+	}
+	return st
+}
+
+// count adds one message to the counts.
+func (st *Stats) count(m core.Message) {
+	switch m := m.(type) {
+	case *core.UserMessage:
+		st.UserMessages++
+	case *core.AssistantMessage:
+		st.AssistantMessages++
+		st.ToolCalls += len(m.ToolCalls())
+		st.Usage = st.Usage.Add(m.Usage)
+	case *core.ToolResultMessage:
+		st.ToolResults++
+	}
 }
 
 // LastAssistantText returns the text of the newest assistant message that

@@ -12,8 +12,9 @@ import (
 )
 
 // ErrNothingToCompact is returned when the conversation is too short to
-// compact.
-var ErrNothingToCompact = errors.New("nothing to compact yet: the conversation is shorter than what compaction keeps")
+// compact: compaction would keep all of it, so there is nothing to
+// summarise (pi: "Nothing to compact (session too small)").
+var ErrNothingToCompact = errors.New("nothing to compact: the conversation is no longer than what compaction keeps")
 
 // Compact replaces the older part of the conversation with a summary the
 // model writes, following instructions if given. An active prompt is
@@ -29,7 +30,7 @@ func (s *Session) Compact(ctx context.Context, instructions string) (core.Compac
 	}
 	s.compacting = true
 	s.mu.Unlock()
-	res, err := s.compactNow(ctx, instructions, true)
+	res, err := s.compactNow(ctx, instructions, core.CompactionManual)
 	s.mu.Lock()
 	s.compacting = false
 	var pending []core.Message
@@ -86,7 +87,7 @@ func (s *Session) maybeCompact(ctx context.Context, reason core.CompactionReason
 	}
 	s.publish(core.AutoCompactionStart{Reason: reason})
 	s.setCompacting(true)
-	res, err := s.compactNow(ctx, "", false)
+	res, err := s.compactNow(ctx, "", reason)
 	s.setCompacting(false)
 	end := core.AutoCompactionEnd{Reason: reason, Aborted: ctx.Err() != nil}
 	if err == nil {
@@ -111,7 +112,9 @@ func (s *Session) compactionSettings() compaction.Settings {
 }
 
 // compactNow summarises the older part of the conversation and replaces it.
-func (s *Session) compactNow(ctx context.Context, instructions string, manual bool) (core.CompactionResult, error) {
+// A conversation no longer than what compaction keeps is not compacted
+// (ErrNothingToCompact), whatever the reason, as in pi 0.87.
+func (s *Session) compactNow(ctx context.Context, instructions string, reason core.CompactionReason) (core.CompactionResult, error) {
 	s.mu.Lock()
 	all, allIDs, model := slices.Clone(s.messages), slices.Clone(s.entryIDs), s.model
 	settings := s.compactionSettings()
@@ -128,20 +131,14 @@ func (s *Session) compactNow(ctx context.Context, instructions string, manual bo
 	}
 	prep, ok := compaction.Prepare(msgs, prev, settings)
 	if !ok {
-		if !manual {
-			return core.CompactionResult{}, ErrNothingToCompact
-		}
-		// Asked for explicitly, compaction goes ahead even when everything
-		// fits in what it keeps, as pi does: hosts expect `compact` to
-		// succeed. The summary then covers nothing new and all is kept.
-		prep = everythingKept(msgs, prev, settings)
+		return core.CompactionResult{}, ErrNothingToCompact
 	}
 	conn, err := s.cfg.Open(model)
 	if err != nil {
 		return core.CompactionResult{}, err
 	}
 	req := provider.Request{Model: model, APIKey: conn.APIKey, Headers: conn.Headers}
-	summary, usage, err := compaction.Compact(ctx, conn.Provider, req, prep, instructions)
+	summary, usage, err := s.summarize(ctx, conn.Provider, req, prep, instructions, reason)
 	if err != nil {
 		return core.CompactionResult{}, fmt.Errorf("compaction: %w", err)
 	}
@@ -179,22 +176,40 @@ func (s *Session) compactNow(ctx context.Context, instructions string, manual bo
 	return res, nil
 }
 
-// everythingKept is a compaction that summarises nothing new and keeps the
-// whole conversation after any earlier summary.
-func everythingKept(msgs []core.Message, prev string, settings compaction.Settings) *compaction.Preparation {
-	first := 0
-	if len(msgs) > 0 {
-		if _, ok := msgs[0].(*core.CompactionSummaryMessage); ok {
-			first = 1
+// summarize asks for the compaction's summary, and asks again after a
+// transient failure (a 503, an overload, a dropped connection) as the
+// retry settings allow, with summarization_retry_* events around the
+// retries, as pi 0.87 does. usage is the successful request's.
+func (s *Session) summarize(ctx context.Context, prov provider.Provider, req provider.Request, prep *compaction.Preparation, instructions string, reason core.CompactionReason) (summary string, usage core.Usage, err error) {
+	retry := s.cfg.Retry
+	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			s.publish(core.SummarizationRetryAttemptStart{Reason: reason})
+		}
+		summary, usage, err = compaction.Compact(ctx, prov, req, prep, instructions)
+		if err == nil || !retry.Enabled || attempt >= retry.MaxRetries || !provider.IsRetryable(err) || ctx.Err() != nil {
+			if attempt > 0 {
+				s.publish(core.SummarizationRetryFinished{})
+			}
+			return summary, usage, err
+		}
+		delay := retryDelay(retry, attempt+1)
+		s.publish(core.SummarizationRetryScheduled{Attempt: attempt + 1, MaxAttempts: retry.MaxRetries, Delay: delay, ErrorMessage: errorText(err)})
+		if serr := s.cfg.Sleep(ctx, delay); serr != nil {
+			s.publish(core.SummarizationRetryFinished{})
+			return "", usage, err
 		}
 	}
-	return &compaction.Preparation{
-		FirstKept:       first,
-		Kept:            msgs[first:],
-		PreviousSummary: prev,
-		TokensBefore:    compaction.ContextTokens(msgs),
-		Settings:        settings,
+}
+
+// errorText is a summary request's error as the provider worded it,
+// without compaction's own context.
+func errorText(err error) string {
+	var perr *provider.Error
+	if errors.As(err, &perr) {
+		return perr.Error()
 	}
+	return err.Error()
 }
 
 // isOverflow reports whether an error answer means the context is too long.

@@ -89,10 +89,19 @@ func (s *Session) lockFor(text string, images []core.Content) (*core.UserMessage
 	return msg, nil
 }
 
-// FollowUp queues a message for when the active run would stop; when idle
-// it starts a prompt.
+// FollowUp queues a message for when the active run would stop. When idle
+// it is queued too, as in pi 0.87: it follows the next prompt, after the
+// steering messages, once the model has answered that prompt. (A Prompt
+// with BehaviorFollowUp sent while idle starts a run instead.)
 func (s *Session) FollowUp(text string, images []core.Content) error {
-	return s.Prompt(text, images, BehaviorFollowUp)
+	msg, err := s.lockFor(text, images)
+	if err != nil {
+		return err
+	}
+	s.followUp = append(s.followUp, &queued{msg: msg, text: text})
+	s.mu.Unlock()
+	s.publishQueue()
+	return nil
 }
 
 // Abort stops the active prompt: the stream and every running tool. Queued

@@ -117,8 +117,13 @@ func (f *File) AppendCompaction(r core.CompactionResult) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	e, err := f.Append(&CompactionEntry{Summary: r.Summary, FirstKeptEntryID: r.FirstKeptEntryID,
-		TokensBefore: r.TokensBefore, Details: details, SystemMessage: r.SystemMessage})
+	c := &CompactionEntry{Summary: r.Summary, FirstKeptEntryID: r.FirstKeptEntryID,
+		TokensBefore: r.TokensBefore, Details: details, SystemMessage: r.SystemMessage}
+	if !r.Usage.IsZero() {
+		u := r.Usage
+		c.Usage = &u
+	}
+	e, err := f.Append(c)
 	return e.ID, err
 }
 

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -148,6 +149,7 @@ type entryFields struct {
 	summary          string
 	firstKeptEntryID string
 	tokensBefore     int64
+	usage            []byte // a compaction's summary usage, as written
 	systemMessage    core.Message
 	details          []byte
 	fromHook         bool
@@ -199,6 +201,12 @@ func (d *decoder) entry(line []byte) (Entry, error) {
 		c := &CompactionEntry{Summary: f.summary, FirstKeptEntryID: f.firstKeptEntryID,
 			TokensBefore: int(f.tokensBefore), Details: f.details, FromHook: f.fromHook}
 		c.SystemMessage, _ = f.systemMessage.(*core.SystemMessage)
+		if f.usage != nil {
+			var u core.Usage
+			if json.Unmarshal(f.usage, &u) == nil {
+				c.Usage = &u
+			}
+		}
 		e.Payload = c
 	case TypeBranchSummary:
 		e.Payload = &BranchSummaryEntry{FromID: f.fromID, Summary: f.summary, Details: f.details, FromHook: f.fromHook}
@@ -292,6 +300,8 @@ func (d *decoder) fields(line []byte) (*entryFields, error) {
 			f.systemMessage, err = d.message()
 		case "details":
 			f.details = d.rawCopy()
+		case "usage":
+			f.usage = d.rawCopy()
 		case "fromHook":
 			f.fromHook = d.Bool()
 		case "fromId":
@@ -341,7 +351,7 @@ func typeHasKey(t EntryType, key string) bool {
 	case TypeThinkingLevelChange:
 		return key == "thinkingLevel"
 	case TypeCompaction:
-		return key == "summary" || key == "firstKeptEntryId" || key == "tokensBefore" || key == "systemMessage" || key == "details" || key == "fromHook"
+		return key == "summary" || key == "firstKeptEntryId" || key == "tokensBefore" || key == "systemMessage" || key == "details" || key == "usage" || key == "fromHook"
 	case TypeBranchSummary:
 		return key == "fromId" || key == "summary" || key == "details" || key == "fromHook"
 	case TypeCustom:

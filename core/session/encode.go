@@ -120,6 +120,14 @@ func appendEntry(b []byte, e *Entry) ([]byte, error) {
 		if b, err = appendRaw(b, "details", p.Details); err != nil {
 			return nil, err
 		}
+		if p.Usage != nil {
+			u, err := json.Marshal(p.Usage)
+			if err != nil {
+				return nil, err
+			}
+			b = append(b, `,"usage":`...)
+			b = append(b, u...)
+		}
 		b = append(b, `,"fromHook":`...)
 		b = strconv.AppendBool(b, p.FromHook)
 	case *BranchSummaryEntry:

@@ -97,6 +97,10 @@ type CompactionEntry struct {
 	// 0.87): it leads the compacted context, and system messages among the
 	// kept entries give way to it. nil on older entries.
 	SystemMessage *core.SystemMessage
+	// Usage is what the summary requests used (pi 0.87), counted in the
+	// session's totals; nil on older entries and on summaries no model
+	// wrote.
+	Usage *core.Usage
 }
 
 // BranchSummaryEntry summarises a branch the conversation came back from.

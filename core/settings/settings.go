@@ -65,9 +65,11 @@ type InterruptMode string
 
 // The interrupt modes.
 const (
-	// InterruptImmediate cancels the tool calls still running.
+	// InterruptImmediate skips the turn's tool calls that have not started
+	// (pi 0.73's behaviour).
 	InterruptImmediate InterruptMode = "immediate"
-	// InterruptWait lets the running tool calls finish first.
+	// InterruptWait lets the turn's tool calls run first, then delivers
+	// the steering message (pi 0.87's behaviour, the default).
 	InterruptWait InterruptMode = "wait"
 )
 
@@ -112,7 +114,7 @@ func Defaults() Settings {
 	return Settings{
 		SteeringMode:  QueueOneAtATime,
 		FollowUpMode:  QueueOneAtATime,
-		InterruptMode: InterruptImmediate,
+		InterruptMode: InterruptWait,
 		Compaction:    CompactionSettings{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000},
 		Retry:         RetrySettings{Enabled: true, MaxRetries: 3, BaseDelayMs: 2000, MaxDelayMs: 60000},
 		ApprovalMode:  approval.ModeDefault,

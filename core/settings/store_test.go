@@ -62,7 +62,7 @@ func TestDefaultsWithoutFiles(t *testing.T) {
 	if !d.Compaction.Enabled || d.Compaction.ReserveTokens != 16384 || d.Compaction.KeepRecentTokens != 20000 ||
 		!d.Retry.Enabled || d.Retry.MaxRetries != 3 || d.Retry.BaseDelay() != 2*time.Second || d.Retry.MaxDelay() != time.Minute ||
 		d.FollowUpMode != QueueOneAtATime || d.SteeringMode != QueueOneAtATime ||
-		d.InterruptMode != InterruptImmediate || d.ApprovalMode != approval.ModeDefault {
+		d.InterruptMode != InterruptWait || d.ApprovalMode != approval.ModeDefault {
 		t.Errorf("Defaults() = %+v, not pi's", d)
 	}
 	if _, err := Load("", ""); err != nil {
@@ -160,7 +160,7 @@ func TestUnusableValueFallsBackToDefault(t *testing.T) {
 		{`{"followUpMode": "several"}`, "followUpMode",
 			func(s Settings) bool { return s.FollowUpMode == QueueOneAtATime }},
 		{`{"interruptMode": "later"}`, "interruptMode",
-			func(s Settings) bool { return s.InterruptMode == InterruptImmediate }},
+			func(s Settings) bool { return s.InterruptMode == InterruptWait }},
 		{`{"approvalMode": "reckless"}`, "approvalMode",
 			func(s Settings) bool { return s.ApprovalMode == approval.ModeDefault }},
 		{`{"defaultThinkingLevel": "huge"}`, "defaultThinkingLevel",

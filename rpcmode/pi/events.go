@@ -158,6 +158,33 @@ func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err err
 			WillRetry    bool              `json:"willRetry"`
 			ErrorMessage string            `json:"errorMessage,omitempty"`
 		}{"compaction_end", string(e.Reason), NewCompactionResult(e.Result, false), e.Aborted, e.WillRetry, e.ErrorMessage})
+	case core.SummarizationRetryScheduled:
+		if w.v073 {
+			break // pi 0.73 had no summary retries
+		}
+		return appendJSON(dst, struct {
+			Type         string `json:"type"`
+			Attempt      int    `json:"attempt"`
+			MaxAttempts  int    `json:"maxAttempts"`
+			DelayMs      int64  `json:"delayMs"`
+			ErrorMessage string `json:"errorMessage"`
+		}{"summarization_retry_scheduled", e.Attempt, e.MaxAttempts, e.Delay.Milliseconds(), e.ErrorMessage})
+	case core.SummarizationRetryAttemptStart:
+		if w.v073 {
+			break
+		}
+		return appendJSON(dst, struct {
+			Type   string `json:"type"`
+			Source string `json:"source"`
+			Reason string `json:"reason"`
+		}{"summarization_retry_attempt_start", "compaction", string(e.Reason)})
+	case core.SummarizationRetryFinished:
+		if w.v073 {
+			break
+		}
+		return appendJSON(dst, struct {
+			Type string `json:"type"`
+		}{"summarization_retry_finished"})
 	case core.QueueUpdate:
 		return appendJSON(dst, struct {
 			Type     string   `json:"type"`

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 )
 
 // errShuttingDown answers commands that were still waiting at shutdown.
@@ -86,6 +87,10 @@ func (s *server) fork(c *command) (any, error) {
 	}{text, false}, nil
 }
 
+// errNothingToCompact is pi's answer to compact when compaction would keep
+// the whole conversation.
+var errNothingToCompact = errors.New("Nothing to compact (session too small)")
+
 // compactionFrame is pi 0.73's compaction_start/compaction_end event of a
 // manual compaction.
 type compactionFrame struct {
@@ -125,6 +130,10 @@ func (s *server) compact(c *command) (any, error) {
 	switch {
 	case aborted:
 		err = errors.New("compaction aborted")
+	case errors.Is(err, agent.ErrNothingToCompact):
+		// pi's words, which hosts show.
+		err = errNothingToCompact
+		end.ErrorMessage = "Compaction failed: " + err.Error()
 	case err != nil:
 		end.ErrorMessage = err.Error()
 	default:

@@ -98,11 +98,16 @@ func (s *server) accept(c *command, text string, images []core.Content, behavior
 	st := s.sess.State()
 	queued := (st.IsStreaming || st.IsCompacting) && behavior != agent.BehaviorNone
 	var err error
-	if behavior == agent.BehaviorSteer && !fromPrompt {
+	switch {
+	case behavior == agent.BehaviorSteer && !fromPrompt:
 		// The steer command queues, idle or not, as pi does: an idle
 		// agent takes the message with the next prompt.
 		err, queued = s.sess.Steer(text, images), true
-	} else {
+	case behavior == agent.BehaviorFollowUp && !fromPrompt:
+		// So does follow_up (pi 0.87): an idle agent sends it after the
+		// next prompt's answer.
+		err, queued = s.sess.FollowUp(text, images), true
+	default:
 		err = s.sess.Prompt(text, images, behavior)
 	}
 	if errors.Is(err, agent.ErrBusy) {
