@@ -156,7 +156,8 @@ func TestPiDiff(t *testing.T) {
 
 // TestPiDiffScenarios checks the scenarios and the difference list offline:
 // each parses, has steps, names only listed differences, and every listed
-// difference is named by a scenario and says what and why.
+// difference is named by a scenario, says what and why, and is in the
+// README's list.
 func TestPiDiffScenarios(t *testing.T) {
 	diffs := loadDifferences(t)
 	scenarios := loadScenarios(t, diffs)
@@ -180,7 +181,14 @@ func TestPiDiffScenarios(t *testing.T) {
 			}
 		}
 	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, d := range diffs {
+		if !strings.Contains(string(readme), "`"+name+"`") {
+			t.Errorf("difference %q is not in the README's list (Checked against pi 0.87.1 itself)", name)
+		}
 		if !used[name] && !d.Everywhere {
 			t.Errorf("difference %q is named by no scenario: delete it", name)
 		}
