@@ -28,7 +28,6 @@ type fakeLLM struct {
 	ids      int
 	requests []fakeRequest
 	gates    map[string]*fakeGate
-	arrived  chan struct{} // closed and replaced at each request
 }
 
 // fakeGate holds the answers of the turns that name it (fakeTurn.Hold)
@@ -101,7 +100,6 @@ func newFakeLLM(t testing.TB, script []byte) *fakeLLM {
 	}
 	f.used = make([]bool, len(f.script.Turns))
 	f.gates = map[string]*fakeGate{}
-	f.arrived = make(chan struct{})
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	// Cleanups run last first: the held answers end before Close waits
@@ -145,24 +143,6 @@ func (f *fakeLLM) releaseAll() {
 	f.mu.Unlock()
 	for _, n := range names {
 		f.Release(n)
-	}
-}
-
-// WaitRequests blocks until the fake has received n requests, or until
-// done is closed; it reports whether n arrived.
-func (f *fakeLLM) WaitRequests(n int, done <-chan struct{}) bool {
-	for {
-		f.mu.Lock()
-		got, arrived := len(f.requests), f.arrived
-		f.mu.Unlock()
-		if got >= n {
-			return true
-		}
-		select {
-		case <-arrived:
-		case <-done:
-			return false
-		}
 	}
 }
 
@@ -237,8 +217,6 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.requests = append(f.requests, fakeRequest{Path: r.URL.Path, Body: body})
-	close(f.arrived)
-	f.arrived = make(chan struct{})
 	f.mu.Unlock()
 	turn := f.pick(string(raw))
 	s := &sseWriter{w: w, r: r, holdName: turn.Hold, holdAfter: turn.HoldAfter, f: f}
