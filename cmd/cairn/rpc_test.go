@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -78,5 +79,25 @@ func TestRPCModeApprovalsAreOptInAndTimeOut(t *testing.T) {
 	c.untilFrame("agent_settled", "")
 	if _, err := os.Stat(filepath.Join(cwd, "made-by-bash")); err == nil {
 		t.Error("the command ran without approval")
+	}
+}
+
+// TestRPCSessionFileFromTheStart: get_state names the session file from
+// the start, as pi 0.87.1 does, though it is written only with the first
+// answer; with --no-session there is none, and get_entries answers from
+// memory, beginning with the model and thinking level as a file does.
+func TestRPCSessionFileFromTheStart(t *testing.T) {
+	t.Chdir(t.TempDir())
+	stdin := `{"id":"s","type":"get_state"}` + "\n" + `{"id":"e","type":"get_entries"}` + "\n"
+	r := invoke(t, textScript(t), &stdin, "--provider", "faux", "--mode", "rpc")
+	if !strings.Contains(r.stdout, `"sessionFile":"`) || !strings.Contains(r.stdout, `.jsonl"`) {
+		t.Errorf("get_state before the first answer has no sessionFile:\n%s", r.stdout)
+	}
+	r = invoke(t, textScript(t), &stdin, "--provider", "faux", "--mode", "rpc", "--no-session")
+	if strings.Contains(r.stdout, `"sessionFile"`) {
+		t.Errorf("--no-session has a sessionFile:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, `"command":"get_entries","success":true,"data":{"entries":[{"type":"model_change"`) {
+		t.Errorf("get_entries with --no-session:\n%s", r.stdout)
 	}
 }

@@ -207,7 +207,15 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			KeepRecentTokens: eff.Compaction.KeepRecentTokens,
 		},
 	}
-	if file != nil {
+	if file == nil {
+		// --no-session: kept in memory, and begun as a file would be, so
+		// get_entries and get_tree show what pi's show.
+		convs := agent.NewMemoryConversations(nil)
+		if err := recordStart(convs.Store(), s.model, s.thinking); err != nil {
+			return nil, err
+		}
+		cfg.Conversations = convs
+	} else {
 		convs := agent.NewFileConversations(sessionStore(env, opts), cwd, file)
 		convs.Warn = func(path string, w session.Warning) {
 			fmt.Fprintf(streams.Err, "cairn: warning: session %s: %v\n", path, w)
@@ -215,11 +223,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		cfg.Conversations = convs
 		cfg.History, cfg.EntryIDs = history.Messages, history.EntryIDs
 		if !resumed {
-			// A new session starts by recording its model and thinking level.
-			if err := file.AppendModelChange(s.model.Provider, s.model.ID); err != nil {
-				return nil, err
-			}
-			if err := file.AppendThinkingLevel(s.thinking); err != nil {
+			if err := recordStart(file, s.model, s.thinking); err != nil {
 				return nil, err
 			}
 		}
@@ -292,4 +296,13 @@ func appendSystemPrompt(text string, values []string) (string, error) {
 		text += v
 	}
 	return text, nil
+}
+
+// recordStart begins a new session by recording its model and thinking
+// level, as pi does.
+func recordStart(st agent.Store, m core.Model, level core.ThinkingLevel) error {
+	if err := st.AppendModelChange(m.Provider, m.ID); err != nil {
+		return err
+	}
+	return st.AppendThinkingLevel(level)
 }

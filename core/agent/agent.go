@@ -192,10 +192,6 @@ type queued struct {
 type activeRun struct {
 	cancel context.CancelFunc
 	done   chan struct{}
-	// retryWait, while an automatic retry waits, ends the wait early;
-	// preempt is the prompt that did so, to run once this one settles.
-	retryWait func()
-	preempt   *core.UserMessage
 }
 
 // New starts a session from cfg.

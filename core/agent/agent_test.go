@@ -583,3 +583,24 @@ func TestMaxTokensCapsRequests(t *testing.T) {
 		}
 	}
 }
+
+// TestDequeueAnnouncesAfterTurnStart: as in pi 0.87.1, a queued message
+// taken for the next turn is announced (queue_update) after that turn's
+// turn_start, just before it enters the conversation.
+func TestDequeueAnnouncesAfterTurnStart(t *testing.T) {
+	var f *fixture
+	tool := echoTool("t")
+	approver := fakeApprover{func(core.ToolCall) approval.Decision {
+		if err := f.s.Steer("change of plan", nil); err != nil {
+			t.Error(err)
+		}
+		return approval.Decision{Allow: true}
+	}}
+	f = newFixture(t, Config{Tools: []core.Tool{tool}, Approver: approver},
+		faux.Response{Content: []core.Content{toolCall("c1", "t", `{}`)}}, faux.Response{Text: "ok"})
+	_ = f.s.Prompt("start", nil, BehaviorNone)
+	got := names(withoutUpdates(f.untilSettled()))
+	if !strings.Contains(got, "turn_end turn_start queue_update message_start(user)") {
+		t.Errorf("events: %s", got)
+	}
+}

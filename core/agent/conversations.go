@@ -14,6 +14,9 @@ import (
 type ConversationInfo struct {
 	ID   string
 	File string // "" for a conversation kept in memory or not yet written
+	// Path is where the conversation's file is, or will be once its first
+	// answer is written (pi's sessionFile); "" when kept in memory.
+	Path string
 	Name string // "" until named
 }
 

@@ -34,7 +34,7 @@ func (c *FileConversations) File() *session.File { return c.file }
 
 // Info implements Conversations.
 func (c *FileConversations) Info() ConversationInfo {
-	info := ConversationInfo{ID: c.file.Header().ID, Name: c.file.Name()}
+	info := ConversationInfo{ID: c.file.Header().ID, Name: c.file.Name(), Path: c.file.FilePath()}
 	if c.file.Persisted() {
 		info.File = c.file.FilePath()
 	}

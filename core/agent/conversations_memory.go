@@ -2,55 +2,44 @@ package agent
 
 import (
 	"fmt"
-	"sync"
-	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/session"
 )
 
-// MemoryConversations keeps one conversation in memory, as pi does with
-// --no-session: messages get entry ids, so fork points can be listed, but
-// nothing is written, so opening, forking and branching are refused with
-// an error saying why. It is safe for concurrent use.
+// MemoryConversations keeps conversations in memory, as pi does with
+// --no-session: each is a session.NewMemory tree, so entries, the tree,
+// fork points, forks, clones and branches work as with files, but nothing
+// is written; opening a session file is refused with an error saying why.
+// The current conversation is replaced on new, fork and clone.
 type MemoryConversations struct {
-	mu     sync.Mutex
-	id     string
-	name   string
-	points []ForkPoint // user messages only
-	inner  Store       // also told everything, when set (tests)
+	files *FileConversations
+	inner Store // also told everything, when set (tests)
 }
 
 // NewMemoryConversations returns an empty in-memory conversation. inner,
 // when not nil, also records everything (a test's store).
 func NewMemoryConversations(inner Store) *MemoryConversations {
-	return &MemoryConversations{id: core.NewUUIDv7(time.Now()), inner: inner}
+	return &MemoryConversations{files: NewFileConversations(session.Store{}, "", session.NewMemory("", nil)), inner: inner}
 }
 
-// Info implements Conversations.
-func (m *MemoryConversations) Info() ConversationInfo {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return ConversationInfo{ID: m.id, Name: m.name}
-}
+// Info implements Conversations: an id and a name, never a file.
+func (m *MemoryConversations) Info() ConversationInfo { return m.files.Info() }
 
 // Store implements Conversations.
-func (m *MemoryConversations) Store() Store { return memoryStore{m} }
+func (m *MemoryConversations) Store() Store {
+	if m.inner == nil {
+		return m.files.Store()
+	}
+	return teeStore{m.files.Store(), m.inner}
+}
 
 // SetName implements Conversations.
-func (m *MemoryConversations) SetName(name string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.name = name
-	return nil
-}
+func (m *MemoryConversations) SetName(name string) error { return m.files.SetName(name) }
 
 // New implements Conversations: a new id, no messages.
 func (m *MemoryConversations) New(string) (Loaded, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.id, m.name, m.points = core.NewUUIDv7(time.Now()), "", nil
-	return Loaded{}, nil
+	return m.files.replace(session.NewMemory("", nil)), nil
 }
 
 // Open implements Conversations; it needs session files.
@@ -61,76 +50,67 @@ func (m *MemoryConversations) Open(path string) (Loaded, error) {
 // List implements Conversations: nothing is stored.
 func (m *MemoryConversations) List() ([]session.Info, error) { return nil, nil }
 
-// Fork implements Conversations; it needs a session file.
-func (m *MemoryConversations) Fork(string) (string, Loaded, error) {
-	return "", Loaded{}, fmt.Errorf("cannot fork: %w; start cairn without --no-session to fork sessions", ErrNoSessionFile)
+// Fork implements Conversations: a new conversation in memory holding the
+// current one up to the user message's parent.
+func (m *MemoryConversations) Fork(entryID string) (string, Loaded, error) {
+	return m.files.Fork(entryID)
 }
 
-// Branch implements Conversations; it needs a session file.
-func (m *MemoryConversations) Branch(string) (Loaded, error) {
-	return Loaded{}, fmt.Errorf("cannot branch: %w; start cairn without --no-session to use /tree", ErrNoSessionFile)
+// Branch implements Conversations.
+func (m *MemoryConversations) Branch(entryID string) (Loaded, error) {
+	return m.files.Branch(entryID)
 }
 
-// Tree implements Conversations: the user messages, one after another.
-func (m *MemoryConversations) Tree() ([]TreeNode, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	out := make([]TreeNode, len(m.points))
-	for i, p := range m.points {
-		out[i] = TreeNode{ID: p.EntryID, Role: string(core.RoleUser), Text: p.Text, OnPath: true}
-		if i > 0 {
-			out[i].ParentID = m.points[i-1].EntryID
-		}
-	}
-	return out, nil
-}
+// Tree implements Conversations.
+func (m *MemoryConversations) Tree() ([]TreeNode, error) { return m.files.Tree() }
 
 // ForkPoints implements Conversations.
-func (m *MemoryConversations) ForkPoints() ([]ForkPoint, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]ForkPoint{}, m.points...), nil
+func (m *MemoryConversations) ForkPoints() ([]ForkPoint, error) { return m.files.ForkPoints() }
+
+// Entries implements entryKeeper: every entry of the conversation.
+func (m *MemoryConversations) Entries() ([]session.Entry, string, error) {
+	return m.files.Entries()
 }
+
+// Clone implements entryKeeper: a new conversation in memory holding the
+// current branch.
+func (m *MemoryConversations) Clone() (Loaded, error) { return m.files.Clone() }
 
 // Close implements Conversations.
-func (m *MemoryConversations) Close() error { return nil }
+func (m *MemoryConversations) Close() error { return m.files.Close() }
 
-// memoryStore gives entry ids to what the agent records.
-type memoryStore struct{ m *MemoryConversations }
+// teeStore records in the conversation, whose entry ids it returns, and
+// also in a test's store; the test store's failure is the result.
+type teeStore struct{ conv, inner Store }
 
-func (s memoryStore) AppendMessage(msg core.Message) (string, error) {
-	id := core.NewEntryID()
-	if s.m.inner != nil {
-		var err error
-		if id, err = s.m.inner.AppendMessage(msg); err != nil {
-			return id, err
-		}
+func (s teeStore) AppendMessage(msg core.Message) (string, error) {
+	id, err := s.conv.AppendMessage(msg)
+	if err != nil {
+		return id, err
 	}
-	if u, ok := msg.(*core.UserMessage); ok {
-		s.m.mu.Lock()
-		s.m.points = append(s.m.points, ForkPoint{EntryID: id, Text: u.Text()})
-		s.m.mu.Unlock()
-	}
-	return id, nil
+	_, err = s.inner.AppendMessage(msg)
+	return id, err
 }
 
-func (s memoryStore) AppendModelChange(provider, id string) error {
-	if s.m.inner != nil {
-		return s.m.inner.AppendModelChange(provider, id)
+func (s teeStore) AppendModelChange(provider, id string) error {
+	if err := s.conv.AppendModelChange(provider, id); err != nil {
+		return err
 	}
-	return nil
+	return s.inner.AppendModelChange(provider, id)
 }
 
-func (s memoryStore) AppendThinkingLevel(level core.ThinkingLevel) error {
-	if s.m.inner != nil {
-		return s.m.inner.AppendThinkingLevel(level)
+func (s teeStore) AppendThinkingLevel(level core.ThinkingLevel) error {
+	if err := s.conv.AppendThinkingLevel(level); err != nil {
+		return err
 	}
-	return nil
+	return s.inner.AppendThinkingLevel(level)
 }
 
-func (s memoryStore) AppendCompaction(r core.CompactionResult) (string, error) {
-	if s.m.inner != nil {
-		return s.m.inner.AppendCompaction(r)
+func (s teeStore) AppendCompaction(r core.CompactionResult) (string, error) {
+	id, err := s.conv.AppendCompaction(r)
+	if err != nil {
+		return id, err
 	}
-	return core.NewEntryID(), nil
+	_, err = s.inner.AppendCompaction(r)
+	return id, err
 }

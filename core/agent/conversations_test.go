@@ -275,32 +275,38 @@ func TestFileConversations(t *testing.T) {
 	}
 }
 
-// TestMemoryConversationsRefuseFiles checks --no-session's errors.
-func TestMemoryConversationsRefuseFiles(t *testing.T) {
-	f := newFixture(t, Config{}, faux.Response{Text: "hi"})
+// TestMemoryConversations: with --no-session, as in pi, the conversation
+// keeps its entries in memory, so entries, fork and clone work (before,
+// they failed with ErrNoSessionFile); only opening a file is refused.
+func TestMemoryConversations(t *testing.T) {
+	f := newFixture(t, Config{}, faux.Response{Text: "hi"}, faux.Response{Text: "again"})
 	if !f.s.InMemory() {
 		t.Fatal("a session without conversations is not in memory")
 	}
-	_ = f.s.Prompt("hello", nil, BehaviorNone)
-	f.untilSettled()
-	if points, _ := f.s.ForkPoints(); len(points) != 1 || points[0].Text != "hello" {
-		t.Errorf("fork points %+v", points)
+	for _, q := range []string{"hello", "and more"} {
+		_ = f.s.Prompt(q, nil, BehaviorNone)
+		f.untilSettled()
 	}
-	for name, err := range map[string]error{
-		"open":   f.s.OpenConversation("/x.jsonl"),
-		"branch": f.s.Branch("abc"),
-	} {
-		if !errors.Is(err, ErrNoSessionFile) {
-			t.Errorf("%s: %v", name, err)
-		}
+	points, _ := f.s.ForkPoints()
+	if len(points) != 2 || points[0].Text != "hello" {
+		t.Fatalf("fork points %+v", points)
 	}
-	if _, err := f.s.Fork("abc"); !errors.Is(err, ErrNoSessionFile) {
-		t.Errorf("fork: %v", err)
+	if err := f.s.OpenConversation("/x.jsonl"); !errors.Is(err, ErrNoSessionFile) {
+		t.Errorf("open: %v", err)
 	}
-	if _, _, err := f.s.Entries(); !errors.Is(err, ErrNoSessionFile) {
-		t.Errorf("entries: %v", err)
+	entries, leaf, err := f.s.Entries()
+	if err != nil || len(entries) != 4 || leaf != entries[3].ID {
+		t.Fatalf("entries %d, leaf %q, %v", len(entries), leaf, err)
 	}
-	if err := f.s.Clone(); !errors.Is(err, ErrNoSessionFile) {
-		t.Errorf("clone: %v", err)
+	first := f.s.Conversation()
+	if err := f.s.Clone(); err != nil {
+		t.Fatalf("clone: %v", err)
+	}
+	if c := f.s.Conversation(); c.ID == first.ID || c.File != "" || c.Path != "" || len(f.s.Messages()) != 4 {
+		t.Errorf("clone: %+v with %d messages", c, len(f.s.Messages()))
+	}
+	text, err := f.s.Fork(points[1].EntryID)
+	if err != nil || text != "and more" || len(f.s.Messages()) != 2 {
+		t.Errorf("fork: %q, %v, %d messages", text, err, len(f.s.Messages()))
 	}
 }

@@ -3,7 +3,8 @@ package agent
 import "github.com/cairn-dev/cairn/core"
 
 // takeSteering removes the steering messages due now (one, or all in
-// AllAtOnce mode) and reports the queue change.
+// AllAtOnce mode). The caller publishes the queue change, when the
+// messages enter the conversation.
 func (s *Session) takeSteering() []core.Message {
 	return s.take(&s.steering, s.cfg.SteeringMode)
 }
@@ -29,7 +30,6 @@ func (s *Session) take(q *[]*queued, mode QueueMode) []core.Message {
 	}
 	*q = append([]*queued(nil), (*q)[n:]...)
 	s.mu.Unlock()
-	s.publishQueue()
 	return out
 }
 

@@ -27,9 +27,9 @@ const (
 // Prompt starts working on text (with images). It returns once the prompt is
 // accepted; progress arrives as events and the prompt ends with exactly one
 // core.Settled. While the agent is busy, behavior decides whether the prompt
-// steers, follows up, or is refused with ErrBusy. A prompt sent while an
-// automatic retry waits preempts the retry, as in pi: the retry ends, the
-// failed prompt settles, and this one runs.
+// steers, follows up, or is refused with ErrBusy. The agent is busy while
+// an automatic retry waits too, as in pi 0.87: a plain prompt is refused
+// (pi 0.73 cancelled the retry and ran it).
 func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) error {
 	msg, err := s.lockFor(text, images)
 	if err != nil {
@@ -41,11 +41,6 @@ func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) 
 			s.steering = append(s.steering, &queued{msg: msg, text: text})
 		case behavior == BehaviorFollowUp:
 			s.followUp = append(s.followUp, &queued{msg: msg, text: text})
-		case s.run != nil && s.run.retryWait != nil && s.run.preempt == nil:
-			s.run.preempt = msg
-			s.run.retryWait()
-			s.mu.Unlock()
-			return nil
 		default:
 			s.mu.Unlock()
 			return ErrBusy
@@ -151,12 +146,7 @@ func (s *Session) startRunLocked(pending []core.Message) {
 		defer s.mu.Unlock()
 		s.run = nil
 		s.flushBashLocked()
-		// Published under the lock, so a preempting prompt's run starts
-		// after this prompt's agent_settled and before anything else.
 		s.publish(core.Settled{Error: finalErr})
-		if r.preempt != nil && !s.closed {
-			s.startRunLocked([]core.Message{r.preempt})
-		}
 	}()
 }
 
@@ -201,11 +191,7 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 				delay = retryAfter
 			}
 			s.publish(core.AutoRetryStart{Attempt: attempt, MaxAttempts: retry.MaxRetries, Delay: delay, ErrorMessage: final.ErrorMessage})
-			if preempted, err := s.waitToRetry(ctx, delay); err != nil {
-				if preempted {
-					s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "retry cancelled: a new prompt was sent"})
-					return final.ErrorMessage
-				}
+			if err := s.cfg.Sleep(ctx, delay); err != nil {
 				s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "retry aborted"})
 				return "retry aborted"
 			}
@@ -227,26 +213,6 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 	}
 }
 
-// waitToRetry waits delay before a retry. A prompt sent meanwhile ends the
-// wait early (preempted); so does the end of ctx.
-func (s *Session) waitToRetry(ctx context.Context, delay time.Duration) (preempted bool, err error) {
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	s.mu.Lock()
-	r := s.run
-	r.retryWait = cancel
-	s.mu.Unlock()
-	err = s.cfg.Sleep(wctx, delay)
-	s.mu.Lock()
-	r.retryWait = nil
-	preempted = r.preempt != nil
-	s.mu.Unlock()
-	if preempted && err == nil {
-		err = context.Canceled // the prompt came as the wait ended
-	}
-	return preempted && ctx.Err() == nil, err
-}
-
 // runAgent is one run: agent_start, then turns until the model stops and
 // no queued message is left. It returns the last assistant message and the
 // messages the run added; the caller publishes agent_end, once it knows
@@ -257,7 +223,14 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 	var added []core.Message
 	var last *core.AssistantMessage
 	var lastErr error
-	pending = append(pending, s.takeSteering()...)
+	// dequeued is where in pending the messages taken from the queues
+	// start (-1: none). As in pi 0.87, queue_update announces them just
+	// before they enter the conversation, after the turn's turn_start.
+	dequeued := -1
+	if steering := s.takeSteering(); len(steering) > 0 {
+		dequeued = len(pending)
+		pending = append(pending, steering...)
+	}
 	first := true
 	for {
 		s.publish(core.TurnStart{})
@@ -267,11 +240,14 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 				added = append(added, m)
 			}
 		}
-		for _, m := range pending {
+		for i, m := range pending {
+			if i == dequeued {
+				s.publishQueue()
+			}
 			s.appendMessage(m)
 			added = append(added, m)
 		}
-		pending = nil
+		pending, dequeued = nil, -1
 		msg, err := s.streamTurn(ctx)
 		last, lastErr = msg, err
 		added = append(added, msg)
@@ -295,17 +271,22 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			steering = s.takeSteering()
 		}
 		if len(steering) > 0 {
-			pending = steering
+			pending, dequeued = steering, 0
 			continue
 		}
 		if len(results) > 0 {
 			continue
 		}
 		if follow := s.takeFollowUp(); len(follow) > 0 {
-			pending = follow
+			pending, dequeued = follow, 0
 			continue
 		}
 		break
+	}
+	if dequeued >= 0 {
+		// Taken from the queue, then the run stopped (aborted): the queue
+		// changed all the same.
+		s.publishQueue()
 	}
 	return &finalMessage{AssistantMessage: last, err: lastErr}, added
 }

@@ -57,6 +57,8 @@ func (f *File) Append(p Payload) (Entry, error) {
 	assistant := isAssistant(e)
 	var syncErr error
 	switch {
+	case f.memory:
+		f.add(n)
 	case f.persisted:
 		if n.off, err = f.write(line); err != nil {
 			return Entry{}, fmt.Errorf("append to %s: %w", f.path, err)

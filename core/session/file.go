@@ -81,6 +81,7 @@ type File struct {
 	now    func() time.Time
 
 	fh          *os.File // nil until the file exists
+	memory      bool     // kept in memory and never written (NewMemory)
 	readOnly    bool
 	closed      bool
 	persisted   bool  // the header and every entry are on disk

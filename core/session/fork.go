@@ -11,13 +11,17 @@ import (
 // Fork starts a new session file, next to this one, holding the path from
 // the root to the entry with the given id, with the labels of those entries
 // re-created at the end; its header's parentSession is this file. This is
-// pi's /fork. The new file is written at once. With an empty id the new
+// pi's /fork. The new file is written at once (a session kept in memory
+// forks into another kept in memory). With an empty id the new
 // session is empty (and, like any new session, written with its first
 // assistant message). The receiver is unchanged.
 func (f *File) Fork(entryID string) (*File, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	dir := filepath.Dir(f.path)
+	if entryID == "" && f.memory {
+		return NewMemory(f.header.Cwd, f.now), nil
+	}
 	if entryID == "" {
 		return create(dir, f.header.Cwd, f.path, f.now), nil
 	}
@@ -52,6 +56,10 @@ func (f *File) Fork(entryID string) (*File, error) {
 		labels = append(labels, Entry{Type: TypeLabel, ID: id, ParentID: &p, Timestamp: isoTime(f.now()),
 			Payload: &LabelEntry{TargetID: f.nodes[k].id, Label: text}})
 		parent = id
+	}
+	if f.memory {
+		h.ParentSession = ""
+		return f.forkInMemory(h, path, labels), nil
 	}
 	if err := f.writeCopy(newPath, h, path, labels); err != nil {
 		return nil, fmt.Errorf("fork at %s: %w", entryID, err)

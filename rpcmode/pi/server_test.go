@@ -358,13 +358,17 @@ func TestSessionCommandsInMemory(t *testing.T) {
 	}
 	for _, cmd := range []map[string]any{
 		{"id": "sw", "type": "switch_session", "sessionPath": "/tmp/x.jsonl"},
-		{"id": "fk", "type": "fork", "entryId": fm.str("data.messages.0.entryId")},
 		{"id": "ex", "type": "export_html"},
 	} {
 		r.send(cmd)
 		if res := r.response(cmd["id"].(string)); !strings.Contains(res.str("error"), "kept in memory") {
 			t.Errorf("%s: %s", cmd["type"], res.text)
 		}
+	}
+	// Fork works from memory, as in pi 0.87.
+	r.send(map[string]any{"id": "fk", "type": "fork", "entryId": fm.str("data.messages.0.entryId")})
+	if res := r.response("fk"); res.get("success") != true || res.str("data.text") != "hello" {
+		t.Errorf("fork: %s", res.text)
 	}
 	r.send(map[string]any{"id": "st", "type": "get_state"})
 	before := r.response("st").str("data.sessionId")

@@ -36,7 +36,7 @@ func (s *server) getState(*command) (any, error) {
 		IsCompacting:          st.IsCompacting,
 		SteeringMode:          string(st.SteeringMode),
 		FollowUpMode:          string(st.FollowUpMode),
-		SessionFile:           info.File,
+		SessionFile:           info.Path,
 		SessionID:             info.ID,
 		SessionName:           info.Name,
 		AutoCompactionEnabled: st.AutoCompaction,
@@ -90,7 +90,7 @@ func (s *server) sessionStats(*command) (any, error) {
 	u := st.Usage
 	usage := s.sess.ContextUsage()
 	d := statsData{
-		SessionFile:       info.File,
+		SessionFile:       info.Path,
 		SessionID:         info.ID,
 		UserMessages:      st.UserMessages,
 		AssistantMessages: st.AssistantMessages,

@@ -201,14 +201,28 @@ func TestClone(t *testing.T) {
 }
 
 // TestFileCommandsInMemory: with --no-session the commands that read or
-// copy the session file say why they cannot, and what to do.
+// copy the session answer from the session kept in memory.
 func TestFileCommandsInMemory(t *testing.T) {
-	r, _ := fauxRig(t, faux.Options{})
-	for _, typ := range []string{"get_entries", "get_tree", "clone"} {
-		r.send(map[string]any{"id": typ, "type": typ})
-		res := r.response(typ)
-		if res.get("success") != false || !strings.Contains(res.str("error"), "start cairn without --no-session") {
-			t.Errorf("%s in memory: %s", typ, res.text)
-		}
+	// pi 0.87.1 answers these from memory with --no-session (cairn
+	// refused them before).
+	r, _ := fauxRig(t, faux.Options{}, faux.Response{Text: "hi"})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "hello"})
+	r.wait(map[string]any{"type": "agent_settled"})
+	r.send(map[string]any{"id": "e", "type": "get_entries"})
+	e := r.response("e")
+	if e.get("success") != true || e.str("data.entries.0.message.role") != "user" || e.str("data.leafId") != e.str("data.entries.1.id") {
+		t.Errorf("get_entries in memory: %s", e.text)
+	}
+	r.send(map[string]any{"id": "t", "type": "get_tree"})
+	if tr := r.response("t"); tr.get("success") != true || tr.str("data.tree.0.children.0.entry.message.role") != "assistant" {
+		t.Errorf("get_tree in memory: %s", tr.text)
+	}
+	r.send(map[string]any{"id": "c", "type": "clone"})
+	if c := r.response("c"); c.get("success") != true {
+		t.Errorf("clone in memory: %s", c.text)
+	}
+	r.send(map[string]any{"id": "m", "type": "get_messages"})
+	if m := r.response("m"); m.str("data.messages.1.role") != "assistant" {
+		t.Errorf("the clone lost the conversation: %s", m.text)
 	}
 }
