@@ -1,6 +1,9 @@
 package core
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Event is one thing that happened in an agent session. Every session
 // publishes its events in one total order; front ends translate them into
@@ -121,6 +124,9 @@ type ToolExecutionEnd struct {
 	ToolCallID string
 	ToolName   string
 	Result     ToolResult
+	// Duration is how long the tool ran (pi 1.5's durationMs); nil when
+	// it did not run (unknown, denied, skipped, aborted).
+	Duration *time.Duration
 }
 
 // AutoRetryStart announces a wait before retrying a failed request.
@@ -164,6 +170,14 @@ const (
 	CompactionOverflow  CompactionReason = "overflow"
 	CompactionManual    CompactionReason = "manual"
 )
+
+// EntryAppended announces an entry the session appended that is not a
+// message: pi 0.87's context_edit that leaves a failed attempt out of the
+// context before it is retried. Entry marshals to the entry as the session
+// file writes it.
+type EntryAppended struct {
+	Entry json.Marshaler
+}
 
 // SummarizationRetryScheduled announces a wait before asking again for a
 // compaction's summary, after a transient failure (pi 0.87). Attempt counts
@@ -227,6 +241,8 @@ type SessionInfoChanged struct {
 // final error, if the prompt ended in one.
 type Settled struct {
 	Error string
+	// Aborted says the prompt ended because it was aborted (pi 1.5).
+	Aborted bool
 }
 
 // EventType implementations.
@@ -252,6 +268,7 @@ func (SummarizationRetryAttemptStart) EventType() string {
 	return "summarization_retry_attempt_start"
 }
 func (SummarizationRetryFinished) EventType() string { return "summarization_retry_finished" }
+func (EntryAppended) EventType() string              { return "entry_appended" }
 func (QueueUpdate) EventType() string                { return "queue_update" }
 func (ThinkingLevelChanged) EventType() string       { return "thinking_level_changed" }
 func (ModelChanged) EventType() string               { return "model_changed" }

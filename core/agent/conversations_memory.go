@@ -114,3 +114,12 @@ func (s teeStore) AppendCompaction(r core.CompactionResult) (string, error) {
 	_, err = s.inner.AppendCompaction(r)
 	return id, err
 }
+
+// AppendContextEdit records a context edit in the conversation.
+func (s teeStore) AppendContextEdit(targetID string) (session.Entry, error) {
+	ed, ok := s.conv.(contextEditor)
+	if !ok {
+		return session.Entry{}, fmt.Errorf("the conversation cannot record context edits")
+	}
+	return ed.AppendContextEdit(targetID)
+}

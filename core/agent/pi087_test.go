@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/provider/openai"
 	"github.com/cairn-dev/cairn/core/provider/providertest"
+	"github.com/cairn-dev/cairn/core/session"
 )
 
 // TestAgentEndSaysWhetherARetryFollows checks pi 0.87's willRetry.
@@ -206,5 +207,43 @@ func TestCallsOfATruncatedAnswerDoNotRun(t *testing.T) {
 	}
 	if ran || !end.Result.IsError || !strings.Contains(end.Result.Content[0].Text, "output token limit") {
 		t.Fatalf("ran=%v, result %+v", ran, end.Result)
+	}
+}
+
+// TestRetryRecordsAContextEditAndACancelledRetryLeavesTheAttemptOut: as in
+// pi 0.87.1, before the wait the failed attempt leaves the context and a
+// context_edit entry records it (entry_appended); aborting the wait keeps
+// it out of the messages and of the session's context.
+func TestRetryRecordsAContextEditAndACancelledRetryLeavesTheAttemptOut(t *testing.T) {
+	resp := providertest.Response{Status: 503, Body: []byte(`{"error":{"message":"busy","type":"server_error"}}`)}
+	srv := providertest.NewServer(t, resp)
+	prov := openai.New(provider.Options{Retry: provider.RetryPolicy{MaxRetries: -1}})
+	model := core.Model{ID: "m", API: "openai-completions", Provider: "openai", BaseURL: srv.URL + "/v1", ContextWindow: 128000, MaxTokens: 100}
+	dir := t.TempDir()
+	store := session.Store{Dir: dir}
+	file := store.Create(dir)
+	waiting := make(chan struct{})
+	f := newFixture(t, Config{Model: model, Open: func(core.Model) (Connection, error) { return Connection{Provider: prov}, nil },
+		Retry: DefaultRetry, Conversations: NewFileConversations(store, dir, file),
+		Sleep: func(ctx context.Context, _ time.Duration) error { close(waiting); <-ctx.Done(); return ctx.Err() }})
+	_ = f.s.Prompt("hi", nil, BehaviorNone)
+	evs := f.until(func(e core.Event) bool { _, ok := e.(core.EntryAppended); return ok })
+	<-waiting
+	if got := names(withoutUpdates(evs)); !strings.HasSuffix(got, "agent_end auto_retry_start entry_appended") {
+		t.Errorf("events: %s", got)
+	}
+	edit, _ := evs[len(evs)-1].(core.EntryAppended).Entry.(session.Entry)
+	if ce, ok := edit.Payload.(*session.ContextEditEntry); !ok || ce.Replacement != nil {
+		t.Fatalf("entry_appended: %+v", edit)
+	}
+	f.s.Abort()
+	f.untilSettled()
+	for _, m := range f.s.Messages() {
+		if a, ok := m.(*core.AssistantMessage); ok && a.StopReason == core.StopError {
+			t.Errorf("the failed attempt is still in the messages")
+		}
+	}
+	if ctx := file.Context(); len(ctx.Messages) != 1 {
+		t.Errorf("the session's context holds %d messages, want the user's alone", len(ctx.Messages))
 	}
 }

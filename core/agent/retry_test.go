@@ -36,7 +36,7 @@ func TestRetryAfterDroppedStreamThenSuccess(t *testing.T) {
 	evs := f.untilSettled()
 	got := names(withoutUpdates(evs))
 	want := "agent_start turn_start message_start(user) message_end(user) message_start(assistant) message_end(assistant) turn_end agent_end " +
-		"auto_retry_start agent_start turn_start message_start(assistant) message_end(assistant) auto_retry_end turn_end agent_end agent_settled"
+		"auto_retry_start entry_appended agent_start turn_start message_start(assistant) message_end(assistant) auto_retry_end turn_end agent_end agent_settled"
 	if got != want {
 		t.Fatalf("events:\n got %s\nwant %s", got, want)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/session"
 )
 
 // Behavior says what a prompt sent while the agent is busy should do.
@@ -142,11 +143,12 @@ func (s *Session) startRunLocked(pending []core.Message) {
 		defer close(r.done)
 		defer cancel()
 		finalErr := s.work(ctx, pending)
+		aborted := ctx.Err() != nil
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.run = nil
 		s.flushBashLocked()
-		s.publish(core.Settled{Error: finalErr})
+		s.publish(core.Settled{Error: finalErr, Aborted: aborted})
 	}()
 }
 
@@ -191,11 +193,13 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 				delay = retryAfter
 			}
 			s.publish(core.AutoRetryStart{Attempt: attempt, MaxAttempts: retry.MaxRetries, Delay: delay, ErrorMessage: final.ErrorMessage})
+			// As in pi 0.87, the failed attempt leaves the context before
+			// the wait, so a cancelled retry leaves it out too.
+			s.dropFailedAttempt()
 			if err := s.cfg.Sleep(ctx, delay); err != nil {
 				s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "retry aborted"})
 				return "retry aborted"
 			}
-			s.dropLastError()
 			continue
 		}
 		s.publish(core.AgentEnd{Messages: added})
@@ -476,17 +480,43 @@ func (s *Session) storeFailed(err error) {
 
 // dropLastError removes a failed assistant message from the context, so a
 // retry does not send it; it stays in the session file.
-func (s *Session) dropLastError() {
+func (s *Session) dropLastError() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := len(s.messages)
 	if n == 0 {
-		return
+		return ""
 	}
 	if a, ok := s.messages[n-1].(*core.AssistantMessage); ok && a.StopReason == core.StopError {
+		id := s.entryIDs[n-1]
 		s.messages = s.messages[:n-1]
 		s.entryIDs = s.entryIDs[:n-1]
+		return id
 	}
+	return ""
+}
+
+// contextEditor is a Store that records context edits (*session.File).
+type contextEditor interface {
+	AppendContextEdit(targetID string) (session.Entry, error)
+}
+
+// dropFailedAttempt leaves the failed attempt out of the context and, as
+// pi 0.87 does, records that in the session as a context_edit entry, so a
+// session read again (or mirrored by a host through entry_appended) leaves
+// it out too.
+func (s *Session) dropFailedAttempt() {
+	id := s.dropLastError()
+	ed, ok := s.currentStore().(contextEditor)
+	if id == "" || !ok {
+		return
+	}
+	e, err := ed.AppendContextEdit(id)
+	if err != nil {
+		s.storeFailed(err)
+		return
+	}
+	s.publish(core.EntryAppended{Entry: e})
 }
 
 func (s *Session) currentModel() core.Model {

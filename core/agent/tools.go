@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 )
@@ -27,6 +28,8 @@ type toolRun struct {
 	tool    core.Tool
 	run     bool
 	result  core.ToolResult
+	// duration is how long the tool ran; nil when it did not run.
+	duration *time.Duration
 }
 
 // runTools executes the tool calls of msg: each is announced, checked
@@ -124,7 +127,10 @@ func (s *Session) execute(ctx context.Context, runs []*toolRun) {
 		go func() {
 			defer wg.Done()
 			s.publish(core.ToolExecutionRunning{ToolCallID: r.call.ID, ToolName: r.call.Name})
+			start := s.cfg.Now()
 			r.result = s.executeOne(ctx, r)
+			d := s.cfg.Now().Sub(start) // monotonic with time.Now
+			r.duration = &d
 			s.publishEnd(r)
 		}()
 	}
@@ -133,7 +139,7 @@ func (s *Session) execute(ctx context.Context, runs []*toolRun) {
 
 // publishEnd announces a call's result.
 func (s *Session) publishEnd(r *toolRun) {
-	s.publish(core.ToolExecutionEnd{ToolCallID: r.call.ID, ToolName: r.call.Name, Result: r.result})
+	s.publish(core.ToolExecutionEnd{ToolCallID: r.call.ID, ToolName: r.call.Name, Result: r.result, Duration: r.duration})
 }
 
 // executeOne runs one tool, turning a failure to run (or a panic) into an

@@ -82,6 +82,11 @@ const (
 	ResultImagesText    = "Attached image(s) from tool result:"
 )
 
+// ImageOmittedText stands in for each image of a user message sent to a
+// model that cannot see images, so the model (and whoever reads the
+// request) knows one was there; pi 0.87's words.
+const ImageOmittedText = "(image omitted: model does not support images)"
+
 // ResultText joins the text blocks of a tool result with newlines, for the
 // wire formats that carry a result as one string.
 func ResultText(content []core.Content) string {

@@ -151,8 +151,19 @@ func (f *File) checkPayload(p Payload) error {
 		if _, ok := f.byID[p.TargetID]; !ok {
 			return fmt.Errorf("label %s: %w", p.TargetID, ErrUnknownEntry)
 		}
+	case *ContextEditEntry:
+		if _, ok := f.byID[p.TargetID]; !ok {
+			return fmt.Errorf("context edit of %s: %w", p.TargetID, ErrUnknownEntry)
+		}
 	}
 	return nil
+}
+
+// AppendContextEdit appends an edit that leaves the entry targetID out of
+// the context from here on (pi 0.87's context_edit with a null
+// replacement) and returns it; see Append.
+func (f *File) AppendContextEdit(targetID string) (Entry, error) {
+	return f.Append(&ContextEditEntry{TargetID: targetID})
 }
 
 func (f *File) add(n node) {

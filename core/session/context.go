@@ -39,6 +39,7 @@ func (f *File) Context() Context {
 }
 
 func buildContext(path []Entry) Context {
+	path = withoutEdited(path)
 	ctx := Context{ThinkingLevel: core.ThinkingOff}
 	compaction := -1
 	for i := range path {
@@ -123,4 +124,26 @@ func isSystem(e *Entry) bool {
 	}
 	_, ok = me.Message.(*core.SystemMessage)
 	return ok
+}
+
+// withoutEdited returns path without the entries a context edit on it
+// leaves out (the latest edit of an entry wins), and without the edits.
+func withoutEdited(path []Entry) []Entry {
+	omitted := map[string]bool{}
+	edits := false
+	for i := range path {
+		if c, ok := path[i].Payload.(*ContextEditEntry); ok {
+			omitted[c.TargetID], edits = c.omits(), true
+		}
+	}
+	if !edits {
+		return path
+	}
+	out := make([]Entry, 0, len(path))
+	for _, e := range path {
+		if _, edit := e.Payload.(*ContextEditEntry); !edit && !omitted[e.ID] {
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -150,6 +150,7 @@ type entryFields struct {
 	firstKeptEntryID string
 	tokensBefore     int64
 	usage            []byte // a compaction's summary usage, as written
+	replacement      []byte // a context edit's replacement, as written
 	systemMessage    core.Message
 	details          []byte
 	fromHook         bool
@@ -216,6 +217,8 @@ func (d *decoder) entry(line []byte) (Entry, error) {
 		e.Payload = &CustomMessageEntry{CustomType: f.customType, Content: f.content, Display: f.display, Details: f.details}
 	case TypeLabel:
 		e.Payload = &LabelEntry{TargetID: f.targetID, Label: f.label}
+	case TypeContextEdit:
+		e.Payload = &ContextEditEntry{TargetID: f.targetID, Replacement: f.replacement}
 	case TypeSessionInfo:
 		e.Payload = &SessionInfoEntry{Name: f.name}
 	default:
@@ -302,6 +305,8 @@ func (d *decoder) fields(line []byte) (*entryFields, error) {
 			f.details = d.rawCopy()
 		case "usage":
 			f.usage = d.rawCopy()
+		case "replacement":
+			f.replacement = d.rawCopy()
 		case "fromHook":
 			f.fromHook = d.Bool()
 		case "fromId":
@@ -360,6 +365,8 @@ func typeHasKey(t EntryType, key string) bool {
 		return key == "customType" || key == "content" || key == "display" || key == "details"
 	case TypeLabel:
 		return key == "targetId" || key == "label"
+	case TypeContextEdit:
+		return key == "targetId" || key == "replacement"
 	case TypeSessionInfo:
 		return key == "name"
 	}

@@ -147,6 +147,15 @@ func appendEntry(b []byte, e *Entry) ([]byte, error) {
 			b = append(b, `,"label":`...)
 			b = jsonscan.AppendString(b, p.Label)
 		}
+	case *ContextEditEntry:
+		b = append(b, `,"targetId":`...)
+		b = jsonscan.AppendString(b, p.TargetID)
+		b = append(b, `,"replacement":`...)
+		if len(p.Replacement) == 0 {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, p.Replacement...)
+		}
 	case *SessionInfoEntry:
 		b = append(b, `,"name":`...)
 		b = jsonscan.AppendString(b, p.Name)

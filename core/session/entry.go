@@ -41,6 +41,7 @@ const (
 	TypeCustomMessage       EntryType = "custom_message"
 	TypeLabel               EntryType = "label"
 	TypeSessionInfo         EntryType = "session_info"
+	TypeContextEdit         EntryType = "context_edit"
 )
 
 // Entry is one line of a session file after the header: a node of the
@@ -176,6 +177,24 @@ func (*LabelEntry) EntryType() EntryType { return TypeLabel }
 
 // EntryType implements Payload.
 func (*SessionInfoEntry) EntryType() EntryType { return TypeSessionInfo }
+
+// ContextEditEntry edits what an earlier entry contributes to the model's
+// context from here on (pi 0.87); the target itself stays in the session.
+// A null Replacement leaves the target out, as pi does with a failed
+// attempt before retrying it. A non-null Replacement (new content) is kept
+// in the file but not applied: the target is left as it was.
+type ContextEditEntry struct {
+	TargetID    string
+	Replacement json.RawMessage // nil or null: leave the target out
+}
+
+// EntryType implements Payload.
+func (*ContextEditEntry) EntryType() EntryType { return TypeContextEdit }
+
+// omits reports whether the edit leaves its target out of the context.
+func (c *ContextEditEntry) omits() bool {
+	return len(c.Replacement) == 0 || string(c.Replacement) == "null"
+}
 
 // EntryType implements Payload.
 func (u *UnknownEntry) EntryType() EntryType { return u.Type }

@@ -107,13 +107,20 @@ func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err err
 			PartialResult resultFrame     `json:"partialResult"`
 		}{"tool_execution_update", e.ToolCallID, e.ToolName, args(e.Args), resultFrame{content(e.Partial.Content), e.Partial.Details}})
 	case core.ToolExecutionEnd:
+		// pi 1.5's durationMs, an additive field, for a tool that ran.
+		var ms *int64
+		if e.Duration != nil && !w.v073 {
+			n := e.Duration.Milliseconds()
+			ms = &n
+		}
 		return appendJSON(dst, struct {
 			Type       string      `json:"type"`
 			ToolCallID string      `json:"toolCallId"`
 			ToolName   string      `json:"toolName"`
 			Result     resultFrame `json:"result"`
 			IsError    bool        `json:"isError"`
-		}{"tool_execution_end", e.ToolCallID, e.ToolName, resultFrame{content(e.Result.Content), e.Result.Details}, e.Result.IsError})
+			DurationMs *int64      `json:"durationMs,omitempty"`
+		}{"tool_execution_end", e.ToolCallID, e.ToolName, resultFrame{content(e.Result.Content), e.Result.Details}, e.Result.IsError, ms})
 	case core.AutoRetryStart:
 		return appendJSON(dst, struct {
 			Type         string `json:"type"`
@@ -158,6 +165,14 @@ func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err err
 			WillRetry    bool              `json:"willRetry"`
 			ErrorMessage string            `json:"errorMessage,omitempty"`
 		}{"compaction_end", string(e.Reason), NewCompactionResult(e.Result, false), e.Aborted, e.WillRetry, e.ErrorMessage})
+	case core.EntryAppended:
+		if w.v073 {
+			break // pi 0.73 had no context edits
+		}
+		return appendJSON(dst, struct {
+			Type  string         `json:"type"`
+			Entry json.Marshaler `json:"entry"`
+		}{"entry_appended", e.Entry})
 	case core.SummarizationRetryScheduled:
 		if w.v073 {
 			break // pi 0.73 had no summary retries
@@ -202,10 +217,18 @@ func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err err
 			Name string `json:"name"`
 		}{"session_info_changed", e.Name})
 	case core.Settled:
+		if w.v073 {
+			return appendJSON(dst, struct {
+				Type  string `json:"type"`
+				Error string `json:"error,omitempty"`
+			}{"agent_settled", e.Error})
+		}
+		// pi 1.5's aborted, an additive field; error is cairn's own.
 		return appendJSON(dst, struct {
-			Type  string `json:"type"`
-			Error string `json:"error,omitempty"`
-		}{"agent_settled", e.Error})
+			Type    string `json:"type"`
+			Aborted bool   `json:"aborted"`
+			Error   string `json:"error,omitempty"`
+		}{"agent_settled", e.Aborted, e.Error})
 	}
 	return dst, false, nil
 }

@@ -68,8 +68,9 @@ func normalize(v any) {
 // own in pi 0.87's objects:
 //   - a system message's prompt sections and tool set (cairn has seven
 //     tools, pi four): only the message's shape is compared;
-//   - the disposition pi 0.99 added to prompt responses, which cairn
-//     writes (pi 1.5.2's shape) and 0.87.1 did not.
+//   - the disposition pi 0.99 added to prompt responses, agent_settled's
+//     aborted and tool_execution_end's durationMs (pi 1.5), which cairn
+//     writes (pi 1.5.2's shapes) and 0.87.1 did not.
 func normalizeObjects(v any) {
 	switch x := v.(type) {
 	case *ordered:
@@ -79,6 +80,12 @@ func normalizeObjects(v any) {
 					x.set(k, "<"+k+">")
 				}
 			}
+		}
+		switch x.vals["type"] {
+		case "agent_settled":
+			x.del("aborted")
+		case "tool_execution_end":
+			x.del("durationMs")
 		}
 		if x.vals["type"] == "response" {
 			switch x.vals["command"] {

@@ -84,3 +84,25 @@ func TestCompactWithNothingToSummarise(t *testing.T) {
 		t.Error("the compaction used the model's answer")
 	}
 }
+
+// TestPi15AdditiveFields: pi 1.5's agent_settled.aborted and
+// tool_execution_end.durationMs (absent for a call that did not run).
+func TestPi15AdditiveFields(t *testing.T) {
+	r, _ := fauxRig(t, faux.Options{}, bashCall("c1", "echo hi"), faux.Response{Text: "done"})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "run"})
+	end := r.wait(map[string]any{"type": "tool_execution_end"})
+	if _, ok := end.get("durationMs").(json.Number); !ok {
+		t.Errorf("tool_execution_end without durationMs: %s", end.text)
+	}
+	if st := r.wait(map[string]any{"type": "agent_settled"}); st.get("aborted") != false {
+		t.Errorf("agent_settled: %s", st.text)
+	}
+
+	r2, _ := fauxRig(t, slow, faux.Response{Text: mediumText()})
+	r2.send(map[string]any{"id": "p", "type": "prompt", "message": "talk"})
+	r2.wait(map[string]any{"type": "message_update"})
+	r2.send(map[string]any{"id": "a", "type": "abort"})
+	if st := r2.wait(map[string]any{"type": "agent_settled"}); st.get("aborted") != true {
+		t.Errorf("agent_settled after abort: %s", st.text)
+	}
+}

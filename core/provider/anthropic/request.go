@@ -275,7 +275,7 @@ func (c *converter) userBlocks(content []core.Content) []block {
 // cannot see images, so the model knows something was there.
 func (c *converter) image(part core.Content) block {
 	if !c.model.SupportsImages() {
-		return block{Type: "text", Text: "(image omitted: this model does not accept images)"}
+		return block{Type: "text", Text: provider.ImageOmittedText}
 	}
 	return block{Type: "image", Source: &imageSource{Type: "base64", MediaType: part.MimeType, Data: part.Data}}
 }

@@ -442,7 +442,7 @@ func TestImagesForTextOnlyModel(t *testing.T) {
 	model := testModel("https://api.anthropic.com")
 	model.Input = []string{"text"}
 	got := messagesJSON(t, model, &core.UserMessage{Content: []core.Content{core.TextBlock("look"), core.ImageBlock("iVBOR", "image/png")}})
-	want := `[{"content":[{"text":"look","type":"text"},{"cache_control":{"type":"ephemeral"},"text":"(image omitted: this model does not accept images)","type":"text"}],"role":"user"}]`
+	want := `[{"content":[{"text":"look","type":"text"},{"cache_control":{"type":"ephemeral"},"text":"(image omitted: model does not support images)","type":"text"}],"role":"user"}]`
 	if got != canonical(t, want) {
 		t.Errorf("messages:\ngot:  %s\nwant: %s", got, want)
 	}

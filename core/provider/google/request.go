@@ -175,7 +175,7 @@ func (c *converter) userParts(blocks []core.Content) []outPart {
 			if c.model.SupportsImages() {
 				parts = append(parts, outPart{InlineData: &blob{MimeType: bl.MimeType, Data: bl.Data}})
 			} else {
-				parts = append(parts, textPart("(image omitted: this model does not accept images)"))
+				parts = append(parts, textPart(provider.ImageOmittedText))
 			}
 		}
 	}

@@ -196,7 +196,7 @@ func TestImagesForTextOnlyModel(t *testing.T) {
 	m := testModel("", "gemma-3-1b")
 	m.Input = []string{"text"}
 	got := encodeContents(t, m, &core.UserMessage{Content: []core.Content{core.TextBlock("what is this"), core.ImageBlock("AA==", "image/png")}})
-	want := `[{"role":"user","parts":[{"text":"what is this"},{"text":"(image omitted: this model does not accept images)"}]}]`
+	want := `[{"role":"user","parts":[{"text":"what is this"},{"text":"(image omitted: model does not support images)"}]}]`
 	if got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}

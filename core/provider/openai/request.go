@@ -194,6 +194,8 @@ func userContent(blocks []core.Content, images bool) any {
 		case core.ContentImage:
 			if images {
 				parts = append(parts, imagePart(b))
+			} else {
+				parts = append(parts, wirePart{Type: "text", Text: provider.ImageOmittedText})
 			}
 		}
 	}

@@ -461,10 +461,11 @@ func TestImages(t *testing.T) {
 		t.Errorf("image follow-up = %s", toJSON(got[3:]))
 	}
 
-	// A text-only model gets neither.
+	// A text-only model gets neither; the user's image is named, not
+	// dropped silently (pi 0.87's words).
 	m.Input = []string{"text"}
 	got = messagesOf(t, requestBody(t, &provider.Request{Model: m, Messages: msgs}))
-	if len(got) != 3 || toJSON(got[0]["content"]) != `[{"text":"what is this?","type":"text"}]` {
+	if len(got) != 3 || toJSON(got[0]["content"]) != `[{"text":"what is this?","type":"text"},{"text":"(image omitted: model does not support images)","type":"text"}]` {
 		t.Errorf("text-only model: %s", toJSON(got))
 	}
 }

@@ -168,8 +168,9 @@ func buildInput(req *provider.Request) []any {
 	return items
 }
 
-// userParts converts user content to input parts. Images are dropped for
-// models that cannot see them rather than failing the request.
+// userParts converts user content to input parts. For a model that cannot
+// see images each image is replaced by a line saying so, rather than
+// failing the request or dropping it silently.
 func userParts(model *core.Model, content []core.Content) []any {
 	parts := make([]any, 0, len(content))
 	images := model.SupportsImages()
@@ -180,6 +181,8 @@ func userParts(model *core.Model, content []core.Content) []any {
 		case core.ContentImage:
 			if images {
 				parts = append(parts, imagePart(c))
+			} else {
+				parts = append(parts, inputText{Type: "input_text", Text: provider.ImageOmittedText})
 			}
 		}
 	}

@@ -119,7 +119,8 @@ func TestImages(t *testing.T) {
 	}
 	req.Model.Input = []string{"text"}
 	msgs[0] = &core.UserMessage{Content: []core.Content{img}}
-	want = `[{"arguments":"{}","call_id":"call_1","id":"fc_1","name":"shot","type":"function_call"},{"call_id":"call_1","output":"(see attached image)","type":"function_call_output"}]`
+	want = `[{"content":[{"text":"(image omitted: model does not support images)","type":"input_text"}],"role":"user"},` +
+		`{"arguments":"{}","call_id":"call_1","id":"fc_1","name":"shot","type":"function_call"},{"call_id":"call_1","output":"(see attached image)","type":"function_call_output"}]`
 	if got := inputJSON(t, req); got != want {
 		t.Errorf("text-only model\n got %s\nwant %s", got, want)
 	}
