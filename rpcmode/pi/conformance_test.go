@@ -363,6 +363,8 @@ func conversation(body map[string]any) []string {
 					add("%s: call %v %s", role, p["name"], args)
 				case "tool_result":
 					add("tool: result %v: %v", p["tool_use_id"], p["content"])
+				case "image", "image_url":
+					add("%s: an image", role)
 				}
 			}
 		}
