@@ -77,7 +77,12 @@
 //   - get_state also reports oh-my-pi's interruptMode, and cairn's own
 //     approvalMode when the session has an approval gate.
 //   - agent_settled follows the last agent_end of each prompt, retries and
-//     compactions included, so hosts know when a prompt is really done.
+//     compactions included, so hosts know when a prompt is really done; it
+//     carries pi 1.5's aborted and cairn's own error (set on an abort too).
+//   - Tool approvals: cairn's command line starts --mode rpc in approval
+//     mode auto (pi asks nothing; auto still asks before an edit of a
+//     protected file), and every question carries a timeout after which
+//     it is denied, so a host that never answers is never kept waiting.
 //   - Setters persist only when asked (above).
 //   - When stdin ends, a running prompt is aborted and its last events (its
 //     agent_end among them) are written before Serve returns; pi exits at

@@ -106,3 +106,16 @@ func TestPi15AdditiveFields(t *testing.T) {
 		t.Errorf("agent_settled after abort: %s", st.text)
 	}
 }
+
+// TestAbortSettlesWithAnError: cairn's own agent_settled.error is set on a
+// user's abort too (a deliberate difference, in the README).
+func TestAbortSettlesWithAnError(t *testing.T) {
+	r, _ := fauxRig(t, slow, faux.Response{Text: mediumText()})
+	r.send(map[string]any{"id": "p", "type": "prompt", "message": "talk"})
+	r.wait(map[string]any{"type": "message_update"})
+	r.send(map[string]any{"id": "a", "type": "abort"})
+	st := r.wait(map[string]any{"type": "agent_settled"})
+	if st.str("error") != "request was aborted" {
+		t.Errorf("agent_settled after abort has no error: %s", st.text)
+	}
+}
