@@ -215,27 +215,11 @@ func checkSettled(t *testing.T, got []*line) []*line {
 	return out
 }
 
-// compareTranscripts reports every difference between the frames.
+// compareTranscripts reports the first differences between the frames.
 func compareTranscripts(t *testing.T, got, want []*line) {
 	t.Helper()
-	n := max(len(got), len(want))
-	errs := 0
-	for i := 0; i < n && errs < 8; i++ {
-		var g, w any
-		if i < len(got) {
-			g = got[i].value
-		}
-		if i < len(want) {
-			w = want[i].value
-		}
-		if diffs := diffValues("", g, w); len(diffs) > 0 {
-			errs++
-			t.Errorf("frame %d (%s vs pi %s):\n  %s\n  cairn: %s\n  pi:    %s", i, typeOf(g), typeOf(w),
-				strings.Join(diffs, "\n  "), clip(got, i), clip(want, i))
-		}
-	}
-	if len(got) != len(want) {
-		t.Errorf("cairn wrote %d frames, pi %d", len(got), len(want))
+	for _, d := range frameDiffs(got, want, 8) {
+		t.Error(d)
 	}
 }
 
@@ -379,6 +363,8 @@ func conversation(body map[string]any) []string {
 					add("%s: call %v %s", role, p["name"], args)
 				case "tool_result":
 					add("tool: result %v: %v", p["tool_use_id"], p["content"])
+				case "image", "image_url":
+					add("%s: an image", role)
 				}
 			}
 		}

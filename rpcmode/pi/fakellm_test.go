@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -26,6 +27,15 @@ type fakeLLM struct {
 	used     []bool
 	ids      int
 	requests []fakeRequest
+	gates    map[string]*fakeGate
+}
+
+// fakeGate holds the answers of the turns that name it (fakeTurn.Hold)
+// until the test releases it, so that a test can act while an answer is
+// in flight at a known point without sleeping.
+type fakeGate struct {
+	reached  chan struct{} // closed when a request first waits at the gate
+	released chan struct{} // closed by release
 }
 
 // fakeScript is fakellm.js's script file.
@@ -36,19 +46,27 @@ type fakeScript struct {
 
 // fakeTurn is one scripted answer.
 type fakeTurn struct {
-	When             *string         `json:"when"`
-	Text             *string         `json:"text"`
-	Chunks           int             `json:"chunks"`
-	ChunkText        *string         `json:"chunkText"`
-	TextChunks       []string        `json:"textChunks"`
-	Thinking         *string         `json:"thinking"`
-	ThinkingChunks   json.RawMessage `json:"thinkingChunks"` // a count or a list
-	ToolCalls        []fakeToolCall  `json:"toolCalls"`
-	ArgChunks        int             `json:"argChunks"`
-	Error            *fakeError      `json:"error"`
-	StopReason       string          `json:"stopReason"`
-	DelayMs          int             `json:"delayMs"`
-	FirstByteDelayMs int             `json:"firstByteDelayMs"`
+	When           *string         `json:"when"`
+	Text           *string         `json:"text"`
+	Chunks         int             `json:"chunks"`
+	ChunkText      *string         `json:"chunkText"`
+	TextChunks     []string        `json:"textChunks"`
+	Thinking       *string         `json:"thinking"`
+	ThinkingChunks json.RawMessage `json:"thinkingChunks"` // a count or a list
+	ToolCalls      []fakeToolCall  `json:"toolCalls"`
+	ArgChunks      int             `json:"argChunks"`
+	Error          *fakeError      `json:"error"`
+	StopReason     string          `json:"stopReason"`
+	DelayMs        int             `json:"delayMs"`
+	// Hold names a gate at which the answer waits until the test
+	// releases it (or the request is cancelled): after HoldAfter thinking
+	// and text chunks, and before any tool call, error or end.
+	Hold      string `json:"hold"`
+	HoldAfter int    `json:"holdAfter"`
+	// Drop cuts the connection where the answer would end (after a
+	// hold, if any), with no finish reason, usage or [DONE].
+	Drop             bool `json:"drop"`
+	FirstByteDelayMs int  `json:"firstByteDelayMs"`
 	Usage            *struct {
 		Input  *int `json:"input"`
 		Output *int `json:"output"`
@@ -81,9 +99,67 @@ func newFakeLLM(t testing.TB, script []byte) *fakeLLM {
 		t.Fatalf("fake LLM script: %v", err)
 	}
 	f.used = make([]bool, len(f.script.Turns))
+	f.gates = map[string]*fakeGate{}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
+	// Cleanups run last first: the held answers end before Close waits
+	// for them.
+	t.Cleanup(f.releaseAll)
 	return f
+}
+
+// gate returns the gate called name, making it on first use.
+func (f *fakeLLM) gate(name string) *fakeGate {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	g := f.gates[name]
+	if g == nil {
+		g = &fakeGate{reached: make(chan struct{}), released: make(chan struct{})}
+		f.gates[name] = g
+	}
+	return g
+}
+
+// Reached returns a channel closed once an answer waits at gate name.
+func (f *fakeLLM) Reached(name string) <-chan struct{} { return f.gate(name).reached }
+
+// Release lets the answers waiting at gate name, and any that reach it
+// later, go on. Releasing a gate twice is harmless.
+func (f *fakeLLM) Release(name string) {
+	g := f.gate(name)
+	select {
+	case <-g.released:
+	default:
+		close(g.released)
+	}
+}
+
+func (f *fakeLLM) releaseAll() {
+	f.mu.Lock()
+	names := make([]string, 0, len(f.gates))
+	for n := range f.gates {
+		names = append(names, n)
+	}
+	f.mu.Unlock()
+	for _, n := range names {
+		f.Release(n)
+	}
+}
+
+// hold waits at the gate name until it is released or the request ends.
+func (f *fakeLLM) hold(s *sseWriter, name string) {
+	g := f.gate(name)
+	f.mu.Lock()
+	select {
+	case <-g.reached:
+	default:
+		close(g.reached)
+	}
+	f.mu.Unlock()
+	select {
+	case <-g.released:
+	case <-s.r.Context().Done():
+	}
 }
 
 // Requests returns the requests received so far.
@@ -143,7 +219,9 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 	f.requests = append(f.requests, fakeRequest{Path: r.URL.Path, Body: body})
 	f.mu.Unlock()
 	turn := f.pick(string(raw))
+	s := &sseWriter{w: w, r: r, holdName: turn.Hold, holdAfter: turn.HoldAfter, f: f}
 	if e := turn.Error; e != nil {
+		s.holdAt(turn.HoldAfter)
 		status := e.Status
 		if status == 0 {
 			status = 500
@@ -169,7 +247,6 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("content-type", "text/event-stream")
 	w.Header().Set("cache-control", "no-cache")
-	s := &sseWriter{w: w, r: r}
 	if turn.FirstByteDelayMs > 0 {
 		s.sleep(turn.FirstByteDelayMs)
 	}
@@ -189,6 +266,33 @@ type sseWriter struct {
 	w   http.ResponseWriter
 	r   *http.Request
 	buf bytes.Buffer
+
+	f         *fakeLLM
+	holdName  string // the turn's gate, if any
+	holdAfter int    // content chunks before the hold
+	held      bool
+}
+
+// holdAt waits at the turn's gate, once, when chunk is the chunk before
+// which the turn holds.
+func (s *sseWriter) holdAt(chunk int) {
+	if s.holdName == "" || s.held || chunk < s.holdAfter {
+		return
+	}
+	s.held = true
+	s.f.hold(s, s.holdName)
+}
+
+// end is called where the answer's last frames would go: it holds if the
+// turn has not held yet, then cuts the connection if the turn drops. It
+// reports whether the answer goes on.
+func (s *sseWriter) end(t fakeTurn) bool {
+	s.holdAt(math.MaxInt)
+	if t.Drop {
+		// The server closes the connection without a response's end.
+		panic(http.ErrAbortHandler)
+	}
+	return s.r.Context().Err() == nil
 }
 
 func (s *sseWriter) event(name string, v any) bool {
@@ -316,7 +420,10 @@ func (f *fakeLLM) streamOpenAI(s *sseWriter, t fakeTurn, model string, bodyChars
 	if !s.event("", chunk(map[string]any{"role": "assistant", "content": ""}, nil)) {
 		return
 	}
+	n := 0
 	for _, c := range t.thinkingChunks() {
+		s.holdAt(n)
+		n++
 		out += utf8.RuneCountInString(c)
 		if !s.event("", chunk(map[string]any{"reasoning_content": c}, nil)) {
 			return
@@ -324,6 +431,8 @@ func (f *fakeLLM) streamOpenAI(s *sseWriter, t fakeTurn, model string, bodyChars
 		s.sleep(t.DelayMs)
 	}
 	for _, c := range t.textChunks() {
+		s.holdAt(n)
+		n++
 		out += utf8.RuneCountInString(c)
 		if !s.event("", chunk(map[string]any{"content": c}, nil)) {
 			return
@@ -331,6 +440,9 @@ func (f *fakeLLM) streamOpenAI(s *sseWriter, t fakeTurn, model string, bodyChars
 		s.sleep(t.DelayMs)
 	}
 	calls := t.calls()
+	if len(calls) > 0 {
+		s.holdAt(math.MaxInt)
+	}
 	for i, c := range calls {
 		callID := c.id
 		if callID == "" {
@@ -345,6 +457,9 @@ func (f *fakeLLM) streamOpenAI(s *sseWriter, t fakeTurn, model string, bodyChars
 			}
 			s.sleep(t.DelayMs)
 		}
+	}
+	if !s.end(t) {
+		return
 	}
 	finish := "stop"
 	if len(calls) > 0 {
@@ -374,12 +489,14 @@ func (f *fakeLLM) streamAnthropic(s *sseWriter, t fakeTurn, model string, bodyCh
 		"usage": map[string]any{"input_tokens": in0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 1}}}) {
 		return
 	}
-	index, out := 0, 0
+	index, out, n := 0, 0, 0
 	block := func(start map[string]any, deltas []map[string]any, extra ...map[string]any) bool {
 		if !s.event("content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": start}) {
 			return false
 		}
 		for _, d := range deltas {
+			s.holdAt(n)
+			n++
 			if !s.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": index, "delta": d}) {
 				return false
 			}
@@ -416,6 +533,9 @@ func (f *fakeLLM) streamAnthropic(s *sseWriter, t fakeTurn, model string, bodyCh
 		}
 	}
 	calls := t.calls()
+	if len(calls) > 0 {
+		s.holdAt(math.MaxInt)
+	}
 	for _, c := range calls {
 		callID := c.id
 		if callID == "" {
@@ -429,6 +549,9 @@ func (f *fakeLLM) streamAnthropic(s *sseWriter, t fakeTurn, model string, bodyCh
 		if !block(map[string]any{"type": "tool_use", "id": callID, "name": c.name, "input": map[string]any{}}, deltas) {
 			return
 		}
+	}
+	if !s.end(t) {
+		return
 	}
 	stop := "end_turn"
 	if len(calls) > 0 {
