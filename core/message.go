@@ -73,14 +73,13 @@ const (
 // the usage it cost and why it stopped. ErrorMessage is set when StopReason is
 // StopError or StopAborted.
 type AssistantMessage struct {
-	Content      []Content  `json:"content"`
-	API          string     `json:"api"`
-	Provider     string     `json:"provider"`
-	Model        string     `json:"model"`
-	Usage        Usage      `json:"usage"`
-	StopReason   StopReason `json:"stopReason"`
-	ErrorMessage string     `json:"errorMessage,omitempty"`
-	Timestamp    int64      `json:"timestamp"`
+	Content    []Content  `json:"content"`
+	API        string     `json:"api"`
+	Provider   string     `json:"provider"`
+	Model      string     `json:"model"`
+	Usage      Usage      `json:"usage"`
+	StopReason StopReason `json:"stopReason"`
+	Timestamp  int64      `json:"timestamp"`
 	// ResponseID is the provider's id for the response, when it gives one.
 	ResponseID string `json:"responseId,omitempty"`
 	// RawStopReason is the provider's own word for why the answer ended
@@ -91,6 +90,10 @@ type AssistantMessage struct {
 	// names one that differs from Model, the one asked for (routers,
 	// aliases, dated snapshots), as pi keeps it.
 	ResponseModel string `json:"responseModel,omitempty"`
+	// ErrorMessage says what went wrong when StopReason is StopError or
+	// StopAborted. It is the last member, where pi writes it: pi sets it on
+	// the message only once the request has failed.
+	ErrorMessage string `json:"errorMessage,omitempty"`
 }
 
 // MessageRole implements Message.

@@ -177,27 +177,39 @@ func (b *Builder) Block(i int) *core.Content {
 // here: they are stored compacted, in the model's key order; arguments that
 // are empty or not a JSON object become {}.
 func (b *Builder) End(i int) {
+	if b.close(i) {
+		b.emit(Event{Type: b.endEvent(i), Index: i, Message: &b.msg})
+	}
+}
+
+// endEvent is the event that ends block i.
+func (b *Builder) endEvent(i int) EventType {
+	switch b.msg.Content[i].Type {
+	case core.ContentThinking:
+		return EventThinkingEnd
+	case core.ContentToolCall:
+		return EventToolCallEnd
+	}
+	return EventTextEnd
+}
+
+// close closes block i without emitting anything, parsing a tool call's
+// arguments, and reports whether it was open.
+func (b *Builder) close(i int) bool {
 	if !b.IsOpen(i) {
-		return
+		return false
 	}
 	st := b.blocks[i]
 	st.open = false
 	c := &b.msg.Content[i]
-	var ev EventType
-	switch c.Type {
-	case core.ContentText:
-		ev = EventTextEnd
-	case core.ContentThinking:
-		ev = EventThinkingEnd
-	case core.ContentToolCall:
+	if c.Type == core.ContentToolCall {
 		var ok bool
 		if c.Arguments, ok = parseArguments(st.buf.String()); !ok {
 			c.InvalidArguments = st.buf.String()
 		}
-		ev = EventToolCallEnd
 	}
 	st.buf = strings.Builder{}
-	b.emit(Event{Type: ev, Index: i, Message: &b.msg})
+	return true
 }
 
 // parseArguments turns streamed argument text into a compact JSON object.
@@ -266,14 +278,23 @@ func (b *Builder) hasToolCalls() bool {
 }
 
 // Fail ends the message with an error (or as aborted), keeping everything
-// received so far, and emits EventError. Open blocks are closed first so the
-// message is complete and can be stored and replayed.
+// received so far, and emits EventError. Open blocks are closed so the
+// message is complete and can be stored and replayed. As in pi 0.87.1, an
+// aborted message emits its blocks' end events first (the stream stopped
+// reading, then ended what it had); one that failed (StopError) emits none,
+// for the error cut the stream mid-block.
 func (b *Builder) Fail(reason core.StopReason, err error) *core.AssistantMessage {
 	if b.done {
 		return &b.msg
 	}
 	b.Start()
-	b.EndAll()
+	if reason == core.StopAborted {
+		b.EndAll()
+	} else {
+		for i := range b.blocks {
+			b.close(i)
+		}
+	}
 	b.done = true
 	b.msg.StopReason = reason
 	if err != nil {

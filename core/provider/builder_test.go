@@ -307,7 +307,7 @@ func TestBuilderFailKeepsContent(t *testing.T) {
 	tc := b.BeginToolCall("c", "bash")
 	b.Append(tc, `{"cmd":"l`)
 	msg := b.Fail(core.StopError, errors.New("stream interrupted: unexpected EOF"))
-	want := `start text_start:0 text_delta:0:partial answer toolcall_start:1 toolcall_delta:1:{"cmd":"l text_end:0 toolcall_end:1 error:error`
+	want := `start text_start:0 text_delta:0:partial answer toolcall_start:1 toolcall_delta:1:{"cmd":"l error:error`
 	if got := r.trace(); got != want {
 		t.Errorf("events\n got %s\nwant %s", got, want)
 	}
@@ -492,5 +492,18 @@ func TestBuilderKeepsBrokenArguments(t *testing.T) {
 		if string(c.Arguments) != tt.args || c.InvalidArguments != tt.invalid {
 			t.Errorf("%q: arguments %s, invalid %q", tt.raw, c.Arguments, c.InvalidArguments)
 		}
+	}
+}
+
+// TestBuilderAbortEndsBlocks checks that an aborted message, unlike a failed
+// one, ends its open blocks before the error event, as pi 0.87.1 does.
+func TestBuilderAbortEndsBlocks(t *testing.T) {
+	b, r := newBuilder()
+	tx := b.BeginText()
+	b.Append(tx, "partial")
+	b.Fail(core.StopAborted, errors.New("aborted"))
+	want := `start text_start:0 text_delta:0:partial text_end:0 error:aborted`
+	if got := r.trace(); got != want {
+		t.Errorf("events\n got %s\nwant %s", got, want)
 	}
 }

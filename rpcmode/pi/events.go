@@ -498,15 +498,15 @@ func appendAssistant(dst []byte, m *core.AssistantMessage) ([]byte, error) {
 	dst = append(dst, usage...)
 	dst = append(dst, `,"stopReason":`...)
 	dst = core.AppendJSONString(dst, string(m.StopReason))
-	if m.ErrorMessage != "" {
-		dst = append(dst, `,"errorMessage":`...)
-		dst = core.AppendJSONString(dst, m.ErrorMessage)
-	}
 	dst = append(dst, `,"timestamp":`...)
 	dst = strconv.AppendInt(dst, m.Timestamp, 10)
 	if m.ResponseID != "" {
 		dst = append(dst, `,"responseId":`...)
 		dst = core.AppendJSONString(dst, m.ResponseID)
+	}
+	if m.ErrorMessage != "" {
+		dst = append(dst, `,"errorMessage":`...)
+		dst = core.AppendJSONString(dst, m.ErrorMessage)
 	}
 	return append(dst, '}'), nil
 }

@@ -11,6 +11,10 @@ import (
 // errBusy is pi's wording of agent.ErrBusy, which hosts match on.
 var errBusy = errors.New("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.")
 
+// errCompacting is pi's refusal of a prompt, without a streamingBehavior,
+// while a compaction runs: it says to wait, as queueing is not what helps.
+var errCompacting = errors.New("Cannot submit a prompt while compaction is in progress. Wait for compaction to finish and retry.")
+
 // prompt answers prompt, steer and follow_up. The response is written
 // before the prompt's agent_start and after the queue_update a queued
 // message causes, as pi writes them; there is exactly one response, also
@@ -112,6 +116,9 @@ func (s *server) accept(c *command, text string, images []core.Content, behavior
 	}
 	if errors.Is(err, agent.ErrBusy) {
 		err = errBusy
+		if st.IsCompacting || s.sess.State().IsCompacting {
+			err = errCompacting
+		}
 	}
 	var data any
 	if err == nil && !s.host.Compat073 {

@@ -70,6 +70,9 @@ func (s *stream) run(ctx context.Context, body io.Reader) (*core.AssistantMessag
 	case "MAX_TOKENS":
 		return s.b.Finish(core.StopLength), nil
 	}
+	// The answer arrived whole and then was refused: its blocks end as
+	// they would on success before the message fails, as pi's do.
+	s.b.EndAll()
 	return provider.Fail(ctx, s.b, finishError(s.name, s.finish, s.blocked, redact.Secrets(s.finishMsg, s.key)))
 }
 
