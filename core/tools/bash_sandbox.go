@@ -52,7 +52,8 @@ func (b *Bash) SandboxUse(call core.ToolCall) core.SandboxUse {
 	var a struct {
 		Leave bool `json:"dangerouslyDisableSandbox"`
 	}
-	if json.Unmarshal(call.Arguments, &a) == nil && a.Leave {
+	// Arguments that cannot be read fail closed: the gate asks.
+	if json.Unmarshal(call.Arguments, &a) != nil || a.Leave {
 		return core.LeavesSandbox
 	}
 	return core.Sandboxed

@@ -53,6 +53,9 @@ func TestBashSandboxed(t *testing.T) {
 	if use := b.SandboxUse(core.ToolCall{Arguments: []byte(`{"command":"ls"}`)}); use != core.Sandboxed {
 		t.Errorf("SandboxUse = %v", use)
 	}
+	if use := b.SandboxUse(core.ToolCall{Arguments: []byte(`{"command":"ls","dangerouslyDisableSandbox":"yes"}`)}); use != core.LeavesSandbox {
+		t.Errorf("unreadable arguments: SandboxUse = %v, want LeavesSandbox (fail closed)", use)
+	}
 	spec := b.Spec()
 	if !strings.Contains(string(spec.Parameters), "dangerouslyDisableSandbox") || !strings.Contains(spec.Description, "sandbox") {
 		t.Errorf("spec does not tell the model about the sandbox: %s", spec.Parameters)
