@@ -6,7 +6,6 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
-	"github.com/cairn-dev/cairn/core/escape"
 )
 
 // permit is a session/request_permission awaiting the client's answer.
@@ -54,6 +53,35 @@ func optionKind(o approval.Option) string {
 	return ""
 }
 
+// permissionOptions are the options of a permission request: allow once;
+// one "always" option, the narrowest the gate offers (a rule for this
+// session, named for what it saves, so an editor that labels options by
+// kind shows one "always" button, and none of them writes a file);
+// reject once; and reject_always for the tool.
+func permissionOptions(offered []core.Option, tool string) []permissionOption {
+	var opts []permissionOption
+	always := false
+	for _, o := range offered {
+		k := optionKind(approval.Option(o.Value))
+		switch {
+		case k == "":
+			continue
+		case k == "allow_always" && (always || approval.Option(o.Value) != approval.OptionAllowSession):
+			continue
+		case k == "allow_always":
+			always = true
+			name := o.Label
+			if o.Saves != "" {
+				name = "Always allow " + o.Saves + " (this session)"
+			}
+			opts = append(opts, permissionOption{OptionID: o.Value, Name: name, Kind: k})
+			continue
+		}
+		opts = append(opts, permissionOption{OptionID: o.Value, Name: o.Label, Kind: k})
+	}
+	return append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (this session)", Kind: "reject_always"})
+}
+
 // ask puts a core question to the client. Approvals become
 // session/request_permission (a tool refused with reject_always is denied
 // by the gate without asking); cairn asks nothing else of an ACP client,
@@ -75,16 +103,12 @@ func (s *server) ask(w *writer, q core.Question) {
 	s.permissions[id] = permit{question: q.ID, callID: q.ToolCallID, tool: tool, offered: q.Options}
 	s.mu.Unlock()
 
-	var opts []permissionOption
-	for _, o := range q.Options {
-		if k := optionKind(approval.Option(o.Value)); k != "" {
-			opts = append(opts, permissionOption{OptionID: o.Value, Name: o.Label, Kind: k})
-		}
-	}
-	opts = append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (this session)", Kind: "reject_always"})
-	tc := toolCallUpdate{ToolCallID: q.ToolCallID, Title: escape.Visible(q.Title), Status: "pending"}
+	opts := permissionOptions(q.Options, tool)
+	// The card keeps its own title: the question's "Allow ...?" would stay
+	// on it after the answer (Zed keeps the last title it was sent).
+	tc := toolCallUpdate{ToolCallID: q.ToolCallID, Status: "pending"}
 	if c != nil {
-		tc.Kind, tc.Content = c.kind, c.diffs
+		tc.Title, tc.Kind, tc.Content = c.title, c.kind, c.diffs
 		if c.path != "" {
 			tc.Locations = []location{{Path: c.path}}
 		}

@@ -16,6 +16,7 @@ import (
 // toolCall is an open tool call as the writer tracks it.
 type toolCall struct {
 	name    string
+	title   string // the card's title, as tool_call sent it
 	kind    core.ToolKind
 	path    string          // the absolute path it acts on, or ""
 	diffs   []toolContent   // the diff preview of an edit or write
@@ -213,6 +214,7 @@ func firstLine(s string) string {
 // about to run.
 func (w *writer) toolStarted(e core.ToolExecutionStart) {
 	c, title, locs := w.srv.describe(e.ToolName, e.Args, true)
+	c.title = title
 	w.calls[e.ToolCallID] = c
 	w.order = append(w.order, e.ToolCallID)
 	raw := json.RawMessage(nil)
