@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/cairn-dev/cairn/core/mcp"
@@ -20,6 +21,10 @@ import (
 func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Options) int {
 	// Later sessions are built from the options as given, before buildApp
 	// fills them in; --session and --continue name the first one only.
+	// Without credentials cairn still answers: initialize offers the
+	// set-up as an authentication method and sessions fail saying what to
+	// set (an editor shows that; it does not show stderr).
+	opts.allowNoCredentials = true
 	later := *opts
 	later.Session, later.Continue = "", false
 	a, err := buildApp(streams, env, opts, false)
@@ -58,15 +63,27 @@ func acpHost(streams IOStreams, env environment, opts *Options, a *app) acp.Host
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}
 	return acp.Host{
-		Session:    a.session,
-		Approvals:  a.gate,
-		Models:     a.cat,
-		Tools:      a.session.Tools(),
-		Workspace:  a.workspace,
-		Prompts:    templates,
-		MCPPrompts: a.mcp.servers(),
-		Cwd:        a.cwd,
-		Version:    versionString(),
-		Warn:       func(msg string) { fmt.Fprintf(streams.Err, "cairn: %s\n", msg) },
+		Session:      a.session,
+		Approvals:    a.gate,
+		Models:       a.cat,
+		Tools:        a.session.Tools(),
+		Workspace:    a.workspace,
+		Prompts:      templates,
+		MCPPrompts:   a.mcp.servers(),
+		Cwd:          a.cwd,
+		Version:      versionString(),
+		Unconfigured: unconfigured(a),
+		Warn:         func(msg string) { fmt.Fprintf(streams.Err, "cairn: %s\n", msg) },
 	}
+}
+
+// unconfigured says what to set when no model provider has credentials,
+// for an editor's user: the variables the editor must pass to cairn, or
+// the models.json to add a provider to; "" when one has them.
+func unconfigured(a *app) string {
+	if !a.noCredentials {
+		return ""
+	}
+	return fmt.Sprintf("no model provider is configured: set %s in the environment your editor starts cairn with, or add a provider to %s",
+		strings.Join(a.cat.KeyEnvs(), " or "), a.cat.ConfigFile())
 }

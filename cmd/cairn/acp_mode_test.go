@@ -25,12 +25,18 @@ type acpDriver struct {
 
 func startACP(t *testing.T, vars map[string]string) *acpDriver {
 	t.Helper()
+	return startACPArgs(t, vars, "--provider", "faux", "--mode", "acp")
+}
+
+// startACPArgs runs cairn in-process with args.
+func startACPArgs(t *testing.T, vars map[string]string, args ...string) *acpDriver {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	d := &acpDriver{in: inW, lines: make(chan string), code: make(chan int, 1), errb: &strings.Builder{}}
 	streams := IOStreams{In: inR, Out: outW, Err: d.errb}
 	go func() {
-		c := run(context.Background(), []string{"--provider", "faux", "--mode", "acp"}, streams, func(k string) string { return vars[k] })
+		c := run(context.Background(), args, streams, func(k string) string { return vars[k] })
 		outW.Close()
 		d.code <- c
 	}()

@@ -25,9 +25,21 @@ type initializeParams struct {
 type initializeResult struct {
 	ProtocolVersion   int               `json:"protocolVersion"`
 	AgentCapabilities agentCapabilities `json:"agentCapabilities"`
-	AuthMethods       []struct{}        `json:"authMethods"`
+	AuthMethods       []authMethod      `json:"authMethods"`
 	AgentInfo         implementation    `json:"agentInfo"`
 }
+
+// authMethod is an AuthMethod of type agent (the default).
+type authMethod struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// setupMethod is the authentication method cairn offers when no model
+// provider has credentials: it is the instructions, since a key set in the
+// editor's environment needs a restart of the agent to be seen.
+const setupMethod = "cairn-provider-setup"
 
 type agentCapabilities struct {
 	LoadSession         bool           `json:"loadSession"`
@@ -83,9 +95,27 @@ func (s *server) initialize(m message) (any, *rpcError) {
 			// transport cairn's own configuration takes.
 			MCPCapabilities: mcpCaps{HTTP: s.host.Open != nil, SSE: s.host.Open != nil},
 		},
-		AuthMethods: []struct{}{},
+		AuthMethods: s.authMethods(),
 		AgentInfo:   implementation{Name: "cairn", Title: "cairn", Version: version},
 	}, nil
+}
+
+// authMethods offers the set-up instructions while no provider has
+// credentials, and nothing once one has.
+func (s *server) authMethods() []authMethod {
+	if s.host.Unconfigured == "" {
+		return []authMethod{}
+	}
+	return []authMethod{{ID: setupMethod, Name: "Set up a model provider", Description: s.host.Unconfigured}}
+}
+
+// needsAuth is the auth_required error of a session request made while no
+// provider has credentials, or nil.
+func (s *server) needsAuth() *rpcError {
+	if s.host.Unconfigured == "" {
+		return nil
+	}
+	return errorf(CodeAuthRequired, "Authentication required: %s; then restart the agent", s.host.Unconfigured)
 }
 
 // sessionCaps offers session/list and session/resume when sessions are
@@ -97,9 +127,27 @@ func sessionCaps(stored bool) map[string]any {
 	return map[string]any{"list": struct{}{}, "resume": struct{}{}}
 }
 
-// authenticate refuses: cairn offers no ACP authentication methods.
-func (s *server) authenticate(message) (any, *rpcError) {
-	return nil, errorf(CodeInvalidParams, "Invalid params: cairn has no ACP authentication methods; it uses the provider credentials in its own settings (run cairn once in a terminal and use /login)")
+// authenticate cannot log in for the client: cairn reads credentials from
+// its environment and models.json when it starts. It answers with what to
+// set, or, when a provider is configured, that nothing is needed.
+func (s *server) authenticate(m message) (any, *rpcError) {
+	var p struct {
+		MethodID *string         `json:"methodId"`
+		Meta     json.RawMessage `json:"_meta"`
+	}
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if p.MethodID == nil {
+		return nil, errorf(CodeInvalidParams, `Invalid params: "methodId" is required`)
+	}
+	if s.host.Unconfigured == "" {
+		return struct{}{}, nil
+	}
+	if *p.MethodID != setupMethod {
+		return nil, errorf(CodeInvalidParams, "Invalid params: unknown authentication method %q; cairn offers %q", jsonrpc2.Echo(*p.MethodID), setupMethod)
+	}
+	return nil, s.needsAuth()
 }
 
 type sessionParams struct {
@@ -120,6 +168,9 @@ type sessionResult struct {
 func (s *server) newSession(m message) (any, *rpcError) {
 	var p sessionParams
 	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if err := s.needsAuth(); err != nil {
 		return nil, err
 	}
 	if err := s.place(p, nil); err != nil {
@@ -220,6 +271,9 @@ func (s *server) resumeSession(m message) (any, *rpcError) { return s.switchSess
 func (s *server) switchSession(m message, replay bool) (any, *rpcError) {
 	var p sessionParams
 	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if err := s.needsAuth(); err != nil {
 		return nil, err
 	}
 	if p.SessionID == nil || *p.SessionID == "" {

@@ -80,6 +80,11 @@ type Host struct {
 	// ListSessions lists the stored sessions of another directory for
 	// session/list; nil lists none.
 	ListSessions func(cwd string) ([]session.Info, error)
+	// Unconfigured, when set, says that no model provider has credentials
+	// and what to set: initialize offers it as an authentication method
+	// and session/new, load and resume fail with auth_required saying it,
+	// instead of cairn exiting before it could answer.
+	Unconfigured string
 	// Close ends this host's session when Serve moves to another directory
 	// (Open) or, for a host Open built, when Serve returns. nil leaves it
 	// to the caller.
