@@ -73,6 +73,7 @@ func acpHost(streams IOStreams, env environment, opts *Options, a *app) acp.Host
 		Cwd:          a.cwd,
 		Version:      versionString(),
 		Unconfigured: unconfigured(a),
+		StartNotice:  untrustedNotice(opts),
 		Warn:         func(msg string) { fmt.Fprintf(streams.Err, "cairn: %s\n", msg) },
 	}
 }
@@ -86,4 +87,15 @@ func unconfigured(a *app) string {
 	}
 	return fmt.Sprintf("no model provider is configured: set %s in the environment your editor starts cairn with, or add a provider to %s",
 		strings.Join(a.cat.KeyEnvs(), " or "), a.cat.ConfigFile())
+}
+
+// untrustedNotice tells an editor's user, in the session, what of an
+// untrusted project cairn left out and how to trust it; "" when nothing
+// was.
+func untrustedNotice(opts *Options) string {
+	if opts.trust == nil || opts.trust.ignored == "" {
+		return ""
+	}
+	return opts.trust.ignored + ". To use them, read them, then run `cairn --trust-project` in " + opts.trust.project.Dir +
+		" from a terminal (or answer cairn's question when it starts there) and open a new thread."
 }

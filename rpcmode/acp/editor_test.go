@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 )
 
@@ -38,4 +39,23 @@ func TestPermissionKeepsCardTitleAndOneAlways(t *testing.T) {
 	}
 	r.answer(perm, selected("allow_session"))
 	r.update("tool_call_update", map[string]any{"toolCallId": "call_1", "status": "completed"})
+}
+
+// Each retry is shown as it starts, so the editor is not left silent while
+// cairn waits to try again.
+func TestRetryIsVisible(t *testing.T) {
+	r := newRig(t, rigConfig{retry: true})
+	r.faux.PushStep(func(*provider.Request) (faux.Response, error) {
+		return faux.Response{}, &provider.Error{Status: 500, Message: "internal server error", Retryable: true}
+	})
+	r.faux.Push(faux.Response{Text: "recovered"})
+	sid := r.newSession()
+	id := r.prompt(sid, "hi")
+	thought := r.update("agent_thought_chunk", nil)
+	if text := thought.str("params.update.content.text"); !strings.Contains(text, "retrying in 2s") || !strings.Contains(text, "attempt 1 of 2") || !strings.Contains(text, "internal server error") {
+		t.Errorf("retry update = %q", text)
+	}
+	if got := r.response(id).str("result.stopReason"); got != "end_turn" {
+		t.Errorf("stopReason = %q", got)
+	}
 }

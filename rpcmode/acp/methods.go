@@ -141,11 +141,12 @@ func (s *server) authenticate(m message) (any, *rpcError) {
 	if p.MethodID == nil {
 		return nil, errorf(CodeInvalidParams, `Invalid params: "methodId" is required`)
 	}
-	if s.host.Unconfigured == "" {
-		return struct{}{}, nil
-	}
 	if *p.MethodID != setupMethod {
-		return nil, errorf(CodeInvalidParams, "Invalid params: unknown authentication method %q; cairn offers %q", jsonrpc2.Echo(*p.MethodID), setupMethod)
+		return nil, errorf(CodeInvalidParams, "Invalid params: unknown authentication method %q; cairn's is %q (it says what to set up)", jsonrpc2.Echo(*p.MethodID), setupMethod)
+	}
+	if s.host.Unconfigured == "" {
+		// A provider is configured: nothing more is needed.
+		return struct{}{}, nil
 	}
 	return nil, s.needsAuth()
 }

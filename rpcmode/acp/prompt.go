@@ -40,6 +40,9 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	s.mu.Unlock()
 	b := s.b()
 	b.sub.Mark(markPrompt{m.ID})
+	if notice := b.host.StartNotice; notice != "" && s.firstTurn(*p.SessionID) {
+		b.sub.Mark(markNotice{core.Notice{Level: core.NotifyWarning, Message: notice}})
+	}
 	if servers := b.host.MCPPrompts; servers.NamesPrompt(text) {
 		// Asking the server may wait for it to start: not on the reader,
 		// so that session/cancel is read meanwhile.
@@ -74,6 +77,16 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	}
 	s.start(b, m.ID, text, images)
 	return nil, nil
+}
+
+// firstTurn reports whether session id has not had a turn yet, and
+// records that it has.
+func (s *server) firstTurn(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first := !s.noticed[id]
+	s.noticed[id] = true
+	return first
 }
 
 // start runs the prompt's turn in b's session.

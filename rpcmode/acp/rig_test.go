@@ -41,6 +41,8 @@ type rigConfig struct {
 	mcp       *mcp.Manager  // Host.MCPPrompts
 	// processes gives the sessions background commands.
 	processes bool
+	// retry retries failed requests (twice, without waiting).
+	retry bool
 }
 
 // rig is a running Serve with a pipe for its input and its output lines.
@@ -130,6 +132,10 @@ func rigHost(t *testing.T, cwd string, cfg rigConfig, fp *faux.Provider) Host {
 	if cfg.files {
 		store := session.Store{Dir: t.TempDir()}
 		acfg.Conversations = agent.NewFileConversations(store, cwd, store.Create(cwd))
+	}
+	if cfg.retry {
+		acfg.Retry = agent.RetrySettings{Enabled: true, MaxRetries: 2, BaseDelay: 2 * time.Second, MaxDelay: 10 * time.Second}
+		acfg.Sleep = func(context.Context, time.Duration) error { return nil }
 	}
 	sess, err := agent.New(acfg)
 	if err != nil {

@@ -85,6 +85,11 @@ type Host struct {
 	// and session/new, load and resume fail with auth_required saying it,
 	// instead of cairn exiting before it could answer.
 	Unconfigured string
+	// StartNotice, when set, is told to the person at the start of each
+	// session's first turn, in the agent's message (editors show no
+	// stderr): what of an untrusted project was left out and how to trust
+	// it.
+	StartNotice string
 	// Close ends this host's session when Serve moves to another directory
 	// (Open) or, for a host Open built, when Serve returns. nil leaves it
 	// to the caller.
@@ -163,11 +168,12 @@ type server struct {
 	closing     sync.WaitGroup     // sessions moved away from, being closed
 	background  sync.WaitGroup     // goroutines that end with ctx
 	stopping    bool               // shutdown began: nothing more starts in the background
+	noticed     map[string]bool    // sessions told the host's StartNotice
 }
 
 func newServer(h Host) *server {
 	s := &server{host: h, nextOut: 1,
-		permissions: map[int]permit{}, pending: map[int]chan message{}, choices: map[string]choice{}}
+		permissions: map[int]permit{}, pending: map[int]chan message{}, choices: map[string]choice{}, noticed: map[string]bool{}}
 	s.cur.Store(newBound(h))
 	if s.host.MaxFrameBytes <= 0 {
 		s.host.MaxFrameBytes = MaxFrameBytes
@@ -362,3 +368,8 @@ func (markLine) EventType() string    { return "acp_line" }
 func (markEnd) EventType() string     { return "acp_end" }
 func (markPrompt) EventType() string  { return "acp_prompt" }
 func (markRefused) EventType() string { return "acp_refused" }
+func (markNotice) EventType() string  { return "acp_notice" }
+
+// markNotice is a notice of the adapter's own for the person, in the turn
+// it is placed in.
+type markNotice struct{ notice core.Notice }

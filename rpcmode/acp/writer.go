@@ -3,10 +3,13 @@ package acp
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/jsonscan"
 )
 
@@ -135,6 +138,8 @@ func (w *writer) handle(e core.Event) {
 		w.sessionID = e.id
 	case markPrompt:
 		w.promptID, w.last = e.id, nil
+	case markNotice:
+		w.notice(e.notice)
 	case markRefused:
 		w.promptID = nil
 		w.srv.endPrompt()
@@ -172,6 +177,13 @@ func (w *writer) handle(e core.Event) {
 		w.update(sessionInfoUpdate{SessionUpdate: "session_info_update", Title: e.Name})
 	case core.Notice:
 		w.notice(e)
+	case core.AutoRetryStart:
+		// Without it the editor shows nothing while cairn waits to retry
+		// (seconds, for a 429 or a 500).
+		w.chunk("agent_thought_chunk", fmt.Sprintf("cairn: the model request failed (%s); retrying in %s (attempt %d of %d)\n",
+			escape.Visible(e.ErrorMessage), retryDelay(e.Delay), e.Attempt, e.MaxAttempts))
+	case core.AutoCompactionStart:
+		w.chunk("agent_thought_chunk", "cairn: compacting the conversation to fit the model's context window\n")
 	case core.Settled:
 		w.settled(e)
 	}
@@ -187,6 +199,14 @@ func (w *writer) notice(n core.Notice) {
 		return
 	}
 	w.chunk("agent_message_chunk", "> cairn: "+strings.ReplaceAll(n.Message, "\n", "\n> ")+"\n\n")
+}
+
+// retryDelay is a wait as a person reads it: "2s", "1.5s", "250ms".
+func retryDelay(d time.Duration) string {
+	if d >= time.Second {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Millisecond).String()
 }
 
 // settled answers the open prompt: every open tool call is closed first,
