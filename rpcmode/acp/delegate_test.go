@@ -150,7 +150,7 @@ func TestBashInTheClientsTerminal(t *testing.T) {
 		t.Errorf("terminal/create params: %s", create.text)
 	}
 	r.answer(create, map[string]any{"terminalId": "term-1"})
-	shown := r.update("tool_call_update", map[string]any{"toolCallId": "call_1", "status": "in_progress"})
+	shown := r.update("tool_call_update", map[string]any{"toolCallId": "call_1"})
 	for !strings.Contains(shown.text, `"terminalId":"term-1"`) {
 		shown = r.update("tool_call_update", map[string]any{"toolCallId": "call_1"})
 	}
@@ -171,6 +171,16 @@ func TestBashInTheClientsTerminal(t *testing.T) {
 	}
 	if got := toolResult(t, r, "call_1"); !strings.Contains(got, "FAIL x_test") || !strings.Contains(got, "Command exited with code 2") {
 		t.Errorf("the model was told %s", got)
+	}
+	// One in_progress per call: later updates carry only content.
+	inProgress := 0
+	for _, l := range r.out.all() {
+		if l.str("params.update.toolCallId") == "call_1" && l.str("params.update.status") == "in_progress" {
+			inProgress++
+		}
+	}
+	if inProgress != 1 {
+		t.Errorf("%d in_progress updates for one call, want 1", inProgress)
 	}
 	golden(t, r, "bash-in-client-terminal")
 }

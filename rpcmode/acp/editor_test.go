@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 )
@@ -57,5 +58,73 @@ func TestRetryIsVisible(t *testing.T) {
 	}
 	if got := r.response(id).str("result.stopReason"); got != "end_turn" {
 		t.Errorf("stopReason = %q", got)
+	}
+}
+
+// A binary attachment or an audio clip is left out with a notice to the
+// person and a line the model reads; the prompt still runs.
+func TestBinaryAttachmentsAreSkippedWithANotice(t *testing.T) {
+	r := newRig(t, rigConfig{responses: []faux.Response{{Text: "read the text"}}})
+	sid := r.newSession()
+	id := r.call("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{
+		map[string]any{"type": "text", "text": "summarise"},
+		map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///x/report.pdf", "blob": "JVBERi0=", "mimeType": "application/pdf"}},
+		map[string]any{"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+	}})
+	if got := r.response(id).str("result.stopReason"); got != "end_turn" {
+		t.Fatalf("stopReason = %q, want the prompt to run", got)
+	}
+	var notices []string
+	for _, l := range r.out.all() {
+		if l.str("params.update.sessionUpdate") == "agent_message_chunk" && strings.Contains(l.str("params.update.content.text"), "left out") {
+			notices = append(notices, l.str("params.update.content.text"))
+		}
+	}
+	if len(notices) != 2 || !strings.Contains(notices[0], "report.pdf (application/pdf)") || !strings.Contains(notices[1], "audio clip (audio/wav)") {
+		t.Errorf("notices = %q", notices)
+	}
+	u := r.sess.Messages()[0].(*core.UserMessage)
+	if text := u.Text(); !strings.Contains(text, "summarise") || !strings.Contains(text, "report.pdf") || !strings.Contains(text, "left out") {
+		t.Errorf("the model reads %q", text)
+	}
+}
+
+// Images sent to a model that takes none are refused with a message,
+// not dropped while the turn ends as if the model had seen them.
+func TestImageToATextOnlyModelIsRefused(t *testing.T) {
+	textOnly := faux.Model
+	textOnly.ID, textOnly.Input = "faux-text", []string{"text"}
+	r := newRig(t, rigConfig{models: []core.Model{textOnly}})
+	sid := r.newSession()
+	res := r.response(r.call("session/prompt", map[string]any{"sessionId": sid, "prompt": []any{
+		map[string]any{"type": "text", "text": "what is this"},
+		map[string]any{"type": "image", "data": "aGk=", "mimeType": "image/png"},
+	}}))
+	if res.get("error.code") != float64(CodeInvalidParams) || !strings.Contains(res.str("error.message"), "does not take images") {
+		t.Errorf("image to a text-only model: %s", res.text)
+	}
+	if n := len(r.sess.Messages()); n != 0 {
+		t.Errorf("%d messages stored for a refused prompt", n)
+	}
+}
+
+// An MCP tool's card names the tool, also when its arguments hold a
+// command or a path that would otherwise be the whole title.
+func TestMCPToolCardNamesTheTool(t *testing.T) {
+	h := rigHost(t, t.TempDir(), rigConfig{}, faux.New(faux.Options{}))
+	defer h.Session.Close()
+	s := newServer(h)
+	defer s.b().sub.Stop()
+	for args, want := range map[string]string{
+		`{"command":"ls -la"}`: "mcp__box__run ls -la",
+		`{"path":"notes.md"}`:  "mcp__box__run notes.md",
+		`{}`:                   "mcp__box__run",
+	} {
+		if _, title, _ := s.describe("mcp__box__run", []byte(args), false); title != want {
+			t.Errorf("title for %s = %q, want %q", args, title, want)
+		}
+	}
+	if _, title, _ := s.describe("bash", []byte(`{"command":"ls -la"}`), false); title != "ls -la" {
+		t.Errorf("bash title = %q", title)
 	}
 }

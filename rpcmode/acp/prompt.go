@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/escape"
 )
 
 type promptParams struct {
@@ -24,9 +25,13 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	if err := s.session(p.SessionID); err != nil {
 		return nil, err
 	}
-	text, images, err := promptContent(p.Prompt)
+	text, images, skipped, err := promptContent(p.Prompt)
 	if err != nil {
 		return nil, err
+	}
+	if model := s.b().sess.State().Model; len(images) > 0 && !model.SupportsImages() {
+		// Dropped silently, the person would think the model saw them.
+		return nil, errorf(CodeInvalidParams, "Invalid params: the model %s does not take images; choose a model that does (the model option) or send the prompt without them", model.ID)
 	}
 	if expanded, ok := s.b().host.Prompts.Expand(text); ok {
 		text = expanded
@@ -40,6 +45,9 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	s.mu.Unlock()
 	b := s.b()
 	b.sub.Mark(markPrompt{m.ID})
+	for _, what := range skipped {
+		b.sub.Mark(markNotice{core.Notice{Level: core.NotifyWarning, Message: "left out " + what + ": cairn reads text, text files and images only"}})
+	}
 	if notice := b.host.StartNotice; notice != "" && s.firstTurn(*p.SessionID) {
 		b.sub.Mark(markNotice{core.Notice{Level: core.NotifyWarning, Message: notice}})
 	}
@@ -153,12 +161,17 @@ func (s *server) abortPrompt(id json.RawMessage) {
 
 // promptContent reads a prompt's content blocks: text, resource links
 // (named in the text), embedded text resources (inlined) and images.
-func promptContent(blocks []json.RawMessage) (string, []core.Content, *rpcError) {
+// Binary resources and audio are left out, each named in skipped and in
+// the text (so the model knows the person attached them).
+func promptContent(blocks []json.RawMessage) (text string, images []core.Content, skipped []string, rerr *rpcError) {
 	if len(blocks) == 0 {
-		return "", nil, errorf(CodeInvalidParams, `Invalid params: "prompt" needs at least one content block`)
+		return "", nil, nil, errorf(CodeInvalidParams, `Invalid params: "prompt" needs at least one content block`)
 	}
 	var parts []string
-	var images []core.Content
+	skip := func(what string) {
+		skipped = append(skipped, what)
+		parts = append(parts, "["+what+" was attached but left out: cairn cannot read it]")
+	}
 	for i, raw := range blocks {
 		var b struct {
 			Type     string `json:"type"`
@@ -175,14 +188,14 @@ func promptContent(blocks []json.RawMessage) (string, []core.Content, *rpcError)
 			} `json:"resource"`
 		}
 		if err := json.Unmarshal(raw, &b); err != nil {
-			return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: %v", i, err)
+			return "", nil, nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: %v", i, err)
 		}
 		switch b.Type {
 		case "text":
 			parts = append(parts, b.Text)
 		case "image":
 			if b.Data == "" || b.MimeType == "" {
-				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: an image needs data and mimeType", i)
+				return "", nil, nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: an image needs data and mimeType", i)
 			}
 			images = append(images, core.ImageBlock(b.Data, b.MimeType))
 		case "resource_link":
@@ -193,15 +206,26 @@ func promptContent(blocks []json.RawMessage) (string, []core.Content, *rpcError)
 			parts = append(parts, "["+name+"]("+b.URI+")")
 		case "resource":
 			if b.Resource == nil {
-				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: a resource block needs a resource", i)
+				return "", nil, nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: a resource block needs a resource", i)
 			}
 			if b.Resource.Text == nil {
-				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: cairn takes text resources only, %s is binary", i, b.Resource.URI)
+				skip(attachmentName(escape.Visible(b.Resource.URI), b.Resource.MimeType))
+				continue
 			}
 			parts = append(parts, "<context uri=\""+b.Resource.URI+"\">\n"+*b.Resource.Text+"\n</context>")
+		case "audio":
+			skip(attachmentName("an audio clip", b.MimeType))
 		default:
-			return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: cairn does not take %q content", i, b.Type)
+			return "", nil, nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: cairn does not take %q content", i, b.Type)
 		}
 	}
-	return strings.Join(parts, "\n"), images, nil
+	return strings.Join(parts, "\n"), images, skipped, nil
+}
+
+// attachmentName names a left-out attachment: "report.pdf (application/pdf)".
+func attachmentName(name, mime string) string {
+	if mime == "" {
+		return name
+	}
+	return name + " (" + escape.Visible(mime) + ")"
 }

@@ -113,6 +113,10 @@ func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*too
 	case a.Pattern != "":
 		title = name + " " + a.Pattern
 	}
+	if strings.HasPrefix(name, "mcp__") && title != name && !strings.HasPrefix(title, name+" ") {
+		// An MCP tool's card names the tool, not only what it acts on.
+		title = name + " " + title
+	}
 	// The title quotes the model's command or path: escaped, so an
 	// editor showing it shows all of it.
 	title = escape.Visible(title)
@@ -242,7 +246,11 @@ func (w *writer) toolProgress(e core.ToolExecutionUpdate) {
 	if !ok {
 		return
 	}
-	c.running = true
+	status := ""
+	if !c.running {
+		// in_progress is said once per call; later updates carry content.
+		status, c.running = "in_progress", true
+	}
 	var term tools.BashTerminalDetails
 	if c.name == "bash" && json.Unmarshal(e.Partial.Details, &term) == nil && term.TerminalID != "" {
 		c.terminal = term.TerminalID
@@ -251,7 +259,7 @@ func (w *writer) toolProgress(e core.ToolExecutionUpdate) {
 	if c.terminal != "" {
 		content = c.terminalContent()
 	}
-	w.update(toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: e.ToolCallID, Status: "in_progress",
+	w.update(toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: e.ToolCallID, Status: status,
 		Content: content})
 }
 
