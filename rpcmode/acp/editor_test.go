@@ -1,10 +1,12 @@
 package acp
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 )
@@ -126,5 +128,30 @@ func TestMCPToolCardNamesTheTool(t *testing.T) {
 	}
 	if _, title, _ := s.describe("bash", []byte(`{"command":"ls -la"}`), false); title != "ls -la" {
 		t.Errorf("bash title = %q", title)
+	}
+}
+
+// After session/load, an edit's card ends showing its diff, as it did
+// live, not only the tool's "Successfully replaced" text.
+func TestLoadReplaysEditDiffs(t *testing.T) {
+	r := newRig(t, rigConfig{files: true, mode: approval.ModeYolo, responses: []faux.Response{
+		editCall("call_e", "a.txt", "one", "two"), {Text: "edited"}}})
+	writeFile(t, filepath.Join(r.cwd, "a.txt"), "one\n")
+	sid := r.newSession()
+	r.response(r.prompt(sid, "edit it"))
+	from := len(r.out.all())
+	r.result("session/load", map[string]any{"sessionId": sid, "cwd": r.cwd, "mcpServers": []any{}})
+	var done *line
+	for _, l := range r.out.all()[from:] {
+		if l.str("params.update.toolCallId") == "call_e" && l.str("params.update.status") == "completed" {
+			done = l
+		}
+	}
+	if done == nil {
+		t.Fatalf("no replayed completion of the edit:\n%s", r.out.dump(from))
+	}
+	content, _ := done.get("params.update.content").([]any)
+	if len(content) != 1 || content[0].(map[string]any)["type"] != "diff" || content[0].(map[string]any)["newText"] != "two" {
+		t.Errorf("replayed edit content = %v, want its diff", content)
 	}
 }

@@ -10,6 +10,9 @@ import (
 // user text, the agent's text and thinking, and each tool call with its
 // final state.
 func (s *server) replay(id string, msgs []core.Message) {
+	// diffs are the edit previews of the calls replayed so far: a call
+	// that succeeded ends showing its diff, as it did live.
+	diffs := map[string][]toolContent{}
 	for _, m := range msgs {
 		switch m := m.(type) {
 		case *core.UserMessage:
@@ -30,7 +33,12 @@ func (s *server) replay(id string, msgs []core.Message) {
 						s.notify(id, contentChunk{SessionUpdate: "agent_thought_chunk", Content: textBlock{Type: "text", Text: c.Thinking}})
 					}
 				case core.ContentToolCall:
+					if isPlanTool(c.Name) {
+						// The plan is shown as the plan, once.
+						continue
+					}
 					call, title, locs := s.describe(c.Name, c.Arguments, false)
+					diffs[c.ID] = call.diffs
 					var raw json.RawMessage
 					if json.Valid(c.Arguments) {
 						raw = c.Arguments
@@ -40,14 +48,22 @@ func (s *server) replay(id string, msgs []core.Message) {
 				}
 			}
 		case *core.ToolResultMessage:
-			status := "completed"
-			if m.IsError {
-				status = "failed"
-			}
-			s.notify(id, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: m.ToolCallID, Status: status, Content: textContent(m.Content)})
 			if p, ok := planOf(m.ToolName, m.IsError, m.Details); ok {
 				s.notify(id, p)
 			}
+			if isPlanTool(m.ToolName) {
+				if m.IsError {
+					s.notify(id, failedPlan(m.ToolCallID, m.Content))
+				}
+				continue
+			}
+			status, content := "completed", textContent(m.Content)
+			if m.IsError {
+				status = "failed"
+			} else if d := diffs[m.ToolCallID]; len(d) > 0 {
+				content = d
+			}
+			s.notify(id, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: m.ToolCallID, Status: status, Content: content})
 		}
 	}
 }

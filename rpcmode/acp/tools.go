@@ -217,6 +217,11 @@ func firstLine(s string) string {
 // toolStarted announces a call as pending: it waits for approval or is
 // about to run.
 func (w *writer) toolStarted(e core.ToolExecutionStart) {
+	if isPlanTool(e.ToolName) {
+		// Shown as the plan when it ends, not also as a tool card.
+		w.plans[e.ToolCallID] = true
+		return
+	}
 	c, title, locs := w.srv.describe(e.ToolName, e.Args, true)
 	c.title = title
 	w.calls[e.ToolCallID] = c
@@ -270,6 +275,15 @@ func (c *toolCall) terminalContent() []toolContent {
 // toolEnded closes a call: completed, or failed for an error, a refusal
 // or an abort.
 func (w *writer) toolEnded(id string, r core.ToolResult) {
+	if w.plans[id] {
+		delete(w.plans, id)
+		if p, ok := planOf(planTool, r.IsError, r.Details); ok {
+			w.update(p)
+		} else if r.IsError {
+			w.update(failedPlan(id, r.Content))
+		}
+		return
+	}
 	c, ok := w.calls[id]
 	if !ok {
 		return
@@ -301,10 +315,21 @@ func (w *writer) toolEnded(id string, r core.ToolResult) {
 		}
 	}
 	w.update(u)
-	if p, ok := planOf(c.name, r.IsError, r.Details); ok {
-		w.update(p)
-	}
 }
+
+// failedPlan is the card of a plan call that failed: shown once, failed,
+// so the person sees why the plan did not change.
+func failedPlan(id string, content []core.Content) toolCallStart {
+	return toolCallStart{SessionUpdate: "tool_call", ToolCallID: id, Title: planTool, Kind: core.KindThink,
+		Status: "failed", Content: textContent(content)}
+}
+
+// planTool is the tool whose calls ACP shows as the plan.
+const planTool = "plan"
+
+// isPlanTool reports whether calls of the tool named name are shown as
+// the plan (a plan session update) rather than as tool cards.
+func isPlanTool(name string) bool { return name == planTool }
 
 // planUpdate is the plan session update: the whole plan as it stands.
 type planUpdate struct {
@@ -315,7 +340,7 @@ type planUpdate struct {
 // planOf is the plan a successful plan tool call set, from its result's
 // details.
 func planOf(tool string, isError bool, details json.RawMessage) (planUpdate, bool) {
-	if tool != "plan" || isError {
+	if !isPlanTool(tool) || isError {
 		return planUpdate{}, false
 	}
 	var d tools.PlanDetails

@@ -25,7 +25,8 @@ type writer struct {
 	sessionID string
 	promptID  json.RawMessage // the unanswered session/prompt, nil when none
 	calls     map[string]*toolCall
-	order     []string // open calls, in the order they started
+	plans     map[string]bool // open calls of the plan tool, shown only as the plan
+	order     []string        // open calls, in the order they started
 	last      *core.AssistantMessage
 	line      []byte
 }
@@ -46,7 +47,7 @@ func (markHandoff) EventType() string { return "acp_handoff" }
 
 func (w *writer) run(sub *agent.Subscription, done chan<- struct{}) {
 	defer close(done)
-	w.calls = map[string]*toolCall{}
+	w.calls, w.plans = map[string]*toolCall{}, map[string]bool{}
 	events := sub.Events()
 	for {
 		// Not a range loop: a handoff changes the channel read.
