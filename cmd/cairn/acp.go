@@ -14,17 +14,19 @@ import (
 // acpMode serves the Agent Client Protocol (ACP v1) on stdin and stdout
 // until stdin ends or the process is told to stop; then the session file is
 // flushed and cairn exits 0. Only protocol frames reach stdout; warnings go
-// to stderr. A session/new or session/load naming another directory, or
-// MCP servers of the client's, moves cairn to a session built for it as if
-// cairn had been started there (its own project trust) with those servers
-// beside its own; the previous one is closed.
+// to stderr. Every ACP session is a session of its own, running beside the
+// others: the first one in the directory cairn started in is the one built
+// at start; any other (another thread of the editor, another directory, MCP
+// servers of the client's) is built for it as if cairn had been started
+// there (its own project trust) with those servers beside its own, and
+// closed with session/close or at the end.
 func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Options) int {
-	// Later sessions are built from the options as given, before buildApp
-	// fills them in; --session and --continue name the first one only.
 	// Without credentials cairn still answers: initialize offers the
 	// set-up as an authentication method and sessions fail saying what to
 	// set (an editor shows that; it does not show stderr).
 	opts.allowNoCredentials = true
+	// Later sessions are built from the options as given, before buildApp
+	// fills them in; --session and --continue name the first one only.
 	later := *opts
 	later.Session, later.Continue = "", false
 	a, err := buildApp(streams, env, opts, false)
@@ -48,7 +50,12 @@ func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		return h, nil
 	}
 	store := sessionStore(env, opts)
-	host.ListSessions = func(cwd string) ([]session.Info, error) { return store.List(cwd) }
+	host.ListSessions = func(cwd string) ([]session.Info, error) {
+		if cwd == "" {
+			return store.ListAll()
+		}
+		return store.List(cwd)
+	}
 	if err := acp.Serve(ctx, streams.In, streams.Out, host); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure

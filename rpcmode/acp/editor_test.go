@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,18 +116,18 @@ func TestImageToATextOnlyModelIsRefused(t *testing.T) {
 func TestMCPToolCardNamesTheTool(t *testing.T) {
 	h := rigHost(t, t.TempDir(), rigConfig{}, faux.New(faux.Options{}))
 	defer h.Session.Close()
-	s := newServer(h)
-	defer s.b().sub.Stop()
+	s := newServer(h, io.Discard)
+	defer s.first.sub.Stop()
 	for args, want := range map[string]string{
 		`{"command":"ls -la"}`: "mcp__box__run ls -la",
 		`{"path":"notes.md"}`:  "mcp__box__run notes.md",
 		`{}`:                   "mcp__box__run",
 	} {
-		if _, title, _ := s.describe("mcp__box__run", []byte(args), false); title != want {
+		if _, title, _ := s.describe(s.first, "mcp__box__run", []byte(args), false); title != want {
 			t.Errorf("title for %s = %q, want %q", args, title, want)
 		}
 	}
-	if _, title, _ := s.describe("bash", []byte(`{"command":"ls -la"}`), false); title != "ls -la" {
+	if _, title, _ := s.describe(s.first, "bash", []byte(`{"command":"ls -la"}`), false); title != "ls -la" {
 		t.Errorf("bash title = %q", title)
 	}
 }

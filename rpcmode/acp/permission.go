@@ -10,6 +10,7 @@ import (
 
 // permit is a session/request_permission awaiting the client's answer.
 type permit struct {
+	t        *thread
 	question string // the core question it asks
 	callID   string
 	tool     string
@@ -87,7 +88,7 @@ func permissionOptions(offered []core.Option, tool string) []permissionOption {
 // by the gate without asking); cairn asks nothing else of an ACP client,
 // so other questions are dismissed.
 func (s *server) ask(w *writer, q core.Question) {
-	if q.Purpose != core.PurposeApproval || q.Kind != core.QuestionSelect || w.sessionID == "" {
+	if q.Purpose != core.PurposeApproval || q.Kind != core.QuestionSelect {
 		s.warn("acp: dismissed a question ACP cannot ask: %s", q.Title)
 		_ = w.sess.Dismiss(q.ID)
 		return
@@ -100,7 +101,7 @@ func (s *server) ask(w *writer, q core.Question) {
 	s.mu.Lock()
 	id := s.nextOut
 	s.nextOut++
-	s.permissions[id] = permit{question: q.ID, callID: q.ToolCallID, tool: tool, offered: q.Options}
+	s.permissions[id] = permit{t: w.t, question: q.ID, callID: q.ToolCallID, tool: tool, offered: q.Options}
 	s.mu.Unlock()
 
 	opts := permissionOptions(q.Options, tool)
@@ -146,37 +147,37 @@ func (s *server) answered(m message) {
 	}
 	var r permissionResult
 	if m.Error != nil || json.Unmarshal(m.Result, &r) != nil || r.Outcome.Outcome != "selected" {
-		_ = s.b().sess.Dismiss(p.question)
+		_ = p.t.b.sess.Dismiss(p.question)
 		return
 	}
 	opt := approval.Option(r.Outcome.OptionID)
 	if opt == rejectAlways {
 		opt = approval.OptionDeny
 		if p.tool != "" {
-			s.b().host.Approvals.DenyTool(p.tool)
+			p.t.b.host.Approvals.DenyTool(p.tool)
 		}
 	}
 	s.mu.Lock()
-	s.choices[p.question] = choice{callID: p.callID, option: opt}
+	p.t.choices[p.question] = choice{callID: p.callID, option: opt}
 	s.mu.Unlock()
 	// An option that was never offered is refused by the gate.
-	_ = s.b().sess.Answer(p.question, core.Answer{Value: string(opt)})
+	_ = p.t.b.sess.Answer(p.question, core.Answer{Value: string(opt)})
 }
 
-// closedQuestion forgets a question that ended. It returns how it was
-// answered, if it was, and the permission requests still awaiting the
+// closedQuestion forgets a question of t's that ended. It returns how it
+// was answered, if it was, and the permission requests still awaiting the
 // client's answer (the question timed out or its turn was cancelled).
-func (s *server) closedQuestion(id string) (c choice, answered bool, stale []int) {
+func (s *server) closedQuestion(t *thread, id string) (c choice, answered bool, stale []int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for n, p := range s.permissions {
-		if p.question == id {
+		if p.t == t && p.question == id {
 			delete(s.permissions, n)
 			stale = append(stale, n)
 		}
 	}
-	c, answered = s.choices[id]
-	delete(s.choices, id)
+	c, answered = t.choices[id]
+	delete(t.choices, id)
 	return c, answered, stale
 }
 

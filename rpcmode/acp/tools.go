@@ -88,11 +88,11 @@ const maxPreviewFile = 4 << 20
 // describe builds a call's title, locations and diff preview.
 // A replayed call (readFile false) does not read the file, which holds
 // the call's result by now.
-func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*toolCall, string, []location) {
-	c := &toolCall{name: name, kind: s.kind(name), rawArgs: raw}
+func (s *server) describe(b *bound, name string, raw json.RawMessage, readFile bool) (*toolCall, string, []location) {
+	c := &toolCall{name: name, kind: kind(b, name), rawArgs: raw}
 	if inner, ok := mcpCallTarget(name, raw); ok {
 		// A call through mcp_call is shown as the MCP tool it calls.
-		return &toolCall{name: name, kind: s.kind(inner), rawArgs: raw}, inner, nil
+		return &toolCall{name: name, kind: kind(b, inner), rawArgs: raw}, inner, nil
 	}
 	var a toolArgs
 	_ = json.Unmarshal(raw, &a)
@@ -124,7 +124,7 @@ func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*too
 	if a.Path != "" {
 		// The file the tools will read or write: '@', '~' and links
 		// resolved as the gate resolved them.
-		c.path = toolpath.Resolve(a.Path, s.b().host.Cwd)
+		c.path = toolpath.Resolve(a.Path, b.host.Cwd)
 		l := location{Path: c.path}
 		if a.Offset != nil && *a.Offset > 0 {
 			l.Line = a.Offset
@@ -137,11 +137,10 @@ func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*too
 	return c, title, locs
 }
 
-// kind is the ACP kind of the tool named name: from the tools the session
-// began with, else from the tools it has now (an MCP server's tools come
-// while it runs), else other.
-func (s *server) kind(name string) core.ToolKind {
-	b := s.b()
+// kind is the ACP kind of the tool named name in b's session: from the
+// tools the session began with, else from the tools it has now (an MCP
+// server's tools come while it runs), else other.
+func kind(b *bound, name string) core.ToolKind {
 	if k := b.kinds[name]; k != "" {
 		return k
 	}
@@ -222,7 +221,7 @@ func (w *writer) toolStarted(e core.ToolExecutionStart) {
 		w.plans[e.ToolCallID] = true
 		return
 	}
-	c, title, locs := w.srv.describe(e.ToolName, e.Args, true)
+	c, title, locs := w.srv.describe(w.t.b, e.ToolName, e.Args, true)
 	c.title = title
 	w.calls[e.ToolCallID] = c
 	w.order = append(w.order, e.ToolCallID)
@@ -366,8 +365,8 @@ func textContent(blocks []core.Content) []toolContent {
 // timeout) is withdrawn with $/cancel_request; after session/cancel the
 // client answers its requests itself, as the protocol asks.
 func (w *writer) questionClosed(e core.QuestionClosed) {
-	c, answered, stale := w.srv.closedQuestion(e.ID)
-	if e.Outcome == core.Aborted && w.srv.cancelling() {
+	c, answered, stale := w.srv.closedQuestion(w.t, e.ID)
+	if e.Outcome == core.Aborted && w.srv.cancelling(w.t) {
 		stale = nil
 	}
 	for _, n := range stale {
