@@ -172,20 +172,15 @@ func (s *server) attach(b *bound, opened bool) *thread {
 }
 
 // detach ends a thread whose turn has settled: its last frames are
-// written, and its core session is closed (when Serve opened it) or kept
-// for the next thread.
+// written, and its core session is closed when Serve opened it. The
+// host's own session is not used again (its caller closes it): a new
+// thread starts as fresh as any other.
 func (s *server) detach(t *thread) {
 	t.b.sub.Mark(markEnd{})
 	<-t.written
 	if t.opened {
 		s.release(t.b, true)
-		return
 	}
-	s.mu.Lock()
-	if !s.stopping {
-		s.spare = t.b
-	}
-	s.mu.Unlock()
 }
 
 // closeSession handles session/close: the thread's turn is cancelled, it
