@@ -404,4 +404,3 @@ func (s *server) listSessions(m message) (any, *rpcError) {
 	}
 	return out, nil
 }
-

@@ -40,7 +40,7 @@ type rigConfig struct {
 	// single leaves Host.Open nil: the host holds one session and serves
 	// only its own directory.
 	single bool
-	mcp       *mcp.Manager  // Host.MCPPrompts
+	mcp    *mcp.Manager // Host.MCPPrompts
 	// processes gives the sessions background commands.
 	processes bool
 	// retry retries failed requests (twice, without waiting).
