@@ -173,19 +173,28 @@ func (s *server) attach(b *bound, opened bool) *thread {
 
 // detach ends a thread whose turn has settled: its last frames are
 // written, and its core session is closed when Serve opened it. The
-// host's own session is not used again (its caller closes it): a new
-// thread starts as fresh as any other.
+// host's own session is not used again while the host can open others
+// (its caller closes it), so a new thread starts as fresh as any other;
+// without Host.Open it is the only one there is.
 func (s *server) detach(t *thread) {
 	t.b.sub.Mark(markEnd{})
 	<-t.written
-	if t.opened {
+	switch {
+	case t.opened:
 		s.release(t.b, true)
+	case s.host.Open == nil:
+		s.mu.Lock()
+		if !s.stopping {
+			s.spare = t.b
+		}
+		s.mu.Unlock()
 	}
 }
 
 // closeSession handles session/close: the thread's turn is cancelled, it
 // stops taking requests at once, and its session is closed once settled
-// (at most settleLimit later).
+// (at most settleLimit later); then the request is answered. Other
+// requests are read meanwhile.
 func (s *server) closeSession(m message) (any, *rpcError) {
 	var p sessionParams
 	if err := decodeParams(m.Params, &p); err != nil {
@@ -206,6 +215,7 @@ func (s *server) closeSession(m message) (any, *rpcError) {
 		defer cancel()
 		_ = t.b.sess.Wait(ctx)
 		s.detach(t)
+		s.reply(m.ID, struct{}{})
 	}()
-	return struct{}{}, nil
+	return nil, nil
 }

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn/core/provider/faux"
@@ -93,5 +94,22 @@ func TestNeverPromptedThreadResumes(t *testing.T) {
 	}
 	if res := r.response(r.call("session/resume", map[string]any{"sessionId": b, "cwd": r.cwd, "mcpServers": []any{}})); res.get("error") != nil {
 		t.Errorf("resume of the other: %s", res.text)
+	}
+}
+
+// A host that cannot open sessions holds one at a time: a second
+// session/new is refused saying so, and after session/close a new one
+// opens.
+func TestSingleSessionHostAfterClose(t *testing.T) {
+	r := newRig(t, rigConfig{single: true, responses: []faux.Response{{Text: "again"}}})
+	a := r.newSession()
+	l := r.response(r.call("session/new", map[string]any{"cwd": r.cwd, "mcpServers": []any{}}))
+	if l.get("error.code") != float64(CodeInvalidRequest) || !strings.Contains(l.str("error.message"), "close the open one first") {
+		t.Errorf("second session/new on a single-session host: %s", l.text)
+	}
+	r.result("session/close", map[string]any{"sessionId": a})
+	b := r.newSession()
+	if got := r.response(r.prompt(b, "hi")).str("result.stopReason"); got != "end_turn" {
+		t.Errorf("after close: %q", got)
 	}
 }
