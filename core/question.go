@@ -38,10 +38,13 @@ const (
 )
 
 // Option is one choice of a select question: Value is what an answer
-// carries, Label what a person reads.
+// carries, Label what a person reads. Saves, when set, is what choosing it
+// remembers, in words a person reads (an approval's rule: "bash: git
+// status"), so a front end that names options itself can say it.
 type Option struct {
 	Value string
 	Label string
+	Saves string
 }
 
 // Question is something the session asks whoever is in front of it. It

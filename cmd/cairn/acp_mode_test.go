@@ -23,14 +23,20 @@ type acpDriver struct {
 	send  func(id int, method string, params any)
 }
 
-func startACP(t *testing.T, vars map[string]string) *acpDriver {
+func startACP(t testing.TB, vars map[string]string) *acpDriver {
+	t.Helper()
+	return startACPArgs(t, vars, "--provider", "faux", "--mode", "acp")
+}
+
+// startACPArgs runs cairn in-process with args.
+func startACPArgs(t testing.TB, vars map[string]string, args ...string) *acpDriver {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	d := &acpDriver{in: inW, lines: make(chan string), code: make(chan int, 1), errb: &strings.Builder{}}
 	streams := IOStreams{In: inR, Out: outW, Err: d.errb}
 	go func() {
-		c := run(context.Background(), []string{"--provider", "faux", "--mode", "acp"}, streams, func(k string) string { return vars[k] })
+		c := run(context.Background(), args, streams, func(k string) string { return vars[k] })
 		outW.Close()
 		d.code <- c
 	}()
@@ -53,7 +59,7 @@ func startACP(t *testing.T, vars map[string]string) *acpDriver {
 
 // next reads frames until one for which match holds; every line must be a
 // JSON-RPC 2.0 object.
-func (d *acpDriver) next(t *testing.T, what string, match func(map[string]any) bool) map[string]any {
+func (d *acpDriver) next(t testing.TB, what string, match func(map[string]any) bool) map[string]any {
 	t.Helper()
 	timeout := time.After(15 * time.Second)
 	for {
@@ -76,19 +82,19 @@ func (d *acpDriver) next(t *testing.T, what string, match func(map[string]any) b
 }
 
 // await reads frames until the response to id.
-func (d *acpDriver) await(t *testing.T, id int) map[string]any {
+func (d *acpDriver) await(t testing.TB, id int) map[string]any {
 	t.Helper()
 	return d.next(t, fmt.Sprintf("response %d", id), func(m map[string]any) bool { return m["method"] == nil && m["id"] == float64(id) })
 }
 
 // request reads frames until cairn's request of method.
-func (d *acpDriver) request(t *testing.T, method string) map[string]any {
+func (d *acpDriver) request(t testing.TB, method string) map[string]any {
 	t.Helper()
 	return d.next(t, "a "+method+" request", func(m map[string]any) bool { return m["method"] == method && m["id"] != nil })
 }
 
 // answer replies to one of cairn's requests.
-func (d *acpDriver) answer(t *testing.T, req map[string]any, result any) {
+func (d *acpDriver) answer(t testing.TB, req map[string]any, result any) {
 	t.Helper()
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req["id"], "result": result})
 	if _, err := d.in.Write(append(b, '\n')); err != nil {
@@ -97,7 +103,7 @@ func (d *acpDriver) answer(t *testing.T, req map[string]any, result any) {
 }
 
 // finish ends stdin and waits for cairn to exit 0.
-func (d *acpDriver) finish(t *testing.T) {
+func (d *acpDriver) finish(t testing.TB) {
 	t.Helper()
 	d.in.Close()
 	for range d.lines {

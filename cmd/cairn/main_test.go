@@ -51,7 +51,7 @@ func invoke(t *testing.T, vars map[string]string, stdin *string, args ...string)
 	return result{code, out.String(), errb.String()}
 }
 
-func writeScript(t *testing.T, script string) string {
+func writeScript(t testing.TB, script string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "script.json")
 	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {

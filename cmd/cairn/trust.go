@@ -28,6 +28,10 @@ type projectTrust struct {
 	// store is where trust is kept; nil when the project is the person's
 	// home directory.
 	store *trust.Store
+	// ignored, when the project's files are ignored for want of trust,
+	// says which and why ("project /p is not trusted, so cairn ignores its
+	// AGENTS.md"), for front ends that show no stderr.
+	ignored string
 }
 
 // trusted reports whether the project's control files may be used. A
@@ -97,8 +101,8 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 	case state == trust.Outdated:
 		why = "was trusted by an older cairn, which checked its files another way"
 	}
-	fmt.Fprintf(streams.Err, "cairn: warning: project %s %s, so cairn ignores its %s (only settings that make approvals stricter apply); read them, then run cairn --trust-project there to use them\n",
-		t.project.Dir, why, listFiles(t.files))
+	t.ignored = fmt.Sprintf("project %s %s, so cairn ignores its %s (only settings that make approvals stricter apply)", t.project.Dir, why, listFiles(t.files))
+	fmt.Fprintf(streams.Err, "cairn: warning: %s; read them, then run cairn --trust-project there to use them\n", t.ignored)
 	return t
 }
 

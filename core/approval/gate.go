@@ -338,13 +338,32 @@ func (q question) message() string {
 		parts = append(parts, "Careful: this call "+q.warning+".")
 	}
 	if slices.Contains(q.options, OptionAllowSession) && len(q.session) > 0 {
-		rules := make([]string, len(q.session))
-		for i, r := range q.session {
-			rules[i] = r.String()
-		}
-		parts = append(parts, "Remembering allows "+strings.Join(rules, "; ")+".")
+		parts = append(parts, "Remembering allows "+rulesText(q.session)+".")
 	}
 	return strings.Join(parts, " ")
+}
+
+// rulesOf is what answering with o remembers: none for the options that
+// remember nothing.
+func (q question) rulesOf(o Option) []Rule {
+	switch o {
+	case OptionAllowSession, OptionAllowAlways:
+		return q.session
+	case OptionAllowProject:
+		return q.project
+	case OptionAllowServer:
+		return q.server
+	}
+	return nil
+}
+
+// rulesText is rules as a person reads them: "bash: git status; bash: ls".
+func rulesText(rules []Rule) string {
+	texts := make([]string, len(rules))
+	for i, r := range rules {
+		texts[i] = r.String()
+	}
+	return strings.Join(texts, "; ")
 }
 
 // what names the tool and what it acts on: "bash: git status", "bash:
@@ -403,7 +422,7 @@ func (g *Gate) selectOption(ctx context.Context, asker core.Asker, q question) (
 	}
 	opts := make([]core.Option, len(q.options))
 	for i, o := range q.options {
-		opts[i] = core.Option{Value: string(o), Label: o.Label()}
+		opts[i] = core.Option{Value: string(o), Label: o.Label(), Saves: escape.Visible(rulesText(q.rulesOf(o)))}
 	}
 	// The subject is the model's text: shown with its control characters
 	// escaped, so it cannot hide or rewrite what the question says.

@@ -771,3 +771,29 @@ func TestOpenNamedPipe(t *testing.T) {
 		t.Fatal("Open blocked on a named pipe")
 	}
 }
+
+// ListAll lists the sessions of every project directory, newest first,
+// and skips what is not a project's session directory.
+func TestStoreListAll(t *testing.T) {
+	s := testStore(t)
+	if all, err := s.ListAll(); err != nil || len(all) != 0 {
+		t.Fatalf("ListAll of an empty store = %v, %v", all, err)
+	}
+	var paths []string
+	for i, cwd := range []string{"/p", "/q"} {
+		f := s.Create(cwd)
+		mustAppend(t, f, &MessageEntry{user("question " + cwd)})
+		mustAppend(t, f, &MessageEntry{assistant("answer")})
+		f.Close()
+		os.Chtimes(f.FilePath(), time.Now(), time.Now().Add(time.Duration(i)*time.Hour))
+		paths = append(paths, f.FilePath())
+	}
+	os.MkdirAll(filepath.Join(s.Root, "not-a-project"), 0o700)
+	all, err := s.ListAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 2 || all[0].Path != paths[1] || all[0].Cwd != "/q" || all[1].Cwd != "/p" {
+		t.Errorf("ListAll = %+v", all)
+	}
+}

@@ -135,6 +135,40 @@ func (s Store) List(cwd string) ([]Info, error) {
 	return out, nil
 }
 
+// ListAll describes the sessions of every working directory, most
+// recently modified first (ACP's session/list without a directory).
+// Directories that cannot be read are left out.
+func (s Store) ListAll() ([]Info, error) {
+	if s.Dir != "" {
+		return s.List("")
+	}
+	dirs, err := os.ReadDir(s.Root)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []Info
+	for _, d := range dirs {
+		if !d.IsDir() || !strings.HasPrefix(d.Name(), "--") {
+			continue
+		}
+		files, err := sessionFiles(filepath.Join(s.Root, d.Name()))
+		if err != nil {
+			continue
+		}
+		for _, fs := range files {
+			if info, err := describe(fs.path); err == nil {
+				info.Modified = fs.mod
+				out = append(out, info)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b Info) int { return b.Modified.Compare(a.Modified) })
+	return out, nil
+}
+
 // ForkFrom copies every entry of the session at src into a new session of
 // cwd whose header names src as its parent (pi's --session with a session
 // of another project). It is written at once.

@@ -28,20 +28,20 @@ type clientCapabilities struct {
 const ClientCallLimit = 30 * time.Second
 
 // useClient routes the built-in tools' file reads, writes and commands
-// of b through the client where it offers them, and back to the local
-// machine where it does not (a second initialize may offer less).
-func useClient(b *bound, s *server, caps clientCapabilities) {
-	ws := b.host.Workspace
+// of thread t through the client where it offers them, and back to the
+// local machine where it does not (a second initialize may offer less).
+func useClient(t *thread, s *server, caps clientCapabilities) {
+	ws := t.b.host.Workspace
 	if ws == nil {
 		return
 	}
 	if caps.FS.ReadTextFile || caps.FS.WriteTextFile {
-		ws.SetFS(&clientFS{s: s, read: caps.FS.ReadTextFile, write: caps.FS.WriteTextFile})
+		ws.SetFS(&clientFS{s: s, t: t, read: caps.FS.ReadTextFile, write: caps.FS.WriteTextFile})
 	} else {
 		ws.SetFS(nil)
 	}
 	if caps.Terminal {
-		ws.SetTerminal(clientTerminal{s})
+		ws.SetTerminal(clientTerminal{s: s, t: t})
 	} else {
 		ws.SetTerminal(nil)
 	}
@@ -57,11 +57,11 @@ func (e *clientError) Error() string {
 	return fmt.Sprintf("the editor refused %s: %s", e.method, e.err.Message)
 }
 
-// call sends a request to the client and decodes its result into result
-// (nil ignores it). It waits at most limit (0: until ctx ends), and never
-// past the end of the connection. A request given up on is withdrawn with
-// $/cancel_request.
-func (s *server) call(ctx context.Context, method string, params any, limit time.Duration, result any) error {
+// call sends a request about thread t to the client, in order with t's
+// updates, and decodes its result into result (nil ignores it). It waits
+// at most limit (0: until ctx ends), and never past the end of the
+// connection. A request given up on is withdrawn with $/cancel_request.
+func (s *server) call(ctx context.Context, t *thread, method string, params any, limit time.Duration, result any) error {
 	if limit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, limit)
@@ -73,14 +73,14 @@ func (s *server) call(ctx context.Context, method string, params any, limit time
 	s.nextOut++
 	s.pending[id] = answer
 	s.mu.Unlock()
-	s.send(outRequest{JSONRPC: "2.0", ID: &id, Method: method, Params: params})
+	t.send(outRequest{JSONRPC: "2.0", ID: &id, Method: method, Params: params})
 
 	var m message
 	select {
 	case m = <-answer:
 	case <-ctx.Done():
 		s.dropPending(id)
-		s.send(outRequest{JSONRPC: "2.0", Method: "$/cancel_request", Params: cancelRequest{RequestID: json.RawMessage(strconv.Itoa(id))}})
+		t.send(outRequest{JSONRPC: "2.0", Method: "$/cancel_request", Params: cancelRequest{RequestID: json.RawMessage(strconv.Itoa(id))}})
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && limit > 0 {
 			return fmt.Errorf("the editor did not answer %s within %s", method, limit)
 		}
@@ -119,16 +119,11 @@ func (s *server) takePending(n int, m message) bool {
 	return ok
 }
 
-func (s *server) currentSession() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sessionID
-}
-
 // clientFS is the client's file system: fs/read_text_file and
 // fs/write_text_file, for what it offers.
 type clientFS struct {
 	s           *server
+	t           *thread
 	read, write bool
 }
 
@@ -150,7 +145,7 @@ func (f *clientFS) ReadTextFile(ctx context.Context, path string) (string, bool,
 	var r struct {
 		Content *string `json:"content"`
 	}
-	if err := f.s.call(ctx, "fs/read_text_file", readTextFile{SessionID: f.s.currentSession(), Path: path}, f.s.host.ClientCallLimit, &r); err != nil {
+	if err := f.s.call(ctx, f.t, "fs/read_text_file", readTextFile{SessionID: f.t.id, Path: path}, f.s.host.ClientCallLimit, &r); err != nil {
 		return "", true, err
 	}
 	if r.Content == nil {
@@ -163,11 +158,14 @@ func (f *clientFS) WriteTextFile(ctx context.Context, path, content string) (boo
 	if !f.write {
 		return false, nil
 	}
-	return true, f.s.call(ctx, "fs/write_text_file", writeTextFile{SessionID: f.s.currentSession(), Path: path, Content: content}, f.s.host.ClientCallLimit, nil)
+	return true, f.s.call(ctx, f.t, "fs/write_text_file", writeTextFile{SessionID: f.t.id, Path: path, Content: content}, f.s.host.ClientCallLimit, nil)
 }
 
 // clientTerminal runs commands in the client's terminals (terminal/*).
-type clientTerminal struct{ s *server }
+type clientTerminal struct {
+	s *server
+	t *thread
+}
 
 type (
 	terminalCreate struct {
@@ -202,13 +200,13 @@ type (
 // it. The client keeps showing a released terminal's output in the tool
 // call it was added to.
 func (t clientTerminal) Run(ctx context.Context, c tools.TerminalCommand, started func(string)) (tools.TerminalRun, error) {
-	s := t.s
-	sid := s.currentSession()
+	s, th := t.s, t.t
+	sid := th.id
 	var created struct {
 		TerminalID string `json:"terminalId"`
 	}
 	create := terminalCreate{SessionID: sid, Command: c.Shell, Args: []string{"-c", c.Line}, Env: []envEntry{}, Cwd: c.Dir, OutputByteLimit: c.OutputLimit}
-	if err := s.call(ctx, "terminal/create", create, s.host.ClientCallLimit, &created); err != nil {
+	if err := s.call(ctx, th, "terminal/create", create, s.host.ClientCallLimit, &created); err != nil {
 		return tools.TerminalRun{}, err
 	}
 	if created.TerminalID == "" {
@@ -216,7 +214,7 @@ func (t clientTerminal) Run(ctx context.Context, c tools.TerminalCommand, starte
 	}
 	ref := terminalRef{SessionID: sid, TerminalID: created.TerminalID}
 	// The terminal is released whatever happens, even after ctx ended.
-	defer func() { _ = s.call(context.Background(), "terminal/release", ref, s.host.ClientCallLimit, nil) }()
+	defer func() { _ = s.call(context.Background(), th, "terminal/release", ref, s.host.ClientCallLimit, nil) }()
 	started(created.TerminalID)
 
 	waitCtx := ctx
@@ -226,16 +224,16 @@ func (t clientTerminal) Run(ctx context.Context, c tools.TerminalCommand, starte
 		defer cancel()
 	}
 	var exit exitStatus
-	err := s.call(waitCtx, "terminal/wait_for_exit", ref, 0, &exit)
+	err := s.call(waitCtx, th, "terminal/wait_for_exit", ref, 0, &exit)
 	stopped := err != nil && waitCtx.Err() != nil
 	switch {
 	case stopped:
-		_ = s.call(context.Background(), "terminal/kill", ref, s.host.ClientCallLimit, nil)
+		_ = s.call(context.Background(), th, "terminal/kill", ref, s.host.ClientCallLimit, nil)
 	case err != nil:
 		return tools.TerminalRun{}, err
 	}
 	var out terminalOutput
-	if err := s.call(context.Background(), "terminal/output", ref, s.host.ClientCallLimit, &out); err != nil && !stopped {
+	if err := s.call(context.Background(), th, "terminal/output", ref, s.host.ClientCallLimit, &out); err != nil && !stopped {
 		return tools.TerminalRun{}, err
 	}
 	run := tools.TerminalRun{Output: out.Output, Truncated: out.Truncated}

@@ -141,13 +141,13 @@ func TestOfficialClient(t *testing.T) {
 // runClientScript runs a node script of testdata/acpclient against the
 // cairn binary in project, with the faux model's script, and returns its
 // stdout (one JSON line).
-func runClientScript(t *testing.T, node, dir, name, bin, project string, script []byte) []byte {
+func runClientScript(t *testing.T, node, dir, name, bin, project string, script []byte, args ...string) []byte {
 	t.Helper()
 	scriptFile := filepath.Join(t.TempDir(), "script.json")
 	if err := os.WriteFile(scriptFile, script, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(node, filepath.Join(dir, name), bin, project)
+	cmd := exec.Command(node, append([]string{filepath.Join(dir, name), bin, project}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "CAIRN_DIR="+t.TempDir(), "CAIRN_FAUX_SCRIPT="+scriptFile)
 	var stderr limitedBuffer
@@ -241,3 +241,64 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 }
 
 func (l *limitedBuffer) String() string { return string(l.b) }
+
+// TestOfficialClientThreads drives a built cairn with the official SDK as
+// an editor with many threads on one connection: a thread run and closed,
+// then two threads in two directories prompting at once (both waiting for
+// a permission together), a load of the closed third while both run, a
+// cancel in one that leaves the other running, and a list of every
+// directory's sessions.
+func TestOfficialClientThreads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cairn and runs node")
+	}
+	node, dir := needNode(t)
+	bin := buildCairn(t)
+	project, other := t.TempDir(), t.TempDir()
+	for d, marker := range map[string]string{project: "in the project\n", other: "in the other directory\n"} {
+		if err := os.WriteFile(filepath.Join(d, "marker.txt"), []byte(marker), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script, _ := json.Marshal(map[string]any{"responses": []any{
+		map[string]any{"content": []any{map[string]any{"type": "toolCall", "id": "call_cat", "name": "bash",
+			"arguments": map[string]any{"command": "cat marker.txt"}}}},
+		map[string]any{"text": "done"},
+	}})
+	out := runClientScript(t, node, dir, "threads.mjs", bin, project, script, other)
+	var seen struct {
+		Close       bool     `json:"close"`
+		Distinct    bool     `json:"distinct"`
+		COutput     string   `json:"cOutput"`
+		BothAsked   []bool   `json:"bothAsked"`
+		LoadedThird []string `json:"loadedThird"`
+		AStop       string   `json:"aStop"`
+		BStop       string   `json:"bStop"`
+		BOutput     string   `json:"bOutput"`
+		A2Stop      string   `json:"a2Stop"`
+		ListedCwds  []string `json:"listedCwds"`
+		ExitCode    int      `json:"exitCode"`
+	}
+	if err := json.Unmarshal(out, &seen); err != nil {
+		t.Fatalf("client output %q: %v", out, err)
+	}
+	check := func(what string, got, want any) {
+		t.Helper()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s = %#v, want %#v", what, got, want)
+		}
+	}
+	check("session/close offered", seen.Close, true)
+	check("three distinct sessions", seen.Distinct, true)
+	check("the third thread's output (project)", strings.TrimSpace(seen.COutput), "in the project")
+	check("both asked at once", seen.BothAsked, []bool{true, true})
+	check("the third thread's replay", seen.LoadedThird, []string{"third thread"})
+	check("the cancelled thread's stop", seen.AStop, "cancelled")
+	check("the other thread's stop", seen.BStop, "end_turn")
+	check("the other thread's output (its own directory)", strings.TrimSpace(seen.BOutput), "in the other directory")
+	check("the cancelled thread's next turn", seen.A2Stop, "end_turn")
+	want := []string{project, other}
+	slices.Sort(want)
+	check("listed directories", seen.ListedCwds, want)
+	check("exit code", seen.ExitCode, 0)
+}

@@ -26,8 +26,8 @@ var sessionModes = []sessionMode{
 	{ID: string(approval.ModeYolo), Name: "Yolo", Description: "Run everything without asking"},
 }
 
-func (s *server) modes() modeState {
-	return modeState{CurrentModeID: string(s.b().host.Approvals.Mode()), AvailableModes: sessionModes}
+func modes(b *bound) modeState {
+	return modeState{CurrentModeID: string(b.host.Approvals.Mode()), AvailableModes: sessionModes}
 }
 
 // configOption is a select SessionConfigOption.
@@ -46,39 +46,40 @@ type configChoice struct {
 	Description string `json:"description,omitempty"`
 }
 
-// configOptions lists mode, model and thought_level with their values.
-func (s *server) configOptions() []configOption {
+// configOptions lists b's mode, model and thought_level with their values.
+func (s *server) configOptions(b *bound) []configOption {
 	modes := make([]configChoice, len(sessionModes))
 	for i, m := range sessionModes {
 		modes[i] = configChoice{Value: m.ID, Name: m.Name, Description: m.Description}
 	}
-	st := s.b().sess.State()
-	var models []configChoice
+	st := b.sess.State()
+	var choices []configChoice
 	current := modelValue(st.Model)
-	for _, m := range s.models() {
+	for _, m := range models(b) {
 		name := m.Name
 		if name == "" {
 			name = m.ID
 		}
-		models = append(models, configChoice{Value: modelValue(m), Name: name, Description: m.Provider})
+		choices = append(choices, configChoice{Value: modelValue(m), Name: name, Description: m.Provider})
 	}
 	var levels []configChoice
 	for _, l := range agent.ThinkingLevels(st.Model) {
 		levels = append(levels, configChoice{Value: string(l), Name: string(l)})
 	}
 	return []configOption{
-		{ID: "mode", Name: "Approval mode", Category: "mode", Type: "select", CurrentValue: string(s.b().host.Approvals.Mode()), Options: modes},
-		{ID: "model", Name: "Model", Category: "model", Type: "select", CurrentValue: current, Options: models},
+		{ID: "mode", Name: "Approval mode", Category: "mode", Type: "select", CurrentValue: string(b.host.Approvals.Mode()), Options: modes},
+		{ID: "model", Name: "Model", Category: "model", Type: "select", CurrentValue: current, Options: choices},
 		{ID: "thought_level", Name: "Thinking", Category: "thought_level", Type: "select", CurrentValue: string(st.Thinking), Options: levels},
 	}
 }
 
-// models lists the models to offer, the current one always among them.
-func (s *server) models() []core.Model {
-	cur := s.b().sess.State().Model
+// models lists the models to offer b's session, the current one always
+// among them.
+func models(b *bound) []core.Model {
+	cur := b.sess.State().Model
 	var ms []core.Model
-	if s.b().host.Models != nil {
-		ms = s.b().host.Models.Available()
+	if b.host.Models != nil {
+		ms = b.host.Models.Available()
 	}
 	if !slices.ContainsFunc(ms, func(m core.Model) bool { return modelValue(m) == modelValue(cur) }) {
 		ms = append([]core.Model{cur}, ms...)
@@ -99,26 +100,28 @@ func (s *server) setMode(m message) (any, *rpcError) {
 	if err := decodeParams(m.Params, &p); err != nil {
 		return nil, err
 	}
-	if err := s.session(p.SessionID); err != nil {
-		return nil, err
+	t, rerr := s.lookup(p.SessionID)
+	if rerr != nil {
+		return nil, rerr
 	}
 	if p.ModeID == nil {
 		return nil, errorf(CodeInvalidParams, `Invalid params: "modeId" is required`)
 	}
-	if err := s.switchMode(*p.SessionID, *p.ModeID); err != nil {
+	if err := s.switchMode(t, *p.ModeID); err != nil {
 		return nil, err
 	}
-	return struct{}{}, nil
+	return inThread{t, struct{}{}}, nil
 }
 
-func (s *server) switchMode(sessionID, id string) *rpcError {
+// switchMode sets t's approval mode and announces it.
+func (s *server) switchMode(t *thread, id string) *rpcError {
 	mode, err := approval.ParseMode(id)
 	if err != nil {
 		return errorf(CodeInvalidParams, "Invalid params: %v", err)
 	}
-	s.b().host.Approvals.SetMode(mode)
-	s.notify(sessionID, currentModeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: string(mode)})
-	s.notify(sessionID, configOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: s.configOptions()})
+	t.b.host.Approvals.SetMode(mode)
+	notify(t, currentModeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: string(mode)})
+	notify(t, configOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: s.configOptions(t.b)})
 	return nil
 }
 
@@ -134,37 +137,40 @@ func (s *server) setConfigOption(m message) (any, *rpcError) {
 	if err := decodeParams(m.Params, &p); err != nil {
 		return nil, err
 	}
-	if err := s.session(p.SessionID); err != nil {
-		return nil, err
+	t, rerr := s.lookup(p.SessionID)
+	if rerr != nil {
+		return nil, rerr
 	}
+	b := t.b
 	if p.ConfigID == nil || p.Value == nil {
 		return nil, errorf(CodeInvalidParams, `Invalid params: "configId" and "value" are required`)
 	}
 	switch *p.ConfigID {
 	case "mode":
-		if err := s.switchMode(*p.SessionID, *p.Value); err != nil {
+		if err := s.switchMode(t, *p.Value); err != nil {
 			return nil, err
 		}
 	case "model":
-		i := slices.IndexFunc(s.models(), func(m core.Model) bool { return modelValue(m) == *p.Value })
+		ms := models(b)
+		i := slices.IndexFunc(ms, func(m core.Model) bool { return modelValue(m) == *p.Value })
 		if i < 0 {
 			return nil, errorf(CodeInvalidParams, "Invalid params: no model %q; the model option lists the ones available", *p.Value)
 		}
-		if err := s.b().sess.SetModel(s.models()[i]); err != nil {
+		if err := b.sess.SetModel(ms[i]); err != nil {
 			return nil, errorf(CodeInternalError, "%v", err)
 		}
 	case "thought_level":
 		level, err := core.ParseThinkingLevel(*p.Value)
-		if err != nil || !slices.Contains(agent.ThinkingLevels(s.b().sess.State().Model), level) {
+		if err != nil || !slices.Contains(agent.ThinkingLevels(b.sess.State().Model), level) {
 			return nil, errorf(CodeInvalidParams, "Invalid params: the model does not offer the thinking level %q", *p.Value)
 		}
-		if err := s.b().sess.SetThinkingLevel(level); err != nil {
+		if err := b.sess.SetThinkingLevel(level); err != nil {
 			return nil, errorf(CodeInternalError, "%v", err)
 		}
 	default:
 		return nil, errorf(CodeInvalidParams, "Invalid params: no config option %q (there are mode, model and thought_level)", *p.ConfigID)
 	}
-	return struct {
+	return inThread{t, struct {
 		ConfigOptions []configOption `json:"configOptions"`
-	}{s.configOptions()}, nil
+	}{s.configOptions(b)}}, nil
 }

@@ -12,7 +12,7 @@ import (
 )
 
 func TestOtherDirectoryRefusedWithoutOpen(t *testing.T) {
-	r := newRig(t, rigConfig{})
+	r := newRig(t, rigConfig{single: true})
 	other := t.TempDir()
 	l := r.response(r.call("session/new", map[string]any{"cwd": other, "mcpServers": []any{}}))
 	if l.get("error.code") != float64(CodeInvalidParams) || !strings.Contains(l.str("error.message"), "start it in "+other) {
@@ -20,8 +20,10 @@ func TestOtherDirectoryRefusedWithoutOpen(t *testing.T) {
 	}
 }
 
-func TestSessionNewMovesToAnotherDirectory(t *testing.T) {
-	r := newRig(t, rigConfig{open: true, mode: approval.ModeYolo, responses: []faux.Response{
+// A session in another directory is a session of its own there; the
+// directory cairn started in keeps its own.
+func TestSessionNewInAnotherDirectory(t *testing.T) {
+	r := newRig(t, rigConfig{mode: approval.ModeYolo, responses: []faux.Response{
 		editCall("call_1", "a.txt", "one", "two"), {Text: "edited"}}})
 	other := t.TempDir()
 	writeFile(t, filepath.Join(other, "a.txt"), "one\n")
@@ -58,37 +60,45 @@ func TestSessionNewMovesToAnotherDirectory(t *testing.T) {
 	if !slices.Equal(opened, []string{other}) {
 		t.Errorf("opened %v", opened)
 	}
-	// The first session is closed once cairn has moved.
+	if len(closed) != 0 {
+		t.Errorf("closed %v while the session was open", closed)
+	}
+	// Serve closes the session it opened; the host's own is the caller's.
 	if err := r.close(); err != nil {
 		t.Fatal(err)
 	}
 	r.mu.Lock()
 	closed = slices.Clone(r.closed)
 	r.mu.Unlock()
-	if !slices.Equal(closed, []string{r.cwd, other}) {
-		t.Errorf("closed %v, want the first directory's session then the other's", closed)
+	if !slices.Equal(closed, []string{other}) {
+		t.Errorf("closed %v, want the other directory's session", closed)
 	}
 }
 
-func TestNoMoveWhilePrompting(t *testing.T) {
-	r := newRig(t, rigConfig{open: true, responses: []faux.Response{editCall("call_1", "a.txt", "one", "two")}})
+// A new session while another one's prompt waits for a permission: the
+// new one opens and answers, and the first goes on.
+func TestSessionNewWhilePrompting(t *testing.T) {
+	r := newRig(t, rigConfig{responses: []faux.Response{editCall("call_1", "a.txt", "one", "two"), {Text: "left it"}}})
 	writeFile(t, filepath.Join(r.cwd, "a.txt"), "one\n")
 	sid := r.newSession()
 	id := r.prompt(sid, "edit")
 	perm := r.request("session/request_permission")
-	l := r.response(r.call("session/new", map[string]any{"cwd": t.TempDir(), "mcpServers": []any{}}))
-	if l.get("error.code") != float64(CodeInvalidRequest) || !strings.Contains(l.str("error.message"), "cancel it before") {
+	other := t.TempDir()
+	l := r.response(r.call("session/new", map[string]any{"cwd": other, "mcpServers": []any{}}))
+	if l.str("result.sessionId") == "" || l.str("result.sessionId") == sid {
 		t.Errorf("session/new during a prompt: %s", l.text)
 	}
 	r.answer(perm, selected(optionOfKind(t, perm, "reject_once")))
-	r.response(id)
-	if o := r.openedDirs(); len(o) != 0 {
-		t.Errorf("opened %v during a prompt", o)
+	if got := r.response(id).str("result.stopReason"); got != "end_turn" {
+		t.Errorf("the first session's prompt ended %q", got)
+	}
+	if o := r.openedDirs(); !slices.Equal(o, []string{other}) {
+		t.Errorf("opened %v", o)
 	}
 }
 
 func TestMoveToAMissingDirectory(t *testing.T) {
-	r := newRig(t, rigConfig{open: true})
+	r := newRig(t, rigConfig{})
 	missing := filepath.Join(t.TempDir(), "gone")
 	l := r.response(r.call("session/new", map[string]any{"cwd": missing, "mcpServers": []any{}}))
 	if l.get("error.code") != float64(CodeInvalidParams) || !strings.Contains(l.str("error.message"), missing+" is not a directory") {
@@ -97,7 +107,7 @@ func TestMoveToAMissingDirectory(t *testing.T) {
 }
 
 func TestLoadInAnotherDirectoryNeedsTheSession(t *testing.T) {
-	r := newRig(t, rigConfig{open: true, files: true})
+	r := newRig(t, rigConfig{files: true})
 	other := t.TempDir()
 	l := r.response(r.call("session/load", map[string]any{"sessionId": "nope", "cwd": other, "mcpServers": []any{}}))
 	if l.get("error.code") != float64(CodeResourceNotFound) || !strings.Contains(l.str("error.message"), "no session nope in "+other) {
@@ -114,7 +124,7 @@ func TestLoadInAnotherDirectoryNeedsTheSession(t *testing.T) {
 }
 
 func TestClientMCPServersBuildASession(t *testing.T) {
-	r := newRig(t, rigConfig{open: true})
+	r := newRig(t, rigConfig{})
 	init := r.result("initialize", map[string]any{"protocolVersion": 1})
 	if mcp := init["agentCapabilities"].(map[string]any)["mcpCapabilities"].(map[string]any); mcp["http"] != true || mcp["sse"] != true {
 		t.Errorf("mcpCapabilities with Open = %v", mcp)
@@ -123,15 +133,15 @@ func TestClientMCPServersBuildASession(t *testing.T) {
 		map[string]any{"name": "files", "command": "/usr/bin/mcp-files", "args": []string{"--ro"}, "env": []any{map[string]any{"name": "K", "value": "v"}}},
 		map[string]any{"type": "http", "name": "web", "url": "https://example.test/mcp", "headers": []any{map[string]any{"name": "Authorization", "value": "Bearer x"}}},
 	}
-	// The same directory with no servers: no new session.
+	// The same directory with no servers: the host's own session.
 	r.result("session/new", map[string]any{"cwd": r.cwd, "mcpServers": []any{}})
-	// With servers: a session that has them.
+	// With servers: a session that has them, each time a session of its
+	// own.
 	r.result("session/new", map[string]any{"cwd": r.cwd, "mcpServers": servers})
-	// The same servers again: the session is kept.
 	r.result("session/new", map[string]any{"cwd": r.cwd, "mcpServers": servers})
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.servers) != 1 || len(r.servers[0]) != 2 {
+	if len(r.servers) != 2 || len(r.servers[0]) != 2 || len(r.servers[1]) != 2 {
 		t.Fatalf("Open was given %v", r.servers)
 	}
 	f, w := r.servers[0][0], r.servers[0][1]
@@ -144,7 +154,7 @@ func TestClientMCPServersBuildASession(t *testing.T) {
 }
 
 func TestClientMCPServersAreChecked(t *testing.T) {
-	r := newRig(t, rigConfig{open: true})
+	r := newRig(t, rigConfig{})
 	for servers, want := range map[string]string{
 		`[{"command":"x"}]`:                                       `mcpServers[0]: "name" is required`,
 		`[{"name":"a"}]`:                                          `a stdio server needs "command"`,

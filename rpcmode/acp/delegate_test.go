@@ -150,7 +150,7 @@ func TestBashInTheClientsTerminal(t *testing.T) {
 		t.Errorf("terminal/create params: %s", create.text)
 	}
 	r.answer(create, map[string]any{"terminalId": "term-1"})
-	shown := r.update("tool_call_update", map[string]any{"toolCallId": "call_1", "status": "in_progress"})
+	shown := r.update("tool_call_update", map[string]any{"toolCallId": "call_1"})
 	for !strings.Contains(shown.text, `"terminalId":"term-1"`) {
 		shown = r.update("tool_call_update", map[string]any{"toolCallId": "call_1"})
 	}
@@ -171,6 +171,16 @@ func TestBashInTheClientsTerminal(t *testing.T) {
 	}
 	if got := toolResult(t, r, "call_1"); !strings.Contains(got, "FAIL x_test") || !strings.Contains(got, "Command exited with code 2") {
 		t.Errorf("the model was told %s", got)
+	}
+	// One in_progress per call: later updates carry only content.
+	inProgress := 0
+	for _, l := range r.out.all() {
+		if l.str("params.update.toolCallId") == "call_1" && l.str("params.update.status") == "in_progress" {
+			inProgress++
+		}
+	}
+	if inProgress != 1 {
+		t.Errorf("%d in_progress updates for one call, want 1", inProgress)
 	}
 	golden(t, r, "bash-in-client-terminal")
 }
@@ -222,17 +232,13 @@ func TestPlanUpdates(t *testing.T) {
 		{Text: "planned"}}})
 	sid := r.newSession()
 	id := r.prompt(sid, "plan it")
-	call := r.update("tool_call", map[string]any{"toolCallId": "call_1"})
-	if call.str("params.update.kind") != "think" {
-		t.Errorf("plan kind = %q", call.str("params.update.kind"))
-	}
 	plan := r.update("plan", nil)
 	want := `[{"content":"read the code","priority":"medium","status":"completed"},{"content":"fix the bug","priority":"high","status":"in_progress"}]`
 	if got, _ := json.Marshal(plan.get("params.update.entries")); string(got) != want {
 		t.Errorf("plan entries = %s, want %s", got, want)
 	}
 	// An invalid plan fails the call and sends no plan.
-	failed := r.update("tool_call_update", map[string]any{"toolCallId": "call_2", "status": "failed"})
+	failed := r.update("tool_call", map[string]any{"toolCallId": "call_2", "status": "failed"})
 	if !strings.Contains(failed.text, `entries[0].status must be pending, in_progress or completed`) {
 		t.Errorf("the invalid plan: %s", failed.text)
 	}
@@ -245,6 +251,12 @@ func TestPlanUpdates(t *testing.T) {
 	}
 	if plans != 1 {
 		t.Errorf("%d plan updates, want 1", plans)
+	}
+	// The plan is shown once, as the plan: no tool card beside it.
+	for _, l := range r.out.all() {
+		if l.str("params.update.toolCallId") == "call_1" {
+			t.Errorf("the plan call also got a card: %s", l.text)
+		}
 	}
 	golden(t, r, "plan")
 	// Loading the session shows the plan again.

@@ -1,37 +1,41 @@
 // Package acp is cairn's agent side of the Agent Client Protocol (ACP v1):
 // JSON-RPC 2.0 messages, one per line, on stdin and stdout, through which
 // editors (Zed, JetBrains IDEs, Neovim, Emacs, VS Code extensions) drive a
-// coding agent. Serve adapts one core session (core/agent.Session) to it;
-// nothing here runs the agent.
+// coding agent. Serve adapts core sessions (core/agent.Session) to it, one
+// per ACP session; nothing here runs the agent.
 //
 // # Methods
 //
-// The client calls initialize, authenticate (cairn has no ACP
-// authentication: provider credentials come from its own settings),
+// The client calls initialize, authenticate (cairn logs in to nothing:
+// without provider credentials it offers one method that says what to
+// set, and session requests fail with auth_required saying it),
 // session/new, session/load (replays the history as session/update
 // notifications, then answers), session/resume (the same without the
-// replay), session/list (the stored sessions of the directory, in one
-// page), session/prompt (answered at the end of the
-// turn with its stop reason), session/cancel, session/set_mode and
-// session/set_config_option. cairn calls session/update and
-// session/request_permission.
+// replay), session/close, session/list (the stored sessions of a
+// directory, or of every directory without a cwd, in one page),
+// session/prompt (answered at the end of the turn with its stop reason),
+// session/cancel, session/set_mode and session/set_config_option. cairn
+// calls session/update and session/request_permission.
 //
-// One ACP session is open at a time: it is the core session's current
-// conversation, and its id is the conversation's id. session/new starts a
-// conversation, session/load switches to a stored one; a request naming
-// another session id fails with -32002 (resource not found). A session/new
-// or session/load naming another directory than the one served moves the
-// adapter there when the host can (Host.Open): a session is built for that
-// directory, the old one is closed once its last events are written, and
-// the client's fs and terminal offer carries over; not while a prompt
-// runs. Without Host.Open, another cwd fails with -32602. session/list
-// lists another directory's sessions through Host.ListSessions.
+// Any number of ACP sessions are open at once on one connection (an
+// editor opens every thread on it), each a core session of its own with
+// its own conversation, directory, model, mode, MCP servers and turn,
+// running beside the others; its id is its conversation's id. The first
+// session/new in the host's directory without MCP servers of the client's
+// uses Host.Session; every other session is built with Host.Open as if
+// cairn had been started in its directory, with the client's servers
+// beside its own, and closed by session/close or when Serve returns.
+// session/load and session/resume open a stored conversation (or answer
+// for one open already, also one never prompted); a request naming a
+// session that is not open fails with -32002 (resource not found).
+// Without Host.Open, only Host.Session's directory is served, one session
+// at a time, and another cwd fails with -32602. Approvals, file and
+// terminal requests and cancels are each routed to their session.
 //
 // The MCP servers a client names in mcpServers (stdio, http, sse) are
 // checked (-32602 names what is wrong) and given to Host.Open, which
-// starts them beside cairn's own configuration; a session/new with the
-// servers the current session already has keeps it. initialize offers
-// http and sse MCP servers only with Host.Open.
+// starts them beside cairn's own configuration. initialize offers http
+// and sse MCP servers only with Host.Open.
 //
 // Slash commands (available_commands_update) are the prompt templates and
 // the MCP servers' prompts (/mcp__<server>__<prompt>), listed again once
@@ -47,19 +51,22 @@
 // agent_thought_chunk. A tool call becomes tool_call (pending, with its
 // ACP kind, locations and, for edit and write, diff content {path, oldText,
 // newText}), then tool_call_update: in_progress when it starts to run
-// (core.ToolExecutionRunning) or is approved, completed or failed at its
-// end. When the turn ends, a
+// (core.ToolExecutionRunning) or is approved, once, completed or failed at
+// its end; updates in between carry content only. When the turn ends, a
 // call still open is closed as failed before the prompt is answered.
-// usage_update reports the context window's use at the end of each turn.
-// In ACP mode the model has a plan tool (tools.Plan); each plan it sets
-// is sent as a plan update, and replayed by session/load.
+// usage_update reports the context window's use at the end of each turn;
+// each retry of a failed request and each automatic compaction is told
+// as a thought. In ACP mode the model has a plan tool (tools.Plan); each
+// plan it sets is sent as a plan update (no tool card beside it; a plan
+// call that fails is one failed card), and replayed by session/load,
+// which also replays edit cards with their diffs.
 //
 // Approvals are the core approval gate's questions, asked with
-// session/request_permission. Its options: allow_once; allow_always for
-// each way the gate can remember the call (this session, the whole
-// project for edits, the project's rules file), which the gate remembers;
-// reject_once; and reject_always, after which the gate denies the tool
-// for the rest of the session without asking (approval.Gate.DenyTool).
+// session/request_permission, the tool card keeping its own title. Its
+// options: allow_once; one allow_always, the rule for this session, named
+// for what it allows; reject_once; and reject_always, after which the
+// gate denies the tool for the rest of the session without asking
+// (approval.Gate.DenyTool).
 //
 // Modes are the approval modes default, auto_edit and yolo, offered both
 // as session modes (session/set_mode, current_mode_update) and as the

@@ -12,7 +12,7 @@ import (
 // escaped.
 func TestToolCallTitlesAreEscaped(t *testing.T) {
 	s := &server{}
-	s.cur.Store(&bound{host: Host{Cwd: t.TempDir()}, kinds: map[string]core.ToolKind{"bash": core.KindExecute, "read": core.KindRead}})
+	b := &bound{host: Host{Cwd: t.TempDir()}, kinds: map[string]core.ToolKind{"bash": core.KindExecute, "read": core.KindRead}}
 	tests := []struct {
 		name, tool, args, want string
 	}{
@@ -21,7 +21,7 @@ func TestToolCallTitlesAreEscaped(t *testing.T) {
 		{"path", "read", `{"path":"\u001b[8m/etc/shadow"}`, `read \x1b[8m/etc/shadow`},
 	}
 	for _, tt := range tests {
-		if _, title, _ := s.describe(tt.tool, json.RawMessage(tt.args), false); title != tt.want {
+		if _, title, _ := s.describe(b, tt.tool, json.RawMessage(tt.args), false); title != tt.want {
 			t.Errorf("%s: title %q, want %q", tt.name, title, tt.want)
 		}
 	}

@@ -19,6 +19,9 @@ const (
 	CodeInvalidParams    = jsonrpc2.InvalidParams
 	CodeInternalError    = jsonrpc2.InternalError
 	CodeResourceNotFound = -32002
+	// CodeAuthRequired is ACP's "authentication required": no model
+	// provider has credentials.
+	CodeAuthRequired = -32000
 )
 
 // rpcError is a JSON-RPC error object.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/jsonrpc2"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/session"
 )
 
@@ -25,9 +26,21 @@ type initializeParams struct {
 type initializeResult struct {
 	ProtocolVersion   int               `json:"protocolVersion"`
 	AgentCapabilities agentCapabilities `json:"agentCapabilities"`
-	AuthMethods       []struct{}        `json:"authMethods"`
+	AuthMethods       []authMethod      `json:"authMethods"`
 	AgentInfo         implementation    `json:"agentInfo"`
 }
+
+// authMethod is an AuthMethod of type agent (the default).
+type authMethod struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// setupMethod is the authentication method cairn offers when no model
+// provider has credentials: it is the instructions, since a key set in the
+// editor's environment needs a restart of the agent to be seen.
+const setupMethod = "cairn-provider-setup"
 
 type agentCapabilities struct {
 	LoadSession         bool           `json:"loadSession"`
@@ -67,8 +80,14 @@ func (s *server) initialize(m message) (any, *rpcError) {
 	}
 	s.mu.Lock()
 	s.caps = p.ClientCapabilities
+	threads := make([]*thread, 0, len(s.threads))
+	for _, t := range s.threads {
+		threads = append(threads, t)
+	}
 	s.mu.Unlock()
-	useClient(s.b(), s, p.ClientCapabilities)
+	for _, t := range threads {
+		useClient(t, s, p.ClientCapabilities)
+	}
 	version := s.host.Version
 	if version == "" {
 		version = "dev"
@@ -76,30 +95,67 @@ func (s *server) initialize(m message) (any, *rpcError) {
 	return initializeResult{
 		ProtocolVersion: ProtocolVersion,
 		AgentCapabilities: agentCapabilities{
-			LoadSession:         !s.b().sess.InMemory(),
+			LoadSession:         !s.inMemory,
 			PromptCapabilities:  promptCaps{Image: true, EmbeddedContext: true},
-			SessionCapabilities: sessionCaps(!s.b().sess.InMemory()),
+			SessionCapabilities: sessionCaps(!s.inMemory),
 			// With Open, the client's MCP servers are started, over any
 			// transport cairn's own configuration takes.
 			MCPCapabilities: mcpCaps{HTTP: s.host.Open != nil, SSE: s.host.Open != nil},
 		},
-		AuthMethods: []struct{}{},
+		AuthMethods: s.authMethods(),
 		AgentInfo:   implementation{Name: "cairn", Title: "cairn", Version: version},
 	}, nil
 }
 
-// sessionCaps offers session/list and session/resume when sessions are
-// stored.
-func sessionCaps(stored bool) map[string]any {
-	if !stored {
-		return map[string]any{}
+// authMethods offers the set-up instructions while no provider has
+// credentials, and nothing once one has.
+func (s *server) authMethods() []authMethod {
+	if s.host.Unconfigured == "" {
+		return []authMethod{}
 	}
-	return map[string]any{"list": struct{}{}, "resume": struct{}{}}
+	return []authMethod{{ID: setupMethod, Name: "Set up a model provider", Description: s.host.Unconfigured}}
 }
 
-// authenticate refuses: cairn offers no ACP authentication methods.
-func (s *server) authenticate(message) (any, *rpcError) {
-	return nil, errorf(CodeInvalidParams, "Invalid params: cairn has no ACP authentication methods; it uses the provider credentials in its own settings (run cairn once in a terminal and use /login)")
+// needsAuth is the auth_required error of a session request made while no
+// provider has credentials, or nil.
+func (s *server) needsAuth() *rpcError {
+	if s.host.Unconfigured == "" {
+		return nil
+	}
+	return errorf(CodeAuthRequired, "Authentication required: %s; then restart the agent", s.host.Unconfigured)
+}
+
+// sessionCaps offers session/close, and session/list and session/resume
+// when sessions are stored.
+func sessionCaps(stored bool) map[string]any {
+	if !stored {
+		return map[string]any{"close": struct{}{}}
+	}
+	return map[string]any{"list": struct{}{}, "resume": struct{}{}, "close": struct{}{}}
+}
+
+// authenticate cannot log in for the client: cairn reads credentials from
+// its environment and models.json when it starts. It answers with what to
+// set, or, when a provider is configured, that nothing is needed.
+func (s *server) authenticate(m message) (any, *rpcError) {
+	var p struct {
+		MethodID *string         `json:"methodId"`
+		Meta     json.RawMessage `json:"_meta"`
+	}
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if p.MethodID == nil {
+		return nil, errorf(CodeInvalidParams, `Invalid params: "methodId" is required`)
+	}
+	if *p.MethodID != setupMethod {
+		return nil, errorf(CodeInvalidParams, "Invalid params: unknown authentication method %q; cairn's is %q (it says what to set up)", jsonrpc2.Echo(*p.MethodID), setupMethod)
+	}
+	if s.host.Unconfigured == "" {
+		// A provider is configured: nothing more is needed.
+		return struct{}{}, nil
+	}
+	return nil, s.needsAuth()
 }
 
 type sessionParams struct {
@@ -114,48 +170,45 @@ type sessionResult struct {
 	ConfigOptions []configOption `json:"configOptions"`
 }
 
-// newSession starts a conversation, answers, and then lists the slash
-// commands (the client knows the session id by then). The first one reuses
-// the conversation cairn started with when it is still empty.
+// newSession opens a thread: a core session of its own (the host's while
+// no thread holds it, else one the host opens) on a new conversation,
+// answers, and then lists the slash commands (the client knows the session
+// id by then). Other threads go on as they were.
 func (s *server) newSession(m message) (any, *rpcError) {
 	var p sessionParams
 	if err := decodeParams(m.Params, &p); err != nil {
 		return nil, err
 	}
-	if err := s.place(p, nil); err != nil {
+	if err := s.needsAuth(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	first := s.sessionID == ""
-	s.mu.Unlock()
-	if !first || len(s.b().sess.Messages()) > 0 {
-		if err := s.b().sess.NewConversation(""); err != nil {
+	dir, servers, rerr := s.where(p)
+	if rerr != nil {
+		return nil, rerr
+	}
+	b, opened, rerr := s.bind(dir, servers)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if len(b.sess.Messages()) > 0 || b.sess.Conversation().ID == "" {
+		if err := b.sess.NewConversation(""); err != nil {
+			s.release(b, opened)
 			return nil, busyError(err)
 		}
 	}
-	id := s.open()
-	s.reply(m.ID, sessionResult{SessionID: id, Modes: s.modes(), ConfigOptions: s.configOptions()})
-	s.sendCommands(id)
+	t := s.attach(b, opened)
+	t.send(response{JSONRPC: "2.0", ID: m.ID, Result: sessionResult{SessionID: t.id, Modes: modes(b), ConfigOptions: s.configOptions(b)}})
+	s.sendCommands(t)
 	return nil, nil
 }
 
-// open makes the current conversation the ACP session.
-func (s *server) open() string {
-	id := s.b().sess.Conversation().ID
-	s.mu.Lock()
-	s.sessionID = id
-	s.mu.Unlock()
-	s.b().sub.Mark(markSession{id})
-	return id
-}
-
-// sendCommands lists the slash commands of session id. MCP servers still
+// sendCommands lists the slash commands of thread t. MCP servers still
 // starting list their prompts once they have started (at most
 // mcpSettleLimit later): the list is sent again then if it grew.
-func (s *server) sendCommands(id string) {
-	b := s.b()
+func (s *server) sendCommands(t *thread) {
+	b := t.b
 	cmds := commandsOf(b)
-	s.notify(id, availableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: cmds})
+	notify(t, availableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: cmds})
 	if b.host.MCPPrompts == nil {
 		return
 	}
@@ -163,13 +216,20 @@ func (s *server) sendCommands(id string) {
 		ctx, cancel := context.WithTimeout(s.ctx, mcpSettleLimit)
 		defer cancel()
 		b.host.MCPPrompts.WaitSettled(ctx)
-		if s.ctx.Err() != nil || s.currentSession() != id || s.b() != b {
+		if s.ctx.Err() != nil || !s.isOpen(t) {
 			return
 		}
 		if later := commandsOf(b); len(later) != len(cmds) {
-			s.notify(id, availableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: later})
+			notify(t, availableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: later})
 		}
 	})
+}
+
+// isOpen reports whether thread t is still open.
+func (s *server) isOpen(t *thread) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.threads[t.id] == t
 }
 
 // mcpSettleLimit bounds the wait for MCP servers to start before their
@@ -198,9 +258,9 @@ func commandsOf(b *bound) []command {
 	return cmds
 }
 
-// notify sends a session/update in order with the events.
-func (s *server) notify(id string, u any) {
-	s.send(outRequest{JSONRPC: "2.0", Method: "session/update", Params: sessionUpdate{SessionID: id, Update: u}})
+// notify sends a session/update of thread t in order with its events.
+func notify(t *thread, u any) {
+	t.send(outRequest{JSONRPC: "2.0", Method: "session/update", Params: sessionUpdate{SessionID: t.id, Update: u}})
 }
 
 func busyError(err error) *rpcError {
@@ -210,48 +270,76 @@ func busyError(err error) *rpcError {
 	return errorf(CodeInternalError, "%v", err)
 }
 
-// loadSession switches to a stored conversation and replays it before
-// answering.
-func (s *server) loadSession(m message) (any, *rpcError) { return s.switchSession(m, true) }
+// loadSession opens a stored conversation as a thread and replays it
+// before answering; a thread open already is replayed as it stands.
+func (s *server) loadSession(m message) (any, *rpcError) { return s.openStored(m, true) }
 
-// resumeSession switches to a stored conversation without replaying it.
-func (s *server) resumeSession(m message) (any, *rpcError) { return s.switchSession(m, false) }
+// resumeSession opens a stored conversation as a thread without replaying
+// it; a thread open already (also one never prompted, so not stored yet)
+// just answers.
+func (s *server) resumeSession(m message) (any, *rpcError) { return s.openStored(m, false) }
 
-func (s *server) switchSession(m message, replay bool) (any, *rpcError) {
+func (s *server) openStored(m message, replay bool) (any, *rpcError) {
 	var p sessionParams
 	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if err := s.needsAuth(); err != nil {
 		return nil, err
 	}
 	if p.SessionID == nil || *p.SessionID == "" {
 		return nil, errorf(CodeInvalidParams, `Invalid params: "sessionId" is required`)
 	}
-	if s.b().sess.InMemory() {
+	if s.inMemory {
 		return nil, errorf(CodeMethodNotFound, "Method not found: %s (cairn was started with --no-session)", jsonrpc2.Echo(m.Method))
 	}
-	// Only move to another directory for a session that is there.
-	if err := s.place(p, func(dir string) bool { return s.storedIn(dir, *p.SessionID) }); err != nil {
-		return nil, err
+	dir, servers, rerr := s.where(p)
+	if rerr != nil {
+		return nil, rerr
 	}
-	if s.b().sess.Conversation().ID != *p.SessionID {
-		infos, err := s.b().sess.ListConversations()
+	s.mu.Lock()
+	t := s.threads[*p.SessionID]
+	s.mu.Unlock()
+	if t == nil {
+		if t, rerr = s.openThread(*p.SessionID, dir, servers); rerr != nil {
+			return nil, rerr
+		}
+	}
+	if replay {
+		s.replay(t, t.b.sess.Messages())
+	}
+	t.send(response{JSONRPC: "2.0", ID: m.ID, Result: sessionResult{Modes: modes(t.b), ConfigOptions: s.configOptions(t.b)}})
+	s.sendCommands(t)
+	return nil, nil
+}
+
+// openThread opens the conversation id stored for dir as a thread.
+func (s *server) openThread(id, dir string, servers []mcp.Server) (*thread, *rpcError) {
+	if !sameDir(dir, s.host.Cwd) && !s.storedIn(dir, id) {
+		// Nothing is started for a session that is not there.
+		return nil, errNoSession(id, dir)
+	}
+	b, opened, rerr := s.bind(dir, servers)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if b.sess.Conversation().ID != id {
+		infos, err := b.sess.ListConversations()
 		if err != nil {
+			s.release(b, opened)
 			return nil, errorf(CodeInternalError, "list sessions: %v", err)
 		}
-		i := slices.IndexFunc(infos, func(info session.Info) bool { return info.ID == *p.SessionID })
+		i := slices.IndexFunc(infos, func(info session.Info) bool { return info.ID == id })
 		if i < 0 {
-			return nil, errNoSession(*p.SessionID, s.b().host.Cwd)
+			s.release(b, opened)
+			return nil, errNoSession(id, dir)
 		}
-		if err := s.b().sess.OpenConversation(infos[i].Path); err != nil {
+		if err := b.sess.OpenConversation(infos[i].Path); err != nil {
+			s.release(b, opened)
 			return nil, busyError(err)
 		}
 	}
-	id := s.open()
-	if replay {
-		s.replay(id, s.b().sess.Messages())
-	}
-	s.reply(m.ID, sessionResult{Modes: s.modes(), ConfigOptions: s.configOptions()})
-	s.sendCommands(id)
-	return nil, nil
+	return s.attach(b, opened), nil
 }
 
 type listParams struct {
@@ -266,8 +354,8 @@ type sessionInfo struct {
 	UpdatedAt string `json:"updatedAt,omitempty"`
 }
 
-// listSessions lists the stored sessions of cairn's directory, newest
-// first, in one page.
+// listSessions lists the stored sessions of a directory, or of every
+// directory when the request names none, newest first, in one page.
 func (s *server) listSessions(m message) (any, *rpcError) {
 	var p listParams
 	if err := decodeParams(m.Params, &p); err != nil {
@@ -276,23 +364,25 @@ func (s *server) listSessions(m message) (any, *rpcError) {
 	if p.Cursor != nil {
 		return nil, errorf(CodeInvalidParams, "Invalid params: cairn lists every session in one page and gives no cursors")
 	}
-	if s.b().sess.InMemory() {
+	if s.inMemory {
 		return nil, errorf(CodeMethodNotFound, "Method not found: session/list (cairn was started with --no-session)")
 	}
 	out := struct {
 		Sessions []sessionInfo `json:"sessions"`
 	}{Sessions: []sessionInfo{}}
-	dir := s.b().host.Cwd
 	var infos []session.Info
 	var err error
 	switch {
-	case p.Cwd == nil || sameDir(*p.Cwd, dir):
-		infos, err = s.b().sess.ListConversations()
-	case s.host.ListSessions == nil || !filepath.IsAbs(*p.Cwd):
+	case p.Cwd != nil && !filepath.IsAbs(*p.Cwd):
+		return nil, errorf(CodeInvalidParams, `Invalid params: "cwd" must be an absolute path, not %q`, *p.Cwd)
+	case p.Cwd != nil && sameDir(*p.Cwd, s.host.Cwd) || p.Cwd == nil && s.host.ListSessions == nil:
+		infos, err = s.first.sess.ListConversations()
+	case s.host.ListSessions == nil:
 		return out, nil
+	case p.Cwd == nil:
+		infos, err = s.host.ListSessions("")
 	default:
-		dir = filepath.Clean(*p.Cwd)
-		infos, err = s.host.ListSessions(dir)
+		infos, err = s.host.ListSessions(filepath.Clean(*p.Cwd))
 	}
 	if err != nil {
 		return nil, errorf(CodeInternalError, "list sessions: %v", err)
@@ -302,25 +392,15 @@ func (s *server) listSessions(m message) (any, *rpcError) {
 		if title == "" {
 			title = firstLine(info.FirstMessage)
 		}
-		si := sessionInfo{SessionID: info.ID, Cwd: dir, Title: title}
+		cwd := info.Cwd
+		if cwd == "" {
+			cwd = s.host.Cwd
+		}
+		si := sessionInfo{SessionID: info.ID, Cwd: cwd, Title: title}
 		if !info.Modified.IsZero() {
 			si.UpdatedAt = info.Modified.UTC().Format(time.RFC3339)
 		}
 		out.Sessions = append(out.Sessions, si)
 	}
 	return out, nil
-}
-
-// session checks that a request names the open session.
-func (s *server) session(id *string) *rpcError {
-	if id == nil {
-		return errorf(CodeInvalidParams, `Invalid params: "sessionId" is required`)
-	}
-	s.mu.Lock()
-	open := s.sessionID
-	s.mu.Unlock()
-	if open == "" || *id != open {
-		return notFound(*id, "no open session "+*id)
-	}
-	return nil
 }

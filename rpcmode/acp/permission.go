@@ -6,11 +6,11 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
-	"github.com/cairn-dev/cairn/core/escape"
 )
 
 // permit is a session/request_permission awaiting the client's answer.
 type permit struct {
+	t        *thread
 	question string // the core question it asks
 	callID   string
 	tool     string
@@ -54,12 +54,41 @@ func optionKind(o approval.Option) string {
 	return ""
 }
 
+// permissionOptions are the options of a permission request: allow once;
+// one "always" option, the narrowest the gate offers (a rule for this
+// session, named for what it saves, so an editor that labels options by
+// kind shows one "always" button, and none of them writes a file);
+// reject once; and reject_always for the tool.
+func permissionOptions(offered []core.Option, tool string) []permissionOption {
+	var opts []permissionOption
+	always := false
+	for _, o := range offered {
+		k := optionKind(approval.Option(o.Value))
+		switch {
+		case k == "":
+			continue
+		case k == "allow_always" && (always || approval.Option(o.Value) != approval.OptionAllowSession):
+			continue
+		case k == "allow_always":
+			always = true
+			name := o.Label
+			if o.Saves != "" {
+				name = "Always allow " + o.Saves + " (this session)"
+			}
+			opts = append(opts, permissionOption{OptionID: o.Value, Name: name, Kind: k})
+			continue
+		}
+		opts = append(opts, permissionOption{OptionID: o.Value, Name: o.Label, Kind: k})
+	}
+	return append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (this session)", Kind: "reject_always"})
+}
+
 // ask puts a core question to the client. Approvals become
 // session/request_permission (a tool refused with reject_always is denied
 // by the gate without asking); cairn asks nothing else of an ACP client,
 // so other questions are dismissed.
 func (s *server) ask(w *writer, q core.Question) {
-	if q.Purpose != core.PurposeApproval || q.Kind != core.QuestionSelect || w.sessionID == "" {
+	if q.Purpose != core.PurposeApproval || q.Kind != core.QuestionSelect {
 		s.warn("acp: dismissed a question ACP cannot ask: %s", q.Title)
 		_ = w.sess.Dismiss(q.ID)
 		return
@@ -72,19 +101,15 @@ func (s *server) ask(w *writer, q core.Question) {
 	s.mu.Lock()
 	id := s.nextOut
 	s.nextOut++
-	s.permissions[id] = permit{question: q.ID, callID: q.ToolCallID, tool: tool, offered: q.Options}
+	s.permissions[id] = permit{t: w.t, question: q.ID, callID: q.ToolCallID, tool: tool, offered: q.Options}
 	s.mu.Unlock()
 
-	var opts []permissionOption
-	for _, o := range q.Options {
-		if k := optionKind(approval.Option(o.Value)); k != "" {
-			opts = append(opts, permissionOption{OptionID: o.Value, Name: o.Label, Kind: k})
-		}
-	}
-	opts = append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (this session)", Kind: "reject_always"})
-	tc := toolCallUpdate{ToolCallID: q.ToolCallID, Title: escape.Visible(q.Title), Status: "pending"}
+	opts := permissionOptions(q.Options, tool)
+	// The card keeps its own title: the question's "Allow ...?" would stay
+	// on it after the answer (Zed keeps the last title it was sent).
+	tc := toolCallUpdate{ToolCallID: q.ToolCallID, Status: "pending"}
 	if c != nil {
-		tc.Kind, tc.Content = c.kind, c.diffs
+		tc.Title, tc.Kind, tc.Content = c.title, c.kind, c.diffs
 		if c.path != "" {
 			tc.Locations = []location{{Path: c.path}}
 		}
@@ -122,37 +147,37 @@ func (s *server) answered(m message) {
 	}
 	var r permissionResult
 	if m.Error != nil || json.Unmarshal(m.Result, &r) != nil || r.Outcome.Outcome != "selected" {
-		_ = s.b().sess.Dismiss(p.question)
+		_ = p.t.b.sess.Dismiss(p.question)
 		return
 	}
 	opt := approval.Option(r.Outcome.OptionID)
 	if opt == rejectAlways {
 		opt = approval.OptionDeny
 		if p.tool != "" {
-			s.b().host.Approvals.DenyTool(p.tool)
+			p.t.b.host.Approvals.DenyTool(p.tool)
 		}
 	}
 	s.mu.Lock()
-	s.choices[p.question] = choice{callID: p.callID, option: opt}
+	p.t.choices[p.question] = choice{callID: p.callID, option: opt}
 	s.mu.Unlock()
 	// An option that was never offered is refused by the gate.
-	_ = s.b().sess.Answer(p.question, core.Answer{Value: string(opt)})
+	_ = p.t.b.sess.Answer(p.question, core.Answer{Value: string(opt)})
 }
 
-// closedQuestion forgets a question that ended. It returns how it was
-// answered, if it was, and the permission requests still awaiting the
+// closedQuestion forgets a question of t's that ended. It returns how it
+// was answered, if it was, and the permission requests still awaiting the
 // client's answer (the question timed out or its turn was cancelled).
-func (s *server) closedQuestion(id string) (c choice, answered bool, stale []int) {
+func (s *server) closedQuestion(t *thread, id string) (c choice, answered bool, stale []int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for n, p := range s.permissions {
-		if p.question == id {
+		if p.t == t && p.question == id {
 			delete(s.permissions, n)
 			stale = append(stale, n)
 		}
 	}
-	c, answered = s.choices[id]
-	delete(s.choices, id)
+	c, answered = t.choices[id]
+	delete(t.choices, id)
 	return c, answered, stale
 }
 

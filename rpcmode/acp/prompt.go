@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/escape"
 )
 
 type promptParams struct {
@@ -21,38 +22,51 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	if err := decodeParams(m.Params, &p); err != nil {
 		return nil, err
 	}
-	if err := s.session(p.SessionID); err != nil {
-		return nil, err
+	t, rerr := s.lookup(p.SessionID)
+	if rerr != nil {
+		return nil, rerr
 	}
-	text, images, err := promptContent(p.Prompt)
+	b := t.b
+	text, images, skipped, err := promptContent(p.Prompt)
 	if err != nil {
 		return nil, err
 	}
-	if expanded, ok := s.b().host.Prompts.Expand(text); ok {
+	if model := b.sess.State().Model; len(images) > 0 && !model.SupportsImages() {
+		// Dropped silently, the person would think the model saw them.
+		return nil, errorf(CodeInvalidParams, "Invalid params: the model %s does not take images; choose a model that does (the model option) or send the prompt without them", model.ID)
+	}
+	if expanded, ok := b.host.Prompts.Expand(text); ok {
 		text = expanded
 	}
 	s.mu.Lock()
-	if s.prompting {
+	if t.prompting {
 		s.mu.Unlock()
 		return nil, errorf(CodeInvalidRequest, "Invalid Request: a prompt is already running in this session; cancel it first")
 	}
-	s.prompting, s.cancelled, s.promptID = true, false, m.ID
+	t.prompting, t.cancelled, t.promptID = true, false, m.ID
+	first := !t.noticed
+	t.noticed = true
 	s.mu.Unlock()
-	b := s.b()
 	b.sub.Mark(markPrompt{m.ID})
+	for _, what := range skipped {
+		b.sub.Mark(markNotice{core.Notice{Level: core.NotifyWarning, Message: "left out " + what + ": cairn reads text, text files and images only"}})
+	}
+	if notice := b.host.StartNotice; notice != "" && first {
+		b.sub.Mark(markNotice{core.Notice{Level: core.NotifyWarning, Message: notice}})
+	}
 	if servers := b.host.MCPPrompts; servers.NamesPrompt(text) {
 		// Asking the server may wait for it to start: not on the reader,
 		// so that session/cancel is read meanwhile.
 		ctx, cancel := context.WithCancel(s.ctx)
 		s.mu.Lock()
-		s.expanding = cancel
+		t.expanding = cancel
 		s.mu.Unlock()
 		started := s.goBackground(func() {
 			defer cancel()
 			exp, ok, err := servers.ExpandPrompt(ctx, text)
 			s.mu.Lock()
-			s.expanding = nil
-			cancelled := s.cancelled
+			t.expanding = nil
+			cancelled := t.cancelled
 			s.mu.Unlock()
 			switch {
 			case cancelled || s.ctx.Err() != nil:
@@ -83,34 +97,36 @@ func (s *server) start(b *bound, id json.RawMessage, text string, images []core.
 	}
 }
 
-// endPrompt closes the prompt and reports whether it was cancelled.
-func (s *server) endPrompt() bool {
+// endPrompt closes t's prompt and reports whether it was cancelled.
+func (s *server) endPrompt(t *thread) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := s.cancelled
-	s.prompting, s.cancelled, s.promptID = false, false, nil
+	c := t.cancelled
+	t.prompting, t.cancelled, t.promptID = false, false, nil
 	return c
 }
 
-// cancelPrompt handles session/cancel: the running turn is aborted (a
-// pending permission request is dismissed with it) and its prompt is
-// answered "cancelled".
+// cancelPrompt handles session/cancel: the session's running turn is
+// aborted (a pending permission request is dismissed with it) and its
+// prompt is answered "cancelled". Other sessions go on.
 func (s *server) cancelPrompt(raw json.RawMessage) {
 	var p sessionParams
-	if decodeParams(raw, &p) != nil || s.session(p.SessionID) != nil {
+	if decodeParams(raw, &p) != nil {
 		return
 	}
-	s.abortPrompt(nil)
+	if t, rerr := s.lookup(p.SessionID); rerr == nil {
+		s.abortPrompt(t, nil)
+	}
 }
 
-// cancelling reports whether the client cancelled the running prompt.
-func (s *server) cancelling() bool {
+// cancelling reports whether the client cancelled t's running prompt.
+func (s *server) cancelling(t *thread) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.cancelled
+	return t.cancelled
 }
 
-// cancelRequest handles $/cancel_request: cancelling the running
+// cancelRequest handles $/cancel_request: cancelling a running
 // session/prompt request cancels its turn as session/cancel does; other
 // requests are answered at once, so there is nothing to cancel.
 func (s *server) cancelRequest(raw json.RawMessage) {
@@ -118,34 +134,49 @@ func (s *server) cancelRequest(raw json.RawMessage) {
 	if decodeParams(raw, &p) != nil || len(p.RequestID) == 0 {
 		return
 	}
-	s.abortPrompt(p.RequestID)
+	s.mu.Lock()
+	var target *thread
+	for _, t := range s.threads {
+		if t.prompting && bytes.Equal(bytes.TrimSpace(p.RequestID), t.promptID) {
+			target = t
+		}
+	}
+	s.mu.Unlock()
+	if target != nil {
+		s.abortPrompt(target, p.RequestID)
+	}
 }
 
-// abortPrompt cancels the running prompt, if there is one and (when id is
+// abortPrompt cancels t's running prompt, if there is one and (when id is
 // set) its request id is id.
-func (s *server) abortPrompt(id json.RawMessage) {
+func (s *server) abortPrompt(t *thread, id json.RawMessage) {
 	s.mu.Lock()
-	running := s.prompting && (id == nil || bytes.Equal(bytes.TrimSpace(id), s.promptID))
+	running := t.prompting && (id == nil || bytes.Equal(bytes.TrimSpace(id), t.promptID))
 	if running {
-		s.cancelled = true
-		if s.expanding != nil {
-			s.expanding()
+		t.cancelled = true
+		if t.expanding != nil {
+			t.expanding()
 		}
 	}
 	s.mu.Unlock()
 	if running {
-		s.b().sess.Abort()
+		t.b.sess.Abort()
 	}
 }
 
 // promptContent reads a prompt's content blocks: text, resource links
 // (named in the text), embedded text resources (inlined) and images.
-func promptContent(blocks []json.RawMessage) (string, []core.Content, *rpcError) {
+// Binary resources and audio are left out, each named in skipped and in
+// the text (so the model knows the person attached them).
+func promptContent(blocks []json.RawMessage) (text string, images []core.Content, skipped []string, rerr *rpcError) {
 	if len(blocks) == 0 {
-		return "", nil, errorf(CodeInvalidParams, `Invalid params: "prompt" needs at least one content block`)
+		return "", nil, nil, errorf(CodeInvalidParams, `Invalid params: "prompt" needs at least one content block`)
 	}
 	var parts []string
-	var images []core.Content
+	skip := func(what string) {
+		skipped = append(skipped, what)
+		parts = append(parts, "["+what+" was attached but left out: cairn cannot read it]")
+	}
 	for i, raw := range blocks {
 		var b struct {
 			Type     string `json:"type"`
@@ -162,14 +193,14 @@ func promptContent(blocks []json.RawMessage) (string, []core.Content, *rpcError)
 			} `json:"resource"`
 		}
 		if err := json.Unmarshal(raw, &b); err != nil {
-			return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: %v", i, err)
+			return "", nil, nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: %v", i, err)
 		}
 		switch b.Type {
 		case "text":
 			parts = append(parts, b.Text)
 		case "image":
 			if b.Data == "" || b.MimeType == "" {
-				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: an image needs data and mimeType", i)
+				return "", nil, nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: an image needs data and mimeType", i)
 			}
 			images = append(images, core.ImageBlock(b.Data, b.MimeType))
 		case "resource_link":
@@ -180,15 +211,26 @@ func promptContent(blocks []json.RawMessage) (string, []core.Content, *rpcError)
 			parts = append(parts, "["+name+"]("+b.URI+")")
 		case "resource":
 			if b.Resource == nil {
-				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: a resource block needs a resource", i)
+				return "", nil, nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: a resource block needs a resource", i)
 			}
 			if b.Resource.Text == nil {
-				return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: cairn takes text resources only, %s is binary", i, b.Resource.URI)
+				skip(attachmentName(escape.Visible(b.Resource.URI), b.Resource.MimeType))
+				continue
 			}
 			parts = append(parts, "<context uri=\""+b.Resource.URI+"\">\n"+*b.Resource.Text+"\n</context>")
+		case "audio":
+			skip(attachmentName("an audio clip", b.MimeType))
 		default:
-			return "", nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: cairn does not take %q content", i, b.Type)
+			return "", nil, nil, errorf(CodeInvalidParams, "Invalid params: prompt[%d]: cairn does not take %q content", i, b.Type)
 		}
 	}
-	return strings.Join(parts, "\n"), images, nil
+	return strings.Join(parts, "\n"), images, skipped, nil
+}
+
+// attachmentName names a left-out attachment: "report.pdf (application/pdf)".
+func attachmentName(name, mime string) string {
+	if mime == "" {
+		return name
+	}
+	return name + " (" + escape.Visible(mime) + ")"
 }

@@ -37,10 +37,17 @@ type rigConfig struct {
 	models    []core.Model
 	timeout   time.Duration // the gate's question timeout
 	callLimit time.Duration // Host.ClientCallLimit
-	open      bool          // Host.Open builds sessions for other directories
-	mcp       *mcp.Manager  // Host.MCPPrompts
+	// single leaves Host.Open nil: the host holds one session and serves
+	// only its own directory.
+	single bool
+	mcp    *mcp.Manager // Host.MCPPrompts
 	// processes gives the sessions background commands.
 	processes bool
+	// retry retries failed requests (twice, without waiting).
+	retry bool
+	// storeDir holds the rig's session files (files), shared by every
+	// session it opens, as one cairn's sessions share ~/.cairn/sessions.
+	storeDir string
 }
 
 // rig is a running Serve with a pipe for its input and its output lines.
@@ -64,12 +71,13 @@ type rig struct {
 func newRig(t *testing.T, cfg rigConfig) *rig {
 	t.Helper()
 	cwd := t.TempDir()
+	cfg.storeDir = t.TempDir()
 	fp := faux.New(faux.Options{}, cfg.responses...)
 	h := rigHost(t, cwd, cfg, fp)
 	pr, pw := io.Pipe()
 	r := &rig{t: t, cwd: cwd, sess: h.Session, gate: h.Approvals.(*approval.Gate), faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1}
 	h.MaxFrameBytes, h.ClientCallLimit, h.MCPPrompts = cfg.maxFrame, cfg.callLimit, cfg.mcp
-	if cfg.open {
+	if !cfg.single {
 		h.Open = func(dir string, servers []mcp.Server) (Host, error) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
@@ -128,8 +136,12 @@ func rigHost(t *testing.T, cwd string, cfg rigConfig, fp *faux.Provider) Host {
 		Compaction:   agent.CompactionSettings{},
 	}
 	if cfg.files {
-		store := session.Store{Dir: t.TempDir()}
+		store := session.Store{Dir: cfg.storeDir}
 		acfg.Conversations = agent.NewFileConversations(store, cwd, store.Create(cwd))
+	}
+	if cfg.retry {
+		acfg.Retry = agent.RetrySettings{Enabled: true, MaxRetries: 2, BaseDelay: 2 * time.Second, MaxDelay: 10 * time.Second}
+		acfg.Sleep = func(context.Context, time.Duration) error { return nil }
 	}
 	sess, err := agent.New(acfg)
 	if err != nil {

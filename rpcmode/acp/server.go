@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
@@ -80,6 +79,16 @@ type Host struct {
 	// ListSessions lists the stored sessions of another directory for
 	// session/list; nil lists none.
 	ListSessions func(cwd string) ([]session.Info, error)
+	// Unconfigured, when set, says that no model provider has credentials
+	// and what to set: initialize offers it as an authentication method
+	// and session/new, load and resume fail with auth_required saying it,
+	// instead of cairn exiting before it could answer.
+	Unconfigured string
+	// StartNotice, when set, is told to the person at the start of each
+	// session's first turn, in the agent's message (editors show no
+	// stderr): what of an untrusted project was left out and how to trust
+	// it.
+	StartNotice string
 	// Close ends this host's session when Serve moves to another directory
 	// (Open) or, for a host Open built, when Serve returns. nil leaves it
 	// to the caller.
@@ -87,36 +96,27 @@ type Host struct {
 }
 
 // Serve speaks ACP on in and out until in ends or ctx is cancelled, then
-// cancels the running turn, waits for the session to settle, writes the
+// cancels every running turn, waits for the sessions to settle, writes the
 // last frames and returns. It returns an error only when reading or
-// writing failed; the caller closes h's session afterwards (which writes
-// its file), and Serve closes the sessions it opened with h.Open. After a
-// cancellation a read of in may still be blocked; close in to end it.
+// writing failed. Each ACP session is a core session of its own: the first
+// one opened in h's directory (without MCP servers of the client's) is
+// h.Session, every other one is built with h.Open, so any number run side
+// by side, each with its own conversation, directory, model, mode, MCP
+// servers and turn. The caller closes h's session afterwards; Serve closes
+// the sessions it opened with h.Open. After a cancellation a read of in
+// may still be blocked; close in to end it.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 	if h.Session == nil || h.Approvals == nil || h.Cwd == "" {
 		return errors.New("acp.Serve: Host.Session, Host.Approvals and Host.Cwd are required")
 	}
-	s := newServer(h)
-	first := s.b()
-	w := &writer{srv: s, sess: first.sess, out: bufio.NewWriterSize(out, 64<<10)}
-	written := make(chan struct{})
-	go w.run(first.sub, written)
-
+	s := newServer(h, out)
 	readErr := jsonl.ReadUntil(ctx, s.ctx, func() error { return s.readLoop(in) })
 	s.shutdown()
-	last := s.b()
-	last.sub.Mark(markEnd{})
-	<-written
-	s.closing.Wait()
-	last.sub.Stop()
-	if last != first && last.host.Close != nil {
-		last.host.Close()
-	}
-	return jsonl.Served("acp", readErr, w.err)
+	return jsonl.Served("acp", readErr, s.out.failure())
 }
 
-// bound is the core session the adapter serves now, with what belongs to
-// it: its host, its event subscription and its tools' ACP kinds.
+// bound is a core session the adapter serves, with what belongs to it:
+// its host, its event subscription and its tools' ACP kinds.
 type bound struct {
 	host  Host
 	sess  *agent.Session
@@ -139,31 +139,31 @@ type server struct {
 	// host is the Host Serve was given; its settings (Version, limits,
 	// Warn, Open) hold for every session.
 	host Host
-	cur  atomic.Pointer[bound]
+	out  *output
+	// inMemory: sessions are not stored (--no-session).
+	inMemory bool
 
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	mu          sync.Mutex
-	sessionID   string               // the open ACP session, "" before session/new or load
-	prompting   bool                 // a session/prompt is unanswered
-	promptID    json.RawMessage      // its request id
-	cancelled   bool                 // session/cancel arrived for it
-	nextOut     int                  // the id of cairn's next request
-	permissions map[int]permit       // request_permission ids awaiting answers
-	pending     map[int]chan message // fs and terminal requests awaiting answers
-	choices     map[string]choice
-	caps        clientCapabilities // what the client offered in initialize
-	expanding   context.CancelFunc // stops the MCP prompt the prompt is expanding
-	closing     sync.WaitGroup     // sessions moved away from, being closed
-	background  sync.WaitGroup     // goroutines that end with ctx
-	stopping    bool               // shutdown began: nothing more starts in the background
+	mu      sync.Mutex
+	threads map[string]*thread // the open ACP sessions by id
+	// first is host's own session; spare is it while no thread holds it.
+	first, spare *bound
+	nextOut      int                  // the id of cairn's next request
+	permissions  map[int]permit       // request_permission ids awaiting answers
+	pending      map[int]chan message // fs and terminal requests awaiting answers
+	caps         clientCapabilities   // what the client offered in initialize
+	closing      sync.WaitGroup       // sessions being closed
+	background   sync.WaitGroup       // goroutines that end with ctx
+	stopping     bool                 // shutdown began: nothing more starts in the background
 }
 
-func newServer(h Host) *server {
-	s := &server{host: h, nextOut: 1,
-		permissions: map[int]permit{}, pending: map[int]chan message{}, choices: map[string]choice{}}
-	s.cur.Store(newBound(h))
+func newServer(h Host, out io.Writer) *server {
+	s := &server{host: h, threads: map[string]*thread{}, nextOut: 1,
+		permissions: map[int]permit{}, pending: map[int]chan message{}, inMemory: h.Session.InMemory()}
+	s.first = newBound(h)
+	s.spare = s.first
 	if s.host.MaxFrameBytes <= 0 {
 		s.host.MaxFrameBytes = MaxFrameBytes
 	}
@@ -171,11 +171,9 @@ func newServer(h Host) *server {
 		s.host.ClientCallLimit = ClientCallLimit
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.out = &output{w: bufio.NewWriterSize(out, 64<<10), failed: s.cancel}
 	return s
 }
-
-// b is the session served now.
-func (s *server) b() *bound { return s.cur.Load() }
 
 func (s *server) warn(format string, args ...any) {
 	if s.host.Warn != nil {
@@ -211,20 +209,36 @@ func (s *server) readLoop(in io.Reader) error {
 // that ignores cancellation) before cairn exits anyway.
 const settleLimit = 10 * time.Second
 
-// shutdown cancels the running turn and waits, at most settleLimit, for
-// the session to settle.
+// shutdown cancels the running turns and waits, at most settleLimit in
+// all, for the sessions to settle; then each session's last frames are
+// written and the sessions Serve opened are closed.
 func (s *server) shutdown() {
 	s.cancel()
 	// What runs in the background ends with ctx, and none of it starts a
-	// turn after that; then the running turn is stopped.
+	// turn after that; then the running turns are stopped.
 	s.mu.Lock()
 	s.stopping = true
+	threads := make([]*thread, 0, len(s.threads))
+	for _, t := range s.threads {
+		threads = append(threads, t)
+	}
+	s.threads = map[string]*thread{}
 	s.mu.Unlock()
 	s.background.Wait()
-	s.b().sess.Abort()
+	for _, t := range threads {
+		t.b.sess.Abort()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), settleLimit)
 	defer cancel()
-	_ = s.b().sess.Wait(ctx)
+	for _, t := range threads {
+		_ = t.b.sess.Wait(ctx)
+	}
+	for _, t := range threads {
+		s.detach(t)
+	}
+	s.closing.Wait()
+	s.first.sub.Stop()
+	s.out.flush()
 }
 
 // goBackground runs f on a goroutine that shutdown waits for; f must end
@@ -268,17 +282,28 @@ func (s *server) dispatch(m message) {
 		return
 	}
 	result, rerr := h(s, m)
-	if rerr != nil {
-		s.replyError(m.ID, rerr)
-		return
-	}
-	if result != nil {
+	switch r := result.(type) {
+	case nil:
+		if rerr != nil {
+			s.replyError(m.ID, rerr)
+		}
+	case inThread:
+		// In order with the session's updates.
+		r.t.send(response{JSONRPC: "2.0", ID: m.ID, Result: r.result})
+	default:
 		s.reply(m.ID, result)
 	}
 }
 
-// handler answers a request: a result, an error, or (nil, nil) when the
-// answer is sent later (session/prompt).
+// inThread is a handler's result to be sent in order with the updates of
+// session t (after the ones its request caused).
+type inThread struct {
+	t      *thread
+	result any
+}
+
+// handler answers a request: a result (inThread for one about a session),
+// an error, or (nil, nil) when the answer is sent later (session/prompt).
 type handler func(*server, message) (any, *rpcError)
 
 var methods map[string]handler
@@ -294,6 +319,7 @@ func init() {
 		"session/prompt":            (*server).prompt,
 		"session/set_mode":          (*server).setMode,
 		"session/set_config_option": (*server).setConfigOption,
+		"session/close":             (*server).closeSession,
 	}
 }
 
@@ -326,14 +352,15 @@ func (s *server) replyError(id json.RawMessage, e *rpcError) {
 	s.send(response{JSONRPC: "2.0", ID: id, Error: e})
 }
 
-// send writes a frame in order with the session's events.
+// send writes a frame of the connection's own (an answer to initialize,
+// an error) at once.
 func (s *server) send(frame any) {
 	line, err := json.Marshal(frame)
 	if err != nil {
 		s.warn("acp: cannot encode a frame: %v", err)
 		return
 	}
-	s.b().sub.Mark(markLine{line})
+	s.out.frame(line)
 }
 
 // markLine is a frame of the adapter's own, placed among the events.
@@ -357,3 +384,8 @@ func (markLine) EventType() string    { return "acp_line" }
 func (markEnd) EventType() string     { return "acp_end" }
 func (markPrompt) EventType() string  { return "acp_prompt" }
 func (markRefused) EventType() string { return "acp_refused" }
+func (markNotice) EventType() string  { return "acp_notice" }
+
+// markNotice is a notice of the adapter's own for the person, in the turn
+// it is placed in.
+type markNotice struct{ notice core.Notice }

@@ -16,6 +16,7 @@ import (
 // toolCall is an open tool call as the writer tracks it.
 type toolCall struct {
 	name    string
+	title   string // the card's title, as tool_call sent it
 	kind    core.ToolKind
 	path    string          // the absolute path it acts on, or ""
 	diffs   []toolContent   // the diff preview of an edit or write
@@ -87,11 +88,11 @@ const maxPreviewFile = 4 << 20
 // describe builds a call's title, locations and diff preview.
 // A replayed call (readFile false) does not read the file, which holds
 // the call's result by now.
-func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*toolCall, string, []location) {
-	c := &toolCall{name: name, kind: s.kind(name), rawArgs: raw}
+func (s *server) describe(b *bound, name string, raw json.RawMessage, readFile bool) (*toolCall, string, []location) {
+	c := &toolCall{name: name, kind: kind(b, name), rawArgs: raw}
 	if inner, ok := mcpCallTarget(name, raw); ok {
 		// A call through mcp_call is shown as the MCP tool it calls.
-		return &toolCall{name: name, kind: s.kind(inner), rawArgs: raw}, inner, nil
+		return &toolCall{name: name, kind: kind(b, inner), rawArgs: raw}, inner, nil
 	}
 	var a toolArgs
 	_ = json.Unmarshal(raw, &a)
@@ -112,6 +113,10 @@ func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*too
 	case a.Pattern != "":
 		title = name + " " + a.Pattern
 	}
+	if strings.HasPrefix(name, "mcp__") && title != name && !strings.HasPrefix(title, name+" ") {
+		// An MCP tool's card names the tool, not only what it acts on.
+		title = name + " " + title
+	}
 	// The title quotes the model's command or path: escaped, so an
 	// editor showing it shows all of it.
 	title = escape.Visible(title)
@@ -119,7 +124,7 @@ func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*too
 	if a.Path != "" {
 		// The file the tools will read or write: '@', '~' and links
 		// resolved as the gate resolved them.
-		c.path = toolpath.Resolve(a.Path, s.b().host.Cwd)
+		c.path = toolpath.Resolve(a.Path, b.host.Cwd)
 		l := location{Path: c.path}
 		if a.Offset != nil && *a.Offset > 0 {
 			l.Line = a.Offset
@@ -132,11 +137,10 @@ func (s *server) describe(name string, raw json.RawMessage, readFile bool) (*too
 	return c, title, locs
 }
 
-// kind is the ACP kind of the tool named name: from the tools the session
-// began with, else from the tools it has now (an MCP server's tools come
-// while it runs), else other.
-func (s *server) kind(name string) core.ToolKind {
-	b := s.b()
+// kind is the ACP kind of the tool named name in b's session: from the
+// tools the session began with, else from the tools it has now (an MCP
+// server's tools come while it runs), else other.
+func kind(b *bound, name string) core.ToolKind {
 	if k := b.kinds[name]; k != "" {
 		return k
 	}
@@ -212,7 +216,13 @@ func firstLine(s string) string {
 // toolStarted announces a call as pending: it waits for approval or is
 // about to run.
 func (w *writer) toolStarted(e core.ToolExecutionStart) {
-	c, title, locs := w.srv.describe(e.ToolName, e.Args, true)
+	if isPlanTool(e.ToolName) {
+		// Shown as the plan when it ends, not also as a tool card.
+		w.plans[e.ToolCallID] = true
+		return
+	}
+	c, title, locs := w.srv.describe(w.t.b, e.ToolName, e.Args, true)
+	c.title = title
 	w.calls[e.ToolCallID] = c
 	w.order = append(w.order, e.ToolCallID)
 	raw := json.RawMessage(nil)
@@ -240,7 +250,11 @@ func (w *writer) toolProgress(e core.ToolExecutionUpdate) {
 	if !ok {
 		return
 	}
-	c.running = true
+	status := ""
+	if !c.running {
+		// in_progress is said once per call; later updates carry content.
+		status, c.running = "in_progress", true
+	}
 	var term tools.BashTerminalDetails
 	if c.name == "bash" && json.Unmarshal(e.Partial.Details, &term) == nil && term.TerminalID != "" {
 		c.terminal = term.TerminalID
@@ -249,7 +263,7 @@ func (w *writer) toolProgress(e core.ToolExecutionUpdate) {
 	if c.terminal != "" {
 		content = c.terminalContent()
 	}
-	w.update(toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: e.ToolCallID, Status: "in_progress",
+	w.update(toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: e.ToolCallID, Status: status,
 		Content: content})
 }
 
@@ -260,6 +274,15 @@ func (c *toolCall) terminalContent() []toolContent {
 // toolEnded closes a call: completed, or failed for an error, a refusal
 // or an abort.
 func (w *writer) toolEnded(id string, r core.ToolResult) {
+	if w.plans[id] {
+		delete(w.plans, id)
+		if p, ok := planOf(planTool, r.IsError, r.Details); ok {
+			w.update(p)
+		} else if r.IsError {
+			w.update(failedPlan(id, r.Content))
+		}
+		return
+	}
 	c, ok := w.calls[id]
 	if !ok {
 		return
@@ -291,10 +314,21 @@ func (w *writer) toolEnded(id string, r core.ToolResult) {
 		}
 	}
 	w.update(u)
-	if p, ok := planOf(c.name, r.IsError, r.Details); ok {
-		w.update(p)
-	}
 }
+
+// failedPlan is the card of a plan call that failed: shown once, failed,
+// so the person sees why the plan did not change.
+func failedPlan(id string, content []core.Content) toolCallStart {
+	return toolCallStart{SessionUpdate: "tool_call", ToolCallID: id, Title: planTool, Kind: core.KindThink,
+		Status: "failed", Content: textContent(content)}
+}
+
+// planTool is the tool whose calls ACP shows as the plan.
+const planTool = "plan"
+
+// isPlanTool reports whether calls of the tool named name are shown as
+// the plan (a plan session update) rather than as tool cards.
+func isPlanTool(name string) bool { return name == planTool }
 
 // planUpdate is the plan session update: the whole plan as it stands.
 type planUpdate struct {
@@ -305,7 +339,7 @@ type planUpdate struct {
 // planOf is the plan a successful plan tool call set, from its result's
 // details.
 func planOf(tool string, isError bool, details json.RawMessage) (planUpdate, bool) {
-	if tool != "plan" || isError {
+	if !isPlanTool(tool) || isError {
 		return planUpdate{}, false
 	}
 	var d tools.PlanDetails
@@ -331,8 +365,8 @@ func textContent(blocks []core.Content) []toolContent {
 // timeout) is withdrawn with $/cancel_request; after session/cancel the
 // client answers its requests itself, as the protocol asks.
 func (w *writer) questionClosed(e core.QuestionClosed) {
-	c, answered, stale := w.srv.closedQuestion(e.ID)
-	if e.Outcome == core.Aborted && w.srv.cancelling() {
+	c, answered, stale := w.srv.closedQuestion(w.t, e.ID)
+	if e.Outcome == core.Aborted && w.srv.cancelling(w.t) {
 		stale = nil
 	}
 	for _, n := range stale {

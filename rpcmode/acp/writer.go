@@ -1,100 +1,53 @@
 package acp
 
 import (
-	"bufio"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/jsonscan"
 )
 
-// writer owns the output: it translates the session's events into
-// session/update notifications and writes the adapter's own frames (marks)
-// in order with them. It runs on one goroutine, which owns its fields.
+// writer turns one thread's events into session/update notifications and
+// writes the adapter's own frames for it (marks) in order with them. It
+// runs on one goroutine, which owns its fields.
 type writer struct {
 	srv  *server
+	t    *thread
 	sess *agent.Session // the session whose events it reads
-	out  *bufio.Writer
-	err  error
+	out  *output
 
 	sessionID string
 	promptID  json.RawMessage // the unanswered session/prompt, nil when none
 	calls     map[string]*toolCall
-	order     []string // open calls, in the order they started
+	plans     map[string]bool // open calls of the plan tool, shown only as the plan
+	order     []string        // open calls, in the order they started
 	last      *core.AssistantMessage
 	line      []byte
 }
 
-// markSession tells the writer which session the next updates belong to.
-type markSession struct{ id string }
-
-func (markSession) EventType() string { return "acp_session" }
-
-// markHandoff moves the writer to another session's events: everything
-// of the old session before it has been written. done closes then.
-type markHandoff struct {
-	next *bound
-	done chan struct{}
-}
-
-func (markHandoff) EventType() string { return "acp_handoff" }
-
 func (w *writer) run(sub *agent.Subscription, done chan<- struct{}) {
 	defer close(done)
-	w.calls = map[string]*toolCall{}
+	w.calls, w.plans = map[string]*toolCall{}, map[string]bool{}
 	events := sub.Events()
-	for {
-		// Not a range loop: a handoff changes the channel read.
-		e, ok := <-events
-		if !ok {
+	for e := range events {
+		if _, end := e.(markEnd); end {
 			break
-		}
-		switch m := e.(type) {
-		case markEnd:
-			w.flush()
-			return
-		case markHandoff:
-			w.flush()
-			events, w.sess = m.next.sub.Events(), m.next.sess
-			close(m.done)
-			continue
 		}
 		w.handle(e)
 		if len(events) == 0 {
-			w.flush()
+			w.out.flush()
 		}
 	}
-	w.flush()
-}
-
-func (w *writer) flush() {
-	if w.err == nil {
-		if err := w.out.Flush(); err != nil {
-			w.failed(err)
-		}
-	}
-}
-
-func (w *writer) failed(err error) {
-	w.err = err
-	w.srv.cancel()
+	w.out.flush()
 }
 
 // write writes one frame line.
-func (w *writer) write(line []byte) {
-	if w.err != nil || line == nil {
-		return
-	}
-	if _, err := w.out.Write(line); err != nil {
-		w.failed(err)
-		return
-	}
-	if err := w.out.WriteByte('\n'); err != nil {
-		w.failed(err)
-	}
-}
+func (w *writer) write(line []byte) { w.out.write(line) }
 
 // update writes a session/update notification for the open session.
 func (w *writer) update(u any) {
@@ -131,13 +84,13 @@ func (w *writer) handle(e core.Event) {
 	switch e := e.(type) {
 	case markLine:
 		w.write(e.line)
-	case markSession:
-		w.sessionID = e.id
 	case markPrompt:
 		w.promptID, w.last = e.id, nil
+	case markNotice:
+		w.notice(e.notice)
 	case markRefused:
 		w.promptID = nil
-		w.srv.endPrompt()
+		w.srv.endPrompt(w.t)
 		if e.err == nil {
 			w.write(w.mustMarshal(response{JSONRPC: "2.0", ID: e.id, Result: promptResult{StopReason: "cancelled"}}))
 			break
@@ -167,11 +120,18 @@ func (w *writer) handle(e core.Event) {
 	case core.QuestionClosed:
 		w.questionClosed(e)
 	case core.ModelChanged, core.ThinkingLevelChanged:
-		w.update(configOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: w.srv.configOptions()})
+		w.update(configOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: w.srv.configOptions(w.t.b)})
 	case core.SessionInfoChanged:
 		w.update(sessionInfoUpdate{SessionUpdate: "session_info_update", Title: e.Name})
 	case core.Notice:
 		w.notice(e)
+	case core.AutoRetryStart:
+		// Without it the editor shows nothing while cairn waits to retry
+		// (seconds, for a 429 or a 500).
+		w.chunk("agent_thought_chunk", fmt.Sprintf("cairn: the model request failed (%s); retrying in %s (attempt %d of %d)\n",
+			escape.Visible(e.ErrorMessage), retryDelay(e.Delay), e.Attempt, e.MaxAttempts))
+	case core.AutoCompactionStart:
+		w.chunk("agent_thought_chunk", "cairn: compacting the conversation to fit the model's context window\n")
 	case core.Settled:
 		w.settled(e)
 	}
@@ -189,6 +149,14 @@ func (w *writer) notice(n core.Notice) {
 	w.chunk("agent_message_chunk", "> cairn: "+strings.ReplaceAll(n.Message, "\n", "\n> ")+"\n\n")
 }
 
+// retryDelay is a wait as a person reads it: "2s", "1.5s", "250ms".
+func retryDelay(d time.Duration) string {
+	if d >= time.Second {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Millisecond).String()
+}
+
 // settled answers the open prompt: every open tool call is closed first,
 // then the context's use is reported, then the response ends the turn.
 func (w *writer) settled(e core.Settled) {
@@ -203,7 +171,7 @@ func (w *writer) settled(e core.Settled) {
 	}
 	id := w.promptID
 	w.promptID = nil
-	cancelled := w.srv.endPrompt()
+	cancelled := w.srv.endPrompt(w.t)
 	reason, rerr := stopReason(cancelled, w.last, e.Error)
 	if rerr != nil {
 		w.write(w.mustMarshal(response{JSONRPC: "2.0", ID: id, Error: rerr}))
