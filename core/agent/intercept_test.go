@@ -364,7 +364,9 @@ func TestBeforeCompactCancels(t *testing.T) {
 		"cancel": func(context.Context, CompactEvent) (CompactResult, error) {
 			return CompactResult{Cancel: true, Reason: "keep it all"}, nil
 		},
-		"fail": func(context.Context, CompactEvent) (CompactResult, error) { return CompactResult{}, errors.New("crashed") },
+		"fail": func(context.Context, CompactEvent) (CompactResult, error) {
+			return CompactResult{}, errors.New("crashed")
+		},
 	} {
 		f := newFixture(t, Config{Interceptors: []Interceptor{{Name: "hook PreCompact", BeforeCompact: handler}}})
 		_, err := f.s.Compact(context.Background(), "")
