@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/hook"
+	"github.com/cairn-dev/cairn/core/provider/faux"
+	"github.com/cairn-dev/cairn/core/tools"
+)
+
+// blockRmHook is the path of a Claude Code PreToolUse script that refuses
+// rm with exit status 2.
+func blockRmHook(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("testdata", "hooks", "block-rm.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// hookSettings writes a settings.json in home with one PreToolUse hook
+// for Bash.
+func hookSettings(t *testing.T, home, command string, timeout float64) {
+	t.Helper()
+	settings := map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
+		"matcher": "Bash",
+		"hooks":   []any{map[string]any{"type": "command", "command": command, "timeout": timeout}},
+	}}}}
+	data, _ := json.Marshal(settings)
+	writeFile(t, filepath.Join(home, "settings.json"), string(data))
+}
+
+// rmScript has the model remove victim, then list the directory, then
+// answer.
+const rmScript = `{"responses": [
+  {"content": [{"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "rm -f victim"}}]},
+  {"content": [{"type": "toolCall", "id": "c2", "name": "bash", "arguments": {"command": "echo listed > listed"}}]},
+  {"text": "Done."}
+]}`
+
+// toolEnds returns the tool_execution_end events of json mode's output.
+func toolEnds(t *testing.T, stdout string) map[string]map[string]any {
+	t.Helper()
+	ends := map[string]map[string]any{}
+	for _, line := range strings.Split(stdout, "\n") {
+		var e map[string]any
+		if json.Unmarshal([]byte(line), &e) == nil && e["type"] == "tool_execution_end" {
+			ends[e["toolCallId"].(string)] = e
+		}
+	}
+	return ends
+}
+
+// TestPreToolUseHookBlocksRmInPrintAndJSONModes: the person's Claude Code
+// hook refuses the model's rm even in yolo mode, the model reads the
+// hook's reason, and other commands still run.
+func TestPreToolUseHookBlocksRmInPrintAndJSONModes(t *testing.T) {
+	for _, mode := range []string{"json", "text"} {
+		t.Run(mode, func(t *testing.T) {
+			script := blockRmHook(t)
+			project := t.TempDir()
+			t.Chdir(project)
+			writeFile(t, filepath.Join(project, "victim"), "keep me")
+			home := t.TempDir()
+			hookSettings(t, home, "/bin/sh "+script, 10)
+			vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, rmScript)}
+			r := invoke(t, vars, nil, "--provider", "faux", "--no-session", "--approval", "yolo", "--mode", mode, "-p", "clean up")
+			if _, err := os.Stat(filepath.Join(project, "victim")); err != nil {
+				t.Fatalf("rm ran despite the hook:\n%s\n%s", r.stdout, r.stderr)
+			}
+			if _, err := os.Stat(filepath.Join(project, "listed")); err != nil {
+				t.Errorf("the other command did not run:\n%s", r.stderr)
+			}
+			if mode == "json" {
+				end := toolEnds(t, r.stdout)["c1"]
+				text, _ := json.Marshal(end)
+				if end["isError"] != true || !strings.Contains(string(text), "Blocked: rm is not allowed in this project") {
+					t.Errorf("the model was not told the hook's reason: %s", text)
+				}
+			}
+		})
+	}
+}
+
+// TestHangingHookIsCutAndTheCallRefused: a PreToolUse hook that never
+// answers is stopped at its time limit, and the call is refused saying so.
+func TestHangingHookIsCutAndTheCallRefused(t *testing.T) {
+	project := t.TempDir()
+	t.Chdir(project)
+	writeFile(t, filepath.Join(project, "victim"), "keep me")
+	home := t.TempDir()
+	hookSettings(t, home, "/bin/sleep 60", 0.5)
+	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, rmScript)}
+	done := make(chan result, 1)
+	go func() {
+		done <- invoke(t, vars, nil, "--provider", "faux", "--no-session", "--approval", "yolo", "--mode", "json", "-p", "clean up")
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("cairn waited for the hanging hook")
+	}
+	if _, err := os.Stat(filepath.Join(project, "victim")); err != nil {
+		t.Fatalf("rm ran although its hook did not answer:\n%s", r.stderr)
+	}
+	end := toolEnds(t, r.stdout)["c1"]
+	text, _ := json.Marshal(end)
+	if end["isError"] != true || !strings.Contains(string(text), "did not finish within 500ms and was stopped") {
+		t.Errorf("result does not say the hook was cut at its limit: %s", text)
+	}
+}
+
+// TestPreToolUseHookBlocksRmInRPCMode: the same hook, with cairn driven
+// by a pi host over --mode rpc.
+func TestPreToolUseHookBlocksRmInRPCMode(t *testing.T) {
+	script := blockRmHook(t)
+	project := t.TempDir()
+	t.Chdir(project)
+	writeFile(t, filepath.Join(project, "victim"), "keep me")
+	home := t.TempDir()
+	hookSettings(t, home, "/bin/sh "+script, 10)
+	c, _ := startBridgeChild(t, home, writeScript(t, rmScript), "--provider", "faux", "--mode", "rpc", "--no-session")
+	c.send(`{"id":"p","type":"prompt","message":"clean up"}`)
+	end := c.untilFrame("tool_execution_end", "agent_settled")
+	text, _ := json.Marshal(end)
+	if end["isError"] != true || !strings.Contains(string(text), "Blocked: rm is not allowed in this project") {
+		t.Errorf("rm's result: %s", text)
+	}
+	c.untilFrame("agent_settled", "")
+	if _, err := os.Stat(filepath.Join(project, "victim")); err != nil {
+		t.Fatal("rm ran despite the hook")
+	}
+}
+
+// TestPreToolUseHookBlocksRmAtTheAgentLevel: the hook interceptors on a
+// session of the real bash tool, without any front end.
+func TestPreToolUseHookBlocksRmAtTheAgentLevel(t *testing.T) {
+	project := t.TempDir()
+	writeFile(t, filepath.Join(project, "victim"), "keep me")
+	cfg, warnings, err := hook.Parse("test", json.RawMessage(`{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/bin/sh `+blockRmHook(t)+`"}]}]}`))
+	if err != nil || len(warnings) > 0 {
+		t.Fatal(err, warnings)
+	}
+	h := hook.New(cfg, hook.Options{Dir: project, Getenv: os.Getenv})
+	gate, _ := approval.Open(approval.Config{Mode: approval.ModeYolo, Dir: project})
+	fp := faux.New(faux.Options{},
+		faux.Response{Content: []core.Content{{Type: core.ContentToolCall, ID: "c1", Name: "bash", Arguments: json.RawMessage(`{"command":"rm victim"}`)}}},
+		faux.Response{Text: "ok"})
+	s, err := agent.New(agent.Config{Model: faux.Model, Tools: tools.NewIn(project, tools.NewWorkspace()), Approver: gate,
+		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: fp}, nil },
+		Interceptors: hookInterceptors(h, gate.Mode)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	events, stop := s.Subscribe()
+	defer stop()
+	if err := s.Prompt("clean", nil, agent.BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var end core.ToolExecutionEnd
+	for e := range events {
+		if x, ok := e.(core.ToolExecutionEnd); ok {
+			end = x
+		}
+		if _, ok := e.(core.Settled); ok || ctx.Err() != nil {
+			break
+		}
+	}
+	if !end.Result.IsError || !strings.Contains(end.Result.Content[0].Text, "hook PreToolUse: Blocked: rm is not allowed") {
+		t.Errorf("result %+v", end.Result)
+	}
+	if _, err := os.Stat(filepath.Join(project, "victim")); err != nil {
+		t.Fatal("rm ran despite the hook")
+	}
+}
