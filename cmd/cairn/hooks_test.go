@@ -187,3 +187,49 @@ func TestPreToolUseHookBlocksRmAtTheAgentLevel(t *testing.T) {
 		t.Fatal("rm ran despite the hook")
 	}
 }
+
+// TestProjectHooksNeedTrustAndClaudeHooksAnOptIn: a project's
+// .cairn/settings.json hooks run only once it is trusted, and its
+// .claude/settings.json hooks only when the person opted in as well.
+func TestProjectHooksNeedTrustAndClaudeHooksAnOptIn(t *testing.T) {
+	script := blockRmHook(t)
+	hooks := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/bin/sh ` + script + `"}]}]}}`
+	run := func(t *testing.T, project, home string, args ...string) (blocked bool, r result) {
+		t.Helper()
+		t.Chdir(project)
+		writeFile(t, filepath.Join(project, "victim"), "keep me")
+		vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, rmScript)}
+		r = invoke(t, vars, nil, append([]string{"--provider", "faux", "--no-session", "--approval", "yolo", "--mode", "json", "-p", "go"}, args...)...)
+		_, err := os.Stat(filepath.Join(project, "victim"))
+		return err == nil, r
+	}
+
+	t.Run("cairn project settings", func(t *testing.T) {
+		project, home := t.TempDir(), t.TempDir()
+		writeFile(t, filepath.Join(project, ".cairn", "settings.json"), hooks)
+		if blocked, r := run(t, project, home); blocked {
+			t.Fatalf("an untrusted project's hook ran:\n%s", r.stderr)
+		}
+		if blocked, r := run(t, project, home, "--trust-project"); !blocked {
+			t.Fatalf("a trusted project's hook did not run:\n%s", r.stderr)
+		}
+	})
+	t.Run("claude project settings", func(t *testing.T) {
+		project, home := t.TempDir(), t.TempDir()
+		writeFile(t, filepath.Join(project, ".claude", "settings.json"), hooks)
+		if blocked, r := run(t, project, home, "--trust-project"); blocked {
+			t.Fatalf(".claude/settings.json was read without the opt-in:\n%s", r.stderr)
+		}
+		writeFile(t, filepath.Join(home, "settings.json"), `{"hooks": {"readClaudeProjectSettings": true}}`)
+		blocked, r := run(t, project, home)
+		if blocked {
+			t.Fatalf("an untrusted project's .claude hooks ran:\n%s", r.stderr)
+		}
+		if !strings.Contains(r.stderr, ".claude/settings.json") {
+			t.Errorf("the trust warning does not name .claude/settings.json:\n%s", r.stderr)
+		}
+		if blocked, r := run(t, project, home, "--trust-project"); !blocked {
+			t.Fatalf("the opted-in, trusted project's .claude hooks did not run:\n%s", r.stderr)
+		}
+	})
+}
