@@ -856,3 +856,10 @@ func (s *Session) admitQueued(ctx context.Context, pending []core.Message, deque
 	}
 	return out
 }
+
+// Notify shows text to whoever watches the session, as a Notice: for
+// interceptors' messages to the person (a hook's systemMessage), which are
+// no part of the conversation.
+func (s *Session) Notify(level core.NotifyLevel, text string) {
+	s.publish(core.Notice{Level: level, Message: text})
+}
