@@ -51,12 +51,13 @@ const hookSlack = 5 * time.Second
 
 // hookInterceptors are the session's interceptors for h: one per event
 // with hooks, named "hook <Event>", so a failure says which event's hooks
-// failed. mode is the approval mode now, for permission_mode.
-func hookInterceptors(h *hook.Hooks, mode func() approval.Mode) []agent.Interceptor {
+// failed. mode is the approval mode now, for permission_mode; tell shows
+// the messages hooks leave for the person (systemMessage).
+func hookInterceptors(h *hook.Hooks, mode func() approval.Mode, tell func(string)) []agent.Interceptor {
 	if h == nil {
 		return nil
 	}
-	a := hookAdapter{h: h, mode: mode}
+	a := hookAdapter{h: h, mode: mode, tell: tell}
 	var out []agent.Interceptor
 	add := func(e hook.Event, set func(*agent.Interceptor)) {
 		if h.Has(e) {
@@ -80,6 +81,19 @@ func hookInterceptors(h *hook.Hooks, mode func() approval.Mode) []agent.Intercep
 type hookAdapter struct {
 	h    *hook.Hooks
 	mode func() approval.Mode
+	tell func(string)
+}
+
+// fire runs in's hooks for names and shows the messages they leave for
+// the person.
+func (a hookAdapter) fire(ctx context.Context, in hook.Input, names ...string) (hook.Answer, error) {
+	ans, err := a.h.Fire(ctx, in, names...)
+	if a.tell != nil {
+		for _, m := range ans.Messages {
+			a.tell(fmt.Sprintf("%s hook: %s", in.HookEventName, m))
+		}
+	}
+	return ans, err
 }
 
 // base is the part of every event's input that says where it happens.
@@ -106,7 +120,7 @@ func permissionMode(m approval.Mode) string {
 func (a hookAdapter) sessionStart(ctx context.Context, e agent.SessionStartEvent) (agent.Added, error) {
 	in := a.base(e.Conversation, hook.SessionStart)
 	in.Source = string(e.Source)
-	ans, err := a.h.Fire(ctx, in, in.Source)
+	ans, err := a.fire(ctx, in, in.Source)
 	return agent.Added{Context: ans.Context}, err
 }
 
@@ -116,14 +130,14 @@ func (a hookAdapter) sessionEnd(ctx context.Context, e agent.SessionEndEvent) er
 	if e.Reason == agent.EndExit {
 		in.Reason = "prompt_input_exit"
 	}
-	_, err := a.h.Fire(ctx, in, in.Reason)
+	_, err := a.fire(ctx, in, in.Reason)
 	return err
 }
 
 func (a hookAdapter) userPrompt(ctx context.Context, e agent.InputEvent) (agent.InputResult, error) {
 	in := a.base(e.Conversation, hook.UserPromptSubmit)
 	in.Prompt = &e.Text
-	ans, err := a.h.Fire(ctx, in)
+	ans, err := a.fire(ctx, in)
 	switch {
 	case err != nil:
 		return agent.InputResult{}, err
@@ -139,7 +153,7 @@ func (a hookAdapter) toolCall(ctx context.Context, e agent.ToolCallEvent) (agent
 	t := hook.ToolCall(e.Call.Name, e.Call.Arguments, a.h.Dir())
 	in := a.base(e.Conversation, hook.PreToolUse)
 	in.ToolName, in.ToolInput, in.ToolUseID = t.Name, t.Input, e.Call.ID
-	ans, err := a.h.Fire(ctx, in, t.Names...)
+	ans, err := a.fire(ctx, in, t.Names...)
 	if err != nil {
 		return agent.ToolCallResult{}, err
 	}
@@ -167,7 +181,7 @@ func (a hookAdapter) toolResult(ctx context.Context, e agent.ToolResultEvent) (a
 	in := a.base(e.Conversation, hook.PostToolUse)
 	in.ToolName, in.ToolInput, in.ToolUseID = t.Name, t.Input, e.Call.ID
 	in.ToolResponse = hook.ToolResponse(e.Call.Name, resultText(e.Result), e.Result.IsError, e.Result.Details)
-	ans, err := a.h.Fire(ctx, in, t.Names...)
+	ans, err := a.fire(ctx, in, t.Names...)
 	var r agent.ToolResultResult
 	r.Context = ans.Context
 	if ans.Block {
@@ -192,7 +206,7 @@ func (a hookAdapter) stop(ctx context.Context, e agent.StopEvent) (agent.StopRes
 	in := a.base(e.Conversation, hook.Stop)
 	active := e.Continued > 0
 	in.StopHookActive = &active
-	ans, err := a.h.Fire(ctx, in)
+	ans, err := a.fire(ctx, in)
 	if err != nil || ans.Halt || !ans.Block {
 		return agent.StopResult{}, err
 	}
@@ -206,7 +220,7 @@ func (a hookAdapter) preCompact(ctx context.Context, e agent.CompactEvent) (agen
 		in.Trigger = "manual"
 	}
 	in.CustomInstructions = &e.Instructions
-	ans, err := a.h.Fire(ctx, in, in.Trigger)
+	ans, err := a.fire(ctx, in, in.Trigger)
 	if err != nil {
 		return agent.CompactResult{}, err
 	}
@@ -222,6 +236,6 @@ func (a hookAdapter) notification(ctx context.Context, e agent.NotificationEvent
 	if in.Message == "" {
 		in.Message = e.Title
 	}
-	_, err := a.h.Fire(ctx, in, in.NotificationType)
+	_, err := a.fire(ctx, in, in.NotificationType)
 	return err
 }

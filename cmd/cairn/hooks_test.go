@@ -159,7 +159,7 @@ func TestPreToolUseHookBlocksRmAtTheAgentLevel(t *testing.T) {
 		faux.Response{Text: "ok"})
 	s, err := agent.New(agent.Config{Model: faux.Model, Tools: tools.NewIn(project, tools.NewWorkspace()), Approver: gate,
 		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: fp}, nil },
-		Interceptors: hookInterceptors(h, gate.Mode)})
+		Interceptors: hookInterceptors(h, gate.Mode, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

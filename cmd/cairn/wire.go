@@ -223,9 +223,13 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			Enabled: eff.Compaction.Enabled, ReserveTokens: eff.Compaction.ReserveTokens,
 			KeepRecentTokens: eff.Compaction.KeepRecentTokens,
 		},
-		Processes:    procs,
-		Interceptors: hookInterceptors(loadHooks(streams, env, cwd, trusted.trusted(), eff.ShellPath), gate.Mode),
+		Processes: procs,
 	}
+	// Hooks' messages for the person go out as the session's notices; the
+	// session exists before any hook runs.
+	var sess *agent.Session
+	cfg.Interceptors = hookInterceptors(loadHooks(streams, env, cwd, trusted.trusted(), eff.ShellPath), gate.Mode,
+		func(text string) { sess.Notify(core.NotifyInfo, text) })
 	if file == nil {
 		// --no-session: kept in memory, and begun as a file would be, so
 		// get_entries and get_tree show what pi's show.
@@ -269,7 +273,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return sel.Keeps(name, builtinNames[name])
 		})
 	}
-	sess, err := agent.New(cfg)
+	sess, err = agent.New(cfg)
 	if err != nil {
 		procs.Close()
 		servers.close()
