@@ -220,11 +220,13 @@ const (
 // ToolCallResult is a ToolCall handler's answer. Arguments, when not nil,
 // replace the call's; they are checked again with core.CheckArguments, and
 // the call is refused if they fail. Over several interceptors a block ends
-// it at once, and an ask outweighs an allow.
+// it at once, and an ask outweighs an allow. Context is added after the
+// turn's results, whatever becomes of the call.
 type ToolCallResult struct {
 	Arguments json.RawMessage
 	Decision  CallDecision
 	Reason    string
+	Context   []string
 }
 
 // ToolResultEvent is the ToolResult point.
@@ -626,6 +628,7 @@ func (s *Session) interceptCall(ctx context.Context, r *toolRun) bool {
 			r.result = core.ErrorResult("This tool call was blocked because " + why + ".")
 			return false
 		}
+		r.added = append(r.added, s.contextMessages(ic, res.Context)...)
 		if res.Arguments != nil {
 			args, err := core.CheckArguments(r.tool.Spec(), res.Arguments)
 			if err != nil {
