@@ -157,7 +157,7 @@ func (a hookAdapter) toolCall(ctx context.Context, e agent.ToolCallEvent) (agent
 	if err != nil {
 		return agent.ToolCallResult{}, err
 	}
-	var r agent.ToolCallResult
+	r := agent.ToolCallResult{Context: ans.Context}
 	if ans.UpdatedInput != nil {
 		args, err := hook.ToolArguments(e.Call.Name, ans.UpdatedInput)
 		if err != nil {
