@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -143,41 +142,68 @@ func TestPreToolUseHookBlocksRmInRPCMode(t *testing.T) {
 	}
 }
 
-// TestPreToolUseHookBlocksRmAtTheAgentLevel: the hook interceptors on a
-// session of the real bash tool, without any front end.
-func TestPreToolUseHookBlocksRmAtTheAgentLevel(t *testing.T) {
-	project := t.TempDir()
-	writeFile(t, filepath.Join(project, "victim"), "keep me")
-	cfg, warnings, err := hook.Parse("test", json.RawMessage(`{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/bin/sh `+blockRmHook(t)+`"}]}]}`))
+// hookSession is a session of cairn's real tools in project with the
+// hooks of block (a settings "hooks" value) and a faux model playing
+// responses, approvals in yolo mode.
+func hookSession(t *testing.T, project, block string, responses ...faux.Response) *agent.Session {
+	t.Helper()
+	cfg, warnings, err := hook.Parse("test", json.RawMessage(block))
 	if err != nil || len(warnings) > 0 {
 		t.Fatal(err, warnings)
 	}
 	h := hook.New(cfg, hook.Options{Dir: project, Getenv: os.Getenv})
 	gate, _ := approval.Open(approval.Config{Mode: approval.ModeYolo, Dir: project})
-	fp := faux.New(faux.Options{},
-		faux.Response{Content: []core.Content{{Type: core.ContentToolCall, ID: "c1", Name: "bash", Arguments: json.RawMessage(`{"command":"rm victim"}`)}}},
-		faux.Response{Text: "ok"})
-	s, err := agent.New(agent.Config{Model: faux.Model, Tools: tools.NewIn(project, tools.NewWorkspace()), Approver: gate,
+	fp := faux.New(faux.Options{}, responses...)
+	var s *agent.Session
+	s, err = agent.New(agent.Config{Model: faux.Model, Tools: tools.NewIn(project, tools.NewWorkspace()), Approver: gate,
 		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: fp}, nil },
-		Interceptors: hookInterceptors(h, gate.Mode, nil)})
+		Interceptors: hookInterceptors(h, gate.Mode, func(text string) { s.Notify(core.NotifyInfo, text) })})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// promptAndSettle sends text and returns the events up to agent_settled.
+func promptAndSettle(t *testing.T, s *agent.Session, text string) []core.Event {
+	t.Helper()
 	events, stop := s.Subscribe()
 	defer stop()
-	if err := s.Prompt("clean", nil, agent.BehaviorNone); err != nil {
+	if err := s.Prompt(text, nil, agent.BehaviorNone); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	timeout := time.After(30 * time.Second)
+	var got []core.Event
+	for {
+		select {
+		case e := <-events:
+			got = append(got, e)
+			if _, ok := e.(core.Settled); ok {
+				return got
+			}
+		case <-timeout:
+			t.Fatal("the prompt did not settle")
+		}
+	}
+}
+
+func bashCall(id, command string) faux.Response {
+	args, _ := json.Marshal(map[string]string{"command": command})
+	return faux.Response{Content: []core.Content{{Type: core.ContentToolCall, ID: id, Name: "bash", Arguments: args}}}
+}
+
+// TestPreToolUseHookBlocksRmAtTheAgentLevel: the hook interceptors on a
+// session of the real bash tool, without any front end.
+func TestPreToolUseHookBlocksRmAtTheAgentLevel(t *testing.T) {
+	project := t.TempDir()
+	writeFile(t, filepath.Join(project, "victim"), "keep me")
+	s := hookSession(t, project, `{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/bin/sh `+blockRmHook(t)+`"}]}]}`,
+		bashCall("c1", "rm victim"), faux.Response{Text: "ok"})
 	var end core.ToolExecutionEnd
-	for e := range events {
+	for _, e := range promptAndSettle(t, s, "clean") {
 		if x, ok := e.(core.ToolExecutionEnd); ok {
 			end = x
-		}
-		if _, ok := e.(core.Settled); ok || ctx.Err() != nil {
-			break
 		}
 	}
 	if !end.Result.IsError || !strings.Contains(end.Result.Content[0].Text, "hook PreToolUse: Blocked: rm is not allowed") {
@@ -186,6 +212,75 @@ func TestPreToolUseHookBlocksRmAtTheAgentLevel(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(project, "victim")); err != nil {
 		t.Fatal("rm ran despite the hook")
 	}
+}
+
+// TestClaudeCodeHookEvents: the other events, with scripts written as for
+// Claude Code.
+func TestClaudeCodeHookEvents(t *testing.T) {
+	t.Run("UserPromptSubmit blocks with exit 2 and adds plain stdout", func(t *testing.T) {
+		project := t.TempDir()
+		s := hookSession(t, project, `{"UserPromptSubmit": [{"hooks": [{"type": "command", "command":
+			"IFS= read -r in; case \"$in\" in *password*) echo 'no secrets in prompts' >&2; exit 2;; esac; echo 'The build is green.'"}]}]}`,
+			faux.Response{Text: "ok"})
+		evs := promptAndSettle(t, s, "my password is hunter2")
+		if len(s.Messages()) != 0 || !hasNotice(evs, "no secrets in prompts") {
+			t.Errorf("blocked prompt: %d messages; events %v", len(s.Messages()), evs)
+		}
+		promptAndSettle(t, s, "status?")
+		msgs := s.Messages()
+		if c, ok := msgs[1].(*core.CustomMessage); !ok || c.Content[0].Text != "The build is green." {
+			t.Errorf("messages %+v", msgs)
+		}
+	})
+	t.Run("PostToolUse feedback and context reach the model", func(t *testing.T) {
+		project := t.TempDir()
+		s := hookSession(t, project, `{"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+			"cat >/dev/null; echo '{\"decision\":\"block\",\"reason\":\"lint failed\",\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"2 warnings\"}}'"}]}]}`,
+			bashCall("c1", "true"), faux.Response{Text: "ok"})
+		promptAndSettle(t, s, "go")
+		var texts []string
+		for _, m := range s.Messages() {
+			if c, ok := m.(*core.CustomMessage); ok {
+				texts = append(texts, c.Content[0].Text)
+			}
+		}
+		if strings.Join(texts, "|") != "2 warnings|PostToolUse hook feedback:\nlint failed" {
+			t.Errorf("context %q", texts)
+		}
+	})
+	t.Run("Stop sends the agent back once", func(t *testing.T) {
+		project := t.TempDir()
+		s := hookSession(t, project, `{"Stop": [{"hooks": [{"type": "command", "command":
+			"IFS= read -r in; case \"$in\" in *'\"stop_hook_active\":true'*) exit 0;; esac; echo 'run the tests first' >&2; exit 2"}]}]}`,
+			faux.Response{Text: "done"}, faux.Response{Text: "tests pass"})
+		promptAndSettle(t, s, "fix it")
+		msgs := s.Messages()
+		if len(msgs) != 4 || msgs[3].(*core.AssistantMessage).Text() != "tests pass" {
+			t.Fatalf("messages %+v", msgs)
+		}
+		if c := msgs[2].(*core.CustomMessage); c.Content[0].Text != "Stop hook feedback:\nrun the tests first" {
+			t.Errorf("continuation %q", c.Content[0].Text)
+		}
+	})
+	t.Run("updatedInput rewrites the call in Claude Code's terms", func(t *testing.T) {
+		project := t.TempDir()
+		s := hookSession(t, project, `{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+			"cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":{\"command\":\"echo rewritten > out\"}}}'"}]}]}`,
+			bashCall("c1", "echo original > out"), faux.Response{Text: "ok"})
+		promptAndSettle(t, s, "go")
+		if data, _ := os.ReadFile(filepath.Join(project, "out")); string(data) != "rewritten\n" {
+			t.Errorf("out = %q", data)
+		}
+	})
+}
+
+func hasNotice(evs []core.Event, text string) bool {
+	for _, e := range evs {
+		if n, ok := e.(core.Notice); ok && strings.Contains(n.Message, text) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestProjectHooksNeedTrustAndClaudeHooksAnOptIn: a project's
