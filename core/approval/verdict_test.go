@@ -26,7 +26,9 @@ func TestVerdictAllowSavesOnlyWhatARuleCould(t *testing.T) {
 		name string
 		d    func() Decision
 	}{
-		{"protected edit", func() Decision { return g.Check(allow, writeFile, call("write", map[string]string{"path": "AGENTS.md"}), ui) }},
+		{"protected edit", func() Decision {
+			return g.Check(allow, writeFile, call("write", map[string]string{"path": "AGENTS.md"}), ui)
+		}},
 		{"secret read", func() Decision {
 			return g.Check(allow, readFile, call("read", map[string]string{"path": "/proc/self/environ"}), ui)
 		}},
