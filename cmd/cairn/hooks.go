@@ -180,7 +180,7 @@ func (a hookAdapter) toolResult(ctx context.Context, e agent.ToolResultEvent) (a
 	t := hook.ToolCall(e.Call.Name, e.Call.Arguments, a.h.Dir())
 	in := a.base(e.Conversation, hook.PostToolUse)
 	in.ToolName, in.ToolInput, in.ToolUseID = t.Name, t.Input, e.Call.ID
-	in.ToolResponse = hook.ToolResponse(e.Call.Name, resultText(e.Result), e.Result.IsError, e.Result.Details)
+	in.ToolResponse = hook.ToolResponse(e.Call.Name, (&core.ToolResultMessage{Content: e.Result.Content}).Text(), e.Result.IsError, e.Result.Details)
 	ans, err := a.fire(ctx, in, t.Names...)
 	var r agent.ToolResultResult
 	r.Context = ans.Context
@@ -189,17 +189,6 @@ func (a hookAdapter) toolResult(ctx context.Context, e agent.ToolResultEvent) (a
 		r.Context = append(r.Context, "PostToolUse hook feedback:\n"+ans.Reason)
 	}
 	return r, err
-}
-
-// resultText is a result's text blocks joined.
-func resultText(r core.ToolResult) string {
-	var parts []string
-	for _, c := range r.Content {
-		if c.Type == core.ContentText {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
 }
 
 func (a hookAdapter) stop(ctx context.Context, e agent.StopEvent) (agent.StopResult, error) {
