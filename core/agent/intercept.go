@@ -28,9 +28,11 @@ import (
 // ToolResult, TurnEnd, Stop, Context or notification handler) changes
 // nothing. Each distinct failure is shown once, as a warning Notice.
 //
-// Handlers of ToolCall and ToolResult run concurrently for the parallel
-// calls of one answer; the others run on the loop's goroutine (Notification
-// on one of its own), so a slow handler delays the run, up to Timeout.
+// ToolResult handlers run concurrently for the parallel calls of one
+// answer; the others run on the loop's goroutine, ToolCall in call order
+// (Notification on one of its own), so a slow handler delays the run, up to
+// Timeout. Handlers must not modify what an event gives them (messages,
+// results, arguments): they return what should change.
 type Interceptor struct {
 	// Name says who the interceptor is in notices and questions ("hook
 	// PreToolUse", "extension guard").
