@@ -254,3 +254,17 @@ func FuzzMatcher(f *testing.F) {
 		}
 	})
 }
+
+// TestFireIgnoresMatchersWhereClaudeCodeHasNone: a matcher written for a
+// UserPromptSubmit hook (which Claude Code ignores) does not keep it from
+// running.
+func TestFireIgnoresMatchersWhereClaudeCodeHasNone(t *testing.T) {
+	m, _ := ParseMatcher("Bash")
+	h := New(Config{Events: map[Event][]Group{UserPromptSubmit: {{Matcher: m, Hooks: []Command{{Command: "echo 'no' >&2; exit 2", Timeout: 10 * time.Second}}}}}},
+		Options{Dir: t.TempDir(), Getenv: os.Getenv})
+	prompt := "hi"
+	a, err := h.Fire(context.Background(), Input{HookEventName: UserPromptSubmit, Prompt: &prompt})
+	if err != nil || !a.Block || a.Reason != "no" {
+		t.Errorf("answer %+v, %v", a, err)
+	}
+}

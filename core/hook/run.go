@@ -71,13 +71,15 @@ func (h *Hooks) Longest(e Event) time.Duration {
 
 // Fire runs, in parallel, every hook of in.HookEventName whose matcher
 // selects one of names, each with in on stdin (a command named twice runs
-// once, as in Claude Code), and combines their answers. err joins the
-// failures, naming each hook; the answers of the others still count.
+// once, as in Claude Code), and combines their answers. Without names (the
+// events Claude Code has no matchers for: UserPromptSubmit, Stop) every
+// group's hooks run, whatever its matcher says. err joins the failures,
+// naming each hook; the answers of the others still count.
 func (h *Hooks) Fire(ctx context.Context, in Input, names ...string) (Answer, error) {
 	var cmds []Command
 	seen := map[string]bool{}
 	for _, g := range h.cfg.Events[in.HookEventName] {
-		if !g.Matcher.Match(names...) {
+		if len(names) > 0 && !g.Matcher.Match(names...) {
 			continue
 		}
 		for _, c := range g.Hooks {
