@@ -159,7 +159,7 @@ func (a hookAdapter) toolCall(ctx context.Context, e agent.ToolCallEvent) (agent
 	}
 	r := agent.ToolCallResult{Context: ans.Context}
 	if ans.UpdatedInput != nil {
-		args, err := hook.ToolArguments(e.Call.Name, ans.UpdatedInput)
+		args, err := hook.ToolArguments(e.Call.Name, e.Call.Arguments, ans.UpdatedInput)
 		if err != nil {
 			return r, fmt.Errorf("a PreToolUse hook's updatedInput: %w", err)
 		}

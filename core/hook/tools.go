@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 )
 
 // Tool is how a call of a cairn tool looks to a hook: the name it is
@@ -42,6 +43,11 @@ var absolute = map[string]bool{"path": true, "file_path": true}
 // for hooks; dir is the directory relative paths are resolved against.
 // Arguments that are not a JSON object are passed on as they are.
 func ToolCall(name string, args json.RawMessage, dir string) Tool {
+	if inner, innerArgs, ok := throughMCPCall(name, args); ok {
+		// A call through mcp_call is the call of the MCP tool it names,
+		// so a matcher for that tool guards it too.
+		return Tool{Name: inner, Names: []string{inner, name}, Input: innerArgs}
+	}
 	t := Tool{Name: name, Names: []string{name}, Input: args}
 	claude, ok := claudeNames[name]
 	if !ok {
@@ -106,7 +112,13 @@ func editInput(in, out map[string]any) string {
 // ToolArguments turns a hook's updatedInput, in Claude Code's terms, back
 // into arguments of cairn's tool name. The caller checks the result
 // against the tool's parameters.
-func ToolArguments(name string, updated json.RawMessage) (json.RawMessage, error) {
+//
+// For a call through mcp_call, original is its arguments: updated replaces
+// the named tool's arguments.
+func ToolArguments(name string, original, updated json.RawMessage) (json.RawMessage, error) {
+	if inner, _, ok := throughMCPCall(name, original); ok {
+		return json.Marshal(map[string]any{"tool": inner, "arguments": updated})
+	}
 	if _, ok := claudeNames[name]; !ok {
 		return updated, nil
 	}
@@ -154,4 +166,27 @@ func ToolArguments(name string, updated json.RawMessage) (json.RawMessage, error
 		out["edits"] = edits
 	}
 	return json.Marshal(out)
+}
+
+// mcpCallTool is the name of cairn's tool that calls an MCP tool by name
+// (core/mcp's CallToolName).
+const mcpCallTool = "mcp_call"
+
+// throughMCPCall reads a call of mcp_call: the MCP tool it names
+// (mcp__server__tool) and that tool's arguments.
+func throughMCPCall(name string, args json.RawMessage) (string, json.RawMessage, bool) {
+	if name != mcpCallTool {
+		return "", nil, false
+	}
+	var call struct {
+		Tool      string          `json:"tool"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(args, &call) != nil || !strings.HasPrefix(call.Tool, "mcp__") {
+		return "", nil, false
+	}
+	if len(call.Arguments) == 0 || string(call.Arguments) == "null" {
+		call.Arguments = json.RawMessage(`{}`)
+	}
+	return call.Tool, call.Arguments, true
 }
