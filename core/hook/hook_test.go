@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -272,3 +273,43 @@ func TestFireIgnoresMatchersWhereClaudeCodeHasNone(t *testing.T) {
 		t.Errorf("answer %+v, %v", a, err)
 	}
 }
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`{}`, `{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x","timeout":1}]}]}`,
+		`{"Stop":[{"hooks":[{"type":"prompt"}]}],"readClaudeProjectSettings":true}`, `{"PreToolUse":[{"matcher":"(","hooks":[]}]}`, `[]`, `null`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, block string) {
+		cfg, _, err := Parse("fuzz", json.RawMessage(block))
+		if err != nil {
+			return
+		}
+		for e, groups := range cfg.Events {
+			for _, g := range groups {
+				for _, c := range g.Hooks {
+					if strings.TrimSpace(c.Command) == "" || c.Timeout <= 0 || c.Timeout > maxTimeout {
+						t.Fatalf("%s: hook %+v", e, c)
+					}
+				}
+			}
+		}
+	})
+}
+
+func FuzzToolCall(f *testing.F) {
+	for _, c := range [][2]string{{"bash", `{"command":"ls","timeout":3}`}, {"edit", `{"path":"a","edits":[{"oldText":"x","newText":"y"}]}`},
+		{"read", `{"path":"a"}`}, {"mcp_call", `{"tool":"mcp__a__b","arguments":{"x":1}}`}, {"grep", `{"pattern":"p","ignoreCase":true}`}, {"edit", `[]`}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, name, args string) {
+		tc := ToolCall(name, json.RawMessage(args), "/p")
+		if !slices.Contains(tc.Names, tc.Name) {
+			t.Fatalf("names %v lack %q", tc.Names, tc.Name)
+		}
+		if _, ok := claudeNames[name]; ok && !slices.Contains(tc.Names, name) {
+			t.Fatalf("names %v lack cairn's %q", tc.Names, name)
+		}
+		_, _ = ToolArguments(name, json.RawMessage(args), tc.Input)
+	})
+}
+
