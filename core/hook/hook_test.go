@@ -312,4 +312,3 @@ func FuzzToolCall(f *testing.F) {
 		_, _ = ToolArguments(name, json.RawMessage(args), tc.Input)
 	})
 }
-
