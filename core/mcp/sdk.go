@@ -20,6 +20,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/redact"
+	"github.com/cairn-dev/cairn/core/shell"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -87,7 +88,7 @@ func (c *sdkConn) dialSSE(ctx context.Context, client *sdk.Client, s Server) (Co
 func (c *sdkConn) dialCommand(ctx context.Context, client *sdk.Client, s Server, stderr io.Writer) (Conn, error) {
 	cmd := exec.Command(s.Command, s.Args...)
 	cmd.Dir = s.Dir
-	cmd.Env = inheritedEnv(os.Getenv)
+	cmd.Env = shell.InheritedEnv(os.Getenv)
 	for _, k := range sortedKeys(s.Env) {
 		cmd.Env = append(cmd.Env, k+"="+s.Env[k])
 	}
@@ -127,29 +128,6 @@ func (k *killOnCancel) Connect(ctx context.Context) (sdk.Connection, error) {
 	cmd := k.Command
 	k.stop = context.AfterFunc(ctx, func() { killGroup(cmd) })
 	return conn, nil
-}
-
-// inheritedVars are the variables of cairn's environment a command server
-// gets, besides its own env: what programs need to run, not cairn's
-// secrets (API keys), as the official SDKs do.
-var inheritedVars = []string{
-	"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ",
-	"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
-	"SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
-	// Windows
-	"APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATHEXT", "PROCESSOR_ARCHITECTURE",
-	"SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "TMP", "USERNAME", "USERPROFILE", "PROGRAMFILES", "COMSPEC",
-}
-
-// inheritedEnv is the environment a command server starts from.
-func inheritedEnv(getenv func(string) string) []string {
-	var env []string
-	for _, k := range inheritedVars {
-		if v := getenv(k); v != "" {
-			env = append(env, k+"="+v)
-		}
-	}
-	return env
 }
 
 // signal wakes whoever waits on ch, once: one pending signal is enough.
