@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// quoted reads the quoted string at the start of s ('single', with ''
+// quoted reads the quoted string at the start of s ('single', with ”
 // for a quote, or "double", with backslash escapes) and returns it and what
 // follows the closing quote.
 func quoted(s string, ln int) (string, string, error) {

@@ -60,6 +60,9 @@ type Problem struct {
 	Err error
 	// Skipped says the skill is not used.
 	Skipped bool
+	// Note marks a problem worth listing (cairn skills) but not worth a
+	// warning at every start: a front matter key cairn does not use.
+	Note bool
 }
 
 // Error names the file and the problem.
@@ -135,7 +138,15 @@ func search(r Root) ([]Skill, []Problem) {
 		return nil, []Problem{{Path: r.Path, Err: err, Skipped: true}}
 	}
 	if !info.IsDir() {
-		return nil, []Problem{{Path: r.Path, Err: errors.New("not a directory"), Skipped: true}}
+		if !strings.HasSuffix(r.Path, ".md") {
+			return nil, []Problem{{Path: r.Path, Err: errors.New("neither a directory nor a SKILL.md file"), Skipped: true}}
+		}
+		sk, problems := Read(r.Path)
+		if sk == nil {
+			return nil, problems
+		}
+		sk.Source, sk.Root = r.Source, r.Label
+		return []Skill{*sk}, problems
 	}
 	s := searcher{root: r, walked: map[string]bool{}}
 	s.dir(r.Path, 0)
@@ -253,7 +264,8 @@ func Read(path string) (*Skill, []Problem) {
 		warnf("%v", err)
 	}
 	for _, f := range doc.Unknown(knownKeys...) {
-		warnf("line %d: key %q is not part of the Agent Skills format; cairn does not use it", f.Line, f.Key)
+		warn = append(warn, Problem{Path: path, Note: true,
+			Err: fmt.Errorf("line %d: key %q is not part of the Agent Skills format; cairn does not use it", f.Line, f.Key)})
 	}
 	return &Skill{Name: name, Description: desc, Path: path, Dir: dir, ModelHidden: hidden}, warn
 }

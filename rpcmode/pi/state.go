@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/skills"
 )
 
 // stateData is pi's RpcSessionState, with oh-my-pi's interruptMode added
@@ -154,14 +155,19 @@ type sourceInfo struct {
 }
 
 // commands answers get_commands: the host's commands, then the prompt
-// templates (source "prompt").
+// templates (source "prompt") and skills (source "skill", named
+// "skill:<name>").
 func (s *server) commands(*command) (any, error) {
 	var list []SlashCommand
 	if s.host.Commands != nil {
 		list = append(list, s.host.Commands()...)
 	}
 	for _, t := range s.host.Prompts {
-		list = append(list, SlashCommand{Name: t.Name, Description: t.Description, Source: "prompt", Location: string(t.Scope), Path: t.Path})
+		source := "prompt"
+		if skills.IsCommand(t) {
+			source = "skill"
+		}
+		list = append(list, SlashCommand{Name: t.Name, Description: t.Description, Source: source, Location: string(t.Scope), Path: t.Path})
 	}
 	for _, c := range s.host.MCPPrompts.PromptCommands() {
 		list = append(list, SlashCommand{Name: c.Name, Description: c.Description(), Source: "mcp"})
