@@ -153,10 +153,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		return nil, err
 	}
 	setSandbox(builtin, policy)
-	if opts.Mode == "acp" {
-		// Only an ACP editor shows plans.
-		builtin = append(builtin, tools.NewPlan())
-	}
+	// The model's checklist, which every front end shows.
+	builtin = append(builtin, tools.NewTodoWrite())
 	var contextFiles []sysprompt.ContextFile
 	if !opts.Pi.NoContextFiles {
 		if contextFiles, err = sysprompt.LoadContextFiles(env.dir, cwd); err != nil {

@@ -54,6 +54,8 @@ var builtinSummaries = map[string]string{
 	// The background tools (core/tools/background.go).
 	"bash_output": "Read a background command's new output and whether it still runs",
 	"kill_shell":  "Stop a background command and everything it started",
+	// The checklist (core/tools/todo.go).
+	"todo_write": "Keep a checklist of the steps of a multi-step task, shown to the user",
 }
 
 // maxSummaryRunes bounds the tool-list line of a tool cairn does not know.

@@ -51,8 +51,9 @@
 // end. When the turn ends, a
 // call still open is closed as failed before the prompt is answered.
 // usage_update reports the context window's use at the end of each turn.
-// In ACP mode the model has a plan tool (tools.Plan); each plan it sets
-// is sent as a plan update, and replayed by session/load.
+// The model's checklist (the todo_write tool, tools.TodoWrite, which every
+// mode offers) is sent as a plan update each time it changes, and
+// replayed by session/load.
 //
 // Approvals are the core approval gate's questions, asked with
 // session/request_permission. Its options: allow_once; allow_always for

@@ -110,7 +110,7 @@ func rigHost(t *testing.T, cwd string, cfg rigConfig, fp *faux.Provider) Host {
 		models = []core.Model{faux.Model}
 	}
 	ws := tools.NewWorkspace()
-	toolset := append(tools.NewIn(cwd, ws), tools.NewPlan())
+	toolset := append(tools.NewIn(cwd, ws), tools.NewTodoWrite())
 	var procs *background.Table
 	if cfg.processes {
 		procs = background.New(background.Options{TempDir: t.TempDir()})
