@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/mcp"
+	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/tools"
@@ -35,10 +36,11 @@ type rigConfig struct {
 	files     bool // store conversations in session files (session/load works)
 	maxFrame  int
 	models    []core.Model
-	timeout   time.Duration // the gate's question timeout
-	callLimit time.Duration // Host.ClientCallLimit
-	open      bool          // Host.Open builds sessions for other directories
-	mcp       *mcp.Manager  // Host.MCPPrompts
+	timeout   time.Duration     // the gate's question timeout
+	callLimit time.Duration     // Host.ClientCallLimit
+	open      bool              // Host.Open builds sessions for other directories
+	mcp       *mcp.Manager      // Host.MCPPrompts
+	prompts   prompts.Templates // Host.Prompts
 	// processes gives the sessions background commands.
 	processes bool
 }
@@ -68,7 +70,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	h := rigHost(t, cwd, cfg, fp)
 	pr, pw := io.Pipe()
 	r := &rig{t: t, cwd: cwd, sess: h.Session, gate: h.Approvals.(*approval.Gate), faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1}
-	h.MaxFrameBytes, h.ClientCallLimit, h.MCPPrompts = cfg.maxFrame, cfg.callLimit, cfg.mcp
+	h.MaxFrameBytes, h.ClientCallLimit, h.MCPPrompts, h.Prompts = cfg.maxFrame, cfg.callLimit, cfg.mcp, cfg.prompts
 	if cfg.open {
 		h.Open = func(dir string, servers []mcp.Server) (Host, error) {
 			r.mu.Lock()
