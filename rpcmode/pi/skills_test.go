@@ -27,7 +27,7 @@ func TestSkillsAreCommands(t *testing.T) {
 	r.send(map[string]any{"id": "c", "type": "get_commands"})
 	res := r.response("c")
 	want := map[string]any{"name": "skill:x", "description": "Does x.", "source": "skill", "location": "user", "path": path,
-		"sourceInfo": map[string]any{"path": path, "source": "local", "scope": "user", "origin": "top-level"}}
+		"sourceInfo": map[string]any{"path": path, "source": "local", "scope": "user", "origin": "top-level", "baseDir": dir}}
 	if !sameJSON(res.get("data.commands.1"), want) {
 		t.Errorf("get_commands: %s", res.text)
 	}

@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
@@ -152,6 +153,9 @@ type sourceInfo struct {
 	Source string `json:"source"` // how it was found: "local" for a file in a prompts directory
 	Scope  string `json:"scope"`  // "user" or "project"
 	Origin string `json:"origin"` // "top-level": not from a package
+	// BaseDir is a skill's directory, which its SKILL.md's relative paths
+	// start from (pi sends it for skills).
+	BaseDir string `json:"baseDir,omitempty"`
 }
 
 // commands answers get_commands: the host's commands, then the prompt
@@ -177,6 +181,9 @@ func (s *server) commands(*command) (any, error) {
 		out[i] = commandEntry{SlashCommand: c}
 		if c.Path != "" && (c.Location == "user" || c.Location == "project") {
 			out[i].SourceInfo = &sourceInfo{Path: c.Path, Source: "local", Scope: c.Location, Origin: "top-level"}
+			if c.Source == "skill" {
+				out[i].SourceInfo.BaseDir = filepath.Dir(c.Path)
+			}
 		}
 	}
 	return struct {
