@@ -117,3 +117,22 @@ func TestSkillsCommand(t *testing.T) {
 		t.Errorf("unknown argument: %+v", r)
 	}
 }
+
+// TestHiddenSkillIsSaidAtStart: a run says which skill a duplicate name
+// hid, and which file it skipped (the TUI shows these lines as notices).
+func TestHiddenSkillIsSaidAtStart(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	t.Chdir(project)
+	writeFile(t, filepath.Join(home, ".cairn", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Mine.\n---\nb\n")
+	writeFile(t, filepath.Join(home, ".claude", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Claude's.\n---\nb\n")
+	writeFile(t, filepath.Join(home, ".claude", "skills", "bad", "SKILL.md"), "---\nname: bad\ndescription: [x\n---\n")
+	vars := map[string]string{"HOME": home, "CAIRN_DIR": filepath.Join(home, ".cairn"), "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "ok"}]}`)}
+	stdin := `{"id":"s","type":"get_state"}` + "\n"
+	r := invoke(t, vars, &stdin, "--provider", "faux", "--no-session", "--mode", "rpc")
+	for _, want := range []string{`skill "review" of ~/.claude/skills`, "is hidden by the one of ~/.cairn/skills",
+		"skipped: front matter: line 3"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
