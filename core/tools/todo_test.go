@@ -40,12 +40,12 @@ func TestTodoWriteResultCarriesTheList(t *testing.T) {
 
 func TestTodoWriteRejectsBadLists(t *testing.T) {
 	for args, want := range map[string]string{
-		`{}`:                                 "todos is required",
-		`{"todos":[{"status":"pending"}]}`:   "todos[0].content is required",
-		`{"todos":[{"content":" ","status":"pending"}]}`:                    "todos[0].content is required",
-		`{"todos":[{"content":"a","status":"doing","activeForm":"a"}]}`:     `todos[0].status must be pending, in_progress or completed, not "doing"`,
-		`{"todos":[{"content":"a","status":"pending","priority":"high"}]}`:  "priority",
-		`{"todos":"not a list"}`:                                            "Invalid arguments for todo_write",
+		`{}`:                               "todos is required",
+		`{"todos":[{"status":"pending"}]}`: "todos[0].content is required",
+		`{"todos":[{"content":" ","status":"pending"}]}`:                                "todos[0].content is required",
+		`{"todos":[{"content":"a","status":"doing","activeForm":"a"}]}`:                 `todos[0].status must be pending, in_progress or completed, not "doing"`,
+		`{"todos":[{"content":"a","status":"pending","priority":"high"}]}`:              "priority",
+		`{"todos":"not a list"}`:                                                        "Invalid arguments for todo_write",
 		`{"todos":[{"content":"` + strings.Repeat("x", 501) + `","status":"pending"}]}`: "longer than 500",
 	} {
 		res, err := NewTodoWrite().Execute(t.Context(), core.ToolCall{Arguments: json.RawMessage(args)}, nil)
