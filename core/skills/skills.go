@@ -49,6 +49,10 @@ type Skill struct {
 	// ModelHidden is disable-model-invocation: the skill is left out of
 	// the system prompt and runs only by /skill:name.
 	ModelHidden bool
+
+	// real is Path with its links followed: the same file found twice
+	// (through a link, or two roots) is one skill.
+	real string
 }
 
 // Problem is something wrong with a skill file. A Problem with Skipped set
@@ -101,14 +105,10 @@ func Load(roots []Root) Set {
 		found, problems := search(r)
 		set.Problems = append(set.Problems, problems...)
 		for _, sk := range found {
-			real := sk.Path
-			if p, err := filepath.EvalSymlinks(sk.Path); err == nil {
-				real = p
-			}
-			if seen[real] {
+			if seen[sk.real] {
 				continue // the same file through another root or a link
 			}
-			seen[real] = true
+			seen[sk.real] = true
 			if i, ok := byName[sk.Name]; ok {
 				set.Hidden = append(set.Hidden, Hidden{Skill: sk, By: set.Skills[i]})
 				continue
@@ -145,11 +145,11 @@ func search(r Root) ([]Skill, []Problem) {
 		if sk == nil {
 			return nil, problems
 		}
-		sk.Source, sk.Root = r.Source, r.Label
+		sk.Source, sk.Root, sk.real = r.Source, r.Label, resolved(sk.Path)
 		return []Skill{*sk}, problems
 	}
 	s := searcher{root: r, walked: map[string]bool{}}
-	s.dir(r.Path, 0)
+	s.dir(r.Path, resolved(r.Path), 0)
 	sort.Slice(s.skills, func(i, j int) bool { return s.skills[i].Path < s.skills[j].Path })
 	return s.skills, s.problems
 }
@@ -162,9 +162,11 @@ type searcher struct {
 	problems []Problem
 }
 
-func (s *searcher) dir(path string, depth int) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil || s.walked[real] {
+// dir searches the directory at path, whose links followed are real: a
+// directory reached through no link is real under its parent's real
+// path, so links are resolved only where there are some.
+func (s *searcher) dir(path, real string, depth int) {
+	if s.walked[real] {
 		return
 	}
 	s.walked[real] = true
@@ -175,14 +177,21 @@ func (s *searcher) dir(path string, depth int) {
 		return
 	}
 	skill := filepath.Join(path, FileName)
-	if info, err := os.Stat(skill); err == nil && info.Mode().IsRegular() {
-		sk, problems := Read(skill)
-		s.problems = append(s.problems, problems...)
-		if sk != nil {
-			sk.Source, sk.Root = s.root.Source, s.root.Label
-			s.skills = append(s.skills, *sk)
+	if info, err := os.Lstat(skill); err == nil {
+		realSkill := filepath.Join(real, FileName)
+		if info.Mode()&fs.ModeSymlink != 0 {
+			realSkill = resolved(skill)
+			info, err = os.Stat(skill)
 		}
-		return
+		if err == nil && info.Mode().IsRegular() {
+			sk, problems := Read(skill)
+			s.problems = append(s.problems, problems...)
+			if sk != nil {
+				sk.Source, sk.Root, sk.real = s.root.Source, s.root.Label, realSkill
+				s.skills = append(s.skills, *sk)
+			}
+			return
+		}
 	}
 	if depth >= maxDepth {
 		return
@@ -198,14 +207,23 @@ func (s *searcher) dir(path string, depth int) {
 			continue
 		}
 		child := filepath.Join(path, name)
-		if e.IsDir() {
-			s.dir(child, depth+1)
-		} else if e.Type()&fs.ModeSymlink != 0 {
+		switch {
+		case e.IsDir():
+			s.dir(child, filepath.Join(real, name), depth+1)
+		case e.Type()&fs.ModeSymlink != 0:
 			if info, err := os.Stat(child); err == nil && info.IsDir() {
-				s.dir(child, depth+1)
+				s.dir(child, resolved(child), depth+1)
 			}
 		}
 	}
+}
+
+// resolved is path with every link followed, or path when that fails.
+func resolved(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	return path
 }
 
 // Read reads one SKILL.md. It returns nil and why when the file cannot be
