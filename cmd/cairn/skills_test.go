@@ -136,3 +136,23 @@ func TestHiddenSkillIsSaidAtStart(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillFlag: --skill adds a skill by its SKILL.md (also with
+// --no-skills, which leaves out the directories), and a missing path is
+// said.
+func TestSkillFlag(t *testing.T) {
+	home := t.TempDir()
+	t.Chdir(t.TempDir())
+	writeFile(t, filepath.Join(home, ".cairn", "skills", "mine", "SKILL.md"), "---\nname: mine\ndescription: Mine.\n---\nb\n")
+	extra := filepath.Join(t.TempDir(), "lint", "SKILL.md")
+	writeFile(t, extra, "---\nname: lint\ndescription: Lints.\n---\nb\n")
+	vars := map[string]string{"HOME": home, "CAIRN_DIR": filepath.Join(home, ".cairn"), "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": []}`)}
+	stdin := `{"id":"c","type":"get_commands"}` + "\n"
+	r := invoke(t, vars, &stdin, "--provider", "faux", "--no-session", "--mode", "rpc", "--no-skills", "--skill", extra, "--skill", "nowhere")
+	if !strings.Contains(r.stdout, `"name":"skill:lint"`) || strings.Contains(r.stdout, `"skill:mine"`) {
+		t.Errorf("get_commands:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "--skill: no such file or directory") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+}
