@@ -15,7 +15,7 @@ import (
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/export"
 	"github.com/cairn-dev/cairn/core/mcp"
-	"github.com/cairn-dev/cairn/core/prompts"
+	"github.com/cairn-dev/cairn/core/skills"
 	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui/editor"
 	"github.com/cairn-dev/cairn/tui/keymap"
@@ -110,7 +110,13 @@ func (m *Model) runCommand(text string) tea.Cmd {
 		}
 	}
 	if t, ok := m.opts.Templates.Find(name); ok {
-		return m.onSubmit(editor.SubmitMsg{Text: t.Fill(prompts.ParseArgs(args))})
+		text, err := t.Apply(args)
+		if err != nil {
+			m.ed.SetValue("/" + name + " " + args)
+			m.status.set(core.NotifyError, err.Error(), m.now())
+			return nil
+		}
+		return m.onSubmit(editor.SubmitMsg{Text: text})
 	}
 	if m.opts.MCPServers != nil && strings.HasPrefix(name, "mcp__") {
 		return m.runMCPPrompt(text)
@@ -136,7 +142,11 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		fmt.Fprintf(&b, "  %-*s %s\n", width, "/"+strings.TrimSpace(c.name+" "+c.args), m.st.muted.Render(c.desc))
 	}
 	for _, t := range m.opts.Templates {
-		fmt.Fprintf(&b, "  %-*s %s\n", width, "/"+t.Name, m.st.muted.Render(t.Description+" (template)"))
+		kind := " (template)"
+		if skills.IsCommand(t) {
+			kind = " (skill)"
+		}
+		fmt.Fprintf(&b, "  %-*s %s\n", width, "/"+t.Name, m.st.muted.Render(oneLine(t.Description, 100)+kind))
 	}
 	for _, c := range m.mcpCommandList() {
 		fmt.Fprintf(&b, "  %-*s %s\n", width, "/"+c.Name, m.st.muted.Render(c.Description))

@@ -121,6 +121,7 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		r := e.Result
 		t.it.(*toolItem).finish(&r, m.now())
 		t.touch()
+		m.todos.observe(e.ToolName, r)
 		if m.approval != nil && m.approval.q.ToolCallID == e.ToolCallID {
 			m.clearApproval()
 		}

@@ -12,6 +12,7 @@ func (m *Model) loadHistory() {
 
 // showConversation adds msgs to the transcript as finished items.
 func (m *Model) showConversation(msgs []core.Message) {
+	m.todos.restore(msgs)
 	calls := map[string]*toolItem{}
 	for i, msg := range msgs {
 		switch msg := msg.(type) {

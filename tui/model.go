@@ -53,6 +53,8 @@ type Model struct {
 	aborting   bool
 	afterAbort []heldPrompt
 	queue      core.QueueUpdate
+	// todos is the model's checklist, drawn above the editor while it works.
+	todos      todoList
 	retry      *retryState // an automatic retry under way, if any
 	compacting bool        // an automatic compaction is under way
 

@@ -141,6 +141,9 @@ func (m *Model) bottomView() string {
 		parts = append(parts, q)
 	}
 	if m.busy {
+		if t := m.todos.view(m.st, w); t != "" {
+			parts = append(parts, t)
+		}
 		parts = append(parts, m.workingView(w))
 	}
 	prompt := len(parts)

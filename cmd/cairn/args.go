@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core/mcp"
+	"github.com/cairn-dev/cairn/core/skills"
 )
 
 // Options are the parsed command line.
@@ -65,6 +66,9 @@ type Options struct {
 	// allowNoCredentials lets the session start without credentials (the
 	// TUI then explains what to set up).
 	allowNoCredentials bool
+
+	// skills are the run's skills, found once (see skillsFor).
+	skills *skills.Set
 }
 
 // flagSpec describes one flag: its names and whether it takes a value.
@@ -226,6 +230,7 @@ Usage:
   cairn -p "prompt"                 print the answer and exit
   echo text | cairn -p "prompt"     stdin is appended to the prompt
   cairn mcp list                    check the MCP configuration and show each server
+  cairn skills                      list the skills the model is offered, hidden ones and problems
   cairn --export FILE [OUT.html]    write the session file as one HTML page (default
                                     cairn-session-<name>.html here), print its path, exit
   cairn rpc [--continue ID] [--system PROMPT_OR_FILE] [--model M] [flags]
@@ -293,11 +298,13 @@ pi's flags (pi 0.87), so a host can start cairn where it started pi:
   -nc, --no-context-files   do not read AGENTS.md or CLAUDE.md
       --prompt-template PATH  add a template file or directory (repeatable)
   -np, --no-prompt-templates  do not look for templates in ~/.cairn/prompts or .cairn/prompts
+      --skill PATH          add a skill (its directory or SKILL.md), or a directory of skills (repeatable)
+  -ns, --no-skills          do not look for skills (see docs/skills.md)
   -a, --approve             trust this project's files for this run only
   -na, --no-approve         ignore this project's files for this run, even if trusted
       --offline             accepted: cairn makes no network request of its own at startup
-  --models, -e/--extension, -ne/--no-extensions, --skill, -ns/--no-skills, --theme,
-  --use-theme, --no-themes, --verbose and --tui-mode are accepted and have no effect
+  --models, -e/--extension, -ne/--no-extensions, --theme, --use-theme, --no-themes,
+  --verbose and --tui-mode are accepted and have no effect
   (cairn says so on stderr).
 
   -v, --version             print the version and exit

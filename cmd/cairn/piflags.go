@@ -35,6 +35,12 @@ type PiFlags struct {
 	// NoPromptTemplates is --no-prompt-templates: no templates are looked
 	// for in ~/.cairn/prompts or .cairn/prompts.
 	NoPromptTemplates bool
+	// NoSkills is --no-skills: no skills are looked for in the skill
+	// directories.
+	NoSkills bool
+	// Skills are --skill paths (skill directories, directories of them, or
+	// SKILL.md files), loaded whatever NoSkills says.
+	Skills []string
 	// TrustRun is --approve: trust the project for this run only.
 	TrustRun bool
 	// NoTrust is --no-approve: ignore the project's files for this run,
@@ -171,8 +177,8 @@ var piFlagSpecs = []flagSpec{
 	{[]string{"--models"}, true, noEffect("--models has no effect in cairn: cycle_model and Ctrl+P cycle through every available model")},
 	{[]string{"--extension", "-e"}, true, noEffect("--extension has no effect in cairn: it does not run pi extensions")},
 	{[]string{"--no-extensions", "-ne"}, false, noEffect("--no-extensions has no effect in cairn: it loads no pi extensions")},
-	{[]string{"--skill"}, true, noEffect("--skill has no effect in cairn: it does not load pi skills")},
-	{[]string{"--no-skills", "-ns"}, false, noEffect("--no-skills has no effect in cairn: it loads no pi skills")},
+	{[]string{"--skill"}, true, func(o *Options, v string) error { o.Pi.Skills = append(o.Pi.Skills, v); return nil }},
+	{[]string{"--no-skills", "-ns"}, false, func(o *Options, _ string) error { o.Pi.NoSkills = true; return nil }},
 	{[]string{"--theme"}, true, noEffect("--theme has no effect in cairn: pi theme files are not read (the interactive interface's theme is the \"theme\" setting)")},
 	{[]string{"--use-theme"}, true, noEffect("--use-theme has no effect in cairn: the interactive interface's theme is the \"theme\" setting")},
 	{[]string{"--no-themes"}, false, noEffect("--no-themes has no effect in cairn: pi theme files are not read")},

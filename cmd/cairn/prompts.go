@@ -20,6 +20,7 @@ import (
 // The project's come with the repository, from whoever wrote it, so they
 // are loaded only once the project is trusted (see projectTrustFor); a
 // template of the person's own wins over the project's of the same name.
+// Each skill follows as /skill:name (see skillsFor).
 func loadPrompts(env environment, opts *Options, cwd string, t projectTrust) (prompts.Templates, []error) {
 	var out prompts.Templates
 	var errs []error
@@ -41,7 +42,8 @@ func loadPrompts(env environment, opts *Options, cwd string, t projectTrust) (pr
 		}
 	}
 	slices.SortFunc(out, func(a, b prompts.Template) int { return strings.Compare(a.Name, b.Name) })
-	return out, errs
+	// Skills come after the templates, as in pi's get_commands.
+	return append(out, skillsFor(env, opts, cwd, t).Templates()...), errs
 }
 
 // loadTemplatePath reads --prompt-template's path: a directory of

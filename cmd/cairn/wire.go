@@ -108,6 +108,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, err
 	}
+	skillSet := skillsFor(env, opts, cwd, trusted)
+	for _, w := range skillWarnings(skillSet) {
+		fmt.Fprintf(streams.Err, "cairn: warning: %s\n", w)
+	}
 	rulesFile := approval.ProjectRulesFile(cwd)
 	if !trusted.trusted() {
 		// An untrusted project may make approvals stricter, never looser,
@@ -129,6 +133,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		// about in every mode but yolo.
 		ProtectedDirs: []string{env.dir},
 		AllowWrite:    st.AllowWrite(),
+		SkillDirs:     skillSet.Dirs(),
 		Saved:         func() { trusted.keep(streams, cwd, rulesFile) },
 	})
 	if err != nil {
@@ -148,10 +153,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		return nil, err
 	}
 	setSandbox(builtin, policy)
-	if opts.Mode == "acp" {
-		// Only an ACP editor shows plans.
-		builtin = append(builtin, tools.NewPlan())
-	}
+	// The model's checklist, which every front end shows.
+	builtin = append(builtin, tools.NewTodoWrite())
 	var contextFiles []sysprompt.ContextFile
 	if !opts.Pi.NoContextFiles {
 		if contextFiles, err = sysprompt.LoadContextFiles(env.dir, cwd); err != nil {
@@ -179,7 +182,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		for i, t := range ts {
 			specs[i] = t.Spec()
 		}
-		return sysprompt.Sections(sysprompt.Options{Tools: specs, Cwd: cwd, ContextFiles: contextFiles, Custom: custom, Append: appendText})
+		return sysprompt.Sections(sysprompt.Options{Tools: specs, Cwd: cwd, ContextFiles: contextFiles, Custom: custom, Append: appendText,
+			Skills: skillSet.Prompt()})
 	}
 	first, baseURL := s.model, opts.BaseURL
 	open := func(m core.Model) (agent.Connection, error) {

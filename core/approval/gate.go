@@ -44,6 +44,11 @@ type Config struct {
 	// asking (the person's approval.allowWrite setting). Elsewhere, such as
 	// ~/.bashrc or ~/.ssh, auto_edit asks.
 	AllowWrite []string
+	// SkillDirs are the directories of the session's skills: reading
+	// tools look in them without asking (the model reads a skill's
+	// SKILL.md and the files beside it there), in every mode. A directory
+	// that holds a protected directory or /proc is left out.
+	SkillDirs []string
 	// Saved, when set, is called after each successful write of RulesFile
 	// ("Always allow"). cairn uses it to keep a trusted project trusted
 	// across the person's own rules.
@@ -68,6 +73,9 @@ type Gate struct {
 	// no asking either (the bash tool saves long output there).
 	temp  string
 	saved func()
+	// skillDirs are Config.SkillDirs, resolved, that hold nothing
+	// protected.
+	skillDirs []string
 
 	mu      sync.Mutex
 	mode    Mode
@@ -101,6 +109,7 @@ func Open(cfg Config) (*Gate, error) {
 	g.protected = resolvedDirs(cfg.ProtectedDirs, true)
 	g.temp = toolpath.Resolve(os.TempDir(), "")
 	g.writable = append([]string{g.temp}, resolvedDirs(cfg.AllowWrite, false)...)
+	g.skillDirs = g.safeSkillDirs(cfg.SkillDirs)
 	if g.file == "" {
 		return g, nil
 	}

@@ -49,6 +49,9 @@ func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall
 	name := toolName(tool, call)
 	subject := g.Subject(tool, call)
 	abs := g.absPath(subject)
+	if g.inSkillDir(abs) {
+		return Decision{Allow: true, By: ByMode}
+	}
 	if reason := g.secretReason(subject, abs); reason != "" {
 		return g.askProtected(ctx, ask, name, subject, reason, call)
 	}

@@ -43,6 +43,18 @@ type Template struct {
 	Path string
 	// Scope says which directory Path is in.
 	Scope Scope
+	// Run, when set, makes the message itself from the raw arguments, in
+	// place of Body (a skill's /skill:name command, see core/skills).
+	Run func(args string) (string, error)
+}
+
+// Apply returns the message the template sends with args, the words after
+// its name: Run's, or else Body with the arguments filled in.
+func (t Template) Apply(args string) (string, error) {
+	if t.Run != nil {
+		return t.Run(args)
+	}
+	return t.Fill(ParseArgs(args)), nil
 }
 
 // UserDir is the directory of the person's own templates, given cairn's
@@ -203,5 +215,10 @@ func (ts Templates) Expand(text string) (string, bool) {
 	if !ok {
 		return text, false
 	}
-	return t.Fill(ParseArgs(args)), true
+	out, err := t.Apply(args)
+	if err != nil {
+		// As pi does with a skill it cannot read: the text goes as typed.
+		return text, false
+	}
+	return out, true
 }

@@ -31,6 +31,9 @@ type Options struct {
 	// Append is added after the base (or custom) prompt. It comes from
 	// --append-system-prompt or APPEND_SYSTEM.md.
 	Append string
+	// Skills is the list of skills (core/skills' Set.Prompt), placed after
+	// the context files when the model has the read tool to load them.
+	Skills string
 }
 
 // intro is the first paragraph of cairn's own prompt.
@@ -51,6 +54,8 @@ var builtinSummaries = map[string]string{
 	// The background tools (core/tools/background.go).
 	"bash_output": "Read a background command's new output and whether it still runs",
 	"kill_shell":  "Stop a background command and everything it started",
+	// The checklist (core/tools/todo.go).
+	"todo_write": "Keep a checklist of the steps of a multi-step task, shown to the user",
 }
 
 // maxSummaryRunes bounds the tool-list line of a tool cairn does not know.
@@ -72,7 +77,8 @@ func Build(opts Options) string {
 // opts.Custom in place of it and of the next two), "tools" ("Available
 // tools:" with one line per tool), "rules" ("Guidelines:", chosen by which
 // tools are present), "append" (opts.Append), "context" ("# Project
-// Context" with a "## <path>" part per context file), and "cwd" (the lines
+// Context" with a "## <path>" part per context file), "skills" (opts.Skills,
+// when the model has the read tool), and "cwd" (the lines
 // "Current date: YYYY-MM-DD" and "Current working directory: <cwd>").
 // Empty parts are left out.
 func Sections(opts Options) []core.PromptSection {
@@ -101,6 +107,9 @@ func Sections(opts Options) []core.PromptSection {
 			b.WriteString(strings.Trim(f.Content, "\n"))
 		}
 		add("context", b.String())
+	}
+	if slices.ContainsFunc(opts.Tools, func(t core.ToolSpec) bool { return t.Name == "read" }) {
+		add("skills", strings.Trim(opts.Skills, "\n"))
 	}
 	date := opts.Date
 	if date.IsZero() {

@@ -179,3 +179,21 @@ func TestSummaryOfUnknownTool(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillsSectionNeedsRead: the skills list comes after the context
+// files and before the date, and only when the model can read a skill.
+func TestSkillsSectionNeedsRead(t *testing.T) {
+	opts := Options{Tools: []core.ToolSpec{{Name: "read"}}, Cwd: "/p", Date: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
+		ContextFiles: []ContextFile{{Path: "/p/AGENTS.md", Content: "ctx"}}, Skills: "<available_skills>s</available_skills>\n"}
+	var names []string
+	for _, s := range Sections(opts) {
+		names = append(names, s.Name)
+	}
+	if got := strings.Join(names, " "); got != "preamble tools rules context skills cwd" {
+		t.Errorf("sections %s", got)
+	}
+	opts.Tools = []core.ToolSpec{{Name: "bash"}}
+	if strings.Contains(Build(opts), "available_skills") {
+		t.Error("skills listed without the read tool")
+	}
+}

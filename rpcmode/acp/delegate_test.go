@@ -227,19 +227,19 @@ func TestClientTerminalTimeout(t *testing.T) {
 
 func TestPlanUpdates(t *testing.T) {
 	r := newRig(t, rigConfig{files: true, responses: []faux.Response{
-		toolCallResponse("call_1", "plan", `{"entries":[{"content":"read the code","status":"completed"},{"content":"fix the bug","status":"in_progress","priority":"high"}]}`),
-		toolCallResponse("call_2", "plan", `{"entries":[{"content":"x","status":"done"}]}`),
+		toolCallResponse("call_1", "todo_write", `{"todos":[{"content":"read the code","status":"completed","activeForm":"reading the code"},{"content":"fix the bug","status":"in_progress","activeForm":"fixing the bug"}]}`),
+		toolCallResponse("call_2", "todo_write", `{"todos":[{"content":"x","status":"done","activeForm":"x"}]}`),
 		{Text: "planned"}}})
 	sid := r.newSession()
 	id := r.prompt(sid, "plan it")
 	plan := r.update("plan", nil)
-	want := `[{"content":"read the code","priority":"medium","status":"completed"},{"content":"fix the bug","priority":"high","status":"in_progress"}]`
+	want := `[{"content":"read the code","priority":"medium","status":"completed"},{"content":"fix the bug","priority":"medium","status":"in_progress"}]`
 	if got, _ := json.Marshal(plan.get("params.update.entries")); string(got) != want {
 		t.Errorf("plan entries = %s, want %s", got, want)
 	}
 	// An invalid plan fails the call and sends no plan.
 	failed := r.update("tool_call", map[string]any{"toolCallId": "call_2", "status": "failed"})
-	if !strings.Contains(failed.text, `entries[0].status must be pending, in_progress or completed`) {
+	if !strings.Contains(failed.text, `todos[0].status must be pending, in_progress or completed`) {
 		t.Errorf("the invalid plan: %s", failed.text)
 	}
 	r.response(id)

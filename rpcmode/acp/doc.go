@@ -56,10 +56,11 @@
 // call still open is closed as failed before the prompt is answered.
 // usage_update reports the context window's use at the end of each turn;
 // each retry of a failed request and each automatic compaction is told
-// as a thought. In ACP mode the model has a plan tool (tools.Plan); each
-// plan it sets is sent as a plan update (no tool card beside it; a plan
-// call that fails is one failed card), and replayed by session/load,
-// which also replays edit cards with their diffs.
+// as a thought. The model's checklist (the todo_write tool,
+// tools.TodoWrite, which every mode offers) is sent as a plan update each
+// time it changes, with no tool card beside it (a call that fails is one
+// failed card), and replayed by session/load, which also replays edit
+// cards with their diffs.
 //
 // Approvals are the core approval gate's questions, asked with
 // session/request_permission, the tool card keeping its own title. Its

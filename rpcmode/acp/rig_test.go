@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/mcp"
+	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/tools"
@@ -39,8 +40,9 @@ type rigConfig struct {
 	callLimit time.Duration // Host.ClientCallLimit
 	// single leaves Host.Open nil: the host holds one session and serves
 	// only its own directory.
-	single bool
-	mcp    *mcp.Manager // Host.MCPPrompts
+	single  bool
+	mcp     *mcp.Manager      // Host.MCPPrompts
+	prompts prompts.Templates // Host.Prompts
 	// processes gives the sessions background commands.
 	processes bool
 	// retry retries failed requests (twice, without waiting).
@@ -76,7 +78,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	h := rigHost(t, cwd, cfg, fp)
 	pr, pw := io.Pipe()
 	r := &rig{t: t, cwd: cwd, sess: h.Session, gate: h.Approvals.(*approval.Gate), faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1}
-	h.MaxFrameBytes, h.ClientCallLimit, h.MCPPrompts = cfg.maxFrame, cfg.callLimit, cfg.mcp
+	h.MaxFrameBytes, h.ClientCallLimit, h.MCPPrompts, h.Prompts = cfg.maxFrame, cfg.callLimit, cfg.mcp, cfg.prompts
 	if !cfg.single {
 		h.Open = func(dir string, servers []mcp.Server) (Host, error) {
 			r.mu.Lock()
@@ -118,7 +120,7 @@ func rigHost(t *testing.T, cwd string, cfg rigConfig, fp *faux.Provider) Host {
 		models = []core.Model{faux.Model}
 	}
 	ws := tools.NewWorkspace()
-	toolset := append(tools.NewIn(cwd, ws), tools.NewPlan())
+	toolset := append(tools.NewIn(cwd, ws), tools.NewTodoWrite())
 	var procs *background.Table
 	if cfg.processes {
 		procs = background.New(background.Options{TempDir: t.TempDir()})

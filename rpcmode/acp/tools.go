@@ -316,15 +316,15 @@ func (w *writer) toolEnded(id string, r core.ToolResult) {
 	w.update(u)
 }
 
-// failedPlan is the card of a plan call that failed: shown once, failed,
-// so the person sees why the plan did not change.
+// failedPlan is the card of a todo_write call that failed: shown once,
+// failed, so the person sees why the plan did not change.
 func failedPlan(id string, content []core.Content) toolCallStart {
 	return toolCallStart{SessionUpdate: "tool_call", ToolCallID: id, Title: planTool, Kind: core.KindThink,
 		Status: "failed", Content: textContent(content)}
 }
 
-// planTool is the tool whose calls ACP shows as the plan.
-const planTool = "plan"
+// planTool is the tool whose calls ACP shows as the plan: the task list.
+const planTool = tools.TodoWriteName
 
 // isPlanTool reports whether calls of the tool named name are shown as
 // the plan (a plan session update) rather than as tool cards.
@@ -332,21 +332,29 @@ func isPlanTool(name string) bool { return name == planTool }
 
 // planUpdate is the plan session update: the whole plan as it stands.
 type planUpdate struct {
-	SessionUpdate string            `json:"sessionUpdate"`
-	Entries       []tools.PlanEntry `json:"entries"`
+	SessionUpdate string      `json:"sessionUpdate"`
+	Entries       []planEntry `json:"entries"`
 }
 
-// planOf is the plan a successful plan tool call set, from its result's
-// details.
+// planEntry is one step of an ACP plan.
+type planEntry struct {
+	Content  string `json:"content"`
+	Priority string `json:"priority"`
+	Status   string `json:"status"`
+}
+
+// planOf is the plan a successful todo_write call set, from its result's
+// details: each item a step of medium priority (todo_write has none).
 func planOf(tool string, isError bool, details json.RawMessage) (planUpdate, bool) {
-	if !isPlanTool(tool) || isError {
+	todos, ok := tools.TodosOf(tool, isError, details)
+	if !ok {
 		return planUpdate{}, false
 	}
-	var d tools.PlanDetails
-	if json.Unmarshal(details, &d) != nil || d.Entries == nil {
-		return planUpdate{}, false
+	entries := make([]planEntry, len(todos))
+	for i, t := range todos {
+		entries[i] = planEntry{Content: t.Content, Priority: "medium", Status: t.Status}
 	}
-	return planUpdate{SessionUpdate: "plan", Entries: d.Entries}, true
+	return planUpdate{SessionUpdate: "plan", Entries: entries}, true
 }
 
 // textContent turns result blocks into tool call content: text as text,

@@ -67,6 +67,8 @@ func (l modelList) Find(p, id string) (core.Model, error) {
 
 // rigConfig describes a server under test.
 type rigConfig struct {
+	// todo adds the todo_write tool to the built-in tools.
+	todo     bool
 	models   []core.Model // the models on offer
 	start    core.Model   // the starting model; zero means models[0]
 	thinking core.ThinkingLevel
@@ -150,6 +152,9 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 		compaction = agent.DefaultCompaction
 	}
 	toolset := tools.New(cfg.cwd)
+	if cfg.todo {
+		toolset = append(toolset, tools.NewTodoWrite())
+	}
 	if cfg.processes != nil {
 		toolset = tools.WithBackground(toolset, cfg.processes)
 	}

@@ -1,9 +1,11 @@
 package pi
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/skills"
 )
 
 // stateData is pi's RpcSessionState, with oh-my-pi's interruptMode added
@@ -151,17 +153,25 @@ type sourceInfo struct {
 	Source string `json:"source"` // how it was found: "local" for a file in a prompts directory
 	Scope  string `json:"scope"`  // "user" or "project"
 	Origin string `json:"origin"` // "top-level": not from a package
+	// BaseDir is a skill's directory, which its SKILL.md's relative paths
+	// start from (pi sends it for skills).
+	BaseDir string `json:"baseDir,omitempty"`
 }
 
 // commands answers get_commands: the host's commands, then the prompt
-// templates (source "prompt").
+// templates (source "prompt") and skills (source "skill", named
+// "skill:<name>").
 func (s *server) commands(*command) (any, error) {
 	var list []SlashCommand
 	if s.host.Commands != nil {
 		list = append(list, s.host.Commands()...)
 	}
 	for _, t := range s.host.Prompts {
-		list = append(list, SlashCommand{Name: t.Name, Description: t.Description, Source: "prompt", Location: string(t.Scope), Path: t.Path})
+		source := "prompt"
+		if skills.IsCommand(t) {
+			source = "skill"
+		}
+		list = append(list, SlashCommand{Name: t.Name, Description: t.Description, Source: source, Location: string(t.Scope), Path: t.Path})
 	}
 	for _, c := range s.host.MCPPrompts.PromptCommands() {
 		list = append(list, SlashCommand{Name: c.Name, Description: c.Description(), Source: "mcp"})
@@ -171,6 +181,9 @@ func (s *server) commands(*command) (any, error) {
 		out[i] = commandEntry{SlashCommand: c}
 		if c.Path != "" && (c.Location == "user" || c.Location == "project") {
 			out[i].SourceInfo = &sourceInfo{Path: c.Path, Source: "local", Scope: c.Location, Origin: "top-level"}
+			if c.Source == "skill" {
+				out[i].SourceInfo.BaseDir = filepath.Dir(c.Path)
+			}
 		}
 	}
 	return struct {
