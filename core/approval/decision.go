@@ -73,7 +73,7 @@ func (d Decision) DenialText() string {
 		return "This tool call was cancelled before the user approved it."
 	case d.By == ByPolicy:
 		return PolicyDenialPrefix + ": " + d.Reason
-	case d.By == ByArguments:
+	case d.By == ByArguments, d.By == ByPlan:
 		return d.Reason
 	}
 	return DeniedText(d.Reason)

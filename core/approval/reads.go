@@ -41,7 +41,8 @@ func readsPath(tool core.Tool) bool {
 // the project and the temporary directory, asked about elsewhere (with
 // rules for the path), and always asked about where secrets are.
 func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall, ask core.Asker) Decision {
-	if g.Mode() == ModeYolo {
+	mode := g.judging()
+	if mode == ModeYolo {
 		return Decision{Allow: true, By: ByMode}
 	}
 	name := toolName(tool, call)
@@ -53,7 +54,7 @@ func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall
 	if abs != "" && (g.dir != "" && toolpath.Within(abs, g.dir) || toolpath.Within(abs, g.temp)) {
 		return Decision{Allow: true, By: ByMode}
 	}
-	if g.Mode() == ModeAuto {
+	if mode == ModeAuto {
 		// pi's behaviour: reads anywhere run unasked; only the secrets
 		// above are still asked about.
 		return Decision{Allow: true, By: ByMode}
