@@ -48,8 +48,12 @@ func optionKind(o approval.Option) string {
 		return "allow_once"
 	case approval.OptionAllowSession, approval.OptionAllowProject, approval.OptionAllowServer, approval.OptionAllowAlways:
 		return "allow_always"
-	case approval.OptionDeny:
+	case approval.OptionDeny, approval.OptionKeepPlanning:
 		return "reject_once"
+	case approval.OptionPlanDefault:
+		return "allow_once"
+	case approval.OptionPlanAutoEdit, approval.OptionPlanAuto, approval.OptionPlanYolo:
+		return "allow_always"
 	}
 	return ""
 }
@@ -81,7 +85,11 @@ func (s *server) ask(w *writer, q core.Question) {
 			opts = append(opts, permissionOption{OptionID: o.Value, Name: o.Label, Kind: k})
 		}
 	}
-	opts = append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (this session)", Kind: "reject_always"})
+	if !approval.PlanQuestion(q) {
+		// Denying exit_plan_mode for good would leave plan mode with no
+		// way out but set_mode.
+		opts = append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (this session)", Kind: "reject_always"})
+	}
 	tc := toolCallUpdate{ToolCallID: q.ToolCallID, Title: escape.Visible(q.Title), Status: "pending"}
 	if c != nil {
 		tc.Kind, tc.Content = c.kind, c.diffs
