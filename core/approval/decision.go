@@ -145,7 +145,11 @@ func (o Option) Label() string {
 	return string(o)
 }
 
-// Allows reports whether the option lets the call run.
+// Allows reports whether the option lets the call run (accepting a plan
+// lets exit_plan_mode run).
 func (o Option) Allows() bool {
+	if _, ok := o.AcceptsPlan(); ok {
+		return true
+	}
 	return o == OptionAllowOnce || o == OptionAllowSession || o == OptionAllowProject || o == OptionAllowServer || o == OptionAllowAlways
 }
