@@ -51,6 +51,25 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("unknown approval mode %q: use plan, default, auto_edit, auto or yolo", s)
 }
 
+// NextMode is the mode after current in the cycle a front end steps
+// through with one key (shift+tab in the TUI), as Claude Code's: default,
+// auto_edit, plan, and back to default. auto and yolo join the cycle,
+// after plan, only for a session that started in them, so the key never
+// loosens approvals beyond what the person started with; a mode outside
+// the cycle steps to default.
+func NextMode(current, started Mode) Mode {
+	cycle := []Mode{ModeDefault, ModeAutoEdit, ModePlan}
+	if started == ModeAuto || started == ModeYolo {
+		cycle = append(cycle, started)
+	}
+	for i, m := range cycle {
+		if m == current {
+			return cycle[(i+1)%len(cycle)]
+		}
+	}
+	return ModeDefault
+}
+
 // String returns the mode's name.
 func (m Mode) String() string { return string(m) }
 
