@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
@@ -229,7 +230,7 @@ func (g *Gate) checkExitPlan(ctx context.Context, mode Mode, tool core.Tool, cal
 		return d
 	}
 	choice := Option(a.Value)
-	if next, ok := choice.AcceptsPlan(); ok && containsOption(offered, choice) {
+	if next, ok := choice.AcceptsPlan(); ok && slices.Contains(offered, choice) {
 		g.mu.Lock()
 		if g.exits == nil {
 			g.exits = map[string]Mode{}
@@ -260,15 +261,6 @@ func keepPlanningText(feedback string) string {
 		return text + "Ask what they want changed, or revise the plan and present it again with " + ExitPlanModeTool + "."
 	}
 	return text + "Their feedback: " + feedback + "\nRevise the plan accordingly and present it again with " + ExitPlanModeTool + "."
-}
-
-func containsOption(opts []Option, o Option) bool {
-	for _, x := range opts {
-		if x == o {
-			return true
-		}
-	}
-	return false
 }
 
 // Declares reports whether the model is to be told about tool in the
