@@ -276,3 +276,14 @@ func TestParseModePlan(t *testing.T) {
 		t.Error("plan asks as default does")
 	}
 }
+
+// BenchmarkReadOnlyCommand measures plan mode's check of a typical
+// exploring line.
+func BenchmarkReadOnlyCommand(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if !ReadOnlyCommand("git log --oneline -20 -- core/ | grep -i plan | sort | uniq -c") {
+			b.Fatal("not read-only")
+		}
+	}
+}
