@@ -347,6 +347,10 @@ func (m *Model) approvalBody(w int) []string {
 			lines = append(lines, "  "+l)
 		}
 	}
+	if approval.PlanQuestion(a.q) {
+		// The plan is the message: the call's box above shows it.
+		return lines
+	}
 	// A protected file's warning, and the rule "session" and "always"
 	// would save: the person sees what they agree to.
 	for _, l := range wrapText(escape.VisibleLines(a.q.Message), w) {

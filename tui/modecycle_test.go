@@ -56,7 +56,8 @@ func TestShiftTabKeepsTheStartingMode(t *testing.T) {
 	}
 }
 
-// The plan of exit_plan_mode shows under its call with its text and keys;
+// The plan of exit_plan_mode shows in its call's box, the question under
+// it with its keys;
 // "e" accepts it going on in auto_edit.
 func TestPlanQuestionAnsweredWithAKey(t *testing.T) {
 	r := newRig(t, rigOptions{})
@@ -66,6 +67,7 @@ func TestPlanQuestionAnsweredWithAKey(t *testing.T) {
 	defer stop()
 	tool := r.gate.ExitPlanTool()
 	call := core.ToolCall{ID: "p1", Name: approval.ExitPlanModeTool, Arguments: []byte(`{"plan":"1. Rename foo\n2. Run the tests"}`)}
+	r.send(eventsMsg{core.AgentStart{}, core.ToolExecutionStart{ToolCallID: call.ID, ToolName: call.Name, Args: call.Arguments}})
 	decided := make(chan approval.Decision, 1)
 	go func() { decided <- r.gate.Check(context.Background(), tool, call, r.sess) }()
 	for e := range events {
