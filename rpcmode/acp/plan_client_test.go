@@ -38,6 +38,7 @@ func TestOfficialClientPlanMode(t *testing.T) {
 		FileAfterPlan bool     `json:"fileAfterPlan"`
 		AskedAbout    []string `json:"askedAbout"`
 		PlanOptions   []string `json:"planOptions"`
+		PlanShown     string   `json:"planShown"`
 		Left          string   `json:"left"`
 		AskedAfter    int      `json:"askedAfter"`
 		File          string   `json:"file"`
@@ -58,6 +59,7 @@ func TestOfficialClientPlanMode(t *testing.T) {
 	check("file after plan mode", seen.FileAfterPlan, false)
 	check("calls asked about in plan mode", seen.AskedAbout, []string{"call_p"})
 	check("plan options", seen.PlanOptions, []string{"allow_once", "allow_always", "reject_once"})
+	check("plan on the permission request's card", seen.PlanShown, "1. Write new.txt")
 	check("mode after accepting", seen.Left, "auto_edit")
 	check("questions after accepting", seen.AskedAfter, 0)
 	check("file", seen.File, "made\n")

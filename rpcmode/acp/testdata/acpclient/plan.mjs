@@ -67,6 +67,7 @@ await runFlows(cairn, conn, async (seen) => {
   seen.fileAfterPlan = existsSync(join(project, "new.txt"));
   seen.askedAbout = permissions.map((p) => p.toolCall.toolCallId);
   seen.planOptions = permissions[0]?.options.map((o) => o.kind);
+  seen.planShown = permissions[0]?.toolCall.content?.[0]?.content?.text;
   seen.left = since(n, sid).find((u) => u.sessionUpdate === "current_mode_update")?.currentModeId;
 
   n = updates.length;
