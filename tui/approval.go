@@ -53,6 +53,10 @@ var approvalKeys = map[approval.Option]string{
 	approval.OptionAllowAlways:  "a",
 	approval.OptionDeny:         "n",
 	approval.OptionDenyReason:   "r",
+	// The plan of exit_plan_mode (other ways to accept it take numbers).
+	approval.OptionPlanDefault:  "y",
+	approval.OptionPlanAutoEdit: "e",
+	approval.OptionKeepPlanning: "n",
 }
 
 // approvalLabels are the short names the prompt line uses.
@@ -64,6 +68,9 @@ var approvalLabels = map[approval.Option]string{
 	approval.OptionAllowAlways:  "always",
 	approval.OptionDeny:         "deny",
 	approval.OptionDenyReason:   "deny+reason",
+	approval.OptionPlanDefault:  "accept (default)",
+	approval.OptionPlanAutoEdit: "accept, edits unasked (auto_edit)",
+	approval.OptionKeepPlanning: "keep planning",
 }
 
 // onQuestion shows a question from the session: an approval inline under
@@ -339,6 +346,10 @@ func (m *Model) approvalBody(w int) []string {
 		} else {
 			lines = append(lines, "  "+l)
 		}
+	}
+	if approval.PlanQuestion(a.q) {
+		// The plan is the message: the call's box above shows it.
+		return lines
 	}
 	// A protected file's warning, and the rule "session" and "always"
 	// would save: the person sees what they agree to.

@@ -329,6 +329,7 @@ func modeItems() []pickItem {
 	return []pickItem{
 		{label: "default", value: "default", detail: "asks before every edit and command"},
 		{label: "auto_edit", value: "auto_edit", detail: "edits files unasked; asks before commands"},
+		{label: "plan", value: "plan", detail: "only reads; the model presents a plan for you to accept"},
 		{label: "yolo", value: "yolo", detail: "runs everything unasked"},
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/regfile"
 )
 
@@ -114,7 +115,11 @@ func (m *Model) footerView(w int) string {
 	if f.model.Reasoning {
 		right += " • " + m.st.thinkingLevel(f.thinking).Render(string(f.thinking))
 	}
-	if f.mode != "" {
+	switch f.mode {
+	case "":
+	case string(approval.ModePlan):
+		right += " • " + m.st.warning.Render("⏸ plan mode")
+	default:
 		right += " • " + f.mode
 	}
 	if f.processes > 0 {

@@ -157,6 +157,9 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		m.foot.refresh(m.sess)
 		return nil, true
+	case m.is(k, keymap.CycleApprovalMode):
+		m.cycleApprovalMode()
+		return nil, true
 	case m.is(k, keymap.CycleModelForward):
 		return m.cycleModel(), true
 	case m.is(k, keymap.SelectModel):

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui/editor"
 	"github.com/cairn-dev/cairn/tui/keymap"
@@ -101,6 +102,9 @@ type Model struct {
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
 	firstRun  *FirstRun
 	quitting  bool
+	// startMode is the approval mode the session started in, which
+	// decides the modes shift+tab cycles through (modecycle.go).
+	startMode approval.Mode
 }
 
 // eventsMsg carries session events, in order, to Update.
@@ -143,6 +147,9 @@ func New(opts Options) *Model {
 		m.setTheme(themes.Dark())
 	}
 	m.foot = newFooter(opts)
+	if opts.Approvals != nil {
+		m.startMode = opts.Approvals.Mode()
+	}
 	m.loadHistory()
 	if opts.FirstRun != nil {
 		m.tr.add(&firstRunItem{fr: opts.FirstRun})

@@ -265,7 +265,8 @@ Flags:
       --api-key KEY         key for the chosen provider, ahead of the environment
       --approval MODE       which tool calls need approval: default (edits and commands),
                             auto_edit (commands only), auto (only edits of cairn's
-                            protected files) or yolo (none); print mode cannot ask, so it
+                            protected files) or yolo (none); plan reads only, then asks
+                            you to accept a plan; print mode cannot ask, so it
                             refuses calls that need approval; --mode rpc starts in auto
       --trust-project       trust this project's .cairn/ files, AGENTS.md and CLAUDE.md
                             (settings, approval rules, prompts, context); until trusted,

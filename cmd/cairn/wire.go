@@ -155,6 +155,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	setSandbox(builtin, policy)
 	// The model's checklist, which every front end shows.
 	builtin = append(builtin, tools.NewTodoWrite())
+	// Plan mode's exit_plan_mode, declared only in plan mode (see below).
+	builtin = append(builtin, gate.ExitPlanTool())
 	var contextFiles []sysprompt.ContextFile
 	if !opts.Pi.NoContextFiles {
 		if contextFiles, err = sysprompt.LoadContextFiles(env.dir, cwd); err != nil {
@@ -277,6 +279,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return sel.Keeps(name, builtinNames[name])
 		})
 	}
+	// Plan mode hides what it refuses, and exit_plan_mode outside it; each
+	// request asks the gate again, so a mode switch reaches the next one.
+	cfg.Toolset = toolset.FilterDeclared(cfg.Toolset, gate.Declares)
 	sess, err = agent.New(cfg)
 	if err != nil {
 		procs.Close()

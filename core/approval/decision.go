@@ -77,7 +77,7 @@ func (d Decision) DenialText() string {
 		return "This tool call was cancelled before the user approved it."
 	case d.By == ByPolicy:
 		return PolicyDenialPrefix + ": " + d.Reason
-	case d.By == ByArguments:
+	case d.By == ByArguments, d.By == ByPlan:
 		return d.Reason
 	}
 	return DeniedText(d.Reason)
@@ -149,7 +149,11 @@ func (o Option) Label() string {
 	return string(o)
 }
 
-// Allows reports whether the option lets the call run.
+// Allows reports whether the option lets the call run (accepting a plan
+// lets exit_plan_mode run).
 func (o Option) Allows() bool {
+	if _, ok := o.AcceptsPlan(); ok {
+		return true
+	}
 	return o == OptionAllowOnce || o == OptionAllowSession || o == OptionAllowProject || o == OptionAllowServer || o == OptionAllowAlways
 }

@@ -11,6 +11,23 @@
 // temporary directory and Config.AllowWrite, ModeYolo never. Info tools
 // never ask, except to read outside the project (see Reading).
 //
+// # Plan mode
+//
+// ModePlan lets only reading run: info tools, MCP tools their server marks
+// read-only, and bash for lines ReadOnlyCommand accepts (programs that
+// just read their operands, with safe options, and git's looking
+// subcommands, matched by the same machinery as rules). Every other call
+// is refused unasked (ByPlan), its result telling the model it is in plan
+// mode; what is left is judged as in the mode plan mode was entered from.
+// The model presents its plan with the gate's exit_plan_mode tool
+// (ExitPlanTool): Check asks the person to accept it, choosing the mode to
+// go on in (OptionPlanDefault, OptionPlanAutoEdit, and the mode plan mode
+// was entered from when that was auto or yolo), or to keep planning with
+// feedback (OptionKeepPlanning). The switch happens when the tool runs,
+// after every call of the turn was judged in plan mode. Declares is the
+// filter of a declarations-only toolset view: plan mode hides what it
+// refuses, and exit_plan_mode is hidden outside it.
+//
 // # Arguments and paths
 //
 // The gate judges what will run. Arguments core.CheckArguments refuses (a

@@ -77,8 +77,14 @@ type Gate struct {
 	// protected.
 	skillDirs []string
 
-	mu      sync.Mutex
-	mode    Mode
+	mu   sync.Mutex
+	mode Mode
+	// before is the mode plan mode was entered from, by which the calls
+	// it lets through are judged (ModeDefault when it started in plan).
+	before Mode
+	// exits are the modes the person chose when accepting plans, by the
+	// exit_plan_mode call, for the tool to switch to when it runs.
+	exits   map[string]Mode
 	session ruleSet
 	always  ruleSet
 	// deniedTools are the session's refusals a host made with a button
@@ -97,7 +103,7 @@ func Open(cfg Config) (*Gate, error) {
 	if mode == "" {
 		mode = ModeDefault
 	}
-	g := &Gate{dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode, saved: cfg.Saved}
+	g := &Gate{dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode, before: ModeDefault, saved: cfg.Saved}
 	if g.dir == "" {
 		// Tools without a directory take relative paths from the
 		// process's, and so does the gate.
@@ -132,10 +138,16 @@ func (g *Gate) Mode() Mode {
 	return g.mode
 }
 
-// SetMode changes the mode for the calls checked from now on.
+// SetMode changes the mode for the calls checked from now on. Entering
+// ModePlan remembers the mode it was in: plan mode judges what it lets
+// through as that mode does, and offers to go back to it when the plan is
+// accepted.
 func (g *Gate) SetMode(m Mode) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if m == ModePlan && g.mode != ModePlan {
+		g.before = g.mode
+	}
 	g.mode = m
 }
 
@@ -182,8 +194,11 @@ func (g *Gate) Rules(scope Scope) []Rule {
 // An interceptor's Verdict carried by ctx (WithVerdict) can save a
 // question as a rule would, or force one; see VerdictAllow and VerdictAsk.
 func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, ask core.Asker) Decision {
+	if d, done := g.checkPlan(ctx, tool, call, ask); done {
+		return d
+	}
 	cat := tool.Category()
-	mode := g.Mode()
+	mode := g.judging()
 	name := toolName(tool, call)
 	reads := readsPath(tool)
 	verdict := VerdictOf(ctx)
@@ -509,7 +524,7 @@ const (
 // an MCP tool the rule for its server.
 func (g *Gate) refusalReason(q question) string {
 	var ways []string
-	if q.cat == core.CategoryEdit && g.Mode() == ModeDefault {
+	if q.cat == core.CategoryEdit && g.judging() == ModeDefault {
 		ways = append(ways, "--approval auto_edit (file edits)")
 	}
 	ways = append(ways, "--approval yolo (everything)")

@@ -43,7 +43,8 @@ func readsPath(tool core.Tool) bool {
 func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall, ask core.Asker) Decision {
 	verdict := VerdictOf(ctx)
 	forced := verdict.Kind == VerdictAsk
-	if g.Mode() == ModeYolo && !forced {
+	mode := g.judging()
+	if mode == ModeYolo && !forced {
 		return Decision{Allow: true, By: ByMode}
 	}
 	name := toolName(tool, call)
@@ -58,7 +59,7 @@ func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall
 	if !forced && abs != "" && (g.dir != "" && toolpath.Within(abs, g.dir) || toolpath.Within(abs, g.temp)) {
 		return Decision{Allow: true, By: ByMode}
 	}
-	if g.Mode() == ModeAuto && !forced {
+	if mode == ModeAuto && !forced {
 		// pi's behaviour: reads anywhere run unasked; only the secrets
 		// above are still asked about.
 		return Decision{Allow: true, By: ByMode}

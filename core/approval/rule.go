@@ -258,6 +258,10 @@ func (s ruleSet) coversCommand(tool, line string) bool {
 
 func (s ruleSet) coversOne(tool string, c command) bool {
 	for _, r := range s {
+		if len(r.words) > 0 && len(c.args) > 0 && c.args[0].text != r.words[0] {
+			// Cheap first: matches needs every word of the rule.
+			continue
+		}
 		if r.Tool == tool && r.matches(c) {
 			return true
 		}

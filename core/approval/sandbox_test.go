@@ -59,8 +59,12 @@ func TestGateLeavingTheSandboxAlwaysAsks(t *testing.T) {
 	for _, mode := range Modes() {
 		g := openGate(t, Config{Mode: mode, Dir: t.TempDir(), RulesFile: t.TempDir() + "/rules.json"})
 		g.remember([]Rule{{Tool: "bash", Command: "make"}})
+		line := "make test"
+		if mode == ModePlan {
+			line = "ls" // plan mode refuses make unasked
+		}
 		ui := newFakeUI(pick(OptionAllowOnce))
-		d := g.Check(context.Background(), tool, leaveCall("make test"), ui)
+		d := g.Check(context.Background(), tool, leaveCall(line), ui)
 		if !d.Allow || ui.asked() != 1 {
 			t.Fatalf("%s: %+v, asked %d", mode, d, ui.asked())
 		}

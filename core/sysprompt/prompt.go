@@ -56,7 +56,23 @@ var builtinSummaries = map[string]string{
 	"kill_shell":  "Stop a background command and everything it started",
 	// The checklist (core/tools/todo.go).
 	"todo_write": "Keep a checklist of the steps of a multi-step task, shown to the user",
+	// Plan mode's tool (core/approval/plan.go).
+	"exit_plan_mode": "Present your plan and ask the user to accept it",
 }
+
+// exitPlanModeTool is approval.ExitPlanModeTool: the tool the session
+// declares only in plan mode, so its presence says the session plans.
+const exitPlanModeTool = "exit_plan_mode"
+
+// planMode is the "plan" section, there while the session is in plan mode.
+const planMode = "# Plan mode\n\n" +
+	"You are in plan mode: the user wants a plan before anything changes. Do not change anything yet: " +
+	"edits, writes and commands that change files or state are refused (bash runs only commands that just read, " +
+	"such as ls, cat, grep, rg, git status, git diff and git log, with no output redirected to a file). " +
+	"Explore the code with the reading and searching tools, ask the user about anything unclear, then present your plan " +
+	"with exit_plan_mode: the steps, the files to change and how to check the result, in Markdown. " +
+	"The user accepts it (then you carry it out) or tells you what to change. " +
+	"Use exit_plan_mode only for a plan of changes; to answer a question, just answer."
 
 // maxSummaryRunes bounds the tool-list line of a tool cairn does not know.
 const maxSummaryRunes = 160
@@ -76,9 +92,11 @@ func Build(opts Options) string {
 // in its system messages, in order: "preamble" (cairn's introduction, or
 // opts.Custom in place of it and of the next two), "tools" ("Available
 // tools:" with one line per tool), "rules" ("Guidelines:", chosen by which
-// tools are present), "append" (opts.Append), "context" ("# Project
-// Context" with a "## <path>" part per context file), "skills" (opts.Skills,
-// when the model has the read tool), and "cwd" (the lines
+// tools are present), "plan" (the plan-mode instructions, when the
+// exit_plan_mode tool is among the tools), "append" (opts.Append),
+// "context" ("# Project Context" with a "## <path>" part per context
+// file), "skills" (opts.Skills, when the model has the read tool), and
+// "cwd" (the lines
 // "Current date: YYYY-MM-DD" and "Current working directory: <cwd>").
 // Empty parts are left out.
 func Sections(opts Options) []core.PromptSection {
@@ -94,6 +112,9 @@ func Sections(opts Options) []core.PromptSection {
 		add("preamble", intro)
 		add("tools", toolList(opts.Tools))
 		add("rules", "Guidelines:\n- "+strings.Join(guidelines(opts.Tools), "\n- "))
+	}
+	if slices.ContainsFunc(opts.Tools, func(t core.ToolSpec) bool { return t.Name == exitPlanModeTool }) {
+		add("plan", planMode)
 	}
 	add("append", strings.Trim(opts.Append, "\n"))
 	if len(opts.ContextFiles) > 0 {

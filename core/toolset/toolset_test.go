@@ -78,3 +78,26 @@ func (f *fixed) Starting() []string       { return nil }
 func (f *fixed) Failures() []Failure      { return nil }
 func (f *fixed) Changed() <-chan struct{} { return nil }
 func (f *fixed) Part() string             { return "extension" }
+
+// A declarations-only view hides tools from the model, asking its filter
+// at every request, while calls still find them (for the gate to refuse
+// with its reason), and never finds what its parent removed.
+func TestFilterDeclaredHidesOnlyDeclarations(t *testing.T) {
+	reg := Static([]core.Tool{named{"read", core.CategoryInfo}, named{"write", core.CategoryEdit}})
+	planning := true
+	v := FilterDeclared(reg, func(t core.Tool) bool { return !planning || t.Category() == core.CategoryInfo })
+	if got := namesOf(v.Tools()); !slices.Equal(got, []string{"read"}) {
+		t.Errorf("declared %v while planning", got)
+	}
+	if v.Find("write") == nil {
+		t.Error("a declarations-only view lost a call")
+	}
+	planning = false
+	if got := namesOf(v.Tools()); !slices.Equal(got, []string{"read", "write"}) {
+		t.Errorf("declared %v after the switch", got)
+	}
+	narrowed := FilterDeclared(Filter(reg, func(t core.Tool) bool { return t.Spec().Name == "read" }), func(core.Tool) bool { return true })
+	if narrowed.Find("write") != nil {
+		t.Error("a declarations-only view found a tool its parent removed")
+	}
+}

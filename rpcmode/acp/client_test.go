@@ -114,7 +114,7 @@ func TestOfficialClient(t *testing.T) {
 		}
 	}
 	check("agent name", seen.AgentName, "cairn")
-	check("modes", seen.Modes, []string{"default", "auto_edit", "yolo"})
+	check("modes", seen.Modes, []string{"default", "auto_edit", "plan", "yolo"})
 	check("config options", seen.ConfigOptions, []string{"mode", "model", "thought_level"})
 	check("text", seen.Text, "Hello from cairn.")
 	check("allow once statuses", seen.AllowOnce, []string{"pending", "in_progress", "completed"})

@@ -23,6 +23,7 @@ type sessionMode struct {
 var sessionModes = []sessionMode{
 	{ID: string(approval.ModeDefault), Name: "Default", Description: "Ask before edits and commands that are not on the allow-list"},
 	{ID: string(approval.ModeAutoEdit), Name: "Auto edit", Description: "Edit files without asking; ask before other commands"},
+	{ID: string(approval.ModePlan), Name: "Plan", Description: "Read and search only, then present a plan for you to accept"},
 	{ID: string(approval.ModeYolo), Name: "Yolo", Description: "Run everything without asking"},
 }
 

@@ -69,7 +69,7 @@
 // gate denies the tool for the rest of the session without asking
 // (approval.Gate.DenyTool).
 //
-// Modes are the approval modes default, auto_edit and yolo, offered both
+// Modes are the approval modes default, auto_edit, plan and yolo, offered both
 // as session modes (session/set_mode, current_mode_update) and as the
 // config option "mode"; the model ("model", values "provider/id") and the
 // thinking level ("thought_level") are config options too.

@@ -321,7 +321,7 @@ func TestModeChange(t *testing.T) {
 		t.Errorf("configOptions = %v", opts)
 	}
 	for _, bad := range []map[string]any{
-		{"sessionId": sid, "modeId": "plan"},
+		{"sessionId": sid, "modeId": "planning"},
 		{"sessionId": sid},
 	} {
 		if code := r.response(r.call("session/set_mode", bad)).get("error.code"); code != float64(CodeInvalidParams) {

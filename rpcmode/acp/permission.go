@@ -48,8 +48,12 @@ func optionKind(o approval.Option) string {
 		return "allow_once"
 	case approval.OptionAllowSession, approval.OptionAllowProject, approval.OptionAllowServer, approval.OptionAllowAlways:
 		return "allow_always"
-	case approval.OptionDeny:
+	case approval.OptionDeny, approval.OptionKeepPlanning:
 		return "reject_once"
+	case approval.OptionPlanDefault:
+		return "allow_once"
+	case approval.OptionPlanAutoEdit, approval.OptionPlanAuto, approval.OptionPlanYolo:
+		return "allow_always"
 	}
 	return ""
 }
@@ -59,10 +63,21 @@ func optionKind(o approval.Option) string {
 // session, named for what it saves, so an editor that labels options by
 // kind shows one "always" button, and none of them writes a file);
 // reject once; and reject_always for the tool.
-func permissionOptions(offered []core.Option, tool string) []permissionOption {
+func permissionOptions(q core.Question, tool string) []permissionOption {
 	var opts []permissionOption
+	if approval.PlanQuestion(q) {
+		// Each way to accept a plan names the mode it goes on in; denying
+		// exit_plan_mode for good would leave plan mode with no way out
+		// but set_mode.
+		for _, o := range q.Options {
+			if k := optionKind(approval.Option(o.Value)); k != "" {
+				opts = append(opts, permissionOption{OptionID: o.Value, Name: o.Label, Kind: k})
+			}
+		}
+		return opts
+	}
 	always := false
-	for _, o := range offered {
+	for _, o := range q.Options {
 		k := optionKind(approval.Option(o.Value))
 		switch {
 		case k == "":
@@ -104,7 +119,7 @@ func (s *server) ask(w *writer, q core.Question) {
 	s.permissions[id] = permit{t: w.t, question: q.ID, callID: q.ToolCallID, tool: tool, offered: q.Options}
 	s.mu.Unlock()
 
-	opts := permissionOptions(q.Options, tool)
+	opts := permissionOptions(q, tool)
 	// The card keeps its own title: the question's "Allow ...?" would stay
 	// on it after the answer (Zed keeps the last title it was sent).
 	tc := toolCallUpdate{ToolCallID: q.ToolCallID, Status: "pending"}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/toolpath"
@@ -80,6 +81,8 @@ type toolArgs struct {
 	OldText         *string         `json:"oldText"`
 	NewText         *string         `json:"newText"`
 	Offset          *int            `json:"offset"`
+	// Plan is exit_plan_mode's plan, shown as the call's content.
+	Plan string `json:"plan"`
 }
 
 // maxPreviewFile bounds the file a write's diff preview reads.
@@ -133,6 +136,12 @@ func (s *server) describe(b *bound, name string, raw json.RawMessage, readFile b
 	}
 	if c.path != "" && c.kind == core.KindEdit {
 		c.diffs = diffPreview(c.path, a, readFile)
+	}
+	if name == approval.ExitPlanModeTool && a.Plan != "" {
+		// The editor shows the plan on the card its permission request
+		// asks about.
+		title = "Plan"
+		c.diffs = []toolContent{{Type: "content", Content: &textBlock{Type: "text", Text: a.Plan}}}
 	}
 	return c, title, locs
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/jsonscan"
 )
@@ -115,6 +116,11 @@ func (w *writer) handle(e core.Event) {
 		w.toolProgress(e)
 	case core.ToolExecutionEnd:
 		w.toolEnded(e.ToolCallID, e.Result)
+		if e.ToolName == approval.ExitPlanModeTool && !e.Result.IsError {
+			// The person accepted the plan: the gate left plan mode.
+			w.update(currentModeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: string(w.t.b.host.Approvals.Mode())})
+			w.update(configOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: w.srv.configOptions(w.t.b)})
+		}
 	case core.Question:
 		w.srv.ask(w, e)
 	case core.QuestionClosed:

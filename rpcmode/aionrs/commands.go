@@ -91,6 +91,16 @@ func (s *server) onApprove(cmd command) {
 		s.sendError("", fmt.Sprintf("No tool_request is waiting with call_id %q", cmd.CallID))
 		return
 	}
+	if offers(c.options, approval.OptionPlanDefault) {
+		// The plan of exit_plan_mode: accepted, going on in default, or
+		// with scope "always" in auto_edit (edits run unasked).
+		choice := approval.OptionPlanDefault
+		if cmd.Scope == "always" && offers(c.options, approval.OptionPlanAutoEdit) {
+			choice = approval.OptionPlanAutoEdit
+		}
+		s.answer(q, string(choice))
+		return
+	}
 	if cmd.Scope == "always" && offers(c.options, approval.OptionAllowSession) {
 		s.answer(q, string(approval.OptionAllowSession))
 		return
@@ -108,6 +118,11 @@ func (s *server) onDeny(cmd command) {
 		return
 	}
 	// The options were recorded when the question opened and never change.
+	if offers(c.options, approval.OptionKeepPlanning) {
+		// A plan refused: plan mode goes on, the reason is the feedback.
+		s.answerWith(q, core.Answer{Value: string(approval.OptionKeepPlanning), Text: reason})
+		return
+	}
 	if reason != "" && offers(c.options, approval.OptionDenyReason) {
 		s.answerWith(q, core.Answer{Value: string(approval.OptionDenyReason), Text: reason})
 		return
@@ -189,7 +204,12 @@ func (s *server) onSetMode(c command) {
 // as the gate would decide it: yolo allows everything; otherwise the mode
 // must not ask for the category, and the question must be one the gate
 // lets be remembered (a protected file is asked about in every other mode).
+// A plan is never released by a mode.
 func allowedBy(mode approval.Mode, c *call) bool {
+	if offers(c.options, approval.OptionPlanDefault) {
+		// A plan waits for the person's acceptance whatever the mode.
+		return false
+	}
 	if mode == approval.ModeYolo {
 		return true
 	}

@@ -30,7 +30,7 @@ func TestReadyComesFirst(t *testing.T) {
 	for _, m := range modes {
 		got = append(got, m.(string))
 	}
-	if strings.Join(got, ",") != "default,auto_edit,yolo" {
+	if strings.Join(got, ",") != "default,auto_edit,plan,yolo" {
 		t.Fatalf("modes = %v", got)
 	}
 	r.noMore()

@@ -19,6 +19,7 @@ import (
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/tools"
+	"github.com/cairn-dev/cairn/core/toolset"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -58,11 +59,13 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	toolset := tools.New(dir)
+	// As cmd/cairn wires it: exit_plan_mode is declared only in plan mode.
+	builtinTools := append(tools.New(dir), gate.ExitPlanTool())
+	builtin := toolset.Static(builtinTools)
 	sess, err := agent.New(agent.Config{
 		Model:        faux.Model,
 		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: cfg.faux}, nil },
-		Tools:        toolset,
+		Toolset:      toolset.FilterDeclared(builtin, gate.Declares),
 		Approver:     gate,
 		SystemPrompt: func([]core.Tool) string { return "You are a test assistant." },
 		History:      cfg.history,
@@ -81,7 +84,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 			r.lines <- sc.Text()
 		}
 	}()
-	h := Host{Session: sess, Approvals: gate, Tools: toolset, Dir: dir, SessionID: "test-session",
+	h := Host{Session: sess, Approvals: gate, Tools: builtinTools, Dir: dir, SessionID: "test-session",
 		MaxTurns: cfg.maxTurns, MaxFrameBytes: cfg.maxFrame, Log: r.log, KeepAlive: cfg.ticks}
 	if h.KeepAlive == nil {
 		h.KeepAlive = make(chan time.Time) // never ticks: tests see only the frames they cause

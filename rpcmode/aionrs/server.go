@@ -223,9 +223,9 @@ func (s *server) version() string {
 }
 
 func (s *server) capabilities() capabilities {
-	// aionrs's own modes: cairn's auto (the start of --mode rpc) is not
-	// one of them.
-	modes := []approval.Mode{approval.ModeDefault, approval.ModeAutoEdit, approval.ModeYolo}
+	// aionrs's own modes and cairn's plan mode: cairn's auto (the start
+	// of --mode rpc) is not one of them.
+	modes := []approval.Mode{approval.ModeDefault, approval.ModeAutoEdit, approval.ModePlan, approval.ModeYolo}
 	names := make([]string, len(modes))
 	for i, m := range modes {
 		names[i] = string(m)

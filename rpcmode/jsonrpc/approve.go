@@ -41,7 +41,7 @@ func (c *conn) approve(params json.RawMessage) (any, *Error) {
 	}
 	choice := chooseOption(q, *p.Approved, p.Options.RememberChoice, p.Options.ApplyToSimilar, p.Reason != "")
 	answer := core.Answer{Value: string(choice)}
-	if choice == approval.OptionDenyReason {
+	if choice == approval.OptionDenyReason || choice == approval.OptionKeepPlanning {
 		answer.Text = p.Reason
 	}
 	if err := c.sess.Answer(q.ID, answer); err != nil {
@@ -64,9 +64,17 @@ func (c *conn) approve(params json.RawMessage) (any, *Error) {
 // remembering picks the session rule the gate proposes (every file of the
 // project with applyToSimilar), when it offers one; otherwise the call is
 // allowed once. A denial with a reason takes the option that tells the
-// model why.
+// model why. The plan of exit_plan_mode is accepted going on in default
+// mode, or in auto_edit when remembering; refused, planning goes on with
+// the reason as feedback.
 func chooseOption(q core.Question, approved, remember, similar, reason bool) approval.Option {
 	switch {
+	case approved && remember && offers(q, approval.OptionPlanAutoEdit):
+		return approval.OptionPlanAutoEdit
+	case approved && offers(q, approval.OptionPlanDefault):
+		return approval.OptionPlanDefault
+	case !approved && offers(q, approval.OptionKeepPlanning):
+		return approval.OptionKeepPlanning
 	case approved && remember && similar && offers(q, approval.OptionAllowProject):
 		return approval.OptionAllowProject
 	case approved && remember && offers(q, approval.OptionAllowSession):

@@ -34,6 +34,7 @@ func TestChooseOption(t *testing.T) {
 		{Value: string(approval.OptionAllowProject)}, {Value: string(approval.OptionDeny)}, {Value: string(approval.OptionDenyReason)},
 	}}
 	protected := core.Question{Options: []core.Option{{Value: string(approval.OptionAllowOnce)}, {Value: string(approval.OptionDeny)}}}
+	plan := core.Question{Options: []core.Option{{Value: string(approval.OptionPlanDefault)}, {Value: string(approval.OptionPlanAutoEdit)}, {Value: string(approval.OptionKeepPlanning)}}}
 	cases := []struct {
 		q                                   core.Question
 		approved, remember, similar, reason bool
@@ -47,6 +48,10 @@ func TestChooseOption(t *testing.T) {
 		{all, false, false, false, true, approval.OptionDenyReason},
 		{protected, true, true, true, false, approval.OptionAllowOnce},
 		{protected, false, false, false, true, approval.OptionDeny},
+		{plan, true, false, false, false, approval.OptionPlanDefault},
+		{plan, true, true, false, false, approval.OptionPlanAutoEdit},
+		{plan, false, false, false, true, approval.OptionKeepPlanning},
+		{plan, false, false, false, false, approval.OptionKeepPlanning},
 	}
 	for i, tc := range cases {
 		if got := chooseOption(tc.q, tc.approved, tc.remember, tc.similar, tc.reason); got != tc.want {

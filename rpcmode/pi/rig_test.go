@@ -97,6 +97,8 @@ type rigConfig struct {
 	systemSections bool
 	// processes holds the session's background commands when set.
 	processes *background.Table
+	// tools are added to the built-in ones (plan mode's exit_plan_mode).
+	tools []core.Tool
 }
 
 // providerRequest is what a faux step sees.
@@ -151,7 +153,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if compaction == (agent.CompactionSettings{}) {
 		compaction = agent.DefaultCompaction
 	}
-	toolset := tools.New(cfg.cwd)
+	toolset := append(tools.New(cfg.cwd), cfg.tools...)
 	if cfg.todo {
 		toolset = append(toolset, tools.NewTodoWrite())
 	}

@@ -255,11 +255,13 @@ func (s *server) setInterruptMode(c *command) (any, error) {
 }
 
 // setApprovalMode is cairn's own command: {"type":"set_approval_mode",
-// "mode":"default"|"auto_edit"|"auto"|"yolo"} switches which tool calls
-// need approval for the rest of the session. A host opts in to approval
-// questions with "default" or "auto_edit"; --mode rpc starts in "auto".
+// "mode":"plan"|"default"|"auto_edit"|"auto"|"yolo"} switches which tool
+// calls need approval for the rest of the session. A host opts in to
+// approval questions with "default" or "auto_edit"; --mode rpc starts in
+// "auto". "plan" lets only reading run until the host accepts the plan
+// the model presents (an extension_ui_request select).
 func (s *server) setApprovalMode(c *command) (any, error) {
-	mode, err := c.oneOf("mode", string(approval.ModeDefault), string(approval.ModeAutoEdit), string(approval.ModeAuto), string(approval.ModeYolo))
+	mode, err := c.oneOf("mode", string(approval.ModePlan), string(approval.ModeDefault), string(approval.ModeAutoEdit), string(approval.ModeAuto), string(approval.ModeYolo))
 	if err == nil {
 		err = checkPersist(c)
 	}

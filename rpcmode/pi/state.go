@@ -25,7 +25,7 @@ type stateData struct {
 	PendingMessageCount   int         `json:"pendingMessageCount"`
 	InterruptMode         string      `json:"interruptMode"`
 	// ApprovalMode is cairn's own: which tool calls need approval
-	// (default, auto_edit, auto or yolo), so a front end can always show it.
+	// (plan, default, auto_edit, auto or yolo), so a front end can always show it.
 	ApprovalMode string `json:"approvalMode,omitempty"`
 	// BackgroundProcesses is cairn's own: how many of the session's
 	// background processes are running (list_processes lists them); left

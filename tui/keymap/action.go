@@ -40,6 +40,7 @@ const (
 	CycleModelForward  Action = "cycleModelForward"
 	CycleModelBackward Action = "cycleModelBackward"
 	CycleThinkingLevel Action = "cycleThinkingLevel"
+	CycleApprovalMode  Action = "cycleApprovalMode"
 	ExpandTools        Action = "expandTools"
 	ToggleThinking     Action = "toggleThinking"
 	FollowUp           Action = "followUp"
@@ -93,7 +94,8 @@ var actions = []actionInfo{
 	{SelectModel, GroupApp, []string{"ctrl+l"}, "Pick a model"},
 	{CycleModelForward, GroupApp, []string{"ctrl+p"}, "Switch to the next model"},
 	{CycleModelBackward, GroupApp, []string{"ctrl+shift+p"}, "Switch to the previous model"},
-	{CycleThinkingLevel, GroupApp, []string{"shift+tab"}, "Cycle the thinking level"},
+	{CycleApprovalMode, GroupApp, []string{"shift+tab"}, "Cycle the approval mode: default, auto_edit, plan"},
+	{CycleThinkingLevel, GroupApp, []string{"alt+t"}, "Cycle the thinking level"},
 	{ExpandTools, GroupApp, []string{"ctrl+o"}, "Expand or collapse all tool output"},
 	{ToggleThinking, GroupApp, []string{"ctrl+t"}, "Show or hide thinking blocks"},
 	{FollowUp, GroupApp, []string{"alt+enter"}, "Queue a follow-up for after the current run"},

@@ -171,6 +171,8 @@ func kindOf(name string) kind {
 		return kind{editTitle, editBody, false, " · "}
 	case "grep", "find", "ls":
 		return kind{searchTitle, searchBody, false, " · "}
+	case "exit_plan_mode":
+		return kind{planTitle, planBody, true, " · "}
 	}
 	return kind{genericTitle, genericBody, false, " "}
 }

@@ -210,3 +210,19 @@ func TestStateString(t *testing.T) {
 		t.Error("state names")
 	}
 }
+
+// exit_plan_mode's box shows the plan, wrapped, and what became of it.
+func TestPlanBox(t *testing.T) {
+	args := []byte(`{"plan":"1. Rename foo to bar\n2. Run the tests"}`)
+	pending := ansi.Strip(Render(Call{ID: "p", Name: "exit_plan_mode", Args: args, State: Pending}, 60, Styles{}, false))
+	for _, want := range []string{"plan · 2 lines", "1. Rename foo to bar", "2. Run the tests"} {
+		if !strings.Contains(pending, want) {
+			t.Errorf("%q missing:\n%s", want, pending)
+		}
+	}
+	res := &core.ToolResult{IsError: true, Content: []core.Content{core.TextBlock("The user did not accept the plan: add docs")}}
+	kept := ansi.Strip(Render(Call{ID: "p", Name: "exit_plan_mode", Args: args, State: Done, Result: res}, 60, Styles{}, false))
+	if !strings.Contains(kept, "2. Run the tests") || !strings.Contains(kept, "add docs") {
+		t.Errorf("a plan kept planning lost its text or feedback:\n%s", kept)
+	}
+}

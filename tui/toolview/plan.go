@@ -1,0 +1,27 @@
+package toolview
+
+// planTitle names plan mode's exit_plan_mode call as what it is: the plan
+// presented for the person to accept.
+func planTitle(v *view) (string, string) {
+	return "plan", plural(countLines(v.args.str("plan")), "line", "lines")
+}
+
+// planBody shows the plan, word-wrapped (its head while collapsed), then
+// what became of it: accepted, or the person's feedback.
+func planBody(v *view, b *box) {
+	b.wrapped(v.args.str("plan"), v.p.Output, b.limit(planLimit))
+	if v.state == Streaming || v.state == Pending {
+		return
+	}
+	style := v.p.Muted
+	if v.state == Failed {
+		style = v.p.Warning // not accepted: the feedback, or why
+	}
+	if text := v.resultText(); text != "" {
+		b.wrapped(text, style, b.limit(errorLimit))
+	}
+}
+
+// planLimit is how many lines of a plan a collapsed box shows: more than
+// other tools' output, since the person is asked to accept all of it.
+const planLimit = 30
