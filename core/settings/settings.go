@@ -60,6 +60,11 @@ type Settings struct {
 	ShellCommandPrefix string `json:"shellCommandPrefix,omitempty"`
 	// MCP configures how sessions use MCP servers.
 	MCP MCPSettings `json:"mcp"`
+	// OtherAgentDirs lets cairn read skills and agent definitions from
+	// other agents' directories (~/.claude, .claude, ~/.pi/agent, .pi and
+	// .agents) as well as its own; false keeps it to ~/.cairn and .cairn.
+	// On by default.
+	OtherAgentDirs bool `json:"otherAgentDirs"`
 }
 
 // MCPSettings configures how sessions use MCP servers (the servers
@@ -137,14 +142,15 @@ func (r RetrySettings) MaxDelay() time.Duration {
 // the numbers are pi's.
 func Defaults() Settings {
 	return Settings{
-		SteeringMode:  QueueOneAtATime,
-		FollowUpMode:  QueueOneAtATime,
-		InterruptMode: InterruptWait,
-		Compaction:    CompactionSettings{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000},
-		Retry:         RetrySettings{Enabled: true, MaxRetries: 3, BaseDelayMs: 2000, MaxDelayMs: 60000},
-		ApprovalMode:  approval.ModeDefault,
-		MCP:           MCPSettings{StartupTimeoutMs: 10000},
-		MouseCapture:  true,
+		SteeringMode:   QueueOneAtATime,
+		FollowUpMode:   QueueOneAtATime,
+		InterruptMode:  InterruptWait,
+		Compaction:     CompactionSettings{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000},
+		Retry:          RetrySettings{Enabled: true, MaxRetries: 3, BaseDelayMs: 2000, MaxDelayMs: 60000},
+		ApprovalMode:   approval.ModeDefault,
+		MCP:            MCPSettings{StartupTimeoutMs: 10000},
+		MouseCapture:   true,
+		OtherAgentDirs: true,
 	}
 }
 
@@ -184,6 +190,7 @@ func (s *Settings) fields() []field {
 		{"shellPath", &s.ShellPath},
 		{"shellCommandPrefix", &s.ShellCommandPrefix},
 		{"mcp", &s.MCP},
+		{"otherAgentDirs", &s.OtherAgentDirs},
 	}
 }
 

@@ -523,3 +523,19 @@ func TestOnWriteHearsEachWrite(t *testing.T) {
 		t.Errorf("heard %v, want [project global]", heard)
 	}
 }
+
+func TestOtherAgentDirs(t *testing.T) {
+	if !Defaults().OtherAgentDirs {
+		t.Error("otherAgentDirs is off by default")
+	}
+	g, p := files(t, `{"otherAgentDirs": false}`, "")
+	if mustLoad(t, g, p).Effective().OtherAgentDirs {
+		t.Error(`{"otherAgentDirs": false} left it on`)
+	}
+	g, p = files(t, `{"otherAgentDirs": "no"}`, "")
+	s, err := Load(g, p)
+	var ke *KeyError
+	if !errors.As(err, &ke) || ke.Key != "otherAgentDirs" || !s.Effective().OtherAgentDirs {
+		t.Errorf("a string value: err %v, effective %v; want a KeyError and the default", err, s.Effective().OtherAgentDirs)
+	}
+}

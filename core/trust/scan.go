@@ -95,8 +95,19 @@ func (s Scan) Fingerprint() string {
 // ControlFiles lists the paths of the project's control files (see Scan).
 func (p Project) ControlFiles() []string { return p.Scan().Paths() }
 
+// OtherAgentTrees are the directories of other agents' skills and agent
+// definitions under a project's working directory, which cairn reads
+// unless the otherAgentDirs setting is off; Scan fingerprints them like
+// .cairn/.
+var OtherAgentTrees = []string{
+	filepath.Join(".claude", "skills"),
+	filepath.Join(".claude", "agents"),
+	filepath.Join(".pi", "skills"),
+	filepath.Join(".agents", "skills"),
+}
+
 // Scan finds and fingerprints the files of the project that can change
-// what cairn does: everything under Dir/.cairn/, each AGENTS.md and
+// what cairn does: everything under Dir/.cairn/ and OtherAgentTrees, each AGENTS.md and
 // CLAUDE.md from Root down to Dir, and the .mcp.json files (Claude Code's
 // MCP servers) at Root and Dir, which name commands cairn would start.
 // Names are matched without regard to case, since a file system that
@@ -119,6 +130,11 @@ func (p Project) Scan() Scan {
 			if dir == p.Dir && strings.EqualFold(name, ".cairn") {
 				s.tree(filepath.Join(dir, name), 0)
 			}
+		}
+	}
+	for _, rel := range OtherAgentTrees {
+		if _, err := os.Lstat(filepath.Join(p.Dir, rel)); err == nil {
+			s.tree(filepath.Join(p.Dir, rel), 0)
 		}
 	}
 	slices.SortFunc(s.scan.Files, func(a, b ControlFile) int { return strings.Compare(a.Path, b.Path) })

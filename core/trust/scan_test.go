@@ -369,3 +369,27 @@ func TestOutdatedEntry(t *testing.T) {
 		t.Errorf("trusted again: %v", st)
 	}
 }
+
+// TestOtherAgentTreesAreControlFiles: another agent's project skills and
+// agent definitions, which cairn reads, need trust like .cairn/; the rest
+// of those agents' directories does not.
+func TestOtherAgentTreesAreControlFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{".claude/skills/x/SKILL.md", ".claude/agents/a.md", ".pi/skills/y/SKILL.md",
+		".agents/skills/z/SKILL.md", ".claude/settings.json", ".pi/settings.json"} {
+		write(t, filepath.Join(dir, f), "x")
+	}
+	want := []string{".agents/skills/z/SKILL.md", ".claude/agents/a.md", ".claude/skills/x/SKILL.md", ".pi/skills/y/SKILL.md"}
+	if got := Find(dir).ControlFiles(); !slices.Equal(got, want) {
+		t.Errorf("ControlFiles = %q, want %q", got, want)
+	}
+	s := newStore(t)
+	p := Find(dir)
+	if err := s.Trust(p, p.Scan()); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, ".pi/skills/y/SKILL.md"), "changed")
+	if st := checkState(t, s, p); st != Changed {
+		t.Errorf("after a skill changed: %v, want changed", st)
+	}
+}

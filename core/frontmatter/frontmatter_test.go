@@ -1,0 +1,188 @@
+package frontmatter
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseValues(t *testing.T) {
+	text := "---\n" +
+		"name: pdf-tools\n" + // 2
+		"description: \"Extract text: \\\"quoted\\\" \\u00e9\" # comment\n" + // 3
+		"license: 'it''s MIT'\n" + // 4
+		"tools: Read, Grep , Glob\n" + // 5
+		"allowed:\n  - bash\n  - 'read'\n" + // 6-8
+		"compact:\n- a\n- b\n" + // 9-11
+		"flow: [x, \"y, z\", ]\n" + // 12
+		"disable-model-invocation: true\n" + // 13
+		"quotedbool: \"true\"\n" + // 14
+		"metadata:\n  author: me\n  version: \"1.0\"\n" + // 15-17
+		"literal: |\n  one\n    two\n\n" + // 18-21
+		"folded: >-\n  one\n  two\n\n  three\n" + // 22-26
+		"plain: first\n  second\n" + // 27-28
+		"empty:\n" + // 29
+		"# a comment\n" +
+		"---\n" +
+		"# Body\n"
+	d, err := Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Found || d.Body != "# Body\n" || d.BodyLine != 32 {
+		t.Fatalf("found %v body %q line %d", d.Found, d.Body, d.BodyLine)
+	}
+	str := func(key, want string) {
+		t.Helper()
+		got, err := d.String(key)
+		if err != nil || got != want {
+			t.Errorf("%s = %q, %v; want %q", key, got, err, want)
+		}
+	}
+	list := func(key string, want ...string) {
+		t.Helper()
+		got, err := d.List(key)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s = %q, %v; want %q", key, got, err, want)
+		}
+	}
+	str("name", "pdf-tools")
+	str("description", "Extract text: \"quoted\" é")
+	str("license", "it's MIT")
+	str("literal", "one\n  two\n")
+	str("folded", "one two\nthree")
+	str("plain", "first second")
+	str("empty", "")
+	str("missing", "")
+	list("tools", "Read", "Grep", "Glob")
+	list("allowed", "bash", "read")
+	list("compact", "a", "b")
+	list("flow", "x", "y, z")
+	list("empty")
+	if b, err := d.Bool("disable-model-invocation"); err != nil || !b {
+		t.Errorf("bool = %v, %v", b, err)
+	}
+	if _, err := d.Bool("quotedbool"); err == nil || !strings.Contains(err.Error(), "line 14") {
+		t.Errorf("quoted true as bool: %v", err)
+	}
+	m, err := d.Map("metadata")
+	if err != nil || len(m) != 2 || m[1].Key != "version" || m[1].Value.Str != "1.0" || m[1].Line != 17 {
+		t.Errorf("metadata = %+v, %v", m, err)
+	}
+	if _, err := d.String("allowed"); err == nil || err.Error() != "line 6: allowed: expected a string, found a list" {
+		t.Errorf("list as string: %v", err)
+	}
+	if _, err := d.List("metadata"); err == nil || !strings.Contains(err.Error(), "line 15") {
+		t.Errorf("map as list: %v", err)
+	}
+	unknown := d.Unknown("name", "description", "license", "tools", "allowed", "compact", "flow",
+		"disable-model-invocation", "quotedbool", "metadata", "literal", "folded", "plain")
+	if len(unknown) != 1 || unknown[0].Key != "empty" || unknown[0].Line != 29 {
+		t.Errorf("unknown = %+v", unknown)
+	}
+}
+
+func TestParseNoFrontMatter(t *testing.T) {
+	for _, text := range []string{"", "# Title\n", "--- \nnot closed?", "----\n"} {
+		d, err := Parse(text)
+		if text == "--- \nnot closed?" {
+			if err == nil {
+				t.Errorf("%q: want an error", text)
+			}
+			continue
+		}
+		if err != nil || d.Found || d.Body != text {
+			t.Errorf("%q: %+v, %v", text, d, err)
+		}
+	}
+}
+
+func TestParseCRLFAndBOM(t *testing.T) {
+	d, err := Parse("\uFEFF---\r\nname: x\r\n---\r\nbody\r\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := d.String("name"); s != "x" || d.Body != "body\n" {
+		t.Errorf("name %q body %q", s, d.Body)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"---\nname: x\n", `line 1: front matter opened here is not closed by a "---" line`},
+		{"---\nname: x", `line 1: front matter opened here is not closed by a "---" line`},
+		{"---", `line 1: front matter opened here is not closed by a "---" line`},
+		{"---\nname: x\nname: y\n---\n", `line 3: key "name" is already set on line 2`},
+		{"---\njust words\n---\n", `line 2: expected "key: value", found "just words"`},
+		{"---\n  indented: x\n---\n", "line 2: indented line belongs to no key"},
+		{"---\nd: \"open\n---\n", "line 2: the quote \" is not closed on this line"},
+		{"---\nd: \"bad \\q\"\n---\n", `line 2: unknown escape \q`},
+		{"---\nd: [a, b\n---\n", `line 2: flow list is not closed by "]"`},
+		{"---\nd: {a: b}\n---\n", "line 2: flow maps"},
+		{"---\nd: &anchor x\n---\n", "line 2: anchors, aliases, tags"},
+		{"---\nd:\n  - a\n  b: c\n---\n", `line 4: expected a list item`},
+		{"---\nd:\n  - [a]\n---\n", `line 3: only strings are supported here`},
+		{"---\nd:\n  a: b\n    c: d\n---\n", "line 4: only one level of nested keys"},
+		{"---\nd:\n\t- a\n---\n", "line 3: tabs cannot indent a value"},
+		{"---\nbad key: x\n---\n", `line 2: key "bad key"`},
+		{"---\nd: |x\n  a\n---\n", `line 2: block scalar "|x"`},
+		{"---\nd: >\n    a\n  b\n---\n", "line 4: line is indented less"},
+		{"---\nd: 'x' y\n---\n", `line 2: unexpected "y" after the closing quote`},
+		{"---\n" + strings.Repeat("k: v\n", MaxSize/5+1) + "---\n", "line 1: front matter is larger than 64 KiB"},
+	} {
+		_, err := Parse(c.text)
+		var fe *Error
+		if err == nil || !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+func TestParseColonInPlainValue(t *testing.T) {
+	// Skill descriptions often say "Use when: ..."; strict YAML refuses
+	// that, but it can only mean the text.
+	d, err := Parse("---\ndescription: Use when: the user asks\nurl: http://x\n---\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := d.String("description"); s != "Use when: the user asks" {
+		t.Errorf("description %q", s)
+	}
+	if s, _ := d.String("url"); s != "http://x" {
+		t.Errorf("url %q", s)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("---\nname: x\ndescription: \"a\\u00e9\"\ntools: [a, 'b']\nl:\n  - x\nm:\n  k: v\nb: |\n  t\n---\nbody")
+	f.Add("---\nd: >+\n  a\n\n  b\n\n---\n")
+	f.Add("---\r\nk: 'it''s'\r\n...\r\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		d, err := Parse(text)
+		if err != nil {
+			var fe *Error
+			if !errors.As(err, &fe) || fe.Line < 1 {
+				t.Fatalf("error without a line: %v", err)
+			}
+			return
+		}
+		if !d.Found && d.BodyLine != 1 {
+			t.Fatalf("body line %d without front matter", d.BodyLine)
+		}
+		seen := map[string]bool{}
+		for _, fl := range d.Fields {
+			if seen[fl.Key] || fl.Line < 2 || fl.Line >= d.BodyLine {
+				t.Fatalf("field %+v (body line %d)", fl, d.BodyLine)
+			}
+			seen[fl.Key] = true
+			_, _ = d.String(fl.Key)
+			_, _ = d.List(fl.Key)
+			_, _ = d.Bool(fl.Key)
+			_, _ = d.Map(fl.Key)
+		}
+		if !strings.HasSuffix(strings.ReplaceAll(strings.TrimPrefix(text, "\uFEFF"), "\r\n", "\n"), d.Body) {
+			t.Fatalf("body %q is not the end of the text", d.Body)
+		}
+	})
+}
