@@ -152,6 +152,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		// Only an ACP editor shows plans.
 		builtin = append(builtin, tools.NewPlan())
 	}
+	builtin = append(builtin, taskTool(streams, env, eff, cwd, trusted))
 	var contextFiles []sysprompt.ContextFile
 	if !opts.Pi.NoContextFiles {
 		if contextFiles, err = sysprompt.LoadContextFiles(env.dir, cwd); err != nil {
