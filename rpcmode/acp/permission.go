@@ -81,7 +81,11 @@ func (s *server) ask(w *writer, q core.Question) {
 			opts = append(opts, permissionOption{OptionID: o.Value, Name: o.Label, Kind: k})
 		}
 	}
-	opts = append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (this session)", Kind: "reject_always"})
+	if q.Subagent == "" {
+		// A subagent's question is about one of its own calls, under
+		// its task call: "always deny" would name the task tool.
+		opts = append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (this session)", Kind: "reject_always"})
+	}
 	tc := toolCallUpdate{ToolCallID: q.ToolCallID, Title: escape.Visible(q.Title), Status: "pending"}
 	if c != nil {
 		tc.Kind, tc.Content = c.kind, c.diffs

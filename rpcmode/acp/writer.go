@@ -199,7 +199,13 @@ func (w *writer) settled(e core.Settled) {
 		w.toolEnded(id, core.ToolResult{IsError: true, Content: []core.Content{core.TextBlock("The tool call did not finish: the turn ended.")}})
 	}
 	if u := w.sess.ContextUsage(); u.Known && u.Window > 0 {
-		w.update(usageUpdate{SessionUpdate: "usage_update", Used: u.Tokens, Size: u.Window})
+		up := usageUpdate{SessionUpdate: "usage_update", Used: u.Tokens, Size: u.Window}
+		// The cost is the session's, its subagents' included; left out
+		// while the model's prices are unknown (nothing spent).
+		if total := w.sess.Stats().Usage.Cost.Total; total > 0 {
+			up.Cost = &usageCost{Amount: total, Currency: "USD"}
+		}
+		w.update(up)
 	}
 	id := w.promptID
 	w.promptID = nil
@@ -280,9 +286,14 @@ type (
 		Title         string `json:"title"`
 	}
 	usageUpdate struct {
-		SessionUpdate string `json:"sessionUpdate"`
-		Used          int    `json:"used"`
-		Size          int    `json:"size"`
+		SessionUpdate string     `json:"sessionUpdate"`
+		Used          int        `json:"used"`
+		Size          int        `json:"size"`
+		Cost          *usageCost `json:"cost,omitempty"`
+	}
+	usageCost struct {
+		Amount   float64 `json:"amount"`
+		Currency string  `json:"currency"`
 	}
 	availableCommandsUpdate struct {
 		SessionUpdate     string    `json:"sessionUpdate"`
