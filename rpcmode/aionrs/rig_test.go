@@ -34,6 +34,7 @@ type rigConfig struct {
 	maxFrame int
 	history  []core.Message
 	ticks    chan time.Time // keep-alive ticks; nil: none
+	extra    []core.Tool    // tools besides cairn's built-in ones
 }
 
 // rig is a running Serve fed through a pipe, with its output lines.
@@ -62,7 +63,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	sess, err := agent.New(agent.Config{
 		Model:        faux.Model,
 		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: cfg.faux}, nil },
-		Tools:        toolset,
+		Tools:        append(toolset, cfg.extra...),
 		Approver:     gate,
 		SystemPrompt: func([]core.Tool) string { return "You are a test assistant." },
 		History:      cfg.history,
