@@ -75,6 +75,9 @@ type Call struct {
 	// Spinner is the current frame of the spinner shown while the call
 	// streams or runs; the TUI animates it.
 	Spinner string
+	// Steps are a task call's subagent's steps so far, one line each
+	// (its tool calls and answers), shown when the call is expanded.
+	Steps []string
 }
 
 // Limits of what a box shows.
@@ -171,6 +174,8 @@ func kindOf(name string) kind {
 		return kind{editTitle, editBody, false, " · "}
 	case "grep", "find", "ls":
 		return kind{searchTitle, searchBody, false, " · "}
+	case "task":
+		return kind{taskTitle, taskBody, false, " · "}
 	}
 	return kind{genericTitle, genericBody, false, " "}
 }
