@@ -82,7 +82,7 @@ func (m *model) toolsOf(first string) []string {
 // world is a parent session in a project directory, with cairn's tools,
 // the task tool and a gate.
 type world struct {
-	t      *testing.T
+	t      testing.TB
 	dir    string
 	s      *agent.Session
 	gate   *approval.Gate
@@ -97,7 +97,7 @@ type worldOptions struct {
 	hold    func(first string)
 }
 
-func newWorld(t *testing.T, o worldOptions) (*world, *model) {
+func newWorld(t testing.TB, o worldOptions) (*world, *model) {
 	t.Helper()
 	dir := t.TempDir()
 	m := newModel(o.answers)
