@@ -122,7 +122,9 @@ func parseDefinition(path, text string) (d Definition, warn, err error) {
 		}
 	}
 	for _, t := range tools {
-		d.Tools = append(d.Tools, toolName(t))
+		if t = strings.TrimSpace(t); t != "" {
+			d.Tools = append(d.Tools, toolName(t))
+		}
 	}
 	level, err := doc.String("thinking")
 	if err != nil {
