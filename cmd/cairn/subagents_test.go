@@ -144,3 +144,36 @@ func roles(msgs []core.Message) string {
 	}
 	return strings.Join(out, ",")
 }
+
+// jsonrpc shows a task call's subagent as tool.progress of its execution,
+// saying the agent, task and step, before its tool.complete with the
+// child's answer.
+func TestJSONRPCSubagentProgress(t *testing.T) {
+	task := `{"type":"toolCall","id":"t1","name":"task","arguments":{"description":"look around","prompt":"Look.","subagent_type":"explore"}}`
+	srv, _ := fauxServer(t, `{"responses": [{"content": [`+task+`]},
+	  {"content": [{"type":"toolCall","id":"l1","name":"ls","arguments":{}}]},
+	  {"text": "Nothing much here."}, {"text": "done"}]}`)
+	c := dialJSONRPC(t, srv.path)
+	c.initialize()
+	c.call("agent.query", map[string]any{"message": "look"})
+	msgs := c.until(isMethod("stream.complete"))
+	var progress []string
+	var complete map[string]any
+	for _, m := range msgs {
+		switch m["method"] {
+		case "tool.progress":
+			if complete == nil {
+				progress = append(progress, params(m)["progress"].(map[string]any)["message"].(string))
+			}
+		case "tool.complete":
+			complete = params(m)
+		}
+	}
+	joined := strings.Join(progress, "\n")
+	if !strings.Contains(joined, "explore: look around") || !strings.Contains(joined, "ls") {
+		t.Errorf("tool.progress messages = %q", progress)
+	}
+	if complete == nil || complete["status"] != "success" || complete["result"].(map[string]any)["output"] != "Nothing much here." {
+		t.Errorf("tool.complete = %v", complete)
+	}
+}
