@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -31,7 +32,41 @@ type child struct {
 	// note says what the child's run should tell the parent besides its
 	// answer (a model it could not use).
 	note string
+
+	// announced holds, per call id of the child's, a channel closed once
+	// the call's start has been reported as progress (see childGate).
+	mu        sync.Mutex
+	announced map[string]chan struct{}
 }
+
+// announcedCh returns the channel closed once the child's call id has
+// been reported.
+func (c *child) announcedCh(id string) chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.announced == nil {
+		c.announced = map[string]chan struct{}{}
+	}
+	ch, ok := c.announced[id]
+	if !ok {
+		ch = make(chan struct{})
+		c.announced[id] = ch
+	}
+	return ch
+}
+
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// maxAnnounceWait bounds how long a child's approval waits for its call's
+// start to be reported first.
+const maxAnnounceWait = time.Second
 
 // Details are a task call's result details, and (with Status and Step)
 // its progress updates' details.
@@ -90,7 +125,7 @@ func (c *child) config() (agent.Config, error) {
 	def := c.def
 	cfg.Toolset = toolset.Filter(cfg.Toolset, func(t core.Tool) bool { return def.keeps(t.Spec().Name) })
 	if cfg.Approver != nil {
-		cfg.Approver = childGate{parent: cfg.Approver, ask: labelledAsker{parent: c.parent, label: c.label(), callID: c.callID}}
+		cfg.Approver = childGate{parent: cfg.Approver, child: c, ask: labelledAsker{parent: c.parent, label: c.label(), callID: c.callID}}
 	}
 	c.resolveModel(&cfg)
 	if def.Thinking != "" {
@@ -189,6 +224,11 @@ func (c *child) follow(runCtx, parent context.Context, sess *agent.Session, even
 		case core.ToolExecutionStart:
 			c.prog.Status, c.prog.Step = core.SubagentToolCall, stepOf(e.ToolName, e.Args)
 			c.send(e)
+			// Only this goroutine closes; a call id used again is
+			// already announced.
+			if ch := c.announcedCh(e.ToolCallID); !isClosed(ch) {
+				close(ch)
+			}
 		case core.ToolExecutionEnd:
 			c.send(e)
 		case core.Settled:
@@ -323,11 +363,21 @@ func preview(s string, n int) string {
 // and rules, asking through the parent's questions.
 type childGate struct {
 	parent agent.Approver
+	child  *child
 	ask    core.Asker
 }
 
-// Check implements agent.Approver, ignoring the child's own asker.
+// Check implements agent.Approver, ignoring the child's own asker. It
+// first lets the call's start be reported (bounded), so a front end shows
+// what the child is doing before the question about it.
 func (g childGate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, _ core.Asker) approval.Decision {
+	timer := time.NewTimer(maxAnnounceWait)
+	defer timer.Stop()
+	select {
+	case <-g.child.announcedCh(call.ID):
+	case <-ctx.Done():
+	case <-timer.C:
+	}
 	return g.parent.Check(ctx, tool, call, g.ask)
 }
 

@@ -32,7 +32,9 @@ func taskTitle(v *view) (string, string) {
 // it took so far (its transcript as the TUI saw it); once done, the head
 // of its answer (all of it, expanded) and where its transcript is kept.
 func taskBody(v *view, b *box) {
-	if v.state == Streaming || v.state == Pending {
+	// A child waiting for an approval leaves its call pending: its step
+	// (what it asks about) is still shown.
+	if v.state == Streaming || v.state == Pending && v.Partial == nil {
 		return
 	}
 	var d subagent.Details
