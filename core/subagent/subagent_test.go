@@ -430,3 +430,50 @@ func TestTranscriptBesideSession(t *testing.T) {
 		t.Errorf("Transcripts = %v", got)
 	}
 }
+
+// With maxParallel 1 the children of one answer run one after the other.
+func TestParallelLimit(t *testing.T) {
+	var mu sync.Mutex
+	running, most := 0, 0
+	w, _ := newWorld(t, worldOptions{mode: approval.ModeAuto, opts: Options{MaxParallel: 1}, hold: func(first string) {
+		if first == "go" {
+			return
+		}
+		mu.Lock()
+		running++
+		most = max(most, running)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond) // gives an overlapping child time to arrive; the assertion does not depend on it
+		mu.Lock()
+		running--
+		mu.Unlock()
+	}, answers: map[string][]faux.Response{
+		"go": {{Content: []core.Content{taskCall("c1", "explore", "a", "a"), taskCall("c2", "explore", "b", "b")}}, {Text: "ok"}},
+		"a":  {{Text: "A"}},
+		"b":  {{Text: "B"}},
+	}})
+	w.run(nil)
+	if most != 1 {
+		t.Errorf("%d children answered at once, want 1", most)
+	}
+	if r := results(w.s); core.PlainText(r["c1"].Content) != "A" || core.PlainText(r["c2"].Content) != "B" {
+		t.Errorf("results = %q, %q", core.PlainText(r["c1"].Content), core.PlainText(r["c2"].Content))
+	}
+}
+
+// A child's calls follow the parent's mode as it is: in auto_edit its
+// write runs unasked, as the parent's would.
+func TestChildFollowsParentMode(t *testing.T) {
+	w, _ := newWorld(t, worldOptions{mode: approval.ModeAutoEdit, answers: map[string][]faux.Response{
+		"go":       {{Content: []core.Content{taskCall("c1", "general-purpose", "write", "write it")}}, {Text: "ok"}},
+		"write it": {{Content: []core.Content{toolCall("w1", "write", `{"path":"a.txt","content":"x"}`)}}, {Text: "done"}},
+	}})
+	for _, e := range w.run(nil) {
+		if q, ok := e.(core.Question); ok {
+			t.Errorf("asked %q in auto_edit", q.Title)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(w.dir, "a.txt")); err != nil {
+		t.Errorf("the child's write did not run: %v", err)
+	}
+}
