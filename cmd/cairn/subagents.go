@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"time"
 
+	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/core/subagent"
 )
@@ -32,4 +34,22 @@ func taskTool(streams IOStreams, env environment, eff settings.Settings, cwd str
 	lim := eff.Subagents
 	return subagent.New(subagent.Options{Definitions: set, MaxParallel: lim.MaxParallel, Timeout: lim.Timeout(),
 		MaxTurns: lim.MaxTurns, Cwd: cwd})
+}
+
+// recoverSubagents closes the last answer of a resumed session when cairn
+// stopped while its calls ran: each call gets a result (a task call's
+// says what its subagent had completed, from its transcript), appended to
+// the file, so every front end shows it and the model knows.
+func recoverSubagents(streams IOStreams, file *session.File, history session.Context) session.Context {
+	results := subagent.Interrupted(history.Messages, file.FilePath(), time.Now().UnixMilli())
+	for _, r := range results {
+		id, err := file.AppendMessage(r)
+		if err != nil {
+			fmt.Fprintf(streams.Err, "cairn: warning: session %s: cannot record the interrupted call %s: %v\n", file.FilePath(), r.ToolCallID, err)
+			return history
+		}
+		history.Messages = append(history.Messages, r)
+		history.EntryIDs = append(history.EntryIDs, id)
+	}
+	return history
 }

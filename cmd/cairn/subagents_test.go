@@ -135,6 +135,36 @@ func TestResumeAfterKillDuringSubagents(t *testing.T) {
 	if err != nil || string(out) != "back again\n" {
 		t.Fatalf("prompt after resume: %v, %q", err, out)
 	}
+	// The resumed session closed the interrupted task calls with what each
+	// child had completed, linked to its transcript.
+	f, err = session.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	closed := map[string]*core.ToolResultMessage{}
+	for _, m := range f.Context().Messages {
+		if r, ok := m.(*core.ToolResultMessage); ok {
+			closed[r.ToolCallID] = r
+		}
+	}
+	for _, id := range []string{"t1", "t2"} {
+		r := closed[id]
+		if r == nil {
+			t.Errorf("task %s has no result after the resume", id)
+			continue
+		}
+		var d subagent.Details
+		_ = json.Unmarshal(r.Details, &d)
+		text := core.PlainText(r.Content)
+		if !r.IsError || !strings.Contains(text, "interrupted") || !strings.Contains(text, "1 answers and 1 tool calls") ||
+			d.Transcript != transcripts[id] || d.Turns != 1 {
+			t.Errorf("task %s's result after the resume: %q, details %+v", id, text, d)
+		}
+	}
+	if got := roles(f.Context().Messages); got != "system,user,assistant,toolResult,toolResult,user,assistant" {
+		t.Errorf("messages after the resume = %s", got)
+	}
 }
 
 func roles(msgs []core.Message) string {

@@ -290,11 +290,7 @@ func (c *child) finish(res core.ToolResult, stopped string) core.ToolResult {
 	text := core.PlainText(res.Content)
 	truncated := false
 	if len(text) > MaxAnswerBytes {
-		cut := MaxAnswerBytes
-		for cut > 0 && !utf8.RuneStart(text[cut]) {
-			cut--
-		}
-		text = text[:cut] + fmt.Sprintf("\n\n[The answer was cut at %d KB; the whole of it is in the subagent's transcript.]", MaxAnswerBytes/1024)
+		text = cutAt(text, MaxAnswerBytes) + fmt.Sprintf("\n\n[The answer was cut at %d KB; the whole of it is in the subagent's transcript.]", MaxAnswerBytes/1024)
 		truncated = true
 	}
 	res.Content = []core.Content{core.TextBlock(text)}
@@ -305,6 +301,17 @@ func (c *child) finish(res core.ToolResult, stopped string) core.ToolResult {
 	res.Details, _ = json.Marshal(d)
 	c.send(nil)
 	return res
+}
+
+// cutAt is text cut to at most n bytes, at a character's start.
+func cutAt(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n]
 }
 
 // details are the progress as Details.

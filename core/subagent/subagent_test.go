@@ -477,3 +477,24 @@ func TestChildFollowsParentMode(t *testing.T) {
 		t.Errorf("the child's write did not run: %v", err)
 	}
 }
+
+// An answer cut off by a crash is closed: a task call without a transcript
+// says its child completed nothing, another call that it did not finish;
+// an answer that has its results is left alone.
+func TestInterruptedClosesTheLastAnswer(t *testing.T) {
+	a := &core.AssistantMessage{StopReason: core.StopToolUse, Content: []core.Content{
+		taskCall("t1", "explore", "look", "look"), toolCall("b1", "bash", `{"command":"ls"}`)}}
+	got := Interrupted([]core.Message{a}, filepath.Join(t.TempDir(), "s.jsonl"), 1)
+	if len(got) != 2 || got[0].ToolCallID != "t1" || got[1].ToolCallID != "b1" || !got[0].IsError || !got[1].IsError {
+		t.Fatalf("results = %+v", got)
+	}
+	if text := core.PlainText(got[0].Content); !strings.Contains(text, "completed nothing") {
+		t.Errorf("task result = %q", text)
+	}
+	if text := core.PlainText(got[1].Content); text != interruptedText {
+		t.Errorf("bash result = %q", text)
+	}
+	if got := Interrupted([]core.Message{a, got[0], got[1]}, "x.jsonl", 1); got != nil {
+		t.Errorf("an answer with its results got %d more", len(got))
+	}
+}
