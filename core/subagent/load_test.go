@@ -71,7 +71,9 @@ func TestReadDefinition(t *testing.T) {
 func TestPlacesAndPrecedence(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	cairn := filepath.Join(home, ".cairn")
-	def := func(name, desc string) string { return "---\nname: " + name + "\ndescription: " + desc + "\n---\nbody\n" }
+	def := func(name, desc string) string {
+		return "---\nname: " + name + "\ndescription: " + desc + "\n---\nbody\n"
+	}
 	write(t, filepath.Join(cairn, "agents", "mine.md"), def("shared", "the person's"))
 	write(t, filepath.Join(home, ".claude", "agents", "claude.md"), def("from-claude", "claude's"))
 	write(t, filepath.Join(project, ".cairn", "agents", "p.md"), def("shared", "the project's"))
