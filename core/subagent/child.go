@@ -98,6 +98,9 @@ func (c *child) run(ctx context.Context) core.ToolResult {
 	c.start = c.tool.opts.Now()
 	c.prog = core.SubagentProgress{ID: nextID.Add(1), Agent: c.def.Name, Task: c.args.Description,
 		Status: core.SubagentStarted, Step: "starting"}
+	// Started comes first whatever follows, so a host sees every child's
+	// start before its done.
+	c.send(nil)
 	cfg, err := c.config()
 	if err != nil {
 		return c.finish(core.ErrorResult("task: "+err.Error()), "")
@@ -107,7 +110,6 @@ func (c *child) run(ctx context.Context) core.ToolResult {
 		return c.finish(core.ErrorResult("task: cannot start the subagent: "+err.Error()), "")
 	}
 	defer sess.Close()
-	c.send(nil)
 	events, stop := sess.Subscribe()
 	defer stop()
 	runCtx, cancel := context.WithTimeout(ctx, c.tool.opts.Timeout)
