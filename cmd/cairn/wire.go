@@ -141,6 +141,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// ends (agent.Config.Processes).
 	procs := background.New(background.Options{})
 	builtin := tools.WithBackground(tools.NewIn(cwd, workspace), procs)
+	builtin = append(builtin, taskTool(streams, env, eff, cwd, trusted))
 	policy, err := sandboxPolicy(st.Sandbox(), opts.Sandbox, cwd, env.dir,
 		func(w string) { fmt.Fprintf(streams.Err, "cairn: warning: %s\n", w) })
 	if err != nil {
@@ -152,7 +153,6 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		// Only an ACP editor shows plans.
 		builtin = append(builtin, tools.NewPlan())
 	}
-	builtin = append(builtin, taskTool(streams, env, eff, cwd, trusted))
 	var contextFiles []sysprompt.ContextFile
 	if !opts.Pi.NoContextFiles {
 		if contextFiles, err = sysprompt.LoadContextFiles(env.dir, cwd); err != nil {
