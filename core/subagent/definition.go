@@ -15,7 +15,7 @@ type Definition struct {
 	Name        string
 	Description string
 	// Tools are the names of the parent's tools the child may use; nil
-	// means all of them (but task: a child starts no children).
+	// means all of them. Never task or exit_plan_mode (neverInherited).
 	Tools []string
 	// Model names the child's model ("provider/id" or an id of the
 	// parent's provider); "" or "inherit" means the parent's.
@@ -51,10 +51,15 @@ func Builtin() []Definition {
 	}
 }
 
+// neverInherited are the parent's tools no child gets, whatever its
+// definition says: task (a child starts no children) and exit_plan_mode
+// (a child never changes its parent's mode).
+var neverInherited = []string{ToolName, "exit_plan_mode"}
+
 // keeps says whether the definition lets the child use a tool of the
 // parent's named name.
 func (d Definition) keeps(name string) bool {
-	if name == ToolName {
+	if slices.Contains(neverInherited, name) {
 		return false
 	}
 	return d.Tools == nil || slices.Contains(d.Tools, name)
