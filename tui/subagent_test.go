@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/subagent"
 )
 
@@ -67,5 +69,38 @@ func TestSubagentBlockUnderItsCall(t *testing.T) {
 	}
 	if r.m.foot.usage.TotalTokens < usage.TotalTokens {
 		t.Errorf("footer usage %d tokens, want the child's %d counted", r.m.foot.usage.TotalTokens, usage.TotalTokens)
+	}
+}
+
+// In a resumed session the TUI did not see the subagent run: expanding
+// the calls reads its transcript (off the update loop) for its steps.
+func TestResumedSubagentExpandsToItsTranscript(t *testing.T) {
+	dir := t.TempDir()
+	f := session.Store{Dir: dir}.CreateWithID(dir, "t1")
+	for _, m := range []core.Message{
+		&core.UserMessage{Content: []core.Content{text("Find the parser.")}},
+		&core.AssistantMessage{Content: []core.Content{text("Searching first."),
+			{Type: core.ContentToolCall, ID: "g1", Name: "grep", Arguments: json.RawMessage(`{"pattern":"Parse"}`)}}, StopReason: core.StopToolUse},
+		&core.ToolResultMessage{ToolCallID: "g1", ToolName: "grep", Content: []core.Content{text("decode.go:1")}},
+		&core.AssistantMessage{Content: []core.Content{text("It is in decode.go.")}, StopReason: core.StopEnd},
+	} {
+		if _, err := f.AppendMessage(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = f.Close()
+	a := answer(call("t1", "task", map[string]any{"description": "find the parser", "prompt": "Find it.", "subagent_type": "explore"}))
+	a.StopReason = core.StopToolUse
+	d, _ := json.Marshal(subagent.Details{Agent: "explore", Task: "find the parser", Status: "done", Turns: 2, Transcript: f.FilePath()})
+	result := &core.ToolResultMessage{ToolCallID: "t1", ToolName: "task", Content: []core.Content{text("It is in decode.go.")}, Details: d}
+	r := newRig(t, rigOptions{history: []core.Message{&core.UserMessage{Content: []core.Content{text("find it")}}, a, result}})
+	r.m.showConversation(r.sess.Messages())
+	r.send(tea.WindowSizeMsg{Width: 100, Height: 40})
+	r.send(key("ctrl+o"))
+	screen := ansi.Strip(r.m.render())
+	for _, want := range []string{"Searching first.", "→ grep: Parse", "transcript:", filepath.Base(f.FilePath())} {
+		if !strings.Contains(screen, want) {
+			t.Fatalf("%q is not in the expanded block:\n%s", want, screen)
+		}
 	}
 }

@@ -40,8 +40,10 @@ type toolItem struct {
 	// ran is set once the core says the tool is executing: an aborted
 	// call that never got there did not run.
 	ran bool
-	// steps are a task call's subagent's steps (subagent.go).
-	steps []string
+	// steps are a task call's subagent's steps (subagent.go); loading
+	// says its transcript is being read for them.
+	steps   []string
+	loading bool
 }
 
 func (t *toolItem) running() bool { return t.state == toolRunning }

@@ -224,7 +224,7 @@ func (c *child) follow(runCtx, parent context.Context, sess *agent.Session, even
 				c.send(e)
 			}
 		case core.ToolExecutionStart:
-			c.prog.Status, c.prog.Step = core.SubagentToolCall, stepOf(e.ToolName, e.Args)
+			c.prog.Status, c.prog.Step = core.SubagentToolCall, StepOf(e.ToolName, e.Args)
 			c.send(e)
 			// Only this goroutine closes; a call id used again is
 			// already announced.
@@ -345,9 +345,9 @@ func (c *child) statusLine() string {
 	return strings.Join(parts, " · ")
 }
 
-// stepOf names a child's tool call for people: the tool and what it acts
+// StepOf names a child's tool call for people: the tool and what it acts
 // on, escaped and short.
-func stepOf(tool string, args []byte) string {
+func StepOf(tool string, args []byte) string {
 	var a map[string]any
 	_ = json.Unmarshal(args, &a)
 	for _, k := range []string{"command", "path", "pattern", "file_path"} {
