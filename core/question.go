@@ -65,6 +65,11 @@ type Question struct {
 	ToolCallID string   // the call an approval or deny reason is about
 	Timeout    time.Duration
 	Deadline   time.Time // zero: no time limit
+
+	// Subagent, when set, says a subagent asks (its name and task), for
+	// one of its own calls: ToolCallID is then the parent's task call,
+	// and the call asked about is in Title, not among the session's calls.
+	Subagent string
 }
 
 // OptionLabel returns the label of the option with value v, or v.

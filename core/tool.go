@@ -56,6 +56,9 @@ type ToolResult struct {
 type ToolUpdate struct {
 	Content []Content
 	Details json.RawMessage
+	// Subagent, when set, is the progress of the subagent the call runs
+	// (the task tool); Details then hold the same progress as JSON.
+	Subagent *SubagentProgress
 }
 
 // Tool is something the model can call. Tools are plain values: a spec for

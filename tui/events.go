@@ -115,6 +115,7 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		t := m.toolEntry(e.ToolCallID, e.ToolName, e.Args)
 		p := e.Partial
 		t.it.(*toolItem).partial = &p
+		t.it.(*toolItem).addProgress(p)
 		t.touch()
 	case core.ToolExecutionEnd:
 		t := m.toolEntry(e.ToolCallID, e.ToolName, nil)
@@ -217,6 +218,7 @@ func (m *Model) onMessageUpdate(e core.MessageUpdate) {
 func (m *Model) onMessageEnd(msg core.Message) {
 	a, ok := msg.(*core.AssistantMessage)
 	if !ok {
+		m.foot.addToolUsage(msg)
 		return
 	}
 	if m.current == nil {

@@ -46,9 +46,7 @@ func (f *footer) reset(opts Options, s *agent.Session) {
 	f.name = s.Conversation().Name
 	f.usage = core.Usage{}
 	for _, msg := range s.Messages() {
-		if a, ok := msg.(*core.AssistantMessage); ok {
-			f.usage = f.usage.Add(a.Usage)
-		}
+		f.usage = f.usage.Add(agent.MessageUsage(msg))
 	}
 	f.context = s.ContextUsage()
 	f.mode = ""

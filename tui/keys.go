@@ -143,7 +143,7 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case m.is(k, keymap.ExpandTools):
 		m.expandTools = !m.expandTools
 		m.tr.invalidate()
-		return nil, true
+		return m.loadTranscripts(), true
 	case m.is(k, keymap.ToggleThinking):
 		m.showThinking = !m.showThinking
 		m.tr.invalidate()

@@ -246,6 +246,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onCommandDone(msg)
 	case processesMsg:
 		return m.onProcesses()
+	case transcriptMsg:
+		return m.onTranscript(msg)
 	case pickedMsg:
 		return m.onPicked(msg)
 	case interactiveDoneMsg:

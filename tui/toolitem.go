@@ -40,6 +40,10 @@ type toolItem struct {
 	// ran is set once the core says the tool is executing: an aborted
 	// call that never got there did not run.
 	ran bool
+	// steps are a task call's subagent's steps (subagent.go); loading
+	// says its transcript is being read for them.
+	steps   []string
+	loading bool
 }
 
 func (t *toolItem) running() bool { return t.state == toolRunning }
@@ -85,6 +89,7 @@ func (t *toolItem) render(rc *renderContext) string {
 		ID: t.id, Name: t.name, Args: t.args,
 		Partial: t.partial, Result: t.result,
 		PreviewDiff: t.previewDiff, PreviewError: t.previewErr,
+		Steps: t.steps,
 	}
 	switch t.state {
 	case toolStreaming:

@@ -82,7 +82,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		for _, w := range file.Warnings() {
 			fmt.Fprintf(streams.Err, "cairn: warning: session %s: %v\n", file.FilePath(), w)
 		}
-		history = file.Context()
+		history = recoverSubagents(streams, file, file.Context())
 		if opts.Provider == "" && opts.Model == "" && history.Model != nil {
 			if m, err := loadCatalogQuiet(env).Find(history.Model.Provider, history.Model.ModelID); err == nil {
 				opts.Provider, opts.Model = m.Provider, m.ID
@@ -146,6 +146,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// ends (agent.Config.Processes).
 	procs := background.New(background.Options{})
 	builtin := tools.WithBackground(tools.NewIn(cwd, workspace), procs)
+	builtin = append(builtin, taskTool(streams, env, eff, cwd, trusted))
 	policy, err := sandboxPolicy(st.Sandbox(), opts.Sandbox, cwd, env.dir,
 		func(w string) { fmt.Fprintf(streams.Err, "cairn: warning: %s\n", w) })
 	if err != nil {

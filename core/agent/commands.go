@@ -125,6 +125,7 @@ func (st *Stats) count(m core.Message) {
 		st.Usage = st.Usage.Add(m.Usage)
 	case *core.ToolResultMessage:
 		st.ToolResults++
+		st.Usage = st.Usage.Add(MessageUsage(m))
 	}
 }
 

@@ -188,7 +188,7 @@ func (s *Session) executeOne(ctx context.Context, r *toolRun) (res core.ToolResu
 	update := func(u core.ToolUpdate) {
 		s.publish(core.ToolExecutionUpdate{ToolCallID: r.call.ID, ToolName: r.call.Name, Args: r.call.Arguments, Partial: u})
 	}
-	res, err := r.tool.Execute(ctx, r.call, update)
+	res, err := r.tool.Execute(withCaller(ctx, s, r.call), r.call, update)
 	if err != nil {
 		if ctx.Err() != nil {
 			return core.ErrorResult(textAborted)

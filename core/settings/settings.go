@@ -65,6 +65,8 @@ type Settings struct {
 	// .agents) as well as its own; false keeps it to ~/.cairn and .cairn.
 	// On by default.
 	OtherAgentDirs bool `json:"otherAgentDirs"`
+	// Subagents limits the task tool's children.
+	Subagents SubagentSettings `json:"subagents"`
 }
 
 // MCPSettings configures how sessions use MCP servers (the servers
@@ -151,6 +153,7 @@ func Defaults() Settings {
 		MCP:            MCPSettings{StartupTimeoutMs: 10000},
 		MouseCapture:   true,
 		OtherAgentDirs: true,
+		Subagents:      SubagentSettings{MaxParallel: 4, TimeoutMs: 600000, MaxTurns: 50},
 	}
 }
 
@@ -191,6 +194,7 @@ func (s *Settings) fields() []field {
 		{"shellCommandPrefix", &s.ShellCommandPrefix},
 		{"mcp", &s.MCP},
 		{"otherAgentDirs", &s.OtherAgentDirs},
+		{"subagents", &s.Subagents},
 	}
 }
 

@@ -143,13 +143,20 @@ func TestOfficialClient(t *testing.T) {
 // stdout (one JSON line).
 func runClientScript(t *testing.T, node, dir, name, bin, project string, script []byte, args ...string) []byte {
 	t.Helper()
+	return runClientScriptIn(t, node, dir, name, bin, project, t.TempDir(), script, args...)
+}
+
+// runClientScriptIn is runClientScript with cairnDir as CAIRN_DIR; args
+// follow the project on the script's command line.
+func runClientScriptIn(t *testing.T, node, dir, name, bin, project, cairnDir string, script []byte, args ...string) []byte {
+	t.Helper()
 	scriptFile := filepath.Join(t.TempDir(), "script.json")
 	if err := os.WriteFile(scriptFile, script, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(node, append([]string{filepath.Join(dir, name), bin, project}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CAIRN_DIR="+t.TempDir(), "CAIRN_FAUX_SCRIPT="+scriptFile)
+	cmd.Env = append(os.Environ(), "CAIRN_DIR="+cairnDir, "CAIRN_FAUX_SCRIPT="+scriptFile)
 	var stderr limitedBuffer
 	cmd.Stderr = &stderr
 	done := make(chan struct{})

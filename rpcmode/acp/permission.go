@@ -6,6 +6,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/escape"
 )
 
 // permit is a session/request_permission awaiting the client's answer.
@@ -95,6 +96,11 @@ func permissionOptions(q core.Question, tool string) []permissionOption {
 		}
 		opts = append(opts, permissionOption{OptionID: o.Value, Name: o.Label, Kind: k})
 	}
+	if q.Subagent != "" {
+		// A subagent's question is about one of its own calls, under its
+		// task call: "always deny" would name the task tool.
+		return opts
+	}
 	return append(opts, permissionOption{OptionID: rejectAlways, Name: "Always deny " + tool + " (this session)", Kind: "reject_always"})
 }
 
@@ -128,6 +134,13 @@ func (s *server) ask(w *writer, q core.Question) {
 		if c.path != "" {
 			tc.Locations = []location{{Path: c.path}}
 		}
+	}
+	if q.Subagent != "" {
+		// The card is the task call's; what the subagent asks for is in
+		// the question's title, shown while it waits and taken back when
+		// it closes (questionClosed).
+		tc.Title = escape.Visible(q.Title)
+		w.retitle[q.ID] = q.ToolCallID
 	}
 	w.write(w.mustMarshal(outRequest{JSONRPC: "2.0", ID: &id, Method: "session/request_permission",
 		Params: requestPermission{SessionID: w.sessionID, ToolCall: tc, Options: opts}}))

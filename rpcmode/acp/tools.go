@@ -390,6 +390,12 @@ func (w *writer) questionClosed(e core.QuestionClosed) {
 		id := json.RawMessage(strconv.Itoa(n))
 		w.write(w.mustMarshal(outRequest{JSONRPC: "2.0", Method: "$/cancel_request", Params: cancelRequest{RequestID: id}}))
 	}
+	if callID, ok := w.retitle[e.ID]; ok {
+		delete(w.retitle, e.ID)
+		if tc := w.calls[callID]; tc != nil {
+			w.update(toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: callID, Title: tc.title})
+		}
+	}
 	if answered && e.Outcome == core.Answered && c.option.Allows() {
 		w.running(c.callID)
 	}

@@ -26,14 +26,17 @@ type writer struct {
 	promptID  json.RawMessage // the unanswered session/prompt, nil when none
 	calls     map[string]*toolCall
 	plans     map[string]bool // open calls of the plan tool, shown only as the plan
-	order     []string        // open calls, in the order they started
-	last      *core.AssistantMessage
-	line      []byte
+	// retitle maps a subagent's open question to the task call whose card
+	// shows it, to give the card its title back when it closes.
+	retitle map[string]string
+	order   []string // open calls, in the order they started
+	last    *core.AssistantMessage
+	line    []byte
 }
 
 func (w *writer) run(sub *agent.Subscription, done chan<- struct{}) {
 	defer close(done)
-	w.calls, w.plans = map[string]*toolCall{}, map[string]bool{}
+	w.calls, w.plans, w.retitle = map[string]*toolCall{}, map[string]bool{}, map[string]string{}
 	events := sub.Events()
 	for e := range events {
 		if _, end := e.(markEnd); end {
@@ -173,7 +176,13 @@ func (w *writer) settled(e core.Settled) {
 		w.toolEnded(id, core.ToolResult{IsError: true, Content: []core.Content{core.TextBlock("The tool call did not finish: the turn ended.")}})
 	}
 	if u := w.sess.ContextUsage(); u.Known && u.Window > 0 {
-		w.update(usageUpdate{SessionUpdate: "usage_update", Used: u.Tokens, Size: u.Window})
+		up := usageUpdate{SessionUpdate: "usage_update", Used: u.Tokens, Size: u.Window}
+		// The cost is the session's, its subagents' included; left out
+		// while the model's prices are unknown (nothing spent).
+		if total := w.sess.Stats().Usage.Cost.Total; total > 0 {
+			up.Cost = &usageCost{Amount: total, Currency: "USD"}
+		}
+		w.update(up)
 	}
 	id := w.promptID
 	w.promptID = nil
@@ -254,9 +263,14 @@ type (
 		Title         string `json:"title"`
 	}
 	usageUpdate struct {
-		SessionUpdate string `json:"sessionUpdate"`
-		Used          int    `json:"used"`
-		Size          int    `json:"size"`
+		SessionUpdate string     `json:"sessionUpdate"`
+		Used          int        `json:"used"`
+		Size          int        `json:"size"`
+		Cost          *usageCost `json:"cost,omitempty"`
+	}
+	usageCost struct {
+		Amount   float64 `json:"amount"`
+		Currency string  `json:"currency"`
 	}
 	availableCommandsUpdate struct {
 		SessionUpdate     string    `json:"sessionUpdate"`

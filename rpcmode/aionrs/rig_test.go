@@ -35,6 +35,7 @@ type rigConfig struct {
 	maxFrame int
 	history  []core.Message
 	ticks    chan time.Time // keep-alive ticks; nil: none
+	extra    []core.Tool    // tools besides cairn's built-in ones
 }
 
 // rig is a running Serve fed through a pipe, with its output lines.
@@ -60,7 +61,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 		t.Fatal(err)
 	}
 	// As cmd/cairn wires it: exit_plan_mode is declared only in plan mode.
-	builtinTools := append(tools.New(dir), gate.ExitPlanTool())
+	builtinTools := append(append(tools.New(dir), gate.ExitPlanTool()), cfg.extra...)
 	builtin := toolset.Static(builtinTools)
 	sess, err := agent.New(agent.Config{
 		Model:        faux.Model,

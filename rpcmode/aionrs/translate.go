@@ -137,7 +137,7 @@ func (s *server) frames(e core.Event) (lines [][]byte, then func()) {
 		}
 	case core.ToolExecutionUpdate:
 		if c := t.calls[e.ToolCallID]; c != nil {
-			return s.running(t, c), nil
+			return append(s.running(t, c), s.subagentInfo(e)...), nil
 		}
 	case core.ToolExecutionEnd:
 		return s.toolEnd(t, e), nil

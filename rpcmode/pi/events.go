@@ -105,7 +105,7 @@ func appendEvent(dst []byte, e core.Event, w wire) (out []byte, ok bool, err err
 			ToolName      string          `json:"toolName"`
 			Args          json.RawMessage `json:"args"`
 			PartialResult resultFrame     `json:"partialResult"`
-		}{"tool_execution_update", e.ToolCallID, e.ToolName, args(e.Args), resultFrame{content(e.Partial.Content), e.Partial.Details}})
+		}{"tool_execution_update", e.ToolCallID, e.ToolName, args(e.Args), resultFrame{content(e.Partial.Content), updateDetails(e.Partial, w)}})
 	case core.ToolExecutionEnd:
 		// pi 1.5's durationMs, an additive field, for a tool that ran.
 		var ms *int64

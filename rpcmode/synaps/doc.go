@@ -59,6 +59,15 @@
 //     naming the problem, with the id when one could be read; blank lines
 //     are skipped.
 //   - tools_list without an id is answered with "id":null.
-//   - Runtime event frames, auto-turns and subagent events are not sent:
-//     cairn has no runtime event sources or subagents yet.
+//   - Runtime event frames and auto-turns are not sent: cairn has no
+//     runtime event sources.
+//
+// # Subagents
+//
+// A task call's child (a subagent) is reported as seed 002 defines it:
+// subagent_start{subagent_id, agent_name, task_preview} when it starts,
+// subagent_update{subagent_id, agent_name, status} as it answers
+// ("running") and calls tools ("tool_call"), and subagent_done{subagent_id,
+// agent_name, result_preview, duration_secs} when it ends, before the task
+// call's toolcall_result. Its usage counts in agent_end's.
 package synaps

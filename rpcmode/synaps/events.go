@@ -20,9 +20,16 @@ func (s *server) translate(ev core.Event) [][]byte {
 	case core.ToolExecutionEnd:
 		result := resultText(e.Result)
 		return [][]byte{updateFrame(assistantEvent{Type: "toolcall_result", ToolID: e.ToolCallID, Result: &result})}
+	case core.ToolExecutionUpdate:
+		if f := subagentFrame(e); f != nil {
+			return [][]byte{f}
+		}
 	case core.MessageEnd:
-		if m, ok := e.Message.(*core.AssistantMessage); ok {
+		switch m := e.Message.(type) {
+		case *core.AssistantMessage:
 			s.countAssistant(m)
+		case *core.ToolResultMessage:
+			s.countToolResult(m)
 		}
 	case core.Settled:
 		return s.endTurn(e)

@@ -39,6 +39,7 @@ type rigConfig struct {
 	models     Models
 	mode       approval.Mode // the approval mode; "" is default
 	cwd        string        // the working directory; "" is a new one
+	extra      []core.Tool   // tools besides cairn's built-in ones
 }
 
 func newRig(t testing.TB, cfg rigConfig) *rig {
@@ -62,7 +63,7 @@ func newRig(t testing.TB, cfg rigConfig) *rig {
 	sess, err := agent.New(agent.Config{
 		Model:        faux.Model,
 		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: cfg.faux}, nil },
-		Tools:        toolset,
+		Tools:        append(toolset, cfg.extra...),
 		SystemPrompt: func([]core.Tool) string { return "You are a test assistant." },
 		Unattended:   true,
 		Approver:     gate,

@@ -75,6 +75,9 @@ type Call struct {
 	// Spinner is the current frame of the spinner shown while the call
 	// streams or runs; the TUI animates it.
 	Spinner string
+	// Steps are a task call's subagent's steps so far, one line each
+	// (its tool calls and answers), shown when the call is expanded.
+	Steps []string
 }
 
 // Limits of what a box shows.
@@ -173,6 +176,8 @@ func kindOf(name string) kind {
 		return kind{searchTitle, searchBody, false, " · "}
 	case "exit_plan_mode":
 		return kind{planTitle, planBody, true, " · "}
+	case "task":
+		return kind{taskTitle, taskBody, false, " · "}
 	}
 	return kind{genericTitle, genericBody, false, " "}
 }
