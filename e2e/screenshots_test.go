@@ -100,7 +100,7 @@ func TestScreenshots(t *testing.T) {
 // writeShot captures the pane with its colours and draws it as a PNG.
 func writeShot(t *testing.T, p *pane, path string, fonts *termimage.Fonts) {
 	t.Helper()
-	screen, err := termimage.ParseString(p.screenANSI(), shotCols, shotRows)
+	screen, err := termimage.ParseString(p.screenANSIWhole(), shotCols, shotRows)
 	if err != nil {
 		t.Fatal(err)
 	}
