@@ -8,6 +8,7 @@ import (
 	"charm.land/glamour/v2/styles"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
+	chromaformatters "github.com/alecthomas/chroma/v2/formatters"
 	chromastyles "github.com/alecthomas/chroma/v2/styles"
 )
 
@@ -41,6 +42,11 @@ type Palette struct {
 	// Chroma highlights code blocks. Nil selects a built-in chroma style
 	// that suits Dark.
 	Chroma *chroma.Style
+	// Formatter writes the highlighted code blocks (themes.Theme's
+	// ChromaFormatter, which writes a 256- or 16-colour theme's palette
+	// indexes as chosen). Nil selects chroma's 24-bit formatter, which
+	// Bubble Tea lowers to what the terminal supports.
+	Formatter chroma.Formatter
 	// Dark says the terminal background is dark; it picks glamour's dark or
 	// light style as the base the colours above override.
 	Dark bool
@@ -129,6 +135,30 @@ func chromaStyleName(p Palette) string {
 	style.Name = name
 	chromastyles.Register(style)
 	chromaNames.byStyle[p.Chroma] = name
+	return name
+}
+
+// formatterNames remembers the name under which each custom chroma
+// formatter was registered, as chromaNames does for styles.
+var formatterNames = struct {
+	sync.Mutex
+	byFormatter map[chroma.Formatter]string
+}{byFormatter: map[chroma.Formatter]string{}}
+
+// chromaFormatterName returns the name glamour should look p's chroma
+// formatter up by; glamour, again, only takes names from chroma's registry.
+func chromaFormatterName(p Palette) string {
+	if p.Formatter == nil {
+		return chromaFormatter
+	}
+	formatterNames.Lock()
+	defer formatterNames.Unlock()
+	if name, ok := formatterNames.byFormatter[p.Formatter]; ok {
+		return name
+	}
+	name := fmt.Sprintf("cairn-formatter-%d", len(formatterNames.byFormatter)+1)
+	chromaformatters.Register(name, p.Formatter)
+	formatterNames.byFormatter[p.Formatter] = name
 	return name
 }
 
