@@ -322,7 +322,7 @@ func (f *firstRunItem) text(rc *renderContext, compact bool) string {
 		if l == "" && compact {
 			continue
 		}
-		b.WriteString(lipgloss.Wrap(l, rc.contentWidth(), " /,") + "\n")
+		b.WriteString(lipgloss.Wrap(l, rc.contentWidth(), " ,") + "\n")
 	}
 	if !compact {
 		b.WriteString("\n")
