@@ -1,6 +1,10 @@
 package tui
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi/parser"
+)
 
 // Concealed spaces keep a background colour on screen without relying on
 // the terminal's background-colour erase (bce).
@@ -32,64 +36,64 @@ func solidBackgrounds(frame string) string {
 		return frame
 	}
 	var b strings.Builder
-	b.Grow(len(frame) + len(frame)/8)
+	last := 0 // frame[last:] is still to be copied
 	var bg, concealed bool
 	for i := 0; i < len(frame); {
-		c := frame[i]
-		switch {
-		case c == ' ' && bg && !concealed:
+		// The text up to the next escape.
+		end := len(frame)
+		if k := strings.IndexByte(frame[i:], 0x1b); k >= 0 {
+			end = i + k
+		}
+		for bg && !concealed && i < end {
+			k := strings.IndexByte(frame[i:end], ' ')
+			if k < 0 {
+				break
+			}
+			i += k
 			j := i
-			for j < len(frame) && frame[j] == ' ' {
+			for j < end && frame[j] == ' ' {
 				j++
 			}
+			if last == 0 {
+				b.Grow(len(frame) + len(frame)/4)
+			}
+			b.WriteString(frame[last:i])
 			b.WriteString(sgrConceal)
 			b.WriteString(frame[i:j])
 			b.WriteString(sgrUnconceal)
-			i = j
-		case c == 0x1b:
-			n := escapeLen(frame[i:])
-			seq := frame[i : i+n]
-			if n >= 3 && seq[1] == '[' && seq[n-1] == 'm' {
-				bg, concealed = applySGR(seq[2:n-1], bg, concealed)
-			}
-			b.WriteString(seq)
-			i += n
-		default:
-			b.WriteByte(c)
-			i++
+			i, last = j, j
 		}
+		if end == len(frame) {
+			break
+		}
+		n := escapeLen(frame[end:])
+		if n >= 3 && frame[end+1] == '[' && frame[end+n-1] == 'm' {
+			bg, concealed = applySGR(frame[end+2:end+n-1], bg, concealed)
+		}
+		i = end + n
 	}
+	if last == 0 {
+		return frame
+	}
+	b.WriteString(frame[last:])
 	return b.String()
 }
 
 // escapeLen is the length of the escape sequence at the start of s (which
-// starts with ESC): a CSI up to its final byte, an OSC, DCS, APC, PM or SOS
-// string up to BEL or ST, or ESC and one more byte. An unfinished sequence
-// runs to the end of s.
+// starts with ESC), read with the terminal parser's own state table (the
+// one Bubble Tea's renderer and ansi.Strip read the frame with): up to
+// where the parser is back on the ground, so an ESC inside a sequence, a
+// control within it, an OSC ended by BEL or ST are all as the terminal
+// takes them. An unfinished sequence runs to the end of s.
 func escapeLen(s string) int {
-	if len(s) < 2 {
-		return len(s)
-	}
-	switch s[1] {
-	case '[':
-		for j := 2; j < len(s); j++ {
-			if s[j] >= 0x40 && s[j] <= 0x7e {
-				return j + 1
-			}
+	state := parser.GroundState
+	for j := 0; j < len(s); j++ {
+		state, _ = parser.Table.Transition(state, s[j])
+		if state == parser.GroundState {
+			return j + 1
 		}
-		return len(s)
-	case ']', 'P', '_', '^', 'X':
-		for j := 2; j < len(s); j++ {
-			if s[j] == 0x07 {
-				return j + 1
-			}
-			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
-				return j + 2
-			}
-		}
-		return len(s)
 	}
-	return 2
+	return len(s)
 }
 
 // applySGR returns the background and conceal state after an SGR escape
@@ -98,22 +102,34 @@ func applySGR(params string, bg, concealed bool) (bool, bool) {
 	if params == "" {
 		return false, false
 	}
-	fields := strings.Split(params, ";")
-	for k := 0; k < len(fields); k++ {
-		f := fields[k]
-		// A colon form ("48:5:236", "48:2::1:2:3") is one field.
-		if head, _, ok := strings.Cut(f, ":"); ok {
-			f = head
-			if f == "38" || f == "48" || f == "58" {
-				if f == "48" {
-					bg = true
-				}
-				continue
-			}
+	// skip counts the fields of a colour still to pass over ("5;n" or
+	// "2;r;g;b" after 38, 48 or 58).
+	skip, colour := 0, false
+	// Every field counts, an empty one too ("40;" is 40 then 0, a reset).
+	for more := true; more; {
+		var f string
+		f, params, more = strings.Cut(params, ";")
+		if skip > 0 {
+			skip--
+			continue
 		}
-		switch f {
+		if colour {
+			colour = false
+			switch f {
+			case "5":
+				skip = 1
+			case "2":
+				skip = 3
+			}
+			continue
+		}
+		// A colon form ("48:5:236", "48:2::1:2:3") is one field.
+		head, _, sub := strings.Cut(f, ":")
+		switch head {
 		case "", "0":
-			bg, concealed = false, false
+			if !sub {
+				bg, concealed = false, false
+			}
 		case "8":
 			concealed = true
 		case "28":
@@ -121,23 +137,13 @@ func applySGR(params string, bg, concealed bool) (bool, bool) {
 		case "49":
 			bg = false
 		case "38", "48", "58":
-			if f == "48" {
+			if head == "48" {
 				bg = true
 			}
-			// Skip the colour's own fields: "5;n" or "2;r;g;b".
-			if k+1 < len(fields) {
-				switch fields[k+1] {
-				case "5":
-					k += 2
-				case "2":
-					k += 4
-				default:
-					k++
-				}
-			}
+			colour = !sub
 		default:
-			if len(f) == 2 && f[0] == '4' && f[1] >= '0' && f[1] <= '7' ||
-				len(f) == 3 && f[0] == '1' && f[1] == '0' && f[2] >= '0' && f[2] <= '7' {
+			if len(head) == 2 && head[0] == '4' && head[1] >= '0' && head[1] <= '7' ||
+				len(head) == 3 && head[0] == '1' && head[1] == '0' && head[2] >= '0' && head[2] <= '7' {
 				bg = true
 			}
 		}
