@@ -19,9 +19,7 @@ func TestTUIBoxEdgesInTmux(t *testing.T) {
 	writeFile(t, h.project+"/greet.go", greetGo)
 	p := h.cairn("box", 80, 24)
 	p.waitText("test-model")
-	h.llm.queue(reply{chunks: []string{"I'll make the greeting friendlier."},
-		toolCalls: []fakeToolCall{{id: "call_1", name: "edit", arguments: `{"path":"greet.go","edits":[{"oldText":"\tfmt.Println(\"hello\")\n","newText":"\tname := \"cairn\"\n\tfmt.Printf(\"Hello, %s!\\n\", name)\n"}]}`}}},
-		textReply("Done.", 4))
+	h.llm.queue(friendlierGreeting("call_1"), textReply("Done.", 4))
 	p.typeText("make it friendlier")
 	p.keys("Enter")
 	p.waitText(approvalPrompt, "name :=")

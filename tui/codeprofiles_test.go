@@ -32,15 +32,15 @@ func codeScreen(*rig) []tea.Msg {
 	), key("ctrl+o")}
 }
 
-// screenAtProfile draws screen at 80x40 as a terminal with profile p
-// receives it: in the theme's rendering for p, converted by colorprofile as
-// Bubble Tea converts it.
-func screenAtProfile(t *testing.T, th *themes.Theme, p colorprofile.Profile, screen func(*rig) []tea.Msg) []byte {
+// screenAtProfile draws screen at width x height as a terminal with
+// profile p receives it: in the theme's rendering for p, converted by
+// colorprofile as Bubble Tea converts it.
+func screenAtProfile(t *testing.T, th *themes.Theme, p colorprofile.Profile, screen func(*rig) []tea.Msg, width, height int) []byte {
 	t.Helper()
 	r := newRig(t, rigOptions{theme: th})
 	r.m.opts.ColorProfile = p
 	r.m.setTheme(th)
-	frame := r.frame(80, 40, "", screen(r)...)
+	frame := r.frame(width, height, "", screen(r)...)
 	var buf bytes.Buffer
 	w := &colorprofile.Writer{Forward: &buf, Profile: p}
 	if _, err := w.Write([]byte(frame)); err != nil {
@@ -57,7 +57,7 @@ func TestCodeProfiles(t *testing.T) {
 	for _, th := range []*themes.Theme{themes.Dark(), themes.Light()} {
 		for _, p := range []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ANSI256, colorprofile.ANSI} {
 			t.Run(fmt.Sprintf("%s/%s", th.Name, p), func(t *testing.T) {
-				golden.RequireEqual(t, screenAtProfile(t, th, p, codeScreen))
+				golden.RequireEqual(t, screenAtProfile(t, th, p, codeScreen, 80, 40))
 			})
 		}
 	}
