@@ -74,9 +74,7 @@ func TestScreenshots(t *testing.T) {
 		p.answerApproval(approvalPrompt, "y")
 		p.waitText("There is one Go file.")
 
-		h.llm.queue(reply{chunks: []string{"I'll make the greeting friendlier."},
-			toolCalls: []fakeToolCall{{id: "call_2", name: "edit", arguments: `{"path":"greet.go","edits":[{"oldText":"\tfmt.Println(\"hello\")\n","newText":"\tname := \"cairn\"\n\tfmt.Printf(\"Hello, %s!\\n\", name)\n"}]}`}}},
-			textReply("Done: greet.go now greets by name.", 8))
+		h.llm.queue(friendlierGreeting("call_2"), textReply("Done: greet.go now greets by name.", 8))
 		p.typeText("Make the greeting friendlier")
 		p.keys("Enter")
 		p.waitText(approvalPrompt, "name :=")
@@ -100,7 +98,7 @@ func TestScreenshots(t *testing.T) {
 // writeShot captures the pane with its colours and draws it as a PNG.
 func writeShot(t *testing.T, p *pane, path string, fonts *termimage.Fonts) {
 	t.Helper()
-	screen, err := termimage.ParseString(p.screenANSI(), shotCols, shotRows)
+	screen, err := termimage.ParseString(p.screenANSIWhole(), shotCols, shotRows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,6 +124,12 @@ func writeFile(t *testing.T, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// friendlierGreeting is an answer that edits greetGo to greet by name.
+func friendlierGreeting(id string) reply {
+	return reply{chunks: []string{"I'll make the greeting friendlier."},
+		toolCalls: []fakeToolCall{{id: id, name: "edit", arguments: `{"path":"greet.go","edits":[{"oldText":"\tfmt.Println(\"hello\")\n","newText":"\tname := \"cairn\"\n\tfmt.Printf(\"Hello, %s!\\n\", name)\n"}]}`}}}
 }
 
 const greetGo = `package main

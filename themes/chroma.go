@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/formatters"
 	"github.com/alecthomas/chroma/v2/lexers"
 )
 
@@ -98,8 +97,18 @@ func (t *Theme) ChromaStyle() *chroma.Style {
 	return t.chroma
 }
 
-// Highlight returns code coloured with the theme's chroma style as 24-bit ANSI
-// escapes (Bubble Tea lowers them to what the terminal supports). The lexer
+// ChromaFormatter returns the formatter that writes the theme's chroma
+// style with the theme's own colours: the palette indexes a 256- or
+// 16-colour rendering (ForProfile) picks are written as those indexes, not
+// as RGB for the terminal to lower by nearest colour; "#rrggbb" colours as
+// 24-bit escapes. Use it with ChromaStyle.
+func (t *Theme) ChromaFormatter() chroma.Formatter {
+	return t.sgr
+}
+
+// Highlight returns code coloured with the theme's chroma style and
+// ChromaFormatter (a true-colour theme's colours as 24-bit escapes, which
+// Bubble Tea lowers to what the terminal supports). The lexer
 // is chosen by language name or alias ("go", "py") first, then by filename
 // ("main.go"); when neither is known, or the lexer fails, the code is
 // returned unchanged.
@@ -114,7 +123,7 @@ func (t *Theme) Highlight(code, language, filename string) string {
 	}
 	var sb strings.Builder
 	sb.Grow(len(code) * 2)
-	if err := formatters.TTY16m.Format(&sb, t.chroma, it); err != nil {
+	if err := t.sgr.Format(&sb, t.chroma, it); err != nil {
 		return code
 	}
 	return sb.String()

@@ -2,6 +2,7 @@ package themes
 
 import (
 	"image/color"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -34,6 +35,7 @@ type Theme struct {
 	colours [numTokens]color.Color
 	fg, bg  [numTokens]lipgloss.Style
 	chroma  *chroma.Style
+	sgr     *sgrFormatter
 
 	// low holds the "colors256" and "colors16" sections: the values of
 	// tokens that read better chosen by hand than converted, by profile
@@ -104,6 +106,7 @@ func (t *Theme) finish() {
 	}
 	t.Dark = t.deriveDark()
 	t.chroma = t.buildChroma()
+	t.sgr = newSGRFormatter(t.values[:])
 }
 
 func (t *Theme) deriveDark() bool {
@@ -170,6 +173,18 @@ func (t *Theme) Bg(tok Token) lipgloss.Style {
 // is the terminal default. Palette indexes use the standard xterm palette.
 func (t *Theme) Hex(tok Token) string {
 	return t.value(tok).hex()
+}
+
+// Spec returns the token's colour as lipgloss and glamour take it as a
+// string: "#rrggbb", a palette index in decimal ("139", as a 256- or
+// 16-colour rendering picks it, so it reaches the terminal as chosen
+// rather than lowered again from RGB), or "" for the terminal default.
+func (t *Theme) Spec(tok Token) string {
+	v := t.value(tok)
+	if v.kind == kindIndex {
+		return strconv.Itoa(int(v.index))
+	}
+	return v.hex()
 }
 
 // ExportColors returns the page, card and info-box backgrounds for an HTML

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"testing"
@@ -32,20 +31,10 @@ func TestInTmuxTrueColor(t *testing.T) {
 }
 
 // profileFrame draws the approval screen at 80x30 as a terminal with
-// profile p receives it: in the theme's rendering for p, converted by
-// colorprofile as Bubble Tea converts it.
+// profile p receives it (see screenAtProfile).
 func profileFrame(t *testing.T, th *themes.Theme, p colorprofile.Profile) []byte {
 	t.Helper()
-	r := newRig(t, rigOptions{theme: th})
-	r.m.opts.ColorProfile = p
-	r.m.setTheme(th)
-	frame := r.frame(80, 30, "", approvalScreen(r)...)
-	var buf bytes.Buffer
-	w := &colorprofile.Writer{Forward: &buf, Profile: p}
-	if _, err := w.Write([]byte(frame)); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return screenAtProfile(t, th, p, approvalScreen, 80, 30)
 }
 
 // TestApprovalProfiles renders the approval prompt at true colour, 256 and

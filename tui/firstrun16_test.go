@@ -22,7 +22,7 @@ var firstRunLines = []string{
 	`    {"providers": {"ollama": {"baseUrl": "http://localhost:11434/v1", "api": "openai-completions",`,
 	`      "apiKey": "ollama", "models": [{"id": "qwen2.5-coder:14b"}]}}}`,
 	"then start cairn with --model ollama/qwen2.5-coder:14b (llama.cpp's llama-server listens on",
-	"http://localhost:8080/v1). The README has the details.",
+	"http://localhost:8080/v1). See docs/configuration.md in cairn's repository.",
 }
 
 // TestFirstRunFitsAt80x24 shows the first-run text on an 80x24 terminal:
@@ -33,7 +33,7 @@ func TestFirstRunFitsAt80x24(t *testing.T) {
 	r.m.tr.entries[0].touch()
 	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	s := ansi.Strip(r.m.render())
-	for _, want := range []string{"No model is set up", "No key yet?", "The README has the details.", "/help lists the commands"} {
+	for _, want := range []string{"No model is set up", "No key yet?", "docs/configuration.md", "/help lists the commands"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("%q is not on the 80x24 screen:\n%s", want, s)
 		}

@@ -293,7 +293,7 @@ func (m *Model) resize(w, h int) tea.Cmd {
 		return nil
 	}
 	m.width, m.height = w, h
-	m.md = m.mdCache.Get(palette(m.theme), max(w-2, 10))
+	m.md = m.mdCache.Get(palette(m.theme.ForProfile(m.opts.ColorProfile)), max(w-2, 10))
 	m.ed.SetWidth(max(w-4, 10))
 	m.tr.invalidate()
 	if m.bash != nil {

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"charm.land/lipgloss/v2"
-	"github.com/alecthomas/chroma/v2/formatters"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/themes"
@@ -55,7 +54,7 @@ func newStyles(t *themes.Theme, expandKey string) *styles {
 		SuccessBg:   t.Bg(themes.ToolSuccessBg),
 		ErrorBg:     t.Bg(themes.ToolErrorBg),
 		Chroma:      t.ChromaStyle(),
-		Formatter:   formatters.TTY16m,
+		Formatter:   t.ChromaFormatter(),
 		ExpandHint:  expandKey + " to expand",
 	}
 	s.editor = editor.Styles{
@@ -76,21 +75,23 @@ func (s *styles) thinkingLevel(l core.ThinkingLevel) lipgloss.Style {
 	return s.theme.Fg(themes.ThinkingToken(string(l)))
 }
 
-// palette is the theme's markdown colours.
+// palette is the theme's markdown colours, as the theme's rendering for
+// the terminal's profile gives them.
 func palette(t *themes.Theme) markdown.Palette {
 	return markdown.Palette{
-		Text:            t.Hex(themes.Text),
-		Heading:         t.Hex(themes.MdHeading),
-		Link:            t.Hex(themes.MdLink),
-		LinkURL:         t.Hex(themes.MdLinkURL),
-		Code:            t.Hex(themes.MdCode),
-		CodeBlock:       t.Hex(themes.MdCodeBlock),
-		CodeBlockBorder: t.Hex(themes.MdCodeBlockBorder),
-		Quote:           t.Hex(themes.MdQuote),
-		QuoteBorder:     t.Hex(themes.MdQuoteBorder),
-		HR:              t.Hex(themes.MdHr),
-		ListBullet:      t.Hex(themes.MdListBullet),
+		Text:            t.Spec(themes.Text),
+		Heading:         t.Spec(themes.MdHeading),
+		Link:            t.Spec(themes.MdLink),
+		LinkURL:         t.Spec(themes.MdLinkURL),
+		Code:            t.Spec(themes.MdCode),
+		CodeBlock:       t.Spec(themes.MdCodeBlock),
+		CodeBlockBorder: t.Spec(themes.MdCodeBlockBorder),
+		Quote:           t.Spec(themes.MdQuote),
+		QuoteBorder:     t.Spec(themes.MdQuoteBorder),
+		HR:              t.Spec(themes.MdHr),
+		ListBullet:      t.Spec(themes.MdListBullet),
 		Chroma:          t.ChromaStyle(),
+		Formatter:       t.ChromaFormatter(),
 		Dark:            t.Dark,
 	}
 }

@@ -25,7 +25,9 @@ func (m *Model) View() tea.View {
 
 // drawView draws a new frame.
 func (m *Model) drawView() tea.View {
-	v := tea.NewView(m.render())
+	// Backgrounds are written out, never left to the terminal's erase
+	// (see solidBackgrounds).
+	v := tea.NewView(solidBackgrounds(m.render()))
 	v.AltScreen = true
 	if !m.opts.NoMouse {
 		// The wheel scrolls the transcript; selecting text then takes
@@ -323,7 +325,7 @@ func (f *firstRunItem) text(rc *renderContext, compact bool) string {
 		if l == "" && compact {
 			continue
 		}
-		b.WriteString(lipgloss.Wrap(l, rc.contentWidth(), " /,") + "\n")
+		b.WriteString(lipgloss.Wrap(l, rc.contentWidth(), " ,") + "\n")
 	}
 	if !compact {
 		b.WriteString("\n")

@@ -126,7 +126,7 @@ func firstRunHelp(cat *catalog.Catalog, env environment) *tui.FirstRun {
 		`    {"providers": {"ollama": {"baseUrl": "http://localhost:11434/v1", "api": "openai-completions",`,
 		`      "apiKey": "ollama", "models": [{"id": "qwen2.5-coder:14b"}]}}}`,
 		"then start cairn with --model ollama/qwen2.5-coder:14b (llama.cpp's llama-server listens on",
-		"http://localhost:8080/v1). The README has the details.",
+		"http://localhost:8080/v1). See docs/configuration.md in cairn's repository.",
 	}}
 }
 

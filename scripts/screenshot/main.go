@@ -1,8 +1,9 @@
 // Command screenshot turns a terminal capture into a PNG. It reads the text
-// `tmux capture-pane -p -e` prints (one row per line, colours as SGR
-// escapes) and draws it cell by cell:
+// `tmux capture-pane -p -e -N` prints (one row per line, colours as SGR
+// escapes, trailing spaces kept so that backgrounds reach the edge) and
+// draws it cell by cell:
 //
-//	tmux capture-pane -p -e -t cairn > capture.txt
+//	tmux capture-pane -p -e -N -t cairn > capture.txt
 //	go run ./scripts/screenshot -in capture.txt -out shot.png
 //
 // With no -in it reads standard input.

@@ -8,6 +8,7 @@ import (
 	"charm.land/glamour/v2/styles"
 	"charm.land/lipgloss/v2"
 	"github.com/alecthomas/chroma/v2"
+	chromaformatters "github.com/alecthomas/chroma/v2/formatters"
 	chromastyles "github.com/alecthomas/chroma/v2/styles"
 )
 
@@ -41,6 +42,11 @@ type Palette struct {
 	// Chroma highlights code blocks. Nil selects a built-in chroma style
 	// that suits Dark.
 	Chroma *chroma.Style
+	// Formatter writes the highlighted code blocks (themes.Theme's
+	// ChromaFormatter, which writes a 256- or 16-colour theme's palette
+	// indexes as chosen). Nil selects chroma's 24-bit formatter, which
+	// Bubble Tea lowers to what the terminal supports.
+	Formatter chroma.Formatter
 	// Dark says the terminal background is dark; it picks glamour's dark or
 	// light style as the base the colours above override.
 	Dark bool
@@ -99,16 +105,36 @@ func styleConfig(p Palette) ansi.StyleConfig {
 	return c
 }
 
-// chromaNames remembers the name under which each custom chroma style was
-// registered, so a style is registered once however many renderers use it.
-var chromaNames = struct {
+// registry names what cairn registers in one of chroma's global
+// registries (styles, formatters), which are all glamour looks names up
+// in: each thing is registered once, under a name no other uses, however
+// many renderers use it.
+type registry[K comparable] struct {
 	sync.Mutex
-	byStyle map[*chroma.Style]string
-}{byStyle: map[*chroma.Style]string{}}
+	prefix string
+	names  map[K]string
+}
+
+// name returns key's name, calling register with a new name the first time.
+func (r *registry[K]) name(key K, register func(name string)) string {
+	r.Lock()
+	defer r.Unlock()
+	if name, ok := r.names[key]; ok {
+		return name
+	}
+	name := fmt.Sprintf("%s-%d", r.prefix, len(r.names)+1)
+	register(name)
+	r.names[key] = name
+	return name
+}
+
+var (
+	chromaNames    = registry[*chroma.Style]{prefix: "cairn-markdown", names: map[*chroma.Style]string{}}
+	formatterNames = registry[chroma.Formatter]{prefix: "cairn-formatter", names: map[chroma.Formatter]string{}}
+)
 
 // chromaStyleName returns the name glamour should look p's chroma style up
-// by. glamour only accepts names from chroma's global registry, so a custom
-// style is registered there under a name no other style uses.
+// by: a built-in style's, or the name p's own style is registered under.
 func chromaStyleName(p Palette) string {
 	if p.Chroma == nil {
 		if p.Dark {
@@ -116,20 +142,26 @@ func chromaStyleName(p Palette) string {
 		}
 		return lightChromaStyle
 	}
-	chromaNames.Lock()
-	defer chromaNames.Unlock()
-	if name, ok := chromaNames.byStyle[p.Chroma]; ok {
-		return name
+	return chromaNames.name(p.Chroma, func(name string) {
+		style, err := p.Chroma.Builder().Build()
+		if err != nil {
+			style = p.Chroma
+		}
+		style.Name = name
+		chromastyles.Register(style)
+	})
+}
+
+// chromaFormatterName returns the name glamour should look p's chroma
+// formatter up by: chroma's 24-bit one, or the name p's own formatter is
+// registered under.
+func chromaFormatterName(p Palette) string {
+	if p.Formatter == nil {
+		return chromaFormatter
 	}
-	name := fmt.Sprintf("cairn-markdown-%d", len(chromaNames.byStyle)+1)
-	style, err := p.Chroma.Builder().Build()
-	if err != nil {
-		style = p.Chroma
-	}
-	style.Name = name
-	chromastyles.Register(style)
-	chromaNames.byStyle[p.Chroma] = name
-	return name
+	return formatterNames.name(p.Formatter, func(name string) {
+		chromaformatters.Register(name, p.Formatter)
+	})
 }
 
 func setColor(dst **string, c string) {

@@ -46,7 +46,7 @@ func New(p Palette, width int) *Renderer {
 	term, err := glamour.NewTermRenderer(
 		glamour.WithStyles(styleConfig(p)),
 		glamour.WithWordWrap(width),
-		glamour.WithChromaFormatter(chromaFormatter),
+		glamour.WithChromaFormatter(chromaFormatterName(p)),
 	)
 	if err == nil {
 		r.term = term

@@ -106,7 +106,7 @@ func (r *Renderer) termFor(src []byte) *glamour.TermRenderer {
 	t, err := glamour.NewTermRenderer(
 		glamour.WithStyles(styleConfig(r.palette)),
 		glamour.WithWordWrap(w),
-		glamour.WithChromaFormatter(chromaFormatter),
+		glamour.WithChromaFormatter(chromaFormatterName(r.palette)),
 	)
 	if err != nil {
 		return r.term
