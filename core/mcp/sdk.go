@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cairn-dev/cairn/core/child"
 	"io"
 	"maps"
 	"net/http"
@@ -87,14 +88,14 @@ func (c *sdkConn) dialSSE(ctx context.Context, client *sdk.Client, s Server) (Co
 func (c *sdkConn) dialCommand(ctx context.Context, client *sdk.Client, s Server, stderr io.Writer) (Conn, error) {
 	cmd := exec.Command(s.Command, s.Args...)
 	cmd.Dir = s.Dir
-	cmd.Env = inheritedEnv(os.Getenv)
+	cmd.Env = child.Env(os.Getenv)
 	for _, k := range sortedKeys(s.Env) {
 		cmd.Env = append(cmd.Env, k+"="+s.Env[k])
 	}
 	cmd.Stderr = stderr
 	// Children that keep stderr open must not hold up Close.
 	cmd.WaitDelay = stopGrace
-	ownGroup(cmd)
+	child.OwnGroup(cmd)
 	t := &killOnCancel{CommandTransport: sdk.CommandTransport{Command: cmd, TerminateDuration: stopGrace}}
 	cs, err := client.Connect(ctx, t, nil)
 	if t.stop != nil {
@@ -102,7 +103,7 @@ func (c *sdkConn) dialCommand(ctx context.Context, client *sdk.Client, s Server,
 	}
 	if err != nil {
 		if cmd.Process != nil {
-			killGroup(cmd)
+			child.KillGroup(cmd)
 			_ = cmd.Wait()
 		}
 		return nil, err
@@ -125,31 +126,8 @@ func (k *killOnCancel) Connect(ctx context.Context) (sdk.Connection, error) {
 		return nil, err
 	}
 	cmd := k.Command
-	k.stop = context.AfterFunc(ctx, func() { killGroup(cmd) })
+	k.stop = context.AfterFunc(ctx, func() { child.KillGroup(cmd) })
 	return conn, nil
-}
-
-// inheritedVars are the variables of cairn's environment a command server
-// gets, besides its own env: what programs need to run, not cairn's
-// secrets (API keys), as the official SDKs do.
-var inheritedVars = []string{
-	"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TZ",
-	"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy",
-	"SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS",
-	// Windows
-	"APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATHEXT", "PROCESSOR_ARCHITECTURE",
-	"SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "TMP", "USERNAME", "USERPROFILE", "PROGRAMFILES", "COMSPEC",
-}
-
-// inheritedEnv is the environment a command server starts from.
-func inheritedEnv(getenv func(string) string) []string {
-	var env []string
-	for _, k := range inheritedVars {
-		if v := getenv(k); v != "" {
-			env = append(env, k+"="+v)
-		}
-	}
-	return env
 }
 
 // signal wakes whoever waits on ch, once: one pending signal is enough.
@@ -330,7 +308,7 @@ func (c *sdkConn) Close() error {
 		if c.cmd != nil {
 			// npx and uvx start the real server as a child: stop the
 			// whole group, not just the wrapper.
-			killGroup(c.cmd)
+			child.KillGroup(c.cmd)
 		}
 	})
 	return err
