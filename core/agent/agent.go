@@ -75,6 +75,9 @@ type Connection struct {
 
 // Approver decides whether a tool call may run; *approval.Gate is one. It
 // asks through ask, which puts questions in the session's event stream.
+// The context carries the interceptors' verdict on the call
+// (approval.VerdictOf): an Approver honours it, or passes the context on
+// to one that does.
 type Approver interface {
 	Check(ctx context.Context, tool core.Tool, call core.ToolCall, ask core.Asker) approval.Decision
 }
@@ -151,6 +154,10 @@ type Config struct {
 	// Processes holds the session's background commands (see
 	// processes.go); nil means none can be started.
 	Processes *background.Table
+
+	// Interceptors watch and steer the loop at fixed points (hooks,
+	// extensions), in order; see Interceptor.
+	Interceptors []Interceptor
 }
 
 // Errors returned by commands.
@@ -193,6 +200,7 @@ type Session struct {
 	compacting   bool
 	closed       bool
 	runs         sync.WaitGroup
+	icpt         interceptState
 }
 
 type queued struct {
@@ -271,6 +279,10 @@ func (s *Session) Close() {
 	s.mu.Unlock()
 	s.stop()
 	s.runs.Wait()
+	s.icpt.notes.Wait()
+	if !already {
+		s.endSession(EndExit)
+	}
 	s.closeProcesses()
 	if !already {
 		s.convMu.Lock()

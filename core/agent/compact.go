@@ -115,6 +115,10 @@ func (s *Session) compactionSettings() compaction.Settings {
 // A conversation no longer than what compaction keeps is not compacted
 // (ErrNothingToCompact), whatever the reason, as in pi 0.87.
 func (s *Session) compactNow(ctx context.Context, instructions string, reason core.CompactionReason) (core.CompactionResult, error) {
+	instructions, err := s.beforeCompact(ctx, reason, instructions)
+	if err != nil {
+		return core.CompactionResult{}, err
+	}
 	s.mu.Lock()
 	all, allIDs, model := slices.Clone(s.messages), slices.Clone(s.entryIDs), s.model
 	settings := s.compactionSettings()

@@ -224,6 +224,7 @@ func (s *Session) switchTo(open func(Conversations) (Loaded, error)) error {
 	if busy {
 		return errBusySwitch
 	}
+	s.endSession(EndSwitch)
 	s.convMu.Lock()
 	l, err := open(s.convs)
 	store := s.convs.Store()

@@ -55,6 +55,7 @@ func (s *Session) Ask(ctx context.Context, q core.Question) (core.Answer, core.O
 	s.questions[q.ID] = oq
 	s.mu.Unlock()
 	s.publish(q)
+	s.notify(q)
 
 	var ans core.Answer
 	out := core.Answered

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -159,6 +160,9 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 	retry := s.cfg.Retry
 	attempt := 0
 	overflowRetried := false
+	if pending = s.prepareRun(ctx, pending); len(pending) == 0 {
+		return "" // every message was handled or blocked by an interceptor
+	}
 	for {
 		final, added := s.runAgent(ctx, pending, attempt)
 		pending = nil
@@ -228,6 +232,9 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 	var added []core.Message
 	var last *core.AssistantMessage
 	var lastErr error
+	// answering says the last turn's tool results await the model's
+	// answer; continued counts Stop handlers' continuations.
+	answering, continued := false, 0
 	// dequeued is where in pending the messages taken from the queues
 	// start (-1: none). As in pi 0.87, queue_update announces them just
 	// before they enter the conversation, after the turn's turn_start.
@@ -238,17 +245,33 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 	}
 	s.waitForTools(ctx)
 	for {
+		admitted := s.admitQueued(ctx, pending, dequeued)
+		if !answering && len(pending) > 0 && len(slices.Concat(admitted...)) == 0 {
+			// Interceptors took every message: nothing to ask the model,
+			// unless a follow-up waits.
+			if dequeued >= 0 {
+				s.publishQueue()
+			}
+			if follow := s.takeFollowUp(); len(follow) > 0 {
+				pending, dequeued = follow, 0
+				continue
+			}
+			pending, dequeued = nil, -1
+			break
+		}
 		s.publish(core.TurnStart{})
 		tools := s.cfg.Toolset.Tools()
 		if m := s.declareSystem(tools); m != nil {
 			added = append(added, m)
 		}
-		for i, m := range pending {
+		for i, ms := range admitted {
 			if i == dequeued {
 				s.publishQueue()
 			}
-			s.appendMessage(m)
-			added = append(added, m)
+			for _, m := range ms {
+				s.appendMessage(m)
+				added = append(added, m)
+			}
 		}
 		pending, dequeued = nil, -1
 		msg, err := s.streamTurn(ctx, tools)
@@ -256,17 +279,21 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 		added = append(added, msg)
 		if msg.StopReason == core.StopError || msg.StopReason == core.StopAborted {
 			s.publish(core.TurnEnd{Message: msg, ToolResults: []*core.ToolResultMessage{}})
+			s.turnEnded(ctx, msg, nil)
 			break
 		}
 		if retrying > 0 {
 			s.publish(core.AutoRetryEnd{Success: true, Attempt: retrying})
 			retrying = 0
 		}
-		results, steering := s.runTools(ctx, msg)
+		results, extra, steering := s.runTools(ctx, msg)
 		for _, r := range results {
 			added = append(added, r)
 		}
+		added = append(added, extra...)
+		answering = len(results) > 0
 		s.publish(core.TurnEnd{Message: msg, ToolResults: results})
+		s.turnEnded(ctx, msg, results)
 		if ctx.Err() != nil {
 			break
 		}
@@ -284,12 +311,19 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			pending, dequeued = follow, 0
 			continue
 		}
+		if m := s.stopping(ctx, msg, &continued); m != nil {
+			pending = []core.Message{m}
+			continue
+		}
 		break
 	}
 	if dequeued >= 0 {
 		// Taken from the queue, then the run stopped (aborted): the queue
 		// changed all the same.
 		s.publishQueue()
+	}
+	if last == nil {
+		return nil, added
 	}
 	return &finalMessage{AssistantMessage: last, err: lastErr}, added
 }
@@ -338,6 +372,7 @@ func (s *Session) streamTurn(ctx context.Context, tools []core.Tool) (*core.Assi
 	model, thinking := s.model, s.thinking
 	history := core.ToLLM(s.messages)
 	s.mu.Unlock()
+	history = s.interceptContext(ctx, history)
 	conn, err := s.cfg.Open(model)
 	if err != nil {
 		msg := &core.AssistantMessage{API: model.API, Provider: model.Provider, Model: model.ID, StopReason: core.StopError, ErrorMessage: err.Error(), Timestamp: s.now()}
@@ -406,12 +441,13 @@ var updateKinds = [...]core.UpdateKind{
 // "prompt" when the config gives only text).
 func (s *Session) systemSections(tools []core.Tool) []core.PromptSection {
 	if s.cfg.SystemSections != nil {
-		return s.cfg.SystemSections(tools)
+		return append(s.cfg.SystemSections(tools), s.addedSections()...)
 	}
+	var secs []core.PromptSection
 	if text := s.cfg.SystemPrompt(tools); text != "" {
-		return []core.PromptSection{{Name: "prompt", Text: text}}
+		secs = []core.PromptSection{{Name: "prompt", Text: text}}
 	}
-	return nil
+	return append(secs, s.addedSections()...)
 }
 
 // joinSections is the prompt text of sections.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
 )
 
 // Result texts the model sees when a call did not run, worded as pi words
@@ -31,6 +32,10 @@ type toolRun struct {
 	result  core.ToolResult
 	// duration is how long the tool ran; nil when it did not run.
 	duration *time.Duration
+	// verdict is what the interceptors said about the call, for the
+	// approver; added is the context they added to its result.
+	verdict approval.Verdict
+	added   []core.Message
 }
 
 // runTools executes the tool calls of msg: each is announced, checked
@@ -40,10 +45,12 @@ type toolRun struct {
 // conversation in call order once all are done, as in pi. A
 // steering message that arrives while the calls are prepared skips the
 // calls that have not started (interrupt mode immediate) and is returned.
-func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) ([]*core.ToolResultMessage, []core.Message) {
+//
+// added are the messages interceptors added after the results.
+func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) (results []*core.ToolResultMessage, added, steering []core.Message) {
 	blocks := msg.ToolCalls()
 	if len(blocks) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	runs := make([]*toolRun, len(blocks))
 	for i, b := range blocks {
@@ -58,7 +65,6 @@ func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) ([]*
 		}
 		s.prepare(ctx, r)
 	}
-	var steering []core.Message
 	if s.cfg.InterruptMode == InterruptImmediate {
 		if steering = s.takeSteering(); len(steering) > 0 {
 			for _, r := range runs {
@@ -69,7 +75,7 @@ func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) ([]*
 		}
 	}
 	s.execute(ctx, runs)
-	results := make([]*core.ToolResultMessage, len(runs))
+	results = make([]*core.ToolResultMessage, len(runs))
 	for i, r := range runs {
 		res := &core.ToolResultMessage{
 			ToolCallID: r.call.ID,
@@ -82,7 +88,13 @@ func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) ([]*
 		s.appendMessage(res)
 		results[i] = res
 	}
-	return results, steering
+	for _, r := range runs {
+		for _, m := range r.added {
+			s.appendMessage(m)
+			added = append(added, m)
+		}
+	}
+	return results, added, steering
 }
 
 // prepare announces a call and decides whether it may run: the tool must
@@ -109,8 +121,10 @@ func (s *Session) prepare(ctx context.Context, r *toolRun) {
 		r.result = core.ErrorResult(argsErr.Error())
 	case ctx.Err() != nil:
 		r.result = core.ErrorResult(textAborted)
+	case !s.interceptCall(ctx, r):
+		// Refused by an interceptor; r.result says why.
 	case s.cfg.Approver != nil:
-		d := s.cfg.Approver.Check(ctx, r.tool, r.call, asker{s})
+		d := s.cfg.Approver.Check(approval.WithVerdict(ctx, r.verdict), r.tool, r.call, asker{s})
 		if d.Warning != "" {
 			s.publish(core.Notice{Level: core.NotifyWarning, Message: d.Warning})
 		}
@@ -120,7 +134,7 @@ func (s *Session) prepare(ctx context.Context, r *toolRun) {
 		}
 		r.run = true
 	default:
-		r.run = true
+		r.run = r.verdict.Kind != approval.VerdictAsk || s.confirmCall(ctx, r)
 	}
 }
 
@@ -151,6 +165,7 @@ func (s *Session) execute(ctx context.Context, runs []*toolRun) {
 			r.result = s.executeOne(ctx, r)
 			d := s.cfg.Now().Sub(start) // monotonic with time.Now
 			r.duration = &d
+			s.interceptResult(ctx, r)
 			s.publishEnd(r)
 		}()
 	}

@@ -40,6 +40,9 @@ const (
 	// (core.CheckArguments), so it was refused without asking; Reason
 	// says what was wrong.
 	ByArguments Decider = "arguments"
+	// ByInterceptor: an interceptor's VerdictAllow let the call through
+	// where a rule could have; Reason names the interceptor.
+	ByInterceptor Decider = "interceptor"
 )
 
 // Decision is the outcome of Gate.Check.
@@ -52,7 +55,8 @@ type Decision struct {
 	// the scope of the rule that covered the call. Empty for denials and
 	// for calls the mode lets through.
 	Scope Scope
-	// Reason is the person's reason for a denial, if they gave one.
+	// Reason is the person's reason for a denial, if they gave one (for
+	// ByInterceptor, the interceptor that allowed the call).
 	Reason string
 	// Rules are the rules the person's answer created, if any.
 	Rules []Rule

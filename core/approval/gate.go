@@ -169,11 +169,15 @@ func (g *Gate) Rules(scope Scope) []Rule {
 // The arguments it judges are the ones the tool will run with: arguments
 // core.CheckArguments refuses are refused here too, unasked, and a path is
 // judged as toolpath.Resolve reads it, links followed.
+//
+// An interceptor's Verdict carried by ctx (WithVerdict) can save a
+// question as a rule would, or force one; see VerdictAllow and VerdictAsk.
 func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, ask core.Asker) Decision {
 	cat := tool.Category()
 	mode := g.Mode()
 	name := toolName(tool, call)
 	reads := readsPath(tool)
+	verdict := VerdictOf(ctx)
 	if subjectKind(cat) != subjectTool || reads {
 		if _, err := core.CheckArguments(tool.Spec(), call.Arguments); err != nil {
 			return Decision{By: ByArguments, Reason: err.Error()}
@@ -195,7 +199,7 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 	outside := cat == core.CategoryEdit && !g.writableWithoutAsking(subject)
 	asks := mode.Asks(cat) || outside && mode == ModeAutoEdit
 	use := sandboxUse(tool, call)
-	if protected == "" && use != core.LeavesSandbox && !asks {
+	if protected == "" && use != core.LeavesSandbox && !asks && verdict.Kind != VerdictAsk {
 		return Decision{Allow: true, By: ByMode}
 	}
 	g.mu.Lock()
@@ -211,8 +215,12 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		return g.askProtected(ctx, ask, name, subject, joinReasons(leaveReason, protected), call)
 	case protected != "":
 		return g.askProtected(ctx, ask, name, subject, protected, call)
+	case verdict.Kind == VerdictAsk:
+		// Asked whatever the sandbox and the rules would say.
 	case use == core.Sandboxed && mode == ModeAutoEdit:
 		return Decision{Allow: true, By: BySandbox}
+	case verdict.Kind == VerdictAllow:
+		return Decision{Allow: true, By: ByInterceptor, Reason: verdict.From}
 	case session.covers(name, cat, subject):
 		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
 	case always.covers(name, cat, subject):
@@ -226,6 +234,7 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		// auto_edit would not allow it either.
 		q.unattended = unattendedWriteReason
 	}
+	q.withVerdict(verdict)
 	return g.ask(ctx, ask, q)
 }
 
@@ -284,6 +293,8 @@ type question struct {
 	background    bool   // the command is to run in the background
 	warning       string // why the call needs care, shown with the question
 	options       []Option
+	// asks is why an interceptor asked for the question (VerdictAsk).
+	asks string
 	// unattended, when set, is why the call is refused where nobody can be
 	// asked, and what would allow it; unattendedReason otherwise.
 	unattended string
@@ -334,6 +345,9 @@ func (g *Gate) question(name string, cat core.ApprovalCategory, subject string) 
 // the person sees the rule before agreeing to it.
 func (q question) message() string {
 	var parts []string
+	if q.asks != "" {
+		parts = append(parts, q.asks)
+	}
 	if q.warning != "" {
 		parts = append(parts, "Careful: this call "+q.warning+".")
 	}

@@ -41,7 +41,9 @@ func readsPath(tool core.Tool) bool {
 // the project and the temporary directory, asked about elsewhere (with
 // rules for the path), and always asked about where secrets are.
 func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall, ask core.Asker) Decision {
-	if g.Mode() == ModeYolo {
+	verdict := VerdictOf(ctx)
+	forced := verdict.Kind == VerdictAsk
+	if g.Mode() == ModeYolo && !forced {
 		return Decision{Allow: true, By: ByMode}
 	}
 	name := toolName(tool, call)
@@ -50,10 +52,10 @@ func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall
 	if reason := g.secretReason(subject, abs); reason != "" {
 		return g.askProtected(ctx, ask, name, subject, reason, call)
 	}
-	if abs != "" && (g.dir != "" && toolpath.Within(abs, g.dir) || toolpath.Within(abs, g.temp)) {
+	if !forced && abs != "" && (g.dir != "" && toolpath.Within(abs, g.dir) || toolpath.Within(abs, g.temp)) {
 		return Decision{Allow: true, By: ByMode}
 	}
-	if g.Mode() == ModeAuto {
+	if g.Mode() == ModeAuto && !forced {
 		// pi's behaviour: reads anywhere run unasked; only the secrets
 		// above are still asked about.
 		return Decision{Allow: true, By: ByMode}
@@ -65,6 +67,10 @@ func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall
 	switch {
 	case denied:
 		return Decision{By: ByRule}
+	case forced:
+		// Asked whatever the rules would say.
+	case verdict.Kind == VerdictAllow:
+		return Decision{Allow: true, By: ByInterceptor, Reason: verdict.From}
 	case session.coversRead(name, subject):
 		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
 	case always.coversRead(name, subject):
@@ -79,6 +85,7 @@ func (g *Gate) checkRead(ctx context.Context, tool core.Tool, call core.ToolCall
 		q.options = append(q.options, OptionAllowAlways)
 	}
 	q.options = append(q.options, OptionDeny, OptionDenyReason)
+	q.withVerdict(verdict)
 	return g.ask(ctx, ask, q)
 }
 
