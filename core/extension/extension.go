@@ -276,22 +276,17 @@ func (e *extension) kill() {
 	}
 }
 
-// stop tells a ready extension the session ends, closes its stdin, and
-// kills it when it has not gone after stopGrace.
+// stop closes the extension's stdin (the session's end told it
+// session_shutdown) and kills it when it has not gone after stopGrace.
 func (e *extension) stop() {
 	e.mu.Lock()
-	c, was := e.conn, e.state
+	c := e.conn
 	if e.state == Ready || e.state == Starting {
 		e.state = Stopped
 	}
 	e.mu.Unlock()
 	if c == nil {
 		return
-	}
-	if was == Ready && e.handles("session_shutdown") {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		_, _ = e.event(ctx, "session_shutdown", map[string]any{"type": "session_shutdown"})
-		cancel()
 	}
 	c.close()
 	select {
