@@ -23,6 +23,10 @@ type conn struct {
 	// goroutine for requests (which may wait for a person).
 	serve func(m jsonrpc2.Message) (any, *jsonrpc2.Error)
 
+	// trace, when set, sees every line: from the extension (in true) or
+	// to it.
+	trace func(in bool, line []byte)
+
 	wmu sync.Mutex
 
 	mu      sync.Mutex
@@ -56,6 +60,9 @@ func (c *conn) read(r io.Reader) {
 			err = ErrFrameTooLong
 			break
 		}
+		if c.trace != nil {
+			c.trace(true, line)
+		}
 		m, _, derr := jsonrpc2.Decode(line)
 		if derr != nil {
 			if bad++; bad >= maxBadFrames {
@@ -64,8 +71,12 @@ func (c *conn) read(r io.Reader) {
 			}
 			continue
 		}
-		bad = 0
-		c.dispatch(m)
+		if c.dispatch(m) {
+			bad = 0
+		} else if bad++; bad >= maxBadFrames {
+			err = fmt.Errorf("sent %d messages in a row that cairn cannot use", bad)
+			break
+		}
 	}
 	if errors.Is(err, io.EOF) {
 		err = io.EOF
@@ -76,24 +87,29 @@ func (c *conn) read(r io.Reader) {
 	close(c.done)
 }
 
-func (c *conn) dispatch(m jsonrpc2.Message) {
+// dispatch routes a message; it reports false for one cairn cannot use
+// (a notification it refused, a response to no request).
+func (c *conn) dispatch(m jsonrpc2.Message) bool {
 	switch m.Kind {
 	case jsonrpc2.Response:
 		c.mu.Lock()
 		ch := c.pending[string(m.ID)]
 		delete(c.pending, string(m.ID))
 		c.mu.Unlock()
-		if ch != nil {
-			ch <- m
+		if ch == nil {
+			return false
 		}
+		ch <- m
 	case jsonrpc2.Notification:
-		_, _ = c.serve(m)
+		_, err := c.serve(m)
+		return err == nil
 	case jsonrpc2.Request:
 		go func() {
 			result, rerr := c.serve(m)
 			c.respond(m.ID, result, rerr)
 		}()
 	}
+	return true
 }
 
 // readErr is why reading ended (io.EOF: the extension closed its stdout).
@@ -124,6 +140,9 @@ func (c *conn) write(v any) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	if c.trace != nil {
+		c.trace(false, line)
+	}
 	_, err = c.w.Write(append(line, '\n'))
 	return err
 }

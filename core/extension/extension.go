@@ -116,6 +116,9 @@ func (e *extension) start(ctx context.Context) {
 		return
 	}
 	c := newConn(stdin, e.serve)
+	if tr := e.m.opts.Trace; tr != nil {
+		c.trace = func(in bool, line []byte) { tr(e.cfg.Name, in, line) }
+	}
 	e.mu.Lock()
 	e.conn, e.cmd = c, cmd
 	e.mu.Unlock()
@@ -125,7 +128,7 @@ func (e *extension) start(ctx context.Context) {
 	defer cancel()
 	raw, err := c.call(ictx, MethodInitialize, InitializeParams{
 		ProtocolVersion: ProtocolVersion, CairnVersion: e.m.opts.CairnVersion, Cwd: e.m.opts.Cwd,
-		Mode: e.m.opts.Mode, HasUI: e.m.hasUI(), UI: e.m.ui(),
+		Mode: e.m.opts.Mode, HasUI: e.m.hasUI(), UI: nonNil(e.m.ui()),
 	})
 	if err == nil {
 		err = e.initialized(raw)
@@ -134,7 +137,7 @@ func (e *extension) start(ctx context.Context) {
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("it did not answer initialize within %s", e.m.opts.StartTimeout)
 		}
-		e.fail(e.why(err))
+		e.fail(e.withStderr(e.why(err)))
 		e.kill()
 		return
 	}
@@ -200,7 +203,6 @@ func (e *extension) watch(stdout io.Reader) {
 	}
 	e.conn.close()
 	waitErr := e.cmd.Wait()
-	close(e.exited)
 	why := readErr
 	if why == io.EOF {
 		why = errors.New("it closed its output")
@@ -210,6 +212,7 @@ func (e *extension) watch(stdout io.Reader) {
 	} else {
 		why = fmt.Errorf("cut off: it %w", readErr)
 	}
+	why = e.withStderr(why)
 	e.mu.Lock()
 	was := e.state
 	switch was {
@@ -219,21 +222,27 @@ func (e *extension) watch(stdout io.Reader) {
 		e.state, e.err = Crashed, why
 	}
 	e.mu.Unlock()
+	close(e.exited)
 	e.m.changed()
 	if was == Ready && !e.m.closing() {
-		e.m.show(core.Notice{Level: core.NotifyError, Message: fmt.Sprintf("extension %q stopped: %s", e.cfg.Name, e.why(why))})
+		e.m.show(core.Notice{Level: core.NotifyError, Message: fmt.Sprintf("extension %q stopped: %v", e.cfg.Name, why)})
 	}
 }
 
-// why adds the last lines of stderr to err.
+// why says why a call failed: for an extension that is gone, why it
+// stopped (with the last lines of its stderr).
 func (e *extension) why(err error) error {
 	if errors.Is(err, errClosed) {
 		<-e.exitedOrNow()
-		_, werr := e.snapshot()
-		if werr != nil {
-			err = werr
+		if _, werr := e.snapshot(); werr != nil {
+			return werr
 		}
 	}
+	return err
+}
+
+// withStderr adds the last lines of stderr to err.
+func (e *extension) withStderr(err error) error {
 	if t := e.stderr.lastLines(tailLines); t != "" {
 		return fmt.Errorf("%w\nlast lines of its stderr:\n%s", err, t)
 	}

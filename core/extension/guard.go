@@ -16,8 +16,8 @@ const (
 	MaxFrameBytes = 16 << 20
 	// floodBurst and floodRate bound its output over time: it may write
 	// floodBurst bytes at once, and floodRate bytes a second after that.
-	floodBurst = 64 << 20
-	floodRate  = 16 << 20
+	floodBurst = 32 << 20
+	floodRate  = 4 << 20
 	// maxBadFrames is how many unreadable lines in a row cut it off.
 	maxBadFrames = 8
 )
@@ -25,7 +25,7 @@ const (
 // ErrFrameTooLong and ErrFlood say why an extension was cut off.
 var (
 	ErrFrameTooLong = fmt.Errorf("sent a message longer than %d MiB", MaxFrameBytes>>20)
-	ErrFlood        = errors.New("wrote more output than cairn reads (over 16 MiB a second)")
+	ErrFlood        = errors.New("wrote more output than cairn reads (over 4 MiB a second)")
 )
 
 // guard reads an extension's stdout and fails, cutting it off, when a

@@ -47,6 +47,9 @@ type Options struct {
 	// DialogTimeout bounds a dialog whose call gives no timeout; zero
 	// means none (a person is there to answer).
 	DialogTimeout time.Duration
+	// Trace, when set, is given every line exchanged with an extension
+	// (in: from it), for tests and debugging.
+	Trace func(extension string, in bool, line []byte)
 }
 
 // Manager runs a session's extensions. It is the extensions' tool source
