@@ -50,7 +50,7 @@ type StatusChanged struct {
 }
 
 // WidgetChanged sets (Lines not nil) or clears the widget Key: lines of
-// text shown above or below the editor.
+// text shown above or below the editor (above when Placement is empty).
 type WidgetChanged struct {
 	Key       string
 	Lines     []string

@@ -78,20 +78,7 @@ func Discover(dir string, scope Scope) []Config {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		path := filepath.Join(dir, e.Name())
-		c := Config{Name: strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())), Scope: scope, Path: path, Dir: dir}
-		info, err := os.Stat(path)
-		switch {
-		case err != nil:
-			c.Err = err
-		case info.IsDir():
-			c.Name, c.Dir = e.Name(), path
-			c.Err = c.readManifest(filepath.Join(path, ManifestFile))
-		case info.Mode().IsRegular() && info.Mode()&0o111 != 0:
-			c.Command = path
-		default:
-			c.Err = fmt.Errorf("%s is neither an executable file nor a directory with an %s", path, ManifestFile)
-		}
+		c := at(filepath.Join(dir, e.Name()), scope)
 		if c.Err == nil && c.Command == "" {
 			// A disabled manifest.
 			continue
@@ -170,4 +157,39 @@ func strictJSON(data []byte, v any) error {
 		return fmt.Errorf("more than one JSON value")
 	}
 	return nil
+}
+
+// ScopePath is an extension named on the command line (--extension).
+const ScopePath Scope = "path"
+
+// FromPath is the extension at path (an executable file, or a directory
+// with an extension.json), relative to cwd.
+func FromPath(path, cwd string) Config {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
+	}
+	c := at(path, ScopePath)
+	if c.Err == nil && c.Command == "" {
+		c.Err = fmt.Errorf("%s is disabled in its %s", path, ManifestFile)
+	}
+	return c
+}
+
+// at is the extension at path: an executable file, or a directory with
+// an extension.json (a disabled one has no Command).
+func at(path string, scope Scope) Config {
+	c := Config{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), Scope: scope, Path: path, Dir: filepath.Dir(path)}
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		c.Err = err
+	case info.IsDir():
+		c.Name, c.Dir = filepath.Base(path), path
+		c.Err = c.readManifest(filepath.Join(path, ManifestFile))
+	case info.Mode().IsRegular() && info.Mode()&0o111 != 0:
+		c.Command = path
+	default:
+		c.Err = fmt.Errorf("%s is neither an executable file nor a directory with an %s", path, ManifestFile)
+	}
+	return c
 }

@@ -252,11 +252,11 @@ func uiEvent(p UIParams) (core.Event, *jsonrpc2.Error) {
 		if p.WidgetKey == "" {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "setWidget needs a widgetKey")
 		}
+		// An absent placement stays absent (pi's rpc leaves it out); front
+		// ends put such a widget above the editor.
 		place := p.WidgetPlacement
 		switch place {
-		case "":
-			place = core.WidgetAboveEditor
-		case core.WidgetAboveEditor, core.WidgetBelowEditor:
+		case "", core.WidgetAboveEditor, core.WidgetBelowEditor:
 		default:
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, `widgetPlacement must be "aboveEditor" or "belowEditor"`)
 		}
