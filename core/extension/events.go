@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/jsonrpc2"
 )
 
 // The events an extension may handle, by pi's names.
@@ -285,6 +286,11 @@ func (e *extension) command(ctx context.Context, text string) (agent.InputResult
 	}
 	_, err := e.callOp(ctx, MethodRunCommand, RunCommandParams{Name: name, Args: rest})
 	if err != nil {
+		var rpcErr *jsonrpc2.Error
+		if errors.As(err, &rpcErr) {
+			// The extension's own words.
+			err = errors.New(rpcErr.Message)
+		}
 		return agent.InputResult{Action: agent.InputBlock, Reason: fmt.Sprintf("/%s failed: %v", name, e.why(err))}, true, nil
 	}
 	return agent.InputResult{Action: agent.InputHandled}, true, nil

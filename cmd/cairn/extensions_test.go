@@ -1,0 +1,130 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// extExamples is where the example extensions live (absolute: tests
+// change directory).
+var extExamples, _ = filepath.Abs("../../docs/examples/extensions")
+
+// needProgram skips when a language's program is missing, except in CI.
+func needProgram(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is needed in CI: %v", name, err)
+		}
+		t.Skipf("%s is not installed", name)
+	}
+}
+
+// extHome is a cairn directory whose extensions directory holds the
+// example files named, and a working directory of its own.
+func extHome(t *testing.T, files ...string) map[string]string {
+	t.Helper()
+	t.Chdir(t.TempDir())
+	home := t.TempDir()
+	dir := filepath.Join(home, "extensions")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		src, err := filepath.Abs(filepath.Join(extExamples, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(src, filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return map[string]string{"CAIRN_DIR": home, "PATH": os.Getenv("PATH"), "HOME": os.Getenv("HOME")}
+}
+
+// In print mode a dialog fails at once with the typed error: /greet's
+// select is refused and the command says so.
+func TestPrintExtensionDialogFailsFast(t *testing.T) {
+	needProgram(t, "python3")
+	vars := extHome(t, "greet.py")
+	vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [{"text": "not asked"}]}`)
+	r := invoke(t, vars, nil, "--no-session", "--provider", "faux", "-p", "/greet")
+	if !strings.Contains(r.stderr, "no UI in this mode") || strings.Contains(r.stdout, "not asked") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The Node gate blocks a dangerous command in print mode (nobody to
+// ask) and lets a harmless one run.
+func TestPrintExtensionGateBlocksRm(t *testing.T) {
+	needProgram(t, "node")
+	vars := extHome(t, "guard.mjs")
+	vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "rm -rf victim"}}]},
+	  {"text": "Done."}
+	]}`)
+	if err := os.Mkdir("victim", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "yolo", "-p", "go")
+	if _, err := os.Stat("victim"); err != nil {
+		t.Fatalf("the command ran: %v", err)
+	}
+	if !strings.Contains(r.stdout, `Dangerous command blocked (no UI to ask)`) {
+		t.Fatalf("exit %d\nstdout %.4000s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	// --no-extensions: no gate.
+	r = invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "yolo", "--no-extensions", "-p", "go")
+	if _, err := os.Stat("victim"); err == nil {
+		t.Fatalf("--no-extensions still ran the gate\nstdout %.3000s", r.stdout)
+	}
+}
+
+// The Go tool is offered to the model and its result comes back.
+func TestPrintExtensionTool(t *testing.T) {
+	home := extHome(t)
+	dir := filepath.Join(home["CAIRN_DIR"], "extensions", "wordcount")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "wordcount"), ".")
+	build.Dir = filepath.Join(extExamples, "wordcount")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"command":"./wordcount"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "word_count", "arguments": {"text": "a b c"}}]},
+	  {"text": "Done."}
+	]}`)
+	r := invoke(t, home, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "yolo", "-p", "count")
+	if !strings.Contains(r.stdout, `"text":"3 words, 1 lines"`) {
+		t.Fatalf("exit %d\nstdout %.4000s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A project's extensions run only once the project is trusted.
+func TestProjectExtensionsNeedTrust(t *testing.T) {
+	needProgram(t, "node")
+	vars := extHome(t)
+	if err := os.MkdirAll(".cairn/extensions", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, _ := filepath.Abs(filepath.Join(extExamples, "guard.mjs"))
+	if err := os.Symlink(src, ".cairn/extensions/guard.mjs"); err != nil {
+		t.Fatal(err)
+	}
+	r := invoke(t, vars, nil, "ext", "list")
+	if r.code != exitOK || strings.Contains(r.stdout, "guard") || !strings.Contains(r.stdout, "not trusted") {
+		t.Fatalf("untrusted: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = invoke(t, vars, nil, "ext", "list", "--trust-project")
+	if r.code != exitOK || !strings.Contains(r.stdout, "guard (project") || !strings.Contains(r.stdout, "ready") || !strings.Contains(r.stdout, "events: tool_call") {
+		t.Fatalf("trusted: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}

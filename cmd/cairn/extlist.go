@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/settings"
+	"github.com/cairn-dev/cairn/core/toolset"
+)
+
+const extUsage = `Usage: cairn ext list [--trust-project] [--timeout SECONDS]
+
+Starts every extension a session here would run (~/.cairn/extensions, the
+project's .cairn/extensions once it is trusted, the "extensions" setting),
+and shows each with its state and what it registered: tools (inactive ones
+marked), / commands and the events it handles.
+`
+
+// extCommand runs `cairn ext ...`.
+func extCommand(ctx context.Context, args []string, streams IOStreams, getenv func(string) string) int {
+	if len(args) == 0 || args[0] != "list" {
+		fmt.Fprint(streams.Err, extUsage)
+		return exitUsage
+	}
+	opts := &Options{}
+	timeout := 10 * time.Second
+	for i := 1; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--trust-project":
+			opts.TrustProject = true
+		case a == "--timeout" && i+1 < len(args):
+			i++
+			var secs float64
+			if _, err := fmt.Sscanf(args[i], "%g", &secs); err != nil || secs <= 0 {
+				fmt.Fprintf(streams.Err, "cairn: --timeout needs a positive number of seconds, not %q\n", args[i])
+				return exitUsage
+			}
+			timeout = time.Duration(secs * float64(time.Second))
+		case a == "-h" || a == "--help":
+			fmt.Fprint(streams.Out, extUsage)
+			return exitOK
+		default:
+			fmt.Fprintf(streams.Err, "cairn: unknown argument %s\n%s", a, extUsage)
+			return exitUsage
+		}
+	}
+	env := newEnvironment(getenv)
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: find the working directory: %v\n", err)
+		return exitFailure
+	}
+	trusted := projectTrustFor(streams, env, opts, cwd, nil)
+	projectSettings := ""
+	if trusted.trusted() {
+		projectSettings = settings.ProjectFile(cwd)
+	}
+	st, err := settings.Load(settings.GlobalFile(env.dir), projectSettings)
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	}
+	configs := extensionConfigs(env, opts, trusted, st, cwd)
+	if !trusted.trusted() {
+		if entries, _ := os.ReadDir(extension.ProjectDir(cwd)); len(entries) > 0 {
+			fmt.Fprintf(streams.Out, "This project is not trusted: its extensions (%s) do not run. Trust it, or pass --trust-project.\n\n", extension.ProjectDir(cwd))
+		}
+	}
+	if len(configs) == 0 {
+		fmt.Fprintf(streams.Out, "No extensions. Put executables, or directories with an %s, in %s.\n", extension.ManifestFile, extension.UserDir(env.dir))
+		return exitOK
+	}
+	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: "list", CairnVersion: versionString(), Getenv: env.getenv, StartTimeout: timeout})
+	m.Start()
+	defer m.Close()
+	toolset.New(nil, toolset.Options{Limit: timeout + time.Second}, m).Wait(ctx, nil)
+	code := exitOK
+	for _, s := range m.Statuses() {
+		if !printExtension(streams, s) {
+			code = exitFailure
+		}
+	}
+	return code
+}
+
+// printExtension shows one extension; it reports false when it is not
+// ready.
+func printExtension(streams IOStreams, s extension.Status) bool {
+	fmt.Fprintf(streams.Out, "%s (%s, %s): %s\n", s.Config.Name, s.Config.Scope, s.Config.Path, s.State)
+	if s.Err != nil {
+		fmt.Fprintf(streams.Out, "%s\n", indentLines(s.Err.Error()))
+	}
+	for i, t := range s.Tools {
+		mark := ""
+		if !s.Active[i] {
+			mark = " (inactive)"
+		}
+		fmt.Fprintf(streams.Out, "  tool %s%s: %s\n", t.Name, mark, firstLine(t.Description))
+	}
+	for _, c := range s.Commands {
+		fmt.Fprintf(streams.Out, "  command /%s: %s\n", c.Name, c.Description)
+	}
+	if len(s.Events) > 0 {
+		fmt.Fprintf(streams.Out, "  events: %s\n", strings.Join(s.Events, ", "))
+	}
+	return s.State == extension.Ready
+}
