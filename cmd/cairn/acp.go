@@ -65,6 +65,7 @@ func acpHost(streams IOStreams, env environment, opts *Options, a *app) acp.Host
 		Workspace:  a.workspace,
 		Prompts:    templates,
 		MCPPrompts: a.mcp.servers(),
+		Extensions: a.extensions,
 		Cwd:        a.cwd,
 		Version:    versionString(),
 		Warn:       func(msg string) { fmt.Fprintf(streams.Err, "cairn: %s\n", msg) },

@@ -59,10 +59,17 @@ def greet(args):
     greeting = choice["value"]
     who = args or "world"
     ok = ui("confirm", title="Send it?", message="%s, %s!" % (greeting, who), timeout=60000)
-    if ok.get("confirmed"):
-        ui("setStatus", statusKey="greet", statusText="greeted %s with %s" % (who, greeting))
-    else:
-        ui("setStatus", statusKey="greet", statusText="greeting not sent")
+    status("greeted %s with %s" % (who, greeting) if ok.get("confirmed") else "greeting not sent")
+
+
+def status(text):
+    """Sets the status line; a front end without one (ACP) gets a notice."""
+    try:
+        ui("setStatus", statusKey="greet", statusText=text)
+    except RPCError as e:
+        if e.code != NO_UI:
+            raise
+        ui("notify", message=text)
 
 
 def serve(msg):
