@@ -128,3 +128,21 @@ func TestProjectExtensionsNeedTrust(t *testing.T) {
 		t.Fatalf("trusted: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// Extensions start beside the session: rpc answers while one never
+// finishes starting (it never answers initialize), and the extension is
+// stopped when the input ends.
+func TestRPCDoesNotWaitForExtensions(t *testing.T) {
+	vars := extHome(t)
+	script := filepath.Join(vars["CAIRN_DIR"], "extensions", "mute")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec cat >/dev/null\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [{"text": "unused"}]}`)
+	in := `{"id":"1","type":"get_state"}` + "\n" + `{"id":"2","type":"get_commands"}` + "\n"
+	r := invoke(t, vars, &in, "--mode", "rpc", "--no-session", "--provider", "faux")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"id":"1","type":"response","command":"get_state","success":true`) ||
+		!strings.Contains(r.stdout, `"command":"get_commands","success":true,"data":{"commands":[]}`) {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -26,6 +26,8 @@ type conn struct {
 	// trace, when set, sees every line: from the extension (in true) or
 	// to it.
 	trace func(in bool, line []byte)
+	// dispatchSync serves requests on the reading goroutine (fuzzing).
+	dispatchSync bool
 
 	wmu sync.Mutex
 
@@ -104,6 +106,11 @@ func (c *conn) dispatch(m jsonrpc2.Message) bool {
 		_, err := c.serve(m)
 		return err == nil
 	case jsonrpc2.Request:
+		if c.dispatchSync {
+			result, rerr := c.serve(m)
+			c.respond(m.ID, result, rerr)
+			break
+		}
 		go func() {
 			result, rerr := c.serve(m)
 			c.respond(m.ID, result, rerr)

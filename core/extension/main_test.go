@@ -102,7 +102,9 @@ func basicExtension() *sdk.Extension {
 			return sdk.Result{Content: []sdk.Content{sdk.Text(strings.Join(os.Environ(), "\n"))}}, nil
 		}})
 	x.RegisterTool(sdk.Tool{Name: "later", Description: "Inactive at first.", Parameters: json.RawMessage(`{"type":"object"}`), Inactive: true,
-		Execute: func(context.Context, *sdk.Call) (sdk.Result, error) { return sdk.Result{Content: []sdk.Content{sdk.Text("later")}}, nil }})
+		Execute: func(context.Context, *sdk.Call) (sdk.Result, error) {
+			return sdk.Result{Content: []sdk.Content{sdk.Text("later")}}, nil
+		}})
 	x.RegisterCommand(sdk.Command{Name: "hello", Description: "Greets.", Handler: func(ctx context.Context, args string, c *sdk.Context) error {
 		choice, ok, err := c.UI.Select(ctx, "Pick one", []string{"alpha", "beta"}, sdk.DialogOptions{})
 		if err != nil {
