@@ -116,7 +116,7 @@ func (m *Model) runCommand(text string) tea.Cmd {
 	if m.opts.MCPServers != nil && strings.HasPrefix(name, "mcp__") {
 		return m.runMCPPrompt(text)
 	}
-	if m.isExtensionCommand(name) {
+	if m.isExtensionCommand(name) || (m.opts.ExtensionsStarting != nil && m.opts.ExtensionsStarting()) {
 		return m.sendPrompt(editor.SubmitMsg{Text: text}, nil)
 	}
 	m.ed.SetValue(text)

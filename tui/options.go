@@ -62,6 +62,10 @@ type Options struct {
 	// ExtensionCommands lists the extensions' `/` commands (completion,
 	// /help); typing one sends it to the session, whose extension runs it.
 	ExtensionCommands func() []extension.Command
+	// ExtensionsStarting reports whether extensions are still starting:
+	// a /name no one knows yet goes to the session then, whose
+	// extensions, once started, may run it.
+	ExtensionsStarting func() bool
 	// FirstRun, when set, is shown instead of the transcript until a model
 	// is available: no credentials were found.
 	FirstRun *FirstRun
