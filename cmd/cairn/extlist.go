@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core/extension"
-	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/core/toolset"
 )
 
@@ -26,27 +25,9 @@ func extCommand(ctx context.Context, args []string, streams IOStreams, getenv fu
 		fmt.Fprint(streams.Err, extUsage)
 		return exitUsage
 	}
-	opts := &Options{}
-	timeout := 10 * time.Second
-	for i := 1; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--trust-project":
-			opts.TrustProject = true
-		case a == "--timeout" && i+1 < len(args):
-			i++
-			var secs float64
-			if _, err := fmt.Sscanf(args[i], "%g", &secs); err != nil || secs <= 0 {
-				fmt.Fprintf(streams.Err, "cairn: --timeout needs a positive number of seconds, not %q\n", args[i])
-				return exitUsage
-			}
-			timeout = time.Duration(secs * float64(time.Second))
-		case a == "-h" || a == "--help":
-			fmt.Fprint(streams.Out, extUsage)
-			return exitOK
-		default:
-			fmt.Fprintf(streams.Err, "cairn: unknown argument %s\n%s", a, extUsage)
-			return exitUsage
-		}
+	opts, timeout, code, ok := listArgs(args[1:], extUsage, 10*time.Second, streams)
+	if !ok {
+		return code
 	}
 	env := newEnvironment(getenv)
 	cwd, err := os.Getwd()
@@ -55,14 +36,7 @@ func extCommand(ctx context.Context, args []string, streams IOStreams, getenv fu
 		return exitFailure
 	}
 	trusted := projectTrustFor(streams, env, opts, cwd, nil)
-	projectSettings := ""
-	if trusted.trusted() {
-		projectSettings = settings.ProjectFile(cwd)
-	}
-	st, err := settings.Load(settings.GlobalFile(env.dir), projectSettings)
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
-	}
+	st := loadSettings(streams, env, trusted, cwd)
 	configs := extensionConfigs(env, opts, trusted, st, cwd)
 	if !trusted.trusted() {
 		if entries, _ := os.ReadDir(extension.ProjectDir(cwd)); len(entries) > 0 {
@@ -77,7 +51,7 @@ func extCommand(ctx context.Context, args []string, streams IOStreams, getenv fu
 	m.Start()
 	defer m.Close()
 	toolset.New(nil, toolset.Options{Limit: timeout + time.Second}, m).Wait(ctx, nil)
-	code := exitOK
+	code = exitOK
 	for _, s := range m.Statuses() {
 		if !printExtension(streams, s) {
 			code = exitFailure

@@ -186,27 +186,9 @@ func mcpCommand(ctx context.Context, args []string, streams IOStreams, getenv fu
 		fmt.Fprint(streams.Err, mcpUsage)
 		return exitUsage
 	}
-	opts := &Options{}
-	timeout := mcpListTimeout
-	for i := 1; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--trust-project":
-			opts.TrustProject = true
-		case a == "--timeout" && i+1 < len(args):
-			i++
-			var secs float64
-			if _, err := fmt.Sscanf(args[i], "%g", &secs); err != nil || secs <= 0 {
-				fmt.Fprintf(streams.Err, "cairn: --timeout needs a positive number of seconds, not %q\n", args[i])
-				return exitUsage
-			}
-			timeout = time.Duration(secs * float64(time.Second))
-		case a == "-h" || a == "--help":
-			fmt.Fprint(streams.Out, mcpUsage)
-			return exitOK
-		default:
-			fmt.Fprintf(streams.Err, "cairn: unknown argument %s\n%s", a, mcpUsage)
-			return exitUsage
-		}
+	opts, timeout, code, ok := listArgs(args[1:], mcpUsage, mcpListTimeout, streams)
+	if !ok {
+		return code
 	}
 	env := newEnvironment(getenv)
 	cwd, err := os.Getwd()
@@ -216,6 +198,34 @@ func mcpCommand(ctx context.Context, args []string, streams IOStreams, getenv fu
 	}
 	trusted := projectTrustFor(streams, env, opts, cwd, nil)
 	return mcpList(ctx, streams, env, opts, trusted, timeout)
+}
+
+// listArgs reads the flags of `cairn mcp list` and `cairn ext list`
+// (--trust-project, --timeout SECONDS, --help). When ok is false the
+// command ends with code (usage printed).
+func listArgs(args []string, usage string, timeout time.Duration, streams IOStreams) (opts *Options, limit time.Duration, code int, ok bool) {
+	opts = &Options{}
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--trust-project":
+			opts.TrustProject = true
+		case a == "--timeout" && i+1 < len(args):
+			i++
+			var secs float64
+			if _, err := fmt.Sscanf(args[i], "%g", &secs); err != nil || secs <= 0 {
+				fmt.Fprintf(streams.Err, "cairn: --timeout needs a positive number of seconds, not %q\n", args[i])
+				return nil, 0, exitUsage, false
+			}
+			timeout = time.Duration(secs * float64(time.Second))
+		case a == "-h" || a == "--help":
+			fmt.Fprint(streams.Out, usage)
+			return nil, 0, exitOK, false
+		default:
+			fmt.Fprintf(streams.Err, "cairn: unknown argument %s\n%s", a, usage)
+			return nil, 0, exitUsage, false
+		}
+	}
+	return opts, timeout, exitOK, true
 }
 
 // mcpList starts the configured servers, waits up to timeout for each to

@@ -65,14 +65,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		cwd = wd
 	}
 	trusted := projectTrustFor(streams, env, opts, cwd, nil)
-	projectSettings := ""
-	if trusted.trusted() {
-		projectSettings = settings.ProjectFile(cwd)
-	}
-	st, err := settings.Load(settings.GlobalFile(env.dir), projectSettings)
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
-	}
+	st := loadSettings(streams, env, trusted, cwd)
 	st.OnWrite(func(scope settings.Scope) {
 		if scope == settings.ScopeProject {
 			trusted.keep(streams, cwd, settings.ProjectFile(cwd))
@@ -294,6 +287,20 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		}
 	}
 	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, extensions: exts}, nil
+}
+
+// loadSettings reads the global settings and, when the project is
+// trusted, the project's; problems are warnings on stderr.
+func loadSettings(streams IOStreams, env environment, trusted projectTrust, cwd string) *settings.Store {
+	projectSettings := ""
+	if trusted.trusted() {
+		projectSettings = settings.ProjectFile(cwd)
+	}
+	st, err := settings.Load(settings.GlobalFile(env.dir), projectSettings)
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	}
+	return st
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the
