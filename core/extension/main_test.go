@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/core/extension/sdk"
+	"go.uber.org/goleak"
 )
 
 // TestMain runs the test binary as a fake extension when CAIRN_EXT_ROLE
@@ -19,7 +20,7 @@ func TestMain(m *testing.M) {
 		runRole(role)
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m)
 }
 
 func runRole(role string) {
@@ -43,7 +44,8 @@ func runRole(role string) {
 			}
 		}
 	case "flood-bytes":
-		chunk := []byte(strings.Repeat("\n", 1<<20))
+		// Blank lines of a MiB each: nothing to decode, only bytes.
+		chunk := []byte(strings.Repeat(" ", 1<<20-1) + "\n")
 		for {
 			if _, err := os.Stdout.Write(chunk); err != nil {
 				return
