@@ -44,6 +44,9 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 		return *opts.trust
 	}
 	t := projectTrust{project: trust.Find(cwd)}
+	// With the opt-in, the project's Claude Code settings name hook
+	// commands, so trust covers them.
+	t.project.ClaudeSettings = claudeHooksOptIn(env)
 	opts.trust = &t
 	if isCairnHome(t.project.Dir, env.dir) {
 		// Working in the home directory: its .cairn is the person's own.

@@ -224,6 +224,11 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		},
 		Processes: procs,
 	}
+	// Hooks' messages for the person go out as the session's notices; the
+	// session exists before any hook runs.
+	var sess *agent.Session
+	cfg.Interceptors = hookInterceptors(loadHooks(streams, env, cwd, trusted.trusted(), eff.ShellPath), gate.Mode,
+		func(text string) { sess.Notify(core.NotifyInfo, text) })
 	if file == nil {
 		// --no-session: kept in memory, and begun as a file would be, so
 		// get_entries and get_tree show what pi's show.
@@ -270,7 +275,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return sel.Keeps(name, builtinNames[name])
 		})
 	}
-	sess, err := agent.New(cfg)
+	sess, err = agent.New(cfg)
 	if err != nil {
 		procs.Close()
 		exts.Close()

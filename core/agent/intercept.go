@@ -28,9 +28,11 @@ import (
 // ToolResult, TurnEnd, Stop, Context or notification handler) changes
 // nothing. Each distinct failure is shown once, as a warning Notice.
 //
-// Handlers of ToolCall and ToolResult run concurrently for the parallel
-// calls of one answer; the others run on the loop's goroutine (Notification
-// on one of its own), so a slow handler delays the run, up to Timeout.
+// ToolResult handlers run concurrently for the parallel calls of one
+// answer; the others run on the loop's goroutine, ToolCall in call order
+// (Notification on one of its own), so a slow handler delays the run, up to
+// Timeout. Handlers must not modify what an event gives them (messages,
+// results, arguments): they return what should change.
 type Interceptor struct {
 	// Name says who the interceptor is in notices and questions ("hook
 	// PreToolUse", "extension guard").
@@ -220,11 +222,13 @@ const (
 // ToolCallResult is a ToolCall handler's answer. Arguments, when not nil,
 // replace the call's; they are checked again with core.CheckArguments, and
 // the call is refused if they fail. Over several interceptors a block ends
-// it at once, and an ask outweighs an allow.
+// it at once, and an ask outweighs an allow. Context is added after the
+// turn's results, whatever becomes of the call.
 type ToolCallResult struct {
 	Arguments json.RawMessage
 	Decision  CallDecision
 	Reason    string
+	Context   []string
 }
 
 // ToolResultEvent is the ToolResult point.
@@ -626,6 +630,7 @@ func (s *Session) interceptCall(ctx context.Context, r *toolRun) bool {
 			r.result = core.ErrorResult("This tool call was blocked because " + why + ".")
 			return false
 		}
+		r.added = append(r.added, s.contextMessages(ic, res.Context)...)
 		if res.Arguments != nil {
 			args, err := core.CheckArguments(r.tool.Spec(), res.Arguments)
 			if err != nil {
@@ -855,4 +860,11 @@ func (s *Session) admitQueued(ctx context.Context, pending []core.Message, deque
 		copy(out[dequeued:], s.admit(ctx, pending[dequeued:]))
 	}
 	return out
+}
+
+// Notify shows text to whoever watches the session, as a Notice: for
+// interceptors' messages to the person (a hook's systemMessage), which are
+// no part of the conversation.
+func (s *Session) Notify(level core.NotifyLevel, text string) {
+	s.publish(core.Notice{Level: level, Message: text})
 }

@@ -19,7 +19,7 @@ func blockRm(_ context.Context, e ToolCallEvent) (ToolCallResult, error) {
 	var args struct{ Command string }
 	_ = json.Unmarshal(e.Call.Arguments, &args)
 	if strings.HasPrefix(args.Command, "rm ") {
-		return ToolCallResult{Decision: CallBlock, Reason: "rm is not allowed here"}, nil
+		return ToolCallResult{Decision: CallBlock, Reason: "rm is not allowed here", Context: []string{"use git clean"}}, nil
 	}
 	return ToolCallResult{}, nil
 }
@@ -57,6 +57,11 @@ func TestToolCallInterceptorBlocksWithAReasonTheModelReads(t *testing.T) {
 	}
 	if len(tool.runs) != 1 || !strings.Contains(tool.runs[0], "ls") {
 		t.Errorf("tool ran %v, want only ls", tool.runs)
+	}
+	// The context follows the turn's results.
+	msgs := f.s.Messages()
+	if c, ok := msgs[4].(*core.CustomMessage); !ok || c.Content[0].Text != "use git clean" {
+		t.Errorf("after the results: %+v", msgs[4])
 	}
 }
 

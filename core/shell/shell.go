@@ -30,6 +30,12 @@ type Command struct {
 	// Output receives stdout and stderr, merged; nil discards them. Stdin
 	// is empty. Output is not used with a Terminal.
 	Output io.Writer
+	// Stderr, when set, receives stderr apart from Output (a hook's
+	// stdout is its answer, its stderr a message). Not with a Terminal.
+	Stderr io.Writer
+	// Stdin, when set, is read as the command's standard input instead of
+	// an empty one. Not with a Terminal.
+	Stdin io.Reader
 	// Terminal, when set, is the terminal side of a pseudo-terminal: it
 	// becomes the command's stdin, stdout, stderr and controlling terminal.
 	// The caller owns it and closes it once Start has returned.
@@ -91,6 +97,10 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Terminal, c.Terminal, c.Terminal
 	} else {
 		cmd.Stdout, cmd.Stderr = c.Output, c.Output
+		if c.Stderr != nil {
+			cmd.Stderr = c.Stderr
+		}
+		cmd.Stdin = c.Stdin
 		cmd.WaitDelay = pipeGrace
 	}
 	if err := startGroup(cmd, c.Terminal != nil); err != nil {

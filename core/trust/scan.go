@@ -101,8 +101,9 @@ func (p Project) ControlFiles() []string { return p.Scan().Paths() }
 // MCP servers) at Root and Dir, which name commands cairn would start.
 // Names are matched without regard to case, since a file system that
 // ignores case serves AGENTS.md for Agents.md, and cairn also reads the
-// upper-case spellings pi uses. No file is read past the project: a
-// symbolic link that leaves it is recorded as a link.
+// upper-case spellings pi uses. With ClaudeSettings, Dir/.claude's
+// settings.json and settings.local.json count too. No file is read past
+// the project: a symbolic link that leaves it is recorded as a link.
 func (p Project) Scan() Scan {
 	s := scanner{root: p.Root, budget: maxBytes, walked: map[string]bool{}}
 	for _, dir := range p.dirs() {
@@ -119,10 +120,24 @@ func (p Project) Scan() Scan {
 			if dir == p.Dir && strings.EqualFold(name, ".cairn") {
 				s.tree(filepath.Join(dir, name), 0)
 			}
+			if dir == p.Dir && p.ClaudeSettings && name == ".claude" {
+				s.claudeSettings(filepath.Join(dir, name))
+			}
 		}
 	}
 	slices.SortFunc(s.scan.Files, func(a, b ControlFile) int { return strings.Compare(a.Path, b.Path) })
 	return s.scan
+}
+
+// claudeSettings records the Claude Code settings files in dir, the
+// project's .claude directory, which name hook commands.
+func (s *scanner) claudeSettings(dir string) {
+	for _, name := range []string{"settings.json", "settings.local.json"} {
+		p := filepath.Join(dir, name)
+		if _, err := os.Lstat(p); err == nil {
+			s.file(p)
+		}
+	}
 }
 
 // scanner gathers one Scan.

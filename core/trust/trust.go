@@ -60,6 +60,10 @@ type Project struct {
 	// Dir is the working directory, absolute with symlinks resolved. Trust
 	// is keyed by it, since its .cairn/ is the one cairn reads.
 	Dir string
+	// ClaudeSettings makes Claude Code's settings files in Dir/.claude
+	// (settings.json, settings.local.json) control files too: the person
+	// opted in to their hooks (hook.Config.ReadClaudeProjectSettings).
+	ClaudeSettings bool
 }
 
 // Find returns the project of the working directory cwd.

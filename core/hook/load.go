@@ -1,0 +1,51 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/cairn-dev/cairn/core/regfile"
+)
+
+// maxSettingsBytes bounds a settings file read for hooks.
+const maxSettingsBytes = 4 << 20
+
+// ClaudeProjectFiles are the files of a project's Claude Code settings
+// whose hooks cairn reads when the person opts in and the project is
+// trusted.
+func ClaudeProjectFiles(project string) []string {
+	return []string{
+		filepath.Join(project, ".claude", "settings.json"),
+		filepath.Join(project, ".claude", "settings.local.json"),
+	}
+}
+
+// LoadFiles reads the hooks of the settings files at paths, in order; a
+// missing file holds none. Everything wrong is returned as a warning for
+// the person, and costs only the file (or the entry) it is in.
+func LoadFiles(paths ...string) (Config, []string) {
+	var cfg Config
+	var warnings []string
+	for _, p := range paths {
+		data, err := readSettings(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: %v; its hooks do not run", p, err))
+			continue
+		}
+		c, ws, err := ParseSettings(p, data)
+		warnings = append(warnings, ws...)
+		if err != nil {
+			warnings = append(warnings, err.Error()+"; this file's hooks do not run")
+			continue
+		}
+		cfg.Merge(c)
+	}
+	return cfg, warnings
+}
+
+func readSettings(path string) ([]byte, error) { return regfile.Read(path, maxSettingsBytes) }
