@@ -146,3 +146,29 @@ func TestRPCDoesNotWaitForExtensions(t *testing.T) {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// An extension's tool is approved like any other: print mode, with
+// nobody to ask, refuses it in the default approval mode.
+func TestPrintExtensionToolNeedsApproval(t *testing.T) {
+	home := extHome(t)
+	dir := filepath.Join(home["CAIRN_DIR"], "extensions", "wordcount")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "wordcount"), ".")
+	build.Dir = filepath.Join(extExamples, "wordcount")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"command":"./wordcount"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "word_count", "arguments": {"text": "a b c"}}]},
+	  {"text": "Done."}
+	]}`)
+	r := invoke(t, home, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "default", "-p", "count")
+	if strings.Contains(r.stdout, `3 words, 1 lines`) || !strings.Contains(r.stdout, `"toolName":"word_count"`) || !strings.Contains(r.stdout, `"isError":true`) {
+		t.Fatalf("exit %d\nstdout %.4000s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}

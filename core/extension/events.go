@@ -14,7 +14,7 @@ import (
 )
 
 // The events an extension may handle, by pi's names.
-var events = []string{"session_start", "session_shutdown", "input", "before_agent_start", "context",
+var events = []string{"session_start", "session_shutdown", "input", "before_agent_start",
 	"tool_call", "tool_result", "turn_end", "agent_end", "user_bash", "session_before_compact"}
 
 func knownEvent(name string) bool {
