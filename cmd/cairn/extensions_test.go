@@ -86,18 +86,7 @@ func TestPrintExtensionGateBlocksRm(t *testing.T) {
 // The Go tool is offered to the model and its result comes back.
 func TestPrintExtensionTool(t *testing.T) {
 	home := extHome(t)
-	dir := filepath.Join(home["CAIRN_DIR"], "extensions", "wordcount")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	build := exec.Command("go", "build", "-o", filepath.Join(dir, "wordcount"), ".")
-	build.Dir = filepath.Join(extExamples, "wordcount")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"command":"./wordcount"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	installWordcount(t, home["CAIRN_DIR"])
 	home["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [
 	  {"content": [{"type": "toolCall", "id": "c1", "name": "word_count", "arguments": {"text": "a b c"}}]},
 	  {"text": "Done."}
@@ -151,7 +140,21 @@ func TestRPCDoesNotWaitForExtensions(t *testing.T) {
 // nobody to ask, refuses it in the default approval mode.
 func TestPrintExtensionToolNeedsApproval(t *testing.T) {
 	home := extHome(t)
-	dir := filepath.Join(home["CAIRN_DIR"], "extensions", "wordcount")
+	installWordcount(t, home["CAIRN_DIR"])
+	home["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "word_count", "arguments": {"text": "a b c"}}]},
+	  {"text": "Done."}
+	]}`)
+	r := invoke(t, home, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "default", "-p", "count")
+	if strings.Contains(r.stdout, `3 words, 1 lines`) || !strings.Contains(r.stdout, `"toolName":"word_count"`) || !strings.Contains(r.stdout, `"isError":true`) {
+		t.Fatalf("exit %d\nstdout %.4000s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// installWordcount builds the Go example into cairnDir's extensions.
+func installWordcount(t *testing.T, cairnDir string) {
+	t.Helper()
+	dir := filepath.Join(cairnDir, "extensions", "wordcount")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -162,13 +165,5 @@ func TestPrintExtensionToolNeedsApproval(t *testing.T) {
 	}
 	if err := os.WriteFile(filepath.Join(dir, "extension.json"), []byte(`{"command":"./wordcount"}`), 0o644); err != nil {
 		t.Fatal(err)
-	}
-	home["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [
-	  {"content": [{"type": "toolCall", "id": "c1", "name": "word_count", "arguments": {"text": "a b c"}}]},
-	  {"text": "Done."}
-	]}`)
-	r := invoke(t, home, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "default", "-p", "count")
-	if strings.Contains(r.stdout, `3 words, 1 lines`) || !strings.Contains(r.stdout, `"toolName":"word_count"`) || !strings.Contains(r.stdout, `"isError":true`) {
-		t.Fatalf("exit %d\nstdout %.4000s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -21,21 +21,11 @@ marked), / commands and the events it handles.
 
 // extCommand runs `cairn ext ...`.
 func extCommand(ctx context.Context, args []string, streams IOStreams, getenv func(string) string) int {
-	if len(args) == 0 || args[0] != "list" {
-		fmt.Fprint(streams.Err, extUsage)
-		return exitUsage
-	}
-	opts, timeout, code, ok := listArgs(args[1:], extUsage, 10*time.Second, streams)
+	l, code, ok := listSetup(args, extUsage, 10*time.Second, streams, getenv)
 	if !ok {
 		return code
 	}
-	env := newEnvironment(getenv)
-	cwd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: find the working directory: %v\n", err)
-		return exitFailure
-	}
-	trusted := projectTrustFor(streams, env, opts, cwd, nil)
+	env, opts, trusted, cwd, timeout := l.env, l.opts, l.trusted, l.cwd, l.timeout
 	st := loadSettings(streams, env, trusted, cwd)
 	configs := extensionConfigs(env, opts, trusted, st, cwd)
 	if !trusted.trusted() {

@@ -182,22 +182,41 @@ state, tools and prompts. Exits 1 when a file is invalid or a server did not sta
 
 // mcpCommand runs `cairn mcp ...`.
 func mcpCommand(ctx context.Context, args []string, streams IOStreams, getenv func(string) string) int {
-	if len(args) == 0 || args[0] != "list" {
-		fmt.Fprint(streams.Err, mcpUsage)
-		return exitUsage
-	}
-	opts, timeout, code, ok := listArgs(args[1:], mcpUsage, mcpListTimeout, streams)
+	l, code, ok := listSetup(args, mcpUsage, mcpListTimeout, streams, getenv)
 	if !ok {
 		return code
+	}
+	return mcpList(ctx, streams, l.env, l.opts, l.trusted, l.timeout)
+}
+
+// listRun is what `cairn mcp list` and `cairn ext list` work with.
+type listRun struct {
+	opts    *Options
+	timeout time.Duration
+	env     environment
+	cwd     string
+	trusted projectTrust
+}
+
+// listSetup reads a list command's arguments ("list" and its flags) and
+// finds the environment, working directory and project trust. When ok is
+// false the command ends with code.
+func listSetup(args []string, usage string, timeout time.Duration, streams IOStreams, getenv func(string) string) (listRun, int, bool) {
+	if len(args) == 0 || args[0] != "list" {
+		fmt.Fprint(streams.Err, usage)
+		return listRun{}, exitUsage, false
+	}
+	opts, timeout, code, ok := listArgs(args[1:], usage, timeout, streams)
+	if !ok {
+		return listRun{}, code, false
 	}
 	env := newEnvironment(getenv)
 	cwd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: find the working directory: %v\n", err)
-		return exitFailure
+		return listRun{}, exitFailure, false
 	}
-	trusted := projectTrustFor(streams, env, opts, cwd, nil)
-	return mcpList(ctx, streams, env, opts, trusted, timeout)
+	return listRun{opts: opts, timeout: timeout, env: env, cwd: cwd, trusted: projectTrustFor(streams, env, opts, cwd, nil)}, exitOK, true
 }
 
 // listArgs reads the flags of `cairn mcp list` and `cairn ext list`

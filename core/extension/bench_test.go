@@ -30,14 +30,7 @@ func BenchmarkToolRoundTrip(b *testing.B) {
 // ready (their initialize answered): what a session's first request waits
 // for at most. Start itself returns at once.
 func BenchmarkStartFive(b *testing.B) {
-	exe, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
-	configs := make([]Config, 5)
-	for i := range configs {
-		configs[i] = Config{Name: string(rune('a' + i)), Command: exe, Env: map[string]string{"CAIRN_EXT_ROLE": "basic"}}
-	}
+	configs := fiveBasic(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		m := New(configs, Options{Cwd: b.TempDir(), Mode: "tui"})
@@ -53,14 +46,7 @@ func BenchmarkStartFive(b *testing.B) {
 // BenchmarkStartCall is what Start costs the caller: the spawn to first
 // frame and to first rpc response do not wait for extensions.
 func BenchmarkStartCall(b *testing.B) {
-	exe, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
-	configs := make([]Config, 5)
-	for i := range configs {
-		configs[i] = Config{Name: string(rune('a' + i)), Command: exe, Env: map[string]string{"CAIRN_EXT_ROLE": "basic"}}
-	}
+	configs := fiveBasic(b)
 	b.StopTimer()
 	for range b.N {
 		cwd := b.TempDir()
@@ -71,4 +57,17 @@ func BenchmarkStartCall(b *testing.B) {
 		waitReady(b, m)
 		m.Close()
 	}
+}
+
+// fiveBasic configures five "basic" extensions.
+func fiveBasic(b *testing.B) []Config {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	configs := make([]Config, 5)
+	for i := range configs {
+		configs[i] = Config{Name: string(rune('a' + i)), Command: exe, Env: map[string]string{"CAIRN_EXT_ROLE": "basic"}}
+	}
+	return configs
 }

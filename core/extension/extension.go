@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os/exec"
 	"slices"
 	"sync"
@@ -95,7 +96,7 @@ func (e *extension) start(ctx context.Context) {
 		cmd.Dir = e.m.opts.Cwd
 	}
 	cmd.Env = child.Env(e.m.opts.Getenv)
-	for _, k := range sortedKeys(e.cfg.Env) {
+	for _, k := range slices.Sorted(maps.Keys(e.cfg.Env)) {
 		cmd.Env = append(cmd.Env, k+"="+e.cfg.Env[k])
 	}
 	cmd.Stderr = &e.stderr
@@ -334,13 +335,4 @@ func (e *extension) callOp(ctx context.Context, method string, params any) (json
 		e.mu.Unlock()
 	}()
 	return c.call(ctx, method, params)
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
