@@ -189,7 +189,7 @@ func at(path string, scope Scope) Config {
 	case info.Mode().IsRegular() && info.Mode()&0o111 != 0:
 		c.Command = path
 	default:
-		c.Err = fmt.Errorf("%s is neither an executable file nor a directory with an %s", path, ManifestFile)
+		c.Err = fmt.Errorf("%s is neither an executable file nor a directory with an %s (an extension is a program: give a script a #! line and chmod +x it)", path, ManifestFile)
 	}
 	return c
 }
