@@ -122,8 +122,15 @@ func (e *extension) start(ctx context.Context) {
 	}
 	e.mu.Lock()
 	e.conn, e.cmd = c, cmd
+	stopped := e.state == Stopped
 	e.mu.Unlock()
 	go e.watch(stdout)
+	if stopped {
+		// The session ended while the process started: stop it now.
+		c.close()
+		e.kill()
+		return
+	}
 
 	ictx, cancel := context.WithTimeout(ctx, e.m.opts.StartTimeout)
 	defer cancel()
