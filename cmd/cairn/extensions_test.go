@@ -167,3 +167,28 @@ func installWordcount(t *testing.T, cairnDir string) {
 		t.Fatal(err)
 	}
 }
+
+// An extension that crashes mid-call: the call fails with the last lines
+// of its stderr, the run goes on to its answer, and the crash is told
+// once.
+func TestPrintExtensionCrashMidCall(t *testing.T) {
+	vars := extHome(t)
+	script := "#!/bin/sh\nread line\n" +
+		`echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"tools":[{"name":"boom","description":"Crashes.","parameters":{"type":"object"}}]}}'` +
+		"\nread line\necho 'fatal: out of cheese' >&2\nexit 3\n"
+	if err := os.WriteFile(filepath.Join(vars["CAIRN_DIR"], "extensions", "crasher"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "boom", "arguments": {}}]},
+	  {"text": "Still here."}
+	]}`)
+	r := invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "yolo", "-p", "go")
+	if r.code != exitOK || !strings.Contains(r.stdout, `out of cheese`) || !strings.Contains(r.stdout, `exit status 3`) ||
+		!strings.Contains(r.stdout, `"isError":true`) || !strings.Contains(r.stdout, `Still here.`) {
+		t.Fatalf("exit %d\nstdout %.4000s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	if n := strings.Count(r.stdout+r.stderr, `extension \"crasher\" stopped`) + strings.Count(r.stderr, `extension "crasher" stopped`); n != 1 {
+		t.Errorf("the crash is told %d times\nstdout %.4000s\nstderr %s", n, r.stdout, r.stderr)
+	}
+}

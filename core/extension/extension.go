@@ -230,11 +230,13 @@ func (e *extension) watch(stdout io.Reader) {
 		e.state, e.err = Crashed, why
 	}
 	e.mu.Unlock()
-	close(e.exited)
 	e.m.changed()
 	if was == Ready && !e.m.closing() {
 		e.m.show(core.Notice{Level: core.NotifyError, Message: fmt.Sprintf("extension %q stopped: %v", e.cfg.Name, why)})
 	}
+	// Closed last: a call that failed because the extension is gone
+	// returns after the crash was told, so it is told in its run.
+	close(e.exited)
 }
 
 // why says why a call failed: for an extension that is gone, why it
