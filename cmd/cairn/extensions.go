@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -77,10 +78,16 @@ func startExtensions(env environment, opts *Options, trusted projectTrust, st *s
 	}
 	m := extension.New(extensionConfigs(env, opts, trusted, st, cwd), extension.Options{
 		Cwd: cwd, Mode: mode, UI: ui, CairnVersion: versionString(), Getenv: env.getenv, DialogTimeout: dialogTimeout,
+		LogDir: extensionLogDir(env),
 	})
 	m.Start()
 	return m
 }
+
+// extensionLogDir is where extensions' stderr is kept: beside the MCP
+// servers' logs, never inside an extensions directory (where it would be
+// taken for an extension).
+func extensionLogDir(env environment) string { return filepath.Join(env.dir, "logs", "extensions") }
 
 // extensionHost is a session as extensions use it.
 type extensionHost struct{ *agent.Session }

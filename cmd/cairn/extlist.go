@@ -37,7 +37,7 @@ func extCommand(ctx context.Context, args []string, streams IOStreams, getenv fu
 		fmt.Fprintf(streams.Out, "No extensions. Put executables, or directories with an %s, in %s.\n", extension.ManifestFile, extension.UserDir(env.dir))
 		return exitOK
 	}
-	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: "list", CairnVersion: versionString(), Getenv: env.getenv, StartTimeout: timeout})
+	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: "list", CairnVersion: versionString(), Getenv: env.getenv, StartTimeout: timeout, LogDir: extensionLogDir(env)})
 	m.Start()
 	defer m.Close()
 	toolset.New(nil, toolset.Options{Limit: timeout + time.Second}, m).Wait(ctx, nil)

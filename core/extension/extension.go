@@ -6,11 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"maps"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/child"
@@ -112,7 +116,14 @@ func (e *extension) start(ctx context.Context) {
 		e.fail(err)
 		return
 	}
+	log := e.openLog()
+	if log != nil {
+		cmd.Stderr = io.MultiWriter(&e.stderr, log)
+	}
 	if err := cmd.Start(); err != nil {
+		if log != nil {
+			log.Close()
+		}
 		e.fail(fmt.Errorf("start %s: %w", e.cfg.Command, err))
 		return
 	}
@@ -124,7 +135,12 @@ func (e *extension) start(ctx context.Context) {
 	e.conn, e.cmd = c, cmd
 	stopped := e.state == Stopped
 	e.mu.Unlock()
-	go e.watch(stdout)
+	go func() {
+		e.watch(stdout)
+		if log != nil {
+			log.Close()
+		}
+	}()
 	if stopped {
 		// The session ended while the process started: stop it now.
 		c.close()
@@ -251,10 +267,14 @@ func (e *extension) why(err error) error {
 	return err
 }
 
-// withStderr adds the last lines of stderr to err.
+// withStderr adds the last lines of stderr, and where the rest is, to
+// err.
 func (e *extension) withStderr(err error) error {
 	if t := e.stderr.lastLines(tailLines); t != "" {
-		return fmt.Errorf("%w\nlast lines of its stderr:\n%s", err, t)
+		err = fmt.Errorf("%w\nlast lines of its stderr:\n%s", err, t)
+	}
+	if path := e.logPath(); path != "" {
+		err = fmt.Errorf("%w\nfull log: %s", err, path)
 	}
 	return err
 }
@@ -273,6 +293,45 @@ func (e *extension) exitedOrNow() <-chan struct{} {
 }
 
 const tailLines = 10
+
+// maxLogSize is the size past which an extension's log starts afresh.
+const maxLogSize = 5 << 20
+
+// logPath is where the extension's stderr is kept; "" without LogDir.
+func (e *extension) logPath() string {
+	if e.m.opts.LogDir == "" {
+		return ""
+	}
+	name := strings.Map(func(r rune) rune {
+		if r == '.' || r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return '_'
+	}, e.cfg.Name)
+	if strings.Trim(name, ".") == "" {
+		name = "extension"
+	}
+	return filepath.Join(e.m.opts.LogDir, name+".log")
+}
+
+// openLog opens the extension's stderr log for appending, or returns nil
+// (no LogDir, or it cannot be written: the tail is still kept).
+func (e *extension) openLog() *os.File {
+	dir := e.m.opts.LogDir
+	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
+		return nil
+	}
+	path := e.logPath()
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	if info, err := os.Stat(path); err == nil && info.Size() > maxLogSize {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o600)
+	if err != nil {
+		return nil
+	}
+	return f
+}
 
 // stopGrace is how long a stopping extension has after its stdin closes.
 const stopGrace = 2 * time.Second

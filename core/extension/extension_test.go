@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -234,7 +235,8 @@ func TestEnvironmentHasNoSecrets(t *testing.T) {
 }
 
 func TestCrashMidCallFailsWithStderrAndIsShownOnce(t *testing.T) {
-	m, h, _ := testManager(t, Options{UI: allUI}, "basic")
+	logs := t.TempDir()
+	m, h, _ := testManager(t, Options{UI: allUI, LogDir: logs}, "basic")
 	reg := waitReady(t, m)
 	res, err := reg.Find("crash").Execute(context.Background(), core.ToolCall{ID: "c", Name: "crash"}, func(core.ToolUpdate) {})
 	text := core.PlainText(res.Content)
@@ -252,6 +254,10 @@ func TestCrashMidCallFailsWithStderrAndIsShownOnce(t *testing.T) {
 	}
 	if st := m.Statuses()[0]; st.State != Crashed {
 		t.Errorf("state = %v", st.State)
+	}
+	if log, err := os.ReadFile(filepath.Join(logs, "basic.log")); err != nil || !strings.Contains(string(log), "dying on purpose") ||
+		!strings.Contains(text, "full log: "+filepath.Join(logs, "basic.log")) {
+		t.Errorf("log: %q, %v; result %q", log, err, text)
 	}
 	m.Close()
 	h.mu.Lock()

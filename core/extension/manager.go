@@ -47,6 +47,10 @@ type Options struct {
 	// DialogTimeout bounds a dialog whose call gives no timeout; zero
 	// means none (a person is there to answer).
 	DialogTimeout time.Duration
+	// LogDir, when set, keeps each extension's stderr in <LogDir>/<name>.log
+	// (started afresh once past 5 MiB); the last lines are in errors
+	// either way.
+	LogDir string
 	// Trace, when set, is given every line exchanged with an extension
 	// (in: from it), for tests and debugging.
 	Trace func(extension string, in bool, line []byte)
