@@ -64,7 +64,8 @@ func (m *Model) commandList() []editor.Command {
 	for _, t := range m.opts.Templates {
 		out = append(out, editor.Command{Name: t.Name, Description: t.Description})
 	}
-	return append(out, m.mcpCommandList()...)
+	out = append(out, m.mcpCommandList()...)
+	return append(out, m.extensionCommandList()...)
 }
 
 // isCommand reports whether text names a command or a template; anything
@@ -121,6 +122,9 @@ func (m *Model) runCommand(text string) tea.Cmd {
 	if m.opts.MCPServers != nil && strings.HasPrefix(name, "mcp__") {
 		return m.runMCPPrompt(text)
 	}
+	if m.isExtensionCommand(name) || (m.opts.ExtensionsStarting != nil && m.opts.ExtensionsStarting()) {
+		return m.sendPrompt(editor.SubmitMsg{Text: text}, nil)
+	}
 	m.ed.SetValue(text)
 	m.status.set(core.NotifyError, fmt.Sprintf("Unknown command /%s. /help lists the commands.", name), m.now())
 	return nil
@@ -148,7 +152,7 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		}
 		fmt.Fprintf(&b, "  %-*s %s\n", width, "/"+t.Name, m.st.muted.Render(oneLine(t.Description, 100)+kind))
 	}
-	for _, c := range m.mcpCommandList() {
+	for _, c := range append(m.mcpCommandList(), m.extensionCommandList()...) {
 		fmt.Fprintf(&b, "  %-*s %s\n", width, "/"+c.Name, m.st.muted.Render(c.Description))
 	}
 	b.WriteString("\n  " + m.st.muted.Render("!cmd runs a shell command (its output joins the conversation; !!cmd keeps it out). @ completes file names."))

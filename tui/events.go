@@ -165,6 +165,8 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		m.foot.name = e.Name
 	case core.Notice:
 		m.notify(e.Level, e.Message)
+	case core.StatusChanged, core.WidgetChanged, core.TitleChanged, core.EditorTextSet:
+		return m.onExtensionUI(e)
 	case core.Settled:
 		return m.onSettled(e)
 	}

@@ -21,6 +21,8 @@ import (
 // Update dispatches each message to a small handler; View composes the
 // parts, drawing only what is on screen.
 type Model struct {
+	// ext is what extensions show: status, widgets, title.
+	ext  extUI
 	opts Options
 	sess *agent.Session
 	keys keymap.Map

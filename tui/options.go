@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/mcp"
 
 	"github.com/cairn-dev/cairn/core"
@@ -58,6 +59,13 @@ type Options struct {
 	// commands, attaches the resources a prompt names as @server:uri, and
 	// restarts a server for /mcp reconnect; nil means no MCP.
 	MCPServers *mcp.Manager
+	// ExtensionCommands lists the extensions' `/` commands (completion,
+	// /help); typing one sends it to the session, whose extension runs it.
+	ExtensionCommands func() []extension.Command
+	// ExtensionsStarting reports whether extensions are still starting:
+	// a /name no one knows yet goes to the session then, whose
+	// extensions, once started, may run it.
+	ExtensionsStarting func() bool
 	// FirstRun, when set, is shown instead of the transcript until a model
 	// is available: no credentials were found.
 	FirstRun *FirstRun

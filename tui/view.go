@@ -42,6 +42,9 @@ func (m *Model) drawView() tea.View {
 }
 
 func (m *Model) windowTitle() string {
+	if m.ext.title != "" {
+		return m.ext.title
+	}
 	return "cairn — " + filepath.Base(m.opts.Cwd)
 }
 
@@ -157,8 +160,18 @@ func (m *Model) bottomView() string {
 	case m.picker != nil:
 		parts = append(parts, m.picker.view(m))
 	}
+	if v := m.extWidgetsView(w, false); v != "" {
+		parts = append(parts, v)
+	}
 	parts = append(parts, m.editorView(w))
-	parts = append(parts, m.statusView(w), m.footerView(w))
+	if v := m.extWidgetsView(w, true); v != "" {
+		parts = append(parts, v)
+	}
+	parts = append(parts, m.statusView(w))
+	if v := m.extStatusView(w); v != "" {
+		parts = append(parts, v)
+	}
+	parts = append(parts, m.footerView(w))
 	if m.approval != nil {
 		// The prompt gets every row but the rest of the bottom and one
 		// line of transcript: a long command shows whole or scrolls,

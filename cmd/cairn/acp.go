@@ -77,6 +77,7 @@ func acpHost(streams IOStreams, env environment, opts *Options, a *app) acp.Host
 		Workspace:    a.workspace,
 		Prompts:      templates,
 		MCPPrompts:   a.mcp.servers(),
+		Extensions:   a.extensions,
 		Cwd:          a.cwd,
 		Version:      versionString(),
 		Unconfigured: unconfigured(a),

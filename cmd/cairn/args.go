@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/skills"
@@ -28,16 +29,24 @@ type Options struct {
 	Help         bool
 	NoSession    bool
 	NoMCP        bool // no MCP servers this run
-	Continue     bool
-	Resume       bool
-	Session      string
-	SessionDir   string
-	RPCCompat    string // "" (pi 0.87's shapes) or "0.73"
-	Messages     []string
-	Export       string // --export: the session file to write as an HTML page
-	Demo         bool
-	TrustProject bool
-	Sandbox      string // --sandbox "on", --no-sandbox "off", else "" (settings)
+	// NoExtensions runs no extensions (--no-extensions); Extensions are
+	// more to run (--extension PATH, an executable).
+	NoExtensions bool
+	Extensions   []string
+	// extMode names the front end for extensions when Mode does not
+	// ("tui"); extDialogTimeout bounds their dialogs that give none.
+	extMode          string
+	extDialogTimeout time.Duration
+	Continue         bool
+	Resume           bool
+	Session          string
+	SessionDir       string
+	RPCCompat        string // "" (pi 0.87's shapes) or "0.73"
+	Messages         []string
+	Export           string // --export: the session file to write as an HTML page
+	Demo             bool
+	TrustProject     bool
+	Sandbox          string // --sandbox "on", --no-sandbox "off", else "" (settings)
 	// Pi are pi's flags beyond cairn's own (see piFlagSpecs).
 	Pi PiFlags
 

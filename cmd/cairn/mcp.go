@@ -182,13 +182,49 @@ state, tools and prompts. Exits 1 when a file is invalid or a server did not sta
 
 // mcpCommand runs `cairn mcp ...`.
 func mcpCommand(ctx context.Context, args []string, streams IOStreams, getenv func(string) string) int {
-	if len(args) == 0 || args[0] != "list" {
-		fmt.Fprint(streams.Err, mcpUsage)
-		return exitUsage
+	l, code, ok := listSetup(args, mcpUsage, mcpListTimeout, streams, getenv)
+	if !ok {
+		return code
 	}
-	opts := &Options{}
-	timeout := mcpListTimeout
-	for i := 1; i < len(args); i++ {
+	return mcpList(ctx, streams, l.env, l.opts, l.trusted, l.timeout)
+}
+
+// listRun is what `cairn mcp list` and `cairn ext list` work with.
+type listRun struct {
+	opts    *Options
+	timeout time.Duration
+	env     environment
+	cwd     string
+	trusted projectTrust
+}
+
+// listSetup reads a list command's arguments ("list" and its flags) and
+// finds the environment, working directory and project trust. When ok is
+// false the command ends with code.
+func listSetup(args []string, usage string, timeout time.Duration, streams IOStreams, getenv func(string) string) (listRun, int, bool) {
+	if len(args) == 0 || args[0] != "list" {
+		fmt.Fprint(streams.Err, usage)
+		return listRun{}, exitUsage, false
+	}
+	opts, timeout, code, ok := listArgs(args[1:], usage, timeout, streams)
+	if !ok {
+		return listRun{}, code, false
+	}
+	env := newEnvironment(getenv)
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: find the working directory: %v\n", err)
+		return listRun{}, exitFailure, false
+	}
+	return listRun{opts: opts, timeout: timeout, env: env, cwd: cwd, trusted: projectTrustFor(streams, env, opts, cwd, nil)}, exitOK, true
+}
+
+// listArgs reads the flags of `cairn mcp list` and `cairn ext list`
+// (--trust-project, --timeout SECONDS, --help). When ok is false the
+// command ends with code (usage printed).
+func listArgs(args []string, usage string, timeout time.Duration, streams IOStreams) (opts *Options, limit time.Duration, code int, ok bool) {
+	opts = &Options{}
+	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case a == "--trust-project":
 			opts.TrustProject = true
@@ -197,25 +233,18 @@ func mcpCommand(ctx context.Context, args []string, streams IOStreams, getenv fu
 			var secs float64
 			if _, err := fmt.Sscanf(args[i], "%g", &secs); err != nil || secs <= 0 {
 				fmt.Fprintf(streams.Err, "cairn: --timeout needs a positive number of seconds, not %q\n", args[i])
-				return exitUsage
+				return nil, 0, exitUsage, false
 			}
 			timeout = time.Duration(secs * float64(time.Second))
 		case a == "-h" || a == "--help":
-			fmt.Fprint(streams.Out, mcpUsage)
-			return exitOK
+			fmt.Fprint(streams.Out, usage)
+			return nil, 0, exitOK, false
 		default:
-			fmt.Fprintf(streams.Err, "cairn: unknown argument %s\n%s", a, mcpUsage)
-			return exitUsage
+			fmt.Fprintf(streams.Err, "cairn: unknown argument %s\n%s", a, usage)
+			return nil, 0, exitUsage, false
 		}
 	}
-	env := newEnvironment(getenv)
-	cwd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: find the working directory: %v\n", err)
-		return exitFailure
-	}
-	trusted := projectTrustFor(streams, env, opts, cwd, nil)
-	return mcpList(ctx, streams, env, opts, trusted, timeout)
+	return opts, timeout, exitOK, true
 }
 
 // mcpList starts the configured servers, waits up to timeout for each to

@@ -175,8 +175,16 @@ var piFlagSpecs = []flagSpec{
 	// check, no catalog download), so --offline is what it always does.
 	{[]string{"--offline"}, false, func(*Options, string) error { return nil }},
 	{[]string{"--models"}, true, noEffect("--models has no effect in cairn: cycle_model and Ctrl+P cycle through every available model")},
-	{[]string{"--extension", "-e"}, true, noEffect("--extension has no effect in cairn: it does not run pi extensions")},
-	{[]string{"--no-extensions", "-ne"}, false, noEffect("--no-extensions has no effect in cairn: it loads no pi extensions")},
+	// cairn's extensions are programs (docs/extensions.md): --extension
+	// names one to run; pi's TypeScript modules are not programs.
+	{[]string{"--extension", "-e"}, true, func(o *Options, v string) error {
+		if v == "" {
+			return fmt.Errorf("--extension needs the path of an executable extension")
+		}
+		o.Extensions = append(o.Extensions, v)
+		return nil
+	}},
+	{[]string{"--no-extensions", "-ne"}, false, func(o *Options, _ string) error { o.NoExtensions = true; return nil }},
 	{[]string{"--skill"}, true, func(o *Options, v string) error { o.Pi.Skills = append(o.Pi.Skills, v); return nil }},
 	{[]string{"--no-skills", "-ns"}, false, func(o *Options, _ string) error { o.Pi.NoSkills = true; return nil }},
 	{[]string{"--theme"}, true, noEffect("--theme has no effect in cairn: pi theme files are not read (the interactive interface's theme is the \"theme\" setting)")},

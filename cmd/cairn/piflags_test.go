@@ -44,7 +44,7 @@ func textScript(t *testing.T) map[string]string {
 // and named on stderr, never ignored silently; the run answers as usual.
 func TestPiFlagsWithoutEffectSaySo(t *testing.T) {
 	stdin := `{"id":"s","type":"get_state"}` + "\n"
-	for _, flag := range []string{"--models", "--extension", "--no-extensions", "--theme", "--use-theme", "--no-themes", "--verbose", "--tui-mode"} {
+	for _, flag := range []string{"--models", "--theme", "--use-theme", "--no-themes", "--verbose", "--tui-mode"} {
 		args := []string{"--provider", "faux", "--no-session", "--mode", "rpc", flag}
 		if findFlag(flag).value {
 			args = append(args, "x")

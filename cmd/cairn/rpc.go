@@ -29,6 +29,7 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Prompts:    templates,
 		MCP:        a.mcp.statuses,
 		MCPPrompts: a.mcp.servers(),
+		Commands:   func() []pi.SlashCommand { return extensionSlashCommands(a) },
 		ExportHTML: exportSession,
 		Compat073:  opts.RPCCompat == "0.73",
 		Bash:       &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix, Compat073: opts.RPCCompat == "0.73", Sandbox: a.sandbox},

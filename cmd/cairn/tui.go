@@ -39,6 +39,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		}
 		projectTrustFor(quiet, env, opts, cwd, ask)
 	}
+	opts.extMode = "tui"
 	a, err := buildApp(quiet, env, opts, false)
 	if err != nil {
 		streams.Err.Write(warn.Bytes())
@@ -87,16 +88,18 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Cwd:          a.cwd,
 		// buildApp decided trust; nothing of an untrusted project runs
 		// in the interface, git included.
-		ProjectTrusted: opts.trust != nil && opts.trust.trusted(),
-		Dir:            env.dir,
-		Shell:          eff.ShellPath,
-		Sandbox:        a.sandbox,
-		Templates:      templates,
-		MCP:            a.mcp.statuses,
-		MCPServers:     a.mcp.servers(),
-		Notices:        notices,
-		Version:        versionString(),
-		OpenResume:     resume,
+		ProjectTrusted:     opts.trust != nil && opts.trust.trusted(),
+		Dir:                env.dir,
+		Shell:              eff.ShellPath,
+		Sandbox:            a.sandbox,
+		Templates:          templates,
+		MCP:                a.mcp.statuses,
+		MCPServers:         a.mcp.servers(),
+		ExtensionCommands:  a.extensions.Commands,
+		ExtensionsStarting: func() bool { return len(a.extensions.Starting()) > 0 },
+		Notices:            notices,
+		Version:            versionString(),
+		OpenResume:         resume,
 	}
 	if a.noCredentials {
 		o.FirstRun = firstRunHelp(a.cat, env)

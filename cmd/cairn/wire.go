@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/background"
+	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/regfile"
@@ -38,11 +39,16 @@ type app struct {
 	mcp *mcpRun
 	// sandbox is the sandbox commands run in; nil runs them unsandboxed.
 	sandbox *sandbox.Policy
+	// extensions runs the session's extensions.
+	extensions *extension.Manager
 }
 
 // close ends the session and flushes its file, then stops the MCP servers.
 func (a *app) close() {
 	a.session.Close()
+	if a.extensions != nil {
+		a.extensions.Close()
+	}
 	a.mcp.close()
 }
 
@@ -59,14 +65,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		cwd = wd
 	}
 	trusted := projectTrustFor(streams, env, opts, cwd, nil)
-	projectSettings := ""
-	if trusted.trusted() {
-		projectSettings = settings.ProjectFile(cwd)
-	}
-	st, err := settings.Load(settings.GlobalFile(env.dir), projectSettings)
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
-	}
+	st := loadSettings(streams, env, trusted, cwd)
 	st.OnWrite(func(scope settings.Scope) {
 		if scope == settings.ScopeProject {
 			trusted.keep(streams, cwd, settings.ProjectFile(cwd))
@@ -265,6 +264,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	printMode := unattended && opts.Mode != "synaps"
 	servers := startMCP(streams, env, opts, trusted, registry, printMode)
 	cfg.Toolset, cfg.Approver = registry, servers.approver(gate)
+	exts := startExtensions(env, opts, trusted, st, cwd, unattended)
+	registry.Add(exts)
+	cfg.Interceptors = append(cfg.Interceptors, exts.Interceptors()...)
 	if sel := opts.Pi.Tools; sel.Narrows() {
 		// pi's --tools and the like: a view of the live registry, so MCP
 		// tools that arrive later are chosen by the same names.
@@ -286,17 +288,34 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	sess, err = agent.New(cfg)
 	if err != nil {
 		procs.Close()
+		exts.Close()
 		servers.close()
 		return nil, err
 	}
+	exts.Attach(extensionHost{sess})
 	if opts.Pi.Name != "" {
 		if err := sess.SetName(opts.Pi.Name); err != nil {
 			sess.Close()
+			exts.Close()
 			servers.close()
 			return nil, fmt.Errorf("--name: %w", err)
 		}
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, extensions: exts}, nil
+}
+
+// loadSettings reads the global settings and, when the project is
+// trusted, the project's; problems are warnings on stderr.
+func loadSettings(streams IOStreams, env environment, trusted projectTrust, cwd string) *settings.Store {
+	projectSettings := ""
+	if trusted.trusted() {
+		projectSettings = settings.ProjectFile(cwd)
+	}
+	st, err := settings.Load(settings.GlobalFile(env.dir), projectSettings)
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	}
+	return st
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cairn-dev/cairn/core/child"
 	"io"
 	"maps"
 	"net/http"
@@ -20,7 +21,6 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/redact"
-	"github.com/cairn-dev/cairn/core/shell"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -88,14 +88,14 @@ func (c *sdkConn) dialSSE(ctx context.Context, client *sdk.Client, s Server) (Co
 func (c *sdkConn) dialCommand(ctx context.Context, client *sdk.Client, s Server, stderr io.Writer) (Conn, error) {
 	cmd := exec.Command(s.Command, s.Args...)
 	cmd.Dir = s.Dir
-	cmd.Env = shell.InheritedEnv(os.Getenv)
+	cmd.Env = child.Env(os.Getenv)
 	for _, k := range sortedKeys(s.Env) {
 		cmd.Env = append(cmd.Env, k+"="+s.Env[k])
 	}
 	cmd.Stderr = stderr
 	// Children that keep stderr open must not hold up Close.
 	cmd.WaitDelay = stopGrace
-	ownGroup(cmd)
+	child.OwnGroup(cmd)
 	t := &killOnCancel{CommandTransport: sdk.CommandTransport{Command: cmd, TerminateDuration: stopGrace}}
 	cs, err := client.Connect(ctx, t, nil)
 	if t.stop != nil {
@@ -103,7 +103,7 @@ func (c *sdkConn) dialCommand(ctx context.Context, client *sdk.Client, s Server,
 	}
 	if err != nil {
 		if cmd.Process != nil {
-			killGroup(cmd)
+			child.KillGroup(cmd)
 			_ = cmd.Wait()
 		}
 		return nil, err
@@ -126,7 +126,7 @@ func (k *killOnCancel) Connect(ctx context.Context) (sdk.Connection, error) {
 		return nil, err
 	}
 	cmd := k.Command
-	k.stop = context.AfterFunc(ctx, func() { killGroup(cmd) })
+	k.stop = context.AfterFunc(ctx, func() { child.KillGroup(cmd) })
 	return conn, nil
 }
 
@@ -308,7 +308,7 @@ func (c *sdkConn) Close() error {
 		if c.cmd != nil {
 			// npx and uvx start the real server as a child: stop the
 			// whole group, not just the wrapper.
-			killGroup(c.cmd)
+			child.KillGroup(c.cmd)
 		}
 	})
 	return err

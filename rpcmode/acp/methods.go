@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/cairn-dev/cairn/core/toolset"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -209,13 +210,18 @@ func (s *server) sendCommands(t *thread) {
 	b := t.b
 	cmds := commandsOf(b)
 	notify(t, availableCommandsUpdate{SessionUpdate: "available_commands_update", AvailableCommands: cmds})
-	if b.host.MCPPrompts == nil {
+	if b.host.MCPPrompts == nil && b.host.Extensions == nil {
 		return
 	}
 	s.goBackground(func() {
 		ctx, cancel := context.WithTimeout(s.ctx, mcpSettleLimit)
 		defer cancel()
-		b.host.MCPPrompts.WaitSettled(ctx)
+		if b.host.MCPPrompts != nil {
+			b.host.MCPPrompts.WaitSettled(ctx)
+		}
+		if b.host.Extensions != nil {
+			toolset.New(nil, toolset.Options{Limit: mcpSettleLimit}, b.host.Extensions).Wait(ctx, nil)
+		}
 		if s.ctx.Err() != nil || !s.isOpen(t) {
 			return
 		}
@@ -254,6 +260,11 @@ func commandsOf(b *bound) []command {
 			c.Input = &commandInput{Hint: u}
 		}
 		cmds = append(cmds, c)
+	}
+	if b.host.Extensions != nil {
+		for _, e := range b.host.Extensions.Commands() {
+			cmds = append(cmds, command{Name: e.Name, Description: e.Description})
+		}
 	}
 	return cmds
 }

@@ -16,6 +16,9 @@ type permit struct {
 	callID   string
 	tool     string
 	offered  []core.Option
+	// dialog is the kind of an extension's dialog (askDialog); zero for
+	// an approval.
+	dialog core.QuestionKind
 }
 
 // choice is how an approval question was answered.
@@ -107,8 +110,13 @@ func permissionOptions(q core.Question, tool string) []permissionOption {
 // ask puts a core question to the client. Approvals become
 // session/request_permission (a tool refused with reject_always is denied
 // by the gate without asking); cairn asks nothing else of an ACP client,
-// so other questions are dismissed.
+// so other questions are dismissed, except extensions' select and confirm
+// dialogs (askDialog).
 func (s *server) ask(w *writer, q core.Question) {
+	if q.Purpose == core.PurposeGeneral && (q.Kind == core.QuestionSelect || q.Kind == core.QuestionConfirm) {
+		s.askDialog(w, q)
+		return
+	}
 	if q.Purpose != core.PurposeApproval || q.Kind != core.QuestionSelect {
 		s.warn("acp: dismissed a question ACP cannot ask: %s", q.Title)
 		_ = w.sess.Dismiss(q.ID)
@@ -176,6 +184,10 @@ func (s *server) answered(m message) {
 	var r permissionResult
 	if m.Error != nil || json.Unmarshal(m.Result, &r) != nil || r.Outcome.Outcome != "selected" {
 		_ = p.t.b.sess.Dismiss(p.question)
+		return
+	}
+	if p.dialog != 0 {
+		_ = p.t.b.sess.Answer(p.question, dialogAnswer(p.dialog, r.Outcome.OptionID))
 		return
 	}
 	opt := approval.Option(r.Outcome.OptionID)

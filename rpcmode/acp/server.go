@@ -13,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/jsonl"
 	"github.com/cairn-dev/cairn/core/jsonrpc2"
 	"github.com/cairn-dev/cairn/core/mcp"
@@ -59,6 +60,10 @@ type Host struct {
 	// (/mcp__<server>__<prompt>); a prompt starting with one sends what the
 	// server returns for it. nil offers none.
 	MCPPrompts *mcp.Manager
+	// Extensions runs the session's extensions: their `/` commands are
+	// offered too (listed again once those still starting are ready).
+	// Nil means none.
+	Extensions *extension.Manager
 	// Cwd is the directory cairn works in (absolute).
 	Cwd string
 	// Version is cairn's version, for agentInfo.

@@ -179,6 +179,11 @@ func (w *writer) event(e core.Event) {
 			w.emit(line, false)
 		}
 		return
+	case core.StatusChanged, core.WidgetChanged, core.TitleChanged, core.EditorTextSet:
+		if line, err := marshal(extensionUIFrame(e)); err == nil {
+			w.emit(line, false)
+		}
+		return
 	}
 	_, agentStart := e.(core.AgentStart)
 	if !w.filter.allows(wireName(e, w.filter.wire)) {

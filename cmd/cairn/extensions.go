@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/settings"
+	"github.com/cairn-dev/cairn/rpcmode/pi"
+)
+
+// extensionConfigs lists the extensions a session runs, in load order:
+// the person's (~/.cairn/extensions), the project's (.cairn/extensions)
+// only once the project is trusted, then the "extensions" setting (whose
+// project layer is read only when trusted, like every project setting).
+func extensionConfigs(env environment, opts *Options, trusted projectTrust, st *settings.Store, cwd string) []extension.Config {
+	configs := extension.Discover(extension.UserDir(env.dir), extension.ScopeUser)
+	if trusted.trusted() {
+		root := trusted.project.Root
+		if root == "" {
+			root = cwd
+		}
+		configs = append(configs, extension.Discover(extension.ProjectDir(root), extension.ScopeProject)...)
+	}
+	if raw, ok := st.Get("extensions"); ok {
+		configs = append(configs, extension.FromSettings(raw, cwd)...)
+	}
+	for _, path := range opts.Extensions {
+		configs = append(configs, extension.FromPath(path, cwd))
+	}
+	return configs
+}
+
+// extensionMode names the front end for extensions, and lists the UI
+// methods it renders: the rest fail at once with "no UI in this mode".
+func extensionMode(opts *Options, unattended bool) (string, []core.UIMethod) {
+	switch {
+	case opts.extMode != "":
+		return opts.extMode, extensionUI(opts.extMode)
+	case unattended && opts.Mode == "json":
+		return "json", nil
+	case unattended && opts.Mode == "synaps":
+		return "synaps", nil
+	case unattended:
+		return "print", nil
+	}
+	return opts.Mode, extensionUI(opts.Mode)
+}
+
+// extensionUI is what each front end renders of the extension UI.
+func extensionUI(mode string) []core.UIMethod {
+	switch mode {
+	case "tui", "rpc":
+		// The TUI draws each inline; rpc forwards each as pi's
+		// extension_ui_request.
+		return core.UIMethods
+	case "acp":
+		// Dialogs through session/request_permission (select, confirm);
+		// notices as agent messages.
+		return []core.UIMethod{core.UISelect, core.UIConfirm, core.UINotify}
+	}
+	return nil
+}
+
+// startExtensions starts the session's extensions (unless --no-extensions)
+// without waiting for them: the registry's bounded wait does, before the
+// first request.
+func startExtensions(env environment, opts *Options, trusted projectTrust, st *settings.Store, cwd string, unattended bool) *extension.Manager {
+	if opts.NoExtensions {
+		return extension.New(nil, extension.Options{})
+	}
+	mode, ui := extensionMode(opts, unattended)
+	var dialogTimeout = opts.extDialogTimeout
+	if mode == "rpc" {
+		dialogTimeout = rpcQuestionTimeout
+	}
+	m := extension.New(extensionConfigs(env, opts, trusted, st, cwd), extension.Options{
+		Cwd: cwd, Mode: mode, UI: ui, CairnVersion: versionString(), Getenv: env.getenv, DialogTimeout: dialogTimeout,
+		LogDir: extensionLogDir(env),
+	})
+	m.Start()
+	return m
+}
+
+// extensionLogDir is where extensions' stderr is kept: beside the MCP
+// servers' logs, never inside an extensions directory (where it would be
+// taken for an extension).
+func extensionLogDir(env environment) string { return filepath.Join(env.dir, "logs", "extensions") }
+
+// extensionHost is a session as extensions use it.
+type extensionHost struct{ *agent.Session }
+
+// SendUserMessage sends text as a prompt when the agent is idle, else
+// queues it as deliverAs says (a follow-up by default, as a command's
+// message arrives while its own input is being handled).
+func (h extensionHost) SendUserMessage(text, deliverAs string) error {
+	switch deliverAs {
+	case "steer":
+		return h.Steer(text, nil)
+	case "followUp":
+		return h.FollowUp(text, nil)
+	}
+	if err := h.Prompt(text, nil, agent.BehaviorFollowUp); err != nil {
+		return fmt.Errorf("send the message: %w", err)
+	}
+	return nil
+}
+
+// extensionSlashCommands lists the extensions' commands for get_commands,
+// as pi lists an extension's: source "extension".
+func extensionSlashCommands(a *app) []pi.SlashCommand {
+	var out []pi.SlashCommand
+	for _, c := range a.extensions.Commands() {
+		out = append(out, pi.SlashCommand{Name: c.Name, Description: c.Description, Source: "extension"})
+	}
+	return out
+}

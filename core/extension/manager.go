@@ -1,0 +1,290 @@
+package extension
+
+import (
+	"context"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/toolset"
+)
+
+// Host is the session extensions work with: it asks questions (dialogs),
+// shows UI events and takes user messages. *agent.Session is one, with an
+// adapter for SendUserMessage.
+type Host interface {
+	core.Asker
+	// Show publishes a UI event (core.Notice, StatusChanged, ...).
+	Show(e core.Event)
+	// SendUserMessage sends text as the person's message: a run when
+	// idle; deliverAs "steer" or "followUp" while one runs.
+	SendUserMessage(text, deliverAs string) error
+}
+
+// Options configure a Manager.
+type Options struct {
+	// Cwd is the session's working directory, where extensions from
+	// settings run.
+	Cwd string
+	// Mode names the front end for the extensions ("tui", "rpc", ...).
+	Mode string
+	// UI lists the UI methods the front end renders; the rest are
+	// refused with CodeNoUI.
+	UI []core.UIMethod
+	// CairnVersion is told to extensions.
+	CairnVersion string
+	// Getenv reads cairn's environment for core/child; nil means
+	// os.Getenv.
+	Getenv func(string) string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// StartTimeout bounds each extension's initialize (default 10 s).
+	StartTimeout time.Duration
+	// EventTimeout bounds each event handler while no dialog of its
+	// extension is open (default 30 s).
+	EventTimeout time.Duration
+	// DialogTimeout bounds a dialog whose call gives no timeout; zero
+	// means none (a person is there to answer).
+	DialogTimeout time.Duration
+	// LogDir, when set, keeps each extension's stderr in <LogDir>/<name>.log
+	// (started afresh once past 5 MiB); the last lines are in errors
+	// either way.
+	LogDir string
+	// Trace, when set, is given every line exchanged with an extension
+	// (in: from it), for tests and debugging.
+	Trace func(extension string, in bool, line []byte)
+}
+
+// Manager runs a session's extensions. It is the extensions' tool source
+// for the session's registry (a toolset.Source). Its methods are safe for
+// concurrent use.
+type Manager struct {
+	opts Options
+	exts []*extension
+
+	mu       sync.Mutex
+	h        Host
+	attached chan struct{}
+	change   chan struct{}
+	shut     bool
+	started  bool
+}
+
+// New returns a manager of the extensions configs, not yet started.
+func New(configs []Config, opts Options) *Manager {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.StartTimeout <= 0 {
+		opts.StartTimeout = 10 * time.Second
+	}
+	if opts.EventTimeout <= 0 {
+		opts.EventTimeout = 30 * time.Second
+	}
+	m := &Manager{opts: opts, attached: make(chan struct{}), change: make(chan struct{})}
+	for _, c := range configs {
+		m.exts = append(m.exts, &extension{m: m, cfg: c, state: Starting, updates: map[string]func(core.ToolUpdate){},
+			ops: map[*opCtx]struct{}{}, exited: make(chan struct{})})
+	}
+	return m
+}
+
+// Start starts every extension in parallel and returns at once; Wait (the
+// registry's) waits for them, bounded.
+func (m *Manager) Start() {
+	m.mu.Lock()
+	if m.started {
+		m.mu.Unlock()
+		return
+	}
+	m.started = true
+	m.mu.Unlock()
+	for _, e := range m.exts {
+		go e.start(context.Background())
+	}
+}
+
+// Attach gives the extensions their session. Dialogs and messages asked
+// for before it wait for it (or for Close).
+func (m *Manager) Attach(h Host) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.h == nil {
+		m.h = h
+		close(m.attached)
+	}
+}
+
+// host returns the session, waiting for Attach; nil after Close.
+func (m *Manager) host(ctx context.Context) Host {
+	m.mu.Lock()
+	attached := m.attached
+	m.mu.Unlock()
+	select {
+	case <-attached:
+	case <-ctx.Done():
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.shut {
+		return nil
+	}
+	return m.h
+}
+
+// show publishes e on the session, when there is one.
+func (m *Manager) show(e core.Event) {
+	m.mu.Lock()
+	h := m.h
+	m.mu.Unlock()
+	if h != nil {
+		h.Show(e)
+	}
+}
+
+// Close stops every extension (session_shutdown first, for those that
+// handle it), in parallel, and waits for them.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	if m.shut {
+		m.mu.Unlock()
+		return
+	}
+	m.shut = true
+	if m.h == nil {
+		close(m.attached)
+	}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, e := range m.exts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e.stop()
+		}()
+	}
+	wg.Wait()
+}
+
+func (m *Manager) closing() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.shut
+}
+
+func (m *Manager) ui() []core.UIMethod { return m.opts.UI }
+
+func (m *Manager) hasUI() bool {
+	for _, u := range m.opts.UI {
+		if u.Dialog() {
+			return true
+		}
+	}
+	return false
+}
+
+// changed wakes whoever waits on Changed.
+func (m *Manager) changed() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	close(m.change)
+	m.change = make(chan struct{})
+}
+
+// Part implements toolset.Source.
+func (m *Manager) Part() string { return "extension" }
+
+// Tools implements toolset.Source: the active tools of the ready
+// extensions, in load order.
+func (m *Manager) Tools() []core.Tool {
+	var out []core.Tool
+	for _, e := range m.exts {
+		e.mu.Lock()
+		if e.state == Ready {
+			for _, t := range e.tools {
+				if t.active {
+					out = append(out, t)
+				}
+			}
+		}
+		e.mu.Unlock()
+	}
+	return out
+}
+
+// Find implements toolset.Source: an active tool of a ready extension.
+func (m *Manager) Find(name string) core.Tool {
+	for _, t := range m.Tools() {
+		if t.Spec().Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Starting implements toolset.Source.
+func (m *Manager) Starting() []string {
+	var out []string
+	for _, e := range m.exts {
+		if st, _ := e.snapshot(); st == Starting {
+			out = append(out, e.cfg.Name)
+		}
+	}
+	return out
+}
+
+// Failures implements toolset.Source: the extensions that failed to
+// start, with why and the last lines of their stderr.
+func (m *Manager) Failures() []toolset.Failure {
+	var out []toolset.Failure
+	for _, e := range m.exts {
+		if st, err := e.snapshot(); st == Failed && err != nil {
+			out = append(out, toolset.Failure{Name: e.cfg.Name, Err: err.Error()})
+		}
+	}
+	return out
+}
+
+// Changed implements toolset.Source.
+func (m *Manager) Changed() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.change
+}
+
+// Status is an extension as `cairn ext list` shows it.
+type Status struct {
+	Config Config
+	State  State
+	Err    error
+	// Name is the name the extension gave itself, if any.
+	Name     string
+	Tools    []ToolDef
+	Active   []bool
+	Commands []CommandDef
+	Events   []string
+}
+
+// Statuses reports every extension, in load order.
+func (m *Manager) Statuses() []Status {
+	out := make([]Status, 0, len(m.exts))
+	for _, e := range m.exts {
+		e.mu.Lock()
+		st := Status{Config: e.cfg, State: e.state, Err: e.err, Name: e.name, Commands: append([]CommandDef(nil), e.commands...)}
+		for _, t := range e.tools {
+			st.Tools = append(st.Tools, t.def)
+			st.Active = append(st.Active, t.active)
+		}
+		for ev := range e.events {
+			st.Events = append(st.Events, ev)
+		}
+		e.mu.Unlock()
+		out = append(out, st)
+	}
+	return out
+}

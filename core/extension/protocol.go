@@ -1,0 +1,161 @@
+package extension
+
+import (
+	"encoding/json"
+
+	"github.com/cairn-dev/cairn/core"
+)
+
+// ProtocolVersion is the version of the wire protocol this package
+// speaks; initialize carries it both ways, and an extension answering
+// another version is refused.
+const ProtocolVersion = 1
+
+// Methods cairn calls on an extension.
+const (
+	MethodInitialize  = "initialize"
+	MethodExecuteTool = "execute_tool"
+	MethodRunCommand  = "run_command"
+	MethodEvent       = "event"
+	MethodCancel      = "cancel"
+	MethodShutdown    = "shutdown"
+)
+
+// Methods an extension calls on cairn.
+const (
+	MethodToolUpdate      = "tool_update"
+	MethodUI              = "ui"
+	MethodRegisterTool    = "register_tool"
+	MethodRegisterCommand = "register_command"
+	MethodSetActiveTools  = "set_active_tools"
+	MethodSendUserMessage = "send_user_message"
+)
+
+// Error codes of the protocol, beside JSON-RPC's own.
+const (
+	// CodeNoUI answers a UI call the front end does not render: a dialog
+	// in print or json mode, a widget where there is no room for one.
+	CodeNoUI = -32001
+	// CodeRefused answers a call cairn will not do now (a tool name that
+	// is taken, a message while the session cannot take one).
+	CodeRefused = -32002
+)
+
+// InitializeParams is what cairn tells an extension at start.
+type InitializeParams struct {
+	ProtocolVersion int    `json:"protocolVersion"`
+	CairnVersion    string `json:"cairnVersion"`
+	Cwd             string `json:"cwd"`
+	// Mode is the front end: "tui", "rpc", "acp", "print", "json", ...
+	Mode string `json:"mode"`
+	// HasUI says whether any dialog can be answered.
+	HasUI bool `json:"hasUI"`
+	// UI lists the UI methods the front end renders.
+	UI []core.UIMethod `json:"ui"`
+}
+
+// InitializeResult is what an extension registers at start.
+type InitializeResult struct {
+	ProtocolVersion int          `json:"protocolVersion"`
+	Name            string       `json:"name,omitempty"`
+	Tools           []ToolDef    `json:"tools,omitempty"`
+	Commands        []CommandDef `json:"commands,omitempty"`
+	// Events lists the events the extension handles, by pi's names.
+	Events []string `json:"events,omitempty"`
+}
+
+// ToolDef is a tool an extension offers, in pi's registerTool shape.
+type ToolDef struct {
+	Name        string          `json:"name"`
+	Label       string          `json:"label,omitempty"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	// Active says whether the model is offered the tool; absent means
+	// true. Inactive tools wait for set_active_tools.
+	Active *bool `json:"active,omitempty"`
+}
+
+// CommandDef is a `/` command an extension offers.
+type CommandDef struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// ExecuteToolParams asks an extension to run one call of its tool.
+type ExecuteToolParams struct {
+	ToolCallID string          `json:"toolCallId"`
+	Name       string          `json:"name"`
+	Params     json.RawMessage `json:"params"`
+}
+
+// ToolResult is an extension tool's result, in pi's shape; an error
+// response is a failed result too.
+type ToolResult struct {
+	Content []core.Content  `json:"content"`
+	Details json.RawMessage `json:"details,omitempty"`
+	IsError bool            `json:"isError,omitempty"`
+}
+
+// ToolUpdateParams is partial output of a running call.
+type ToolUpdateParams struct {
+	ToolCallID string          `json:"toolCallId"`
+	Content    []core.Content  `json:"content"`
+	Details    json.RawMessage `json:"details,omitempty"`
+}
+
+// RunCommandParams runs the extension's command Name with the text
+// after it.
+type RunCommandParams struct {
+	Name string `json:"name"`
+	Args string `json:"args"`
+}
+
+// CancelParams tells an extension cairn no longer waits for its request
+// ID (the call was aborted).
+type CancelParams struct {
+	ID json.RawMessage `json:"id"`
+}
+
+// UIParams is a UI call, with pi's extension_ui_request fields.
+type UIParams struct {
+	Method      core.UIMethod `json:"method"`
+	Title       string        `json:"title,omitempty"`
+	Message     string        `json:"message,omitempty"`
+	Options     []string      `json:"options,omitempty"`
+	Placeholder string        `json:"placeholder,omitempty"`
+	Prefill     string        `json:"prefill,omitempty"`
+	// Timeout is in milliseconds; zero means none beyond the front
+	// end's own.
+	Timeout         int64                `json:"timeout,omitempty"`
+	NotifyType      core.NotifyLevel     `json:"notifyType,omitempty"`
+	StatusKey       string               `json:"statusKey,omitempty"`
+	StatusText      *string              `json:"statusText,omitempty"`
+	WidgetKey       string               `json:"widgetKey,omitempty"`
+	WidgetLines     []string             `json:"widgetLines,omitempty"`
+	WidgetPlacement core.WidgetPlacement `json:"widgetPlacement,omitempty"`
+	Text            *string              `json:"text,omitempty"`
+}
+
+// UIResult answers a dialog, as pi's extension_ui_response does: a
+// value (select, input, editor), confirmed (confirm), or cancelled
+// (dismissed, timed out or aborted). Fire-and-forget calls get an empty
+// result.
+type UIResult struct {
+	Value     *string `json:"value,omitempty"`
+	Confirmed *bool   `json:"confirmed,omitempty"`
+	Cancelled bool    `json:"cancelled,omitempty"`
+}
+
+// SetActiveToolsParams names the extension's tools the model is offered
+// from now on, as pi's setActiveTools does; the others become inactive.
+type SetActiveToolsParams struct {
+	Names []string `json:"names"`
+}
+
+// SendUserMessageParams sends a user message, as pi's sendUserMessage:
+// it starts a run when the agent is idle; while it works, deliverAs says
+// whether it steers the run or follows it.
+type SendUserMessageParams struct {
+	Content   string `json:"content"`
+	DeliverAs string `json:"deliverAs,omitempty"`
+}
