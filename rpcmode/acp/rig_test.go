@@ -263,6 +263,15 @@ func (r *rig) newSession() string {
 	if id == "" {
 		r.t.Fatalf("session/new gave no sessionId: %v", res)
 	}
+	// Its first update follows the answer in its own stream; waiting for
+	// it keeps transcripts of several sessions (whose streams interleave)
+	// in one order.
+	// (The cursor stays: tests read that update themselves.)
+	if l, _ := r.out.waitMatch(r.cursor, func(l *line) bool {
+		return l.str("params.sessionId") == id && l.str("params.update.sessionUpdate") == "available_commands_update"
+	}, waitLimit); l == nil {
+		r.t.Fatalf("no available_commands_update of the new session within %s", waitLimit)
+	}
 	return id
 }
 
