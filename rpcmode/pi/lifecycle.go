@@ -32,12 +32,17 @@ func (s *server) stop() error {
 func (s *server) abort(*command) (any, error) { return nil, s.stop() }
 
 // abortRetry cancels the wait before an automatic retry, which ends the
-// prompt; outside such a wait it does nothing.
-func (s *server) abortRetry(*command) (any, error) {
-	if s.retrying.Load() {
+// prompt. As in pi, its response follows the wait's auto_retry_end and
+// comes before the prompt's agent_settled: the writer sends it once it has
+// written the end of the wait (see retryWait). Outside such a wait it does
+// nothing and answers at once.
+func (s *server) abortRetry(c *command) {
+	answer := s.response(c, nil, nil).appendTo(nil)
+	if s.retry.answerAfterWait(answer) {
 		s.sess.Abort()
+		return
 	}
-	return nil, nil
+	s.send(answer)
 }
 
 // cancelled is the data of the session commands: pi's extensions may
