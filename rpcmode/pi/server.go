@@ -155,7 +155,7 @@ type server struct {
 	closed     bool
 	bashRuns   map[int]context.CancelFunc
 	nextBash   int
-	compacting context.CancelFunc
+	compacting *compaction // the manual compaction running
 	filter     eventFilter // the latest set_event_filter, merged
 	// abortsRead and abortsDone count the abort commands read and
 	// dispatched; expanding stops the MCP prompt being expanded, which an
