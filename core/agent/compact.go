@@ -147,7 +147,7 @@ func (s *Session) compactNow(ctx context.Context, instructions string, reason co
 	var lead []core.Message
 	var leadIDs []string
 	if system.Declared {
-		res.SystemMessage = &core.SystemMessage{Content: system.Content, Sections: system.Sections, ToolsAdded: system.Tools, Timestamp: s.now()}
+		res.SystemMessage = &core.SystemMessage{Content: system.Content, Sections: system.Sections, ToolsAdded: system.Tools, Timestamp: s.now(), Replayed: true}
 		if res.SystemMessage.Sections == nil {
 			res.SystemMessage.Sections = []core.PromptSection{}
 		}
