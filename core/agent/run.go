@@ -244,8 +244,8 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			added = append(added, m)
 		}
 		for i, m := range pending {
-			if i == dequeued {
-				s.publishQueue()
+			if dequeued >= 0 && i >= dequeued {
+				s.enterQueued()
 			}
 			s.appendMessage(m)
 			added = append(added, m)
@@ -289,7 +289,7 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 	if dequeued >= 0 {
 		// Taken from the queue, then the run stopped (aborted): the queue
 		// changed all the same.
-		s.publishQueue()
+		s.dropEntering()
 	}
 	return &finalMessage{AssistantMessage: last, err: lastErr}, added
 }
