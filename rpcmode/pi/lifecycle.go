@@ -156,7 +156,8 @@ func (s *server) compact(ctx context.Context, c *command, run *compaction) (any,
 	s.compacting = run
 	s.mu.Unlock()
 	s.sendEvent("compaction_start", compactionFrame{Type: "compaction_start", Reason: "manual"})
-	res, err := s.sess.Compact(ctx, instructions)
+	// As in pi, a steer or follow_up sent meanwhile stays queued.
+	res, err := s.sess.CompactKeepingQueue(ctx, instructions)
 	aborted, no := ctx.Err() != nil, false
 	end := compactionFrame{Type: "compaction_end", Reason: "manual", Aborted: &aborted, WillRetry: &no}
 	switch {
