@@ -189,15 +189,16 @@ type Session struct {
 	entryIDs     []string
 	steering     []*queued
 	followUp     []*queued
+	run          *activeRun
+	compacting   bool
+	closed       bool
+	runs         sync.WaitGroup
+
 	// entering holds the messages taken from a queue that have not yet
 	// entered the conversation (see take); queue_update still lists them.
 	entering []*queued
 	// enteringSteering says which queue entering came from.
 	enteringSteering bool
-	run          *activeRun
-	compacting   bool
-	closed       bool
-	runs         sync.WaitGroup
 }
 
 type queued struct {
