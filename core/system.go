@@ -37,13 +37,18 @@ type SystemMessage struct {
 	ToolsRemoved []ToolRef
 	Replace      bool
 	Timestamp    int64
+	// Replayed marks the replay of every system message before it (the
+	// one a compaction keeps, pi's getCurrentSystemMessage), which pi
+	// writes with its tools before its timestamp.
+	Replayed bool
 }
 
 // MessageRole implements Message.
 func (*SystemMessage) MessageRole() Role { return RoleSystem }
 
 // MarshalJSON writes the message in pi's shape: role, content, sections
-// (in order), timestamp, then the tool changes.
+// (in order), timestamp, then the tool changes; a Replayed one has its
+// tools before its timestamp, as pi writes it.
 func (m SystemMessage) MarshalJSON() ([]byte, error) {
 	b := []byte(`{"role":"system","content":`)
 	b = jsonscan.AppendString(b, m.Content)
@@ -59,8 +64,10 @@ func (m SystemMessage) MarshalJSON() ([]byte, error) {
 		}
 		b = append(b, '}')
 	}
-	b = append(b, `,"timestamp":`...)
-	b = fmt.Appendf(b, "%d", m.Timestamp)
+	if !m.Replayed {
+		b = append(b, `,"timestamp":`...)
+		b = fmt.Appendf(b, "%d", m.Timestamp)
+	}
 	for _, part := range []struct {
 		key string
 		v   any
@@ -81,6 +88,10 @@ func (m SystemMessage) MarshalJSON() ([]byte, error) {
 		b = append(b, part.key...)
 		b = append(b, '"', ':')
 		b = append(b, v...)
+	}
+	if m.Replayed {
+		b = append(b, `,"timestamp":`...)
+		b = fmt.Appendf(b, "%d", m.Timestamp)
 	}
 	return append(b, '}'), nil
 }

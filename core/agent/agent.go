@@ -201,6 +201,12 @@ type Session struct {
 	closed       bool
 	runs         sync.WaitGroup
 	icpt         interceptState
+
+	// entering holds the messages taken from a queue that have not yet
+	// entered the conversation (see take); queue_update still lists them.
+	entering []*queued
+	// enteringSteering says which queue entering came from.
+	enteringSteering bool
 }
 
 type queued struct {

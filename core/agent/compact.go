@@ -20,6 +20,17 @@ var ErrNothingToCompact = errors.New("nothing to compact: the conversation is no
 // model writes, following instructions if given. An active prompt is
 // aborted first, as in pi. Messages queued meanwhile are sent afterwards.
 func (s *Session) Compact(ctx context.Context, instructions string) (core.CompactionResult, error) {
+	return s.compact(ctx, instructions, true)
+}
+
+// CompactKeepingQueue compacts as Compact does, but messages queued
+// meanwhile stay queued, as in pi 0.87.1's rpc mode: they go with the next
+// prompt.
+func (s *Session) CompactKeepingQueue(ctx context.Context, instructions string) (core.CompactionResult, error) {
+	return s.compact(ctx, instructions, false)
+}
+
+func (s *Session) compact(ctx context.Context, instructions string, sendQueued bool) (core.CompactionResult, error) {
 	if err := s.AbortAndWait(ctx); err != nil {
 		return core.CompactionResult{}, err
 	}
@@ -36,7 +47,9 @@ func (s *Session) Compact(ctx context.Context, instructions string) (core.Compac
 	var pending []core.Message
 	if s.run == nil && !s.closed {
 		s.flushBashLocked()
-		pending = s.takeQueuedLocked()
+		if sendQueued {
+			pending = s.takeQueuedLocked()
+		}
 		if len(pending) > 0 {
 			s.startRunLocked(pending)
 		}
@@ -151,7 +164,7 @@ func (s *Session) compactNow(ctx context.Context, instructions string, reason co
 	var lead []core.Message
 	var leadIDs []string
 	if system.Declared {
-		res.SystemMessage = &core.SystemMessage{Content: system.Content, Sections: system.Sections, ToolsAdded: system.Tools, Timestamp: s.now()}
+		res.SystemMessage = &core.SystemMessage{Content: system.Content, Sections: system.Sections, ToolsAdded: system.Tools, Timestamp: s.now(), Replayed: true}
 		if res.SystemMessage.Sections == nil {
 			res.SystemMessage.Sections = []core.PromptSection{}
 		}

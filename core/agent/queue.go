@@ -3,8 +3,9 @@ package agent
 import "github.com/cairn-dev/cairn/core"
 
 // takeSteering removes the steering messages due now (one, or all in
-// AllAtOnce mode). The caller publishes the queue change, when the
-// messages enter the conversation.
+// AllAtOnce mode). Until each enters the conversation (enterQueued) the
+// queue, as published, still holds it: as in pi 0.87.1, a queue_update
+// follows each message taken, even when several are taken at once.
 func (s *Session) takeSteering() []core.Message {
 	return s.take(&s.steering, s.cfg.SteeringMode)
 }
@@ -28,15 +29,46 @@ func (s *Session) take(q *[]*queued, mode QueueMode) []core.Message {
 	for i := 0; i < n; i++ {
 		out[i] = (*q)[i].msg
 	}
+	s.entering = append([]*queued(nil), (*q)[:n]...)
+	s.enteringSteering = q == &s.steering
 	*q = append([]*queued(nil), (*q)[n:]...)
 	s.mu.Unlock()
 	return out
 }
 
-// publishQueue reports what is waiting in both queues.
+// enterQueued publishes the queues once the next message taken from them
+// enters the conversation.
+func (s *Session) enterQueued() {
+	s.mu.Lock()
+	if len(s.entering) > 0 {
+		s.entering = s.entering[1:]
+	}
+	s.mu.Unlock()
+	s.publishQueue()
+}
+
+// dropEntering forgets the messages taken from the queues that did not
+// enter the conversation (the run stopped) and publishes the queues.
+func (s *Session) dropEntering() {
+	s.mu.Lock()
+	s.entering = nil
+	s.mu.Unlock()
+	s.publishQueue()
+}
+
+// publishQueue reports what is waiting in both queues, with the messages
+// taken that have yet to enter the conversation.
 func (s *Session) publishQueue() {
 	s.mu.Lock()
-	e := core.QueueUpdate{Steering: texts(s.steering), FollowUp: texts(s.followUp)}
+	steering, followUp := texts(s.steering), texts(s.followUp)
+	if len(s.entering) > 0 {
+		if s.enteringSteering {
+			steering = append(texts(s.entering), steering...)
+		} else {
+			followUp = append(texts(s.entering), followUp...)
+		}
+	}
+	e := core.QueueUpdate{Steering: steering, FollowUp: followUp}
 	s.mu.Unlock()
 	s.publish(e)
 }

@@ -197,10 +197,17 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 				// earlier retry only spends an attempt on a sure refusal.
 				delay = retryAfter
 			}
-			s.publish(core.AutoRetryStart{Attempt: attempt, MaxAttempts: retry.MaxRetries, Delay: delay, ErrorMessage: final.ErrorMessage})
 			// As in pi 0.87, the failed attempt leaves the context before
-			// the wait, so a cancelled retry leaves it out too.
-			s.dropFailedAttempt()
+			// the wait, so a cancelled retry leaves it out too, and its
+			// entry_appended follows auto_retry_start with nothing between
+			// them: s.mu keeps a steer or follow-up out meanwhile.
+			dropped := s.dropFailedAttempt()
+			s.mu.Lock()
+			s.publish(core.AutoRetryStart{Attempt: attempt, MaxAttempts: retry.MaxRetries, Delay: delay, ErrorMessage: final.ErrorMessage})
+			if dropped != nil {
+				s.publish(dropped)
+			}
+			s.mu.Unlock()
 			if err := s.cfg.Sleep(ctx, delay); err != nil {
 				s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "retry aborted"})
 				return "retry aborted"
@@ -250,7 +257,7 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			// Interceptors took every message: nothing to ask the model,
 			// unless a follow-up waits.
 			if dequeued >= 0 {
-				s.publishQueue()
+				s.dropEntering()
 			}
 			if follow := s.takeFollowUp(); len(follow) > 0 {
 				pending, dequeued = follow, 0
@@ -265,8 +272,8 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			added = append(added, m)
 		}
 		for i, ms := range admitted {
-			if i == dequeued {
-				s.publishQueue()
+			if dequeued >= 0 && i >= dequeued {
+				s.enterQueued()
 			}
 			for _, m := range ms {
 				s.appendMessage(m)
@@ -320,7 +327,7 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 	if dequeued >= 0 {
 		// Taken from the queue, then the run stopped (aborted): the queue
 		// changed all the same.
-		s.publishQueue()
+		s.dropEntering()
 	}
 	if last == nil {
 		return nil, added
@@ -553,19 +560,20 @@ type contextEditor interface {
 // dropFailedAttempt leaves the failed attempt out of the context and, as
 // pi 0.87 does, records that in the session as a context_edit entry, so a
 // session read again (or mirrored by a host through entry_appended) leaves
-// it out too.
-func (s *Session) dropFailedAttempt() {
+// it out too. It returns the entry_appended event that announces the
+// entry, for the caller to publish, or nil.
+func (s *Session) dropFailedAttempt() core.Event {
 	id := s.dropLastError()
 	ed, ok := s.currentStore().(contextEditor)
 	if id == "" || !ok {
-		return
+		return nil
 	}
 	e, err := ed.AppendContextEdit(id)
 	if err != nil {
 		s.storeFailed(err)
-		return
+		return nil
 	}
-	s.publish(core.EntryAppended{Entry: e})
+	return core.EntryAppended{Entry: e}
 }
 
 func (s *Session) currentModel() core.Model {

@@ -75,7 +75,7 @@ func (b *Builder) SetRawStopReason(reason string) {
 // Started reports whether EventStart has been emitted.
 func (b *Builder) Started() bool { return b.started }
 
-// Start emits EventStart once; every other method calls it first.
+// Start emits EventStart once; every other method but Fail calls it first.
 func (b *Builder) Start() {
 	if b.started {
 		return
@@ -282,12 +282,13 @@ func (b *Builder) hasToolCalls() bool {
 // message is complete and can be stored and replayed. As in pi 0.87.1, an
 // aborted message emits its blocks' end events first (the stream stopped
 // reading, then ended what it had); one that failed (StopError) emits none,
-// for the error cut the stream mid-block.
+// for the error cut the stream mid-block. A message that had not started
+// (the request failed before its answer began) emits EventError alone, as
+// pi 0.87.1 starts an answer only once the server has accepted the request.
 func (b *Builder) Fail(reason core.StopReason, err error) *core.AssistantMessage {
 	if b.done {
 		return &b.msg
 	}
-	b.Start()
 	if reason == core.StopAborted {
 		b.EndAll()
 	} else {

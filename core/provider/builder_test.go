@@ -328,7 +328,7 @@ func TestBuilderFailKeepsContent(t *testing.T) {
 
 	b2, r2 := newBuilder()
 	m2 := b2.Fail(core.StopAborted, nil)
-	if got := r2.trace(); got != "start error:aborted" || m2.StopReason != core.StopAborted || m2.ErrorMessage != "" {
+	if got := r2.trace(); got != "error:aborted" || m2.StopReason != core.StopAborted || m2.ErrorMessage != "" {
 		t.Errorf("Fail with nil error: events %s, message %+v", got, m2)
 	}
 }

@@ -201,7 +201,10 @@ func (d *decoder) entry(line []byte) (Entry, error) {
 	case TypeCompaction:
 		c := &CompactionEntry{Summary: f.summary, FirstKeptEntryID: f.firstKeptEntryID,
 			TokensBefore: int(f.tokensBefore), Details: f.details, FromHook: f.fromHook}
-		c.SystemMessage, _ = f.systemMessage.(*core.SystemMessage)
+		if sm, ok := f.systemMessage.(*core.SystemMessage); ok {
+			sm.Replayed = true
+			c.SystemMessage = sm
+		}
 		if f.usage != nil {
 			var u core.Usage
 			if json.Unmarshal(f.usage, &u) == nil {

@@ -16,8 +16,9 @@ type handler struct {
 }
 
 // handlers maps every command type to its handler but prompt, steer,
-// follow_up and abort_and_prompt (see prompt.go), bash (startBash) and
-// abort_bash (abortBash).
+// follow_up and abort_and_prompt (see prompt.go), bash (startBash),
+// abort_bash (abortBash), abort_retry (abortRetry) and compact
+// (compactCommand).
 var handlers map[string]handler
 
 func init() {
@@ -35,10 +36,8 @@ func init() {
 		"set_follow_up_mode":            {run: (*server).setFollowUpMode},
 		"set_interrupt_mode":            {run: (*server).setInterruptMode},
 		"set_approval_mode":             {run: (*server).setApprovalMode},
-		"compact":                       {slow: true, run: (*server).compact},
 		"set_auto_compaction":           {run: (*server).setAutoCompaction},
 		"set_auto_retry":                {run: (*server).setAutoRetry},
-		"abort_retry":                   {run: (*server).abortRetry},
 		"get_session_stats":             {run: (*server).sessionStats},
 		"export_html":                   {slow: true, run: (*server).exportHTML},
 		"switch_session":                {slow: true, run: (*server).switchSession},
@@ -116,6 +115,12 @@ func (s *server) dispatchFrame(frame []byte) {
 		return
 	case "abort_bash":
 		s.abortBash(&c)
+		return
+	case "abort_retry":
+		s.abortRetry(&c)
+		return
+	case "compact":
+		s.goSlow(func() { s.compactCommand(&c) })
 		return
 	case "abort_and_prompt":
 		s.goSlow(func() { s.abortAndPrompt(&c) })

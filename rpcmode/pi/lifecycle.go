@@ -15,29 +15,50 @@ import (
 var errShuttingDown = errors.New("cairn is shutting down: its input ended")
 
 // stop aborts a running prompt and a manual compaction and waits for the
-// prompt to settle. Queued steering and follow-up messages stay queued, as
-// in pi.
+// prompt to settle and the compaction to be answered, so that, as in pi,
+// an abort's response follows the compaction's compaction_end and compact
+// response. Queued steering and follow-up messages stay queued, as in pi.
 func (s *server) stop() error {
 	s.mu.Lock()
-	if s.compacting != nil {
-		s.compacting()
-	}
+	run := s.compacting
 	s.mu.Unlock()
+	if run != nil {
+		run.cancel()
+	}
 	if err := s.sess.AbortAndWait(s.ctx); err != nil {
 		return errShuttingDown
 	}
+	if run != nil {
+		select {
+		case <-run.answered:
+		case <-s.ctx.Done():
+			return errShuttingDown
+		}
+	}
 	return nil
+}
+
+// compaction is a manual compaction that is running: cancel stops it, and
+// answered is closed once its compact command has been answered.
+type compaction struct {
+	cancel   context.CancelFunc
+	answered chan struct{}
 }
 
 func (s *server) abort(*command) (any, error) { return nil, s.stop() }
 
 // abortRetry cancels the wait before an automatic retry, which ends the
-// prompt; outside such a wait it does nothing.
-func (s *server) abortRetry(*command) (any, error) {
-	if s.retrying.Load() {
+// prompt. As in pi, its response follows the wait's auto_retry_end and
+// comes before the prompt's agent_settled: the writer sends it once it has
+// written the end of the wait (see retryWait). Outside such a wait it does
+// nothing and answers at once.
+func (s *server) abortRetry(c *command) {
+	answer := s.response(c, nil, nil).appendTo(nil)
+	if s.retry.answerAfterWait(answer) {
 		s.sess.Abort()
+		return
 	}
-	return nil, nil
+	s.send(answer)
 }
 
 // cancelled is the data of the session commands: pi's extensions may
@@ -102,10 +123,28 @@ type compactionFrame struct {
 	ErrorMessage string            `json:"errorMessage,omitempty"`
 }
 
+// compactCommand answers compact; the compaction counts as running (for
+// stop) until it has been answered.
+func (s *server) compactCommand(c *command) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	run := &compaction{cancel: cancel, answered: make(chan struct{})}
+	defer func() {
+		cancel()
+		s.mu.Lock()
+		if s.compacting == run {
+			s.compacting = nil
+		}
+		s.mu.Unlock()
+		close(run.answered)
+	}()
+	data, err := s.compact(ctx, c, run)
+	s.reply(s.response(c, data, err))
+}
+
 // compact summarises the conversation now. A running prompt is aborted
 // first; compaction_start and compaction_end frame the work, as pi 0.73
 // writes them for a manual compaction.
-func (s *server) compact(c *command) (any, error) {
+func (s *server) compact(ctx context.Context, c *command, run *compaction) (any, error) {
 	instructions, _, err := c.optStr("customInstructions")
 	if err != nil {
 		return nil, err
@@ -113,23 +152,18 @@ func (s *server) compact(c *command) (any, error) {
 	if err := s.stop(); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithCancel(s.ctx)
-	defer cancel()
 	s.mu.Lock()
-	s.compacting = cancel
+	s.compacting = run
 	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.compacting = nil
-		s.mu.Unlock()
-	}()
 	s.sendEvent("compaction_start", compactionFrame{Type: "compaction_start", Reason: "manual"})
-	res, err := s.sess.Compact(ctx, instructions)
+	// As in pi, a steer or follow_up sent meanwhile stays queued.
+	res, err := s.sess.CompactKeepingQueue(ctx, instructions)
 	aborted, no := ctx.Err() != nil, false
 	end := compactionFrame{Type: "compaction_end", Reason: "manual", Aborted: &aborted, WillRetry: &no}
 	switch {
 	case aborted:
-		err = errors.New("compaction aborted")
+		// pi's words.
+		err = errors.New("Compaction cancelled")
 	case errors.Is(err, agent.ErrNothingToCompact):
 		// pi's words, which hosts show.
 		err = errNothingToCompact

@@ -64,13 +64,36 @@ func normalize(v any) {
 	})
 }
 
+// dropLaterPiFields deletes from a frame the members later pi versions
+// added, which cairn writes (pi 1.5.2's shapes) and pi 0.87.1 did not: the
+// disposition pi 0.99 added to prompt responses, agent_settled's aborted
+// and tool_execution_end's durationMs (pi 1.5). TestConformance compares
+// with recordings of pi 0.87.1 and so drops them; TestPiDiff lists them as
+// a deliberate difference (pi15-fields in testdata/pidiff/differences.json).
+func dropLaterPiFields(v any) {
+	x, ok := v.(*ordered)
+	if !ok {
+		return
+	}
+	switch x.vals["type"] {
+	case "agent_settled":
+		x.del("aborted")
+	case "tool_execution_end":
+		x.del("durationMs")
+	case "response":
+		switch x.vals["command"] {
+		case "prompt", "steer", "follow_up":
+			if d, ok := x.vals["data"].(*ordered); ok && len(d.keys) == 1 && d.keys[0] == "disposition" {
+				x.del("data")
+			}
+		}
+	}
+}
+
 // normalizeObjects blanks, wherever they are, what each agent has of its
-// own in pi 0.87's objects:
-//   - a system message's prompt sections and tool set (cairn has seven
-//     tools, pi four): only the message's shape is compared;
-//   - the disposition pi 0.99 added to prompt responses, agent_settled's
-//     aborted and tool_execution_end's durationMs (pi 1.5), which cairn
-//     writes (pi 1.5.2's shapes) and 0.87.1 did not.
+// own in pi 0.87's objects: a system message's prompt sections and tool
+// set (cairn has seven tools, pi four), so that only the message's shape
+// is compared.
 func normalizeObjects(v any) {
 	switch x := v.(type) {
 	case *ordered:
@@ -78,20 +101,6 @@ func normalizeObjects(v any) {
 			for _, k := range []string{"sections", "toolsAdded"} {
 				if _, has := x.vals[k]; has {
 					x.set(k, "<"+k+">")
-				}
-			}
-		}
-		switch x.vals["type"] {
-		case "agent_settled":
-			x.del("aborted")
-		case "tool_execution_end":
-			x.del("durationMs")
-		}
-		if x.vals["type"] == "response" {
-			switch x.vals["command"] {
-			case "prompt", "steer", "follow_up":
-				if d, ok := x.vals["data"].(*ordered); ok && len(d.keys) == 1 && d.keys[0] == "disposition" {
-					x.del("data")
 				}
 			}
 		}

@@ -103,6 +103,9 @@ type writer struct {
 
 	// onEvent sees every session event before it is written.
 	onEvent func(core.Event)
+	// afterEvent sees every session event once it is written and may
+	// return a frame to write right after it.
+	afterEvent func(core.Event) []byte
 }
 
 // heldFrame is a frame kept back while a prompt is accepted.
@@ -140,6 +143,11 @@ func (w *writer) handle(e core.Event) (end bool) {
 	m, isMark := e.(mark)
 	if !isMark {
 		w.event(e)
+		if w.afterEvent != nil {
+			if line := w.afterEvent(e); line != nil {
+				w.emit(line, false)
+			}
+		}
 		return false
 	}
 	if m.srv != w.srv {

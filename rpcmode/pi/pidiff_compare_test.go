@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// knownDifference is one way cairn differs from pi, either on purpose or
-// not yet fixed (its Reason then starts "not yet fixed:"). The scenarios
+// knownDifference is one way cairn differs from pi on purpose: its Reason
+// starts "deliberate:" and says why (TestPiDiffScenarios refuses any
+// other, so a difference is fixed or argued for, never parked). The scenarios
 // that show it name it; its rules adjust both transcripts before they are
 // compared, and a rule that no longer changes the outcome fails the
 // scenario, so the list cannot go stale.

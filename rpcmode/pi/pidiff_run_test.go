@@ -13,6 +13,11 @@ import (
 	"time"
 )
 
+// diffWaitLimit bounds every wait of a differential scenario. It is
+// longer than waitLimit: pi takes seconds to start, and many times that
+// on a loaded machine; only a failing run waits this long.
+const diffWaitLimit = time.Minute
+
 // agentRun is one agent (pi or cairn) started as a pi host starts pi, with
 // its own fake model, driven through a scenario's steps.
 type agentRun struct {
@@ -127,8 +132,8 @@ func (r *agentRun) step(st diffStep) error {
 				from = 0
 			}
 			var i int
-			if l, i = r.out.waitMatch(from, st.Wait, waitLimit); l == nil {
-				return fmt.Errorf("no frame matching %v within %s", plainJSON(st.Wait), waitLimit)
+			if l, i = r.out.waitMatch(from, st.Wait, diffWaitLimit); l == nil {
+				return fmt.Errorf("no frame matching %v within %s", plainJSON(st.Wait), diffWaitLimit)
 			}
 			r.cursor = max(r.cursor, i+1)
 		}
@@ -138,8 +143,8 @@ func (r *agentRun) step(st diffStep) error {
 	case st.Held != "":
 		select {
 		case <-r.llm.Reached(st.Held):
-		case <-time.After(waitLimit):
-			return fmt.Errorf("no request reached gate %q within %s", st.Held, waitLimit)
+		case <-time.After(diffWaitLimit):
+			return fmt.Errorf("no request reached gate %q within %s", st.Held, diffWaitLimit)
 		case <-r.exited:
 			return fmt.Errorf("exited before a request reached gate %q", st.Held)
 		}
@@ -186,15 +191,15 @@ func (r *agentRun) finish() error {
 }
 
 // stop ends the input and waits for the agent to exit, killing it after
-// waitLimit. It may be called more than once.
+// diffWaitLimit. It may be called more than once.
 func (r *agentRun) stop() error {
 	r.stdin.Close()
 	select {
 	case <-r.exited:
-	case <-time.After(waitLimit):
+	case <-time.After(diffWaitLimit):
 		r.cmd.Process.Kill()
 		<-r.exited
-		return fmt.Errorf("did not exit within %s of its input ending", waitLimit)
+		return fmt.Errorf("did not exit within %s of its input ending", diffWaitLimit)
 	}
 	var exit *exec.ExitError
 	if r.waitErr != nil && !errors.As(r.waitErr, &exit) {

@@ -2,6 +2,7 @@ package pi
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -13,7 +14,10 @@ import (
 // must make them differ:
 //   - no normalisation at all (the raw frames differ: ids and times);
 //   - ids kept as they are rather than named by first appearance;
-//   - one value changed, one frame dropped, a session id that changes.
+//   - one value changed, one frame dropped, a session id that changes,
+//     with no known difference applied and with every one of
+//     differences.json that applies everywhere;
+//   - a known difference that a scenario names but that does not show.
 func TestPiDiffCanFail(t *testing.T) {
 	recorded := readTranscript(t, "testdata/pi087/d-state.jsonl")
 	sc := &diffScenario{name: "d-state"}
@@ -87,10 +91,24 @@ func TestPiDiffCanFail(t *testing.T) {
 			return frames
 		},
 	}
+	diffs := loadDifferences(t)
+	if problems, _ := compareDiffOutputs(sc, diffs, again(nil), pi); len(problems) > 0 {
+		t.Fatalf("with the known differences applied, the same transcript differs from itself:\n%s", strings.Join(problems, "\n"))
+	}
 	for name, edit := range breakages {
 		if problems, _ := compareDiffOutputs(sc, nil, again(edit), pi); len(problems) == 0 {
 			t.Errorf("%s went unnoticed", name)
 		}
+		if problems, _ := compareDiffOutputs(sc, diffs, again(edit), pi); len(problems) == 0 {
+			t.Errorf("%s went unnoticed once the differences that apply everywhere were applied", name)
+		}
+	}
+
+	// A listed difference that does not show is stale.
+	stale := &diffScenario{name: "d-state", Differences: []string{"abort-tool-extra-turn"}}
+	problems, _ := compareDiffOutputs(stale, diffs, again(nil), pi)
+	if !slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, "no longer shows") }) {
+		t.Errorf("a named difference that does not show went unnoticed: %q", problems)
 	}
 }
 

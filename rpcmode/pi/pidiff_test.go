@@ -103,8 +103,8 @@ func TestPiDiff(t *testing.T) {
 
 // TestPiDiffScenarios checks the scenarios and the difference list offline:
 // each parses, has steps, names only listed differences, and every listed
-// difference is named by a scenario, says what and why, and is in the
-// README's list.
+// difference is named by a scenario, says what and why it is deliberate,
+// and is in the README's list.
 func TestPiDiffScenarios(t *testing.T) {
 	diffs := loadDifferences(t)
 	scenarios := loadScenarios(t, diffs)
@@ -139,8 +139,8 @@ func TestPiDiffScenarios(t *testing.T) {
 		if !used[name] && !d.Everywhere {
 			t.Errorf("difference %q is named by no scenario: delete it", name)
 		}
-		if d.What == "" || d.Reason == "" {
-			t.Errorf("difference %q must say what differs and why", name)
+		if d.What == "" || !strings.HasPrefix(d.Reason, "deliberate: ") || len(d.Reason) < len("deliberate: ")+20 {
+			t.Errorf("difference %q must say what differs and, starting \"deliberate: \", why cairn differs on purpose (one that is not on purpose is fixed, not listed)", name)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"sync/atomic"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -121,6 +120,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, h Host) error {
 		w.filter = s.filter
 	}
 	w.onEvent = s.observe
+	w.afterEvent = s.written
 	written := make(chan struct{})
 	go w.run(s.sub.Events(), written)
 
@@ -148,14 +148,14 @@ type server struct {
 	work sync.WaitGroup
 	// promptMu makes accepting a prompt (hold, Prompt, release) atomic.
 	promptMu sync.Mutex
-	// retrying is set between auto_retry_start and the retry's start.
-	retrying atomic.Bool
+	// retry is the wait before an automatic retry, as written.
+	retry retryWait
 
 	mu         sync.Mutex
 	closed     bool
 	bashRuns   map[int]context.CancelFunc
 	nextBash   int
-	compacting context.CancelFunc
+	compacting *compaction // the manual compaction running
 	filter     eventFilter // the latest set_event_filter, merged
 	// abortsRead and abortsDone count the abort commands read and
 	// dispatched; expanding stops the MCP prompt being expanded, which an
@@ -288,10 +288,57 @@ func (s *server) observe(e core.Event) {
 	case core.QuestionClosed:
 		s.questions.closed(e.ID)
 	case core.AutoRetryStart:
-		s.retrying.Store(true)
-	case core.AgentStart, core.AutoRetryEnd, core.Settled:
-		s.retrying.Store(false)
+		s.retry.started()
 	}
+}
+
+// written follows the session's events on the writer's goroutine once each
+// is written, and returns a frame to write right after it: abort_retry's
+// response after the end of the wait it cancelled.
+func (s *server) written(e core.Event) []byte {
+	switch e.(type) {
+	case core.AgentStart, core.AutoRetryEnd, core.Settled:
+		return s.retry.ended()
+	}
+	return nil
+}
+
+// retryWait tracks the wait before an automatic retry as the writer writes
+// it, from auto_retry_start to the retry's agent_start or the wait's
+// auto_retry_end, and holds the response of an abort_retry that cancelled
+// it until that end is written.
+type retryWait struct {
+	mu      sync.Mutex
+	waiting bool
+	answer  []byte
+}
+
+func (r *retryWait) started() {
+	r.mu.Lock()
+	r.waiting = true
+	r.mu.Unlock()
+}
+
+// answerAfterWait keeps answer for the end of the wait and reports true
+// when a wait is on; otherwise it reports false and keeps nothing.
+func (r *retryWait) answerAfterWait(answer []byte) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.waiting || r.answer != nil {
+		return false
+	}
+	r.answer = answer
+	return true
+}
+
+// ended marks the wait over and returns the answer kept for its end.
+func (r *retryWait) ended() []byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.waiting = false
+	a := r.answer
+	r.answer = nil
+	return a
 }
 
 // goSlow runs a command that takes time on its own goroutine, so that the
