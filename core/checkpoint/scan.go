@@ -42,7 +42,6 @@ func (s *Store) recordLocked(ctx context.Context, phase Phase, label string) (*C
 	if err := s.saveRecord(cp); err != nil {
 		return nil, err
 	}
-	s.sinceGC++
 	return cp, nil
 }
 

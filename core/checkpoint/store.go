@@ -134,10 +134,8 @@ type Store struct {
 	trees map[Hash]Tree
 	// last is the root tree of the newest scan, the base the next scan
 	// compares stats against.
-	last      Hash
-	hasLast   bool
-	sinceGC   int
-	statCache map[Hash]bool // blobs known to exist
+	last    Hash
+	hasLast bool
 }
 
 // Open returns the store of opts.Project in opts.Dir, creating the
@@ -171,7 +169,7 @@ func Open(opts Options) (*Store, error) {
 			return nil, fmt.Errorf("checkpoints: create store: %w", err)
 		}
 	}
-	s := &Store{opts: opts, dir: dir, root: root, trees: map[Hash]Tree{}, statCache: map[Hash]bool{}}
+	s := &Store{opts: opts, dir: dir, root: root, trees: map[Hash]Tree{}}
 	if cp, err := s.Head(); err == nil {
 		if h, err := ParseHash(cp.Root); err == nil {
 			s.last, s.hasLast = h, true
