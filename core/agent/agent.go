@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/background"
+	"github.com/cairn-dev/cairn/core/checkpoint"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/toolset"
 )
@@ -151,6 +152,10 @@ type Config struct {
 	// Processes holds the session's background commands (see
 	// processes.go); nil means none can be started.
 	Processes *background.Table
+
+	// Checkpoints records the project's files before each prompt and
+	// when it settles, for rewinds (see rewind.go); nil turns that off.
+	Checkpoints *checkpoint.Store
 }
 
 // Errors returned by commands.
@@ -193,6 +198,8 @@ type Session struct {
 	compacting   bool
 	closed       bool
 	runs         sync.WaitGroup
+	// rewound is what undoing the last rewind needs; nil when none.
+	rewound *lastRewind
 }
 
 type queued struct {
