@@ -223,7 +223,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			Enabled: eff.Compaction.Enabled, ReserveTokens: eff.Compaction.ReserveTokens,
 			KeepRecentTokens: eff.Compaction.KeepRecentTokens,
 		},
-		Processes: procs,
+		Processes:   procs,
+		Checkpoints: openCheckpoints(streams, env, cwd, eff.Checkpoints),
 	}
 	if file == nil {
 		// --no-session: kept in memory, and begun as a file would be, so

@@ -60,6 +60,8 @@ type Settings struct {
 	ShellCommandPrefix string `json:"shellCommandPrefix,omitempty"`
 	// MCP configures how sessions use MCP servers.
 	MCP MCPSettings `json:"mcp"`
+	// Checkpoints configures the checkpoints rewinds restore.
+	Checkpoints CheckpointSettings `json:"checkpoints"`
 }
 
 // MCPSettings configures how sessions use MCP servers (the servers
@@ -145,6 +147,7 @@ func Defaults() Settings {
 		ApprovalMode:  approval.ModeDefault,
 		MCP:           MCPSettings{StartupTimeoutMs: 10000},
 		MouseCapture:  true,
+		Checkpoints:   CheckpointSettings{Enabled: true},
 	}
 }
 
@@ -184,6 +187,7 @@ func (s *Settings) fields() []field {
 		{"shellPath", &s.ShellPath},
 		{"shellCommandPrefix", &s.ShellCommandPrefix},
 		{"mcp", &s.MCP},
+		{"checkpoints", &s.Checkpoints},
 	}
 }
 
@@ -316,5 +320,5 @@ func (s *Settings) normalize() []error {
 			*n.v = n.def
 		}
 	}
-	return errs
+	return append(errs, s.Checkpoints.normalize()...)
 }
