@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/background"
+	"github.com/cairn-dev/cairn/core/checkpoint"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/anthropic"
@@ -95,6 +96,8 @@ type rigConfig struct {
 	systemSections bool
 	// processes holds the session's background commands when set.
 	processes *background.Table
+	// checkpoints records the project's files around prompts when set.
+	checkpoints *checkpoint.Store
 }
 
 // providerRequest is what a faux step sees.
@@ -155,6 +158,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	}
 	sess, err := agent.New(agent.Config{
 		Processes:      cfg.processes,
+		Checkpoints:    cfg.checkpoints,
 		Model:          cfg.start,
 		Thinking:       cfg.thinking,
 		Open:           open,
