@@ -116,6 +116,9 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			m.abort()
 			return nil, true
 		}
+		if m.ed.Empty() {
+			return m.onEmptyEsc(), true
+		}
 		return nil, false
 	case m.is(k, keymap.Clear):
 		if !m.ed.Empty() {

@@ -97,6 +97,7 @@ type Model struct {
 	unfocused bool
 
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
+	escArmed  time.Time // when esc was pressed on an empty, idle editor
 	firstRun  *FirstRun
 	quitting  bool
 }

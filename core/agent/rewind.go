@@ -343,3 +343,7 @@ func (s *Session) redo(ctx context.Context) (*RewindResult, error) {
 	s.mu.Unlock()
 	return res, nil
 }
+
+// Checkpoints returns the session's checkpoint store (nil when off), for
+// front ends showing a rewind's diffs.
+func (s *Session) Checkpoints() *checkpoint.Store { return s.cfg.Checkpoints }
