@@ -120,6 +120,9 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			return m.onEmptyEsc(), true
 		}
 		return nil, false
+	case k.Code == tea.KeyEscape && k.Mod == tea.ModAlt && !m.busy && m.ed.Empty() && !m.ed.CompletionOpen():
+		// Two escapes read in one go decode as alt+esc.
+		return m.cmdRewind(""), true
 	case m.is(k, keymap.Clear):
 		if !m.ed.Empty() {
 			m.ed.Reset()
