@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/background"
+	"github.com/cairn-dev/cairn/core/checkpoint"
 	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/session"
@@ -33,12 +34,14 @@ type rigConfig struct {
 	responses []faux.Response
 	mode      approval.Mode
 	files     bool // store conversations in session files (session/load works)
-	maxFrame  int
-	models    []core.Model
-	timeout   time.Duration // the gate's question timeout
-	callLimit time.Duration // Host.ClientCallLimit
-	open      bool          // Host.Open builds sessions for other directories
-	mcp       *mcp.Manager  // Host.MCPPrompts
+	// checkpoints records the project's files around prompts.
+	checkpoints bool
+	maxFrame    int
+	models      []core.Model
+	timeout     time.Duration // the gate's question timeout
+	callLimit   time.Duration // Host.ClientCallLimit
+	open        bool          // Host.Open builds sessions for other directories
+	mcp         *mcp.Manager  // Host.MCPPrompts
 	// processes gives the sessions background commands.
 	processes bool
 }
@@ -126,6 +129,13 @@ func rigHost(t *testing.T, cwd string, cfg rigConfig, fp *faux.Provider) Host {
 		SystemPrompt: func([]core.Tool) string { return "You are a test assistant." },
 		Retry:        agent.RetrySettings{},
 		Compaction:   agent.CompactionSettings{},
+	}
+	if cfg.checkpoints {
+		cps, err := checkpoint.Open(checkpoint.Options{Project: cwd, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		acfg.Checkpoints = cps
 	}
 	if cfg.files {
 		store := session.Store{Dir: t.TempDir()}

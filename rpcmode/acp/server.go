@@ -294,6 +294,7 @@ func init() {
 		"session/prompt":            (*server).prompt,
 		"session/set_mode":          (*server).setMode,
 		"session/set_config_option": (*server).setConfigOption,
+		rewindMethod:                (*server).rewind,
 	}
 }
 
