@@ -23,6 +23,9 @@ type scan struct {
 	added  int64 // bytes of blobs written
 	unkept []Unkept
 	nUnk   int
+	// storeInside says the store lies inside the project (and must be
+	// left out of it).
+	storeInside bool
 }
 
 // Record scans the project and saves a checkpoint of what is there now.
@@ -47,7 +50,7 @@ func (s *Store) recordLocked(ctx context.Context, phase Phase, label string) (*C
 
 // scanLocked walks the project and returns its root tree's hash.
 func (s *Store) scanLocked(ctx context.Context) (*scan, Hash, error) {
-	sc := &scan{s: s, ctx: ctx}
+	sc := &scan{s: s, ctx: ctx, storeInside: strings.HasPrefix(s.dir, s.root+string(filepath.Separator))}
 	var prev *Entry
 	if s.hasLast {
 		prev = &Entry{Kind: KindDir, Hash: s.last}
@@ -63,8 +66,12 @@ func (s *Store) scanLocked(ctx context.Context) (*scan, Hash, error) {
 // skipped reports whether rel (slash-separated, relative to the project)
 // is left out of checkpoints: .git directories (and worktrees' .git
 // files), and the store itself when it lies inside the project.
-func (sc *scan) skipped(name, abs string) bool {
-	return name == ".git" || abs == sc.s.dir
+func (sc *scan) skipped(name, dirAbs, rel string) bool {
+	if name == ".git" {
+		return true
+	}
+	// Only a store inside the project costs a join per entry.
+	return sc.storeInside && filepath.Join(dirAbs, name) == sc.s.dir
 }
 
 // dir builds the tree of the directory rel, given its entry in the
@@ -84,31 +91,48 @@ func (sc *scan) dir(rel string, old *Entry) (Hash, error) {
 		return Hash{}, err
 	}
 	names, err := f.Readdirnames(-1)
-	_ = f.Close()
 	if err != nil {
+		_ = f.Close()
 		return Hash{}, err
 	}
 	slices.Sort(names)
-	t := make(Tree, 0, len(names))
+	// Stat everything first, then close the directory before going
+	// down, so a deep tree holds one descriptor at a time.
+	stats := make([]Entry, 0, len(names))
+	var failed []int
 	for _, name := range names {
-		p := filepath.Join(abs, name)
-		if sc.skipped(name, p) {
+		if sc.skipped(name, abs, rel) {
 			continue
 		}
-		info, err := os.Lstat(p)
+		e, err := lstatAt(f, name)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // gone since the listing
 			}
-			t = append(t, sc.unkeep(join(rel, name), Entry{Name: name, Kind: KindUnkept}, "could not be examined: "+errText(err)))
+			failed = append(failed, len(stats))
+			e = Entry{Name: name, Reason: "could not be examined: " + errText(err)}
+		}
+		stats = append(stats, e)
+	}
+	_ = f.Close()
+	t := make(Tree, 0, len(stats))
+	for i, e := range stats {
+		if slices.Contains(failed, i) {
+			t = append(t, sc.unkeep(join(rel, e.Name), Entry{Name: e.Name}, e.Reason))
 			continue
 		}
-		e := entryOf(name, info)
 		var old *Entry
 		if prev != nil {
-			old = prev.find(name)
+			old = prev.find(e.Name)
 		}
-		t = append(t, sc.entry(join(rel, name), e, old))
+		if e.Mode.IsRegular() && old != nil && old.Kind == KindFile && old.sameStat(&e) && sc.fits(e.Size) {
+			// The common case, unchanged: no path is built, nothing read.
+			sc.total += e.Size
+			e.Kind, e.Hash = KindFile, old.Hash
+			t = append(t, e)
+			continue
+		}
+		t = append(t, sc.entry(join(rel, e.Name), e, old))
 	}
 	if err := sc.ctx.Err(); err != nil {
 		return Hash{}, err
@@ -149,6 +173,12 @@ func (sc *scan) entry(rel string, e Entry, old *Entry) Entry {
 	default:
 		return sc.unkeep(rel, e, "not a regular file, directory or link ("+mode.Type().String()+")")
 	}
+}
+
+// fits reports whether a file of size bytes is within both limits.
+func (sc *scan) fits(size int64) bool {
+	l := sc.s.opts.Limits
+	return size <= l.MaxFileBytes && sc.total+size <= l.MaxTotalBytes
 }
 
 // file keeps a regular file: the previous hash when its stat is unchanged,
