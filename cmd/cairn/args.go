@@ -226,6 +226,7 @@ Usage:
   cairn -p "prompt"                 print the answer and exit
   echo text | cairn -p "prompt"     stdin is appended to the prompt
   cairn mcp list                    check the MCP configuration and show each server
+  cairn checkpoints list|gc         list this project's checkpoints; apply retention now
   cairn --export FILE [OUT.html]    write the session file as one HTML page (default
                                     cairn-session-<name>.html here), print its path, exit
   cairn rpc [--continue ID] [--system PROMPT_OR_FILE] [--model M] [flags]
