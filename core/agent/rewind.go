@@ -208,9 +208,14 @@ func isCheckpointEntry(e *session.Entry) bool {
 	return ok && c.CustomType == CheckpointType
 }
 
-// RewindStatus reports what get_state shows about rewinding.
+// RewindStatus reports what get_state shows about rewinding (only
+// Enabled, false, when checkpoints are off). It reads the session's
+// entries: O(entries).
 func (s *Session) RewindStatus() RewindState {
 	st := RewindState{Enabled: s.cfg.Checkpoints != nil}
+	if !st.Enabled {
+		return st
+	}
 	if pts, err := s.RewindPoints(); err == nil {
 		st.Points = len(pts)
 	}
