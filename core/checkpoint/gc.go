@@ -106,6 +106,17 @@ func (s *Store) gcLocked(protect func(id string) bool, grace time.Duration) (*GC
 			return nil
 		})
 	}
+	// Temporary records a crash left behind.
+	if ents, err := os.ReadDir(filepath.Join(s.dir, "records")); err == nil {
+		for _, e := range ents {
+			if !strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".tmp") {
+				continue
+			}
+			if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) {
+				_ = os.Remove(filepath.Join(s.dir, "records", e.Name()))
+			}
+		}
+	}
 	return res, nil
 }
 
