@@ -42,6 +42,7 @@ func builtinCommands() []command {
 		{"new", "", "start a new session", (*Model).cmdNew},
 		{"resume", "", "continue an earlier session", (*Model).cmdResume},
 		{"tree", "", "go to an earlier point of this session and branch from it", (*Model).cmdTree},
+		{"rewind", "", "put the files and/or the conversation back as they were before a prompt (esc esc)", (*Model).cmdRewind},
 		{"fork", "", "start a new session from an earlier message", (*Model).cmdFork},
 		{"name", "<name>", "name this session", (*Model).cmdName},
 		{"export", "[file]", "write the session as an HTML file", (*Model).cmdExport},

@@ -116,7 +116,13 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			m.abort()
 			return nil, true
 		}
+		if m.ed.Empty() {
+			return m.onEmptyEsc(), true
+		}
 		return nil, false
+	case k.Code == tea.KeyEscape && k.Mod == tea.ModAlt && !m.busy && m.ed.Empty() && !m.ed.CompletionOpen():
+		// Two escapes read in one go decode as alt+esc.
+		return m.cmdRewind(""), true
 	case m.is(k, keymap.Clear):
 		if !m.ed.Empty() {
 			m.ed.Reset()

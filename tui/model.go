@@ -102,6 +102,7 @@ type Model struct {
 	unfocused bool
 
 	quitArmed time.Time // when ctrl+c was pressed on an empty editor
+	escArmed  time.Time // when esc was pressed on an empty, idle editor
 	firstRun  *FirstRun
 	quitting  bool
 	// startMode is the approval mode the session started in, which

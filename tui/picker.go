@@ -26,6 +26,8 @@ const (
 	pickTree
 	pickFork
 	pickProcess
+	pickRewind    // a prompt to rewind to (rewind.go)
+	pickRewindHow // what a rewind restores
 )
 
 // pickItem is one choice: what is shown, a second muted column, and the

@@ -96,6 +96,8 @@ func (m *Model) onPicked(p pickedMsg) tea.Cmd {
 		return nil
 	}
 	switch p.kind {
+	case pickRewind, pickRewindHow:
+		return m.onRewindPicked(p)
 	case pickProcess:
 		return m.killProcess(m.sess.Processes(), p.value)
 	case pickThinking:

@@ -239,6 +239,7 @@ Usage:
   cairn -p "prompt"                 print the answer and exit
   echo text | cairn -p "prompt"     stdin is appended to the prompt
   cairn mcp list                    check the MCP configuration and show each server
+  cairn checkpoints list|gc         list this project's checkpoints; apply retention now
   cairn skills                      list the skills the model is offered, hidden ones and problems
   cairn --export FILE [OUT.html]    write the session file as one HTML page (default
                                     cairn-session-<name>.html here), print its path, exit

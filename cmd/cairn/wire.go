@@ -229,7 +229,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			Enabled: eff.Compaction.Enabled, ReserveTokens: eff.Compaction.ReserveTokens,
 			KeepRecentTokens: eff.Compaction.KeepRecentTokens,
 		},
-		Processes: procs,
+		Processes:   procs,
+		Checkpoints: openCheckpoints(streams, env, cwd, eff.Checkpoints),
 	}
 	// Hooks' messages for the person go out as the session's notices; the
 	// session exists before any hook runs.

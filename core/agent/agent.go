@@ -20,6 +20,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/background"
+	"github.com/cairn-dev/cairn/core/checkpoint"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/toolset"
 )
@@ -158,6 +159,9 @@ type Config struct {
 	// Interceptors watch and steer the loop at fixed points (hooks,
 	// extensions), in order; see Interceptor.
 	Interceptors []Interceptor
+	// Checkpoints records the project's files before each prompt and
+	// when it settles, for rewinds (see rewind.go); nil turns that off.
+	Checkpoints *checkpoint.Store
 }
 
 // Errors returned by commands.
@@ -207,6 +211,8 @@ type Session struct {
 	entering []*queued
 	// enteringSteering says which queue entering came from.
 	enteringSteering bool
+	// rewound is what undoing the last rewind needs; nil when none.
+	rewound *lastRewind
 }
 
 type queued struct {

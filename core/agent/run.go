@@ -144,8 +144,10 @@ func (s *Session) startRunLocked(pending []core.Message) {
 		defer s.runs.Done()
 		defer close(r.done)
 		defer cancel()
+		s.checkpointBefore(ctx, pending)
 		finalErr := s.work(ctx, pending)
 		aborted := ctx.Err() != nil
+		s.checkpointAfter()
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.run = nil

@@ -11,7 +11,19 @@ import (
 // leaves the old file or the new one and never a mix. A new file gets
 // mode perm; an existing file keeps its mode (a user who made it private
 // meant it). The directory must exist.
-func Write(path string, data []byte, perm fs.FileMode) (err error) {
+func Write(path string, data []byte, perm fs.FileMode) error {
+	return write(path, data, perm, true)
+}
+
+// WriteUnsynced is Write without the syncs: a crash of the process still
+// leaves the old file or the new one, but a crash of the system may leave
+// the new one empty. It is for stores that check what they read (cairn's
+// content-addressed checkpoint objects) and for files restored in bulk.
+func WriteUnsynced(path string, data []byte, perm fs.FileMode) error {
+	return write(path, data, perm, false)
+}
+
+func write(path string, data []byte, perm fs.FileMode, sync bool) (err error) {
 	dir := filepath.Dir(path)
 	mode := perm
 	if info, err := os.Stat(path); err == nil {
@@ -33,8 +45,10 @@ func Write(path string, data []byte, perm fs.FileMode) (err error) {
 	if err := tmp.Chmod(mode); err != nil {
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
-		return err
+	if sync {
+		if err := tmp.Sync(); err != nil {
+			return err
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return err
@@ -43,6 +57,9 @@ func Write(path string, data []byte, perm fs.FileMode) (err error) {
 		return err
 	}
 	// Make the rename itself durable; not every system can sync a directory.
+	if !sync {
+		return nil
+	}
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
 		_ = d.Close()

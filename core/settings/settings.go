@@ -67,6 +67,8 @@ type Settings struct {
 	OtherAgentDirs bool `json:"otherAgentDirs"`
 	// Subagents limits the task tool's children.
 	Subagents SubagentSettings `json:"subagents"`
+	// Checkpoints configures the checkpoints rewinds restore.
+	Checkpoints CheckpointSettings `json:"checkpoints"`
 }
 
 // MCPSettings configures how sessions use MCP servers (the servers
@@ -154,6 +156,7 @@ func Defaults() Settings {
 		MouseCapture:   true,
 		OtherAgentDirs: true,
 		Subagents:      SubagentSettings{MaxParallel: 4, TimeoutMs: 600000, MaxTurns: 50},
+		Checkpoints:    CheckpointSettings{Enabled: true},
 	}
 }
 
@@ -195,6 +198,7 @@ func (s *Settings) fields() []field {
 		{"mcp", &s.MCP},
 		{"otherAgentDirs", &s.OtherAgentDirs},
 		{"subagents", &s.Subagents},
+		{"checkpoints", &s.Checkpoints},
 	}
 }
 
@@ -327,5 +331,5 @@ func (s *Settings) normalize() []error {
 			*n.v = n.def
 		}
 	}
-	return errs
+	return append(errs, s.Checkpoints.normalize()...)
 }

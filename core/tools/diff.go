@@ -144,3 +144,8 @@ func unifiedPatch(path, before, after string) string {
 	name := filepath.ToSlash(path)
 	return udiff.Unified(name, name, before, after)
 }
+
+// UnifiedDiff is the change from before to after as a unified diff of
+// path, with three lines of context: the form edit and write show, for
+// front ends showing other changes (a rewind's) the same way.
+func UnifiedDiff(path, before, after string) string { return unifiedPatch(path, before, after) }

@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/background"
+	"github.com/cairn-dev/cairn/core/checkpoint"
 	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider/faux"
@@ -34,10 +35,12 @@ type rigConfig struct {
 	responses []faux.Response
 	mode      approval.Mode
 	files     bool // store conversations in session files (session/load works)
-	maxFrame  int
-	models    []core.Model
-	timeout   time.Duration // the gate's question timeout
-	callLimit time.Duration // Host.ClientCallLimit
+	// checkpoints records the project's files around prompts.
+	checkpoints bool
+	maxFrame    int
+	models      []core.Model
+	timeout     time.Duration // the gate's question timeout
+	callLimit   time.Duration // Host.ClientCallLimit
 	// single leaves Host.Open nil: the host holds one session and serves
 	// only its own directory.
 	single  bool
@@ -136,6 +139,13 @@ func rigHost(t *testing.T, cwd string, cfg rigConfig, fp *faux.Provider) Host {
 		SystemPrompt: func([]core.Tool) string { return "You are a test assistant." },
 		Retry:        agent.RetrySettings{},
 		Compaction:   agent.CompactionSettings{},
+	}
+	if cfg.checkpoints {
+		cps, err := checkpoint.Open(checkpoint.Options{Project: cwd, Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		acfg.Checkpoints = cps
 	}
 	if cfg.files {
 		store := session.Store{Dir: cfg.storeDir}

@@ -325,6 +325,7 @@ func init() {
 		"session/set_mode":          (*server).setMode,
 		"session/set_config_option": (*server).setConfigOption,
 		"session/close":             (*server).closeSession,
+		rewindMethod:                (*server).rewind,
 	}
 }
 

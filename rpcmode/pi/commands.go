@@ -57,6 +57,7 @@ func init() {
 		"get_mcp_servers":               {run: (*server).mcpServers},
 		"list_processes":                {run: (*server).listProcesses},
 		"kill_process":                  {slow: true, run: (*server).killProcess},
+		"rewind":                        {slow: true, run: (*server).rewind},
 	}
 }
 

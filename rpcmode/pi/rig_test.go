@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/background"
+	"github.com/cairn-dev/cairn/core/checkpoint"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/anthropic"
@@ -99,6 +100,8 @@ type rigConfig struct {
 	processes *background.Table
 	// tools are added to the built-in ones (plan mode's exit_plan_mode).
 	tools []core.Tool
+	// checkpoints records the project's files around prompts when set.
+	checkpoints *checkpoint.Store
 }
 
 // providerRequest is what a faux step sees.
@@ -162,6 +165,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	}
 	sess, err := agent.New(agent.Config{
 		Processes:      cfg.processes,
+		Checkpoints:    cfg.checkpoints,
 		Model:          cfg.start,
 		Thinking:       cfg.thinking,
 		Open:           open,

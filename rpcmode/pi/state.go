@@ -31,6 +31,9 @@ type stateData struct {
 	// background processes are running (list_processes lists them); left
 	// out when none is.
 	BackgroundProcesses int `json:"backgroundProcesses,omitempty"`
+	// Rewind is cairn's own: whether checkpoints are on, how many prompts
+	// a rewind can go back, and whether the last rewind can be undone.
+	Rewind *rewindState `json:"rewind,omitempty"`
 }
 
 func (s *server) getState(*command) (any, error) {
@@ -58,6 +61,7 @@ func (s *server) getState(*command) (any, error) {
 		d.ApprovalMode = string(s.host.Approvals.Mode())
 	}
 	d.BackgroundProcesses = s.runningProcesses()
+	d.Rewind = s.rewindState()
 	return d, nil
 }
 

@@ -1,0 +1,103 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/checkpoint"
+	"github.com/cairn-dev/cairn/core/provider/faux"
+)
+
+// TestRewindUndoesWhatAToolDidAndRedoes: a tool deletes src (as `rm -rf
+// src` through bash would); rewinding one prompt brings src back and
+// takes the conversation back before the prompt; redo undoes both.
+func TestRewindUndoesWhatAToolDidAndRedoes(t *testing.T) {
+	root := t.TempDir()
+	src := filepath.Join(root, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, "main.go"), []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store, err := checkpoint.Open(checkpoint.Options{Project: root, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm := &fakeTool{name: "rm", run: func(context.Context, core.ToolCall, func(core.ToolUpdate)) (core.ToolResult, error) {
+		return core.TextResult("removed"), os.RemoveAll(src)
+	}}
+	f := newFixture(t, Config{Tools: []core.Tool{rm}, Checkpoints: store},
+		faux.Response{Content: []core.Content{toolCall("c1", "rm", `{}`)}},
+		faux.Response{Text: "done"})
+	if err := f.s.Prompt("delete src", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	f.untilSettled()
+	if _, err := os.Stat(src); !os.IsNotExist(err) {
+		t.Fatalf("the tool did not remove src: %v", err)
+	}
+	pts, err := f.s.RewindPoints()
+	if err != nil || len(pts) != 1 || pts[0].Checkpoint == "" || pts[0].Text != "delete src" {
+		t.Fatalf("points %+v, %v", pts, err)
+	}
+	_, plan, err := f.s.PreviewRewind(context.Background(), 1)
+	if err != nil || len(plan.Changes) != 2 {
+		t.Fatalf("preview: %+v, %v", plan, err)
+	}
+	res, err := f.s.Rewind(context.Background(), RewindRequest{Steps: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(src, "main.go")); err != nil || string(b) != "package main\n" {
+		t.Fatalf("src/main.go after rewind: %q, %v", b, err)
+	}
+	if !res.Conversation || len(f.s.Messages()) != 0 || len(res.Code.NotRestored) != 0 {
+		t.Fatalf("conversation %v, %d messages, not restored %v", res.Conversation, len(f.s.Messages()), res.Code.NotRestored)
+	}
+	if !f.s.RewindStatus().CanRedo {
+		t.Error("get_state would not offer redo")
+	}
+	if _, err := f.s.Rewind(context.Background(), RewindRequest{Redo: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(src); !os.IsNotExist(err) {
+		t.Fatalf("redo left src: %v", err)
+	}
+	if n := len(f.s.Messages()); n != 4 {
+		t.Fatalf("redo: %d messages, want the 4 of the prompt", n)
+	}
+}
+
+// TestRewindConversationOnlyLeavesFiles: restore "conversation" keeps the
+// files as they are.
+func TestRewindConversationOnlyLeavesFiles(t *testing.T) {
+	root := t.TempDir()
+	store, err := checkpoint.Open(checkpoint.Options{Project: root, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &fakeTool{name: "w", run: func(context.Context, core.ToolCall, func(core.ToolUpdate)) (core.ToolResult, error) {
+		return core.TextResult("ok"), os.WriteFile(filepath.Join(root, "new"), []byte("x"), 0o644)
+	}}
+	f := newFixture(t, Config{Tools: []core.Tool{w}, Checkpoints: store},
+		faux.Response{Content: []core.Content{toolCall("c1", "w", `{}`)}},
+		faux.Response{Text: "done"})
+	if err := f.s.Prompt("write", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	f.untilSettled()
+	res, err := f.s.Rewind(context.Background(), RewindRequest{Steps: 1, Restore: RestoreConversation})
+	if err != nil || res.Code != nil {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "new")); err != nil {
+		t.Fatalf("conversation-only rewind touched the files: %v", err)
+	}
+	if _, err := f.s.Rewind(context.Background(), RewindRequest{Steps: 2}); err == nil {
+		t.Fatal("rewinding past the first prompt should fail")
+	}
+}
