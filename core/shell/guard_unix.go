@@ -10,11 +10,12 @@ import (
 	"syscall"
 )
 
-// guardScript waits for a line on stdin: "done" when the command ended while
-// cairn was alive, nothing at all (end of file, as the kernel closes the
-// pipe's only writer) when cairn died first. In that case it kills the
-// command's whole process group.
-const guardScript = `read -r word; [ "$word" = done ] || kill -s KILL -- "-$1"`
+// guardScript reads the command's process group from stdin (none: the
+// command did not start), then waits for a line: "done" when the command
+// ended while cairn was alive, nothing at all (end of file, as the kernel
+// closes the pipe's only writer) when cairn died first. In that case it
+// kills the command's whole process group.
+const guardScript = `read -r pgid || exit 0; read -r word; [ "$word" = done ] || kill -s KILL -- "-$pgid"`
 
 // guard makes a command's process group die with cairn. The parent-death
 // signal reaches only the shell (cairn's direct child); what the shell
@@ -32,9 +33,13 @@ type guard struct {
 	w   *os.File // the pipe's write end, close-on-exec, held by cairn alone
 }
 
-// startGuard starts the guard of the group pgid, or returns nil when it
-// cannot (the command then runs unguarded, as before guards existed).
-func startGuard(pgid int) *guard {
+// startGuard starts a guard, before the command (so it is running by the
+// time the command is: started after it, a cairn killed while the guard's
+// sh was still starting left the group unguarded), or returns nil when it
+// cannot (the command then runs unguarded, as before guards existed). arm
+// gives it the command's group; drop ends it when the command did not
+// start.
+func startGuard() *guard {
 	sh := "/bin/sh"
 	if _, err := os.Stat(sh); err != nil {
 		if sh, err = exec.LookPath("sh"); err != nil {
@@ -46,7 +51,7 @@ func startGuard(pgid int) *guard {
 		return nil
 	}
 	defer r.Close()
-	cmd := exec.Command(sh, "-c", guardScript, "cairn-guard", strconv.Itoa(pgid))
+	cmd := exec.Command(sh, "-c", guardScript, "cairn-guard")
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
@@ -54,6 +59,23 @@ func startGuard(pgid int) *guard {
 		return nil
 	}
 	return &guard{cmd: cmd, w: w}
+}
+
+// arm tells the guard which process group to kill should cairn die.
+func (g *guard) arm(pgid int) {
+	if g == nil {
+		return
+	}
+	_, _ = io.WriteString(g.w, strconv.Itoa(pgid)+"\n")
+}
+
+// drop ends a guard whose command did not start.
+func (g *guard) drop() {
+	if g == nil {
+		return
+	}
+	g.w.Close()
+	_ = g.cmd.Wait()
 }
 
 // release tells the guard that the command's shell has ended while cairn is

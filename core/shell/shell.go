@@ -111,11 +111,14 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 			return nil, fmt.Errorf("start %s: %w", path, err)
 		}
 	}
+	g := startGuard()
 	waited, err := startLocked(cmd)
 	if err != nil {
+		g.drop()
 		return nil, fmt.Errorf("start %s: %w", path, err)
 	}
-	p := &Process{cmd: cmd, terminal: c.Terminal != nil, done: make(chan struct{}), guard: startGuard(cmd.Process.Pid)}
+	g.arm(cmd.Process.Pid)
+	p := &Process{cmd: cmd, terminal: c.Terminal != nil, done: make(chan struct{}), guard: g}
 	go p.supervise(ctx, c, waited)
 	return p, nil
 }
