@@ -58,6 +58,32 @@ func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) 
 	return nil
 }
 
+// ExpansionMessageType is the CustomType of the message that carries what
+// a command typed as a prompt expands to (PromptExpanded).
+const ExpansionMessageType = "command_expansion"
+
+// PromptExpanded starts a prompt typed as a command (a prompt template's or
+// an MCP prompt's "/name args") whose text for the model is expanded: the
+// conversation keeps what was typed, as the person's message, and the
+// expansion follows it as a custom message the model reads and front ends
+// do not show (Claude Code keeps slash commands the same way). It is
+// refused with ErrBusy while the agent works.
+func (s *Session) PromptExpanded(typed, expanded string, images []core.Content) error {
+	msg, err := s.lockFor(typed, images)
+	if err != nil {
+		return err
+	}
+	if s.run != nil || s.compacting {
+		s.mu.Unlock()
+		return ErrBusy
+	}
+	exp := &core.CustomMessage{CustomType: ExpansionMessageType, Content: []core.Content{core.TextBlock(expanded)}, Timestamp: s.now()}
+	s.flushBashLocked()
+	s.startRunLocked([]core.Message{msg, exp})
+	s.mu.Unlock()
+	return nil
+}
+
 // Steer queues a message for the active run. When idle it is queued too, as
 // in pi: it goes with the next prompt, before the model is asked.
 func (s *Session) Steer(text string, images []core.Content) error {

@@ -23,9 +23,13 @@ func TestMCPPromptsAreCommands(t *testing.T) {
 	if got := r.response(r.prompt(sid, "/mcp__docs__summarise the tides")).str("result.stopReason"); got != "end_turn" {
 		t.Errorf("stopReason = %q", got)
 	}
+	// Kept as typed; what the server returned is beside it for the model.
 	msgs := r.sess.Messages()
-	if u, ok := msgs[0].(*core.UserMessage); !ok || core.PlainText(u.Content) != "summarise: topic=the tides" {
-		t.Errorf("the model was sent %#v", msgs[0])
+	if u, ok := msgs[0].(*core.UserMessage); !ok || core.PlainText(u.Content) != "/mcp__docs__summarise the tides" {
+		t.Errorf("the person's message is %#v", msgs[0])
+	}
+	if c, ok := msgs[1].(*core.CustomMessage); !ok || core.PlainText(c.Content) != "summarise: topic=the tides" {
+		t.Errorf("the model was sent %#v", msgs[1])
 	}
 	// A prompt the server cannot fill is refused, and nothing is sent.
 	l := r.response(r.prompt(sid, "/mcp__docs__summarise"))

@@ -35,9 +35,8 @@ func (s *server) prompt(m message) (any, *rpcError) {
 		// Dropped silently, the person would think the model saw them.
 		return nil, errorf(CodeInvalidParams, "Invalid params: the model %s does not take images; choose a model that does (the model option) or send the prompt without them", model.ID)
 	}
-	if expanded, ok := b.host.Prompts.Expand(text); ok {
-		text = expanded
-	}
+	typed := text
+	expanded, isTemplate := b.host.Prompts.Expand(text)
 	s.mu.Lock()
 	if t.prompting {
 		s.mu.Unlock()
@@ -54,7 +53,7 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	if notice := b.host.StartNotice; notice != "" && first {
 		b.sub.Mark(markNotice{core.Notice{Level: core.NotifyWarning, Message: notice}})
 	}
-	if servers := b.host.MCPPrompts; servers.NamesPrompt(text) {
+	if servers := b.host.MCPPrompts; !isTemplate && servers.NamesPrompt(text) {
 		// Asking the server may wait for it to start: not on the reader,
 		// so that session/cancel is read meanwhile.
 		ctx, cancel := context.WithCancel(s.ctx)
@@ -75,9 +74,9 @@ func (s *server) prompt(m message) (any, *rpcError) {
 			case ok && err != nil:
 				b.sub.Mark(markRefused{id: m.ID, err: errorf(CodeInvalidParams, "Invalid params: %v", err)})
 			case ok:
-				s.start(b, m.ID, exp.Text, append(exp.Images, images...))
+				s.start(b, m.ID, typed, exp.Text, append(exp.Images, images...))
 			default:
-				s.start(b, m.ID, text, images)
+				s.start(b, m.ID, text, "", images)
 			}
 		})
 		if !started {
@@ -86,13 +85,26 @@ func (s *server) prompt(m message) (any, *rpcError) {
 		}
 		return nil, nil
 	}
-	s.start(b, m.ID, text, images)
+	if isTemplate {
+		s.start(b, m.ID, typed, expanded, images)
+		return nil, nil
+	}
+	s.start(b, m.ID, text, "", images)
 	return nil, nil
 }
 
 // start runs the prompt's turn in b's session.
-func (s *server) start(b *bound, id json.RawMessage, text string, images []core.Content) {
-	if err := b.sess.Prompt(text, images, agent.BehaviorNone); err != nil {
+// A command typed as the prompt (a template, an MCP prompt) is kept as
+// typed, its expansion beside it for the model (agent.PromptExpanded), so
+// the conversation, and a later session/load, show what the person wrote.
+func (s *server) start(b *bound, id json.RawMessage, text, expanded string, images []core.Content) {
+	var err error
+	if expanded != "" {
+		err = b.sess.PromptExpanded(text, expanded, images)
+	} else {
+		err = b.sess.Prompt(text, images, agent.BehaviorNone)
+	}
+	if err != nil {
 		b.sub.Mark(markRefused{id: id, err: busyError(err)})
 	}
 }
