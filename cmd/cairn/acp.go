@@ -82,6 +82,7 @@ func acpHost(streams IOStreams, env environment, opts *Options, a *app) acp.Host
 		Version:      versionString(),
 		Unconfigured: unconfigured(a),
 		StartNotice:  untrustedNotice(opts),
+		Trust:        trustFunc(opts),
 		Warn:         func(msg string) { fmt.Fprintf(streams.Err, "cairn: %s\n", msg) },
 	}
 }
@@ -106,4 +107,15 @@ func untrustedNotice(opts *Options) string {
 	}
 	return opts.trust.ignored + ". To use them, read them, then run `cairn --trust-project` in " + opts.trust.project.Dir +
 		" from a terminal (or answer cairn's question when it starts there) and open a new thread."
+}
+
+// trustFunc records the project as trusted, as --trust-project does, for
+// an editor's user who accepts the offer; nil when there is nothing to
+// trust or trust could not last (files cairn cannot check whole).
+func trustFunc(opts *Options) func() error {
+	t := opts.trust
+	if t == nil || t.ignored == "" || t.store == nil || !t.scan.Sure() {
+		return nil
+	}
+	return func() error { return t.store.Trust(t.project, t.scan) }
 }

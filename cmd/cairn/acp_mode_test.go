@@ -146,8 +146,13 @@ func TestACPModeMovesToTheSessionsDirectory(t *testing.T) {
 		t.Errorf("mode %s in an untrusted project asking for yolo", mode)
 	}
 	d.send(3, "session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "write it"}}})
-	// The untrusted project's yolo is not honoured: the write is asked about.
+	// The untrusted project's trust is offered (not taken here), and its
+	// yolo is not honoured: the write is asked about.
 	perm := d.request(t, "session/request_permission")
+	if id, _ := perm["params"].(map[string]any)["toolCall"].(map[string]any)["toolCallId"].(string); strings.HasPrefix(id, "cairn-trust-") {
+		d.answer(t, perm, map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "not_now"}})
+		perm = d.request(t, "session/request_permission")
+	}
 	d.answer(t, perm, map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "allow_once"}})
 	if r := d.await(t, 3); fmt.Sprint(r["result"]) != "map[stopReason:end_turn]" {
 		t.Errorf("prompt: %v", r)

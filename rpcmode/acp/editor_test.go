@@ -156,3 +156,36 @@ func TestLoadReplaysEditDiffs(t *testing.T) {
 		t.Errorf("replayed edit content = %v, want its diff", content)
 	}
 }
+
+// An untrusted project's trust is offered once, through
+// session/request_permission, without holding up the turn; accepting
+// records it and says so in the session.
+func TestTrustOfferedOnce(t *testing.T) {
+	trusted := make(chan struct{}, 2)
+	r := newRig(t, rigConfig{responses: []faux.Response{{Text: "first"}, {Text: "second"}},
+		startNotice: "project /p is not trusted, so cairn ignores its AGENTS.md",
+		trust:       func() error { trusted <- struct{}{}; return nil }})
+	sid := r.newSession()
+	id := r.prompt(sid, "one")
+	offer := r.request("session/request_permission")
+	if !strings.HasPrefix(offer.str("params.toolCall.toolCallId"), "cairn-trust-") || !strings.Contains(offer.text, "AGENTS.md") {
+		t.Errorf("trust offer = %s", offer.text)
+	}
+	// The turn ends without the answer.
+	if got := r.response(id).str("result.stopReason"); got != "end_turn" {
+		t.Fatalf("stopReason = %q", got)
+	}
+	r.answer(offer, selected("trust_project"))
+	r.update("agent_message_chunk", map[string]any{"content.text": "> cairn: Trusted " + r.cwd + ": threads you open from now on use its files.\n\n"})
+	select {
+	case <-trusted:
+	default:
+		t.Error("accepting the offer did not record trust")
+	}
+	r.response(r.prompt(sid, "two"))
+	for _, l := range r.out.all() {
+		if l.get("method") == "session/request_permission" && l != offer {
+			t.Errorf("trust offered again: %s", l.text)
+		}
+	}
+}

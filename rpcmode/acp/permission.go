@@ -19,6 +19,8 @@ type permit struct {
 	// dialog is the kind of an extension's dialog (askDialog); zero for
 	// an approval.
 	dialog core.QuestionKind
+	// trust: the offer to trust the project (offerTrust), not a question.
+	trust bool
 }
 
 // choice is how an approval question was answered.
@@ -182,6 +184,12 @@ func (s *server) answered(m message) {
 		return
 	}
 	var r permissionResult
+	if p.trust {
+		if m.Error == nil && json.Unmarshal(m.Result, &r) == nil && r.Outcome.Outcome == "selected" {
+			s.trustAnswered(p, r.Outcome.OptionID)
+		}
+		return
+	}
 	if m.Error != nil || json.Unmarshal(m.Result, &r) != nil || r.Outcome.Outcome != "selected" {
 		_ = p.t.b.sess.Dismiss(p.question)
 		return

@@ -52,6 +52,7 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	}
 	if notice := b.host.StartNotice; notice != "" && first {
 		b.sub.Mark(markNotice{core.Notice{Level: core.NotifyWarning, Message: notice}})
+		s.offerTrust(t)
 	}
 	if servers := b.host.MCPPrompts; !isTemplate && servers.NamesPrompt(text) {
 		// Asking the server may wait for it to start: not on the reader,

@@ -50,6 +50,9 @@ type rigConfig struct {
 	processes bool
 	// retry retries failed requests (twice, without waiting).
 	retry bool
+	// startNotice and trust are Host.StartNotice and Host.Trust.
+	startNotice string
+	trust       func() error
 	// storeDir holds the rig's session files (files), shared by every
 	// session it opens, as one cairn's sessions share ~/.cairn/sessions.
 	storeDir string
@@ -82,6 +85,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	pr, pw := io.Pipe()
 	r := &rig{t: t, cwd: cwd, sess: h.Session, gate: h.Approvals.(*approval.Gate), faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1}
 	h.MaxFrameBytes, h.ClientCallLimit, h.MCPPrompts, h.Prompts = cfg.maxFrame, cfg.callLimit, cfg.mcp, cfg.prompts
+	h.StartNotice, h.Trust = cfg.startNotice, cfg.trust
 	if !cfg.single {
 		h.Open = func(dir string, servers []mcp.Server) (Host, error) {
 			r.mu.Lock()

@@ -94,6 +94,10 @@ type Host struct {
 	// stderr): what of an untrusted project was left out and how to trust
 	// it.
 	StartNotice string
+	// Trust, when set with StartNotice, records the project as trusted
+	// (as --trust-project does); the person is offered it once per
+	// directory, at a session's first turn.
+	Trust func() error
 	// Close ends this host's session when Serve moves to another directory
 	// (Open) or, for a host Open built, when Serve returns. nil leaves it
 	// to the caller.
@@ -162,11 +166,12 @@ type server struct {
 	closing      sync.WaitGroup       // sessions being closed
 	background   sync.WaitGroup       // goroutines that end with ctx
 	stopping     bool                 // shutdown began: nothing more starts in the background
+	trustOffered map[string]bool      // directories whose trust was offered
 }
 
 func newServer(h Host, out io.Writer) *server {
 	s := &server{host: h, threads: map[string]*thread{}, nextOut: 1,
-		permissions: map[int]permit{}, pending: map[int]chan message{}, inMemory: h.Session.InMemory()}
+		permissions: map[int]permit{}, pending: map[int]chan message{}, inMemory: h.Session.InMemory(), trustOffered: map[string]bool{}}
 	s.first = newBound(h)
 	s.spare = s.first
 	if s.host.MaxFrameBytes <= 0 {
