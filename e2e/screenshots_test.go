@@ -93,6 +93,44 @@ func TestScreenshots(t *testing.T) {
 		shoot(t, p, "model-picker.png")
 		p.keys("Escape")
 	})
+
+	t.Run("plan mode and rewind", func(t *testing.T) {
+		h := newHarness(t, xtermTerminal)
+		writeFile(t, filepath.Join(h.project, "greet.go"), greetGo)
+		p := h.cairn("plan", shotCols, shotRows)
+		p.waitText("test-model")
+		p.keys("BTab")
+		p.waitText("auto_edit")
+		p.keys("BTab")
+		p.waitText("⏸ plan mode")
+		h.llm.queue(
+			reply{chunks: []string{"I read greet.go; here is the plan."}, toolCalls: []fakeToolCall{{id: "call_p", name: "exit_plan_mode",
+				arguments: `{"plan":"1. Add a name parameter to greet\n2. Print \"Hello, <name>!\" from main\n3. Run go vet"}`}}},
+			textReply("Plan accepted.", 4),
+		)
+		p.typeText("Plan a friendlier greeting")
+		p.keys("Enter")
+		p.waitText("[e] accept", "3. Run go vet")
+		shoot(t, p, "plan-mode.png")
+		p.answerApproval("[e] accept", "e")
+		p.waitText("Plan accepted.")
+
+		h.llm.queue(
+			reply{chunks: []string{"Cleaning up."}, toolCalls: []fakeToolCall{{id: "call_rm", name: "bash", arguments: `{"command":"rm greet.go"}`}}},
+			textReply("Removed greet.go.", 4),
+		)
+		p.typeText("remove greet.go")
+		p.keys("Enter")
+		p.answerApproval(approvalPrompt, "y")
+		p.waitText("Removed greet.go.")
+		p.keys("Escape")
+		p.keys("Escape")
+		p.waitText("Rewind to before which prompt?", "remove greet.go")
+		p.keys("Enter")
+		p.waitText("Restore code and conversation")
+		shoot(t, p, "rewind.png")
+		p.keys("Escape")
+	})
 }
 
 // writeShot captures the pane with its colours and draws it as a PNG.
