@@ -40,6 +40,7 @@ test: ## vet, then every test with the race detector; installs the tests' npm pa
 	  echo "make test: installing the npm packages of $$d for its tests (once; needs the npm registry)"; \
 	  npm ci --prefix $$d --ignore-scripts --no-audit --no-fund --loglevel=error || exit 1; done; fi
 	@command -v tmux >/dev/null || echo "make test: tmux not found, so the TUI's terminal tests (e2e/) will be skipped (install tmux to run them)"
+	@command -v python3 >/dev/null || echo "make test: python3 not found, so the tests that run the Python extension example will be skipped (install python3 to run them)"
 	@[ -n "$$CAIRN_PI" ] || [ -n "$$PI_NODE" ] || [ -e "$${PI_CACHE:-$$HOME/.cache/cairn-pi}/pi-0.87.1/pi" ] || \
 	  echo "make test: pi 0.87.1 not found (CAIRN_PI, PI_NODE or ~/.cache/cairn-pi), so TestPiDiff, which compares cairn with pi itself, will be skipped (docs/development.md says how to install it)"
 	$(GO) vet ./...
