@@ -185,22 +185,29 @@ func (s *Store) diffTrees(rel string, a, b Hash, out *[]Change) error {
 	if err != nil {
 		return err
 	}
+	return pairs(ta, tb, func(ea, eb *Entry) error { return s.diffEntry(rel, ea, eb, out) })
+}
+
+// pairs walks two trees (each in name order) side by side, calling f with
+// the entries of each name: a nil one where that tree lacks it. It stops
+// at f's first error.
+func pairs(a, b Tree, f func(ea, eb *Entry) error) error {
 	i, j := 0, 0
-	for i < len(ta) || j < len(tb) {
+	for i < len(a) || j < len(b) {
 		var ea, eb *Entry
 		switch {
-		case j >= len(tb) || i < len(ta) && ta[i].Name < tb[j].Name:
-			ea = &ta[i]
+		case j >= len(b) || i < len(a) && a[i].Name < b[j].Name:
+			ea = &a[i]
 			i++
-		case i >= len(ta) || tb[j].Name < ta[i].Name:
-			eb = &tb[j]
+		case i >= len(a) || b[j].Name < a[i].Name:
+			eb = &b[j]
 			j++
 		default:
-			ea, eb = &ta[i], &tb[j]
+			ea, eb = &a[i], &b[j]
 			i++
 			j++
 		}
-		if err := s.diffEntry(rel, ea, eb, out); err != nil {
+		if err := f(ea, eb); err != nil {
 			return err
 		}
 	}
@@ -301,23 +308,10 @@ func (r *restorer) abs(rel string) string {
 
 // dir makes the directory rel, whose entries are cur now, hold tgt.
 func (r *restorer) dir(rel string, cur, tgt Tree) {
-	i, j := 0, 0
-	for i < len(cur) || j < len(tgt) {
-		var c, t *Entry
-		switch {
-		case j >= len(tgt) || i < len(cur) && cur[i].Name < tgt[j].Name:
-			c = &cur[i]
-			i++
-		case i >= len(cur) || tgt[j].Name < cur[i].Name:
-			t = &tgt[j]
-			j++
-		default:
-			c, t = &cur[i], &tgt[j]
-			i++
-			j++
-		}
+	_ = pairs(cur, tgt, func(c, t *Entry) error {
 		r.entry(rel, c, t)
-	}
+		return nil
+	})
 }
 
 func (r *restorer) entry(rel string, c, t *Entry) {
