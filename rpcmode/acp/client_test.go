@@ -23,6 +23,17 @@ func buildCairn(t testing.TB) string {
 	return bin
 }
 
+// checker returns a check that reports, by name, a value the client saw
+// that is not the one wanted.
+func checker(t *testing.T) func(what string, got, want any) {
+	return func(what string, got, want any) {
+		t.Helper()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s = %#v, want %#v", what, got, want)
+		}
+	}
+}
+
 // needNode returns the node binary and the client's directory, or skips
 // (fails under CI) when node or the client's node_modules is missing.
 func needNode(t *testing.T) (string, string) {
@@ -107,12 +118,7 @@ func TestOfficialClient(t *testing.T) {
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatalf("client output %q: %v", out, err)
 	}
-	check := func(what string, got, want any) {
-		t.Helper()
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s = %#v, want %#v", what, got, want)
-		}
-	}
+	check := checker(t)
 	check("agent name", seen.AgentName, "cairn")
 	check("modes", seen.Modes, []string{"default", "auto_edit", "plan", "yolo"})
 	check("config options", seen.ConfigOptions, []string{"mode", "model", "thought_level"})
@@ -289,12 +295,7 @@ func TestOfficialClientThreads(t *testing.T) {
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatalf("client output %q: %v", out, err)
 	}
-	check := func(what string, got, want any) {
-		t.Helper()
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s = %#v, want %#v", what, got, want)
-		}
-	}
+	check := checker(t)
 	check("session/close offered", seen.Close, true)
 	check("three distinct sessions", seen.Distinct, true)
 	check("the third thread's output (project)", strings.TrimSpace(seen.COutput), "in the project")

@@ -2,7 +2,6 @@ package acp
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
 )
 
@@ -47,12 +46,7 @@ func TestOfficialClientPlanMode(t *testing.T) {
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatalf("client output %q: %v", out, err)
 	}
-	check := func(what string, got, want any) {
-		t.Helper()
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s = %#v, want %#v", what, got, want)
-		}
-	}
+	check := checker(t)
 	check("modes", seen.Modes, []string{"default", "auto_edit", "plan", "yolo"})
 	check("mode entered", seen.Entered, "plan")
 	check("write in plan mode", seen.WriteInPlan, []string{"pending", "failed"})

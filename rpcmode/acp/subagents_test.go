@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 )
 
@@ -60,12 +59,7 @@ func TestOfficialClientSubagents(t *testing.T) {
 	if err := json.Unmarshal(out, &seen); err != nil {
 		t.Fatalf("client output %q: %v", out, err)
 	}
-	check := func(what string, got, want any) {
-		t.Helper()
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s = %#v, want %#v", what, got, want)
-		}
-	}
+	check := checker(t)
 	check("task calls", seen.TaskKinds, []string{"t1:think", "t2:think"})
 	check("live content of each", seen.LiveContent, []bool{true, true})
 	check("answers", seen.Answers, []string{"child answer", "child answer"})
