@@ -156,4 +156,3 @@ func (s *Session) userMessage(text string, images []core.Content) (*core.UserMes
 	}
 	return &core.UserMessage{Content: content, Timestamp: s.now()}, nil
 }
-
