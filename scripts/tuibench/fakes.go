@@ -23,6 +23,7 @@ func writeSession(args []string) error {
 	dir := fl.String("dir", "", "session directory")
 	cwd := fl.String("cwd", "", "the session's working directory")
 	n := fl.Int("n", 2000, "exchanges")
+	toolKB := fl.Int("tool-kb", 0, "when set, each exchange also runs bash once and its result holds this many KB of output")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -35,17 +36,38 @@ func writeSession(args []string) error {
 		return err
 	}
 	bw := bufio.NewWriter(f)
-	enc := json.NewEncoder(bw)
 	parent := any(nil)
 	seq := 0
+	// Each entry starts as pi writes it: type, id, parentId, timestamp.
 	entry := func(m map[string]any, t time.Time) error {
 		seq++
 		eid := fmt.Sprintf("%08x", seq)
-		m["id"], m["parentId"], m["timestamp"] = eid, parent, iso(t)
+		head, err := json.Marshal([]any{m["type"], eid, parent, iso(t)})
+		if err != nil {
+			return err
+		}
+		delete(m, "type")
+		rest, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		var h [4]json.RawMessage
+		if err := json.Unmarshal(head, &h); err != nil {
+			return err
+		}
 		parent = eid
-		return enc.Encode(m)
+		_, err = fmt.Fprintf(bw, `{"type":%s,"id":%s,"parentId":%s,"timestamp":%s,%s`+"\n", h[0], h[1], h[2], h[3], rest[1:])
+		return err
 	}
-	if err := enc.Encode(map[string]any{"type": "session", "version": 3, "id": id, "timestamp": iso(start), "cwd": *cwd}); err != nil {
+	hdr, err := json.Marshal([]string{id, iso(start), *cwd})
+	if err != nil {
+		return err
+	}
+	var hv [3]json.RawMessage
+	if err := json.Unmarshal(hdr, &hv); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(bw, `{"type":"session","version":3,"id":%s,"timestamp":%s,"cwd":%s}`+"\n", hv[0], hv[1], hv[2]); err != nil {
 		return err
 	}
 	_ = entry(map[string]any{"type": "model_change", "provider": "fake-openai", "modelId": "fake-gpt"}, start)
@@ -64,6 +86,11 @@ func writeSession(args []string) error {
 		if err := entry(map[string]any{"type": "message", "message": user}, t); err != nil {
 			return err
 		}
+		if *toolKB > 0 {
+			if err := toolExchange(entry, i, *toolKB, t); err != nil {
+				return err
+			}
+		}
 		if err := entry(map[string]any{"type": "message", "message": asst}, t.Add(500*time.Millisecond)); err != nil {
 			return err
 		}
@@ -72,6 +99,27 @@ func writeSession(args []string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// toolExchange writes an assistant message calling bash and the call's
+// result: kb thousand bytes of test output.
+func toolExchange(entry func(map[string]any, time.Time) error, i, kb int, t time.Time) error {
+	id := fmt.Sprintf("call_%d", i)
+	call := map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "toolCall", "id": id, "name": "bash",
+		"arguments": map[string]any{"command": fmt.Sprintf("go test ./case%d/...", i)}}},
+		"api": "openai-completions", "provider": "fake-openai", "model": "fake-gpt",
+		"usage":      map[string]any{"input": 100 + i, "output": 20, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 120 + i, "cost": map[string]any{"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
+		"stopReason": "toolUse", "timestamp": t.UnixMilli() + 100}
+	var out strings.Builder
+	for line := 0; out.Len() < kb*1000; line++ {
+		fmt.Fprintf(&out, "=== RUN   TestCase%d/step_%04d\n--- PASS: TestCase%d/step_%04d (0.00s) \"ok\"\n", i, line, i, line)
+	}
+	result := map[string]any{"role": "toolResult", "toolCallId": id, "toolName": "bash",
+		"content": []any{map[string]any{"type": "text", "text": out.String()[:kb*1000]}}, "isError": false, "timestamp": t.UnixMilli() + 300}
+	if err := entry(map[string]any{"type": "message", "message": call}, t.Add(100*time.Millisecond)); err != nil {
+		return err
+	}
+	return entry(map[string]any{"type": "message", "message": result}, t.Add(300*time.Millisecond))
 }
 
 // answerChunks is the streamed answer: "tok " n-1 times, then a marker the
