@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
@@ -352,3 +353,197 @@ func (s *Session) redo(ctx context.Context) (*RewindResult, error) {
 // Checkpoints returns the session's checkpoint store (nil when off), for
 // front ends showing a rewind's diffs.
 func (s *Session) Checkpoints() *checkpoint.Store { return s.cfg.Checkpoints }
+
+// RewindArgs is a rewind as a front end asks for it, in the vocabulary
+// every adapter shares (steps, restore, redo, preview), before defaults.
+type RewindArgs struct {
+	// Steps counts prompts back; 0 means the default, 1.
+	Steps int
+	// Restore is what goes back; "" means the default, RestoreBoth.
+	Restore Restore
+	// Redo undoes the last rewind; Preview says what a rewind would
+	// change and changes nothing. They cannot be combined.
+	Redo    bool
+	Preview bool
+}
+
+// rewindArgNames are the members a rewind request may carry besides its
+// protocol's envelope.
+var rewindArgNames = []string{"steps", "restore", "redo", "preview"}
+
+// DecodeRewindArgs reads a rewind request's JSON object. Besides steps,
+// restore, redo and preview it allows only the members named by envelope
+// (the protocol's own: "type", "id", "sessionId", ...), which it does not
+// read; any other member is refused, so a misspelt one is never ignored.
+// A null member counts as absent. The errors are sentences a person can
+// act on, the same in every adapter.
+func DecodeRewindArgs(raw []byte, envelope ...string) (RewindArgs, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return RewindArgs{}, errors.New("a rewind request must be a JSON object")
+	}
+	return RewindArgsFromFields(fields, envelope...)
+}
+
+// RewindArgsFromFields is DecodeRewindArgs for an adapter that has split
+// the object into its members already.
+func RewindArgsFromFields(fields map[string]json.RawMessage, envelope ...string) (RewindArgs, error) {
+	var unknown []string
+	for k := range fields {
+		if !slices.Contains(rewindArgNames, k) && !slices.Contains(envelope, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		return RewindArgs{}, fmt.Errorf("rewind takes steps, restore, redo and preview; unknown field %s", strings.Join(unknown, ", "))
+	}
+	present := func(name string) (json.RawMessage, bool) {
+		raw, ok := fields[name]
+		return raw, ok && strings.TrimSpace(string(raw)) != "null"
+	}
+	var a RewindArgs
+	if raw, ok := present("steps"); ok {
+		if err := json.Unmarshal(raw, &a.Steps); err != nil || a.Steps < 1 {
+			return RewindArgs{}, fmt.Errorf("field \"steps\" must be a whole number of at least 1, not %s", clip(raw))
+		}
+	}
+	if raw, ok := present("restore"); ok {
+		var r string
+		if err := json.Unmarshal(raw, &r); err != nil {
+			return RewindArgs{}, fmt.Errorf(`field "restore" must be "code", "conversation" or "both", not %s`, clip(raw))
+		}
+		switch a.Restore = Restore(r); a.Restore {
+		case RestoreBoth, RestoreCode, RestoreConversation:
+		default:
+			return RewindArgs{}, fmt.Errorf(`field "restore" must be "code", "conversation" or "both", not %s`, clip(raw))
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *bool
+	}{{"redo", &a.Redo}, {"preview", &a.Preview}} {
+		if raw, ok := present(f.name); ok {
+			if err := json.Unmarshal(raw, f.dst); err != nil {
+				return RewindArgs{}, fmt.Errorf("field %q must be true or false, not %s", f.name, clip(raw))
+			}
+		}
+	}
+	if a.Redo && a.Preview {
+		return RewindArgs{}, errors.New("preview and redo cannot be combined: a preview shows a rewind, redo undoes the last one")
+	}
+	return a, nil
+}
+
+// clip is a sent value as an error quotes it: its first 40 bytes or so,
+// cut between characters.
+func clip(raw json.RawMessage) string {
+	s := strings.TrimSpace(string(raw))
+	for i := range s {
+		if i >= 40 {
+			return s[:i] + "..."
+		}
+	}
+	return s
+}
+
+// RewindAnswer is what a front end reports for a rewind request: a
+// Preview when one was asked for (nothing changed), a Report otherwise.
+type RewindAnswer struct {
+	Preview *RewindPreview
+	Report  *RewindReport
+}
+
+// RewindPreview is what a rewind would change, changing nothing.
+type RewindPreview struct {
+	Point RewindPoint
+	// Changes lists every path it would create, modify or delete.
+	Changes []checkpoint.Change
+	// Unrestorable lists the paths it could not put back, and why.
+	Unrestorable []checkpoint.Unkept
+	// Outside lists the files changed outside cairn since its last
+	// checkpoint, which the rewind would replace.
+	Outside []string
+}
+
+// RewindReport is what a rewind restored and what it could not, as every
+// front end reports it. The lists are never nil.
+type RewindReport struct {
+	// Restored is what went back: code, conversation or both.
+	Restored Restore
+	// Point is the prompt gone back to (for a redo, only its Checkpoint:
+	// the one restored).
+	Point RewindPoint
+	// UndoCheckpoint is the checkpoint taken before the files changed,
+	// which a redo goes back to ("" when the files were not restored).
+	UndoCheckpoint string
+	// Files lists the paths created, modified or deleted.
+	Files []string
+	// NotRestored lists the paths left different, and why; a
+	// conversation that could not go back is an entry with Path "".
+	NotRestored []checkpoint.Unkept
+	// Outside lists the files changed outside cairn since its last
+	// checkpoint, which the rewind replaced (they are in the undo
+	// checkpoint).
+	Outside []string
+	// State is the rewind state after the rewind.
+	State RewindState
+}
+
+// AnswerRewind serves a front end's rewind request: a preview, or the
+// rewind itself (a running prompt is stopped first; see Rewind). An error
+// means nothing was restored; a rewind that restored the files but not
+// the conversation is a report naming what failed.
+func (s *Session) AnswerRewind(ctx context.Context, a RewindArgs) (RewindAnswer, error) {
+	steps := a.Steps
+	if steps == 0 {
+		steps = 1
+	}
+	if a.Preview {
+		p, plan, err := s.PreviewRewind(ctx, steps)
+		if err != nil {
+			return RewindAnswer{}, err
+		}
+		return RewindAnswer{Preview: &RewindPreview{Point: p, Changes: nonNil(plan.Changes),
+			Unrestorable: nonNil(plan.Unrestorable), Outside: changedPaths(plan.Outside)}}, nil
+	}
+	res, err := s.Rewind(ctx, RewindRequest{Steps: steps, Restore: a.Restore, Redo: a.Redo})
+	if res == nil {
+		return RewindAnswer{}, err
+	}
+	rep := &RewindReport{Point: res.Point, Files: []string{}, NotRestored: []checkpoint.Unkept{}, Outside: []string{}}
+	switch {
+	case res.Code != nil && res.Conversation:
+		rep.Restored = RestoreBoth
+	case res.Code != nil:
+		rep.Restored = RestoreCode
+	default:
+		rep.Restored = RestoreConversation
+	}
+	if r := res.Code; r != nil {
+		rep.UndoCheckpoint = r.Undo.ID
+		rep.Files = append(rep.Files, r.Restored...)
+		rep.NotRestored = append(rep.NotRestored, r.NotRestored...)
+		rep.Outside = changedPaths(r.Outside)
+	}
+	if err != nil {
+		rep.NotRestored = append(rep.NotRestored, checkpoint.Unkept{Reason: err.Error()})
+	}
+	rep.State = s.RewindStatus()
+	return RewindAnswer{Report: rep}, nil
+}
+
+func changedPaths(changes []checkpoint.Change) []string {
+	out := make([]string, len(changes))
+	for i, c := range changes {
+		out[i] = c.Path
+	}
+	return out
+}
+
+func nonNil[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
+}

@@ -10,36 +10,37 @@ import (
 // project's files, the conversation or both, or undo the last rewind.
 const rewindMethod = "_cairn/rewind"
 
-type rewindParams struct {
-	SessionID *string `json:"sessionId"`
-	Steps     *int    `json:"steps"`
-	Restore   *string `json:"restore"`
-	Redo      bool    `json:"redo"`
-}
-
-// rewindPath is a path a rewind could not restore, and why.
-type rewindPath struct {
-	Path   string `json:"path"`
-	Reason string `json:"reason"`
-}
-
 // rewindResult is _cairn/rewind's result. A client that shows the
 // conversation reloads it (session/load) when conversation is true.
 type rewindResult struct {
-	Code         bool         `json:"code"`
-	Conversation bool         `json:"conversation"`
-	Text         string       `json:"text,omitempty"`
-	Checkpoint   string       `json:"checkpoint,omitempty"`
-	Undo         string       `json:"undoCheckpoint,omitempty"`
-	Files        []string     `json:"files"`
-	NotRestored  []rewindPath `json:"notRestored"`
-	Outside      []string     `json:"outside"`
+	Code         bool                `json:"code"`
+	Conversation bool                `json:"conversation"`
+	Text         string              `json:"text,omitempty"`
+	Checkpoint   string              `json:"checkpoint,omitempty"`
+	Undo         string              `json:"undoCheckpoint,omitempty"`
+	Files        []string            `json:"files"`
+	NotRestored  []checkpoint.Unkept `json:"notRestored"`
+	Outside      []string            `json:"outside"`
+}
+
+// rewindPreview is _cairn/rewind's result for "preview": true; nothing
+// is changed.
+type rewindPreview struct {
+	Preview      bool                `json:"preview"`
+	Text         string              `json:"text"`
+	Checkpoint   string              `json:"checkpoint"`
+	Changes      []checkpoint.Change `json:"changes"`
+	Unrestorable []checkpoint.Unkept `json:"unrestorable"`
+	Outside      []string            `json:"outside"`
 }
 
 // rewind answers _cairn/rewind once the rewind is done (a running prompt
-// is stopped first), off the read loop.
+// is stopped first), off the read loop. The params besides sessionId are
+// read, and the rewind done, by the core, as every adapter does it.
 func (s *server) rewind(m message) (any, *rpcError) {
-	var p rewindParams
+	var p struct {
+		SessionID *string `json:"sessionId"`
+	}
 	if err := decodeParams(m.Params, &p); err != nil {
 		return nil, err
 	}
@@ -47,56 +48,28 @@ func (s *server) rewind(m message) (any, *rpcError) {
 	if rerr != nil {
 		return nil, rerr
 	}
-	req := agent.RewindRequest{Steps: 1, Restore: agent.RestoreBoth, Redo: p.Redo}
-	if p.Steps != nil {
-		if *p.Steps < 1 {
-			return nil, errorf(CodeInvalidParams, `Invalid params: "steps" must be 1 or more`)
-		}
-		req.Steps = *p.Steps
-	}
-	if p.Restore != nil {
-		switch r := agent.Restore(*p.Restore); r {
-		case agent.RestoreBoth, agent.RestoreCode, agent.RestoreConversation:
-			req.Restore = r
-		default:
-			return nil, errorf(CodeInvalidParams, `Invalid params: "restore" must be "code", "conversation" or "both"`)
-		}
+	args, err := agent.DecodeRewindArgs(m.Params, "sessionId")
+	if err != nil {
+		return nil, errorf(CodeInvalidParams, "Invalid params: %v", err)
 	}
 	sess, id := t.b.sess, m.ID
 	if !s.goBackground(func() {
-		res, err := sess.Rewind(s.ctx, req)
-		if res == nil {
+		ans, err := sess.AnswerRewind(s.ctx, args)
+		switch {
+		case err != nil:
 			s.replyError(id, errorf(CodeInternalError, "%v", err))
-			return
+		case ans.Preview != nil:
+			pv := ans.Preview
+			s.reply(id, rewindPreview{Preview: true, Text: pv.Point.Text, Checkpoint: pv.Point.Checkpoint,
+				Changes: pv.Changes, Unrestorable: pv.Unrestorable, Outside: pv.Outside})
+		default:
+			r := ans.Report
+			s.reply(id, rewindResult{Code: r.Restored != agent.RestoreConversation, Conversation: r.Restored != agent.RestoreCode,
+				Text: r.Point.Text, Checkpoint: r.Point.Checkpoint, Undo: r.UndoCheckpoint,
+				Files: r.Files, NotRestored: r.NotRestored, Outside: r.Outside})
 		}
-		s.reply(id, rewindResultOf(res, err))
 	}) {
 		return nil, errorf(CodeInternalError, "cairn is shutting down")
 	}
 	return nil, nil
-}
-
-func rewindResultOf(res *agent.RewindResult, err error) rewindResult {
-	out := rewindResult{Conversation: res.Conversation, Text: res.Point.Text, Checkpoint: res.Point.Checkpoint,
-		Files: []string{}, NotRestored: []rewindPath{}, Outside: []string{}}
-	if r := res.Code; r != nil {
-		out.Code, out.Undo = true, r.Undo.ID
-		out.Files = append(out.Files, r.Restored...)
-		for _, u := range r.NotRestored {
-			out.NotRestored = append(out.NotRestored, rewindPath{u.Path, u.Reason})
-		}
-		out.Outside = outsidePaths(r.Outside)
-	}
-	if err != nil {
-		out.NotRestored = append(out.NotRestored, rewindPath{"", err.Error()})
-	}
-	return out
-}
-
-func outsidePaths(list []checkpoint.Change) []string {
-	out := make([]string, len(list))
-	for i, c := range list {
-		out[i] = c.Path
-	}
-	return out
 }
