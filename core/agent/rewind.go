@@ -55,6 +55,11 @@ type RewindRequest struct {
 	Restore Restore
 	// Redo undoes the last rewind instead (Steps is then unused).
 	Redo bool
+	// Stopping, when set, is called once the rewind is known to go
+	// ahead, just before a running prompt is stopped (it is called when
+	// none runs too): a front end marks its turn as stopped on purpose,
+	// as it does for its own stop command.
+	Stopping func()
 }
 
 // RewindResult is what a rewind did.
@@ -276,6 +281,9 @@ func (s *Session) Rewind(ctx context.Context, req RewindRequest) (*RewindResult,
 	if code && s.cfg.Checkpoints == nil {
 		return nil, ErrNoCheckpoints
 	}
+	if req.Stopping != nil {
+		req.Stopping()
+	}
 	if err := s.AbortAndWait(ctx); err != nil {
 		return nil, err
 	}
@@ -491,10 +499,11 @@ type RewindReport struct {
 }
 
 // AnswerRewind serves a front end's rewind request: a preview, or the
-// rewind itself (a running prompt is stopped first; see Rewind). An error
-// means nothing was restored; a rewind that restored the files but not
-// the conversation is a report naming what failed.
-func (s *Session) AnswerRewind(ctx context.Context, a RewindArgs) (RewindAnswer, error) {
+// rewind itself (a running prompt is stopped first, after stopping is
+// called; see RewindRequest.Stopping). An error means nothing was
+// restored; a rewind that restored the files but not the conversation is
+// a report naming what failed.
+func (s *Session) AnswerRewind(ctx context.Context, a RewindArgs, stopping func()) (RewindAnswer, error) {
 	steps := a.Steps
 	if steps == 0 {
 		steps = 1
@@ -507,7 +516,7 @@ func (s *Session) AnswerRewind(ctx context.Context, a RewindArgs) (RewindAnswer,
 		return RewindAnswer{Preview: &RewindPreview{Point: p, Changes: nonNil(plan.Changes),
 			Unrestorable: nonNil(plan.Unrestorable), Outside: changedPaths(plan.Outside)}}, nil
 	}
-	res, err := s.Rewind(ctx, RewindRequest{Steps: steps, Restore: a.Restore, Redo: a.Redo})
+	res, err := s.Rewind(ctx, RewindRequest{Steps: steps, Restore: a.Restore, Redo: a.Redo, Stopping: stopping})
 	if res == nil {
 		return RewindAnswer{}, err
 	}

@@ -100,7 +100,7 @@ func TestAnswerRewindReportsWhatWasRestored(t *testing.T) {
 	}
 	f.untilSettled()
 	ctx := context.Background()
-	pv, err := f.s.AnswerRewind(ctx, RewindArgs{Preview: true})
+	pv, err := f.s.AnswerRewind(ctx, RewindArgs{Preview: true}, nil)
 	if err != nil || pv.Report != nil || pv.Preview == nil || len(pv.Preview.Changes) != 1 || pv.Preview.Changes[0].Path != "a.txt" ||
 		pv.Preview.Point.Text != "edit a.txt" {
 		t.Fatalf("preview: %+v, %v", pv.Preview, err)
@@ -108,7 +108,7 @@ func TestAnswerRewindReportsWhatWasRestored(t *testing.T) {
 	if b, _ := os.ReadFile(file); string(b) != "after\n" {
 		t.Fatalf("the preview changed the file: %q", b)
 	}
-	ans, err := f.s.AnswerRewind(ctx, RewindArgs{Restore: RestoreCode})
+	ans, err := f.s.AnswerRewind(ctx, RewindArgs{Restore: RestoreCode}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestAnswerRewindReportsWhatWasRestored(t *testing.T) {
 	if b, _ := os.ReadFile(file); string(b) != "before\n" {
 		t.Fatalf("a.txt after rewind: %q", b)
 	}
-	if _, err := f.s.AnswerRewind(ctx, RewindArgs{Steps: 2}); err == nil || !strings.Contains(err.Error(), "this branch has 1") {
+	if _, err := f.s.AnswerRewind(ctx, RewindArgs{Steps: 2}, nil); err == nil || !strings.Contains(err.Error(), "this branch has 1") {
 		t.Fatalf("two steps back: %v", err)
 	}
 }

@@ -54,7 +54,7 @@ func (s *server) rewind(m message) (any, *rpcError) {
 	}
 	sess, id := t.b.sess, m.ID
 	if !s.goBackground(func() {
-		ans, err := sess.AnswerRewind(s.ctx, args)
+		ans, err := sess.AnswerRewind(s.ctx, args, nil)
 		switch {
 		case err != nil:
 			s.replyError(id, errorf(CodeInternalError, "%v", err))

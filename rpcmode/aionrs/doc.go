@@ -1,9 +1,11 @@
 // Package aionrs serves aionrs's `--json-stream` host protocol, the one
 // AionUi speaks to its bundled agent: newline-delimited JSON commands on
 // stdin (message, stop, tool_approve, tool_deny, init_history, set_mode,
-// set_config, ping) and events on stdout (ready, stream_start, text_delta, thinking,
-// tool_request, tool_running, tool_result, tool_cancelled, stream_end,
-// config_changed, pong, info, error).
+// set_config, ping, add_mcp_server, and cairn's rewind) and events on
+// stdout (ready, stream_start, text_delta, thinking, tool_request,
+// tool_running, tool_result, tool_cancelled, stream_end, config_changed,
+// mcp_ready, pong, info, error, and cairn's rewind_result and
+// rewind_preview).
 //
 // It is a thin adapter over one core agent.Session: prompts go to
 // Session.Prompt, approvals arrive as the core gate's questions and are
@@ -39,6 +41,12 @@
 //     image_input and compaction are reported unchanged.
 //   - while a tool runs, tool_running is sent again every
 //     KeepAliveInterval: AionUi ends a turn after 15 s without a frame.
+//   - cairn adds one command of its own, rewind{steps?, restore?, redo?,
+//     preview?}, read and done by the core as in every adapter: it stops
+//     a message in flight (its stream_end comes first), then answers
+//     rewind_result (what was restored and what could not be) or
+//     rewind_preview; capabilities.rewind reports what a rewind can reach
+//     when checkpoints are on. Hosts that never send it see none of this.
 //
 // Every message accepted gets exactly one stream_start and, whatever
 // happens, exactly one stream_end; a message sent while another is in

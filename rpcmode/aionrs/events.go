@@ -25,6 +25,9 @@ type capabilities struct {
 	// level.
 	Effort       bool     `json:"effort"`
 	EffortLevels []string `json:"effort_levels"`
+	// Rewind is cairn's: what the rewind command can reach, left out when
+	// checkpoints are off.
+	Rewind *rewindState `json:"rewind,omitempty"`
 }
 
 type readyFrame struct {

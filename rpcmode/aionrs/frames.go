@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/cairn-dev/cairn/core/agent"
 )
 
 // MaxFrameBytes is the longest command line Serve accepts: 8 MiB. aionrs
@@ -40,6 +42,7 @@ type command struct {
 	Mode   string
 	Config *configChange // set_config's fields
 	MCP    addMCP
+	Rewind agent.RewindArgs
 }
 
 // wireCommand is a command line as JSON; pointers tell missing from empty.
@@ -161,6 +164,14 @@ func decodeCommand(line []byte) (command, *protocolError) {
 		}
 		c.MCP = addMCP{name: *w.Name, transport: *w.Transport, command: str(w.Command), url: str(w.URL),
 			args: w.Args, env: w.Env, headers: w.Headers}
+	case cmdRewind:
+		// cairn's own command: its arguments are read as every adapter
+		// reads them, and unknown fields are refused.
+		args, err := agent.DecodeRewindArgs(trimmed, "type")
+		if err != nil {
+			return c, badCommand("Invalid rewind command: %v", err)
+		}
+		c.Rewind = args
 	case cmdStop, cmdPing:
 	default:
 		return c, badCommand("Unknown command type: %s", c.Type)

@@ -16,6 +16,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/checkpoint"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/tools"
@@ -36,6 +37,8 @@ type rigConfig struct {
 	history  []core.Message
 	ticks    chan time.Time // keep-alive ticks; nil: none
 	extra    []core.Tool    // tools besides cairn's built-in ones
+	// checkpoints records the workspace's files around messages.
+	checkpoints bool
 }
 
 // rig is a running Serve fed through a pipe, with its output lines.
@@ -63,7 +66,14 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	// As cmd/cairn wires it: exit_plan_mode is declared only in plan mode.
 	builtinTools := append(append(tools.New(dir), gate.ExitPlanTool()), cfg.extra...)
 	builtin := toolset.Static(builtinTools)
+	var cps *checkpoint.Store
+	if cfg.checkpoints {
+		if cps, err = checkpoint.Open(checkpoint.Options{Project: dir, Dir: t.TempDir()}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	sess, err := agent.New(agent.Config{
+		Checkpoints:  cps,
 		Model:        faux.Model,
 		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: cfg.faux}, nil },
 		Toolset:      toolset.FilterDeclared(builtin, gate.Declares),

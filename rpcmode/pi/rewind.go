@@ -51,7 +51,7 @@ func (s *server) rewind(c *command) (any, error) {
 			return nil, err
 		}
 	}
-	ans, err := s.sess.AnswerRewind(s.ctx, args)
+	ans, err := s.sess.AnswerRewind(s.ctx, args, nil)
 	if err != nil {
 		return nil, err
 	}
