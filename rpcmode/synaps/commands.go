@@ -48,6 +48,8 @@ func (s *server) dispatch(c command) {
 		reply(s.state())
 	case "tools_list":
 		reply(body{"ok": true, "tools": s.toolsList()})
+	case "rewind":
+		reply(s.rewind(c))
 	}
 }
 
@@ -129,7 +131,7 @@ func (s *server) startCompact(c command) {
 		return
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
-	cp := &compaction{cancel: cancel}
+	cp := &compaction{cancel: cancel, done: make(chan struct{})}
 	s.compact = cp
 	s.work.Add(1)
 	s.mu.Unlock()
@@ -138,6 +140,7 @@ func (s *server) startCompact(c command) {
 	s.send(responseFrame(&id, "compact.disclosure", body{"ok": true, "disclosure": disclosure}))
 	go func() {
 		defer s.work.Done()
+		defer close(cp.done)
 		defer cancel()
 		res, err := s.sess.Compact(ctx, "")
 		s.mu.Lock()
@@ -231,7 +234,7 @@ func (s *server) state() body {
 	streaming := s.turn != nil
 	compacting := s.compact != nil
 	s.mu.Unlock()
-	return body{
+	b := body{
 		"ok":            true,
 		"streaming":     streaming || st.IsStreaming,
 		"compacting":    compacting || st.IsCompacting,
@@ -239,6 +242,10 @@ func (s *server) state() body {
 		"session_id":    s.sess.Conversation().ID,
 		"message_count": st.MessageCount,
 	}
+	if rw := rewindStateOf(s.sess.RewindStatus()); rw != nil {
+		b["rewind"] = rw // cairn's: left out when checkpoints are off
+	}
+	return b
 }
 
 // toolInfo is one entry of tools_list.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/agent"
 )
 
 // command is one decoded inbound frame.
@@ -22,6 +24,8 @@ type command struct {
 	Attachments []attachment
 	// Model is set_model's model.
 	Model string
+	// Rewind is cairn's rewind command's arguments.
+	Rewind agent.RewindArgs
 }
 
 // attachment is a file a prompt names.
@@ -47,6 +51,7 @@ var commandTypes = map[string]bool{
 	"get_messages": true, "set_model": true, "get_available_models": true,
 	"abort": true, "get_session_stats": true, "get_state": true,
 	"tools_list": false, "shutdown": false,
+	"rewind": true, // cairn's own
 }
 
 // rawCommand holds the fields any command may carry, undecoded.
@@ -113,6 +118,12 @@ func decodeCommand(line []byte) (command, error) {
 		if strings.TrimSpace(c.Model) == "" {
 			return fail(`field "model" must name a model`)
 		}
+	case "rewind":
+		args, err := agent.DecodeRewindArgs(trimmed, "type", "id")
+		if err != nil {
+			return fail(err.Error())
+		}
+		c.Rewind = args
 	}
 	return c, nil
 }

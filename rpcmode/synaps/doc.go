@@ -42,6 +42,15 @@
 // last frames (agent_end and its cancelled response) and returns; the
 // caller then flushes the session file and exits 0.
 //
+// rewind{id, steps?, restore?, redo?, preview?} is cairn's own command
+// (synaps leaves a response's body open to new command names, and the
+// bridge never sends it): it is read and done by the core as in every
+// adapter. A prompt or a compaction in flight is stopped first, ending as
+// an abort ends it; then response(rewind) says what was restored
+// (restored, files, not_restored, outside, undo_checkpoint) and the
+// rewind state after it (rewind{enabled, points, can_redo}), which
+// get_state also reports while checkpoints are on.
+//
 // # Approvals
 //
 // synaps has no approval frames, so nobody can answer a question in this

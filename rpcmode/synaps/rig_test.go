@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/checkpoint"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/tools"
 )
@@ -40,6 +41,8 @@ type rigConfig struct {
 	mode       approval.Mode // the approval mode; "" is default
 	cwd        string        // the working directory; "" is a new one
 	extra      []core.Tool   // tools besides cairn's built-in ones
+	// checkpoints records cwd's files around prompts.
+	checkpoints bool
 }
 
 func newRig(t testing.TB, cfg rigConfig) *rig {
@@ -60,7 +63,14 @@ func newRig(t testing.TB, cfg rigConfig) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var cps *checkpoint.Store
+	if cfg.checkpoints {
+		if cps, err = checkpoint.Open(checkpoint.Options{Project: cwd, Dir: t.TempDir()}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	sess, err := agent.New(agent.Config{
+		Checkpoints:  cps,
 		Model:        faux.Model,
 		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: cfg.faux}, nil },
 		Tools:        append(toolset, cfg.extra...),

@@ -121,6 +121,8 @@ type turn struct {
 type compaction struct {
 	cancel context.CancelFunc
 	aborts []string
+	// done is closed once the compaction has been answered.
+	done chan struct{}
 }
 
 // lineMark is a frame of the server's own, written in order with the
