@@ -152,6 +152,8 @@ func (c *conn) dispatch(req request) {
 		result, err = c.export(req.Params)
 	case "session.delete":
 		result, err = c.delete(req.Params)
+	case rewindMethod:
+		result, err = c.rewind(req.Params)
 	default:
 		err = &Error{Code: CodeMethodNotFound, Message: codeMessage(CodeMethodNotFound), Data: fmt.Sprintf("cairn has no method %q", jsonrpc2.Echo(req.Method))}
 	}
@@ -224,10 +226,20 @@ func (c *conn) initialize(params json.RawMessage) (any, *Error) {
 		"status":           "ready",
 		"protocol_version": ProtocolVersion,
 		"server_info":      map[string]string{"name": "cairn", "version": c.cfg.Version},
-		"capabilities":     []string{"streaming", "blocks", "tool_execution", "tool_approval", "context_aware", "session_persistence"},
+		"capabilities":     c.capabilities(),
 		"models":           models,
 		"session_id":       c.sess.Conversation().ID,
 	}, nil
+}
+
+// capabilities are initialize's; "rewind" (cairn's, for cairn.rewind) is
+// there while checkpoints are on.
+func (c *conn) capabilities() []string {
+	caps := []string{"streaming", "blocks", "tool_execution", "tool_approval", "context_aware", "session_persistence"}
+	if c.sess.Checkpoints() != nil {
+		caps = append(caps, "rewind")
+	}
+	return caps
 }
 
 func majorVersion(v string) string {
@@ -311,12 +323,10 @@ func (c *conn) cancel(req request) {
 	}
 	for i, q := range c.queued {
 		if q.id == id {
-			// Never started: it ends here, with its one stream.complete.
 			c.queued = append(c.queued[:i:i], c.queued[i+1:]...)
 			c.mu.Unlock()
 			c.reply(req, map[string]any{"cancelled": true, "query_id": id}, nil)
-			c.send(notification{JSONRPC: "2.0", Method: "stream.complete", Params: map[string]any{"query_id": id, "status": "cancelled",
-				"metadata": map[string]any{"total_tokens": 0, "tools_executed": []string{}, "duration_ms": 0}}})
+			c.completeCancelled(id)
 			return
 		}
 	}
@@ -328,6 +338,13 @@ func (c *conn) cancel(req request) {
 	c.reply(req, map[string]any{"cancelled": true, "query_id": id}, nil)
 	c.sub.Mark(cancelMark{id: id})
 	c.sess.Abort()
+}
+
+// completeCancelled ends a query that never started with its one
+// stream.complete.
+func (c *conn) completeCancelled(id string) {
+	c.send(notification{JSONRPC: "2.0", Method: "stream.complete", Params: map[string]any{"query_id": id, "status": "cancelled",
+		"metadata": map[string]any{"total_tokens": 0, "tools_executed": []string{}, "duration_ms": 0}}})
 }
 
 func (c *conn) updateContext(params json.RawMessage) (any, *Error) {

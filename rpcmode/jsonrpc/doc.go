@@ -53,6 +53,15 @@
 //     first. session.export{session_id?, format?:"markdown"}: {format,
 //     content}. session.delete{session_id}: {deleted}; the session open on
 //     the connection is refused with -32000.
+//   - cairn.rewind{steps?, restore?, redo?, preview?}: cairn's own method,
+//     under a namespace of its own, read and done by the core as in every
+//     adapter. The running query is cancelled and the queued ones dropped
+//     first (each ends with stream.complete "cancelled" before the
+//     answer); the result says what was restored (restored, files,
+//     not_restored, outside, undo_checkpoint) and the rewind state after
+//     it (rewind{points, can_redo}); initialize lists the capability
+//     "rewind" while checkpoints are on. Bad params are -32602, a rewind
+//     that cannot be done -32000.
 //
 // # What the shipped terminal reads
 //
