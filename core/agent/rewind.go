@@ -36,16 +36,19 @@ const (
 )
 
 // RewindPoint is a prompt of the current branch a rewind can go back to.
+// Its JSON form (and that of RewindState, RewindPreview and RewindReport)
+// is the one cairn's rewind answers carry in the snake_case protocols
+// (aionrs, synaps, OpenAgent-Terminal); pi's and ACP's adapters rename.
 type RewindPoint struct {
 	// EntryID is the prompt's user message; Text its text.
-	EntryID string
-	Text    string
+	EntryID string `json:"entry_id,omitempty"`
+	Text    string `json:"text,omitempty"`
 	// Checkpoint is the checkpoint taken before the prompt ran ("" when
 	// none was: checkpoints were off).
-	Checkpoint string
+	Checkpoint string `json:"checkpoint,omitempty"`
 	// Parent is the entry the conversation goes back to ("" for before
 	// the first entry).
-	Parent string
+	Parent string `json:"-"`
 }
 
 // RewindRequest says where a rewind goes and what it restores.
@@ -73,11 +76,11 @@ type RewindResult struct {
 
 // RewindState is what get_state reports about rewinding.
 type RewindState struct {
-	Enabled bool
+	Enabled bool `json:"enabled"`
 	// Points counts the prompts of the current branch a rewind can reach.
-	Points int
+	Points int `json:"points"`
 	// CanRedo says a rewind can be undone.
-	CanRedo bool
+	CanRedo bool `json:"can_redo"`
 }
 
 // lastRewind is what Redo needs: the undo checkpoint and the entry the
@@ -464,38 +467,40 @@ type RewindAnswer struct {
 
 // RewindPreview is what a rewind would change, changing nothing.
 type RewindPreview struct {
-	Point RewindPoint
+	// RewindPoint is the prompt a rewind would go back to.
+	RewindPoint
 	// Changes lists every path it would create, modify or delete.
-	Changes []checkpoint.Change
+	Changes []checkpoint.Change `json:"changes"`
 	// Unrestorable lists the paths it could not put back, and why.
-	Unrestorable []checkpoint.Unkept
+	Unrestorable []checkpoint.Unkept `json:"unrestorable"`
 	// Outside lists the files changed outside cairn since its last
 	// checkpoint, which the rewind would replace.
-	Outside []string
+	Outside []string `json:"outside"`
 }
 
 // RewindReport is what a rewind restored and what it could not, as every
 // front end reports it. The lists are never nil.
 type RewindReport struct {
 	// Restored is what went back: code, conversation or both.
-	Restored Restore
-	// Point is the prompt gone back to (for a redo, only its Checkpoint:
-	// the one restored).
-	Point RewindPoint
+	Restored Restore `json:"restored"`
+	// RewindPoint is the prompt gone back to (for a redo, only its
+	// Checkpoint: the one restored).
+	RewindPoint
 	// UndoCheckpoint is the checkpoint taken before the files changed,
 	// which a redo goes back to ("" when the files were not restored).
-	UndoCheckpoint string
+	UndoCheckpoint string `json:"undo_checkpoint,omitempty"`
 	// Files lists the paths created, modified or deleted.
-	Files []string
+	Files []string `json:"files"`
 	// NotRestored lists the paths left different, and why; a
 	// conversation that could not go back is an entry with Path "".
-	NotRestored []checkpoint.Unkept
+	NotRestored []checkpoint.Unkept `json:"not_restored"`
 	// Outside lists the files changed outside cairn since its last
 	// checkpoint, which the rewind replaced (they are in the undo
 	// checkpoint).
-	Outside []string
-	// State is the rewind state after the rewind.
-	State RewindState
+	Outside []string `json:"outside"`
+	// State is the rewind state after the rewind; nil when checkpoints
+	// are off.
+	State *RewindState `json:"rewind,omitempty"`
 }
 
 // AnswerRewind serves a front end's rewind request: a preview, or the
@@ -513,14 +518,14 @@ func (s *Session) AnswerRewind(ctx context.Context, a RewindArgs, stopping func(
 		if err != nil {
 			return RewindAnswer{}, err
 		}
-		return RewindAnswer{Preview: &RewindPreview{Point: p, Changes: nonNil(plan.Changes),
+		return RewindAnswer{Preview: &RewindPreview{RewindPoint: p, Changes: nonNil(plan.Changes),
 			Unrestorable: nonNil(plan.Unrestorable), Outside: changedPaths(plan.Outside)}}, nil
 	}
 	res, err := s.Rewind(ctx, RewindRequest{Steps: steps, Restore: a.Restore, Redo: a.Redo, Stopping: stopping})
 	if res == nil {
 		return RewindAnswer{}, err
 	}
-	rep := &RewindReport{Point: res.Point, Files: []string{}, NotRestored: []checkpoint.Unkept{}, Outside: []string{}}
+	rep := &RewindReport{RewindPoint: res.Point, Files: []string{}, NotRestored: []checkpoint.Unkept{}, Outside: []string{}}
 	switch {
 	case res.Code != nil && res.Conversation:
 		rep.Restored = RestoreBoth
@@ -538,7 +543,9 @@ func (s *Session) AnswerRewind(ctx context.Context, a RewindArgs, stopping func(
 	if err != nil {
 		rep.NotRestored = append(rep.NotRestored, checkpoint.Unkept{Reason: err.Error()})
 	}
-	rep.State = s.RewindStatus()
+	if st := s.RewindStatus(); st.Enabled {
+		rep.State = &st
+	}
 	return RewindAnswer{Report: rep}, nil
 }
 

@@ -102,7 +102,7 @@ func TestAnswerRewindReportsWhatWasRestored(t *testing.T) {
 	ctx := context.Background()
 	pv, err := f.s.AnswerRewind(ctx, RewindArgs{Preview: true}, nil)
 	if err != nil || pv.Report != nil || pv.Preview == nil || len(pv.Preview.Changes) != 1 || pv.Preview.Changes[0].Path != "a.txt" ||
-		pv.Preview.Point.Text != "edit a.txt" {
+		pv.Preview.Text != "edit a.txt" {
 		t.Fatalf("preview: %+v, %v", pv.Preview, err)
 	}
 	if b, _ := os.ReadFile(file); string(b) != "after\n" {
@@ -113,9 +113,9 @@ func TestAnswerRewindReportsWhatWasRestored(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := ans.Report
-	if r == nil || r.Restored != RestoreCode || r.Point.Text != "edit a.txt" || r.UndoCheckpoint == "" ||
+	if r == nil || r.Restored != RestoreCode || r.Text != "edit a.txt" || r.UndoCheckpoint == "" ||
 		len(r.Files) != 1 || r.Files[0] != "a.txt" || len(r.NotRestored) != 0 || r.Outside == nil ||
-		!r.State.Enabled || !r.State.CanRedo || r.State.Points != 1 {
+		r.State == nil || !r.State.CanRedo || r.State.Points != 1 {
 		t.Fatalf("report: %+v", r)
 	}
 	if b, _ := os.ReadFile(file); string(b) != "before\n" {

@@ -60,12 +60,12 @@ func (s *server) rewind(m message) (any, *rpcError) {
 			s.replyError(id, errorf(CodeInternalError, "%v", err))
 		case ans.Preview != nil:
 			pv := ans.Preview
-			s.reply(id, rewindPreview{Preview: true, Text: pv.Point.Text, Checkpoint: pv.Point.Checkpoint,
+			s.reply(id, rewindPreview{Preview: true, Text: pv.Text, Checkpoint: pv.Checkpoint,
 				Changes: pv.Changes, Unrestorable: pv.Unrestorable, Outside: pv.Outside})
 		default:
 			r := ans.Report
 			s.reply(id, rewindResult{Code: r.Restored != agent.RestoreConversation, Conversation: r.Restored != agent.RestoreCode,
-				Text: r.Point.Text, Checkpoint: r.Point.Checkpoint, Undo: r.UndoCheckpoint,
+				Text: r.Text, Checkpoint: r.Checkpoint, Undo: r.UndoCheckpoint,
 				Files: r.Files, NotRestored: r.NotRestored, Outside: r.Outside})
 		}
 	}) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 )
 
 // ProtocolVersion is the version of the json-stream protocol Serve speaks,
@@ -27,7 +28,7 @@ type capabilities struct {
 	EffortLevels []string `json:"effort_levels"`
 	// Rewind is cairn's: what the rewind command can reach, left out when
 	// checkpoints are off.
-	Rewind *rewindState `json:"rewind,omitempty"`
+	Rewind *agent.RewindState `json:"rewind,omitempty"`
 }
 
 type readyFrame struct {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/cairn-dev/cairn/core/agent"
-	"github.com/cairn-dev/cairn/core/checkpoint"
 )
 
 // cmdRewind is cairn's own command, beside aionrs's:
@@ -14,36 +13,17 @@ import (
 // rewind_result and rewind_preview are only ever answers to it.
 const cmdRewind commandType = "rewind"
 
-// rewindState is capabilities.rewind: what a rewind can reach now. It is
-// left out when checkpoints are off.
-type rewindState struct {
-	Points  int  `json:"points"`
-	CanRedo bool `json:"can_redo"`
-}
-
-// rewindResultFrame answers a rewind: what was restored and what could
-// not be, then the rewind state after it.
+// rewindResultFrame answers a rewind with the core's report: what was
+// restored and what could not be, then the rewind state after it.
 type rewindResultFrame struct {
 	Type string `json:"type"`
-	// Restored is what went back: code, conversation or both.
-	Restored       agent.Restore       `json:"restored"`
-	Text           string              `json:"text,omitempty"`
-	Checkpoint     string              `json:"checkpoint,omitempty"`
-	UndoCheckpoint string              `json:"undo_checkpoint,omitempty"`
-	Files          []string            `json:"files"`
-	NotRestored    []checkpoint.Unkept `json:"not_restored"`
-	Outside        []string            `json:"outside"`
-	Rewind         *rewindState        `json:"rewind,omitempty"`
+	*agent.RewindReport
 }
 
 // rewindPreviewFrame answers {"preview":true}: nothing was changed.
 type rewindPreviewFrame struct {
-	Type         string              `json:"type"`
-	Text         string              `json:"text"`
-	Checkpoint   string              `json:"checkpoint"`
-	Changes      []checkpoint.Change `json:"changes"`
-	Unrestorable []checkpoint.Unkept `json:"unrestorable"`
-	Outside      []string            `json:"outside"`
+	Type string `json:"type"`
+	*agent.RewindPreview
 }
 
 // onRewind rewinds on the reader, so the commands after it see its
@@ -61,21 +41,17 @@ func (s *server) onRewind(c command) {
 	case err != nil:
 		s.sendError("", fmt.Sprintf("Rewind failed: %v", err))
 	case ans.Preview != nil:
-		pv := ans.Preview
-		s.send(line(rewindPreviewFrame{Type: "rewind_preview", Text: pv.Point.Text, Checkpoint: pv.Point.Checkpoint,
-			Changes: pv.Changes, Unrestorable: pv.Unrestorable, Outside: pv.Outside}))
+		s.send(line(rewindPreviewFrame{Type: "rewind_preview", RewindPreview: ans.Preview}))
 	default:
-		r := ans.Report
-		s.send(line(rewindResultFrame{Type: "rewind_result", Restored: r.Restored, Text: r.Point.Text,
-			Checkpoint: r.Point.Checkpoint, UndoCheckpoint: r.UndoCheckpoint, Files: r.Files,
-			NotRestored: r.NotRestored, Outside: r.Outside, Rewind: rewindStateOf(r.State)}))
+		s.send(line(rewindResultFrame{Type: "rewind_result", RewindReport: ans.Report}))
 	}
 }
 
-// rewindStateOf is nil when checkpoints are off.
-func rewindStateOf(st agent.RewindState) *rewindState {
-	if !st.Enabled {
-		return nil
+// rewindState is capabilities.rewind: nil, and left out, when checkpoints
+// are off.
+func (s *server) rewindState() *agent.RewindState {
+	if st := s.sess.RewindStatus(); st.Enabled {
+		return &st
 	}
-	return &rewindState{Points: st.Points, CanRedo: st.CanRedo}
+	return nil
 }

@@ -233,7 +233,7 @@ func (s *server) capabilities() capabilities {
 	model := s.sess.State().Model
 	return capabilities{ToolApproval: true, Thinking: true, ImageInput: model.SupportsImages(), MCP: s.host.MCP != nil,
 		Modes: names, CurrentMode: string(s.host.Approvals.Mode()), CurrentModel: model.ID,
-		Effort: true, EffortLevels: []string{"low", "medium", "high"}, Rewind: rewindStateOf(s.sess.RewindStatus())}
+		Effort: true, EffortLevels: []string{"low", "medium", "high"}, Rewind: s.rewindState()}
 }
 
 func (s *server) category(tool string) core.ApprovalCategory {

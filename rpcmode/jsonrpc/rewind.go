@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core/agent"
-	"github.com/cairn-dev/cairn/core/checkpoint"
 )
 
 // rewindMethod is cairn's own method, named in the protocol's
@@ -21,34 +20,10 @@ const rewindMethod = "cairn.rewind"
 // the files and the conversation going back.
 const rewindLimit = 2 * time.Minute
 
-// rewindResult is cairn.rewind's result: what was restored and what could
-// not be, then the rewind state after it.
-type rewindResult struct {
-	// Restored is what went back: code, conversation or both.
-	Restored       agent.Restore       `json:"restored"`
-	Text           string              `json:"text,omitempty"`
-	Checkpoint     string              `json:"checkpoint,omitempty"`
-	UndoCheckpoint string              `json:"undo_checkpoint,omitempty"`
-	Files          []string            `json:"files"`
-	NotRestored    []checkpoint.Unkept `json:"not_restored"`
-	Outside        []string            `json:"outside"`
-	Rewind         *rewindState        `json:"rewind,omitempty"`
-}
-
 // rewindPreview is the result for "preview": true; nothing was changed.
 type rewindPreview struct {
-	Preview      bool                `json:"preview"`
-	Text         string              `json:"text"`
-	Checkpoint   string              `json:"checkpoint"`
-	Changes      []checkpoint.Change `json:"changes"`
-	Unrestorable []checkpoint.Unkept `json:"unrestorable"`
-	Outside      []string            `json:"outside"`
-}
-
-// rewindState is what a rewind can reach now.
-type rewindState struct {
-	Points  int  `json:"points"`
-	CanRedo bool `json:"can_redo"`
+	Preview bool `json:"preview"`
+	*agent.RewindPreview
 }
 
 // rewind serves cairn.rewind{steps?, restore?, redo?, preview?}, read and
@@ -71,17 +46,9 @@ func (c *conn) rewind(params json.RawMessage) (any, *Error) {
 	case err != nil:
 		return nil, errorf(CodeAgentError, "%v", err)
 	case ans.Preview != nil:
-		pv := ans.Preview
-		return rewindPreview{Preview: true, Text: pv.Point.Text, Checkpoint: pv.Point.Checkpoint,
-			Changes: pv.Changes, Unrestorable: pv.Unrestorable, Outside: pv.Outside}, nil
+		return rewindPreview{Preview: true, RewindPreview: ans.Preview}, nil
 	}
-	r := ans.Report
-	out := rewindResult{Restored: r.Restored, Text: r.Point.Text, Checkpoint: r.Point.Checkpoint,
-		UndoCheckpoint: r.UndoCheckpoint, Files: r.Files, NotRestored: r.NotRestored, Outside: r.Outside}
-	if r.State.Enabled {
-		out.Rewind = &rewindState{Points: r.State.Points, CanRedo: r.State.CanRedo}
-	}
-	return out, nil
+	return ans.Report, nil
 }
 
 // stopForRewind cancels the running query as agent.cancel does and ends

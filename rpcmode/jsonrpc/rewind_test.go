@@ -151,7 +151,7 @@ func TestRewindMethod(t *testing.T) {
 	res, _ := resp["result"].(map[string]any)
 	if res["restored"] != "both" || res["text"] != "delete src" || res["undo_checkpoint"] == "" ||
 		fmt.Sprint(res["files"]) != "[src src/main.go]" || fmt.Sprint(res["not_restored"]) != "[]" ||
-		fmt.Sprint(res["rewind"]) != "map[can_redo:true points:0]" {
+		fmt.Sprint(res["rewind"]) != "map[can_redo:true enabled:true points:0]" {
 		t.Fatalf("rewind: %v", resp)
 	}
 	if b, err := os.ReadFile(filepath.Join(src, "main.go")); err != nil || string(b) != "package main\n" {

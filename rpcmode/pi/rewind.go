@@ -56,11 +56,11 @@ func (s *server) rewind(c *command) (any, error) {
 		return nil, err
 	}
 	if pv := ans.Preview; pv != nil {
-		return rewindPreview{EntryID: pv.Point.EntryID, Text: pv.Point.Text, Checkpoint: pv.Point.Checkpoint,
+		return rewindPreview{EntryID: pv.EntryID, Text: pv.Text, Checkpoint: pv.Checkpoint,
 			Changes: pv.Changes, Unrestorable: pv.Unrestorable, Outside: pv.Outside}, nil
 	}
 	r := ans.Report
-	return rewindData{Restored: r.Restored, EntryID: r.Point.EntryID, Text: r.Point.Text, Checkpoint: r.Point.Checkpoint,
+	return rewindData{Restored: r.Restored, EntryID: r.EntryID, Text: r.Text, Checkpoint: r.Checkpoint,
 		UndoCheckpoint: r.UndoCheckpoint, Files: r.Files, NotRestored: r.NotRestored, Outside: r.Outside}, nil
 }
 

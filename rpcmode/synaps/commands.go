@@ -49,7 +49,7 @@ func (s *server) dispatch(c command) {
 	case "tools_list":
 		reply(body{"ok": true, "tools": s.toolsList()})
 	case "rewind":
-		reply(s.rewind(c))
+		s.send(s.rewind(c))
 	}
 }
 
@@ -242,7 +242,7 @@ func (s *server) state() body {
 		"session_id":    s.sess.Conversation().ID,
 		"message_count": st.MessageCount,
 	}
-	if rw := rewindStateOf(s.sess.RewindStatus()); rw != nil {
+	if rw := s.sess.RewindStatus(); rw.Enabled {
 		b["rewind"] = rw // cairn's: left out when checkpoints are off
 	}
 	return b

@@ -30,6 +30,15 @@ func encode(v any) []byte {
 // responseFrame is response{id, command, ...b}. A nil id is written as
 // null (tools_list without an id).
 func responseFrame(id *string, command string, b body) []byte {
+	if len(b) == 0 {
+		return responseOf(id, command, nil)
+	}
+	return responseOf(id, command, b)
+}
+
+// responseOf is response{id, command, ...v}, v being nil or a value whose
+// JSON form is an object (a body, or a struct of the core's).
+func responseOf(id *string, command string, v any) []byte {
 	dst := []byte(`{"type":"response","id":`)
 	if id == nil {
 		dst = append(dst, "null"...)
@@ -38,11 +47,13 @@ func responseFrame(id *string, command string, b body) []byte {
 	}
 	dst = append(dst, `,"command":`...)
 	dst = core.AppendJSONString(dst, command)
-	if len(b) > 0 {
-		rest := encode(b) // a JSON object: its keys follow ours
-		dst = append(dst, ',')
-		dst = append(dst, rest[1:]...)
-		return dst
+	if v != nil {
+		rest := encode(v) // a JSON object: its keys follow ours
+		if len(rest) > 2 {
+			dst = append(dst, ',')
+			dst = append(dst, rest[1:]...)
+			return dst
+		}
 	}
 	return append(dst, '}')
 }

@@ -4,6 +4,21 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 )
 
+// rewound is the rewind response's body: ok, then the core's report
+// (what was restored and what could not be, and the rewind state after
+// it).
+type rewound struct {
+	OK bool `json:"ok"`
+	*agent.RewindReport
+}
+
+// rewindPreview is the body for "preview": true: what would change.
+type rewindPreview struct {
+	OK      bool `json:"ok"`
+	Preview bool `json:"preview"`
+	*agent.RewindPreview
+}
+
 // rewind serves cairn's own command {"type":"rewind","id":…,"steps":N,
 // "restore":"code"|"conversation"|"both"} (with "redo" and "preview" as
 // in --mode rpc), read and done by the core as in every adapter. synaps
@@ -11,31 +26,16 @@ import (
 // new command names, so a bridge that never sends it is not affected.
 // A prompt in flight is stopped first (its agent_end and cancelled
 // response come before this one), and so is a compaction.
-func (s *server) rewind(c command) body {
+func (s *server) rewind(c command) []byte {
+	id := c.ID
 	ans, err := s.sess.AnswerRewind(s.ctx, c.Rewind, s.stopForRewind)
-	switch {
-	case err != nil:
-		return body{"ok": false, "error": err.Error()}
-	case ans.Preview != nil:
-		pv := ans.Preview
-		return body{"ok": true, "preview": true, "text": pv.Point.Text, "checkpoint": pv.Point.Checkpoint,
-			"changes": pv.Changes, "unrestorable": pv.Unrestorable, "outside": pv.Outside}
+	if err != nil {
+		return responseFrame(&id, "rewind", body{"ok": false, "error": err.Error()})
 	}
-	r := ans.Report
-	b := body{"ok": true, "restored": r.Restored, "files": r.Files, "not_restored": r.NotRestored, "outside": r.Outside}
-	if r.Point.Text != "" {
-		b["text"] = r.Point.Text
+	if ans.Preview != nil {
+		return responseOf(&id, "rewind", rewindPreview{OK: true, Preview: true, RewindPreview: ans.Preview})
 	}
-	if r.Point.Checkpoint != "" {
-		b["checkpoint"] = r.Point.Checkpoint
-	}
-	if r.UndoCheckpoint != "" {
-		b["undo_checkpoint"] = r.UndoCheckpoint
-	}
-	if st := rewindStateOf(r.State); st != nil {
-		b["rewind"] = st
-	}
-	return b
+	return responseOf(&id, "rewind", rewound{OK: true, RewindReport: ans.Report})
 }
 
 // stopForRewind marks the turn in flight as cancelled, so it ends as an
@@ -55,20 +55,4 @@ func (s *server) stopForRewind() {
 	case <-cp.done:
 	case <-s.ctx.Done():
 	}
-}
-
-// rewindState is get_state's and the rewind response's "rewind": what a
-// rewind can reach now.
-type rewindState struct {
-	Enabled bool `json:"enabled"`
-	Points  int  `json:"points"`
-	CanRedo bool `json:"can_redo"`
-}
-
-// rewindStateOf is nil, and the member left out, when checkpoints are off.
-func rewindStateOf(st agent.RewindState) *rewindState {
-	if !st.Enabled {
-		return nil
-	}
-	return &rewindState{Enabled: true, Points: st.Points, CanRedo: st.CanRedo}
 }
