@@ -101,3 +101,32 @@ func TestRewindCommand(t *testing.T) {
 		t.Fatalf("redo left src: %v", err)
 	}
 }
+
+// A compaction in flight is stopped by a rewind: its cancelled response
+// comes before the rewind's. The summary would take minutes to stream, so
+// only the rewind can end it.
+func TestRewindStopsACompaction(t *testing.T) {
+	fp := faux.New(faux.Options{ChunkSize: 1, TokensPerSecond: 400},
+		faux.Response{Text: strings.Repeat("a long answer ", 50)},
+		faux.Response{Text: "SUMMARY " + strings.Repeat("words ", 100_000)})
+	r := newRig(t, rigConfig{faux: fp, compaction: agentCompaction()})
+	r.ready()
+	r.send(map[string]any{"type": "prompt", "id": "p", "message": "hi"})
+	r.until(responseTo("prompt", "p"))
+	r.send(map[string]any{"type": "compact", "id": "c"})
+	if f := r.next(); !responseTo("compact.disclosure", "c")(f) {
+		t.Fatalf("first compact frame: %v", f)
+	}
+	r.send(map[string]any{"type": "rewind", "id": "rw", "restore": "conversation"})
+	got := r.until(responseTo("rewind", "rw"))
+	n := len(got)
+	if n < 2 || !responseTo("compact", "c")(got[n-2]) || got[n-2]["cancelled"] != true {
+		t.Fatalf("frames: %s %v", types(got), got)
+	}
+	if rw := got[n-1]; rw["ok"] != true || rw.str("restored") != "conversation" || rw.str("text") != "hi" {
+		t.Fatalf("rewind: %v", rw)
+	}
+	if n := len(r.sess.Messages()); n != 0 {
+		t.Errorf("%d messages after the rewind", n)
+	}
+}
