@@ -68,6 +68,7 @@ func FuzzDecodeCommand(f *testing.F) {
 		`{"type":"init_history","text":"t"}`, `{"type":"set_mode","mode":"yolo"}`,
 		`{"type":"stop"}`, `{"type":"ping"}`, `{"type":"\u0000"}`, `{"type":"message","msg_id":"\ud800"}`,
 		`[`, `{"type":`, "", "null", `{"type":"message","msg_id":"m","input":1e999}`,
+		`{"type":"rewind","steps":2,"restore":"code"}`, `{"type":"rewind","redo":true,"msg_id":"m"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -96,7 +97,11 @@ func FuzzDecodeCommand(f *testing.F) {
 			if c.Mode == "" {
 				t.Fatalf("bad set_mode: %+v", c)
 			}
-		case cmdStop, cmdPing, cmdInitHistory:
+		case cmdRewind:
+			if c.Rewind.Steps < 0 || (c.Rewind.Redo && c.Rewind.Preview) {
+				t.Fatalf("bad rewind: %+v", c)
+			}
+		case cmdStop, cmdPing, cmdInitHistory, cmdSetConfig, cmdAddMCP:
 		default:
 			t.Fatalf("unknown type accepted: %q", c.Type)
 		}

@@ -20,6 +20,7 @@ func FuzzDecodeCommand(f *testing.F) {
 		`{"type":"tools_list"}`, `{"type":"tools_list","id":null}`, `{"type":"shutdown"}`,
 		`{"type":"abort","id":7}`, `{"type":7}`, `{"id":"x"}`, `{}`, `[]`, `null`, `"x"`, `{"type":"prompt"`,
 		"{\"type\":\"get_state\",\"id\":\"\u2028\"}", `{"type":"get_state","id":"a","type":"abort"}`,
+		`{"type":"rewind","id":"r","steps":2,"restore":"code"}`, `{"type":"rewind","id":"r","redo":true,"preview":true}`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -39,6 +40,9 @@ func FuzzDecodeCommand(f *testing.F) {
 		needsID, known := commandTypes[c.Type]
 		if !known || (needsID && !c.HasID) {
 			t.Fatalf("decoded %+v from %q", c, line)
+		}
+		if c.Type == "rewind" && (c.Rewind.Steps < 0 || (c.Rewind.Redo && c.Rewind.Preview)) {
+			t.Fatalf("rewind %+v from %q", c.Rewind, line)
 		}
 		if c.Type == "set_model" && strings.TrimSpace(c.Model) == "" {
 			t.Fatalf("set_model without a model from %q", line)
