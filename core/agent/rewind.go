@@ -402,7 +402,7 @@ func RewindArgsFromFields(fields map[string]json.RawMessage, envelope ...string)
 	var unknown []string
 	for k := range fields {
 		if !slices.Contains(rewindArgNames, k) && !slices.Contains(envelope, k) {
-			unknown = append(unknown, k)
+			unknown = append(unknown, clip(json.RawMessage(k)))
 		}
 	}
 	if len(unknown) > 0 {

@@ -33,6 +33,7 @@ func TestDecodeRewindArgs(t *testing.T) {
 		{in: `{"type":"rewind","redo":"yes"}`, err: `field "redo" must be true or false, not "yes"`},
 		{in: `{"type":"rewind","redo":true,"preview":true}`, err: "preview and redo cannot be combined"},
 		{in: `{"type":"rewind","restore":"` + strings.Repeat("é", 40) + `"}`, err: `not "` + strings.Repeat("é", 20) + `...`},
+		{in: `{"` + strings.Repeat("k", 5000) + `":1}`, err: "unknown field " + strings.Repeat("k", 40) + "..."},
 		{in: `[1]`, err: "a rewind request must be a JSON object"},
 		{in: `null`, err: "a rewind request must be a JSON object"},
 	}
