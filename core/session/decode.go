@@ -21,6 +21,8 @@ type decoder struct {
 	// soft is set when a line was kept only as raw JSON because its known
 	// type or role did not decode; the caller reports it.
 	soft error
+	// spill, when set, keeps large tool result texts in the file.
+	spill core.Spill
 }
 
 // decodeMessage reads a message of any role pi writes, as
@@ -43,7 +45,7 @@ func decodeMessage(data []byte) (core.Message, error) {
 // message reads a message of any role with core's reader; one of a known
 // role that does not decode is kept raw, and d.soft says why.
 func (d *decoder) message() (core.Message, error) {
-	m, err := core.ReadAgentMessage(&d.Scanner)
+	m, err := core.ReadAgentMessageSpilling(&d.Scanner, d.spill)
 	if m != nil && err != nil {
 		d.soft = err
 		return m, nil

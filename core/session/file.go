@@ -98,8 +98,9 @@ type File struct {
 	name         string
 	warnings     []Warning
 
-	dec decoder
-	buf []byte
+	dec   decoder
+	buf   []byte
+	spans *spanReader // reads texts kept in the file; nil in memory
 }
 
 func newFile(path string, h Header, now func() time.Time) *File {
@@ -126,6 +127,7 @@ func Open(path string) (*File, error) {
 	}
 	f := newFile(path, Header{}, nil)
 	f.fh, f.readOnly, f.persisted = fh, readOnly, true
+	f.spans = &spanReader{path: path, fh: fh}
 	if err := f.load(); err != nil {
 		fh.Close()
 		return nil, fmt.Errorf("open session %s: %w", path, err)
@@ -133,7 +135,8 @@ func Open(path string) (*File, error) {
 	return f, nil
 }
 
-// load indexes the whole file, then decodes the active branch.
+// load indexes and decodes the whole file in one pass, then keeps decoded
+// only the active branch.
 func (f *File) load() error {
 	lr := newLineReader(f.fh)
 	sawHeader := false
@@ -173,24 +176,34 @@ func (f *File) load() error {
 	return f.decodePath()
 }
 
-// indexLine adds one entry line to the index, or a warning if it is not one.
+// indexLine adds one entry line to the index, or a warning if it is not
+// one. The line is decoded in the same pass (large tool result texts stay
+// in the file), since most entries of a session are on its active branch;
+// decodePath drops the others.
 func (f *File) indexLine(line []byte, off int64, lineNo int, last bool) {
-	h, err := f.dec.head(line)
-	if err == nil && h.typ == typeSession {
+	f.dec.spill = f.spillAt(off)
+	e, err := f.dec.entry(line)
+	f.dec.spill = nil
+	if err == nil && e.Type == typeSession {
 		err = errors.New("a second session header, skipped")
 	}
 	if err != nil {
 		f.warnings = append(f.warnings, Warning{Line: lineNo, Offset: off, Truncated: last, Err: err})
 		return
 	}
-	f.byID[h.id] = len(f.nodes)
-	f.nodes = append(f.nodes, node{id: h.id, parentID: h.parentID, hasParent: h.hasParent, parent: -1,
-		typ: h.typ, line: lineNo, off: off, n: len(line)})
-	// Labels and names apply whichever branch they are on; they are small.
-	if h.typ == TypeLabel || h.typ == TypeSessionInfo {
-		if e, err := f.dec.entry(line); err == nil {
-			f.noteMeta(&e)
-		}
+	n := node{id: e.ID, hasParent: e.ParentID != nil, parent: -1, typ: e.Type, line: lineNo, off: off, n: len(line), entry: &e}
+	if e.ParentID != nil {
+		n.parentID = *e.ParentID
+	}
+	if f.dec.soft != nil {
+		n.warned = true
+		f.warnings = append(f.warnings, Warning{Line: lineNo, Offset: off, Kept: true, Err: fmt.Errorf("kept as raw JSON: %w", f.dec.soft)})
+	}
+	f.byID[e.ID] = len(f.nodes)
+	f.nodes = append(f.nodes, n)
+	// Labels and names apply whichever branch they are on.
+	if e.Type == TypeLabel || e.Type == TypeSessionInfo {
+		f.noteMeta(&e)
 	}
 }
 
@@ -306,7 +319,9 @@ func (f *File) readEntries(idx []int) error {
 // decodeLine decodes an indexed line, reporting a line kept only as raw
 // JSON in the warnings.
 func (f *File) decodeLine(n *node, line []byte) Entry {
+	f.dec.spill = f.spillAt(n.off)
 	e, err := f.dec.entry(line)
+	f.dec.spill = nil
 	if err == nil && f.dec.soft != nil && !n.warned {
 		n.warned = true
 		f.warnings = append(f.warnings, Warning{Line: n.line, Offset: n.off, Kept: true, Err: fmt.Errorf("kept as raw JSON: %w", f.dec.soft)})
@@ -476,6 +491,9 @@ func (f *File) Close() error {
 	f.closed = true
 	if f.fh == nil {
 		return nil
+	}
+	if f.spans != nil {
+		f.spans.detach()
 	}
 	var err error
 	if !f.readOnly {
