@@ -152,6 +152,78 @@ func peakRSS() uint64 {
 func BenchmarkOpen100MB(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "big.jsonl")
 	mainLen := writeBigSession(b, path, 100<<20)
+	benchOpen(b, path, func(f *File, ctx Context) {
+		if got := len(f.ActiveBranch()); got != mainLen || len(ctx.Messages) != mainLen-2 || len(f.Warnings()) != 0 {
+			b.Fatalf("active branch %d entries (want %d), %d messages, warnings %v", got, mainLen, len(ctx.Messages), f.Warnings())
+		}
+	})
+}
+
+// BenchmarkOpen128MBLargeResults resumes the session of issue 31's
+// measurement: 10,000 messages, 2,500 of them bash results of 50 KB, about
+// 130 MB in all. The large results stay in the file, so the heap holds
+// only the conversation around them. Budget (with the TUI's start-up):
+// resume under 150 ms in under 40 MiB.
+func BenchmarkOpen128MBLargeResults(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "large-results.jsonl")
+	writeLargeResultSession(b, path, 2500, 50_000)
+	benchOpen(b, path, func(f *File, ctx Context) {
+		if len(ctx.Messages) != 10_000 || len(f.Warnings()) != 0 {
+			b.Fatalf("%d messages, warnings %v", len(ctx.Messages), f.Warnings())
+		}
+		last := resultOf(b, ctx.Messages, "call_2499")
+		if last.Content[0].Stored == nil || last.Content[0].TextLen() < 50_000 {
+			b.Fatal("the last large result is not kept in the file")
+		}
+	})
+}
+
+// writeLargeResultSession writes n exchanges: a question, a bash call, its
+// result of size bytes of test output, and an answer.
+func writeLargeResultSession(tb testing.TB, path string, n, size int) {
+	tb.Helper()
+	fh, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer fh.Close()
+	w := bufio.NewWriterSize(fh, 1<<20)
+	w.Write(appendHeader(nil, Header{Version: Version, ID: "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c", Timestamp: ts, Cwd: "/home/u/proj"}))
+	w.WriteByte('\n')
+	var buf []byte
+	parent, seq := "", 0
+	emit := func(m core.Message) {
+		seq++
+		e := Entry{Type: TypeMessage, ID: fmt.Sprintf("%08x", seq), Timestamp: ts, Payload: &MessageEntry{m}}
+		if parent != "" {
+			e.ParentID = &parent
+		}
+		var err error
+		if buf, err = appendEntry(buf[:0], &e); err != nil {
+			tb.Fatal(err)
+		}
+		w.Write(append(buf, '\n'))
+		parent = e.ID
+	}
+	output := bigOutput(size)[:size]
+	for i := range n {
+		id := "call_" + strconv.Itoa(i)
+		emit(&core.UserMessage{Content: []core.Content{core.TextBlock("Question " + strconv.Itoa(i) + ": does case " + strconv.Itoa(i) + " pass?")}, Timestamp: int64(i)})
+		emit(&core.AssistantMessage{Content: []core.Content{{Type: core.ContentToolCall, ID: id, Name: "bash", Arguments: json.RawMessage(`{"command":"go test ./..."}`)}},
+			API: "openai-completions", Provider: "openai", Model: "gpt-5", Usage: core.Usage{Input: 100 + i, Output: 20, TotalTokens: 120 + i}, StopReason: core.StopToolUse, Timestamp: int64(i)})
+		emit(toolResult(id, output))
+		emit(&core.AssistantMessage{Content: []core.Content{core.TextBlock("Case " + strconv.Itoa(i) + " passes: every step printed **ok**.")},
+			API: "openai-completions", Provider: "openai", Model: "gpt-5", Usage: core.Usage{Input: 200 + i, Output: 40, TotalTokens: 240 + i}, StopReason: core.StopEnd, Timestamp: int64(i)})
+	}
+	if err := w.Flush(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// benchOpen measures Open and Context of the session at path, checking
+// each result with check, and reports time, peak and live heap and peak
+// RSS.
+func benchOpen(b *testing.B, path string, check func(*File, Context)) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		b.Fatal(err)
@@ -178,9 +250,7 @@ func BenchmarkOpen100MB(b *testing.B) {
 		b.StopTimer()
 		heapMax = max(heapMax, peak.end())
 		rssMax = max(rssMax, peakRSS())
-		if got := len(f.ActiveBranch()); got != mainLen || len(ctx.Messages) != mainLen-2 || len(f.Warnings()) != 0 {
-			b.Fatalf("active branch %d entries (want %d), %d messages, warnings %v", got, mainLen, len(ctx.Messages), f.Warnings())
-		}
+		check(f, ctx)
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
