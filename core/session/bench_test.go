@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -131,6 +132,16 @@ func (p *peakHeap) end() uint64 {
 	return p.max
 }
 
+// cpuTime is the CPU time the process has used (user and system), which a
+// busy machine does not inflate as it does wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // resetPeakRSS resets the kernel's peak-RSS counter (Linux), reporting
 // whether it could.
 func resetPeakRSS() bool { return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil }
@@ -167,7 +178,7 @@ func BenchmarkOpen100MB(b *testing.B) {
 func BenchmarkOpen128MBLargeResults(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "large-results.jsonl")
 	writeLargeResultSession(b, path, 2500, 50_000)
-	benchOpen(b, path, func(f *File, ctx Context) {
+	check := func(f *File, ctx Context) {
 		if len(ctx.Messages) != 10_000 || len(f.Warnings()) != 0 {
 			b.Fatalf("%d messages, warnings %v", len(ctx.Messages), f.Warnings())
 		}
@@ -175,7 +186,19 @@ func BenchmarkOpen128MBLargeResults(b *testing.B) {
 		if last.Content[0].Stored == nil || last.Content[0].TextLen() < 50_000 {
 			b.Fatal("the last large result is not kept in the file")
 		}
-	})
+	}
+	// Read as two halves at once (the default), and in order.
+	for _, c := range []struct {
+		name string
+		min  int64
+	}{{"halves", parallelLoadMin}, {"in-order", 1 << 62}} {
+		b.Run(c.name, func(b *testing.B) {
+			old := parallelLoadMin
+			parallelLoadMin = c.min
+			defer func() { parallelLoadMin = old }()
+			benchOpen(b, path, check)
+		})
+	}
 }
 
 // writeLargeResultSession writes n exchanges: a question, a bash call, its
@@ -232,6 +255,7 @@ func benchOpen(b *testing.B, path string, check func(*File, Context)) {
 	b.SetBytes(fi.Size())
 	b.ReportAllocs()
 	var heapMax, rssMax, liveMax uint64
+	var cpuTotal time.Duration
 	rssOK := true
 	b.ResetTimer()
 	for range b.N {
@@ -239,6 +263,7 @@ func benchOpen(b *testing.B, path string, check func(*File, Context)) {
 		runtime.GC()
 		rssOK = resetPeakRSS() && rssOK
 		peak := startPeakHeap()
+		cpu0 := cpuTime()
 		b.StartTimer()
 
 		f, err := Open(path)
@@ -248,6 +273,7 @@ func benchOpen(b *testing.B, path string, check func(*File, Context)) {
 		ctx := f.Context()
 
 		b.StopTimer()
+		cpuTotal += cpuTime() - cpu0
 		heapMax = max(heapMax, peak.end())
 		rssMax = max(rssMax, peakRSS())
 		check(f, ctx)
@@ -261,6 +287,7 @@ func benchOpen(b *testing.B, path string, check func(*File, Context)) {
 	}
 	b.StopTimer()
 	b.ReportMetric(size/1e6, "file-MB")
+	b.ReportMetric(float64(cpuTotal.Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(heapMax)/1e6, "peak-heap-MB")
 	b.ReportMetric(float64(heapMax)/size, "peak-heap/file")
 	b.ReportMetric(float64(liveMax)/1e6, "live-heap-MB")

@@ -80,14 +80,14 @@ func (t *storedText) Load() (string, error) {
 	return text, nil
 }
 
-// spillAt returns the spill for a line read from offset off, or nil for a
-// File that is not on disk.
-func (f *File) spillAt(off int64) core.Spill {
-	if f.spans == nil || off < 0 {
+// spillAt returns the spill for a line read from offset off of the file r
+// reads, or nil for a File that is not on disk.
+func spillAt(r *spanReader, off int64) core.Spill {
+	if r == nil || off < 0 {
 		return nil
 	}
 	return func(start, end int) core.StoredText {
-		return &storedText{r: f.spans, off: off + int64(start), n: end - start}
+		return &storedText{r: r, off: off + int64(start), n: end - start}
 	}
 }
 

@@ -2,7 +2,9 @@ package session
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -146,4 +148,90 @@ func TestStoredTextInvalidJSON(t *testing.T) {
 	if !strings.Contains(got, "could not read this output back") || !strings.Contains(got, "escape") {
 		t.Fatalf("an invalid stored text reads back as %q", got[:min(len(got), 120)])
 	}
+}
+
+// TestOpenInHalvesMatchesInOrder: a file read as two halves at once opens
+// exactly as when read in order: the same entries, tree, labels, name and
+// warnings (line numbers and offsets included), with broken lines in each
+// half and one right at the split.
+func TestOpenInHalvesMatchesInOrder(t *testing.T) {
+	s := testStore(t)
+	f := s.Create("/p")
+	mustAppend(t, f, &MessageEntry{user("start")})
+	mustAppend(t, f, &MessageEntry{assistant("ok")})
+	for i := range 60 {
+		id := "c" + strconv.Itoa(i)
+		mustAppend(t, f, &MessageEntry{user("q" + strconv.Itoa(i))})
+		mustAppend(t, f, &MessageEntry{toolResult(id, bigOutput(20_000+i))})
+		e := mustAppend(t, f, &MessageEntry{assistant("a" + strconv.Itoa(i))})
+		if i%20 == 0 {
+			mustAppend(t, f, &LabelEntry{TargetID: e.ID, Label: "l" + strconv.Itoa(i)})
+			mustAppend(t, f, &SessionInfoEntry{Name: "name " + strconv.Itoa(i)})
+		}
+	}
+	path := f.FilePath()
+	f.Close()
+	// Break a line in each half.
+	b, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(b), "\n")
+	lines[10] = `{"type":"message","id":"broken1"` + "\n"
+	lines[len(lines)*3/4] = "not json at all\n"
+	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o600)
+
+	open := func(min int64) (*File, string) {
+		t.Helper()
+		old := parallelLoadMin
+		parallelLoadMin = min
+		defer func() { parallelLoadMin = old }()
+		g, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		for _, w := range g.Warnings() {
+			fmt.Fprintf(&out, "warning %d %d %v %v\n", w.Line, w.Offset, w.Truncated, w.Err)
+		}
+		for _, n := range g.Nodes() {
+			fmt.Fprintf(&out, "node %+v\n", n)
+		}
+		for _, e := range g.ActiveBranch() {
+			j, _ := json.Marshal(e)
+			out.Write(j)
+			out.WriteByte('\n')
+		}
+		fmt.Fprintf(&out, "name %q leaf %s\n", g.Name(), g.Leaf())
+		return g, out.String()
+	}
+	seq, want := open(1 << 62)
+	defer seq.Close()
+	if len(seq.Warnings()) != 2 {
+		t.Fatalf("warnings in order: %v", seq.Warnings())
+	}
+	// Every split point a line boundary allows, around the middle.
+	for _, split := range []int64{1, int64(len(b)) / 3, int64(len(b)) / 2} {
+		par, got := open(split)
+		if got != want {
+			t.Errorf("split at %d: read in halves differs from read in order:\n%s", split, firstDiff(got, want))
+		}
+		par.Close()
+	}
+	// Appending to a file read in halves goes on after its leaf.
+	par, _ := open(1)
+	leaf := par.Leaf()
+	e, err := par.Append(&MessageEntry{user("after")})
+	if err != nil || e.ParentID == nil || *e.ParentID != leaf {
+		t.Fatalf("append after reading in halves: %+v, %v", e, err)
+	}
+	par.Close()
+}
+
+// firstDiff shows the first line where got and want differ.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d:\n got %.300s\nwant %.300s", i, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d", len(g), len(w))
 }
