@@ -23,6 +23,8 @@ type decoder struct {
 	soft error
 	// spill, when set, keeps large tool result texts in the file.
 	spill core.Spill
+	// scratch is reused from line to line: a session has many.
+	scratch entryFields
 }
 
 // decodeMessage reads a message of any role pi writes, as
@@ -265,7 +267,8 @@ func unknownEntry(h entryHead, line []byte) Entry {
 // fields decodes every known key of an entry line.
 func (d *decoder) fields(line []byte) (*entryFields, error) {
 	d.Reset(line)
-	f := new(entryFields)
+	d.scratch = entryFields{}
+	f := &d.scratch
 	var haveType bool
 	for key := range d.Object() {
 		// pi writes the type first; once it is known, keys of other types

@@ -172,6 +172,12 @@ func (f *File) load() error {
 		return fmt.Errorf("%w: no header line", ErrNotSession)
 	}
 	f.header = first.header
+	total := 0
+	for _, p := range parts {
+		total += len(p.nodes)
+	}
+	f.nodes = make([]node, 0, total)
+	f.byID = make(map[string]int, total)
 	for _, p := range parts {
 		if p.err != nil {
 			return p.err
