@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -203,7 +204,14 @@ func (f *File) load() error {
 		f.nodes[i].parent = f.resolve(&f.nodes[i])
 	}
 	f.leaf = len(f.nodes) - 1
-	return f.decodePath()
+	err := f.decodePath()
+	if size >= parallelLoadMin {
+		// Reading a large file leaves megabytes of garbage (and the
+		// entries off the active branch): collect it now, before the
+		// caller's next allocations make the heap grow past it.
+		runtime.GC()
+	}
+	return err
 }
 
 // parallelLoadMin is the size from which a file is read as two halves at
