@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core/jsonscan"
@@ -51,11 +52,75 @@ type Content struct {
 	Name             string
 	Arguments        json.RawMessage
 	ThoughtSignature string
+	// Stored, when set, holds the text of a text block out of memory (a
+	// span of a session file) and Text is empty: read it with FullText.
+	// Only large tool results are kept this way, so a long session does not
+	// hold every command's output in memory.
+	Stored StoredText
+
 	// InvalidArguments holds the argument text that arrived for a tool
 	// call when it was not a JSON object (Arguments is then {}), so the
 	// call is answered with an error quoting it instead of running. It is
 	// not written anywhere.
 	InvalidArguments string
+}
+
+// StoredText is the text of a block kept out of memory, read back when it
+// is needed. Implementations are safe for concurrent use.
+type StoredText interface {
+	// Load reads the text back.
+	Load() (string, error)
+	// Len is the text's length in bytes, or a bound slightly above it; it
+	// is for estimates (tokens, sizes) that must not read the text.
+	Len() int
+}
+
+// FullText returns the text of a text block, reading it back when it is
+// stored out of memory. Text that can no longer be read (the session file
+// was cut short or removed) comes back as a note saying so, never as
+// nothing.
+func (c *Content) FullText() string {
+	if c.Stored == nil {
+		return c.Text
+	}
+	s, err := c.Stored.Load()
+	if err != nil {
+		return "[cairn could not read this output back from the session file: " + err.Error() + "]"
+	}
+	return s
+}
+
+// TextLen is the length in bytes of a text block's text, without reading
+// stored text back (for stored text it may be slightly above the length).
+func (c *Content) TextLen() int {
+	if c.Stored != nil {
+		return c.Stored.Len()
+	}
+	return len(c.Text)
+}
+
+// HasStored reports whether a block of blocks has its text stored out of
+// memory.
+func HasStored(blocks []Content) bool { return storedIndex(blocks) >= 0 }
+
+func storedIndex(blocks []Content) int {
+	return slices.IndexFunc(blocks, func(c Content) bool { return c.Stored != nil })
+}
+
+// LoadedContent returns blocks with every stored text read back into Text:
+// blocks itself when none is stored, otherwise a copy.
+func LoadedContent(blocks []Content) []Content {
+	i := storedIndex(blocks)
+	if i < 0 {
+		return blocks
+	}
+	out := slices.Clone(blocks)
+	for j := i; j < len(out); j++ {
+		if out[j].Stored != nil {
+			out[j].Text, out[j].Stored = out[j].FullText(), nil
+		}
+	}
+	return out
 }
 
 // TextBlock returns a text content block.
@@ -70,7 +135,7 @@ func PlainText(blocks []Content) string {
 		var s string
 		switch c.Type {
 		case ContentText:
-			s = c.Text
+			s = c.FullText()
 		case ContentImage:
 			s = "[image " + c.MimeType + "]"
 		default:
@@ -98,7 +163,7 @@ func (c Content) MarshalJSON() ([]byte, error) {
 	b = jsonscan.AppendString(b, string(c.Type))
 	switch c.Type {
 	case ContentText:
-		b = appendMember(b, "text", c.Text)
+		b = appendMember(b, "text", c.FullText())
 		b = appendNonEmpty(b, "textSignature", c.TextSignature)
 	case ContentThinking:
 		b = appendMember(b, "thinking", c.Thinking)
@@ -144,7 +209,7 @@ func appendNonEmpty(b []byte, key, value string) []byte {
 // UnmarshalJSON reads a block written by cairn or pi. Unknown block types are
 // an error naming the type.
 func (c *Content) UnmarshalJSON(data []byte) error {
-	block, err := decodeWhole(data, readBlock)
+	block, err := decodeWhole(data, func(s *jsonscan.Scanner) (Content, error) { return readBlock(s, nil) })
 	if err != nil {
 		return err
 	}

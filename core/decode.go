@@ -53,6 +53,24 @@ func DecodeAgentMessage(data []byte) (Message, error) {
 // *RawMessage together with an error saying what was wrong, for the caller
 // to keep or refuse; for invalid JSON it returns no message and s's error.
 func ReadAgentMessage(s *jsonscan.Scanner) (Message, error) {
+	return ReadAgentMessageSpilling(s, nil)
+}
+
+// SpillThreshold is the length in bytes of JSON text from which a tool
+// result's text is left where it is (see Spill) rather than read.
+const SpillThreshold = 8 << 10
+
+// Spill keeps a tool result's text out of memory: given the offsets in the
+// scanner's input of the text's JSON string (quotes included), it returns
+// where the text can be read back from.
+type Spill func(start, end int) StoredText
+
+// ReadAgentMessageSpilling reads a message as ReadAgentMessage does, except
+// that the text blocks of a tool result whose JSON string is at least
+// SpillThreshold bytes are not read, only skipped (their text is validated
+// when it is read back): spill says where their text is kept
+// (Content.Stored). A nil spill reads everything.
+func ReadAgentMessageSpilling(s *jsonscan.Scanner, spill Spill) (Message, error) {
 	if s.Null() {
 		return nil, s.Err()
 	}
@@ -70,7 +88,7 @@ func ReadAgentMessage(s *jsonscan.Scanner) (Message, error) {
 	case RoleAssistant:
 		m, err = readAssistant(s)
 	case RoleToolResult:
-		m, err = readToolResult(s)
+		m, err = readToolResult(s, spill)
 	case RoleBashExecution:
 		m, err = readBashExecution(s)
 	case RoleCustom, roleHookMessage:
@@ -203,6 +221,10 @@ func readValue(s *jsonscan.Scanner, dst any) error {
 		*p, err = ReadContent(s)
 	case *blocks:
 		*p, err = readBlocks(s)
+	case *spilledBlocks:
+		*p.dst, err = readBlocksSpilling(s, p.spill)
+	case spilledText:
+		p.read(s)
 	case *Usage:
 		err = readUsage(s, p)
 	case *Cost:
@@ -262,12 +284,12 @@ func readCost(s *jsonscan.Scanner, c *Cost) error {
 		field{"total", &c.Total})
 }
 
-func readToolResult(s *jsonscan.Scanner) (*ToolResultMessage, error) {
+func readToolResult(s *jsonscan.Scanner, spill Spill) (*ToolResultMessage, error) {
 	m := new(ToolResultMessage)
 	return m, readFields(s,
 		field{"toolCallId", &m.ToolCallID},
 		field{"toolName", &m.ToolName},
-		field{"content", (*blocks)(&m.Content)},
+		field{"content", &spilledBlocks{&m.Content, spill}},
 		field{"details", &m.Details},
 		field{"isError", &m.IsError},
 		field{"timestamp", &m.Timestamp})
@@ -321,14 +343,53 @@ func ReadContent(s *jsonscan.Scanner) ([]Content, error) {
 	return readBlocks(s)
 }
 
+// spilledBlocks is a destination for blocks whose large texts spill says
+// where to keep (nil: read them).
+type spilledBlocks struct {
+	dst   *[]Content
+	spill Spill
+}
+
+// spilledText is the destination of a text block's text that is kept out
+// of memory when it is large and spill is set.
+type spilledText struct {
+	c     *Content
+	spill Spill
+}
+
+// readText reads the string at s's position into t's block, or, when it is
+// long enough and t.spill is set, validates it and has it kept out of
+// memory.
+func (t spilledText) read(s *jsonscan.Scanner) {
+	if t.spill == nil || s.Kind() != jsonscan.String {
+		t.c.Text = s.Str()
+		return
+	}
+	// Only the string's end is found now; its text is validated when it
+	// is read back.
+	raw := s.SkimString()
+	end := s.Offset()
+	start := end - len(raw)
+	if raw == nil || len(raw) < SpillThreshold {
+		s.Rewind(start)
+		t.c.Text = s.Str()
+		return
+	}
+	t.c.Text, t.c.Stored = "", t.spill(start, end)
+}
+
 // readBlocks reads an array of content blocks; null reads as nil.
-func readBlocks(s *jsonscan.Scanner) ([]Content, error) {
+func readBlocks(s *jsonscan.Scanner) ([]Content, error) { return readBlocksSpilling(s, nil) }
+
+// readBlocksSpilling reads an array of content blocks, keeping the large
+// texts out of memory through spill when it is set; null reads as nil.
+func readBlocksSpilling(s *jsonscan.Scanner, spill Spill) ([]Content, error) {
 	if s.Null() {
 		return nil, s.Err()
 	}
 	out := []Content{}
 	for range s.Array() {
-		c, err := readBlock(s)
+		c, err := readBlock(s, spill)
 		if err != nil {
 			return nil, err
 		}
@@ -339,11 +400,11 @@ func readBlocks(s *jsonscan.Scanner) ([]Content, error) {
 
 // readBlock reads one content block. A block of an unknown type is an
 // error naming the type; a tool call without arguments gets {}.
-func readBlock(s *jsonscan.Scanner) (Content, error) {
+func readBlock(s *jsonscan.Scanner, spill Spill) (Content, error) {
 	var c Content
 	err := readFields(s,
 		field{"type", &c.Type},
-		field{"text", &c.Text},
+		field{"text", spilledText{&c, spill}},
 		field{"textSignature", &c.TextSignature},
 		field{"thinking", &c.Thinking},
 		field{"thinkingSignature", &c.ThinkingSignature},

@@ -173,12 +173,13 @@ func nonNil(content []Content) []Content {
 	return content
 }
 
-// joinText concatenates the text blocks of content.
+// joinText concatenates the text blocks of content, stored ones read
+// back.
 func joinText(content []Content) string {
 	var out []byte
-	for _, c := range content {
-		if c.Type == ContentText {
-			out = append(out, c.Text...)
+	for i := range content {
+		if content[i].Type == ContentText {
+			out = append(out, content[i].FullText()...)
 		}
 	}
 	return string(out)

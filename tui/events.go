@@ -221,6 +221,13 @@ func (m *Model) onMessageEnd(msg core.Message) {
 	a, ok := msg.(*core.AssistantMessage)
 	if !ok {
 		m.foot.addToolUsage(msg)
+		if tr, ok := msg.(*core.ToolResultMessage); ok && core.HasStored(tr.Content) {
+			// The session keeps a large result in its file: hold that
+			// copy, not the one the tool returned.
+			if e, ok := m.tools[tr.ToolCallID]; ok {
+				e.it.(*toolItem).keep(tr.Content)
+			}
+		}
 		return
 	}
 	if m.current == nil {

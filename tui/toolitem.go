@@ -124,6 +124,17 @@ func (t *toolItem) render(rc *renderContext) string {
 	return indent(toolview.Render(c, rc.contentWidth(), rc.st.tool, rc.expandTools))
 }
 
+// keep replaces the finished result's content with the same content as
+// the session stores it (large texts read back from the file when drawn).
+func (t *toolItem) keep(content []core.Content) {
+	if t.result == nil {
+		return
+	}
+	r := *t.result
+	r.Content = content
+	t.result = &r
+}
+
 // skippedText is the result the core gives a call it did not run because a
 // message the person queued came first (core/agent's textSkipped).
 const skippedText = "Skipped due to queued user message."

@@ -390,24 +390,40 @@ func toolSpecs(tools []core.Tool) []core.ToolSpec {
 	return specs
 }
 
-// appendMessage adds m to the conversation, persists it and publishes its
+// appendMessage persists m, adds it to the conversation and publishes its
 // start and end (assistant messages publish their own).
 func (s *Session) appendMessage(m core.Message) {
+	var id string
+	var storeErr error
+	if st := s.currentStore(); st != nil {
+		if id, storeErr = st.AppendMessage(m); storeErr == nil {
+			if k, ok := st.(keeper); ok {
+				if kept := k.KeptMessage(id); kept != nil {
+					m = kept
+				}
+			}
+		}
+	}
+	// Published after it is written, so what subscribers keep is the
+	// stored copy, large tool results included (read back when drawn).
 	if _, ok := m.(*core.AssistantMessage); !ok {
 		s.publish(core.MessageStart{Message: m})
 		s.publish(core.MessageEnd{Message: m})
 	}
-	var id string
-	if st := s.currentStore(); st != nil {
-		var err error
-		if id, err = st.AppendMessage(m); err != nil {
-			s.storeFailed(err)
-		}
+	if storeErr != nil {
+		s.storeFailed(storeErr)
 	}
 	s.mu.Lock()
 	s.messages = append(s.messages, m)
 	s.entryIDs = append(s.entryIDs, id)
 	s.mu.Unlock()
+}
+
+// keeper is a Store that keeps its own copy of a message once written, with
+// large tool results read back from disk when needed (*session.File): the
+// session holds that copy instead of the one it wrote.
+type keeper interface {
+	KeptMessage(id string) core.Message
 }
 
 // storeFailed tells whoever is watching that the session file could not be

@@ -185,10 +185,10 @@ func SerializeConversation(messages []core.Message) string {
 // contentText joins text blocks, with a placeholder for each image.
 func contentText(content []core.Content) string {
 	var b strings.Builder
-	for _, c := range content {
-		switch c.Type {
+	for i := range content {
+		switch c := &content[i]; c.Type {
 		case core.ContentText:
-			b.WriteString(c.Text)
+			b.WriteString(c.FullText())
 		case core.ContentImage:
 			if b.Len() > 0 {
 				b.WriteByte('\n')

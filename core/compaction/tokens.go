@@ -79,10 +79,14 @@ func EstimateTokens(m core.Message) int {
 
 func contentChars(content []core.Content) int {
 	var n int
-	for _, c := range content {
-		switch c.Type {
+	for i := range content {
+		switch c := &content[i]; c.Type {
 		case core.ContentText:
-			n += utf8.RuneCountInString(c.Text)
+			if c.Stored != nil {
+				n += c.Stored.Len() // bytes: not read back to count runes
+			} else {
+				n += utf8.RuneCountInString(c.Text)
+			}
 		case core.ContentImage:
 			n += imageChars
 		}

@@ -108,7 +108,7 @@ func resultText(res *core.ToolResultMessage) string {
 	for _, b := range res.Content {
 		if b.Type == core.ContentText {
 			n++
-			only = b.Text
+			only = b.FullText()
 		}
 	}
 	if n > 1 {

@@ -146,3 +146,27 @@ func FuzzScanner(f *testing.F) {
 		checkAppend(t, string(data))
 	})
 }
+
+// FuzzSkimString checks that SkimString ends a valid string exactly where
+// Skip does, and never reads past the input or panics on any other.
+func FuzzSkimString(f *testing.F) {
+	for _, s := range []string{`"a"`, `"a\"b"`, `"a\\"`, `"a\\\"b"`, `"\\\\"x`, `"unterminated`, `"\u0041"`, `x`, `""`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var a, b Scanner
+		a.Reset([]byte(in))
+		raw := a.SkimString()
+		if a.Err() == nil && (len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' || a.Offset() != len(raw)+(len(in)-len(strings.TrimLeft(in, " \t\r\n")))) {
+			t.Fatalf("SkimString(%q) = %q at offset %d", in, raw, a.Offset())
+		}
+		b.Reset([]byte(in))
+		if b.Kind() != String {
+			return
+		}
+		b.Skip()
+		if b.Err() == nil && (a.Err() != nil || a.Offset() != b.Offset()) {
+			t.Fatalf("SkimString(%q) ended at %d (err %v), Skip at %d", in, a.Offset(), a.Err(), b.Offset())
+		}
+	})
+}

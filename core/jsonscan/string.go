@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf16"
@@ -225,4 +226,39 @@ func unescapeOne(body []byte, i int) (rune, int) {
 		}
 	}
 	return utf8.RuneError, i
+}
+
+// SkimString moves past the string at the scanner's position looking only
+// for its closing quote, and returns its JSON text, quotes included, which
+// aliases the input. The body is not validated (escapes, control
+// characters, UTF-8): it is for long strings kept as they are and
+// validated when they are read (Str on a scanner over the returned text).
+// It is several times faster than Skip on text with many escapes.
+func (s *Scanner) SkimString() []byte {
+	if s.peek() != '"' {
+		s.fail("expected a string")
+		return nil
+	}
+	b := s.data
+	start := s.pos
+	for i := start + 1; ; {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			s.pos = len(b)
+			s.fail("unterminated string")
+			return nil
+		}
+		q := i + j
+		// The quote ends the string unless an odd run of backslashes
+		// escapes it.
+		k := q
+		for k > start+1 && b[k-1] == '\\' {
+			k--
+		}
+		if (q-k)%2 == 0 {
+			s.pos = q + 1
+			return b[start : q+1]
+		}
+		i = q + 1
+	}
 }

@@ -98,7 +98,7 @@ func ResultText(content []core.Content) string {
 		if text.Len() > 0 {
 			text.WriteByte('\n')
 		}
-		text.WriteString(content[i].Text)
+		text.WriteString(content[i].FullText())
 	}
 	return text.String()
 }

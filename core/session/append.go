@@ -68,6 +68,13 @@ func (f *File) Append(p Payload) (Entry, error) {
 		if e.Type == TypeMessage {
 			syncErr = f.sync()
 		}
+		if me, ok := p.(*MessageEntry); ok && hasLargeText(me.Message) {
+			// Keep the written copy, whose large texts are read back
+			// from the file.
+			if kept := f.decodeLine(&n, line); kept.Type == TypeMessage {
+				n.entry = &kept
+			}
+		}
 		f.add(n)
 	case assistant || f.hasAssistant:
 		f.add(n)
@@ -248,6 +255,7 @@ func (f *File) flush() error {
 	}
 	syncDir(dir)
 	f.fh, f.persisted, f.size, f.needNewline = fh, true, int64(len(b)), false
+	f.spans = &spanReader{path: f.path, fh: fh}
 	for i := range f.nodes {
 		f.nodes[i].off = offs[i]
 		f.nodes[i].n = int(offs[i+1]-offs[i]) - 1

@@ -21,6 +21,10 @@ type decoder struct {
 	// soft is set when a line was kept only as raw JSON because its known
 	// type or role did not decode; the caller reports it.
 	soft error
+	// spill, when set, keeps large tool result texts in the file.
+	spill core.Spill
+	// scratch is reused from line to line: a session has many.
+	scratch entryFields
 }
 
 // decodeMessage reads a message of any role pi writes, as
@@ -43,7 +47,7 @@ func decodeMessage(data []byte) (core.Message, error) {
 // message reads a message of any role with core's reader; one of a known
 // role that does not decode is kept raw, and d.soft says why.
 func (d *decoder) message() (core.Message, error) {
-	m, err := core.ReadAgentMessage(&d.Scanner)
+	m, err := core.ReadAgentMessageSpilling(&d.Scanner, d.spill)
 	if m != nil && err != nil {
 		d.soft = err
 		return m, nil
@@ -263,7 +267,8 @@ func unknownEntry(h entryHead, line []byte) Entry {
 // fields decodes every known key of an entry line.
 func (d *decoder) fields(line []byte) (*entryFields, error) {
 	d.Reset(line)
-	f := new(entryFields)
+	d.scratch = entryFields{}
+	f := &d.scratch
 	var haveType bool
 	for key := range d.Object() {
 		// pi writes the type first; once it is known, keys of other types

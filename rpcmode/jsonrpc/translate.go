@@ -413,7 +413,7 @@ func textOf(content []core.Content) string {
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(c.Text)
+			b.WriteString(c.FullText())
 		}
 	}
 	return b.String()

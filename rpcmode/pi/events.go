@@ -532,7 +532,7 @@ func appendContent(dst []byte, c *core.Content) ([]byte, error) {
 	switch c.Type {
 	case core.ContentText:
 		dst = append(dst, `,"text":`...)
-		dst = core.AppendJSONString(dst, c.Text)
+		dst = core.AppendJSONString(dst, c.FullText())
 		if c.TextSignature != "" {
 			dst = append(dst, `,"textSignature":`...)
 			dst = core.AppendJSONString(dst, c.TextSignature)

@@ -84,7 +84,7 @@ func resultText(r core.ToolResult) string {
 		}
 		switch c.Type {
 		case core.ContentText:
-			b.WriteString(c.Text)
+			b.WriteString(c.FullText())
 		case core.ContentImage:
 			b.WriteString("[image: " + c.MimeType + "]")
 		}

@@ -47,6 +47,16 @@ func writeSession(args []string) error {
 			return err
 		}
 		delete(m, "type")
+		if msg, ok := m["message"].(map[string]any); ok {
+			// pi writes a message's role first.
+			role, _ := json.Marshal(msg["role"])
+			delete(msg, "role")
+			body, err := json.Marshal(msg)
+			if err != nil {
+				return err
+			}
+			m["message"] = json.RawMessage(`{"role":` + string(role) + `,` + string(body[1:]))
+		}
 		rest, err := json.Marshal(m)
 		if err != nil {
 			return err

@@ -285,12 +285,12 @@ func (v *view) resultText() string {
 		content = v.Partial.Content
 	}
 	if len(content) == 1 && content[0].Type == core.ContentText {
-		return content[0].Text
+		return content[0].FullText()
 	}
 	var parts []string
 	for _, c := range content {
 		if c.Type == core.ContentText {
-			parts = append(parts, c.Text)
+			parts = append(parts, c.FullText())
 		}
 	}
 	return strings.Join(parts, "\n")
