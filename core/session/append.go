@@ -70,8 +70,12 @@ func (f *File) Append(p Payload) (Entry, error) {
 		}
 		if me, ok := p.(*MessageEntry); ok && hasLargeText(me.Message) {
 			// Keep the written copy, whose large texts are read back
-			// from the file.
-			if kept := f.decodeLine(&n, line); kept.Type == TypeMessage {
+			// from the file (and the entry as it was, should the line
+			// not read back).
+			f.dec.spill = spillAt(f.spans, n.off)
+			kept, err := f.dec.entry(line)
+			f.dec.spill = nil
+			if _, ok := kept.Payload.(*MessageEntry); ok && err == nil && f.dec.soft == nil {
 				n.entry = &kept
 			}
 		}
