@@ -26,8 +26,10 @@ const guardScript = `read -r pgid || exit 0; read -r word; [ "$word" = done ] ||
 //
 // Its limits: a process that leaves the group (setsid, a daemon, a shell
 // with job control making groups of its own) is not in the group and is not
-// killed; a guard that is itself killed guards nothing; and without sh on
-// the system there is no guard, only the parent-death signal on Linux.
+// killed; a guard that is itself killed guards nothing; a cairn killed in
+// the microseconds between starting the command and arming the guard
+// leaves the group to the parent-death signal alone; and without sh on the
+// system there is no guard, only the parent-death signal on Linux.
 type guard struct {
 	cmd *exec.Cmd
 	w   *os.File // the pipe's write end, close-on-exec, held by cairn alone

@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"testing"
 
@@ -25,10 +26,17 @@ func TestMain(m *testing.M) {
 	// The test binary stands in for cairn in sandboxed commands.
 	sandbox.RunIfChild()
 	if os.Getenv(orphanEnv) != "" {
-		if _, err := Start(context.Background(), Command{Line: orphanLine, Output: os.Stdout}); err != nil {
+		// The pids reach the test only once Start has returned, its guard
+		// armed: the test kills this stand-in as soon as it reads them.
+		r, w, err := os.Pipe()
+		if err == nil {
+			_, err = Start(context.Background(), Command{Line: orphanLine, Output: w})
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+		go io.Copy(os.Stdout, r)
 		select {} // until killed
 	}
 	goleak.VerifyTestMain(m)
