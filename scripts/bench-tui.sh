@@ -182,7 +182,7 @@ big_session() { # AGENT
 if [ "$BIG_RUNS" -gt 0 ] || [ "$PI_BIG_RUNS" -gt 0 ]; then
   mkdir -p "$work/big"
   "$D" session -dir "$work/big" -cwd "$work/resume-cwd" -n "$BIG_EXCHANGES" -tool-kb "$BIG_TOOL_KB"
-  big_mb=$(du -m "$work/big" | cut -f1)
+  big_mb=$(( $(du -sb "$work/big" | cut -f1) / 1000000 ))
   say "large session: $big_mb MB"
 fi
 

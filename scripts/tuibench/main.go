@@ -21,7 +21,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fatal(errors.New("usage: tuibench stamp|run|session|script|fakellm|report ..."))
+		fatal(errors.New("usage: tuibench stamp|run|session|script|fakellm|report|soak|soak-report ..."))
 	}
 	var err error
 	switch os.Args[1] {
@@ -37,6 +37,10 @@ func main() {
 		err = fakeLLM(os.Args[2:])
 	case "report":
 		err = report(os.Args[2:])
+	case "soak":
+		err = soak(os.Args[2:])
+	case "soak-report":
+		err = soakReport(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -414,18 +418,7 @@ func runAgent(args []string) error {
 func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // vmHWM is the process's peak resident set in KiB.
-func vmHWM(pid string) (float64, error) {
-	b, err := os.ReadFile("/proc/" + pid + "/status")
-	if err != nil {
-		return 0, err
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
-			return strconv.ParseFloat(f[1], 64)
-		}
-	}
-	return 0, errors.New("no VmHWM in /proc/" + pid + "/status")
-}
+func vmHWM(pid string) (float64, error) { return procStatus(pid, "VmHWM:") }
 
 // statCPU is utime+stime of the whole process in seconds (10 ms ticks).
 func statCPU(pid string) (float64, error) {
