@@ -83,6 +83,8 @@ type result struct {
 	// BigResumeMs and BigRSSKiB are for the large session (bash results).
 	BigResumeMs float64 `json:"bigResumeMs,omitempty"`
 	BigRSSKiB   float64 `json:"bigRssKiB,omitempty"`
+	// BigFailed is a large resume that was not on screen in time.
+	BigFailed bool `json:"bigFailed,omitempty"`
 }
 
 // tmux runs tmux commands against one private server.
@@ -200,6 +202,7 @@ type pane struct {
 	w     *watcher
 	dir   string
 	start string // the file the wrapper writes the spawn time to
+	agent int    // the agent's pid, once pid has read it
 }
 
 // startPane starts argv in cwd in a fresh tmux server under work.
@@ -234,6 +237,11 @@ func startPane(work, cwd string, argv []string) (_ *pane, err error) {
 		"read _; "+strings.Join(quoted, " ")); err != nil {
 		return nil, err
 	}
+	// The pane's shell execs the wrapper, which execs the agent: one pid,
+	// known now so that close can end the agent whatever happens.
+	if _, err := p.pid(); err != nil {
+		return nil, err
+	}
 	if p.w, err = watch(p.t, "bench"); err != nil {
 		return nil, err
 	}
@@ -248,6 +256,16 @@ func (p *pane) close() {
 		p.w.close()
 	}
 	_, _ = p.t.run("kill-server")
+	// An agent busy resuming may outlive the hang-up (pi 0.87.1 does).
+	if p.agent > 0 && syscall.Kill(p.agent, syscall.SIGTERM) == nil {
+		for range 20 {
+			if syscall.Kill(p.agent, 0) != nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		_ = syscall.Kill(p.agent, syscall.SIGKILL)
+	}
 	_ = os.RemoveAll(p.dir)
 }
 
@@ -267,7 +285,11 @@ func (p *pane) sinceStart(at time.Time) (float64, error) {
 // pid is the agent's process id (the pane's: the wrapper execs it).
 func (p *pane) pid() (string, error) {
 	out, err := p.t.run("display-message", "-p", "-t", "bench", "#{pane_pid}")
-	return strings.TrimSpace(out), err
+	pid := strings.TrimSpace(out)
+	if err == nil {
+		p.agent, err = strconv.Atoi(pid)
+	}
+	return pid, err
 }
 
 // send types text (literally) and then Enter.

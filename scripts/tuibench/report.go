@@ -27,6 +27,7 @@ func report(args []string) error {
 	bigExchanges := fl.Int("big-exchanges", 0, "")
 	bigToolKB := fl.Int("big-tool-kb", 0, "")
 	bigMB := fl.Int("big-mb", 0, "")
+	bigTimeout := fl.String("big-timeout", "", "")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -108,17 +109,33 @@ func report(args []string) error {
 	line(fmt.Sprintf("CPU per keystroke in that session (%d keys), ms", *keys), func(r result) float64 { return r.KeyCPUMs }, 3, 1, "<= 1 ms")
 	line("keystroke echo in that session (send-keys -> on screen; median key), ms", func(r result) float64 { return r.EchoMs }, 1, 0, "")
 	bigMs := func(r result) float64 { return r.BigResumeMs }
-	if n("cairn", bigMs)+n("pi", bigMs) > 0 {
+	if anyBig(rows) {
 		what := fmt.Sprintf("a %d MB session (%d exchanges, a %d KB bash result each)", *bigMB, *bigExchanges, *bigToolKB)
 		line("spawn -> "+what+" on screen, ms", bigMs, 0, 150, "<= 150 ms")
 		line("  peak RSS 1 s after that resume, MiB", func(r result) float64 { return r.BigRSSKiB / 1024 }, 1, 40, "<= 40 MiB")
 	}
 	fmt.Println()
-	if c, p := n("cairn", bigMs), n("pi", bigMs); c > 0 && (c != *runs || (p > 0 && p != *runs)) {
-		fmt.Printf("The large resume is the median of %d runs for cairn and %d for pi.\n", c, p)
+	failed := func(r result) float64 { return map[bool]float64{true: 1}[r.BigFailed] }
+	if c, p := n("cairn", bigMs), n("pi", bigMs); c+p > 0 && (c != *runs || p != *runs) {
+		fmt.Printf("The large resume is the median of %d runs for cairn and %d for pi.\n\n", c, p)
+	}
+	for _, a := range []string{"cairn", "pi"} {
+		if k := n(a, failed); k > 0 {
+			fmt.Printf("%s did not show the large session's last answer within %s in %d run(s); those runs are left out.\n\n", a, *bigTimeout, k)
+		}
 	}
 	fmt.Println("Stream CPU is utime+stime from /proc/<pid>/stat (10 ms ticks); keystroke CPU sums")
 	fmt.Println("/proc/<pid>/task/*/schedstat. The first frame is timed from a wrapper's exec to the")
 	fmt.Printf("tmux %s notification that completed the first screen showing the footer.\n", "%output")
 	return nil
+}
+
+// anyBig says whether the runs include the large resume.
+func anyBig(rows []result) bool {
+	for _, r := range rows {
+		if r.BigResumeMs != 0 || r.BigFailed {
+			return true
+		}
+	}
+	return false
 }
