@@ -36,6 +36,17 @@
 #   keystroke echo  in the same run, the median over the 50 keys of the
 #                 time from sending the key (tmux send-keys) to the output
 #                 that put it on screen; the floor is tmux's own round trip.
+#   large resume  the agent resumes (--continue) a ~135 MB session: 2,500
+#                 exchanges, each with a bash call whose result holds 50 KB
+#                 (10,000 messages), generated once per bench run in pi's
+#                 format and copied where each agent looks before each
+#                 resume. Spawn -> its last answer on screen (as the first
+#                 frame is timed), then the peak RSS (VmHWM) 1 s later.
+#                 BIG_RUNS (default RUNS) of the runs include it, PI_BIG_RUNS
+#                 (default BIG_RUNS) for pi, which takes ~40 s a resume;
+#                 BIG_RUNS=0 leaves it out, BIG_ONLY=1 runs nothing else
+#                 (and no warm-up). BIG_TIMEOUT (default 600s) is how long
+#                 either agent may take.
 # and prints a table with cairn/pi ratios and the targets.
 #
 # The fake LLM is ../shared/tools/fakellm.js (CAIRN_SHARED names another
@@ -60,11 +71,19 @@ MD_CHUNKS=2028
 MD_FILE=$repo/tui/testdata/stream-sample.md
 EXCHANGES=2000
 KEYS=50
+BIG_EXCHANGES=2500
+BIG_TOOL_KB=50
+BIG_RUNS=${BIG_RUNS:-$RUNS}
+PI_BIG_RUNS=${PI_BIG_RUNS:-$BIG_RUNS}
+BIG_TIMEOUT=${BIG_TIMEOUT:-600s}
+BIG_ONLY=${BIG_ONLY:-}
 
 say() { printf '%s\n' "$*" >&2; }
 die() { say "bench-tui: $*"; exit 1; }
 
 [ "$RUNS" -ge 1 ] 2>/dev/null || die "RUNS must be a positive number"
+[ "$BIG_RUNS" -ge 0 ] 2>/dev/null || die "BIG_RUNS must be a number"
+[ "$PI_BIG_RUNS" -ge 0 ] 2>/dev/null || die "PI_BIG_RUNS must be a number"
 [ -r /proc/self/stat ] || die "need Linux /proc"
 command -v tmux >/dev/null || die "need tmux (apt-get install tmux)"
 export PATH="$PATH:/usr/local/go/bin"
@@ -154,6 +173,21 @@ write_session() { # AGENT
   "$D" session -dir "$dir" -cwd "$work/resume-cwd" -n "$EXCHANGES"
 }
 
+# The large session, generated once, copied before each resume (an agent
+# may append to the file it resumes).
+big_session() { # AGENT
+  local dir
+  if [ "$1" = cairn ]; then dir=$work/cairn-home/.cairn/sessions/$slug; else dir=$work/pi-home/.pi/agent/sessions/$slug; fi
+  rm -rf "$dir" && mkdir -p "$dir"
+  cp "$work/big"/*.jsonl "$dir/"
+}
+if [ "$BIG_RUNS" -gt 0 ] || [ "$PI_BIG_RUNS" -gt 0 ]; then
+  mkdir -p "$work/big"
+  "$D" session -dir "$work/big" -cwd "$work/resume-cwd" -n "$BIG_EXCHANGES" -tool-kb "$BIG_TOOL_KB"
+  big_mb=$(( $(du -sb "$work/big" | cut -f1) / 1000000 ))
+  say "large session: $big_mb MB"
+fi
+
 results=$work/results.jsonl
 : >"$results"
 agents=()
@@ -167,16 +201,33 @@ done
 [ -z "$PI" ] || [[ " ${AGENTS:-cairn pi} " == *" pi "* ]] || pi_missing="AGENTS leaves it out"
 
 for i in $(seq 0 "$RUNS"); do
+  [ -n "$BIG_ONLY" ] && [ "$i" -eq 0 ] && continue
   [ "$i" -eq 0 ] && say "warm-up run" || say "run $i of $RUNS"
+  : >"$results.tmp"
   for a in "${agents[@]}"; do
-    agent_cmd "$a"
-    "$D" run -agent "$a" -run "$i" -work "$work" -cwd "$work/cwd" -marker fake-gpt -stream \
-      -- "${cmd[@]}" >>"$results.tmp" || die "$a: start and stream run $i failed"
-    write_session "$a"
-    agent_cmd "$a" --continue
-    "$D" run -agent "$a" -run "$i" -work "$work" -cwd "$work/resume-cwd" -marker fake-gpt \
-      -ready "whole story for case $EXCHANGES" -keys "$KEYS" -- "${cmd[@]}" >>"$results.tmp" ||
-      die "$a: keystroke run $i failed"
+    if [ -z "$BIG_ONLY" ]; then
+      agent_cmd "$a"
+      "$D" run -agent "$a" -run "$i" -work "$work" -cwd "$work/cwd" -marker fake-gpt -stream \
+        -- "${cmd[@]}" >>"$results.tmp" || die "$a: start and stream run $i failed"
+      write_session "$a"
+      agent_cmd "$a" --continue
+      "$D" run -agent "$a" -run "$i" -work "$work" -cwd "$work/resume-cwd" -marker fake-gpt \
+        -ready "whole story for case $EXCHANGES" -keys "$KEYS" -- "${cmd[@]}" >>"$results.tmp" ||
+        die "$a: keystroke run $i failed"
+    fi
+    big=$BIG_RUNS
+    [ "$a" = pi ] && big=$PI_BIG_RUNS
+    # Not in the warm-up run: a resume of pi's takes a minute or more.
+    if [ "$i" -ge 1 ] && [ "$i" -le "$big" ]; then
+      big_session "$a"
+      agent_cmd "$a" --continue
+      "$D" run -agent "$a" -run "$i" -work "$work" -cwd "$work/resume-cwd" -marker fake-gpt -big -timeout "$BIG_TIMEOUT" \
+        -ready "whole story for case $BIG_EXCHANGES" -- "${cmd[@]}" >>"$results.tmp" || {
+        say "bench-tui: $a: large resume run $i failed; the table counts it as not on screen within $BIG_TIMEOUT"
+        printf '{"agent":"%s","run":%d,"bigFailed":true}\n' "$a" "$i" >>"$results.tmp"
+      }
+      rm -rf "$work/cairn-home/.cairn/sessions/$slug" "$work/pi-home/.pi/agent/sessions/$slug"
+    fi
   done
   # The warm-up run is not recorded.
   [ "$i" -gt 0 ] && cat "$results.tmp" >>"$results"
@@ -184,4 +235,5 @@ for i in $(seq 0 "$RUNS"); do
 done
 
 "$D" report -runs "$RUNS" -pi-version "$PI_VERSION" -pi-missing "$pi_missing" -fake "$fake_what" \
-  -tokens "$TOKENS" -token-ms "$TOKEN_MS" -md-chunks "$MD_CHUNKS" -md-file "$MD_FILE" -exchanges "$EXCHANGES" -keys "$KEYS" "$results"
+  -tokens "$TOKENS" -token-ms "$TOKEN_MS" -md-chunks "$MD_CHUNKS" -md-file "$MD_FILE" -exchanges "$EXCHANGES" -keys "$KEYS" \
+  -big-exchanges "$BIG_EXCHANGES" -big-tool-kb "$BIG_TOOL_KB" -big-mb "${big_mb:-0}" -big-timeout "$BIG_TIMEOUT" "$results"

@@ -1,13 +1,27 @@
 package tui
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // item is one thing in the transcript: a user message, an answer, a tool
 // call, a bash run, a notice. render draws it at a width; the transcript
 // caches the result until the item, the width or the display settings
-// change, so a finished item is drawn once.
+// change, so a finished item is drawn once while it stays near the screen.
+// What is off screen is not kept drawn: once the cached drawings pass a
+// budget, those of the items drawn longest ago are dropped (the items are
+// kept, and drawn again if they come back into view).
 type item interface {
 	render(rc *renderContext) string
+}
+
+// forgetter is an item that keeps drawing state of its own (a finished
+// answer's markdown streams): forget drops it when the transcript drops
+// the item's drawing. The item must draw the same again afterwards.
+type forgetter interface {
+	item
+	forget()
 }
 
 // linesItem is an item that can produce its lines itself, reusing what it
@@ -26,6 +40,8 @@ type entry struct {
 	lines    []string
 	key      cacheKey
 	rendered bool
+	used     int  // the transcript's view count when the drawing was last used
+	kept     bool // the entry is in the transcript's drawn list
 }
 
 // cacheKey says what a cached drawing was made for.
@@ -44,7 +60,19 @@ type transcript struct {
 	follow  bool
 	top     position // first visible line when not following
 	gen     int      // bumped to redraw everything (theme, toggles)
+	// drawn lists the entries that hold a drawing, so that trim finds
+	// them without walking the whole transcript; views counts calls of view.
+	drawn []*entry
+	views int
 }
+
+// keptScreens is how many screens of drawn lines the transcript keeps
+// (at least minKeptLines): enough to scroll a few pages back and forth
+// without drawing again, and bounded however long the session grows.
+const (
+	keptScreens  = 8
+	minKeptLines = 400
+)
 
 func newTranscript() transcript { return transcript{follow: true} }
 
@@ -76,6 +104,7 @@ func (t *transcript) invalidate() { t.gen++ }
 // clear removes every item.
 func (t *transcript) clear() {
 	t.entries = nil
+	t.drawn = nil
 	t.follow = true
 	t.top = position{}
 }
@@ -85,6 +114,11 @@ func (t *transcript) clear() {
 // clock's business: the transcript draws what changed whenever it is asked.
 func (t *transcript) linesOf(i int, rc *renderContext) []string {
 	e := t.entries[i]
+	e.used = t.views
+	if !e.kept {
+		e.kept = true
+		t.drawn = append(t.drawn, e)
+	}
 	key := cacheKey{width: rc.width, gen: t.gen, ver: e.ver}
 	if e.rendered && e.key == key {
 		return e.lines
@@ -104,6 +138,8 @@ func (t *transcript) view(rc *renderContext, height int) []string {
 	if height <= 0 {
 		return nil
 	}
+	t.views++
+	defer t.trim(max(keptScreens*height, minKeptLines))
 	if !t.follow {
 		if lines, ok := t.viewFrom(rc, height); ok {
 			return lines
@@ -111,6 +147,37 @@ func (t *transcript) view(rc *renderContext, height int) []string {
 		t.follow = true
 	}
 	return t.viewBottom(rc, height)
+}
+
+// trim drops drawings, those used longest ago first, until the kept ones
+// hold at most budget/2 lines, once they hold more than budget. The
+// drawings used by the view just made are always kept.
+func (t *transcript) trim(budget int) {
+	n := 0
+	for _, e := range t.drawn {
+		n += len(e.lines)
+	}
+	if n <= budget {
+		return
+	}
+	slices.SortStableFunc(t.drawn, func(a, b *entry) int { return b.used - a.used })
+	n = 0
+	keep := 0
+	for _, e := range t.drawn {
+		if e.used != t.views && n+len(e.lines) > budget/2 {
+			break
+		}
+		n += len(e.lines)
+		keep++
+	}
+	for _, e := range t.drawn[keep:] {
+		e.lines, e.rendered, e.kept = nil, false, false
+		if f, ok := e.it.(forgetter); ok {
+			f.forget()
+		}
+	}
+	clear(t.drawn[keep:])
+	t.drawn = t.drawn[:keep]
 }
 
 // viewBottom collects items from the newest back until the screen is full.

@@ -43,6 +43,7 @@ func main() {
 	defer stop()
 	streams := IOStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin), ErrIsTerminal: isTerminal(os.Stderr)}
 	stopProfile := startProfile(os.Getenv("CAIRN_CPUPROFILE"))
+	startHeapProfile(os.Getenv("CAIRN_HEAPPROFILE"))
 	code := run(ctx, os.Args[1:], streams, os.Getenv)
 	stopProfile()
 	writeHeapProfile(os.Getenv("CAIRN_MEMPROFILE"))

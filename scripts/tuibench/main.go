@@ -21,7 +21,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fatal(errors.New("usage: tuibench stamp|run|session|script|fakellm|report ..."))
+		fatal(errors.New("usage: tuibench stamp|run|session|script|fakellm|report|soak|soak-report ..."))
 	}
 	var err error
 	switch os.Args[1] {
@@ -37,6 +37,10 @@ func main() {
 		err = fakeLLM(os.Args[2:])
 	case "report":
 		err = report(os.Args[2:])
+	case "soak":
+		err = soak(os.Args[2:])
+	case "soak-report":
+		err = soakReport(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -76,6 +80,11 @@ type result struct {
 	ResumeMs     float64 `json:"resumeMs,omitempty"`
 	KeyCPUMs     float64 `json:"keyCpuMs,omitempty"`
 	EchoMs       float64 `json:"echoMs,omitempty"`
+	// BigResumeMs and BigRSSKiB are for the large session (bash results).
+	BigResumeMs float64 `json:"bigResumeMs,omitempty"`
+	BigRSSKiB   float64 `json:"bigRssKiB,omitempty"`
+	// BigFailed is a large resume that was not on screen in time.
+	BigFailed bool `json:"bigFailed,omitempty"`
 }
 
 // tmux runs tmux commands against one private server.
@@ -186,6 +195,142 @@ func (w *watcher) close() {
 	_ = w.cmd.Wait()
 }
 
+// pane is an agent started in a private tmux server at 120x40, its output
+// watched.
+type pane struct {
+	t     tmux
+	w     *watcher
+	dir   string
+	start string // the file the wrapper writes the spawn time to
+	agent int    // the agent's pid, once pid has read it
+}
+
+// startPane starts argv in cwd in a fresh tmux server under work.
+func startPane(work, cwd string, argv []string) (_ *pane, err error) {
+	dir, err := os.MkdirTemp(work, "tmux")
+	if err != nil {
+		return nil, err
+	}
+	p := &pane{dir: dir, t: tmux{socket: filepath.Join(dir, "s"), conf: filepath.Join(dir, "conf")}, start: filepath.Join(dir, "start")}
+	defer func() {
+		if err != nil {
+			p.close()
+		}
+	}()
+	conf := "set -g status off\nset -g default-size 120x40\n" +
+		"set -g default-terminal tmux-256color\nset -g escape-time 0\nset -g extended-keys on\n"
+	if err := os.WriteFile(p.t.conf, []byte(conf), 0o644); err != nil {
+		return nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	// The pane waits for Enter so that the control client is attached
+	// before the agent starts; then the wrapper stamps the time and execs.
+	quoted := []string{"exec", shq(self), "stamp", shq(p.start)}
+	for _, a := range argv {
+		quoted = append(quoted, shq(a))
+	}
+	if _, err := p.t.run("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "-c", cwd,
+		"-e", "COLORTERM=truecolor", "-e", "LANG=C.UTF-8",
+		"read _; "+strings.Join(quoted, " ")); err != nil {
+		return nil, err
+	}
+	// The pane's shell execs the wrapper, which execs the agent: one pid,
+	// known now so that close can end the agent whatever happens.
+	if _, err := p.pid(); err != nil {
+		return nil, err
+	}
+	if p.w, err = watch(p.t, "bench"); err != nil {
+		return nil, err
+	}
+	if _, err := p.t.run("send-keys", "-t", "bench", "Enter"); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *pane) close() {
+	if p.w != nil {
+		p.w.close()
+	}
+	_, _ = p.t.run("kill-server")
+	// An agent busy resuming may outlive the hang-up (pi 0.87.1 does).
+	if p.agent > 0 && syscall.Kill(p.agent, syscall.SIGTERM) == nil {
+		for range 20 {
+			if syscall.Kill(p.agent, 0) != nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		_ = syscall.Kill(p.agent, syscall.SIGKILL)
+	}
+	_ = os.RemoveAll(p.dir)
+}
+
+// sinceStart is the time from the agent's spawn to at, in ms.
+func (p *pane) sinceStart(at time.Time) (float64, error) {
+	b, err := os.ReadFile(p.start)
+	if err != nil {
+		return 0, err
+	}
+	startNs, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	return float64(at.UnixNano()-startNs) / 1e6, nil
+}
+
+// pid is the agent's process id (the pane's: the wrapper execs it).
+func (p *pane) pid() (string, error) {
+	out, err := p.t.run("display-message", "-p", "-t", "bench", "#{pane_pid}")
+	pid := strings.TrimSpace(out)
+	if err == nil {
+		p.agent, err = strconv.Atoi(pid)
+	}
+	return pid, err
+}
+
+// send types text (literally) and then Enter.
+func (p *pane) send(text string) error {
+	if _, err := p.t.run("send-keys", "-t", "bench", "-l", text); err != nil {
+		return err
+	}
+	_, err := p.t.run("send-keys", "-t", "bench", "Enter")
+	return err
+}
+
+// measureKeys types n keys one at a time, each waited for on screen, and
+// returns the CPU per key (ms, from schedstat) and the median echo (ms).
+func (p *pane) measureKeys(pid string, n int) (cpuMs, echoMs float64, err error) {
+	before, err := schedCPU(pid)
+	if err != nil {
+		return 0, 0, err
+	}
+	typed := ""
+	var echoes []float64
+	for i := range n {
+		k := string(rune('a' + i%26))
+		typed += k
+		sent := time.Now()
+		if _, err := p.t.run("send-keys", "-t", "bench", "-l", k); err != nil {
+			return 0, 0, err
+		}
+		shown, err := p.w.waitScreen("key "+k, 30*time.Second, func(s string) bool { return strings.Contains(s, typed) })
+		if err != nil {
+			return 0, 0, err
+		}
+		echoes = append(echoes, float64(shown.Sub(sent).Microseconds())/1000)
+	}
+	sort.Float64s(echoes)
+	after, err := schedCPU(pid)
+	if err != nil {
+		return 0, 0, err
+	}
+	return (after - before) / float64(n) * 1000, echoes[len(echoes)/2], nil
+}
+
 // runAgent starts one agent in a fresh tmux server and measures it.
 func runAgent(args []string) error {
 	fl := flag.NewFlagSet("run", flag.ContinueOnError)
@@ -197,62 +342,47 @@ func runAgent(args []string) error {
 	stream := fl.Bool("stream", false, "measure the streamed answers (tokens, then markdown)")
 	ready := fl.String("ready", "", "text that shows the resumed session is on screen")
 	keys := fl.Int("keys", 0, "keystrokes to measure")
+	big := fl.Bool("big", false, "the resumed session is the large one: record its resume time and peak RSS only")
+	timeout := fl.Duration("timeout", 120*time.Second, "how long to wait for the first frame and for the resumed session")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	argv := fl.Args()
-	dir, err := os.MkdirTemp(*work, "tmux")
+	if *big && (*ready == "" || *keys > 0 || *stream) {
+		return errors.New("-big needs -ready and neither -keys nor -stream")
+	}
+	p, err := startPane(*work, *cwd, fl.Args())
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	t := tmux{socket: filepath.Join(dir, "s"), conf: filepath.Join(dir, "conf")}
-	conf := "set -g status off\nset -g default-size 120x40\n" +
-		"set -g default-terminal tmux-256color\nset -g escape-time 0\nset -g extended-keys on\n"
-	if err := os.WriteFile(t.conf, []byte(conf), 0o644); err != nil {
-		return err
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	stampFile := filepath.Join(dir, "start")
-	// The pane waits for Enter so that the control client is attached
-	// before the agent starts; then the wrapper stamps the time and execs.
-	quoted := []string{"exec", shq(self), "stamp", shq(stampFile)}
-	for _, a := range argv {
-		quoted = append(quoted, shq(a))
-	}
-	if _, err := t.run("new-session", "-d", "-s", "bench", "-x", "120", "-y", "40", "-c", *cwd,
-		"-e", "COLORTERM=truecolor", "-e", "LANG=C.UTF-8",
-		"read _; "+strings.Join(quoted, " ")); err != nil {
-		return err
-	}
-	defer t.run("kill-server")
-	w, err := watch(t, "bench")
-	if err != nil {
-		return err
-	}
-	defer w.close()
-	if _, err := t.run("send-keys", "-t", "bench", "Enter"); err != nil {
-		return err
-	}
+	defer p.close()
+	w := p.w
 	res := result{Agent: *agent, Run: *runN}
-	frameAt, err := w.waitScreen("the footer", 60*time.Second, func(s string) bool { return strings.Contains(s, *marker) })
+	frameAt, err := w.waitScreen("the footer", *timeout, func(s string) bool { return strings.Contains(s, *marker) })
 	if err != nil {
 		return err
 	}
-	b, err := os.ReadFile(stampFile)
+	frameMs, err := p.sinceStart(frameAt)
 	if err != nil {
 		return err
 	}
-	startNs, _ := strconv.ParseInt(string(b), 10, 64)
-	frameMs := float64(frameAt.UnixNano()-startNs) / 1e6
-	pidText, err := t.run("display-message", "-p", "-t", "bench", "#{pane_pid}")
+	pid, err := p.pid()
 	if err != nil {
 		return err
 	}
-	pid := strings.TrimSpace(pidText)
+	if *big {
+		readyAt, err := w.waitScreen("the resumed session", *timeout, func(s string) bool { return strings.Contains(s, *ready) })
+		if err != nil {
+			return err
+		}
+		if res.BigResumeMs, err = p.sinceStart(readyAt); err != nil {
+			return err
+		}
+		time.Sleep(time.Second) // let resuming settle before reading the peak
+		if res.BigRSSKiB, err = vmHWM(pid); err != nil {
+			return err
+		}
+		return json.NewEncoder(os.Stdout).Encode(res)
+	}
 	if *keys == 0 {
 		res.FrameMs = frameMs
 		time.Sleep(time.Second) // let start-up work settle before reading the peak
@@ -266,10 +396,7 @@ func runAgent(args []string) error {
 			return err
 		}
 		t0 := time.Now()
-		if _, err := t.run("send-keys", "-t", "bench", "-l", "Say tok many times."); err != nil {
-			return err
-		}
-		if _, err := t.run("send-keys", "-t", "bench", "Enter"); err != nil {
+		if err := p.send("Say tok many times."); err != nil {
 			return err
 		}
 		if _, err := w.waitScreen("the end of the answer", 120*time.Second, func(s string) bool { return strings.Contains(s, "END-OF-ANSWER") }); err != nil {
@@ -283,10 +410,7 @@ func runAgent(args []string) error {
 		res.StreamWallS = time.Since(t0).Seconds()
 
 		before = after
-		if _, err := t.run("send-keys", "-t", "bench", "-l", "Write the "+markdownAsk+"."); err != nil {
-			return err
-		}
-		if _, err := t.run("send-keys", "-t", "bench", "Enter"); err != nil {
+		if err := p.send("Write the " + markdownAsk + "."); err != nil {
 			return err
 		}
 		if _, err := w.waitScreen("the end of the markdown answer", 120*time.Second, func(s string) bool { return strings.Contains(s, "END-OF-MARKDOWN") }); err != nil {
@@ -298,38 +422,17 @@ func runAgent(args []string) error {
 		res.MarkdownCPUS = after - before
 	}
 	if *keys > 0 {
-		readyAt, err := w.waitScreen("the resumed session", 120*time.Second, func(s string) bool { return strings.Contains(s, *ready) })
+		readyAt, err := w.waitScreen("the resumed session", *timeout, func(s string) bool { return strings.Contains(s, *ready) })
 		if err != nil {
 			return err
 		}
-		res.ResumeMs = float64(readyAt.UnixNano()-startNs) / 1e6
+		if res.ResumeMs, err = p.sinceStart(readyAt); err != nil {
+			return err
+		}
 		time.Sleep(time.Second) // let resuming settle before measuring keys
-		before, err := schedCPU(pid)
-		if err != nil {
+		if res.KeyCPUMs, res.EchoMs, err = p.measureKeys(pid, *keys); err != nil {
 			return err
 		}
-		typed := ""
-		var echoes []float64
-		for i := range *keys {
-			k := string(rune('a' + i%26))
-			typed += k
-			sent := time.Now()
-			if _, err := t.run("send-keys", "-t", "bench", "-l", k); err != nil {
-				return err
-			}
-			shown, err := w.waitScreen("key "+k, 30*time.Second, func(s string) bool { return strings.Contains(s, typed) })
-			if err != nil {
-				return err
-			}
-			echoes = append(echoes, float64(shown.Sub(sent).Microseconds())/1000)
-		}
-		sort.Float64s(echoes)
-		res.EchoMs = echoes[len(echoes)/2]
-		after, err := schedCPU(pid)
-		if err != nil {
-			return err
-		}
-		res.KeyCPUMs = (after - before) / float64(*keys) * 1000
 	}
 	return json.NewEncoder(os.Stdout).Encode(res)
 }
@@ -337,18 +440,7 @@ func runAgent(args []string) error {
 func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // vmHWM is the process's peak resident set in KiB.
-func vmHWM(pid string) (float64, error) {
-	b, err := os.ReadFile("/proc/" + pid + "/status")
-	if err != nil {
-		return 0, err
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
-			return strconv.ParseFloat(f[1], 64)
-		}
-	}
-	return 0, errors.New("no VmHWM in /proc/" + pid + "/status")
-}
+func vmHWM(pid string) (float64, error) { return procStatus(pid, "VmHWM:") }
 
 // statCPU is utime+stime of the whole process in seconds (10 ms ticks).
 func statCPU(pid string) (float64, error) {

@@ -24,6 +24,10 @@ func report(args []string) error {
 	mdFile := fl.String("md-file", "", "")
 	exchanges := fl.Int("exchanges", 0, "")
 	keys := fl.Int("keys", 0, "")
+	bigExchanges := fl.Int("big-exchanges", 0, "")
+	bigToolKB := fl.Int("big-tool-kb", 0, "")
+	bigMB := fl.Int("big-mb", 0, "")
+	bigTimeout := fl.String("big-timeout", "", "")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -38,6 +42,16 @@ func report(args []string) error {
 			return fmt.Errorf("results line %q: %w", l, err)
 		}
 		rows = append(rows, r)
+	}
+	// n is how many runs measured what get reads, for agent.
+	n := func(agent string, get func(result) float64) int {
+		k := 0
+		for _, r := range rows {
+			if r.Agent == agent && get(r) != 0 {
+				k++
+			}
+		}
+		return k
 	}
 	med := func(agent string, get func(result) float64) (float64, bool) {
 		var xs []float64
@@ -94,9 +108,34 @@ func report(args []string) error {
 	line(fmt.Sprintf("spawn -> a %d-exchange session on screen, ms", *exchanges), func(r result) float64 { return r.ResumeMs }, 0, 0, "")
 	line(fmt.Sprintf("CPU per keystroke in that session (%d keys), ms", *keys), func(r result) float64 { return r.KeyCPUMs }, 3, 1, "<= 1 ms")
 	line("keystroke echo in that session (send-keys -> on screen; median key), ms", func(r result) float64 { return r.EchoMs }, 1, 0, "")
+	bigMs := func(r result) float64 { return r.BigResumeMs }
+	if anyBig(rows) {
+		what := fmt.Sprintf("a %d MB session (%d exchanges, a %d KB bash result each)", *bigMB, *bigExchanges, *bigToolKB)
+		line("spawn -> "+what+" on screen, ms", bigMs, 0, 150, "<= 150 ms")
+		line("  peak RSS 1 s after that resume, MiB", func(r result) float64 { return r.BigRSSKiB / 1024 }, 1, 40, "<= 40 MiB")
+	}
 	fmt.Println()
+	failed := func(r result) float64 { return map[bool]float64{true: 1}[r.BigFailed] }
+	if c, p := n("cairn", bigMs), n("pi", bigMs); c+p > 0 && (c != *runs || p != *runs) {
+		fmt.Printf("The large resume is the median of %d runs for cairn and %d for pi.\n\n", c, p)
+	}
+	for _, a := range []string{"cairn", "pi"} {
+		if k := n(a, failed); k > 0 {
+			fmt.Printf("%s did not show the large session's last answer within %s in %d run(s); those runs are left out.\n\n", a, *bigTimeout, k)
+		}
+	}
 	fmt.Println("Stream CPU is utime+stime from /proc/<pid>/stat (10 ms ticks); keystroke CPU sums")
 	fmt.Println("/proc/<pid>/task/*/schedstat. The first frame is timed from a wrapper's exec to the")
 	fmt.Printf("tmux %s notification that completed the first screen showing the footer.\n", "%output")
 	return nil
+}
+
+// anyBig says whether the runs include the large resume.
+func anyBig(rows []result) bool {
+	for _, r := range rows {
+		if r.BigResumeMs != 0 || r.BigFailed {
+			return true
+		}
+	}
+	return false
 }
