@@ -46,7 +46,6 @@ func main() {
 	startHeapProfile(os.Getenv("CAIRN_HEAPPROFILE"))
 	code := run(ctx, os.Args[1:], streams, os.Getenv)
 	stopProfile()
-	writeHeapProfile(os.Getenv("CAIRN_MEMPROFILE"))
 	os.Exit(code)
 }
 
@@ -69,24 +68,6 @@ func startProfile(path string) (stop func()) {
 	return func() {
 		pprof.StopCPUProfile()
 		_ = f.Close()
-	}
-}
-
-// writeHeapProfile writes a heap profile (memory in use at exit, and
-// everything allocated during the run) to path; "" does nothing.
-func writeHeapProfile(path string) {
-	if path == "" {
-		return
-	}
-	f, err := os.Create(path)
-	if err == nil {
-		err = pprof.Lookup("heap").WriteTo(f, 0)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "cairn: CAIRN_MEMPROFILE: %v\n", err)
 	}
 }
 
