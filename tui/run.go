@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -31,6 +32,16 @@ func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 		popts = append(popts, tea.WithColorProfile(opts.ColorProfile))
 	}
 	popts = append(popts, extra...)
+	if opts.Terminal != nil {
+		// cairn draws the frames (see lineScreen); Bubble Tea writes the
+		// rest through the screen, which watches it.
+		p := opts.ColorProfile
+		if p == colorprofile.Unknown {
+			p = colorprofile.Detect(opts.Terminal, os.Environ())
+		}
+		m.frames.screen = newLineScreen(opts.Terminal, p)
+		popts = append(popts, tea.WithOutput(m.frames.screen.Output()))
+	}
 	p := tea.NewProgram(m, popts...)
 	stop := m.Connect(p.Send)
 	defer stop()

@@ -27,7 +27,13 @@ func (m *Model) View() tea.View {
 func (m *Model) drawView() tea.View {
 	// Backgrounds are written out, never left to the terminal's erase
 	// (see solidBackgrounds).
-	v := tea.NewView(solidBackgrounds(m.render()))
+	content := solidBackgrounds(m.render())
+	if s := m.frames.screen; s != nil {
+		// cairn draws the frame; Bubble Tea keeps a blank one.
+		s.draw(content, m.width, m.height)
+		content = blankFrame
+	}
+	v := tea.NewView(content)
 	v.AltScreen = true
 	if !m.opts.NoMouse {
 		// The wheel scrolls the transcript; selecting text then takes
