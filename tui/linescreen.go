@@ -27,7 +27,10 @@ import (
 // screen watches them: the alternate screen cleared (on start, after a
 // resize, after a suspend or a program run) means the screen is blank and
 // the whole frame is drawn again at once, in the same write; the
-// alternate screen left means nothing is drawn until it is back.
+// alternate screen left means nothing is drawn until it is back. The
+// first frame does not wait for Bubble Tea's first tick: cairn puts the
+// alternate screen up itself and draws it as soon as the model has the
+// window's size.
 //
 // Frames are the model's View text: exactly one screen of lines, each
 // line complete in itself (its styles open and close on it, as lipgloss
@@ -37,7 +40,9 @@ type lineScreen struct {
 	term    *os.File             // the terminal
 	profile colorprofile.Profile // colours are converted to it, as Bubble Tea would
 
-	live          bool     // the alternate screen is up: frames may be drawn
+	onAlt         bool     // the alternate screen is up: frames may be drawn
+	started       bool     // a frame was drawn
+	entered       bool     // cairn entered the alternate screen itself
 	clear         bool     // the screen must be cleared before the next drawing
 	shown         []string // the lines on screen; nil when the screen is blank
 	frame         []string // the latest frame
@@ -78,22 +83,40 @@ type screenOutput struct {
 func (o *screenOutput) Write(p []byte) (int, error) { return o.s.passThrough(p) }
 
 // passThrough writes p, one of Bubble Tea's writes, and follows what it
-// did to the alternate screen.
+// did to the alternate screen. A clear and the frame drawn again after it
+// go out in one write, as one synchronized update.
 func (s *lineScreen) passThrough(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n, err := s.term.Write(p)
-	if err != nil {
-		return n, err
+	n := len(p)
+	if s.onAlt && bytes.Contains(p, []byte(ansi.SetModeAltScreenSaveCursor)) {
+		// cairn put the alternate screen up for the first frame: entering
+		// it again would save the cursor again, over the one to restore
+		// on leaving (as xterm does).
+		p = bytes.ReplaceAll(p, []byte(ansi.SetModeAltScreenSaveCursor), nil)
 	}
 	left := bytes.LastIndex(p, []byte(ansi.ResetModeAltScreenSaveCursor))
 	cleared := bytes.LastIndex(p, []byte(ansi.EraseEntireScreen))
-	switch {
-	case cleared > left:
-		s.live, s.shown, s.clear = true, nil, false
-		s.paint()
-	case left >= 0:
-		s.live, s.shown = false, nil
+	if cleared <= left || s.frame == nil {
+		if left >= 0 {
+			s.onAlt, s.shown = false, nil
+		} else if cleared >= 0 {
+			s.onAlt, s.shown = true, nil
+		}
+		if _, err := s.term.Write(p); err != nil {
+			return 0, err
+		}
+		return n, nil
+	}
+	s.onAlt, s.shown, s.clear = true, nil, false
+	s.out.Reset()
+	s.out.WriteString(ansi.SetModeSynchronizedOutput)
+	s.out.Write(p)
+	s.paintLines()
+	s.out.WriteString(ansi.ResetModeSynchronizedOutput)
+	if _, err := s.term.Write(s.out.Bytes()); err != nil {
+		s.shown, s.clear = nil, true
+		return 0, err
 	}
 	return n, nil
 }
@@ -120,12 +143,36 @@ func (s *lineScreen) draw(frame string, width, height int) {
 // paint writes the lines of the frame that differ from the screen's.
 // s.mu is held.
 func (s *lineScreen) paint() {
-	if !s.live || s.frame == nil {
-		return
+	if !s.onAlt {
+		if s.started || s.width == 0 || s.height == 0 {
+			return
+		}
+		// The first frame: up at once, rather than on Bubble Tea's
+		// first tick, which then clears the screen and has it drawn
+		// again (see passThrough).
+		s.out.Reset()
+		s.out.WriteString(ansi.SetModeAltScreenSaveCursor + ansi.HideCursor)
+		s.term.Write(s.out.Bytes())
+		s.onAlt, s.entered, s.shown, s.clear = true, true, nil, true
 	}
+	s.started = true
 	s.out.Reset()
 	s.out.WriteString(ansi.SetModeSynchronizedOutput)
 	start := s.out.Len()
+	s.paintLines()
+	if s.out.Len() == start {
+		return
+	}
+	s.out.WriteString(ansi.ResetModeSynchronizedOutput)
+	// A failed write leaves the screen unknown: the next frame draws it
+	// all. Bubble Tea sees the terminal's failure on its own next write.
+	if _, err := s.term.Write(s.out.Bytes()); err != nil {
+		s.shown, s.clear = nil, true
+	}
+}
+
+// paintLines adds to s.out what turns the screen into the frame.
+func (s *lineScreen) paintLines() {
 	if s.clear {
 		s.out.WriteString(ansi.CursorHomePosition + ansi.EraseEntireScreen)
 		s.clear = false
@@ -138,20 +185,22 @@ func (s *lineScreen) paint() {
 		if y < len(s.shown) {
 			old = s.shown[y]
 		}
-		if line == old {
-			continue
+		if line != old {
+			s.writeLine(y, line)
 		}
-		s.writeLine(y, line)
 	}
 	s.shown = s.frame
-	if s.out.Len() == start {
-		return
-	}
-	s.out.WriteString(ansi.ResetModeSynchronizedOutput)
-	// A failed write leaves the screen unknown: the next frame draws it
-	// all. Bubble Tea sees the terminal's failure on its own next write.
-	if _, err := s.term.Write(s.out.Bytes()); err != nil {
-		s.shown, s.clear = nil, true
+}
+
+// close leaves the alternate screen if cairn entered it and Bubble Tea
+// did not take it over and leave it (a program stopped before its first
+// frame); the terminal is as it was.
+func (s *lineScreen) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.entered && s.onAlt {
+		s.term.WriteString(ansi.ResetModeAltScreenSaveCursor + ansi.ShowCursor)
+		s.onAlt = false
 	}
 }
 

@@ -113,23 +113,34 @@ func TestLineScreenWritesOnlyChangedLines(t *testing.T) {
 	term := newTestTerm(20, 4)
 	var at int64
 
-	// Nothing is drawn before Bubble Tea has the alternate screen up.
+	// The first frame puts the alternate screen up and is drawn at once.
 	s.draw(frameOf("one", "two", "three", "four"), 20, 4)
-	if out := written(t, f, &at); len(out) != 0 {
-		t.Fatalf("drew before the screen was up: %q", out)
+	out := written(t, f, &at)
+	if !strings.HasPrefix(string(out), ansi.SetModeAltScreenSaveCursor) {
+		t.Fatalf("the first frame was drawn without the alternate screen: %q", out)
 	}
-	// Bubble Tea clears it: the frame is drawn whole in the same write.
+	term.feed(out)
+	if got, want := term.screen(), []string{"one", "two", "three", "four"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the first frame shows %q, want %q", got, want)
+	}
+	// Bubble Tea's first frame enters the alternate screen, which is
+	// left out (it would save the cursor again), and clears it: the frame
+	// is drawn again in the same write.
 	if _, err := s.Output().Write([]byte(ansi.SetModeAltScreenSaveCursor + ansi.CursorHomePosition + ansi.EraseEntireScreen)); err != nil {
 		t.Fatal(err)
 	}
-	term.feed(written(t, f, &at))
+	out = written(t, f, &at)
+	if strings.Contains(string(out), ansi.SetModeAltScreenSaveCursor) {
+		t.Fatalf("the alternate screen was entered twice: %q", out)
+	}
+	term.feed(out)
 	if got, want := term.screen(), []string{"one", "two", "three", "four"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("after the clear the screen shows %q, want %q", got, want)
 	}
 
 	// One line changes: one line is written.
 	s.draw(frameOf("one", "two!", "three", "four"), 20, 4)
-	out := written(t, f, &at)
+	out = written(t, f, &at)
 	if n := strings.Count(string(out), "H"); n != 1 || !strings.Contains(string(out), ansi.CursorPosition(1, 2)) {
 		t.Fatalf("a frame with row 2 changed wrote %q, want row 2 alone", out)
 	}
@@ -227,8 +238,9 @@ func (m *screenModel) View() tea.View {
 }
 
 // TestLineScreenUnderBubbleTea runs a program whose frames a lineScreen
-// draws: the screen Bubble Tea leaves at the end shows the last frame, and
-// Bubble Tea cleared it once, on start.
+// draws: the screen Bubble Tea leaves at the end shows the last frame, the
+// alternate screen was entered once, and the screen was cleared twice,
+// for the first frame and by Bubble Tea's first, never on its ticks.
 func TestLineScreenUnderBubbleTea(t *testing.T) {
 	f := terminalFile(t)
 	s := newLineScreen(f, colorprofile.TrueColor)
@@ -243,11 +255,43 @@ func TestLineScreenUnderBubbleTea(t *testing.T) {
 	}
 	term := newTestTerm(20, 3)
 	var at int64
-	term.feed(written(t, f, &at))
+	out := written(t, f, &at)
+	term.feed(out)
 	if got, want := term.left, []string{"stream", "tok 29", "footer"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("Bubble Tea left a screen showing %q, want %q", got, want)
 	}
-	if term.clears != 1 {
-		t.Fatalf("the screen was cleared %d times, want once", term.clears)
+	if term.clears != 2 {
+		t.Fatalf("the screen was cleared %d times, want twice", term.clears)
+	}
+	if n := strings.Count(string(out), ansi.SetModeAltScreenSaveCursor); n != 1 {
+		t.Fatalf("the alternate screen was entered %d times, want once", n)
+	}
+}
+
+// TestLineScreenClose leaves the alternate screen cairn put up when Bubble
+// Tea never took it over (stopped before its first frame), and leaves
+// alone one Bubble Tea left.
+func TestLineScreenClose(t *testing.T) {
+	f := terminalFile(t)
+	s := newLineScreen(f, colorprofile.TrueColor)
+	var at int64
+	s.draw("frame", 10, 1)
+	written(t, f, &at)
+	s.close()
+	if out := string(written(t, f, &at)); !strings.Contains(out, ansi.ResetModeAltScreenSaveCursor) || !strings.Contains(out, ansi.ShowCursor) {
+		t.Fatalf("closing before Bubble Tea's first frame wrote %q", out)
+	}
+
+	f = terminalFile(t)
+	s = newLineScreen(f, colorprofile.TrueColor)
+	at = 0
+	s.draw("frame", 10, 1)
+	if _, err := s.Output().Write([]byte(ansi.EraseEntireScreen + ansi.ResetModeAltScreenSaveCursor)); err != nil {
+		t.Fatal(err)
+	}
+	written(t, f, &at)
+	s.close()
+	if out := written(t, f, &at); len(out) != 0 {
+		t.Fatalf("closing after Bubble Tea left the alternate screen wrote %q", out)
 	}
 }
