@@ -274,16 +274,15 @@ func oneLine(s string, w int) string {
 // editorView frames the editor between two rules whose colour tells the
 // mode: the thinking level, or bash mode.
 func (m *Model) editorView(w int) string {
-	rule := m.st.border
+	rule, kind := m.st.border, "border"
 	if m.ed.Mode() == editor.ModeBash {
-		rule = m.st.bash
+		rule, kind = m.st.bash, "bash"
 	} else if m.foot.model.Reasoning {
-		rule = m.st.thinkingLevel(m.foot.thinking)
+		rule, kind = m.st.thinkingLevel(m.foot.thinking), "thinking "+string(m.foot.thinking)
 	}
-	line := rule.Render(strings.Repeat("─", max(w, 1)))
+	line := m.rules.rule(m.st, kind, rule, "", w)
 	if m.ed.Mode() == editor.ModeBash {
-		label := rule.Render("── shell ") + rule.Render(strings.Repeat("─", max(w-9, 1)))
-		return label + "\n" + m.ed.View() + "\n" + line
+		return m.rules.rule(m.st, kind, rule, "── shell ", w) + "\n" + m.ed.View() + "\n" + line
 	}
 	return line + "\n" + m.ed.View() + "\n" + line
 }
