@@ -59,6 +59,15 @@ type lineScreen struct {
 // on every tick.)
 const blankFrame = " "
 
+// Every drawing is one synchronized update (the terminal shows it whole),
+// with automatic wrap off: a line the terminal measures wider than cairn
+// did (an emoji, say) loses its end at the edge instead of running into
+// the next row.
+const (
+	beginDrawing = ansi.SetModeSynchronizedOutput + ansi.ResetModeAutoWrap
+	endDrawing   = ansi.SetModeAutoWrap + ansi.ResetModeSynchronizedOutput
+)
+
 // newLineScreen draws on term in colour profile p.
 func newLineScreen(term *os.File, p colorprofile.Profile) *lineScreen {
 	s := &lineScreen{term: term, profile: p}
@@ -112,8 +121,9 @@ func (s *lineScreen) passThrough(p []byte) (int, error) {
 	s.out.Reset()
 	s.out.WriteString(ansi.SetModeSynchronizedOutput)
 	s.out.Write(p)
+	s.out.WriteString(ansi.ResetModeAutoWrap)
 	s.paintLines()
-	s.out.WriteString(ansi.ResetModeSynchronizedOutput)
+	s.out.WriteString(endDrawing)
 	if _, err := s.term.Write(s.out.Bytes()); err != nil {
 		s.shown, s.clear = nil, true
 		return 0, err
@@ -157,13 +167,13 @@ func (s *lineScreen) paint() {
 	}
 	s.started = true
 	s.out.Reset()
-	s.out.WriteString(ansi.SetModeSynchronizedOutput)
+	s.out.WriteString(beginDrawing)
 	start := s.out.Len()
 	s.paintLines()
 	if s.out.Len() == start {
 		return
 	}
-	s.out.WriteString(ansi.ResetModeSynchronizedOutput)
+	s.out.WriteString(endDrawing)
 	// A failed write leaves the screen unknown: the next frame draws it
 	// all. Bubble Tea sees the terminal's failure on its own next write.
 	if _, err := s.term.Write(s.out.Bytes()); err != nil {
