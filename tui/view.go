@@ -217,8 +217,26 @@ func (m *Model) workingView(w int) string {
 		state = m.retry.text(m.now())
 		detail = oneLine(m.retry.err, 60)
 	}
-	text := m.st.accent.Render(m.spinner()+" "+state) + m.st.muted.Render(" "+detail+" · "+hint)
-	return " " + ansi.Truncate(text, w-1, "…")
+	return m.working.line(m.st, w, m.spinner()+" "+state, " "+detail+" · "+hint)
+}
+
+// workingLine is the working line's last drawing and what it was drawn
+// from: streamed frames come faster than its spinner and clock change.
+type workingLine struct {
+	st          *styles
+	w           int
+	state, rest string
+	text        string
+}
+
+// line draws the working line at width w: state in the accent colour,
+// then rest, muted.
+func (c *workingLine) line(st *styles, w int, state, rest string) string {
+	if c.st != st || c.w != w || c.state != state || c.rest != rest {
+		text := st.accent.Render(state) + st.muted.Render(rest)
+		*c = workingLine{st: st, w: w, state: state, rest: rest, text: " " + ansi.Truncate(text, w-1, "…")}
+	}
+	return c.text
 }
 
 // scrolledView is the marker shown while the transcript is scrolled back:
