@@ -65,7 +65,7 @@ func (m *Model) startBash(text string) tea.Cmd {
 	opts := bashmode.Options{Dir: m.opts.Cwd, Shell: m.opts.Shell, Sandbox: m.opts.Sandbox, Cols: max(m.width-4, 20), Rows: max(m.height-8, 5)}
 	if bashmode.Interactive(command) {
 		m.say(core.NotifyInfo, "$ "+command+"  (full screen)")
-		c := bashmode.Command(command, opts)
+		c := m.onTerminal(bashmode.Command(command, opts))
 		return tea.ExecProcess(c, func(err error) tea.Msg { return interactiveDoneMsg{command: command, err: err} })
 	}
 	run, err := bashmode.Start(context.Background(), command, opts)

@@ -75,7 +75,7 @@ func (m *Model) onExternalFile(msg externalFileMsg) tea.Cmd {
 	if run == nil {
 		run = tea.ExecProcess
 	}
-	return run(editorCommand(msg.program, msg.path), func(err error) tea.Msg {
+	return run(m.onTerminal(editorCommand(msg.program, msg.path)), func(err error) tea.Msg {
 		defer os.Remove(msg.path)
 		if err != nil {
 			return externalEditedMsg{err: editorError(msg.program, err)}

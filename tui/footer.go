@@ -31,6 +31,8 @@ type footer struct {
 	answeredBy string
 	// processes counts the running background commands (processes.go).
 	processes int
+	// drawn is the last drawing, kept for the next frame (see drawnFooter).
+	drawn drawnFooter
 }
 
 func newFooter(opts Options) footer {
@@ -123,8 +125,12 @@ func (m *Model) footerView(w int) string {
 	if f.processes > 0 {
 		right += fmt.Sprintf(" • %d bg", f.processes)
 	}
-	line1 := m.st.muted.Render(ansi.Truncate(left, w, "…"))
 	statsText := strings.Join(stats, " ")
+	key := footerKey{st: m.st, w: w, left: left, stats: statsText, right: right}
+	if f.drawn.key == key {
+		return f.drawn.text
+	}
+	line1 := m.st.muted.Render(ansi.Truncate(left, w, "…"))
 	gap := w - ansi.StringWidth(statsText) - ansi.StringWidth(right)
 	var line2 string
 	if gap >= 2 {
@@ -132,7 +138,23 @@ func (m *Model) footerView(w int) string {
 	} else {
 		line2 = m.st.muted.Render(ansi.Truncate(statsText+"  "+right, w, "…"))
 	}
-	return line1 + "\n" + line2
+	f.drawn = drawnFooter{key: key, text: line1 + "\n" + line2}
+	return f.drawn.text
+}
+
+// drawnFooter is the footer's last drawing and the text it was drawn from:
+// the footer rarely changes while an answer streams, and styling its two
+// screen-wide lines on every frame was a fifth of a frame's drawing.
+type drawnFooter struct {
+	key  footerKey
+	text string
+}
+
+// footerKey is what the footer's drawing depends on.
+type footerKey struct {
+	st                 *styles
+	w                  int
+	left, stats, right string
 }
 
 // formatCount writes a count briefly: 950, 12.3k, 1.2M.

@@ -30,6 +30,9 @@ type frameClock struct {
 	ticking  bool      // a frame tick is scheduled
 	due      time.Time // when the scheduled tick comes
 	draws    int       // frames drawn, for tests
+	// screen draws the frames on the terminal; nil leaves them to
+	// Bubble Tea (tests, and output that is not a terminal).
+	screen *lineScreen
 }
 
 // changed marks the frame out of date: the next View draws.

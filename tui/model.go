@@ -86,6 +86,8 @@ type Model struct {
 
 	frames   frameClock   // when the screen is drawn again
 	welcome  welcomeCache // the empty transcript's text, drawn
+	rules    ruleCache    // the editor's rules, drawn
+	working  workingLine  // the working line, drawn
 	lastSpin time.Time
 
 	// mcpVersion is the MCP servers' version the command list was made

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"io"
+	"os"
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
@@ -89,6 +90,11 @@ type Options struct {
 	// Unknown (the zero value) draws the theme as it is and leaves
 	// conversion to Bubble Tea.
 	ColorProfile colorprofile.Profile
+	// Terminal is the terminal the TUI runs on, when it is one: cairn
+	// then draws its frames there itself, writing only the lines that
+	// changed (see lineScreen), and Bubble Tea writes everything else
+	// there. nil leaves the drawing to Bubble Tea and its output.
+	Terminal *os.File
 	// Alert is how to tell the person that cairn needs them (a run ended,
 	// a question waits) while their terminal is not focused; the zero
 	// value sends nothing. See ChooseAlert.

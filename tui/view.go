@@ -27,7 +27,13 @@ func (m *Model) View() tea.View {
 func (m *Model) drawView() tea.View {
 	// Backgrounds are written out, never left to the terminal's erase
 	// (see solidBackgrounds).
-	v := tea.NewView(solidBackgrounds(m.render()))
+	content := solidBackgrounds(m.render())
+	if s := m.frames.screen; s != nil {
+		// cairn draws the frame; Bubble Tea keeps a blank one.
+		s.draw(content, m.width, m.height)
+		content = blankFrame
+	}
+	v := tea.NewView(content)
 	v.AltScreen = true
 	if !m.opts.NoMouse {
 		// The wheel scrolls the transcript; selecting text then takes
@@ -211,8 +217,26 @@ func (m *Model) workingView(w int) string {
 		state = m.retry.text(m.now())
 		detail = oneLine(m.retry.err, 60)
 	}
-	text := m.st.accent.Render(m.spinner()+" "+state) + m.st.muted.Render(" "+detail+" · "+hint)
-	return " " + ansi.Truncate(text, w-1, "…")
+	return m.working.line(m.st, w, m.spinner()+" "+state, " "+detail+" · "+hint)
+}
+
+// workingLine is the working line's last drawing and what it was drawn
+// from: streamed frames come faster than its spinner and clock change.
+type workingLine struct {
+	st          *styles
+	w           int
+	state, rest string
+	text        string
+}
+
+// line draws the working line at width w: state in the accent colour,
+// then rest, muted.
+func (c *workingLine) line(st *styles, w int, state, rest string) string {
+	if c.st != st || c.w != w || c.state != state || c.rest != rest {
+		text := st.accent.Render(state) + st.muted.Render(rest)
+		*c = workingLine{st: st, w: w, state: state, rest: rest, text: " " + ansi.Truncate(text, w-1, "…")}
+	}
+	return c.text
 }
 
 // scrolledView is the marker shown while the transcript is scrolled back:
@@ -268,16 +292,15 @@ func oneLine(s string, w int) string {
 // editorView frames the editor between two rules whose colour tells the
 // mode: the thinking level, or bash mode.
 func (m *Model) editorView(w int) string {
-	rule := m.st.border
+	rule, kind := m.st.border, "border"
 	if m.ed.Mode() == editor.ModeBash {
-		rule = m.st.bash
+		rule, kind = m.st.bash, "bash"
 	} else if m.foot.model.Reasoning {
-		rule = m.st.thinkingLevel(m.foot.thinking)
+		rule, kind = m.st.thinkingLevel(m.foot.thinking), "thinking "+string(m.foot.thinking)
 	}
-	line := rule.Render(strings.Repeat("─", max(w, 1)))
+	line := m.rules.rule(m.st, kind, rule, "", w)
 	if m.ed.Mode() == editor.ModeBash {
-		label := rule.Render("── shell ") + rule.Render(strings.Repeat("─", max(w-9, 1)))
-		return label + "\n" + m.ed.View() + "\n" + line
+		return m.rules.rule(m.st, kind, rule, "── shell ", w) + "\n" + m.ed.View() + "\n" + line
 	}
 	return line + "\n" + m.ed.View() + "\n" + line
 }

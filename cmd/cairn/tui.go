@@ -104,6 +104,9 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	if a.noCredentials {
 		o.FirstRun = firstRunHelp(a.cat, env)
 	}
+	if f, ok := streams.Out.(*os.File); ok && isTerminal(f) {
+		o.Terminal = f // cairn draws its frames there itself
+	}
 	if err := tui.Run(ctx, o, tea.WithInput(streams.In), tea.WithOutput(streams.Out)); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure

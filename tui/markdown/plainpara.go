@@ -64,8 +64,11 @@ func (r *Renderer) learnPlainLine() plainLine {
 // glamour: the words wrapped greedily at the Renderer's width, each line
 // between the learnt prefix and suffix. It costs a copy of the text, where
 // glamour costs hundreds of allocations a line. ok is false when src is not
-// a simple paragraph or the Renderer's lines are not simply styled.
+// a simple paragraph or the Renderer's lines are not simply styled. Spaces
+// at the end are dropped first, as markdown drops them from a paragraph's
+// end: a streaming paragraph cut after a word ends in one.
 func (r *Renderer) renderPlainParagraph(src []byte) (string, bool) {
+	src = bytes.TrimRight(src, " ")
 	if !simpleParagraph(src, r.width) {
 		return "", false
 	}

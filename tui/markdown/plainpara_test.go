@@ -67,6 +67,8 @@ func TestNotSimpleParagraphs(t *testing.T) {
 func FuzzPlainParagraph(f *testing.F) {
 	f.Add("Hello world, this is fine.", 30)
 	f.Add("tok tok tok tok tok tok tok tok", 10)
+	f.Add("tok tok tok tok tok tok tok tok ", 10)
+	f.Add("trailing spaces   ", 30)
 	f.Add("Start wwwwwwwwwwwwwwwwwwwwwwwwwwwwww x", 30)
 	f.Fuzz(func(t *testing.T, s string, width int) {
 		width = minWidth + (width%100+100)%100
@@ -79,4 +81,25 @@ func FuzzPlainParagraph(f *testing.F) {
 			t.Fatalf("%q at %d:\ndrawn as %q\nglamour:  %q", s, width, got, want)
 		}
 	})
+}
+
+// TestPlainParagraphWithTrailingSpaces draws a streaming paragraph cut
+// after a word, as paraTail and a stream's open block hand it over, without
+// glamour and as glamour draws it.
+func TestPlainParagraphWithTrailingSpaces(t *testing.T) {
+	for _, width := range []int{10, 29, 118} {
+		r := New(darkPalette, width)
+		for n := 1; n < 80; n += 7 {
+			for _, tail := range []string{" ", "   "} {
+				src := []byte(strings.Repeat("tok ", n-1) + "tok" + tail)
+				got, ok := r.renderPlainParagraph(src)
+				if !ok {
+					t.Fatalf("%q at %d was not drawn as a plain paragraph", src, width)
+				}
+				if want := r.renderGlamour(src); got != want {
+					t.Fatalf("%q at %d:\ndrawn as %q\nglamour:  %q", src, width, got, want)
+				}
+			}
+		}
+	}
 }
