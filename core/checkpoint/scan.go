@@ -55,8 +55,13 @@ func (s *Store) scanLocked(ctx context.Context) (*scan, Hash, error) {
 	if s.hasLast {
 		prev = &Entry{Kind: KindDir, Hash: s.last}
 	}
+	s.beginPack()
 	h, err := sc.dir("", prev)
 	if err != nil {
+		_ = s.endPack(false)
+		return nil, h, err
+	}
+	if err := s.endPack(true); err != nil {
 		return nil, h, err
 	}
 	s.last, s.hasLast = h, true
@@ -204,7 +209,7 @@ func (sc *scan) file(rel string, e Entry, old *Entry) Entry {
 	// is kept as read, and its size says so.
 	e.Size = int64(len(data))
 	h := hashOf(data)
-	wrote, err := sc.s.writeObject("blobs", h, data)
+	wrote, err := sc.s.writeObject(objBlob, h, data)
 	if err != nil {
 		return sc.unkeep(rel, e, "could not be stored: "+errText(err))
 	}
