@@ -26,6 +26,8 @@ type scan struct {
 	// storeInside says the store lies inside the project (and must be
 	// left out of it).
 	storeInside bool
+	// lists lists the directories, ahead of the walk.
+	lists *prefetcher
 }
 
 // Record scans the project and saves a checkpoint of what is there now.
@@ -55,6 +57,10 @@ func (s *Store) scanLocked(ctx context.Context) (*scan, Hash, error) {
 	if s.hasLast {
 		prev = &Entry{Kind: KindDir, Hash: s.last}
 	}
+	sc.lists = newPrefetcher(s.root, func(dirAbs string) func(string) bool {
+		return func(name string) bool { return sc.skipped(name, dirAbs) }
+	})
+	defer sc.lists.stop()
 	s.beginPack()
 	h, err := sc.dir("", prev)
 	if err != nil {
@@ -68,10 +74,11 @@ func (s *Store) scanLocked(ctx context.Context) (*scan, Hash, error) {
 	return sc, h, nil
 }
 
-// skipped reports whether rel (slash-separated, relative to the project)
-// is left out of checkpoints: .git directories (and worktrees' .git
-// files), and the store itself when it lies inside the project.
-func (sc *scan) skipped(name, dirAbs, rel string) bool {
+// skipped reports whether the entry name of the directory dirAbs is left
+// out of checkpoints: .git directories (and worktrees' .git files), and
+// the store itself when it lies inside the project. It is called from
+// several goroutines.
+func (sc *scan) skipped(name, dirAbs string) bool {
 	if name == ".git" {
 		return true
 	}
@@ -90,39 +97,15 @@ func (sc *scan) dir(rel string, old *Entry) (Hash, error) {
 		// A damaged or missing previous tree only costs a full read.
 		prev, _ = sc.s.tree(old.Hash)
 	}
-	abs := filepath.Join(sc.s.root, filepath.FromSlash(rel))
-	f, err := os.Open(abs)
+	stats, err := sc.lists.get(rel)
 	if err != nil {
 		return Hash{}, err
 	}
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		_ = f.Close()
-		return Hash{}, err
-	}
-	slices.Sort(names)
-	// Stat everything first, then close the directory before going
-	// down, so a deep tree holds one descriptor at a time.
-	stats := make([]Entry, 0, len(names))
-	var failed []int
-	for _, name := range names {
-		if sc.skipped(name, abs, rel) {
-			continue
-		}
-		e, err := lstatAt(f, name)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				continue // gone since the listing
-			}
-			failed = append(failed, len(stats))
-			e = Entry{Name: name, Reason: "could not be examined: " + errText(err)}
-		}
-		stats = append(stats, e)
-	}
-	_ = f.Close()
-	t := make(Tree, 0, len(stats))
-	for i, e := range stats {
-		if slices.Contains(failed, i) {
+	// The tree is built in place over the listing: entry i is written
+	// after stats[i] is read, never before.
+	t := stats[:0]
+	for _, e := range stats {
+		if e.Kind == KindUnkept {
 			t = append(t, sc.unkeep(join(rel, e.Name), Entry{Name: e.Name}, e.Reason))
 			continue
 		}

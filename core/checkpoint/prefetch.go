@@ -1,0 +1,130 @@
+package checkpoint
+
+import (
+	"path/filepath"
+	"runtime"
+	"sync"
+)
+
+// maxListers bounds the goroutines that list directories ahead of a scan.
+const maxListers = 3
+
+// prefetcher lists a scan's directories ahead of it on the other cores:
+// listing and stating every entry is nearly all a scan's time, and the
+// walk that compares, reads and stores (in walk order, for the limits)
+// stays on one goroutine. The walk asks for each directory with get; a
+// directory no lister has started yet it lists itself.
+type prefetcher struct {
+	root string
+	skip func(dirAbs string) func(name string) bool
+	// buf is the walk's own getdents buffer.
+	buf []byte
+
+	mu      sync.Mutex
+	wake    *sync.Cond
+	pending []string // directories to list, next last
+	dirs    map[string]*listing
+	stopped bool
+	listers int
+	wg      sync.WaitGroup
+}
+
+// listing is one directory's entries, as listDir returns them.
+type listing struct {
+	ents []Entry
+	err  error
+	done chan struct{}
+}
+
+// newPrefetcher starts listers for the scan of root (none on one core);
+// stop ends them.
+func newPrefetcher(root string, skip func(dirAbs string) func(name string) bool) *prefetcher {
+	p := &prefetcher{root: root, skip: skip, buf: make([]byte, dirBufSize), dirs: map[string]*listing{}}
+	p.wake = sync.NewCond(&p.mu)
+	p.listers = min(runtime.GOMAXPROCS(0)-1, maxListers)
+	for range p.listers {
+		p.wg.Add(1)
+		go p.lister()
+	}
+	return p
+}
+
+// get returns the entries of the directory rel (slash-separated, relative
+// to the root), listing it now unless a lister has.
+func (p *prefetcher) get(rel string) ([]Entry, error) {
+	p.mu.Lock()
+	l, claimed := p.dirs[rel]
+	if !claimed {
+		l = &listing{done: make(chan struct{})}
+		p.dirs[rel] = l
+	}
+	p.mu.Unlock()
+	if !claimed {
+		p.fill(rel, l, p.buf)
+	}
+	<-l.done
+	p.mu.Lock()
+	delete(p.dirs, rel)
+	p.mu.Unlock()
+	return l.ents, l.err
+}
+
+// lister lists pending directories until stop.
+func (p *prefetcher) lister() {
+	defer p.wg.Done()
+	buf := make([]byte, dirBufSize)
+	for {
+		p.mu.Lock()
+		for len(p.pending) == 0 && !p.stopped {
+			p.wake.Wait()
+		}
+		if p.stopped {
+			p.mu.Unlock()
+			return
+		}
+		rel := p.pending[len(p.pending)-1]
+		p.pending = p.pending[:len(p.pending)-1]
+		_, claimed := p.dirs[rel]
+		var l *listing
+		if !claimed {
+			l = &listing{done: make(chan struct{})}
+			p.dirs[rel] = l
+		}
+		p.mu.Unlock()
+		if !claimed {
+			p.fill(rel, l, buf)
+		}
+	}
+}
+
+// fill lists rel into l and queues its subdirectories, first one next.
+func (p *prefetcher) fill(rel string, l *listing, buf []byte) {
+	abs := filepath.Join(p.root, filepath.FromSlash(rel))
+	l.ents, l.err = listDir(abs, rel == "", buf, p.skip(abs))
+	close(l.done)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped || p.listers <= 0 {
+		return
+	}
+	queued := false
+	for i := len(l.ents) - 1; i >= 0; i-- {
+		if l.ents[i].Kind == 0 && l.ents[i].Mode.IsDir() {
+			p.pending = append(p.pending, join(rel, l.ents[i].Name))
+			queued = true
+		}
+	}
+	if queued {
+		p.wake.Broadcast()
+	}
+}
+
+// stop ends the listers and waits for them.
+func (p *prefetcher) stop() {
+	p.mu.Lock()
+	p.stopped = true
+	p.pending = nil
+	p.wake.Broadcast()
+	p.mu.Unlock()
+	p.wg.Wait()
+}
