@@ -63,10 +63,11 @@ func (p *prefetcher) get(rel string) ([]Entry, error) {
 		p.fill(rel, l, p.buf)
 	}
 	<-l.done
-	p.mu.Lock()
-	delete(p.dirs, rel)
-	p.mu.Unlock()
-	return l.ents, l.err
+	// The listing stays claimed, so no lister lists it again; the walk
+	// owns its entries now.
+	ents, err := l.ents, l.err
+	l.ents = nil
+	return ents, err
 }
 
 // lister lists pending directories until stop.
@@ -100,23 +101,23 @@ func (p *prefetcher) lister() {
 // fill lists rel into l and queues its subdirectories, first one next.
 func (p *prefetcher) fill(rel string, l *listing, buf []byte) {
 	abs := filepath.Join(p.root, filepath.FromSlash(rel))
-	l.ents, l.err = listDir(abs, rel == "", buf, p.skip(abs))
-	close(l.done)
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.stopped || p.listers <= 0 {
-		return
-	}
-	queued := false
-	for i := len(l.ents) - 1; i >= 0; i-- {
-		if l.ents[i].Kind == 0 && l.ents[i].Mode.IsDir() {
-			p.pending = append(p.pending, join(rel, l.ents[i].Name))
-			queued = true
+	ents, err := listDir(abs, rel == "", buf, p.skip(abs))
+	if p.listers > 0 {
+		p.mu.Lock()
+		n := len(p.pending)
+		for i := len(ents) - 1; i >= 0; i-- {
+			if ents[i].Kind == 0 && ents[i].Mode.IsDir() {
+				p.pending = append(p.pending, join(rel, ents[i].Name))
+			}
 		}
+		if len(p.pending) > n && !p.stopped {
+			p.wake.Broadcast()
+		}
+		p.mu.Unlock()
 	}
-	if queued {
-		p.wake.Broadcast()
-	}
+	// Written before done is closed, read after: done orders them.
+	l.ents, l.err = ents, err
+	close(l.done)
 }
 
 // stop ends the listers and waits for them.
