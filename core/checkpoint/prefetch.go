@@ -22,7 +22,7 @@ type prefetcher struct {
 
 	mu      sync.Mutex
 	wake    *sync.Cond
-	pending []string // directories to list, next last
+	pending []string // directories to list, in the order found
 	dirs    map[string]*listing
 	stopped bool
 	listers int
@@ -83,8 +83,11 @@ func (p *prefetcher) lister() {
 			p.mu.Unlock()
 			return
 		}
-		rel := p.pending[len(p.pending)-1]
-		p.pending = p.pending[:len(p.pending)-1]
+		// The oldest queued is the one the walk reaches last: the walk
+		// goes forward from the first directory, the listers backward
+		// from the last, and they meet in the middle.
+		rel := p.pending[0]
+		p.pending = p.pending[1:]
 		_, claimed := p.dirs[rel]
 		var l *listing
 		if !claimed {
@@ -98,14 +101,14 @@ func (p *prefetcher) lister() {
 	}
 }
 
-// fill lists rel into l and queues its subdirectories, first one next.
+// fill lists rel into l and queues its subdirectories.
 func (p *prefetcher) fill(rel string, l *listing, buf []byte) {
 	abs := filepath.Join(p.root, filepath.FromSlash(rel))
 	ents, err := listDir(abs, rel == "", buf, p.skip(abs))
 	if p.listers > 0 {
 		p.mu.Lock()
 		n := len(p.pending)
-		for i := len(ents) - 1; i >= 0; i-- {
+		for i := len(ents) - 1; i >= 0; i-- { // last first: the walk reaches it last
 			if ents[i].Kind == 0 && ents[i].Mode.IsDir() {
 				p.pending = append(p.pending, join(rel, ents[i].Name))
 			}

@@ -104,14 +104,19 @@ func (sc *scan) dir(rel string, old *Entry) (Hash, error) {
 	// The tree is built in place over the listing: entry i is written
 	// after stats[i] is read, never before.
 	t := stats[:0]
+	j := 0 // prev[j] is the first previous entry not before e
 	for _, e := range stats {
 		if e.Kind == KindUnkept {
 			t = append(t, sc.unkeep(join(rel, e.Name), Entry{Name: e.Name}, e.Reason))
 			continue
 		}
+		// Both are in name order: one pass finds each previous entry.
+		for j < len(prev) && prev[j].Name < e.Name {
+			j++
+		}
 		var old *Entry
-		if prev != nil {
-			old = prev.find(e.Name)
+		if j < len(prev) && prev[j].Name == e.Name {
+			old = &prev[j]
 		}
 		if e.Mode.IsRegular() && old != nil && old.Kind == KindFile && old.sameStat(&e) && sc.fits(e.Size) {
 			// The common case, unchanged: no path is built, nothing read.
