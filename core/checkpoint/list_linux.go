@@ -47,7 +47,7 @@ func listDir(abs string, follow bool, buf []byte, skip func(name string) bool) (
 		_, _, names = unix.ParseDirent(buf[:n], -1, names)
 	}
 	slices.Sort(names)
-	out := make([]Entry, 0, len(names))
+	out := entriesFor(len(names))
 	for _, name := range names {
 		if skip(name) {
 			continue

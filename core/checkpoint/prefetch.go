@@ -132,3 +132,22 @@ func (p *prefetcher) stop() {
 	p.mu.Unlock()
 	p.wg.Wait()
 }
+
+// entryLists keeps the entry slices of directories a scan found unchanged
+// (nearly all of them) for the next listings, so a scan of a tree that
+// changed little allocates little but names.
+var entryLists sync.Pool
+
+// entriesFor returns an empty slice with room for n entries.
+func entriesFor(n int) []Entry {
+	if p, _ := entryLists.Get().(*[]Entry); p != nil && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]Entry, 0, n)
+}
+
+// recycle gives back a slice no one uses any more.
+func recycle(s []Entry) {
+	clear(s[:cap(s)]) // let go of the names it holds
+	entryLists.Put(&s)
+}

@@ -131,9 +131,13 @@ func (sc *scan) dir(rel string, old *Entry) (Hash, error) {
 		return Hash{}, err
 	}
 	if prev != nil && slices.Equal(t, prev) {
+		recycle(t)
 		return old.Hash, nil
 	}
-	return sc.s.putTree(t)
+	// The store keeps the tree: a copy of its own size, not the listing.
+	kept := slices.Clone(t)
+	recycle(t)
+	return sc.s.putTree(kept)
 }
 
 // entry completes e (stat fields filled) for the path rel.

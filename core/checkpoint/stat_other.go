@@ -35,7 +35,7 @@ func listDir(abs string, follow bool, _ []byte, skip func(name string) bool) ([]
 		return nil, err
 	}
 	slices.Sort(names)
-	out := make([]Entry, 0, len(names))
+	out := entriesFor(len(names))
 	for _, name := range names {
 		if skip(name) {
 			continue
