@@ -17,8 +17,14 @@
 // left out of checkpoints entirely: they are never read, changed or
 // removed.
 //
+// The objects a scan finds new go into one pack file (blobs compressed
+// when that pays), so a checkpoint creates two files whatever changed:
+// its pack and its record. Creating files is what a checkpoint used to
+// spend most of its time on. Stores of older cairns, one file per object,
+// are still read and collected.
+//
 // Every file the store writes goes through a temporary file and a rename,
-// and a checkpoint record is written last, after the objects it names, so
-// a crash at any point leaves the store valid (perhaps with objects no
-// record names, which gc removes).
+// and a checkpoint record is written last, after the pack holding the
+// objects it names, so a crash at any point leaves the store valid
+// (perhaps with a pack no record names, which gc removes).
 package checkpoint

@@ -76,6 +76,125 @@ func (s *Store) gcLocked(protect func(id string) bool, grace time.Duration) (*GC
 	}
 	res.Kept = len(keep)
 	cutoff := time.Now().Add(-grace)
+	s.gcPacks(live, cutoff, res)
+	if s.loose {
+		s.gcLoose(live, cutoff, res)
+	}
+	// Temporary records a crash left behind.
+	if ents, err := os.ReadDir(filepath.Join(s.dir, "records")); err == nil {
+		for _, e := range ents {
+			if !strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".tmp") {
+				continue
+			}
+			if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) {
+				_ = os.Remove(filepath.Join(s.dir, "records", e.Name()))
+			}
+		}
+	}
+	return res, nil
+}
+
+// gcPacks drops the objects no kept checkpoint reaches from the packs
+// older than cutoff: a pack left with none is removed, one left with some
+// is rewritten with only those (the new pack is in place before the old
+// one goes, so a crash loses nothing). Unfinished and unreadable packs
+// are removed.
+func (s *Store) gcPacks(live map[Hash]bool, cutoff time.Time, res *GCResult) {
+	dir := filepath.Join(s.dir, packsDir)
+	names, _ := readDirNames(dir)
+	for _, name := range names {
+		unfinished := strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".pack.tmp")
+		if !unfinished && (strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".pack")) {
+			continue // not the store's
+		}
+		path := filepath.Join(dir, name)
+		info, err := os.Lstat(path)
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		size := info.Size()
+		if info.ModTime().After(cutoff) {
+			res.StoreBytes += size
+			continue
+		}
+		var entries []packEntry
+		if !unfinished {
+			entries, err = readPackFile(path)
+		}
+		if unfinished || err != nil {
+			if os.Remove(path) == nil {
+				res.Bytes += size
+			}
+			continue
+		}
+		var keep []packEntry
+		for _, e := range entries {
+			if live[e.Hash] {
+				keep = append(keep, e)
+			} else if e.Kind == objTree {
+				delete(s.trees, e.Hash)
+			}
+		}
+		newSize := size
+		switch {
+		case len(keep) == len(entries):
+		case len(keep) == 0:
+			if err := os.Remove(path); err != nil {
+				continue
+			}
+			newSize = 0
+		default:
+			if newSize, err = repack(path, keep); err != nil {
+				res.StoreBytes += size
+				continue
+			}
+		}
+		res.Objects += len(entries) - len(keep)
+		res.Bytes += size - newSize
+		res.StoreBytes += newSize
+	}
+	// Objects moved: read the index afresh.
+	s.index, s.read, s.packs = map[Hash]objLoc{}, map[string]bool{}, nil
+	s.loadPacks()
+}
+
+// repack writes the objects keep of the pack at path to a new pack, then
+// removes the old one; it returns the new pack's size.
+func repack(path string, keep []packEntry) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	pw := &packWriter{dir: filepath.Dir(path)}
+	for _, e := range keep {
+		stored := make([]byte, e.N)
+		if _, err := f.ReadAt(stored, e.Off); err != nil {
+			pw.abort()
+			return 0, err
+		}
+		if err := pw.put(e, stored); err != nil {
+			pw.abort()
+			return 0, err
+		}
+	}
+	np, _, err := pw.finish(newID(time.Now()))
+	if err != nil {
+		return 0, err
+	}
+	info, err := os.Stat(np)
+	if err != nil {
+		return 0, err
+	}
+	// Should the removal fail, both stay: the objects are twice in the
+	// store, and nothing is lost.
+	_ = os.Remove(path)
+	return info.Size(), nil
+}
+
+// gcLoose removes the loose objects (as older cairns stored them) no kept
+// checkpoint reaches, older than cutoff.
+func (s *Store) gcLoose(live map[Hash]bool, cutoff time.Time, res *GCResult) {
 	for _, kind := range []string{"blobs", "trees"} {
 		base := filepath.Join(s.dir, kind)
 		_ = filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
@@ -106,18 +225,6 @@ func (s *Store) gcLocked(protect func(id string) bool, grace time.Duration) (*GC
 			return nil
 		})
 	}
-	// Temporary records a crash left behind.
-	if ents, err := os.ReadDir(filepath.Join(s.dir, "records")); err == nil {
-		for _, e := range ents {
-			if !strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".tmp") {
-				continue
-			}
-			if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) {
-				_ = os.Remove(filepath.Join(s.dir, "records", e.Name()))
-			}
-		}
-	}
-	return res, nil
 }
 
 // reach marks the tree h and everything under it in seen and returns the

@@ -26,6 +26,8 @@ type scan struct {
 	// storeInside says the store lies inside the project (and must be
 	// left out of it).
 	storeInside bool
+	// lists lists the directories, ahead of the walk.
+	lists *prefetcher
 }
 
 // Record scans the project and saves a checkpoint of what is there now.
@@ -55,18 +57,28 @@ func (s *Store) scanLocked(ctx context.Context) (*scan, Hash, error) {
 	if s.hasLast {
 		prev = &Entry{Kind: KindDir, Hash: s.last}
 	}
+	sc.lists = newPrefetcher(s.root, func(dirAbs string) func(string) bool {
+		return func(name string) bool { return sc.skipped(name, dirAbs) }
+	})
+	defer sc.lists.stop()
+	s.beginPack()
 	h, err := sc.dir("", prev)
 	if err != nil {
+		_ = s.endPack(false)
+		return nil, h, err
+	}
+	if err := s.endPack(true); err != nil {
 		return nil, h, err
 	}
 	s.last, s.hasLast = h, true
 	return sc, h, nil
 }
 
-// skipped reports whether rel (slash-separated, relative to the project)
-// is left out of checkpoints: .git directories (and worktrees' .git
-// files), and the store itself when it lies inside the project.
-func (sc *scan) skipped(name, dirAbs, rel string) bool {
+// skipped reports whether the entry name of the directory dirAbs is left
+// out of checkpoints: .git directories (and worktrees' .git files), and
+// the store itself when it lies inside the project. It is called from
+// several goroutines.
+func (sc *scan) skipped(name, dirAbs string) bool {
 	if name == ".git" {
 		return true
 	}
@@ -85,45 +97,26 @@ func (sc *scan) dir(rel string, old *Entry) (Hash, error) {
 		// A damaged or missing previous tree only costs a full read.
 		prev, _ = sc.s.tree(old.Hash)
 	}
-	abs := filepath.Join(sc.s.root, filepath.FromSlash(rel))
-	f, err := os.Open(abs)
+	stats, err := sc.lists.get(rel)
 	if err != nil {
 		return Hash{}, err
 	}
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		_ = f.Close()
-		return Hash{}, err
-	}
-	slices.Sort(names)
-	// Stat everything first, then close the directory before going
-	// down, so a deep tree holds one descriptor at a time.
-	stats := make([]Entry, 0, len(names))
-	var failed []int
-	for _, name := range names {
-		if sc.skipped(name, abs, rel) {
-			continue
-		}
-		e, err := lstatAt(f, name)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				continue // gone since the listing
-			}
-			failed = append(failed, len(stats))
-			e = Entry{Name: name, Reason: "could not be examined: " + errText(err)}
-		}
-		stats = append(stats, e)
-	}
-	_ = f.Close()
-	t := make(Tree, 0, len(stats))
-	for i, e := range stats {
-		if slices.Contains(failed, i) {
+	// The tree is built in place over the listing: entry i is written
+	// after stats[i] is read, never before.
+	t := stats[:0]
+	j := 0 // prev[j] is the first previous entry not before e
+	for _, e := range stats {
+		if e.Kind == KindUnkept {
 			t = append(t, sc.unkeep(join(rel, e.Name), Entry{Name: e.Name}, e.Reason))
 			continue
 		}
+		// Both are in name order: one pass finds each previous entry.
+		for j < len(prev) && prev[j].Name < e.Name {
+			j++
+		}
 		var old *Entry
-		if prev != nil {
-			old = prev.find(e.Name)
+		if j < len(prev) && prev[j].Name == e.Name {
+			old = &prev[j]
 		}
 		if e.Mode.IsRegular() && old != nil && old.Kind == KindFile && old.sameStat(&e) && sc.fits(e.Size) {
 			// The common case, unchanged: no path is built, nothing read.
@@ -138,9 +131,13 @@ func (sc *scan) dir(rel string, old *Entry) (Hash, error) {
 		return Hash{}, err
 	}
 	if prev != nil && slices.Equal(t, prev) {
+		recycle(t)
 		return old.Hash, nil
 	}
-	return sc.s.putTree(t)
+	// The store keeps the tree: a copy of its own size, not the listing.
+	kept := slices.Clone(t)
+	recycle(t)
+	return sc.s.putTree(kept)
 }
 
 // entry completes e (stat fields filled) for the path rel.
@@ -204,7 +201,7 @@ func (sc *scan) file(rel string, e Entry, old *Entry) Entry {
 	// is kept as read, and its size says so.
 	e.Size = int64(len(data))
 	h := hashOf(data)
-	wrote, err := sc.s.writeObject("blobs", h, data)
+	wrote, err := sc.s.writeObject(objBlob, h, data)
 	if err != nil {
 		return sc.unkeep(rel, e, "could not be stored: "+errText(err))
 	}

@@ -3,18 +3,22 @@
 package checkpoint
 
 import (
+	"errors"
 	"io/fs"
-	"os"
 
 	"golang.org/x/sys/unix"
 )
 
-// lstatAt stats name in the open directory dir without following a link,
-// relative to the directory's descriptor: no path is resolved again and
-// nothing is allocated but the entry.
-func lstatAt(dir *os.File, name string) (Entry, error) {
+// fstatat stats name in the directory open as dirfd without following a
+// link, relative to the descriptor: no path is resolved again and nothing
+// is allocated but the entry.
+func fstatat(dirfd int, name string) (Entry, error) {
 	var st unix.Stat_t
-	if err := unix.Fstatat(int(dir.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+	err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	for errors.Is(err, unix.EINTR) {
+		err = unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	}
+	if err != nil {
 		return Entry{}, &fs.PathError{Op: "lstat", Path: name, Err: err}
 	}
 	e := Entry{Name: name, Mode: modeOf(uint32(st.Mode)), Size: st.Size, MTime: st.Mtim.Nano(), Inode: st.Ino}

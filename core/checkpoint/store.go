@@ -136,6 +136,9 @@ type Store struct {
 	// compares stats against.
 	last    Hash
 	hasLast bool
+	// head is the id of the newest record this Store wrote.
+	head string
+	objects
 }
 
 // Open returns the store of opts.Project in opts.Dir, creating the
@@ -164,12 +167,13 @@ func Open(opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints: store %s: %w", opts.Dir, err)
 	}
-	for _, sub := range []string{"blobs", "trees", "records"} {
+	for _, sub := range []string{packsDir, "records"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o700); err != nil {
 			return nil, fmt.Errorf("checkpoints: create store: %w", err)
 		}
 	}
 	s := &Store{opts: opts, dir: dir, root: root, trees: map[Hash]Tree{}}
+	s.openObjects(dir)
 	if cp, err := s.Head(); err == nil {
 		if h, err := ParseHash(cp.Root); err == nil {
 			s.last, s.hasLast = h, true
@@ -184,50 +188,17 @@ func (s *Store) Dir() string { return s.dir }
 // Project returns the directory whose files are recorded.
 func (s *Store) Project() string { return s.root }
 
-func (s *Store) objectPath(kind string, h Hash) string {
-	x := h.String()
-	return filepath.Join(s.dir, kind, x[:2], x[2:])
-}
-
-// writeObject stores b as an object of kind under hash h unless it is
-// there already, and reports whether it wrote it.
-func (s *Store) writeObject(kind string, h Hash, b []byte) (bool, error) {
-	p := s.objectPath(kind, h)
-	if _, err := os.Lstat(p); err == nil {
-		return false, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return false, err
-	}
-	if err := atomicfile.WriteUnsynced(p, b, 0o600); err != nil {
-		return false, fmt.Errorf("store %s %s: %w", kind, h, err)
-	}
-	return true, nil
-}
-
-// readBlob returns a blob's bytes, checked against its hash.
-func (s *Store) readBlob(h Hash) ([]byte, error) {
-	b, err := os.ReadFile(s.objectPath("blobs", h))
-	if err != nil {
-		return nil, fmt.Errorf("the stored copy is missing (%v)", err)
-	}
-	if hashOf(b) != h {
-		return nil, errors.New("the stored copy is damaged")
-	}
-	return b, nil
-}
-
 // tree returns the tree named h, from the cache or the store.
 func (s *Store) tree(h Hash) (Tree, error) {
 	if t, ok := s.trees[h]; ok {
 		return t, nil
 	}
-	b, err := os.ReadFile(s.objectPath("trees", h))
+	b, err := s.object(objTree, h)
+	if errors.Is(err, errDamaged) {
+		return nil, fmt.Errorf("tree %s: %w: %v", h, ErrBadTree, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read tree %s: %w", h, err)
-	}
-	if hashOf(b) != h {
-		return nil, fmt.Errorf("tree %s: %w: contents do not match the name", h, ErrBadTree)
 	}
 	t, err := DecodeTree(b)
 	if err != nil {
@@ -241,7 +212,7 @@ func (s *Store) tree(h Hash) (Tree, error) {
 func (s *Store) putTree(t Tree) (Hash, error) {
 	b := t.Encode()
 	h := hashOf(b)
-	if _, err := s.writeObject("trees", h, b); err != nil {
+	if _, err := s.writeObject(objTree, h, b); err != nil {
 		return h, err
 	}
 	s.trees[h] = t
@@ -270,7 +241,9 @@ func (s *Store) recordPath(id string) string {
 	return filepath.Join(s.dir, "records", id+".json")
 }
 
-// saveRecord writes cp's record, then HEAD naming it.
+// saveRecord writes cp's record. The newest record is the head: no
+// second file names it (stores of older cairns have a HEAD file, which
+// is no longer read).
 func (s *Store) saveRecord(cp *Checkpoint) error {
 	b, err := json.Marshal(cp)
 	if err != nil {
@@ -279,9 +252,7 @@ func (s *Store) saveRecord(cp *Checkpoint) error {
 	if err := atomicfile.WriteUnsynced(s.recordPath(cp.ID), b, 0o600); err != nil {
 		return fmt.Errorf("checkpoints: write record: %w", err)
 	}
-	if err := atomicfile.WriteUnsynced(filepath.Join(s.dir, "HEAD"), []byte(cp.ID+"\n"), 0o600); err != nil {
-		return fmt.Errorf("checkpoints: write HEAD: %w", err)
-	}
+	s.head = cp.ID
 	return nil
 }
 
@@ -310,29 +281,49 @@ func (s *Store) Load(id string) (*Checkpoint, error) {
 	return &cp, nil
 }
 
-// Head returns the newest checkpoint this store recorded.
+// Head returns the newest checkpoint: the last this Store recorded, else
+// the newest whole record in the store (ids sort by time).
 func (s *Store) Head() (*Checkpoint, error) {
-	b, err := os.ReadFile(filepath.Join(s.dir, "HEAD"))
-	if err != nil {
-		return nil, fmt.Errorf("%w: none recorded yet", ErrNoCheckpoint)
+	if s.head != "" {
+		if cp, err := s.Load(s.head); err == nil {
+			return cp, nil
+		}
 	}
-	return s.Load(strings.TrimSpace(string(b)))
+	ids, _ := s.recordIDs()
+	for i := len(ids) - 1; i >= 0; i-- {
+		if cp, err := s.Load(ids[i]); err == nil {
+			return cp, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: none recorded yet", ErrNoCheckpoint)
+}
+
+// recordIDs returns the ids of the records in the store, sorted.
+func (s *Store) recordIDs() ([]string, error) {
+	names, err := readDirNames(filepath.Join(s.dir, "records"))
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, name := range names {
+		if id, ok := strings.CutSuffix(name, ".json"); ok && validID(id) {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids, nil
 }
 
 // List returns every checkpoint, oldest first. Damaged records are
 // skipped and returned as errors beside the list.
 func (s *Store) List() ([]Checkpoint, []error) {
-	ents, err := os.ReadDir(filepath.Join(s.dir, "records"))
+	ids, err := s.recordIDs()
 	if err != nil {
 		return nil, []error{fmt.Errorf("checkpoints: list: %w", err)}
 	}
 	var out []Checkpoint
 	var errs []error
-	for _, e := range ents {
-		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !validID(id) {
-			continue
-		}
+	for _, id := range ids {
 		cp, err := s.Load(id)
 		if err != nil {
 			errs = append(errs, err)
