@@ -64,6 +64,15 @@ func StartGo(t testing.TB, opts GoOptions) *GoServer {
 		g.Open() // let held requests end, so the server can close
 		g.http.CloseClientConnections()
 		g.http.Close()
+		// A session whose client went without saying goodbye (a DELETE)
+		// would keep its reader waiting after the test.
+		var open []*sdk.ServerSession
+		for ss := range g.srv.Sessions() {
+			open = append(open, ss)
+		}
+		for _, ss := range open {
+			_ = ss.Close()
+		}
 	})
 	return g
 }
