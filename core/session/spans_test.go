@@ -98,16 +98,22 @@ func TestLargeToolResultsStayInTheFile(t *testing.T) {
 	}
 }
 
+// oneResultFile writes a session whose one tool result, "a", is n bytes
+// of output, and returns its path.
+func oneResultFile(t *testing.T, n int) string {
+	t.Helper()
+	f := testStore(t).Create("/p")
+	mustAppend(t, f, &MessageEntry{user("run it")})
+	mustAppend(t, f, &MessageEntry{assistant("running")})
+	mustAppend(t, f, &MessageEntry{toolResult("a", bigOutput(n))})
+	f.Close()
+	return f.FilePath()
+}
+
 // TestStoredTextCutShort: a file cut short after it was opened makes the
 // stored text read back as a note saying so, not as nothing or garbage.
 func TestStoredTextCutShort(t *testing.T) {
-	s := testStore(t)
-	f := s.Create("/p")
-	mustAppend(t, f, &MessageEntry{user("run it")})
-	mustAppend(t, f, &MessageEntry{assistant("running")})
-	mustAppend(t, f, &MessageEntry{toolResult("a", bigOutput(50_000))})
-	path := f.FilePath()
-	f.Close()
+	path := oneResultFile(t, 50_000)
 	g, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -127,13 +133,7 @@ func TestStoredTextCutShort(t *testing.T) {
 // TestStoredTextInvalidJSON: a large string that is not valid JSON inside
 // (skimmed, not validated, when the file is opened) reads back as a note.
 func TestStoredTextInvalidJSON(t *testing.T) {
-	s := testStore(t)
-	f := s.Create("/p")
-	mustAppend(t, f, &MessageEntry{user("run it")})
-	mustAppend(t, f, &MessageEntry{assistant("running")})
-	mustAppend(t, f, &MessageEntry{toolResult("a", bigOutput(20_000))})
-	path := f.FilePath()
-	f.Close()
+	path := oneResultFile(t, 20_000)
 	b, _ := os.ReadFile(path)
 	// A bad escape in the middle of the large text.
 	i := strings.Index(string(b), `\\ é`)
