@@ -80,6 +80,9 @@ func report(args []string) error {
 	line := func(name string, get func(result) float64, digits int, target float64, targetText string) {
 		c, okC := med("cairn", get)
 		p, okP := med("pi", get)
+		if !okC && !okP {
+			return // not measured in this run (BIG_ONLY)
+		}
 		cs, ps, ratio, met := "n/a", "n/a", "", ""
 		if okC {
 			cs = strconv.FormatFloat(c, 'f', digits, 64)
