@@ -80,6 +80,9 @@ func report(args []string) error {
 	line := func(name string, get func(result) float64, digits int, target float64, targetText string) {
 		c, okC := med("cairn", get)
 		p, okP := med("pi", get)
+		if !okC && !okP {
+			return // not measured in this run (BIG_ONLY)
+		}
 		cs, ps, ratio, met := "n/a", "n/a", "", ""
 		if okC {
 			cs = strconv.FormatFloat(c, 'f', digits, 64)
@@ -116,7 +119,7 @@ func report(args []string) error {
 	}
 	fmt.Println()
 	failed := func(r result) float64 { return map[bool]float64{true: 1}[r.BigFailed] }
-	if c, p := n("cairn", bigMs), n("pi", bigMs); c+p > 0 && (c != *runs || p != *runs) {
+	if c, p := n("cairn", bigMs), n("pi", bigMs); (c > 0 && c != *runs) || (p > 0 && p != *runs) {
 		fmt.Printf("The large resume is the median of %d runs for cairn and %d for pi.\n\n", c, p)
 	}
 	for _, a := range []string{"cairn", "pi"} {
