@@ -70,10 +70,11 @@ func dialSDK(ctx context.Context, s Server, stderr io.Writer) (Conn, error) {
 	if ctx.Err() != nil {
 		return nil, err
 	}
-	if sc, sseErr := c.dialSSE(ctx, client, s); sseErr == nil {
+	sc, sseErr := c.dialSSE(ctx, client, s)
+	if sseErr == nil {
 		return sc, nil
 	}
-	return nil, err
+	return nil, fmt.Errorf("%w (the older HTTP+SSE transport failed too: %v)", err, sseErr)
 }
 
 func (c *sdkConn) dialSSE(ctx context.Context, client *sdk.Client, s Server) (Conn, error) {
