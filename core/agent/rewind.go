@@ -266,11 +266,29 @@ func (s *Session) PreviewRewind(ctx context.Context, steps int) (RewindPoint, *c
 	return p, plan, err
 }
 
+// errNoCheckpointBefore refuses to restore the files of a prompt no
+// checkpoint was taken before.
+var errNoCheckpointBefore = errors.New("no checkpoint was taken before that prompt, so its files cannot be restored; restore the conversation only")
+
+// checkRewindable reports why going steps prompts back (its files too
+// when code is set) cannot be done, before anything is stopped.
+func (s *Session) checkRewindable(steps int, code bool) error {
+	p, err := s.rewindPoint(steps)
+	if err != nil {
+		return err
+	}
+	if code && p.Checkpoint == "" {
+		return errNoCheckpointBefore
+	}
+	return nil
+}
+
 // Rewind goes back req.Steps prompts: the project's files, the
-// conversation, or both. A running prompt is stopped first. The files are
-// checkpointed before they change, so the rewind can be undone
-// (RewindRequest.Redo). The conversation goes back as /tree navigation
-// does: the next prompt starts a new branch before the rewound one.
+// conversation, or both. A running prompt is stopped first, once the
+// rewind is known to be possible. The files are checkpointed before they
+// change, so the rewind can be undone (RewindRequest.Redo). The
+// conversation goes back as /tree navigation does: the next prompt starts
+// a new branch before the rewound one.
 func (s *Session) Rewind(ctx context.Context, req RewindRequest) (*RewindResult, error) {
 	if req.Restore == "" {
 		req.Restore = RestoreBoth
@@ -284,6 +302,15 @@ func (s *Session) Rewind(ctx context.Context, req RewindRequest) (*RewindResult,
 	if code && s.cfg.Checkpoints == nil {
 		return nil, ErrNoCheckpoints
 	}
+	if req.Steps == 0 {
+		req.Steps = 1
+	}
+	if !req.Redo {
+		// A rewind that cannot happen leaves a running prompt alone.
+		if err := s.checkRewindable(req.Steps, code); err != nil {
+			return nil, err
+		}
+	}
 	if req.Stopping != nil {
 		req.Stopping()
 	}
@@ -293,15 +320,12 @@ func (s *Session) Rewind(ctx context.Context, req RewindRequest) (*RewindResult,
 	if req.Redo {
 		return s.redo(ctx)
 	}
-	if req.Steps == 0 {
-		req.Steps = 1
-	}
 	p, err := s.rewindPoint(req.Steps)
 	if err != nil {
 		return nil, err
 	}
 	if code && p.Checkpoint == "" {
-		return nil, fmt.Errorf("no checkpoint was taken before that prompt, so its files cannot be restored; restore the conversation only")
+		return nil, errNoCheckpointBefore
 	}
 	_, leaf, _ := s.Entries()
 	res := &RewindResult{Point: p}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/checkpoint"
@@ -99,5 +100,53 @@ func TestRewindConversationOnlyLeavesFiles(t *testing.T) {
 	}
 	if _, err := f.s.Rewind(context.Background(), RewindRequest{Steps: 2}); err == nil {
 		t.Fatal("rewinding past the first prompt should fail")
+	}
+}
+
+// TestImpossibleRewindLeavesTheRunAlone: a rewind further back than the
+// conversation goes is refused without stopping the prompt that runs.
+func TestImpossibleRewindLeavesTheRunAlone(t *testing.T) {
+	store, err := checkpoint.Open(checkpoint.Options{Project: t.TempDir(), Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	started, stopped := make(chan struct{}), make(chan struct{})
+	wait := &fakeTool{name: "wait", run: func(ctx context.Context, _ core.ToolCall, _ func(core.ToolUpdate)) (core.ToolResult, error) {
+		close(started)
+		<-ctx.Done()
+		close(stopped)
+		return core.TextResult("stopped"), ctx.Err()
+	}}
+	f := newFixture(t, Config{Tools: []core.Tool{wait}, Checkpoints: store},
+		faux.Response{Content: []core.Content{toolCall("c1", "wait", `{}`)}},
+		faux.Response{Text: "done"})
+	if err := f.s.Prompt("wait for it", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(waitLimit):
+		t.Fatal("the tool did not start")
+	}
+	stopping := false
+	if _, err := f.s.Rewind(context.Background(), RewindRequest{Steps: 5, Stopping: func() { stopping = true }}); err == nil {
+		t.Fatal("a rewind of 5 prompts in a conversation of 1 went ahead")
+	}
+	select {
+	case <-stopped:
+		t.Fatal("the impossible rewind stopped the running prompt")
+	default:
+	}
+	if stopping {
+		t.Error("the adapter was told the run would stop")
+	}
+	// One step back is possible: it stops the run.
+	if _, err := f.s.Rewind(context.Background(), RewindRequest{Steps: 1}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-stopped:
+	case <-time.After(waitLimit):
+		t.Fatal("the possible rewind did not stop the run")
 	}
 }
