@@ -2,7 +2,6 @@ package pi_test
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cairn-dev/cairn/rpcmode/pi"
 )
 
 // rpcClient087Dir is the Node project in which pi 0.87.1's own RpcClient (npm
@@ -29,8 +30,8 @@ const rpcClient087Dir = "testdata/rpcclient087"
 //
 // With PI_NODE naming a Node 22.19+ binary (../shared/tools/pi-install.sh
 // installs one), the subtest "pi" runs the same checks against pi 0.87.1
-// itself, with ../shared/tools/fakellm.js as its model, to show that the
-// checks describe pi's behaviour; it is skipped otherwise, under CI too.
+// itself, its model the repository's fake (FakeLLMFactory), to show that
+// the checks describe pi's behaviour; it is skipped otherwise, under CI too.
 func TestPiRpcClient087(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -63,18 +64,9 @@ func TestPiRpcClient087(t *testing.T) {
 		if piNode == "" {
 			t.Skip("set PI_NODE to a Node 22.19+ binary to run these checks against pi 0.87.1 itself")
 		}
-		shared, err := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		shared = cmp.Or(os.Getenv("CAIRN_SHARED"), shared)
-		// pi itself needs the fake model from shared/; the cairn subtest
-		// reads only testdata. Without shared/ (a bare clone) there is no
-		// pi to compare with, so this subtest says so and skips.
-		if _, err := os.Stat(filepath.Join(shared, "tools", "fakellm.js")); err != nil {
-			t.Skipf("PI_NODE is set but %s has no tools/fakellm.js for pi to talk to; set CAIRN_SHARED to the shared/ directory", shared)
-		}
-		env := append(os.Environ(), "RPCCLIENT_TARGET=pi", "CAIRN_SHARED="+shared)
+		// pi plays the same scripted model as the Go tests (fakeLLM),
+		// made by the test for each check: nothing is read from ../shared.
+		env := append(os.Environ(), "RPCCLIENT_TARGET=pi", "RPCCLIENT_FAKELLM="+pi.FakeLLMFactory(t))
 		runClient087(t, node, env)
 	})
 }

@@ -8,7 +8,7 @@
 //   RPCCLIENT_TARGET=pi PI_NODE=/path/to/node22 node client.mjs   # pi itself
 //
 // The model is scripted (see target.mjs): cairn's faux provider, or for pi
-// the fake LLM of ../shared/tools. Everything lives in a temporary directory,
+// the Go test's fake model. Everything lives in a temporary directory,
 // removed at the end (kept when CAIRN_KEEP_TMP is set).
 //
 // Where a check differs from 0.73.1's, a comment marked "0.87:" says what

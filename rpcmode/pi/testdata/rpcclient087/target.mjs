@@ -3,12 +3,11 @@
 // client.mjs can be checked against the real thing.
 //
 // Both agents play the same scripted model. cairn reads it as a faux
-// provider script (CAIRN_FAUX_SCRIPT); pi gets the same responses from
-// ../shared/tools/fakellm.js (CAIRN_SHARED names another shared/) through a
-// models.json, and runs from this project's node_modules under the Node named
+// provider script (CAIRN_FAUX_SCRIPT); pi gets the same responses from the
+// Go test's fake model (RPCCLIENT_FAKELLM makes one per script, in
+// fakellm.js's script format) through a models.json, and runs from this project's node_modules under the Node named
 // by PI_NODE (pi 0.87.1 needs Node >= 22.19; ../shared/tools/pi-install.sh
 // installs one).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,9 +54,10 @@ function startCairn(work, agentDir, project, script) {
 async function startPi(work, agentDir, project, script) {
   const node = process.env.PI_NODE;
   if (!node || !fs.existsSync(node)) throw new Error(`PI_NODE must name a Node >= 22.19 binary (got ${JSON.stringify(node)})`);
-  const shared = process.env.CAIRN_SHARED ?? path.resolve(here, "../../../../../shared");
-  const fakellm = path.join(shared, "tools", "fakellm.js");
-  // The faux script's pace, as per-chunk delays of fakellm.
+  // The Go test makes a fake model per script (FakeLLMFactory).
+  const factory = process.env.RPCCLIENT_FAKELLM;
+  if (!factory) throw new Error("RPCCLIENT_FAKELLM is not set: run this through go test -run TestPiRpcClient087 ./rpcmode/pi/");
+  // The faux script's pace, as per-chunk delays of the fake model.
   const size = script.chunkSize;
   const delayMs = Math.round((1000 * size) / script.tokensPerSecond);
   const turns = script.responses.map((r) => {
@@ -69,16 +69,13 @@ async function startPi(work, agentDir, project, script) {
     }
     return { ...turn, toolCalls: r.content.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) };
   });
-  const scriptPath = path.join(work, "fakellm.json");
-  fs.writeFileSync(scriptPath, JSON.stringify({ turns }));
-  const portFile = path.join(work, "port");
-  const server = spawn(process.execPath, [fakellm, "--script", scriptPath, "--port", "0", "--port-file", portFile], { stdio: "ignore" });
-  for (let i = 0; i < 100 && !(fs.existsSync(portFile) && fs.readFileSync(portFile, "utf8")); i++) await new Promise((r) => setTimeout(r, 50));
-  const port = fs.readFileSync(portFile, "utf8").trim();
+  const res = await fetch(factory, { method: "POST", body: JSON.stringify({ turns }) });
+  if (!res.ok) throw new Error(`the fake model factory refused the script: ${res.status} ${await res.text()}`);
+  const base = (await res.text()).trim();
   const model = { id: "fake-gpt", name: "Fake GPT", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 16384,
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
   fs.writeFileSync(path.join(agentDir, "models.json"), JSON.stringify({ providers: { "fake-openai": {
-    baseUrl: `http://127.0.0.1:${port}/v1`, api: "openai-completions", apiKey: "fake-key", models: [model] } } }));
+    baseUrl: `${base}/v1`, api: "openai-completions", apiKey: "fake-key", models: [model] } } }));
   return {
     name: "pi",
     project,
@@ -93,8 +90,6 @@ async function startPi(work, agentDir, project, script) {
       model: "fake-gpt",
       args: ["--offline"],
     },
-    stop: async () => {
-      server.kill();
-    },
+    stop: async () => {},
   };
 }
