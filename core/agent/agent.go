@@ -224,6 +224,9 @@ type queued struct {
 type activeRun struct {
 	cancel context.CancelFunc
 	done   chan struct{}
+	// prompted is set (under Session.mu) once the run's prompt is in the
+	// conversation; until then a rewind counts it as a point to come.
+	prompted bool
 }
 
 // New starts a session from cfg.

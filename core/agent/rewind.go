@@ -201,20 +201,13 @@ func (s *Session) RewindPoints() ([]RewindPoint, error) {
 				pending = nil
 				continue
 			}
-			// A steering message, or a prompt from before checkpoints:
-			// only a prompt that began a run has a checkpoint.
-			if i+1 < len(branch) && isCheckpointEntry(branch[i+1]) {
-				continue
-			}
+			// A prompt whose checkpoint could not be taken (or was cut
+			// short by an abort), or one from before checkpoints: a point
+			// for the conversation only.
 			out = append(out, RewindPoint{EntryID: e.ID, Text: u.Text(), Parent: parent})
 		}
 	}
 	return out, nil
-}
-
-func isCheckpointEntry(e *session.Entry) bool {
-	c, ok := e.Payload.(*session.CustomEntry)
-	return ok && c.CustomType == CheckpointType
 }
 
 // RewindStatus reports what get_state shows about rewinding (only
@@ -271,8 +264,19 @@ func (s *Session) PreviewRewind(ctx context.Context, steps int) (RewindPoint, *c
 var errNoCheckpointBefore = errors.New("no checkpoint was taken before that prompt, so its files cannot be restored; restore the conversation only")
 
 // checkRewindable reports why going steps prompts back (its files too
-// when code is set) cannot be done, before anything is stopped.
+// when code is set) cannot be done, before anything is stopped. A prompt
+// that was accepted but is not in the conversation yet (its checkpoint or
+// its hooks still running) counts as the newest point: going back to it
+// is judged again once the run has stopped.
 func (s *Session) checkRewindable(steps int, code bool) error {
+	s.mu.Lock()
+	coming := s.run != nil && !s.run.prompted
+	s.mu.Unlock()
+	if coming {
+		if pts, err := s.RewindPoints(); err == nil && steps == len(pts)+1 {
+			return nil
+		}
+	}
 	p, err := s.rewindPoint(steps)
 	if err != nil {
 		return err

@@ -150,3 +150,65 @@ func TestImpossibleRewindLeavesTheRunAlone(t *testing.T) {
 		t.Fatal("the possible rewind did not stop the run")
 	}
 }
+
+// TestRewindCountsThePromptComing: a prompt accepted but not yet in the
+// conversation (its checkpoint or its hooks still running) is a point a
+// rewind may go back past, so "two prompts back" is not refused while the
+// second is starting; once it is in the conversation, three are too many.
+func TestRewindCountsThePromptComing(t *testing.T) {
+	store, err := checkpoint.Open(checkpoint.Options{Project: t.TempDir(), Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, Config{Checkpoints: store}, faux.Response{Text: "done"})
+	if err := f.s.Prompt("one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	f.untilSettled()
+	run := &activeRun{done: make(chan struct{})}
+	f.s.mu.Lock()
+	f.s.run = run
+	f.s.mu.Unlock()
+	defer func() {
+		f.s.mu.Lock()
+		f.s.run = nil
+		f.s.mu.Unlock()
+	}()
+	if err := f.s.checkRewindable(2, true); err != nil {
+		t.Errorf("two prompts back while the second starts: %v", err)
+	}
+	if err := f.s.checkRewindable(3, true); err == nil {
+		t.Error("three prompts back while the second starts was allowed")
+	}
+	f.s.appendMessage(&core.UserMessage{Content: []core.Content{core.TextBlock("two")}})
+	if err := f.s.checkRewindable(3, false); err == nil {
+		t.Error("three prompts back was allowed once the second was in the conversation")
+	}
+}
+
+// TestPromptWithoutCheckpointIsAPoint: a prompt whose checkpoint could not
+// be taken (an abort during the scan, a full disk) is still a prompt a
+// rewind counts, for the conversation only; it used to be skipped, so
+// "one back" went two back.
+func TestPromptWithoutCheckpointIsAPoint(t *testing.T) {
+	store, err := checkpoint.Open(checkpoint.Options{Project: t.TempDir(), Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, Config{Checkpoints: store}, faux.Response{Text: "done"})
+	if err := f.s.Prompt("one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	f.untilSettled()
+	f.s.appendMessage(&core.UserMessage{Content: []core.Content{core.TextBlock("two")}})
+	pts, err := f.s.RewindPoints()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 2 || pts[0].Text != "one" || pts[0].Checkpoint == "" || pts[1].Text != "two" || pts[1].Checkpoint != "" {
+		t.Fatalf("points %+v", pts)
+	}
+	if err := f.s.checkRewindable(1, true); err == nil {
+		t.Error("restoring the files of a prompt with no checkpoint was allowed")
+	}
+}

@@ -416,6 +416,9 @@ func (s *Session) appendMessage(m core.Message) {
 	s.mu.Lock()
 	s.messages = append(s.messages, m)
 	s.entryIDs = append(s.entryIDs, id)
+	if _, ok := m.(*core.UserMessage); ok && s.run != nil {
+		s.run.prompted = true
+	}
 	s.mu.Unlock()
 }
 
