@@ -142,9 +142,11 @@ func (e *extension) start(ctx context.Context) {
 		}
 	}()
 	if stopped {
-		// The session ended while the process started: stop it now.
+		// The session ended while the process started: stop it now,
+		// and return once it is gone (Close waits for this).
 		c.close()
 		e.kill()
+		<-e.exited
 		return
 	}
 

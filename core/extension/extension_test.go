@@ -417,3 +417,37 @@ func TestDiscover(t *testing.T) {
 		t.Fatal()
 	}
 }
+
+// TestCloseWaitsForStarts: Close right after Start returns only once the
+// starts under way are over, so no process or log file outlives it (a
+// log created after Close once broke the removal of cairn's directory).
+func TestCloseWaitsForStarts(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		logs := filepath.Join(t.TempDir(), "logs")
+		m := New([]Config{{Name: "basic", Command: exe, Env: map[string]string{"CAIRN_EXT_ROLE": "basic"}, Scope: ScopeUser}},
+			Options{Cwd: t.TempDir(), Mode: "rpc", LogDir: logs})
+		m.Start()
+		m.Close()
+		if err := os.RemoveAll(logs); err != nil {
+			t.Fatalf("start %d: %v", i, err)
+		}
+		e := m.exts[0]
+		e.mu.Lock()
+		started := e.cmd != nil
+		e.mu.Unlock()
+		if started {
+			select {
+			case <-e.exited:
+			default:
+				t.Fatalf("start %d: the process outlived Close", i)
+			}
+		}
+		if _, err := os.Stat(logs); err == nil {
+			t.Fatalf("start %d: the log directory came back after Close", i)
+		}
+	}
+}

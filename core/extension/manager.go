@@ -69,6 +69,9 @@ type Manager struct {
 	change   chan struct{}
 	shut     bool
 	started  bool
+	// starting counts the extensions' start goroutines; Close waits for
+	// them, so nothing (a process, a log file) outlives it.
+	starting sync.WaitGroup
 }
 
 // New returns a manager of the extensions configs, not yet started.
@@ -104,7 +107,11 @@ func (m *Manager) Start() {
 	m.started = true
 	m.mu.Unlock()
 	for _, e := range m.exts {
-		go e.start(context.Background())
+		m.starting.Add(1)
+		go func() {
+			defer m.starting.Done()
+			e.start(context.Background())
+		}()
 	}
 }
 
@@ -169,6 +176,9 @@ func (m *Manager) Close() {
 		}()
 	}
 	wg.Wait()
+	// A start that was under way is cut short by the stop (its process
+	// killed, its handshake ended by the closed connection): bounded.
+	m.starting.Wait()
 }
 
 func (m *Manager) closing() bool {
