@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"regexp"
 	"testing"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -61,5 +64,25 @@ func TestSixteenColoursDropSubtleBackgrounds(t *testing.T) {
 		if bg := sgrBackground.Find(profileFrame(t, th, colorprofile.ANSI)); bg != nil {
 			t.Errorf("%s at 16 colours sets a background: %q", th.Name, bg)
 		}
+	}
+}
+
+// The profile lipgloss detected at start is taken only for the process's
+// own stdout and environment; anything else is detected anew.
+func TestDetectedAtStart(t *testing.T) {
+	if got := detectedAtStart(os.Stdout, os.Getenv); got != lipgloss.Writer.Profile {
+		t.Errorf("stdout with the process's environment: %v, want lipgloss's %v", got, lipgloss.Writer.Profile)
+	}
+	if got := detectedAtStart(&bytes.Buffer{}, os.Getenv); got != colorprofile.Unknown {
+		t.Errorf("a buffer: %v, want Unknown (detected anew)", got)
+	}
+	other := func(k string) string {
+		if k == "TERM" {
+			return "dumb-" + os.Getenv("TERM")
+		}
+		return os.Getenv(k)
+	}
+	if got := detectedAtStart(os.Stdout, other); got != colorprofile.Unknown {
+		t.Errorf("another TERM: %v, want Unknown (detected anew)", got)
 	}
 }
