@@ -33,6 +33,9 @@ type footer struct {
 	processes int
 	// drawn is the last drawing, kept for the next frame (see drawnFooter).
 	drawn drawnFooter
+	// reading replaces the totals while a preview shows the end of a
+	// session whose whole is still being read (see Preview).
+	reading bool
 }
 
 func newFooter(opts Options) footer {
@@ -126,6 +129,9 @@ func (m *Model) footerView(w int) string {
 		right += fmt.Sprintf(" • %d bg", f.processes)
 	}
 	statsText := strings.Join(stats, " ")
+	if f.reading {
+		statsText = "reading the session…"
+	}
 	key := footerKey{st: m.st, w: w, left: left, stats: statsText, right: right}
 	if f.drawn.key == key {
 		return f.drawn.text

@@ -95,6 +95,9 @@ type Options struct {
 	// changed (see lineScreen), and Bubble Tea writes everything else
 	// there. nil leaves the drawing to Bubble Tea and its output.
 	Terminal *os.File
+	// Preview, with Terminal, is the screen ShowPreview drew while the
+	// session was read: Run draws its frames over it.
+	Preview *Preview
 	// Alert is how to tell the person that cairn needs them (a run ended,
 	// a question waits) while their terminal is not focused; the zero
 	// value sends nothing. See ChooseAlert.

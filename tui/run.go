@@ -46,11 +46,15 @@ func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 	if opts.Terminal != nil {
 		// cairn draws the frames (see lineScreen); Bubble Tea writes the
 		// rest through the screen, which watches it.
-		p := opts.ColorProfile
-		if p == colorprofile.Unknown {
-			p = colorprofile.Detect(opts.Terminal, os.Environ())
+		if s := opts.Preview.handOver(); s != nil {
+			m.frames.screen = s
+		} else {
+			p := opts.ColorProfile
+			if p == colorprofile.Unknown {
+				p = colorprofile.Detect(opts.Terminal, os.Environ())
+			}
+			m.frames.screen = newLineScreen(opts.Terminal, p)
 		}
-		m.frames.screen = newLineScreen(opts.Terminal, p)
 		popts = append(popts, tea.WithOutput(m.frames.screen.Output()))
 	}
 	p := tea.NewProgram(m, popts...)

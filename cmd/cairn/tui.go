@@ -30,6 +30,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	resume := opts.Resume
 	opts.Resume = false
 
+	var preview *tui.Preview
 	if cwd, err := os.Getwd(); err == nil {
 		// Asked here, on the plain terminal, before the interface takes
 		// the screen; what the project may do depends on the answer.
@@ -38,10 +39,14 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 			ask = &streams
 		}
 		projectTrustFor(quiet, env, opts, cwd, ask)
+		// A large session shows its end while the whole is read.
+		preview = resumePreview(streams, env, opts, cwd)
 	}
+	defer preview.Close()
 	opts.extMode = "tui"
 	a, err := buildApp(quiet, env, opts, false)
 	if err != nil {
+		preview.Close()
 		streams.Err.Write(warn.Bytes())
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure
@@ -106,6 +111,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	}
 	if f, ok := streams.Out.(*os.File); ok && isTerminal(f) {
 		o.Terminal = f // cairn draws its frames there itself
+		o.Preview = preview
 	}
 	if err := tui.Run(ctx, o, tea.WithInput(streams.In), tea.WithOutput(streams.Out)); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)

@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"errors"
+	"os"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+)
+
+// A Preview is the last screen of a session being resumed, drawn from the
+// end of its file (session.ReadTail) while the whole file is read and the
+// session built: a large session shows where it left off at once. It is
+// drawn by the interface's own drawing, on the screen Run then takes over
+// (Options.Preview), so the first real frame changes only what differs
+// (the footer's totals, say). Until then the terminal does not echo what is
+// typed; the keys wait in its input queue and reach the editor when the
+// interface starts. Nothing is lost: the preview only draws.
+type Preview struct {
+	mu     sync.Mutex
+	screen *lineScreen
+	input  *os.File
+	mode   *term.State // the input's mode before the preview; nil once handed back
+}
+
+// PreviewOptions is what a Preview draws with: the terminal (output and
+// input), its colour profile, the theme, and the working directory the
+// footer shows. Zero Profile detects it; nil Theme is the default.
+type PreviewOptions struct {
+	Terminal *os.File
+	Input    *os.File
+	Profile  colorprofile.Profile
+	Options  Options
+}
+
+// ShowPreview draws msgs, the end of a session, as the interface would
+// show them, with an empty editor. The model named in the footer is that
+// of the last answer among msgs. Close (or Run with Options.Preview) puts
+// the terminal back.
+func ShowPreview(po PreviewOptions, msgs []core.Message) (*Preview, error) {
+	if po.Terminal == nil || po.Input == nil {
+		return nil, errors.New("tui: a preview needs the terminal's output and input")
+	}
+	w, h, err := term.GetSize(po.Terminal.Fd())
+	if err != nil || w <= 0 || h <= 0 {
+		return nil, errors.New("tui: the terminal's size is unknown")
+	}
+	sess, err := agent.New(agent.Config{Model: lastModel(msgs), History: msgs,
+		Open: func(core.Model) (agent.Connection, error) {
+			return agent.Connection{}, errors.New("a preview sends nothing")
+		}})
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	opts := po.Options
+	opts.Session, opts.Terminal, opts.Approvals = sess, nil, nil
+	m := New(opts)
+	m.foot.reading = true
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	p := po.Profile
+	if p == colorprofile.Unknown {
+		p = DetectColorProfile(po.Terminal, os.Getenv)
+	}
+	pv := &Preview{screen: newLineScreen(po.Terminal, p), input: po.Input}
+	// Keys typed from here on wait, unechoed, for the interface.
+	if st, err := term.MakeRaw(po.Input.Fd()); err == nil {
+		pv.mode = st
+	}
+	pv.screen.draw(solidBackgrounds(m.render()), w, h)
+	return pv, nil
+}
+
+// lastModel is the model of the last answer among msgs, for the footer.
+func lastModel(msgs []core.Message) core.Model {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if a, ok := msgs[i].(*core.AssistantMessage); ok {
+			return core.Model{API: a.API, Provider: a.Provider, ID: a.Model, Name: a.Model}
+		}
+	}
+	return core.Model{}
+}
+
+// handOver gives the input's mode back and the screen to Run; nil for a
+// nil or closed Preview.
+func (pv *Preview) handOver() *lineScreen {
+	if pv == nil {
+		return nil
+	}
+	pv.mu.Lock()
+	defer pv.mu.Unlock()
+	pv.restoreLocked()
+	s := pv.screen
+	pv.screen = nil
+	return s
+}
+
+func (pv *Preview) restoreLocked() {
+	if pv.mode != nil {
+		_ = term.Restore(pv.input.Fd(), pv.mode)
+		pv.mode = nil
+	}
+}
+
+// Close leaves the preview's screen and gives the input its mode back,
+// for a start that fails before the interface runs. After Run took the
+// preview over it does nothing. A nil Preview may be closed.
+func (pv *Preview) Close() {
+	if pv == nil {
+		return
+	}
+	pv.mu.Lock()
+	defer pv.mu.Unlock()
+	pv.restoreLocked()
+	if pv.screen != nil {
+		pv.screen.close()
+		pv.screen = nil
+	}
+}
