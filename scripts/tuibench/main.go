@@ -82,6 +82,10 @@ type result struct {
 	EchoMs       float64 `json:"echoMs,omitempty"`
 	// BigResumeMs and BigRSSKiB are for the large session (bash results).
 	BigResumeMs float64 `json:"bigResumeMs,omitempty"`
+	// BigLiveMs is when the prompt takes keys: cairn's preview of the
+	// session's end is replaced by the session read whole (the footer
+	// no longer says it is reading). For pi, BigResumeMs.
+	BigLiveMs float64 `json:"bigLiveMs,omitempty"`
 	BigRSSKiB   float64 `json:"bigRssKiB,omitempty"`
 	// BigFailed is a large resume that was not on screen in time.
 	BigFailed bool `json:"bigFailed,omitempty"`
@@ -375,6 +379,15 @@ func runAgent(args []string) error {
 			return err
 		}
 		if res.BigResumeMs, err = p.sinceStart(readyAt); err != nil {
+			return err
+		}
+		liveAt, err := w.waitScreen("the whole session", *timeout, func(s string) bool {
+			return strings.Contains(s, *ready) && !strings.Contains(s, "reading the session…")
+		})
+		if err != nil {
+			return err
+		}
+		if res.BigLiveMs, err = p.sinceStart(liveAt); err != nil {
 			return err
 		}
 		time.Sleep(time.Second) // let resuming settle before reading the peak

@@ -115,6 +115,7 @@ func report(args []string) error {
 	if anyBig(rows) {
 		what := fmt.Sprintf("a %d MB session (%d exchanges, a %d KB bash result each)", *bigMB, *bigExchanges, *bigToolKB)
 		line("spawn -> "+what+" on screen, ms", bigMs, 0, 150, "<= 150 ms")
+		line("  spawn -> that session read whole, the prompt live, ms", func(r result) float64 { return r.BigLiveMs }, 0, 0, "")
 		line("  peak RSS 1 s after that resume, MiB", func(r result) float64 { return r.BigRSSKiB / 1024 }, 1, 40, "<= 40 MiB")
 	}
 	fmt.Println()
