@@ -28,27 +28,37 @@ type Preview struct {
 	mode   *term.State // the input's mode before the preview; nil once handed back
 }
 
-// PreviewOptions is what a Preview draws with: the terminal (output and
-// input), its colour profile, the theme, and the working directory the
-// footer shows. Zero Profile detects it; nil Theme is the default.
+// PreviewOptions is what a Preview draws: the end of a session, read by
+// Read with at most rows messages (a screen holds no more), on the
+// terminal (output and input) in its colour profile (zero detects it),
+// with Options' theme, working directory and version.
 type PreviewOptions struct {
 	Terminal *os.File
 	Input    *os.File
 	Profile  colorprofile.Profile
 	Options  Options
+	Read     func(rows int) ([]core.Message, error)
 }
 
-// ShowPreview draws msgs, the end of a session, as the interface would
-// show them, with an empty editor. The model named in the footer is that
-// of the last answer among msgs. Close (or Run with Options.Preview) puts
-// the terminal back.
-func ShowPreview(po PreviewOptions, msgs []core.Message) (*Preview, error) {
-	if po.Terminal == nil || po.Input == nil {
-		return nil, errors.New("tui: a preview needs the terminal's output and input")
+// ShowPreview draws the end of a session as the interface would show it,
+// with an empty editor; the footer says the session is being read, and
+// names the model of the last answer. Close (or Run with
+// Options.Preview) puts the terminal back. It fails, drawing nothing,
+// when the terminal's size is unknown or Read gives no messages.
+func ShowPreview(po PreviewOptions) (*Preview, error) {
+	if po.Terminal == nil || po.Input == nil || po.Read == nil {
+		return nil, errors.New("tui: a preview needs the terminal's output and input, and the session's end")
 	}
 	w, h, err := term.GetSize(po.Terminal.Fd())
 	if err != nil || w <= 0 || h <= 0 {
 		return nil, errors.New("tui: the terminal's size is unknown")
+	}
+	msgs, err := po.Read(h)
+	if err != nil {
+		return nil, err
+	}
+	if len(msgs) == 0 {
+		return nil, errors.New("tui: the session's end holds no messages")
 	}
 	sess, err := agent.New(agent.Config{Model: lastModel(msgs), History: msgs,
 		Open: func(core.Model) (agent.Connection, error) {

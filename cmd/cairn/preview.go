@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui"
@@ -16,10 +17,6 @@ import (
 // screen, read from the end of its file, before the whole file is read: a
 // smaller one is read whole sooner than the difference could be seen.
 var previewMin int64 = 2 << 20
-
-// previewMessages is how many messages of a session's end a preview reads:
-// more than a tall terminal shows.
-const previewMessages = 120
 
 // resumePreview draws the last screen of the session --continue or
 // --session resumes, when it is large and cairn runs on a terminal; nil
@@ -38,13 +35,13 @@ func resumePreview(streams IOStreams, env environment, opts *Options, cwd string
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() < previewMin {
 		return nil
 	}
-	tail, err := session.ReadTail(path, previewMessages)
-	if err != nil || len(tail.Messages) == 0 {
-		return nil
-	}
 	o := tui.Options{Cwd: cwd, Version: versionString(), Theme: previewTheme(env, opts, cwd)}
 	pv, err := tui.ShowPreview(tui.PreviewOptions{Terminal: out, Input: in,
-		Profile: tui.DetectColorProfile(out, env.getenv), Options: o}, tail.Messages)
+		Profile: tui.DetectColorProfile(out, env.getenv), Options: o,
+		Read: func(rows int) ([]core.Message, error) {
+			tail, err := session.ReadTail(path, rows)
+			return tail.Messages, err
+		}})
 	if err != nil {
 		return nil
 	}

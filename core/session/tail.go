@@ -20,10 +20,17 @@ type Tail struct {
 	Messages []core.Message
 	// Complete says Messages go back to the branch's start.
 	Complete bool
+	// Stopped says Messages go back to a compaction, and no further.
+	Stopped bool
 }
 
-// tailChunk is how much of a file's end ReadTail reads at most.
-const tailChunk = 4 << 20
+// tailChunk is how much of a file's end ReadTail reads at most, and
+// tailFirst how much it reads first (then twice as much, and so on, until
+// it has the messages asked for).
+const (
+	tailChunk = 4 << 20
+	tailFirst = 256 << 10
+)
 
 // ReadTail reads up to limit messages from the end of the session file at
 // path: the branch of its last entry, followed back through the entries in
@@ -41,12 +48,19 @@ func ReadTail(path string, limit int) (Tail, error) {
 	if err != nil {
 		return Tail{}, err
 	}
-	start := max(0, fi.Size()-tailChunk)
-	buf := make([]byte, fi.Size()-start)
-	if _, err := fh.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
-		return Tail{}, fmt.Errorf("read the end of %s: %w", path, err)
+	size := fi.Size()
+	var t Tail
+	for n := int64(tailFirst); ; n *= 2 {
+		n = min(n, tailChunk, size)
+		buf := make([]byte, n)
+		if _, err := fh.ReadAt(buf, size-n); err != nil && !errors.Is(err, io.EOF) {
+			return Tail{}, fmt.Errorf("read the end of %s: %w", path, err)
+		}
+		t = tailOf(buf, limit)
+		if len(t.Messages) >= limit || t.Complete || t.Stopped || n == min(tailChunk, size) {
+			return t, nil
+		}
 	}
-	return tailOf(buf, limit), nil
 }
 
 // tailOf reads the tail from buf, the end of a file: its first line is the
@@ -85,6 +99,7 @@ func tailOf(buf []byte, limit int) Tail {
 			out = append(out, m.Message)
 		}
 		if e.Type == TypeCompaction {
+			t.Stopped = true
 			break
 		}
 		if e.ParentID == nil {
