@@ -144,3 +144,21 @@ func TestResumeSessionWithBrokenLine(t *testing.T) {
 		t.Fatalf("the resumed session does not end with its last answer:\n%s", screen)
 	}
 }
+
+// TestResumeLargeSessionKeepsEarlyKeys: what is typed at once, while the
+// large session is still being read (its end shown from the file's tail),
+// reaches the editor once it is live.
+func TestResumeLargeSessionKeepsEarlyKeys(t *testing.T) {
+	h := newHarness(t, tmuxTerminal)
+	const n = 600
+	writeLongSession(t, h, n, 10_000)
+	p := h.cairn("earlykeys", 120, 40, "--continue")
+	p.typeText("typed early")
+	screen := p.waitFor("the typed words in the live editor", func(s string) bool {
+		return strings.Contains(s, "> typed early") && !strings.Contains(s, "reading the session") &&
+			strings.Contains(s, fmt.Sprintf("whole story for case %d.", n))
+	})
+	if strings.Count(screen, "typed early") != 1 {
+		t.Fatalf("the early words are not in the editor once:\n%s", screen)
+	}
+}
