@@ -86,7 +86,7 @@ type result struct {
 	// session's end is replaced by the session read whole (the footer
 	// no longer says it is reading). For pi, BigResumeMs.
 	BigLiveMs float64 `json:"bigLiveMs,omitempty"`
-	BigRSSKiB   float64 `json:"bigRssKiB,omitempty"`
+	BigRSSKiB float64 `json:"bigRssKiB,omitempty"`
 	// BigFailed is a large resume that was not on screen in time.
 	BigFailed bool `json:"bigFailed,omitempty"`
 }
