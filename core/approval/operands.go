@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // This file holds what the package knows about the operands of particular
@@ -60,21 +61,28 @@ func anyOperand(ops []word, f func(string) bool) bool {
 	return false
 }
 
+// Package name patterns, compiled on first use (not at start: every
+// start of cairn would pay for them).
 var (
-	npmName    = regexp.MustCompile(`^(@[a-z0-9~][a-z0-9._~-]*/)?[a-z0-9~][a-z0-9._~-]*(@[A-Za-z0-9._^~<>=*|-]+)?$`)
-	pythonName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?(\[[A-Za-z0-9._,-]+\])?((==|>=|<=|~=|!=|>|<)[A-Za-z0-9.*+!-]+)?$`)
-	distroName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9+._@-]*(=[A-Za-z0-9.+:~_-]+)?$`)
+	npmName    = lazyRegexp(`^(@[a-z0-9~][a-z0-9._~-]*/)?[a-z0-9~][a-z0-9._~-]*(@[A-Za-z0-9._^~<>=*|-]+)?$`)
+	pythonName = lazyRegexp(`^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?(\[[A-Za-z0-9._,-]+\])?((==|>=|<=|~=|!=|>|<)[A-Za-z0-9.*+!-]+)?$`)
+	distroName = lazyRegexp(`^[A-Za-z0-9][A-Za-z0-9+._@-]*(=[A-Za-z0-9.+:~_-]+)?$`)
 	// archives are the suffixes that make a package manager take a name
 	// for a file.
 	archives = []string{".tgz", ".tar", ".gz", ".bz2", ".xz", ".zip", ".whl", ".egg", ".deb", ".rpm", ".apk", ".rb", ".gem", ".snap", ".pkg"}
 )
 
+// lazyRegexp compiles pattern when first asked for.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
+
 // names returns a check that every operand is a package name matching re
 // and not an archive's file name.
-func names(re *regexp.Regexp) func([]word) bool {
+func names(re func() *regexp.Regexp) func([]word) bool {
 	return func(ops []word) bool {
 		return !anyOperand(ops, func(t string) bool {
-			if !re.MatchString(t) {
+			if !re().MatchString(t) {
 				return true
 			}
 			for _, a := range archives {

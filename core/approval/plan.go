@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/escape"
@@ -41,8 +42,9 @@ const readOnlyRuleTool = "plan mode"
 // (operandsRead), with the safe options of extras.go, and git's and go's
 // subcommands that only look. They are matched as any rule is, so the
 // whole line must be covered: pipes, substitutions and `sh -c` included,
-// no redirection to a file, no variable that changes what runs.
-var readOnlyCommands = func() ruleSet {
+// no redirection to a file, no variable that changes what runs. They are
+// compiled on first use, not at every start of cairn.
+var readOnlyCommands = sync.OnceValue(func() ruleSet {
 	var rules []Rule
 	for name := range operandsRead {
 		// The environment holds API keys; reading it is not exploring.
@@ -63,7 +65,7 @@ var readOnlyCommands = func() ruleSet {
 		panic(err) // the list above is this package's own
 	}
 	return set
-}()
+})
 
 // ReadOnlyCommand reports whether every command line runs is certainly
 // only reading: each simple command is one of the programs known to just
@@ -73,7 +75,7 @@ var readOnlyCommands = func() ruleSet {
 // what runs, and runs nothing built at run time. A line it cannot
 // understand is not read-only.
 func ReadOnlyCommand(line string) bool {
-	return readOnlyCommands.coversCommand(readOnlyRuleTool, line)
+	return readOnlyCommands().coversCommand(readOnlyRuleTool, line)
 }
 
 // planRefusal says why plan mode refuses a call before anything is asked,
