@@ -20,12 +20,12 @@ import (
 // (Options.Preview), so the first real frame changes only what differs
 // (the footer's totals, say). Until then the terminal does not echo what is
 // typed; the keys wait in its input queue and reach the editor when the
-// interface starts. Nothing is lost: the preview only draws.
+// interface starts, and ctrl+c still stops cairn. Nothing is lost: the
+// preview only draws.
 type Preview struct {
-	mu     sync.Mutex
-	screen *lineScreen
-	input  *os.File
-	mode   *term.State // the input's mode before the preview; nil once handed back
+	mu      sync.Mutex
+	screen  *lineScreen
+	restore func() // gives the input its mode back; nil once done
 }
 
 // PreviewOptions is what a Preview draws: the end of a session, read by
@@ -77,11 +77,12 @@ func ShowPreview(po PreviewOptions) (*Preview, error) {
 	if p == colorprofile.Unknown {
 		p = DetectColorProfile(po.Terminal, os.Getenv)
 	}
-	pv := &Preview{screen: newLineScreen(po.Terminal, p), input: po.Input}
 	// Keys typed from here on wait, unechoed, for the interface.
-	if st, err := term.MakeRaw(po.Input.Fd()); err == nil {
-		pv.mode = st
+	restore, err := quietInput(po.Input)
+	if err != nil {
+		return nil, err
 	}
+	pv := &Preview{screen: newLineScreen(po.Terminal, p), restore: restore}
 	pv.screen.draw(solidBackgrounds(m.render()), w, h)
 	return pv, nil
 }
@@ -111,9 +112,9 @@ func (pv *Preview) handOver() *lineScreen {
 }
 
 func (pv *Preview) restoreLocked() {
-	if pv.mode != nil {
-		_ = term.Restore(pv.input.Fd(), pv.mode)
-		pv.mode = nil
+	if pv.restore != nil {
+		pv.restore()
+		pv.restore = nil
 	}
 }
 
