@@ -350,3 +350,36 @@ func BenchmarkIndexLine(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDescribeLargeResults lists a session of 500 exchanges with a
+// 50 KB result each (25 MB) as /resume and ACP's session/list do: read
+// (only the lines' types decoded), and again while it is unchanged.
+func BenchmarkDescribeLargeResults(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "large-results.jsonl")
+	writeLargeResultSession(b, path, 500, 50_000)
+	b.Run("read", func(b *testing.B) {
+		b.SetBytes(fileSize(b, path))
+		for b.Loop() {
+			clear(described.entries)
+			if info, err := describe(path); err != nil || info.MessageCount != 2000 {
+				b.Fatalf("%+v, %v", info, err)
+			}
+		}
+	})
+	b.Run("unchanged", func(b *testing.B) {
+		for b.Loop() {
+			if info, err := describe(path); err != nil || info.MessageCount != 2000 {
+				b.Fatalf("%+v, %v", info, err)
+			}
+		}
+	})
+}
+
+func fileSize(tb testing.TB, path string) int64 {
+	tb.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fi.Size()
+}
