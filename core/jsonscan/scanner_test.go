@@ -241,3 +241,26 @@ func TestAppendString(t *testing.T) {
 		checkAppend(t, s)
 	}
 }
+
+// BenchmarkSkimString skims a 50 KB string: a test log with an escaped
+// quote every 35 bytes or so (as bash results often are), and prose with
+// none.
+func BenchmarkSkimString(b *testing.B) {
+	for _, c := range []struct{ name, line string }{
+		{"quotes", `--- PASS: TestCase/step (0.00s) \"ok\"\n`},
+		{"prose", `The parser reads the input in one pass and stops. `},
+	} {
+		body := strings.Repeat(c.line, 50_000/len(c.line))
+		in := []byte(`"` + body + `"`)
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			var s Scanner
+			for b.Loop() {
+				s.Reset(in)
+				if raw := s.SkimString(); len(raw) != len(in) {
+					b.Fatal(s.Err())
+				}
+			}
+		})
+	}
+}

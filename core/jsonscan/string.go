@@ -239,26 +239,65 @@ func (s *Scanner) SkimString() []byte {
 		s.fail("expected a string")
 		return nil
 	}
-	b := s.data
-	start := s.pos
-	for i := start + 1; ; {
-		j := bytes.IndexByte(b[i:], '"')
-		if j < 0 {
-			s.pos = len(b)
-			s.fail("unterminated string")
-			return nil
-		}
-		q := i + j
-		// The quote ends the string unless an odd run of backslashes
-		// escapes it.
+	b, start := s.data, s.pos
+	q := stringEnd(b, start+1)
+	if q < 0 {
+		s.pos = len(b)
+		s.fail("unterminated string")
+		return nil
+	}
+	s.pos = q + 1
+	return b[start : q+1]
+}
+
+// stringEnd returns the index of the quote that ends the string whose body
+// starts at b[body], or -1: the first quote no odd run of backslashes
+// escapes. Quotes are looked for with bytes.IndexByte's vector search
+// while they are far apart, and eight bytes at a time, every quote of a
+// word in one look, while they come often (a command's output full of
+// escaped quotes has one every few dozen bytes, where a call per quote
+// costs more than the looking).
+func stringEnd(b []byte, body int) int {
+	ends := func(q int) bool {
 		k := q
-		for k > start+1 && b[k-1] == '\\' {
+		for k > body && b[k-1] == '\\' {
 			k--
 		}
-		if (q-k)%2 == 0 {
-			s.pos = q + 1
-			return b[start : q+1]
-		}
-		i = q + 1
+		return (q-k)%2 == 0
 	}
+	for i := body; ; {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		if q := i + j; ends(q) {
+			return q
+		} else {
+			i = q + 1
+		}
+		// Word by word until a stretch of words without a quote.
+		for quiet := 0; i+8 <= len(b) && quiet < denseWords; i += 8 {
+			m := zeroBytes(binary.LittleEndian.Uint64(b[i:]) ^ (lsb * '"'))
+			if m == 0 {
+				quiet++
+				continue
+			}
+			quiet = 0
+			for ; m != 0; m &= m - 1 {
+				if q := i + bits.TrailingZeros64(m)>>3; ends(q) {
+					return q
+				}
+			}
+		}
+	}
+}
+
+// denseWords is how many words without a quote send stringEnd back to the
+// vector search.
+const denseWords = 8
+
+// zeroBytes sets the high bit of every byte of x that is zero, exactly.
+func zeroBytes(x uint64) uint64 {
+	const low7 = lsb * 0x7f
+	return ^(((x & low7) + low7) | x | low7)
 }
