@@ -153,6 +153,9 @@ func FuzzSkimString(f *testing.F) {
 	for _, s := range []string{`"a"`, `"a\"b"`, `"a\\"`, `"a\\\"b"`, `"\\\\"x`, `"unterminated`, `"\u0041"`, `x`, `""`} {
 		f.Add(s)
 	}
+	// Long ones, quotes dense then sparse, escapes across words.
+	f.Add(`"` + strings.Repeat(`ok \"x\" `, 40) + strings.Repeat("y", 200) + `\\\"z\\" tail`)
+	f.Add(`"` + strings.Repeat(`\\`, 33) + `\"` + strings.Repeat(`a\"`, 20) + `"`)
 	f.Fuzz(func(t *testing.T, in string) {
 		var a, b Scanner
 		a.Reset([]byte(in))
