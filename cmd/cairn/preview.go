@@ -28,8 +28,8 @@ func resumePreview(streams IOStreams, env environment, opts *Options, cwd string
 	if !ok || !inOK || !isTerminal(out) || !streams.InIsTerminal || opts.demoDir != "" {
 		return nil
 	}
-	path := resumedPath(env, opts, cwd)
-	if path == "" {
+	path, ok, _ := resumedFile(sessionStore(env, opts), opts, cwd)
+	if !ok {
 		return nil
 	}
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Size() < previewMin {
@@ -48,29 +48,6 @@ func resumePreview(streams IOStreams, env environment, opts *Options, cwd string
 	return pv
 }
 
-// resumedPath is the file --continue or --session names, or "" (a new
-// session, a fork, or one that cannot be found: openSessionFile says so).
-func resumedPath(env environment, opts *Options, cwd string) string {
-	store := sessionStore(env, opts)
-	switch {
-	case opts.NoSession || opts.Resume || opts.Pi.Fork != "" || opts.Pi.SessionID != "":
-		return ""
-	case opts.Session != "":
-		path, err := findSession(store, opts.Session, cwd)
-		if err != nil {
-			return ""
-		}
-		return path
-	case opts.Continue:
-		path, err := store.Latest(cwd)
-		if err != nil {
-			return ""
-		}
-		return path
-	}
-	return ""
-}
-
 // previewTheme is the theme the settings choose, as tuiMode resolves it
 // (quietly: the full start reports any problem).
 func previewTheme(env environment, opts *Options, cwd string) *themes.Theme {
@@ -78,14 +55,17 @@ func previewTheme(env environment, opts *Options, cwd string) *themes.Theme {
 		return nil
 	}
 	st := loadSettings(IOStreams{Err: io.Discard}, env, *opts.trust, cwd)
-	name := st.Effective().Theme
-	if name == "" {
-		return nil
-	}
 	custom, _ := themes.LoadDir(filepath.Join(env.dir, "themes"))
-	t, err := themes.Resolve(name, custom, true)
-	if err != nil {
-		return nil
-	}
+	t, _ := settingsTheme(st.Effective().Theme, custom)
 	return t
+}
+
+// settingsTheme resolves the theme the settings name among the built-in
+// and custom ones; nil (the default, chosen by the terminal's background)
+// when they name none or one that cannot be used, with the error.
+func settingsTheme(name string, custom map[string]*themes.Theme) (*themes.Theme, error) {
+	if name == "" {
+		return nil, nil
+	}
+	return themes.Resolve(name, custom, true)
 }

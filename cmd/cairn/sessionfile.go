@@ -27,17 +27,7 @@ func openSessionFile(env environment, opts *Options, cwd string) (f *session.Fil
 		return nil, false, nil
 	case opts.Resume:
 		return nil, false, errors.New("--resume picks a session interactively, which needs the TUI; use --continue for the latest session or --session PATH|ID")
-	case opts.Session != "":
-		path, err := findSession(store, opts.Session, cwd)
-		if err != nil {
-			return nil, false, err
-		}
-		f, err := session.Open(path)
-		if err != nil {
-			return nil, false, fmt.Errorf("open session %s: %w", path, err)
-		}
-		return f, true, nil
-	case opts.Pi.Fork != "":
+	case opts.Pi.Fork != "" && opts.Session == "":
 		path, err := findSession(store, opts.Pi.Fork, cwd)
 		if err != nil {
 			return nil, false, err
@@ -47,23 +37,42 @@ func openSessionFile(env environment, opts *Options, cwd string) (f *session.Fil
 			return nil, false, fmt.Errorf("fork session %s: %w", path, err)
 		}
 		return f, true, nil
-	case opts.Pi.SessionID != "":
+	case opts.Pi.SessionID != "" && opts.Session == "":
 		return sessionWithID(store, opts.Pi.SessionID, cwd)
-	case opts.Continue:
-		path, err := store.Latest(cwd)
-		if errors.Is(err, session.ErrNoSession) {
-			return store.Create(cwd), false, nil
-		}
-		if err != nil {
-			return nil, false, err
-		}
-		f, err := session.Open(path)
-		if err != nil {
-			return nil, false, fmt.Errorf("open session %s: %w", path, err)
-		}
-		return f, true, nil
 	}
-	return store.Create(cwd), false, nil
+	path, ok, err := resumedFile(store, opts, cwd)
+	switch {
+	case errors.Is(err, session.ErrNoSession) && opts.Session == "":
+		return store.Create(cwd), false, nil // --continue with none yet
+	case err != nil:
+		return nil, false, err
+	case !ok:
+		return store.Create(cwd), false, nil
+	}
+	f, err = session.Open(path)
+	if err != nil {
+		return nil, false, fmt.Errorf("open session %s: %w", path, err)
+	}
+	return f, true, nil
+}
+
+// resumedFile is the existing session file this run goes on with:
+// --session's, or with --continue the newest of this directory. ok is false
+// when the run starts otherwise (a new session, --no-session, the --resume
+// picker, a fork, --session-id); err says why the file cannot be found
+// (session.ErrNoSession for --continue where there is none).
+func resumedFile(store session.Store, opts *Options, cwd string) (path string, ok bool, err error) {
+	switch {
+	case opts.NoSession || opts.Resume:
+		return "", false, nil
+	case opts.Session != "":
+		path, err := findSession(store, opts.Session, cwd)
+		return path, err == nil, err
+	case opts.Pi.Fork != "" || opts.Pi.SessionID != "" || !opts.Continue:
+		return "", false, nil
+	}
+	path, err = store.Latest(cwd)
+	return path, err == nil, err
 }
 
 // findSession resolves --session (and cairn rpc's --continue): a path

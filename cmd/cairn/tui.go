@@ -70,13 +70,9 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 			notices = append(notices, e.Error())
 		}
 	}
-	var theme *themes.Theme
-	if eff.Theme != "" {
-		if t, err := themes.Resolve(eff.Theme, custom, true); err == nil {
-			theme = t
-		} else {
-			notices = append(notices, err.Error())
-		}
+	theme, err := settingsTheme(eff.Theme, custom)
+	if err != nil {
+		notices = append(notices, err.Error())
 	}
 	o := tui.Options{
 		Session:      a.session,
