@@ -10,45 +10,89 @@ func (m *Model) loadHistory() {
 	m.showConversation(m.sess.Messages())
 }
 
-// showConversation adds msgs to the transcript as finished items.
+// showConversation adds msgs to the transcript as finished items: those
+// of the last turns at once (at least historyChunk messages, from a
+// prompt), the older ones a chunk at a time when the view scrolls up to
+// them (transcript.older), so a long session's items are not all made
+// before its first screen.
 func (m *Model) showConversation(msgs []core.Message) {
 	m.todos.restore(msgs)
+	end := len(msgs)
+	start := chunkStart(msgs, end)
+	m.addItems(&m.tr, msgs, start, end)
+	if start == 0 {
+		return
+	}
+	m.tr.older = func() []item {
+		if start == 0 {
+			return nil
+		}
+		end := start
+		start = chunkStart(msgs, end)
+		var part transcript
+		m.addItems(&part, msgs, start, end)
+		items := make([]item, len(part.entries))
+		for i, e := range part.entries {
+			items[i] = e.it
+		}
+		return items
+	}
+}
+
+// historyChunk is how many messages, at least, showConversation makes
+// items for at a time.
+const historyChunk = 200
+
+// chunkStart is where the chunk of msgs that ends at end begins: at a
+// prompt at least historyChunk messages back (a turn's tool calls and
+// their results stay together), or at 0.
+func chunkStart(msgs []core.Message, end int) int {
+	for i := end - historyChunk; i > 0; i-- {
+		if _, ok := msgs[i].(*core.UserMessage); ok {
+			return i
+		}
+	}
+	return 0
+}
+
+// addItems adds the items of msgs[start:end] to t.
+func (m *Model) addItems(t *transcript, msgs []core.Message, start, end int) {
 	calls := map[string]*toolItem{}
-	for i, msg := range msgs {
-		switch msg := msg.(type) {
+	for i := start; i < end; i++ {
+		switch msg := msgs[i].(type) {
 		case *core.UserMessage:
-			m.tr.add(newUserItem(msg))
+			t.add(newUserItem(msg))
 		case *core.AssistantMessage:
 			if retried(msgs, i) {
 				// A failed attempt the session retried: the live screen
 				// dropped it when the retry began, and so does this one.
 				continue
 			}
-			m.tr.add(newAssistantItem(msg, false))
+			t.add(newAssistantItem(msg, false))
 			for _, c := range msg.Content {
 				if c.Type == core.ContentToolCall {
 					// Not run until a result says otherwise: a call the
 					// conversation holds no result for never ran.
-					t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, state: toolNotRun}
-					calls[c.ID] = t
-					m.tr.add(t)
+					tc := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, state: toolNotRun}
+					calls[c.ID] = tc
+					t.add(tc)
 				}
 			}
 		case *core.ToolResultMessage:
-			if t := calls[msg.ToolCallID]; t != nil {
+			if tc := calls[msg.ToolCallID]; tc != nil {
 				r := core.ToolResult{Content: msg.Content, Details: msg.Details, IsError: msg.IsError}
-				t.finish(&r, m.now())
+				tc.finish(&r, m.now())
 				delete(calls, msg.ToolCallID)
 			}
 		case *core.BashExecutionMessage:
-			m.tr.add(finishedBashItem(msg))
+			t.add(finishedBashItem(msg))
 		case *core.CompactionSummaryMessage:
-			m.tr.add(&compactionItem{summary: msg.Summary, tokensBefore: msg.TokensBefore})
+			t.add(&compactionItem{summary: msg.Summary, tokensBefore: msg.TokensBefore})
 		case *core.BranchSummaryMessage:
-			m.tr.add(&noticeItem{level: core.NotifyInfo, text: "Branch summary: " + msg.Summary})
+			t.add(&noticeItem{level: core.NotifyInfo, text: "Branch summary: " + msg.Summary})
 		case *core.CustomMessage:
 			if msg.Display {
-				m.tr.add(&noticeItem{level: core.NotifyInfo, text: customText(msg)})
+				t.add(&noticeItem{level: core.NotifyInfo, text: customText(msg)})
 			}
 		}
 	}

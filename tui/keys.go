@@ -72,6 +72,7 @@ func (m *Model) onScrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 			return nil, m.scrollApproval(1)
 		}
 	}
+	before := len(m.tr.entries)
 	switch {
 	case m.is(k, keymap.ScrollUp):
 		scroll(-1)
@@ -90,19 +91,29 @@ func (m *Model) onScrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	default:
 		return nil, false
 	}
-	return nil, true
+	return m.olderShown(before), true
+}
+
+// olderShown reads the steps of the task calls among the older items the
+// transcript just made (it held before entries), when calls are expanded.
+func (m *Model) olderShown(before int) tea.Cmd {
+	if len(m.tr.entries) == before {
+		return nil
+	}
+	return m.loadTranscripts()
 }
 
 // onWheel scrolls three lines per notch.
 func (m *Model) onWheel(w tea.MouseWheelMsg) tea.Cmd {
 	rc := m.renderContext()
+	before := len(m.tr.entries)
 	switch w.Mouse().Button {
 	case tea.MouseWheelUp:
 		m.tr.scroll(rc, m.transcriptHeight(), -3)
 	case tea.MouseWheelDown:
 		m.tr.scroll(rc, m.transcriptHeight(), 3)
 	}
-	return nil
+	return m.olderShown(before)
 }
 
 // onAppKey handles the keys that act on the whole app.

@@ -64,6 +64,10 @@ type transcript struct {
 	// them without walking the whole transcript; views counts calls of view.
 	drawn []*entry
 	views int
+	// older, when set, gives the items before the first entry, a chunk
+	// at a time, oldest first; none when there are no more. A resumed
+	// session's older items are made only when the view comes to them.
+	older func() []item
 }
 
 // keptScreens is how many screens of drawn lines the transcript keeps
@@ -81,6 +85,32 @@ func (t *transcript) add(it item) *entry {
 	e := &entry{it: it}
 	t.entries = append(t.entries, e)
 	return e
+}
+
+// loadOlder puts the next chunk of older items before the first entry and
+// returns how many it put, keeping a scrolled-back view on the same lines.
+func (t *transcript) loadOlder() int {
+	if t.older == nil {
+		return 0
+	}
+	items := t.older()
+	if len(items) == 0 {
+		t.older = nil
+		return 0
+	}
+	es := make([]*entry, len(items), len(items)+len(t.entries))
+	for i, it := range items {
+		es[i] = &entry{it: it}
+	}
+	t.entries = append(es, t.entries...)
+	t.top.idx += len(items)
+	return len(items)
+}
+
+// loadAll makes every older item.
+func (t *transcript) loadAll() {
+	for t.loadOlder() > 0 {
+	}
 }
 
 // remove takes entry i out, keeping a scrolled-back view on the same
@@ -107,6 +137,7 @@ func (t *transcript) clear() {
 	t.drawn = nil
 	t.follow = true
 	t.top = position{}
+	t.older = nil
 }
 
 // linesOf returns the drawing of entry i, from the cache when it is
@@ -182,6 +213,8 @@ func (t *transcript) trim(budget int) {
 
 // viewBottom collects items from the newest back until the screen is full.
 func (t *transcript) viewBottom(rc *renderContext, height int) []string {
+	for t.linesBelow(rc, 0, height) < height && t.loadOlder() > 0 {
+	}
 	var chunks [][]string
 	n := 0
 	for i := len(t.entries) - 1; i >= 0 && n < height; i-- {
@@ -204,6 +237,16 @@ func (t *transcript) viewBottom(rc *renderContext, height int) []string {
 		skip = 0
 	}
 	return out
+}
+
+// linesBelow counts the lines of the entries from idx on, stopping once
+// they reach limit.
+func (t *transcript) linesBelow(rc *renderContext, idx, limit int) int {
+	n := 0
+	for i := len(t.entries) - 1; i >= idx && n < limit; i-- {
+		n += len(t.linesOf(i, rc))
+	}
+	return n
 }
 
 // viewFrom draws from t.top down. ok is false when the items below top do
@@ -259,7 +302,11 @@ func (t *transcript) scroll(rc *renderContext, height, delta int) {
 			continue
 		}
 		if p.idx == 0 {
-			break
+			n := t.loadOlder()
+			if n == 0 {
+				break
+			}
+			p.idx += n
 		}
 		p.idx--
 		p.off = len(t.linesOf(p.idx, rc))
@@ -289,5 +336,8 @@ func (t *transcript) scroll(rc *renderContext, height, delta int) {
 }
 
 // home shows the first line; end follows the stream again.
-func (t *transcript) home() { t.follow, t.top = false, position{} }
+func (t *transcript) home() {
+	t.loadAll()
+	t.follow, t.top = false, position{}
+}
 func (t *transcript) end()  { t.follow = true }
