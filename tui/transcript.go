@@ -340,4 +340,4 @@ func (t *transcript) home() {
 	t.loadAll()
 	t.follow, t.top = false, position{}
 }
-func (t *transcript) end()  { t.follow = true }
+func (t *transcript) end() { t.follow = true }
