@@ -120,7 +120,8 @@ func TestGetMessagesStreamsTheSameBytes(t *testing.T) {
 				t.Errorf("streamed frame differs from the whole one (%d and %d bytes)\n got: %.300s\nwant: %.300s", len(got), len(want), got, want)
 			}
 			if !strings.Contains(got, `"text":"line \"quoted\" \\ back \u003cb\u003e\u0026amp;\u003c/b\u003e\ttab \u0001 é 日本`) {
-				i := strings.Index(got, `"role":"toolResult"`); t.Errorf("the tool output is not in the frame: %.400s", got[i:])
+				i := strings.Index(got, `"role":"toolResult"`)
+				t.Errorf("the tool output is not in the frame: %.400s", got[i:])
 			}
 		})
 	}
