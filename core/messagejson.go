@@ -73,6 +73,23 @@ type messageEncoder struct {
 
 // encode returns m's JSON, valid until the next call.
 func (e *messageEncoder) encode(m Message) ([]byte, error) {
+	// The provider roles' MarshalJSON writes what json.Marshal wrote,
+	// compact already: encoding/json would only scan it again (a long
+	// tool output twice over), so it is called directly.
+	switch m := m.(type) {
+	case *ToolResultMessage:
+		if m != nil {
+			return m.MarshalJSON()
+		}
+	case *AssistantMessage:
+		if m != nil {
+			return m.MarshalJSON()
+		}
+	case *UserMessage:
+		if m != nil {
+			return m.MarshalJSON()
+		}
+	}
 	if e.enc == nil {
 		e.enc = json.NewEncoder(&e.buf)
 		e.enc.SetEscapeHTML(false)
