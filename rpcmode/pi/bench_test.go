@@ -130,8 +130,10 @@ func BenchmarkGetMessages(b *testing.B) {
 	fresh := session.Store{Dir: dir}.Create(dir)
 	defer fresh.Close()
 	sess, err := agent.New(agent.Config{
-		Model:         faux.Model,
-		Open:          func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: faux.New(faux.Options{})}, nil },
+		Model: faux.Model,
+		Open: func(core.Model) (agent.Connection, error) {
+			return agent.Connection{Provider: faux.New(faux.Options{})}, nil
+		},
 		Conversations: agent.NewFileConversations(session.Store{Dir: dir}, dir, fresh),
 	})
 	if err != nil {
