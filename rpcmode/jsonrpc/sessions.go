@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,13 +42,16 @@ func (c *conn) save(params json.RawMessage) (any, *Error) {
 	if info.File == "" {
 		return nil, errorf(CodeAgentError, "the session has nothing to save yet: it is written with the first answer")
 	}
-	data, err := os.ReadFile(info.File)
+	f, err := os.Open(info.File)
 	if err != nil {
 		return nil, errorf(CodeInternalError, "read the session file: %v", err)
 	}
-	// A query may be appending: keep whole lines only.
-	if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
-		data = data[:i+1]
+	defer f.Close()
+	// A query may be appending: keep whole lines only. The copy is read
+	// from the file as it is written, never held whole.
+	size, err := wholeLines(f)
+	if err != nil {
+		return nil, errorf(CodeInternalError, "read the session file: %v", err)
 	}
 	path := info.File
 	if p.Path != "" && filepath.Clean(p.Path) != info.File {
@@ -55,11 +59,34 @@ func (c *conn) save(params json.RawMessage) (any, *Error) {
 		if st, err := os.Stat(path); err == nil && st.IsDir() {
 			return nil, errorf(CodeInvalidParams, "%s is a directory; give a file path", path)
 		}
-		if err := atomicfile.Write(path, data, 0o600); err != nil {
+		if _, err := atomicfile.WriteFrom(path, io.NewSectionReader(f, 0, size), 0o600); err != nil {
 			return nil, errorf(CodeAgentError, "write %s: %v", path, err)
 		}
 	}
-	return map[string]any{"saved": true, "path": path, "size": len(data), "session_id": info.ID}, nil
+	return map[string]any{"saved": true, "path": path, "size": size, "session_id": info.ID}, nil
+}
+
+// wholeLines is the length of f up to the end of its last whole line,
+// found by reading back from its end; a file without a newline counts
+// whole.
+func wholeLines(f *os.File) (int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	buf := make([]byte, 32<<10)
+	for end := st.Size(); end > 0; {
+		start := max(0, end-int64(len(buf)))
+		chunk := buf[:end-start]
+		if _, err := f.ReadAt(chunk, start); err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return st.Size(), nil
 }
 
 // loadParams are session.load's params: the spec's path, or, as
