@@ -157,3 +157,54 @@ func FuzzMessagesJSON(f *testing.F) {
 		}
 	})
 }
+
+// toolResultViaMarshal is how ToolResultMessage.MarshalJSON wrote a
+// message before it was written by hand: json.Marshal of its fields,
+// role first.
+func toolResultViaMarshal(m core.ToolResultMessage) ([]byte, error) {
+	type plain core.ToolResultMessage
+	p := plain(m)
+	if p.Content == nil {
+		p.Content = []core.Content{}
+	}
+	body, err := json.Marshal(&p)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(`{"role":"toolResult",`), body[1:]...), nil
+}
+
+func checkToolResultBytes(t *testing.T, m core.ToolResultMessage) {
+	t.Helper()
+	want, wantErr := toolResultViaMarshal(m)
+	got, err := m.MarshalJSON()
+	if (err != nil) != (wantErr != nil) {
+		t.Fatalf("error %v, want %v", err, wantErr)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}
+
+func TestToolResultMarshalJSONIsWhatJSONMarshalWrote(t *testing.T) {
+	for _, m := range []core.ToolResultMessage{
+		{},
+		{ToolCallID: "a<b>", ToolName: "bash&", Content: []core.Content{core.TextBlock("x <y> & \u2028 \u2029 \x00 \xff \"q\"")}, IsError: true, Timestamp: -5},
+		{Content: []core.Content{{Type: core.ContentText, Text: "t", TextSignature: "<sig>"}, core.ImageBlock("AAAA", "image/png")}, Details: json.RawMessage(` { "diff" : "<a>" } `)},
+		{Content: []core.Content{{Type: core.ContentText, Stored: &storedText{text: "stored <x>"}}}, Details: json.RawMessage(`null`)},
+		{Content: []core.Content{{Type: "video"}}},
+		{Details: json.RawMessage(`{bad`)},
+	} {
+		checkToolResultBytes(t, m)
+	}
+}
+
+func FuzzToolResultMarshalJSON(f *testing.F) {
+	f.Add("id", "bash", "out <&>", "", []byte(`{"a": [1, 2]}`), false)
+	f.Add("\u2028", "\xff", "\x00\x1f\u2029", "sig", []byte(``), true)
+	f.Fuzz(func(t *testing.T, id, name, text, sig string, details []byte, isError bool) {
+		m := core.ToolResultMessage{ToolCallID: id, ToolName: name, Details: details, IsError: isError, Timestamp: int64(len(text)),
+			Content: []core.Content{{Type: core.ContentText, Text: text, TextSignature: sig}, {Type: core.ContentText, Stored: &storedText{text: text + sig}}}}
+		checkToolResultBytes(t, m)
+	})
+}
