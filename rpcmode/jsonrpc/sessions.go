@@ -138,8 +138,52 @@ func (c *conn) load(params json.RawMessage) (any, *Error) {
 		}
 	}
 	// loaded and session are the documented answer; session_id and
-	// messages are what the shipped terminal reads.
-	return map[string]any{"loaded": true, "session": session, "session_id": info.ID, "messages": transcript(c.sess.Messages())}, nil
+	// messages are what the shipped terminal reads. The keys are in the
+	// order json.Marshal wrote them for a map; messages is written one
+	// message at a time, as the translator writes the answer.
+	tail, err := json.Marshal(map[string]any{"session": session, "session_id": info.ID})
+	if err != nil {
+		return nil, errorf(CodeInternalError, "encode the answer: %v", err)
+	}
+	tail[0] = ','
+	return &streamedResult{head: []byte(`{"loaded":true,"messages":`), body: transcriptJSON(c.sess.Messages()), tail: tail}, nil
+}
+
+// transcriptJSON writes transcript(msgs) as a JSON array, one message at
+// a time: the bytes json.Marshal wrote for transcript(msgs).
+type transcriptJSON []core.Message
+
+// WriteTo implements io.WriterTo.
+func (t transcriptJSON) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	write := func(b []byte) error {
+		k, err := w.Write(b)
+		n += int64(k)
+		return err
+	}
+	if err := write([]byte{'['}); err != nil {
+		return n, err
+	}
+	first := true
+	for _, m := range t {
+		tm, ok := transcriptEntry(m)
+		if !ok {
+			continue
+		}
+		b, err := json.Marshal(tm)
+		if err != nil {
+			// Closed, so what was written stays valid JSON.
+			return n, errors.Join(err, write([]byte{']'}))
+		}
+		if !first {
+			b = append([]byte{','}, b...)
+		}
+		first = false
+		if err := write(b); err != nil {
+			return n, err
+		}
+	}
+	return n, write([]byte{']'})
 }
 
 // transcriptMessage is one message as the shipped terminal reads it: role
@@ -155,19 +199,27 @@ type transcriptMessage struct {
 // their results are left out, as the terminal has no role for them.
 func transcript(msgs []core.Message) []transcriptMessage {
 	out := []transcriptMessage{}
-	at := func(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
 	for _, m := range msgs {
-		switch m := m.(type) {
-		case *core.UserMessage:
-			out = append(out, transcriptMessage{Role: "user", Content: m.Text(), Timestamp: at(m.Timestamp)})
-		case *core.AssistantMessage:
-			if text := m.Text(); text != "" {
-				n := m.Usage.Output
-				out = append(out, transcriptMessage{Role: "assistant", Content: text, Timestamp: at(m.Timestamp), TokenCount: &n})
-			}
+		if tm, ok := transcriptEntry(m); ok {
+			out = append(out, tm)
 		}
 	}
 	return out
+}
+
+// transcriptEntry is m as the terminal reads it, if it shows m.
+func transcriptEntry(m core.Message) (transcriptMessage, bool) {
+	at := func(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
+	switch m := m.(type) {
+	case *core.UserMessage:
+		return transcriptMessage{Role: "user", Content: m.Text(), Timestamp: at(m.Timestamp)}, true
+	case *core.AssistantMessage:
+		if text := m.Text(); text != "" {
+			n := m.Usage.Output
+			return transcriptMessage{Role: "assistant", Content: text, Timestamp: at(m.Timestamp), TokenCount: &n}, true
+		}
+	}
+	return transcriptMessage{}, false
 }
 
 // list answers session.list{limit?}: this directory's sessions, newest
