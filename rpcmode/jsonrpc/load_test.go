@@ -43,7 +43,9 @@ func TestLoadAnswersAsJSONMarshalWrote(t *testing.T) {
 	path := serveOn(t, Config{NewAgent: func() (*Agent, error) {
 		store := session.Store{Dir: dir}
 		sess, err := agent.New(agent.Config{Model: faux.Model, Conversations: agent.NewFileConversations(store, dir, store.Create(dir)),
-			Open: func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: faux.New(faux.Options{})}, nil }})
+			Open: func(core.Model) (agent.Connection, error) {
+				return agent.Connection{Provider: faux.New(faux.Options{})}, nil
+			}})
 		if err != nil {
 			return nil, err
 		}
