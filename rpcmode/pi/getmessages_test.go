@@ -247,3 +247,49 @@ func waitEvent(t *testing.T, sub *agent.Subscription, match func(core.Event) boo
 		}
 	}
 }
+
+// TestHeldStreamedFrame: a frame written in pieces that comes while a
+// prompt is being accepted is held as its pieces and written in its
+// place: before the prompt's response when it came before agent_start.
+func TestHeldStreamedFrame(t *testing.T) {
+	s := newServer(Host{})
+	var out strings.Builder
+	w := newWriter(s, &out)
+	msgs := core.MessagesJSON{&core.UserMessage{Content: []core.Content{core.TextBlock("hi")}, Timestamp: 1}}
+	events := make(chan core.Event, 8)
+	for _, e := range []core.Event{
+		mark{srv: s, kind: markHold},
+		mark{srv: s, kind: markLine, line: []byte(`{"head":`), body: msgs, tail: []byte(`}`)},
+		core.AgentStart{},
+		mark{srv: s, kind: markRelease, line: []byte(`{"prompt":"accepted"}`)},
+		mark{srv: s, kind: markEnd},
+	} {
+		events <- e
+	}
+	done := make(chan struct{})
+	w.run(events, done)
+	want := `{"head":[{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1}]}` + "\n" +
+		`{"prompt":"accepted"}` + "\n" + `{"type":"agent_start"}` + "\n"
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+}
+
+// TestStreamedFrameCutShort: a message that cannot be encoded (Check
+// would have refused it) ends the array early; the line stays valid JSON
+// and a notification after it says what happened.
+func TestStreamedFrameCutShort(t *testing.T) {
+	s := newServer(Host{})
+	var out strings.Builder
+	w := newWriter(s, &out)
+	msgs := core.MessagesJSON{&core.UserMessage{Content: []core.Content{{Type: "video"}}}}
+	events := make(chan core.Event, 2)
+	events <- mark{srv: s, kind: markLine, line: []byte(`{"head":`), body: msgs, tail: []byte(`}`)}
+	events <- mark{srv: s, kind: markEnd}
+	w.run(events, make(chan struct{}))
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 2 || lines[0] != `{"head":[]}` || !json.Valid([]byte(lines[1])) ||
+		!strings.Contains(lines[1], `"method":"notify"`) || !strings.Contains(lines[1], "cut short: message 0: ") {
+		t.Errorf("got %q", lines)
+	}
+}
