@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,4 +37,30 @@ func TestWholeLines(t *testing.T) {
 			}
 		})
 	}
+}
+
+func FuzzWholeLines(f *testing.F) {
+	f.Add([]byte("a\nb"), 3)
+	f.Add([]byte(""), 0)
+	f.Add([]byte("no newline"), 40000)
+	f.Fuzz(func(t *testing.T, text []byte, pad int) {
+		// pad pushes the last newline past the 32 KiB window.
+		text = append(text, bytes.Repeat([]byte{'x'}, pad%(70<<10))...)
+		path := filepath.Join(t.TempDir(), "s.jsonl")
+		if err := os.WriteFile(path, text, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		want := int64(len(text))
+		if i := bytes.LastIndexByte(text, '\n'); i >= 0 {
+			want = int64(i + 1)
+		}
+		if got, err := wholeLines(f); err != nil || got != want {
+			t.Fatalf("wholeLines = %d, %v; want %d", got, err, want)
+		}
+	})
 }
