@@ -40,12 +40,12 @@ func TestWholeLines(t *testing.T) {
 }
 
 func FuzzWholeLines(f *testing.F) {
-	f.Add([]byte("a\nb"), 3)
-	f.Add([]byte(""), 0)
-	f.Add([]byte("no newline"), 40000)
-	f.Fuzz(func(t *testing.T, text []byte, pad int) {
+	f.Add([]byte("a\nb"), uint(3))
+	f.Add([]byte(""), uint(0))
+	f.Add([]byte("no newline"), uint(40000))
+	f.Fuzz(func(t *testing.T, text []byte, pad uint) {
 		// pad pushes the last newline past the 32 KiB window.
-		text = append(text, bytes.Repeat([]byte{'x'}, pad%(70<<10))...)
+		text = append(text, bytes.Repeat([]byte{'x'}, int(pad%(70<<10)))...)
 		path := filepath.Join(t.TempDir(), "s.jsonl")
 		if err := os.WriteFile(path, text, 0o600); err != nil {
 			t.Fatal(err)
