@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -98,6 +99,26 @@ func TestLoadAnswersAsJSONMarshalWrote(t *testing.T) {
 		`{"role":"assistant","content":"Here: \"a\" \u003cb\u003e\n` + "```go\\nx\\n```" + `","timestamp":"1970-01-01T00:00:04Z","token_count":7}]`
 	if string(msgs) != want || !res.Loaded || res.Session["messages_count"] != float64(4) {
 		t.Errorf("messages\n got: %s\nwant: %s\nsession: %v", msgs, want, res.Session)
+	}
+
+	// session.export, of the session open and of one named by its id:
+	// the markdown as it was built whole.
+	var md strings.Builder
+	fmt.Fprintf(&md, "# Session %s\n", res.SessionID)
+	for _, m := range res.Messages {
+		role := "User"
+		if m.Role == "assistant" {
+			role = "Assistant"
+		}
+		fmt.Fprintf(&md, "\n## %s (%s)\n\n%s\n", role, m.Timestamp, m.Content)
+	}
+	for i, params := range []string{`{}`, `{"session_id":` + string(mustJSON(t, res.SessionID)) + `}`} {
+		id := fmt.Sprint(3 + i)
+		got := answer(`{"jsonrpc":"2.0","id":`+id+`,"method":"session.export","params":`+params+`}`, id)
+		wantLine := encodeLine(response{JSONRPC: "2.0", ID: json.RawMessage(id), Result: map[string]any{"format": "markdown", "content": md.String()}})
+		if string(got) != string(wantLine) {
+			t.Errorf("session.export %s\n got: %s\nwant: %s", params, got, wantLine)
+		}
 	}
 }
 

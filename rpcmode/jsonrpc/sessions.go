@@ -295,16 +295,51 @@ func (c *conn) export(params json.RawMessage) (any, *Error) {
 		msgs, id = f.Context().Messages, f.Header().ID
 		_ = f.Close()
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Session %s\n", id)
-	for _, m := range transcript(msgs) {
+	// {"content": the markdown, "format": "markdown"}, the markdown
+	// written a message at a time as the answer is written.
+	return &streamedResult{head: []byte(`{"content":`), body: markdownJSON{id: id, msgs: msgs}, tail: []byte(`,"format":"markdown"}`)}, nil
+}
+
+// markdownJSON writes a session's prompts and answers as markdown, a JSON
+// string written a message at a time: the bytes json.Marshal wrote for
+// the whole markdown (each piece is escaped alone, and pieces meet at
+// ASCII newlines, where escaping cannot differ).
+type markdownJSON struct {
+	id   string
+	msgs []core.Message
+}
+
+// WriteTo implements io.WriterTo.
+func (md markdownJSON) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	write := func(piece string) error {
+		b, _ := json.Marshal(piece) // a string always encodes
+		k, err := w.Write(b[1 : len(b)-1])
+		n += int64(k)
+		return err
+	}
+	if _, err := w.Write([]byte{'"'}); err != nil {
+		return n, err
+	}
+	n++
+	if err := write(fmt.Sprintf("# Session %s\n", md.id)); err != nil {
+		return n, err
+	}
+	for _, m := range md.msgs {
+		tm, ok := transcriptEntry(m)
+		if !ok {
+			continue
+		}
 		role := "User"
-		if m.Role == "assistant" {
+		if tm.Role == "assistant" {
 			role = "Assistant"
 		}
-		fmt.Fprintf(&b, "\n## %s (%s)\n\n%s\n", role, m.Timestamp, m.Content)
+		if err := write(fmt.Sprintf("\n## %s (%s)\n\n%s\n", role, tm.Timestamp, tm.Content)); err != nil {
+			return n, err
+		}
 	}
-	return map[string]any{"format": "markdown", "content": b.String()}, nil
+	k, err := w.Write([]byte{'"'})
+	return n + int64(k), err
 }
 
 // delete answers session.delete{session_id}: removes a stored session of

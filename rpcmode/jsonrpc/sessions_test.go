@@ -2,10 +2,14 @@ package jsonrpc
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/core"
 )
 
 func TestWholeLines(t *testing.T) {
@@ -61,6 +65,38 @@ func FuzzWholeLines(f *testing.F) {
 		}
 		if got, err := wholeLines(f); err != nil || got != want {
 			t.Fatalf("wholeLines = %d, %v; want %d", got, err, want)
+		}
+	})
+}
+
+// FuzzMarkdownJSON: the markdown of session.export, escaped a message at a
+// time, is what json.Marshal wrote for the whole of it, invalid UTF-8 and
+// all.
+func FuzzMarkdownJSON(f *testing.F) {
+	f.Add("id", "q <&>", "a \u2028 \"x\"")
+	f.Add("\xe2", "\x80\xa8", "\xff\xfe")
+	f.Fuzz(func(t *testing.T, id, prompt, answer string) {
+		msgs := []core.Message{
+			&core.UserMessage{Content: []core.Content{core.TextBlock(prompt)}, Timestamp: 1},
+			&core.AssistantMessage{Content: []core.Content{core.TextBlock(answer)}, Timestamp: 2},
+			&core.UserMessage{Content: []core.Content{core.TextBlock(answer + prompt)}, Timestamp: 3},
+		}
+		var whole strings.Builder
+		fmt.Fprintf(&whole, "# Session %s\n", id)
+		for _, m := range transcript(msgs) {
+			role := "User"
+			if m.Role == "assistant" {
+				role = "Assistant"
+			}
+			fmt.Fprintf(&whole, "\n## %s (%s)\n\n%s\n", role, m.Timestamp, m.Content)
+		}
+		want, _ := json.Marshal(whole.String())
+		var got bytes.Buffer
+		if _, err := (markdownJSON{id: id, msgs: msgs}).WriteTo(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != string(want) {
+			t.Fatalf("got  %q\nwant %q", got.String(), want)
 		}
 	})
 }
