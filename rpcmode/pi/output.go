@@ -286,6 +286,7 @@ func (w *writer) release(resp []byte) {
 	w.held = nil
 }
 
+// writeHeld writes a frame that was held, whole or in its pieces.
 func (w *writer) writeHeld(h heldFrame) {
 	if h.body != nil {
 		w.writeFrame(jsonl.Frame{Head: h.line, Body: h.body, Tail: h.tail})

@@ -123,7 +123,8 @@ func (s *server) sessionStats(*command) (any, error) {
 // messages answers get_messages: {"messages":[...]}, the array written by
 // the writer one message at a time (core.MessagesJSON), so a long
 // session's history is never encoded whole in memory. The list is the
-// conversation as it stands now, whenever the writer gets to it.
+// conversation as it stands when the command is read, however late the
+// writer gets to it.
 func (s *server) messages(c *command) (any, error) {
 	msgs := s.sess.Messages()
 	if s.host.Compat073 {
