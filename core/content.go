@@ -163,7 +163,11 @@ func (c Content) MarshalJSON() ([]byte, error) {
 	b = jsonscan.AppendString(b, string(c.Type))
 	switch c.Type {
 	case ContentText:
-		b = appendMember(b, "text", c.FullText())
+		text := c.FullText()
+		// Room for the text at once: a long tool output grown by doubling
+		// costs more than escaping it.
+		b = slices.Grow(b, len(text)+len(c.TextSignature)+32)
+		b = appendMember(b, "text", text)
 		b = appendNonEmpty(b, "textSignature", c.TextSignature)
 	case ContentThinking:
 		b = appendMember(b, "thinking", c.Thinking)

@@ -154,12 +154,7 @@ type ToolResultMessage struct {
 func (*ToolResultMessage) MessageRole() Role { return RoleToolResult }
 
 // MarshalJSON writes the message in pi's key order with its role first.
-func (m ToolResultMessage) MarshalJSON() ([]byte, error) {
-	type plain ToolResultMessage
-	p := plain(m)
-	p.Content = nonNil(p.Content)
-	return withRole(RoleToolResult, &p)
-}
+func (m ToolResultMessage) MarshalJSON() ([]byte, error) { return toolResultJSON(&m) }
 
 // Text returns the concatenated text blocks of the result.
 func (m *ToolResultMessage) Text() string { return joinText(m.Content) }

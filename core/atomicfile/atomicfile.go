@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -23,7 +24,27 @@ func WriteUnsynced(path string, data []byte, perm fs.FileMode) error {
 	return write(path, data, perm, false)
 }
 
-func write(path string, data []byte, perm fs.FileMode, sync bool) (err error) {
+// WriteFrom is Write with the new content read from r to its end, so a
+// large file (a copy of a long session) is never held in memory whole. It
+// returns the number of bytes written.
+func WriteFrom(path string, r io.Reader, perm fs.FileMode) (n int64, err error) {
+	err = replace(path, perm, true, func(tmp *os.File) error {
+		n, err = io.Copy(tmp, r)
+		return err
+	})
+	return n, err
+}
+
+func write(path string, data []byte, perm fs.FileMode, sync bool) error {
+	return replace(path, perm, sync, func(tmp *os.File) error {
+		_, err := tmp.Write(data)
+		return err
+	})
+}
+
+// replace writes path's new content with fill, through a temporary file
+// renamed over it.
+func replace(path string, perm fs.FileMode, sync bool, fill func(*os.File) error) (err error) {
 	dir := filepath.Dir(path)
 	mode := perm
 	if info, err := os.Stat(path); err == nil {
@@ -39,7 +60,7 @@ func write(path string, data []byte, perm fs.FileMode, sync bool) (err error) {
 			_ = os.Remove(tmp.Name())
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	if err := fill(tmp); err != nil {
 		return err
 	}
 	if err := tmp.Chmod(mode); err != nil {

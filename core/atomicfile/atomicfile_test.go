@@ -1,9 +1,13 @@
 package atomicfile
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // TestWrite: a new file gets perm, a replaced one keeps its mode and gets
@@ -33,5 +37,29 @@ func TestWrite(t *testing.T) {
 	}
 	if err := Write(filepath.Join(dir, "missing", "f"), nil, 0o644); err == nil {
 		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+// TestWriteFrom: the content is read from a reader; a reader that fails
+// leaves the old file as it was and no temporary file.
+func TestWriteFrom(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "copy.jsonl")
+	big := strings.Repeat("a line\n", 100000)
+	if n, err := WriteFrom(path, strings.NewReader(big), 0o600); err != nil || n != int64(len(big)) {
+		t.Fatalf("WriteFrom = %d, %v", n, err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != big {
+		t.Errorf("wrote %d bytes, want %d", len(data), len(big))
+	}
+	failing := io.MultiReader(strings.NewReader("partial"), iotest.ErrReader(errors.New("disk gone")))
+	if _, err := WriteFrom(path, failing, 0o600); err == nil || err.Error() != "disk gone" {
+		t.Errorf("WriteFrom of a failing reader: %v", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != big {
+		t.Error("a failed WriteFrom changed the file")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left beside it: %v", entries)
 	}
 }

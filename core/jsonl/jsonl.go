@@ -4,6 +4,8 @@
 // never sits whole in memory. ReadUntil and Served are the rest of a
 // Serve loop every stdio adapter shares: read until told to stop, and end
 // with the write error, else the read error, the input's end being none.
+// On the output side, Frame is a line written in pieces, for an answer too
+// large to build in memory first (a long session's history).
 package jsonl
 
 import (

@@ -6,12 +6,34 @@ import (
 	"github.com/cairn-dev/cairn/core"
 )
 
-// replay sends a conversation's history as session/update notifications:
-// user text, the agent's text and thinking, and each tool call with its
-// final state.
-func (s *server) replay(t *thread, msgs []core.Message) {
-	// diffs are the edit previews of the calls replayed so far: a call
-	// that succeeded ends showing its diff, as it did live.
+// markReplay asks a thread's writer to replay msgs (see writer.replay).
+type markReplay struct{ msgs []core.Message }
+
+func (markReplay) EventType() string { return "acp_replay" }
+
+// replay sends a conversation's history as session/update notifications,
+// in order with the thread's other frames. The thread's writer encodes
+// and writes them one at a time (writer.replay): a long history is not
+// encoded whole first, waiting in the queue of frames.
+func (s *server) replay(t *thread, msgs []core.Message) { t.b.sub.Mark(markReplay{msgs}) }
+
+// replay writes msgs as session/update notifications, each written as it
+// is encoded: user text, the agent's text and thinking, and each tool
+// call with its final state. A tool result's text is read back from the
+// session file (Content.FullText) while its notification is written.
+func (w *writer) replay(msgs []core.Message) {
+	s, t := w.srv, w.t
+	notify := func(t *thread, u any) {
+		line, err := json.Marshal(outRequest{JSONRPC: "2.0", Method: "session/update", Params: sessionUpdate{SessionID: t.id, Update: u}})
+		if err != nil {
+			s.warn("acp: cannot encode a replayed update: %v", err)
+			return
+		}
+		w.write(line)
+	}
+	// diffs are the edit previews of the calls replayed and not yet
+	// answered: a call that succeeded ends showing its diff, as it did
+	// live.
 	diffs := map[string][]toolContent{}
 	for _, m := range msgs {
 		switch m := m.(type) {
@@ -57,12 +79,15 @@ func (s *server) replay(t *thread, msgs []core.Message) {
 				}
 				continue
 			}
-			status, content := "completed", textContent(m.Content)
+			status, content := "completed", diffs[m.ToolCallID]
 			if m.IsError {
 				status = "failed"
-			} else if d := diffs[m.ToolCallID]; len(d) > 0 {
-				content = d
 			}
+			if m.IsError || len(content) == 0 {
+				// Read back from the session file only here.
+				content = textContent(m.Content)
+			}
+			delete(diffs, m.ToolCallID)
 			notify(t, toolCallUpdate{SessionUpdate: "tool_call_update", ToolCallID: m.ToolCallID, Status: status, Content: content})
 		}
 	}

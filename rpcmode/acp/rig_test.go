@@ -56,6 +56,8 @@ type rigConfig struct {
 	// storeDir holds the rig's session files (files), shared by every
 	// session it opens, as one cairn's sessions share ~/.cairn/sessions.
 	storeDir string
+	// out, when set, wraps the output the server writes to.
+	out func(io.Writer) io.Writer
 }
 
 // rig is a running Serve with a pipe for its input and its output lines.
@@ -70,6 +72,8 @@ type rig struct {
 	done   chan error
 	cursor int
 	nextID int
+	// storeDir holds the session files (rigConfig.files).
+	storeDir string
 
 	mu             sync.Mutex
 	opened, closed []string // directories Open built and hosts closed
@@ -83,7 +87,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	fp := faux.New(faux.Options{}, cfg.responses...)
 	h := rigHost(t, cwd, cfg, fp)
 	pr, pw := io.Pipe()
-	r := &rig{t: t, cwd: cwd, sess: h.Session, gate: h.Approvals.(*approval.Gate), faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1}
+	r := &rig{t: t, cwd: cwd, sess: h.Session, gate: h.Approvals.(*approval.Gate), faux: fp, in: pw, out: newLineSink(), done: make(chan error, 1), nextID: 1, storeDir: cfg.storeDir}
 	h.MaxFrameBytes, h.ClientCallLimit, h.MCPPrompts, h.Prompts = cfg.maxFrame, cfg.callLimit, cfg.mcp, cfg.prompts
 	h.StartNotice, h.Trust = cfg.startNotice, cfg.trust
 	if !cfg.single {
@@ -107,7 +111,11 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 			r.mu.Unlock()
 		}
 	}
-	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
+	var out io.Writer = r.out
+	if cfg.out != nil {
+		out = cfg.out(out)
+	}
+	go func() { r.done <- Serve(context.Background(), pr, out, h) }()
 	t.Cleanup(func() {
 		r.close()
 		h.Session.Close()

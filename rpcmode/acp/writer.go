@@ -88,6 +88,8 @@ func (w *writer) handle(e core.Event) {
 	switch e := e.(type) {
 	case markLine:
 		w.write(e.line)
+	case markReplay:
+		w.replay(e.msgs)
 	case markPrompt:
 		w.promptID, w.last = e.id, nil
 	case markNotice:

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -170,7 +172,34 @@ func (c *conn) reply(req request, result any, err *Error) {
 		c.replyError(req.ID, err)
 		return
 	}
+	if r, ok := result.(*streamedResult); ok {
+		c.sendStreamed(req.ID, r)
+		return
+	}
 	c.send(response{JSONRPC: "2.0", ID: req.ID, Result: result})
+}
+
+// streamedResult is a result too large to encode first (a long session's
+// transcript): head, what body writes, tail. The translator writes it as
+// body encodes it.
+type streamedResult struct {
+	head []byte
+	body io.WriterTo
+	tail []byte
+}
+
+// sendStreamed queues the response to id whose result is r, written in
+// pieces (jsonl.Frame) after every event the session published so far.
+func (c *conn) sendStreamed(id json.RawMessage, r *streamedResult) {
+	idJSON, err := json.Marshal(id)
+	if err != nil {
+		c.replyError(id, errorf(CodeInternalError, "encode the answer: %v", err))
+		return
+	}
+	head := append([]byte(`{"jsonrpc":"2.0","id":`), idJSON...)
+	head = append(append(head, `,"result":`...), r.head...)
+	tail := append(slices.Clip(r.tail), "}\n"...)
+	c.sub.Mark(piecesMark{jsonl.Frame{Head: head, Body: r.body, Tail: tail}})
 }
 
 func (c *conn) replyError(id json.RawMessage, err *Error) {
@@ -379,6 +408,8 @@ type pendingQuery struct {
 type (
 	// frameMark is a message to write as it is.
 	frameMark struct{ line []byte }
+	// piecesMark is a message written in pieces (sendStreamed).
+	piecesMark struct{ frame jsonl.Frame }
 	// queryMark starts a query.
 	queryMark struct {
 		id    string
@@ -396,6 +427,7 @@ type (
 )
 
 func (frameMark) EventType() string  { return "jsonrpc_frame" }
+func (piecesMark) EventType() string { return "jsonrpc_pieces" }
 func (queryMark) EventType() string  { return "jsonrpc_query" }
 func (cancelMark) EventType() string { return "jsonrpc_cancel" }
 func (failMark) EventType() string   { return "jsonrpc_fail" }

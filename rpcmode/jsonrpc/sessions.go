@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,13 +42,16 @@ func (c *conn) save(params json.RawMessage) (any, *Error) {
 	if info.File == "" {
 		return nil, errorf(CodeAgentError, "the session has nothing to save yet: it is written with the first answer")
 	}
-	data, err := os.ReadFile(info.File)
+	f, err := os.Open(info.File)
 	if err != nil {
 		return nil, errorf(CodeInternalError, "read the session file: %v", err)
 	}
-	// A query may be appending: keep whole lines only.
-	if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
-		data = data[:i+1]
+	defer f.Close()
+	// A query may be appending: keep whole lines only. The copy is read
+	// from the file as it is written, never held whole.
+	size, err := wholeLines(f)
+	if err != nil {
+		return nil, errorf(CodeInternalError, "read the session file: %v", err)
 	}
 	path := info.File
 	if p.Path != "" && filepath.Clean(p.Path) != info.File {
@@ -55,11 +59,34 @@ func (c *conn) save(params json.RawMessage) (any, *Error) {
 		if st, err := os.Stat(path); err == nil && st.IsDir() {
 			return nil, errorf(CodeInvalidParams, "%s is a directory; give a file path", path)
 		}
-		if err := atomicfile.Write(path, data, 0o600); err != nil {
+		if _, err := atomicfile.WriteFrom(path, io.NewSectionReader(f, 0, size), 0o600); err != nil {
 			return nil, errorf(CodeAgentError, "write %s: %v", path, err)
 		}
 	}
-	return map[string]any{"saved": true, "path": path, "size": len(data), "session_id": info.ID}, nil
+	return map[string]any{"saved": true, "path": path, "size": size, "session_id": info.ID}, nil
+}
+
+// wholeLines is the length of f up to the end of its last whole line,
+// found by reading back from its end; a file without a newline counts
+// whole.
+func wholeLines(f *os.File) (int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	buf := make([]byte, 32<<10)
+	for end := st.Size(); end > 0; {
+		start := max(0, end-int64(len(buf)))
+		chunk := buf[:end-start]
+		if _, err := f.ReadAt(chunk, start); err != nil {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return st.Size(), nil
 }
 
 // loadParams are session.load's params: the spec's path, or, as
@@ -111,8 +138,52 @@ func (c *conn) load(params json.RawMessage) (any, *Error) {
 		}
 	}
 	// loaded and session are the documented answer; session_id and
-	// messages are what the shipped terminal reads.
-	return map[string]any{"loaded": true, "session": session, "session_id": info.ID, "messages": transcript(c.sess.Messages())}, nil
+	// messages are what the shipped terminal reads. The keys are in the
+	// order json.Marshal wrote them for a map; messages is written one
+	// message at a time, as the translator writes the answer.
+	tail, err := json.Marshal(map[string]any{"session": session, "session_id": info.ID})
+	if err != nil {
+		return nil, errorf(CodeInternalError, "encode the answer: %v", err)
+	}
+	tail[0] = ','
+	return &streamedResult{head: []byte(`{"loaded":true,"messages":`), body: transcriptJSON(c.sess.Messages()), tail: tail}, nil
+}
+
+// transcriptJSON writes transcript(msgs) as a JSON array, one message at
+// a time: the bytes json.Marshal wrote for transcript(msgs).
+type transcriptJSON []core.Message
+
+// WriteTo implements io.WriterTo.
+func (t transcriptJSON) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	write := func(b []byte) error {
+		k, err := w.Write(b)
+		n += int64(k)
+		return err
+	}
+	if err := write([]byte{'['}); err != nil {
+		return n, err
+	}
+	first := true
+	for _, m := range t {
+		tm, ok := transcriptEntry(m)
+		if !ok {
+			continue
+		}
+		b, err := json.Marshal(tm)
+		if err != nil {
+			// Closed, so what was written stays valid JSON.
+			return n, errors.Join(err, write([]byte{']'}))
+		}
+		if !first {
+			b = append([]byte{','}, b...)
+		}
+		first = false
+		if err := write(b); err != nil {
+			return n, err
+		}
+	}
+	return n, write([]byte{']'})
 }
 
 // transcriptMessage is one message as the shipped terminal reads it: role
@@ -128,19 +199,27 @@ type transcriptMessage struct {
 // their results are left out, as the terminal has no role for them.
 func transcript(msgs []core.Message) []transcriptMessage {
 	out := []transcriptMessage{}
-	at := func(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
 	for _, m := range msgs {
-		switch m := m.(type) {
-		case *core.UserMessage:
-			out = append(out, transcriptMessage{Role: "user", Content: m.Text(), Timestamp: at(m.Timestamp)})
-		case *core.AssistantMessage:
-			if text := m.Text(); text != "" {
-				n := m.Usage.Output
-				out = append(out, transcriptMessage{Role: "assistant", Content: text, Timestamp: at(m.Timestamp), TokenCount: &n})
-			}
+		if tm, ok := transcriptEntry(m); ok {
+			out = append(out, tm)
 		}
 	}
 	return out
+}
+
+// transcriptEntry is m as the terminal reads it, if it shows m.
+func transcriptEntry(m core.Message) (transcriptMessage, bool) {
+	at := func(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }
+	switch m := m.(type) {
+	case *core.UserMessage:
+		return transcriptMessage{Role: "user", Content: m.Text(), Timestamp: at(m.Timestamp)}, true
+	case *core.AssistantMessage:
+		if text := m.Text(); text != "" {
+			n := m.Usage.Output
+			return transcriptMessage{Role: "assistant", Content: text, Timestamp: at(m.Timestamp), TokenCount: &n}, true
+		}
+	}
+	return transcriptMessage{}, false
 }
 
 // list answers session.list{limit?}: this directory's sessions, newest
@@ -216,16 +295,51 @@ func (c *conn) export(params json.RawMessage) (any, *Error) {
 		msgs, id = f.Context().Messages, f.Header().ID
 		_ = f.Close()
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Session %s\n", id)
-	for _, m := range transcript(msgs) {
+	// {"content": the markdown, "format": "markdown"}, the markdown
+	// written a message at a time as the answer is written.
+	return &streamedResult{head: []byte(`{"content":`), body: markdownJSON{id: id, msgs: msgs}, tail: []byte(`,"format":"markdown"}`)}, nil
+}
+
+// markdownJSON writes a session's prompts and answers as markdown, a JSON
+// string written a message at a time: the bytes json.Marshal wrote for
+// the whole markdown (each piece is escaped alone, and pieces meet at
+// ASCII newlines, where escaping cannot differ).
+type markdownJSON struct {
+	id   string
+	msgs []core.Message
+}
+
+// WriteTo implements io.WriterTo.
+func (md markdownJSON) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	write := func(piece string) error {
+		b, _ := json.Marshal(piece) // a string always encodes
+		k, err := w.Write(b[1 : len(b)-1])
+		n += int64(k)
+		return err
+	}
+	if _, err := w.Write([]byte{'"'}); err != nil {
+		return n, err
+	}
+	n++
+	if err := write(fmt.Sprintf("# Session %s\n", md.id)); err != nil {
+		return n, err
+	}
+	for _, m := range md.msgs {
+		tm, ok := transcriptEntry(m)
+		if !ok {
+			continue
+		}
 		role := "User"
-		if m.Role == "assistant" {
+		if tm.Role == "assistant" {
 			role = "Assistant"
 		}
-		fmt.Fprintf(&b, "\n## %s (%s)\n\n%s\n", role, m.Timestamp, m.Content)
+		if err := write(fmt.Sprintf("\n## %s (%s)\n\n%s\n", role, tm.Timestamp, tm.Content)); err != nil {
+			return n, err
+		}
 	}
-	return map[string]any{"format": "markdown", "content": b.String()}, nil
+	k, err := w.Write([]byte{'"'})
+	return n + int64(k), err
 }
 
 // delete answers session.delete{session_id}: removes a stored session of

@@ -1,7 +1,9 @@
 package jsonrpc
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/escape"
+	"github.com/cairn-dev/cairn/core/jsonl"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
@@ -68,6 +71,8 @@ func (t *translator) handle(e core.Event) {
 	switch e := e.(type) {
 	case frameMark:
 		t.write(e.line)
+	case piecesMark:
+		t.writeFrame(e.frame)
 	case queryMark:
 		t.q = &queryState{id: e.id, start: e.start, calls: map[string]*execution{}}
 	case cancelMark:
@@ -115,6 +120,37 @@ func (t *translator) handle(e core.Event) {
 			t.complete(0, "")
 		}
 	}
+}
+
+// writeFrame sends a message written in pieces, through a buffer; each
+// write to the client has the write time limit. Nothing else is written
+// inside it: this goroutine alone writes.
+func (t *translator) writeFrame(f jsonl.Frame) {
+	if t.broken {
+		return
+	}
+	w := bufio.NewWriterSize(deadlineWriter{t.c}, 64<<10)
+	bodyErr, err := f.Write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		t.broken = true
+		t.c.hangUp()
+		return
+	}
+	if bodyErr != nil {
+		fmt.Fprintf(t.c.cfg.Log, "cairn: jsonrpc: an answer was cut short: %v\n", bodyErr)
+	}
+}
+
+// deadlineWriter writes to the client, each write within the write time
+// limit.
+type deadlineWriter struct{ c *conn }
+
+func (d deadlineWriter) Write(p []byte) (int, error) {
+	_ = d.c.nc.SetWriteDeadline(time.Now().Add(d.c.cfg.WriteTimeout))
+	return d.c.nc.Write(p)
 }
 
 // notify writes a notification.

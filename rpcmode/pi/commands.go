@@ -156,6 +156,8 @@ func (s *server) response(c *command, data any, err error) response {
 	case nil:
 	case rawJSON:
 		r.data = d
+	case *streamedData:
+		r.stream = d
 	default:
 		b, err := marshal(d)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/jsonl"
 )
 
 // response is one answer to a command. Its frame has pi's key order:
@@ -16,6 +17,30 @@ type response struct {
 	command string          // "" omits the key (a line without a type)
 	data    []byte          // encoded payload; nil omits the key
 	err     string          // non-empty for a failure
+	// stream, when set, is a payload too large to encode first: the
+	// writer writes it as it encodes it (see frame).
+	stream *streamedData
+}
+
+// streamedData is a response payload written in pieces: head, what body
+// writes, tail.
+type streamedData struct {
+	head []byte
+	body io.WriterTo
+	tail []byte
+}
+
+// frame is the response as the writer writes it: a response with a
+// streamed payload is written in pieces.
+func (r response) frame() jsonl.Frame {
+	if r.stream == nil || r.err != "" {
+		return jsonl.Frame{Head: r.appendTo(nil)}
+	}
+	head := r.appendTo(nil)
+	head = append(head[:len(head)-1], `,"data":`...)
+	head = append(head, r.stream.head...)
+	tail := append(slices.Clip(r.stream.tail), '}')
+	return jsonl.Frame{Head: head, Body: r.stream.body, Tail: tail}
 }
 
 func (r response) appendTo(dst []byte) []byte {
@@ -67,9 +92,13 @@ const (
 // session's events: a response to set_thinking_level after the
 // thinking_level_changed it caused.
 type mark struct {
-	srv    *server
-	kind   markKind
-	line   []byte
+	srv  *server
+	kind markKind
+	line []byte
+	// body, with markLine, is written after line and before tail (a
+	// frame written in pieces: see jsonl.Frame).
+	body   io.WriterTo
+	tail   []byte
 	event  string // the event type of line, for the filter; "" for others
 	filter eventFilter
 }
@@ -108,9 +137,13 @@ type writer struct {
 	afterEvent func(core.Event) []byte
 }
 
-// heldFrame is a frame kept back while a prompt is accepted.
+// heldFrame is a frame kept back while a prompt is accepted. A frame
+// written in pieces is kept as its pieces (body is a snapshot taken when
+// the command was answered), not written out in memory.
 type heldFrame struct {
 	line       []byte
+	body       io.WriterTo
+	tail       []byte
 	agentStart bool
 }
 
@@ -155,7 +188,9 @@ func (w *writer) handle(e core.Event) (end bool) {
 	}
 	switch m.kind {
 	case markLine:
-		if m.event == "" || w.filter.allows(m.event) {
+		if m.body != nil {
+			w.emitFrame(jsonl.Frame{Head: m.line, Body: m.body, Tail: m.tail})
+		} else if m.event == "" || w.filter.allows(m.event) {
 			w.emit(m.line, false)
 		}
 	case markHold:
@@ -219,6 +254,16 @@ func (w *writer) emit(line []byte, agentStart bool) {
 	w.write(line)
 }
 
+// emitFrame writes a frame in pieces, or holds its pieces while a prompt
+// is accepted.
+func (w *writer) emitFrame(f jsonl.Frame) {
+	if w.holding {
+		w.held = append(w.held, heldFrame{line: slices.Clone(f.Head), body: f.Body, tail: f.Tail})
+		return
+	}
+	w.writeFrame(f)
+}
+
 // release ends holding: frames held before the first agent_start, then the
 // prompt's response, then the rest.
 func (w *writer) release(resp []byte) {
@@ -228,17 +273,47 @@ func (w *writer) release(resp []byte) {
 		i = len(w.held)
 	}
 	for _, h := range w.held[:i] {
-		w.write(h.line)
+		w.writeHeld(h)
 	}
 	if resp != nil {
 		w.write(resp)
 	}
 	for _, h := range w.held[i:] {
 		if h.line != nil { // nil: a filtered agent_start's place
-			w.write(h.line)
+			w.writeHeld(h)
 		}
 	}
 	w.held = nil
+}
+
+// writeHeld writes a frame that was held, whole or in its pieces.
+func (w *writer) writeHeld(h heldFrame) {
+	if h.body != nil {
+		w.writeFrame(jsonl.Frame{Head: h.line, Body: h.body, Tail: h.tail})
+		return
+	}
+	w.write(h.line)
+}
+
+// writeFrame writes a frame in pieces. Nothing else is written meanwhile:
+// this goroutine alone writes, and events wait in the subscription. A
+// payload cut short (a message that cannot be encoded) still ends as a
+// valid line, and a notification after it says so.
+func (w *writer) writeFrame(f jsonl.Frame) {
+	if w.err != nil {
+		return
+	}
+	bodyErr, err := f.Write(w.out)
+	if err == nil {
+		err = w.out.WriteByte('\n')
+	}
+	if err != nil {
+		w.fail(err)
+		return
+	}
+	if bodyErr != nil {
+		w.write(notifyFrame("cairn could not write the whole answer; it was cut short: "+bodyErr.Error(), core.NotifyError))
+	}
 }
 
 func (w *writer) write(line []byte) {

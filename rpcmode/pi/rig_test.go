@@ -102,6 +102,8 @@ type rigConfig struct {
 	tools []core.Tool
 	// checkpoints records the project's files around prompts when set.
 	checkpoints *checkpoint.Store
+	// out, when set, wraps the output the server writes to.
+	out func(io.Writer) io.Writer
 }
 
 // providerRequest is what a faux step sees.
@@ -189,7 +191,11 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 		bash = &ExecBash{Dir: cfg.cwd, Compat073: cfg.compat073}
 	}
 	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073, Prompts: cfg.prompts, MCP: cfg.mcp, MCPPrompts: cfg.mcpPrompts, ExportHTML: exportHTML}
-	go func() { r.done <- Serve(context.Background(), pr, r.out, h) }()
+	var out io.Writer = r.out
+	if cfg.out != nil {
+		out = cfg.out(out)
+	}
+	go func() { r.done <- Serve(context.Background(), pr, out, h) }()
 	t.Cleanup(func() {
 		r.close()
 		sess.Close()

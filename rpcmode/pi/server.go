@@ -273,8 +273,16 @@ func (s *server) sendEvent(eventType string, frame any) {
 	s.sub.Mark(mark{srv: s, kind: markLine, line: line, event: eventType})
 }
 
-// reply writes a response in order with the events.
-func (s *server) reply(r response) { s.send(r.appendTo(nil)) }
+// reply writes a response in order with the events; a streamed payload
+// is encoded by the writer as it writes it.
+func (s *server) reply(r response) {
+	f := r.frame()
+	if f.Body == nil {
+		s.send(f.Head)
+		return
+	}
+	s.sub.Mark(mark{srv: s, kind: markLine, line: f.Head, body: f.Body, tail: f.Tail})
+}
 
 // writeFailed stops serving: nobody reads the output any more.
 func (s *server) writeFailed(error) { s.cancel() }

@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -119,17 +120,21 @@ func (s *server) sessionStats(*command) (any, error) {
 	return d, nil
 }
 
-func (s *server) messages(*command) (any, error) {
+// messages answers get_messages: {"messages":[...]}, the array written by
+// the writer one message at a time (core.MessagesJSON), so a long
+// session's history is never encoded whole in memory. The list is the
+// conversation as it stands when the command is read, however late the
+// writer gets to it.
+func (s *server) messages(c *command) (any, error) {
 	msgs := s.sess.Messages()
 	if s.host.Compat073 {
 		msgs = withoutSystem(msgs)
 	}
-	if msgs == nil {
-		msgs = []core.Message{}
+	list := core.MessagesJSON(msgs)
+	if err := list.Check(); err != nil {
+		return nil, fmt.Errorf("cannot encode the %s response: %w", c.typ, err)
 	}
-	return struct {
-		Messages []core.Message `json:"messages"`
-	}{msgs}, nil
+	return &streamedData{head: []byte(`{"messages":`), body: list, tail: []byte{'}'}}, nil
 }
 
 func (s *server) lastAssistantText(*command) (any, error) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/jsonl"
 )
 
 // shuttingDown answers what arrives while serving stops.
@@ -37,7 +38,7 @@ func (s *server) dispatch(c command) {
 		}
 		reply(s.newSession())
 	case "get_messages":
-		reply(body{"ok": true, "messages": nonNilMessages(s.sess.Messages())})
+		s.messages(id, c.Type)
 	case "set_model":
 		reply(s.setModel(c.Model))
 	case "get_available_models":
@@ -271,9 +272,16 @@ func (s *server) toolsList() []toolInfo {
 	return list
 }
 
-func nonNilMessages(ms []core.Message) []core.Message {
-	if ms == nil {
-		return []core.Message{}
+// messages answers get_messages: response{id, command, messages, ok},
+// the messages written by the writer one at a time (core.MessagesJSON), so
+// a long session's history is never encoded whole in memory.
+func (s *server) messages(id *string, command string) {
+	list := core.MessagesJSON(s.sess.Messages())
+	if err := list.Check(); err != nil {
+		s.send(errorFrame(id, "internal error: cannot encode the messages: "+err.Error()))
+		return
 	}
-	return ms
+	head := responseOf(id, command, nil)
+	head = append(head[:len(head)-1], `,"messages":`...)
+	s.sub.Mark(frameMark{jsonl.Frame{Head: head, Body: list, Tail: []byte(`,"ok":true}`)}})
 }

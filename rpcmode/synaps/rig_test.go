@@ -43,6 +43,8 @@ type rigConfig struct {
 	extra      []core.Tool   // tools besides cairn's built-in ones
 	// checkpoints records cwd's files around prompts.
 	checkpoints bool
+	// conversations replaces the in-memory conversations when set.
+	conversations agent.Conversations
 }
 
 func newRig(t testing.TB, cfg rigConfig) *rig {
@@ -70,15 +72,16 @@ func newRig(t testing.TB, cfg rigConfig) *rig {
 		}
 	}
 	sess, err := agent.New(agent.Config{
-		Checkpoints:  cps,
-		Model:        faux.Model,
-		Open:         func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: cfg.faux}, nil },
-		Tools:        append(toolset, cfg.extra...),
-		SystemPrompt: func([]core.Tool) string { return "You are a test assistant." },
-		Unattended:   true,
-		Approver:     gate,
-		Compaction:   compaction,
-		Retry:        agent.RetrySettings{Enabled: false},
+		Checkpoints:   cps,
+		Model:         faux.Model,
+		Open:          func(core.Model) (agent.Connection, error) { return agent.Connection{Provider: cfg.faux}, nil },
+		Tools:         append(toolset, cfg.extra...),
+		SystemPrompt:  func([]core.Tool) string { return "You are a test assistant." },
+		Unattended:    true,
+		Approver:      gate,
+		Compaction:    compaction,
+		Retry:         agent.RetrySettings{Enabled: false},
+		Conversations: cfg.conversations,
 	})
 	if err != nil {
 		t.Fatal(err)

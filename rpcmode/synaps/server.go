@@ -131,6 +131,12 @@ type lineMark struct{ line []byte }
 
 func (lineMark) EventType() string { return "synaps_line" }
 
+// frameMark is a frame of the server's own written in pieces (a long
+// answer), in order with the session's events.
+type frameMark struct{ frame jsonl.Frame }
+
+func (frameMark) EventType() string { return "synaps_frame" }
+
 // endMark tells the writer that nothing follows.
 type endMark struct{}
 
@@ -210,6 +216,21 @@ func (s *server) stop() {
 	_ = s.sess.Wait(ctx)
 }
 
+// writeFrame writes a frame in pieces; nothing else is written inside it.
+// An answer cut short (a message that cannot be encoded) still ends as a
+// valid line, and an error frame after it says so.
+func (s *server) writeFrame(w *bufio.Writer, f jsonl.Frame) error {
+	bodyErr, err := f.Write(w)
+	if err == nil {
+		err = w.WriteByte('\n')
+	}
+	if err == nil && bodyErr != nil {
+		w.Write(errorFrame(nil, "internal error: the answer was cut short: "+bodyErr.Error()))
+		err = w.WriteByte('\n')
+	}
+	return err
+}
+
 // writeLoop writes frames until the end mark. After a write error it
 // keeps draining the events (so the session never blocks) and stops the
 // server: nobody reads the output any more.
@@ -220,6 +241,9 @@ func (s *server) writeLoop(out io.Writer, done chan<- error) {
 	for ev := range events {
 		if _, ok := ev.(endMark); ok {
 			break
+		}
+		if fm, ok := ev.(frameMark); ok && werr == nil {
+			werr = s.writeFrame(w, fm.frame)
 		}
 		for _, line := range s.translate(ev) {
 			if werr != nil {
