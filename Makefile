@@ -9,7 +9,7 @@ ARGS     ?=
 # 1 ms sooner in 1.3 MiB less memory (make bench-startup). CGO=1 links libc.
 CGO      ?= 0
 
-.PHONY: help build run test bench bench-startup bench-rpc bench-tui bench-soak lint demo demo-tui install fuzz clean
+.PHONY: help build run test bench bench-startup bench-rpc bench-tui bench-soak bench-getmessages lint demo demo-tui install fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
@@ -67,6 +67,9 @@ bench-tui: build ## the TUI side by side with pi 0.87.1 under tmux at 120x40 (RU
 
 bench-soak: ## a 2,000-turn session in the TUI under tmux (50 KB bash result and 2 KB answer a turn): RSS at turns 100-2,000, CPU per key at the end (SOAK_TURNS, SOAK_HEAP=dir)
 	scripts/bench-soak.sh
+
+bench-getmessages: ## rpc get_messages on 27 MB and 135 MB sessions beside pi 0.87.1: wall, CPU, peak RSS (RUNS=5)
+	RUNS=$${RUNS:-5} scripts/bench-getmessages.sh
 
 lint: ## gofmt check and vet
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
