@@ -308,9 +308,9 @@ func reasoningDetailOf(sig string) json.RawMessage {
 // toolMessage renders one tool result. The wire's tool message holds text
 // only, so a result that is all images says where to look.
 func toolMessage(tr *core.ToolResultMessage, c *compat) wireMessage {
-	content := provider.ResultText(tr.Content)
-	if content == "" {
-		content = provider.ImageOnlyResultText
+	content := provider.ResultTextOf(tr.Content)
+	if content.IsZero() {
+		content = provider.TextOf(provider.ImageOnlyResultText)
 	}
 	wm := wireMessage{Role: "tool", Content: content, ToolCallID: tr.ToolCallID}
 	if c.toolResultName && tr.ToolName != "" {
