@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-		"io"
+	"io"
 )
 
 // StreamedBodyThreshold is the size above which a request body is sent

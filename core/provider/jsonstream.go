@@ -155,8 +155,8 @@ var (
 // jsonField is one encoded field of a struct: its index, its key with
 // quotes and colon, and its omit options.
 type jsonField struct {
-	index              int
-	key                string
+	index               int
+	key                 string
 	omitEmpty, omitZero bool
 }
 

@@ -80,8 +80,8 @@ type functionCall struct {
 }
 
 type functionCallOutput struct {
-	Type   string `json:"type"`
-	CallID string `json:"call_id"`
+	Type   string        `json:"type"`
+	CallID string        `json:"call_id"`
 	Output provider.Text `json:"output"`
 }
 
