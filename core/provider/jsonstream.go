@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // WriteJSON writes v to w exactly as EncodeJSON encodes it, piece by piece:
@@ -281,7 +282,7 @@ func modelFields(t reflect.Type) ([]jsonField, bool) {
 // encoding/json takes from a tag as it is.
 func plainKey(name string) bool {
 	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '$' || r == '.') {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '$' || r == '.') {
 			return false
 		}
 	}
