@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"testing"
@@ -69,11 +70,71 @@ func soakHistory(b *testing.B, model core.Model, turns int) []core.Message {
 }
 
 // BenchmarkReplay2000Turns builds and sends the request of turn 2,000 of
-// the soak: about 107 MB of body. peak-heap-MB is the live heap above the
-// history's own while the body is read.
+// the soak: about 107 MB of body. peak-heap-MB is the heap above the
+// history's own (live data and garbage not yet collected) while the body
+// is read.
 func BenchmarkReplay2000Turns(b *testing.B) {
 	model := openAIModel("http://bench.invalid/v1")
 	msgs := soakHistory(b, model, 2000)
+	b.Run("memory", func(b *testing.B) { benchReplay(b, model, msgs) })
+	b.Run("http1", func(b *testing.B) { benchReplayHTTP(b, model, msgs, false) })
+	b.Run("http2", func(b *testing.B) { benchReplayHTTP(b, model, msgs, true) })
+	b.Run("length-pass", func(b *testing.B) {
+		// What a Content-Length on a large body would cost: writing the
+		// body once more, only to count it.
+		req := &provider.Request{Model: model, Messages: msgs}
+		c := resolveCompat(&req.Model)
+		b.ReportAllocs()
+		for range b.N {
+			var n countWriter
+			if err := provider.WriteJSON(&n, buildRequest(req, &c)); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(n))
+		}
+	})
+}
+
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	*c += countWriter(len(p))
+	return len(p), nil
+}
+
+// benchReplayHTTP sends the request to a loopback server, over HTTP/1.1 or
+// over HTTP/2 with TLS as hosted APIs speak it.
+func benchReplayHTTP(b *testing.B, model core.Model, msgs []core.Message, h2 bool) {
+	answer := providertest.Fixture(b, "openai-chat/text.0.sse")
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := io.Copy(io.Discard, r.Body); err != nil {
+			b.Error(err)
+		}
+		if h2 != (r.ProtoMajor == 2) {
+			b.Errorf("request came over %s", r.Proto)
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write(answer)
+	}))
+	if h2 {
+		srv.EnableHTTP2 = true
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
+	defer srv.Close()
+	model.BaseURL = srv.URL + "/v1"
+	p := New(provider.Options{Client: srv.Client()})
+	req := &provider.Request{Model: model, Messages: msgs, APIKey: testKey}
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := p.Stream(context.Background(), req, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchReplay(b *testing.B, model core.Model, msgs []core.Message) {
 	d := &heapDoer{answer: providertest.Fixture(b, "openai-chat/text.0.sse")}
 	p := New(provider.Options{Client: d})
 	req := &provider.Request{Model: model, Messages: msgs, APIKey: testKey}
