@@ -198,7 +198,7 @@ func computeInfos(t reflect.Type, busy map[reflect.Type]*typeInfo) *typeInfo {
 	info := &typeInfo{}
 	busy[t] = info
 	switch {
-	case t == textType:
+	case t == textType, t.Kind() == reflect.Pointer && t.Elem() == textType:
 		info.walk = true
 	case t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType),
 		t.Implements(textMarshalerType) || reflect.PointerTo(t).Implements(textMarshalerType):
