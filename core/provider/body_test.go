@@ -29,6 +29,7 @@ type received struct {
 	length    int64
 	chunked   bool
 	readError error
+	proto     int
 }
 
 // recorder is a server that reads each request's body whole, then answers
@@ -43,7 +44,7 @@ func (rec *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	rec.mu.Lock()
 	rec.requests = append(rec.requests, received{body: body, length: r.ContentLength,
-		chunked: len(r.TransferEncoding) > 0 && r.TransferEncoding[0] == "chunked", readError: err})
+		chunked: len(r.TransferEncoding) > 0 && r.TransferEncoding[0] == "chunked", readError: err, proto: r.ProtoMajor})
 	status := http.StatusOK
 	if len(rec.statuses) > 0 {
 		status, rec.statuses = rec.statuses[0], rec.statuses[1:]
@@ -111,6 +112,35 @@ func TestSendJSONStreamsLargeBodies(t *testing.T) {
 				t.Errorf("chunked %v, Content-Length %d for a %d-byte body", got.chunked, got.length, len(want))
 			}
 		})
+	}
+}
+
+// TestSendJSONStreamsOverHTTP2: hosted APIs speak HTTP/2 over TLS, which
+// has no chunking: a large body goes out in frames without a length and
+// arrives whole; one that cannot be written is still not retried.
+func TestSendJSONStreamsOverHTTP2(t *testing.T) {
+	lowThreshold(t, 1000)
+	rec := &recorder{}
+	srv := httptest.NewUnstartedServer(rec)
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	body, _ := storedResults(50, 100)
+	want, _ := EncodeJSON(body)
+	resp, err := sendTo(t, srv.URL, body, Options{Client: srv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := rec.seen()[0]; !bytes.Equal(got.body, want) || got.length != -1 || got.proto != 2 {
+		t.Fatalf("HTTP/%d server got %d bytes with length %d, want %d streamed", got.proto, len(got.body), got.length, len(want))
+	}
+	retried := false
+	_, err = sendTo(t, srv.URL, []any{body, math.NaN()}, Options{Client: srv.Client(), Retry: RetryPolicy{MaxRetries: 2,
+		OnRetry: func(int, time.Duration, *Error) { retried = true }}})
+	var perr *Error
+	if !errors.As(err, &perr) || perr.Retryable || retried || !strings.Contains(err.Error(), "build request") {
+		t.Fatalf("err = %v (retried %v)", err, retried)
 	}
 }
 
