@@ -14,6 +14,11 @@ func (s *Scanner) Str() string {
 	if plain {
 		return string(body)
 	}
+	if cap(s.scratch) < len(body) {
+		// Unescaping shortens all but invalid UTF-8: one allocation,
+		// not a doubling series, for a long text.
+		s.scratch = make([]byte, 0, len(body))
+	}
 	s.scratch = appendUnescaped(s.scratch[:0], body)
 	return string(s.scratch)
 }

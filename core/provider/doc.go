@@ -4,7 +4,11 @@
 // replays the conversation through, the SSE decoder, the message builder that
 // turns deltas into an AssistantMessage in linear time, typed errors, and the
 // HTTP transport that posts a request, with optional retries and the time
-// limits that end a request that stops making progress).
+// limits that end a request that stops making progress). A request body is
+// written while it is sent (WriteJSON, SendJSON): the wire formats carry
+// tool results kept in the session file as Text values, read back one at a
+// time as the body reaches them, so replaying a long conversation does not
+// hold it in memory.
 //
 // Each wire format lives in its own subpackage: anthropic (Messages API),
 // openai (Chat Completions and every compatible server), openairesp

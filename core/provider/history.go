@@ -42,8 +42,10 @@ type ReplayOptions struct {
 // answer before it (that answer was left out, or compaction cut it) or that
 // answers a call a second time is left out.
 //
-// Tool result texts kept out of memory (core.Content.Stored) are read back
-// into the copy returned, so a wire format sees only Text.
+// Tool result texts kept out of memory (core.Content.Stored) stay there: a
+// wire format carries them as Text values (ResultTextOf, BlockText), read
+// back when the request is written, so a request does not copy every
+// result of a long conversation into memory.
 //
 // And for a model that does not take images, each image of a
 // prompt or a tool result (an MCP server's screenshot, say) is replaced by
@@ -74,13 +76,6 @@ func CleanHistory(msgs []core.Message, model *core.Model, opts ReplayOptions) []
 			}
 		case *core.ToolResultMessage:
 			if msg != nil {
-				if core.HasStored(msg.Content) {
-					// Text kept in the session file is read back for this
-					// request only.
-					cp := *msg
-					cp.Content = core.LoadedContent(msg.Content)
-					msg = &cp
-				}
 				if c.textOnly && hasImage(msg.Content) {
 					cp := *msg
 					cp.Content = c.imagesLeftOut(msg.Content)

@@ -20,7 +20,8 @@ type JSONRequest struct {
 	Provider string
 	// URL is the endpoint.
 	URL string
-	// Body is the wire request, sent as EncodeJSON encodes it.
+	// Body is the wire request, sent as EncodeJSON encodes it (written by
+	// WriteJSON, so its Text values are read when it is sent).
 	Body any
 	// APIHeaders writes the API's own headers for the request's key (which
 	// may be empty): the credential and anything that goes with it. Nil
@@ -31,22 +32,47 @@ type JSONRequest struct {
 }
 
 // SendJSON posts r.Body for req with Send's retries and returns the 2xx
-// response, whose body the caller decodes and closes, or a *Error. A body
-// that cannot be encoded fails before anything is sent.
+// response, whose body the caller decodes and closes, or a *Error. Each
+// attempt writes the body afresh (WriteJSON), reading stored tool results
+// back as it goes; a large body is sent while it is written (see
+// StreamedBodyThreshold). A body that cannot be encoded fails before
+// anything is sent when that shows within the threshold, and is never
+// retried.
 func SendJSON(ctx context.Context, opts Options, req *Request, r JSONRequest) (*http.Response, error) {
-	body, err := EncodeJSON(r.Body)
-	if err != nil {
-		return nil, &Error{Provider: r.Provider, Message: "build request: " + err.Error(), Err: err}
-	}
 	newRequest := func(ctx context.Context) (*http.Request, error) {
-		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, bytes.NewReader(body))
+		body, size, err := openJSONBody(r.Body)
 		if err != nil {
 			return nil, err
+		}
+		hr, err := http.NewRequestWithContext(ctx, http.MethodPost, r.URL, body)
+		if err != nil {
+			if c, ok := body.(io.Closer); ok {
+				c.Close()
+			}
+			return nil, err
+		}
+		if size < 0 {
+			hr.ContentLength = -1
+			hr.GetBody = func() (io.ReadCloser, error) {
+				body, _, err := openJSONBody(r.Body)
+				if err != nil {
+					return nil, err
+				}
+				return readCloser(body), nil
+			}
 		}
 		SetHeaders(hr.Header, req, r.APIHeaders)
 		return hr, nil
 	}
 	return Send(ctx, opts, r.Provider, req.APIKey, newRequest, r.Decode)
+}
+
+// readCloser is r, closable.
+func readCloser(r io.Reader) io.ReadCloser {
+	if rc, ok := r.(io.ReadCloser); ok {
+		return rc
+	}
+	return io.NopCloser(r)
 }
 
 // StreamJSON is the part of Stream every HTTP wire format shares: it starts

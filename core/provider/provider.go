@@ -90,6 +90,20 @@ const ImageOmittedText = "(image omitted: model does not support images)"
 // ResultText joins the text blocks of a tool result with newlines, for the
 // wire formats that carry a result as one string.
 func ResultText(content []core.Content) string {
+	only := -1
+	for i := range content {
+		if content[i].Type == core.ContentText {
+			if only >= 0 {
+				only = -1
+				break
+			}
+			only = i
+		}
+	}
+	if only >= 0 {
+		// One text block: its text as it is, not a copy.
+		return content[only].FullText()
+	}
 	var text strings.Builder
 	for i := range content {
 		if content[i].Type != core.ContentText {

@@ -98,6 +98,9 @@ func Send(ctx context.Context, opts Options, providerName, apiKey string, newReq
 			if ctx.Err() != nil {
 				return nil, NetworkError(providerName, ctx.Err())
 			}
+			if berr, ok := bodyErrorOf(err); ok {
+				return nil, &Error{Provider: providerName, Message: redact.Secrets(berr.Error(), apiKey), Err: berr}
+			}
 			if perr = w.expired(); perr == nil {
 				perr = connectError(providerName, req, redactError(err, apiKey), apiKey)
 			}

@@ -47,7 +47,7 @@ type outputConfig struct {
 // must carry the field even when the model showed no text.
 type block struct {
 	Type         string          `json:"type"`
-	Text         string          `json:"text,omitempty"`
+	Text         provider.Text   `json:"text,omitzero"`
 	Thinking     *string         `json:"thinking,omitempty"`
 	Signature    string          `json:"signature,omitempty"`
 	Data         string          `json:"data,omitempty"`
@@ -119,7 +119,7 @@ func buildRequest(req *provider.Request) *wireRequest {
 		w.MaxTokens = defaultMaxTokens
 	}
 	if req.System != "" {
-		w.System = []block{{Type: "text", Text: req.System, CacheControl: ephemeral}}
+		w.System = []block{{Type: "text", Text: provider.TextOf(req.System), CacheControl: ephemeral}}
 	}
 	for _, t := range req.Tools {
 		w.Tools = append(w.Tools, wireTool{Name: t.Name, Description: t.Description, InputSchema: provider.ToolParameters(t)})
@@ -262,7 +262,7 @@ func (c *converter) userBlocks(content []core.Content) []block {
 		switch part.Type {
 		case core.ContentText:
 			if strings.TrimSpace(part.Text) != "" {
-				out = append(out, block{Type: "text", Text: part.Text})
+				out = append(out, block{Type: "text", Text: provider.TextOf(part.Text)})
 			}
 		case core.ContentImage:
 			out = append(out, c.image(part))
@@ -275,7 +275,7 @@ func (c *converter) userBlocks(content []core.Content) []block {
 // cannot see images, so the model knows something was there.
 func (c *converter) image(part core.Content) block {
 	if !c.model.SupportsImages() {
-		return block{Type: "text", Text: provider.ImageOmittedText}
+		return block{Type: "text", Text: provider.TextOf(provider.ImageOmittedText)}
 	}
 	return block{Type: "image", Source: &imageSource{Type: "base64", MediaType: part.MimeType, Data: part.Data}}
 }
@@ -287,7 +287,7 @@ func (c *converter) assistant(msg *core.AssistantMessage) {
 		switch part.Type {
 		case core.ContentText:
 			if strings.TrimSpace(part.Text) != "" {
-				blocks = append(blocks, block{Type: "text", Text: part.Text})
+				blocks = append(blocks, block{Type: "text", Text: provider.TextOf(part.Text)})
 			}
 		case core.ContentThinking:
 			if b, ok := thinkingBlock(part); ok {
@@ -316,7 +316,7 @@ func thinkingBlock(part core.Content) (block, bool) {
 		text := part.Thinking
 		return block{Type: "thinking", Thinking: &text, Signature: part.ThinkingSignature}, true
 	case strings.TrimSpace(part.Thinking) != "":
-		return block{Type: "text", Text: part.Thinking}, true
+		return block{Type: "text", Text: provider.TextOf(part.Thinking)}, true
 	}
 	return block{}, false
 }
@@ -325,14 +325,14 @@ func thinkingBlock(part core.Content) (block, bool) {
 // assistant turn's tool calls.
 func (c *converter) toolResult(msg *core.ToolResultMessage) {
 	r := block{Type: "tool_result", ToolUseID: msg.ToolCallID, IsError: msg.IsError}
-	for _, part := range msg.Content {
-		switch part.Type {
+	for i := range msg.Content {
+		switch part := &msg.Content[i]; part.Type {
 		case core.ContentText:
-			if part.Text != "" {
-				r.Content = append(r.Content, block{Type: "text", Text: part.Text})
+			if text := provider.BlockText(part); !text.IsZero() {
+				r.Content = append(r.Content, block{Type: "text", Text: text})
 			}
 		case core.ContentImage:
-			r.Content = append(r.Content, c.image(part))
+			r.Content = append(r.Content, c.image(*part))
 		}
 	}
 	c.add("user", []block{r})

@@ -53,8 +53,8 @@ type functionResponse struct {
 // functionResult follows the SDK's convention: "output" for a result,
 // "error" for a failure, so the model can tell them apart.
 type functionResult struct {
-	Output *string `json:"output,omitempty"`
-	Error  *string `json:"error,omitempty"`
+	Output *provider.Text `json:"output,omitempty"`
+	Error  *provider.Text `json:"error,omitempty"`
 }
 
 type functionRespPart struct {
@@ -265,9 +265,9 @@ func (c *converter) toolResult(msg *core.ToolResultMessage) {
 			}
 		}
 	}
-	value := provider.ResultText(msg.Content)
-	if value == "" && len(images) > 0 {
-		value = provider.ImageOnlyResultText
+	value := provider.ResultTextOf(msg.Content)
+	if value.IsZero() && len(images) > 0 {
+		value = provider.TextOf(provider.ImageOnlyResultText)
 	}
 	fr := &functionResponse{ID: msg.ToolCallID, Name: msg.ToolName}
 	if msg.IsError {

@@ -229,7 +229,9 @@ func assistantMessage(msg *core.AssistantMessage, c *compat) (wireMessage, bool)
 		// Servers that need the bridge message also reject null content.
 		wm.Content = ""
 	}
-	var text, thinking strings.Builder
+	// The pieces are joined once at the end: a single piece (the usual
+	// answer) is sent as it is, not copied for every request.
+	var texts, thoughts []string
 	var textParts []wirePart
 	thinkingField := ""
 	for _, b := range msg.Content {
@@ -238,22 +240,16 @@ func assistantMessage(msg *core.AssistantMessage, c *compat) (wireMessage, bool)
 			if strings.TrimSpace(b.Text) == "" {
 				continue
 			}
-			text.WriteString(b.Text)
+			texts = append(texts, b.Text)
 			textParts = append(textParts, wirePart{Type: "text", Text: b.Text})
 		case core.ContentThinking:
 			if strings.TrimSpace(b.Thinking) == "" {
 				continue
 			}
-			if thinking.Len() > 0 {
-				if c.thinkingAsText {
-					thinking.WriteString("\n\n")
-				} else {
-					thinking.WriteString("\n")
-				}
-			} else {
+			if len(thoughts) == 0 {
 				thinkingField = b.ThinkingSignature
 			}
-			thinking.WriteString(b.Thinking)
+			thoughts = append(thoughts, b.Thinking)
 		case core.ContentToolCall:
 			args := string(b.Arguments)
 			if args == "" {
@@ -267,14 +263,19 @@ func assistantMessage(msg *core.AssistantMessage, c *compat) (wireMessage, bool)
 			}
 		}
 	}
-	switch {
-	case thinking.Len() > 0 && c.thinkingAsText:
-		wm.Content = append([]wirePart{{Type: "text", Text: thinking.String()}}, textParts...)
-	case text.Len() > 0:
-		wm.Content = text.String()
+	sep := "\n"
+	if c.thinkingAsText {
+		sep = "\n\n"
 	}
-	if thinking.Len() > 0 && !c.thinkingAsText {
-		s := thinking.String()
+	text, thinking := strings.Join(texts, ""), strings.Join(thoughts, sep)
+	switch {
+	case thinking != "" && c.thinkingAsText:
+		wm.Content = append([]wirePart{{Type: "text", Text: thinking}}, textParts...)
+	case text != "":
+		wm.Content = text
+	}
+	if thinking != "" && !c.thinkingAsText {
+		s := thinking
 		switch thinkingField {
 		case "reasoning_content":
 			wm.ReasoningContent = &s
@@ -308,9 +309,9 @@ func reasoningDetailOf(sig string) json.RawMessage {
 // toolMessage renders one tool result. The wire's tool message holds text
 // only, so a result that is all images says where to look.
 func toolMessage(tr *core.ToolResultMessage, c *compat) wireMessage {
-	content := provider.ResultText(tr.Content)
-	if content == "" {
-		content = provider.ImageOnlyResultText
+	content := provider.ResultTextOf(tr.Content)
+	if content.IsZero() {
+		content = provider.TextOf(provider.ImageOnlyResultText)
 	}
 	wm := wireMessage{Role: "tool", Content: content, ToolCallID: tr.ToolCallID}
 	if c.toolResultName && tr.ToolName != "" {

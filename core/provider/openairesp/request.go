@@ -80,9 +80,9 @@ type functionCall struct {
 }
 
 type functionCallOutput struct {
-	Type   string `json:"type"`
-	CallID string `json:"call_id"`
-	Output string `json:"output"`
+	Type   string        `json:"type"`
+	CallID string        `json:"call_id"`
+	Output provider.Text `json:"output"`
 }
 
 // noThinkingHint is the developer message pi appends when a gpt-5 model is
@@ -317,9 +317,9 @@ func parseTextSignature(sig string) (id, phase string) {
 func appendToolResult(items []any, model *core.Model, m *core.ToolResultMessage) []any {
 	callID, _, _ := strings.Cut(m.ToolCallID, "|")
 	hasImages := slices.ContainsFunc(m.Content, func(c core.Content) bool { return c.Type == core.ContentImage })
-	output := provider.ResultText(m.Content)
-	if output == "" && hasImages {
-		output = provider.ImageOnlyResultText
+	output := provider.ResultTextOf(m.Content)
+	if output.IsZero() && hasImages {
+		output = provider.TextOf(provider.ImageOnlyResultText)
 	}
 	items = append(items, functionCallOutput{Type: "function_call_output", CallID: callID, Output: output})
 	if hasImages && model.SupportsImages() {

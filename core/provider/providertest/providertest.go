@@ -128,6 +128,9 @@ type Request struct {
 	Query  string
 	Header http.Header
 	Body   []byte
+	// ContentLength is the length the request declared, -1 for a body
+	// sent without one (chunked).
+	ContentLength int64
 }
 
 // Server answers requests with its scripted responses in order. A request
@@ -161,7 +164,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
 	n := len(s.requests)
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body})
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body, ContentLength: r.ContentLength})
 	var resp Response
 	ok := n < len(s.responses)
 	if ok {

@@ -1,0 +1,27 @@
+package google
+
+import (
+	"testing"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/provider/providertest"
+)
+
+// TestReplayBodies: a long history whose large tool results are held in
+// the session file reaches the server byte for byte as the encoder that
+// held the whole conversation in memory sent it (golden files written by
+// that encoder), streamed when it is large, and a session file cut short
+// still gives a valid body.
+func TestReplayBodies(t *testing.T) {
+	for _, id := range []string{"gemini-2.5-flash", "gemini-3-pro-preview"} {
+		t.Run(id, func(t *testing.T) {
+			providertest.CheckReplayBodies(t, providertest.ReplayBodies{
+				Name:     "google-" + id,
+				Model:    func(url string) core.Model { return testModel(url, id) },
+				Provider: New(provider.Options{}),
+				Answer:   func() providertest.Response { return providertest.SSE(t, "gemini/text.0.sse") },
+			})
+		})
+	}
+}
