@@ -11,9 +11,10 @@ import (
 )
 
 // TestLargeResultIsHeldAsWritten: once a large tool result is written to
-// the session file, the conversation and the message_end event hold the
-// file's copy (its text read back when needed), not the tool's string, so
-// a long session's memory does not grow with its outputs.
+// the session file, the conversation and the message_end, turn_end and
+// agent_end events hold the file's copy (its text read back when needed),
+// not the tool's string, so a long session's memory does not grow with its
+// outputs (a run of many turns once held every output until it ended).
 func TestLargeResultIsHeldAsWritten(t *testing.T) {
 	output := strings.Repeat("--- PASS: TestCase \"ok\"\n", 2000)
 	tool := &fakeTool{name: "bash", run: func(context.Context, core.ToolCall, func(core.ToolUpdate)) (core.ToolResult, error) {
@@ -28,11 +29,22 @@ func TestLargeResultIsHeldAsWritten(t *testing.T) {
 	if err := f.s.Prompt("test it", nil, BehaviorNone); err != nil {
 		t.Fatal(err)
 	}
-	var ended *core.ToolResultMessage
+	var ended, turnEnd, agentEnd *core.ToolResultMessage
 	for _, e := range f.untilSettled() {
-		if me, ok := e.(core.MessageEnd); ok {
-			if tr, ok := me.Message.(*core.ToolResultMessage); ok {
+		switch e := e.(type) {
+		case core.MessageEnd:
+			if tr, ok := e.Message.(*core.ToolResultMessage); ok {
 				ended = tr
+			}
+		case core.TurnEnd:
+			if len(e.ToolResults) > 0 {
+				turnEnd = e.ToolResults[0]
+			}
+		case core.AgentEnd:
+			for _, m := range e.Messages {
+				if tr, ok := m.(*core.ToolResultMessage); ok {
+					agentEnd = tr
+				}
 			}
 		}
 	}
@@ -42,7 +54,7 @@ func TestLargeResultIsHeldAsWritten(t *testing.T) {
 			held = tr
 		}
 	}
-	for name, tr := range map[string]*core.ToolResultMessage{"message_end": ended, "the conversation": held} {
+	for name, tr := range map[string]*core.ToolResultMessage{"message_end": ended, "turn_end": turnEnd, "agent_end": agentEnd, "the conversation": held} {
 		if tr == nil || tr.Content[0].Stored == nil || tr.Content[0].Text != "" {
 			t.Fatalf("%s holds the result in memory (%v)", name, tr != nil)
 		}

@@ -391,8 +391,10 @@ func toolSpecs(tools []core.Tool) []core.ToolSpec {
 }
 
 // appendMessage persists m, adds it to the conversation and publishes its
-// start and end (assistant messages publish their own).
-func (s *Session) appendMessage(m core.Message) {
+// start and end (assistant messages publish their own). It returns the
+// message as the conversation holds it: the session's stored copy when the
+// store keeps one (a large tool result read back from the file).
+func (s *Session) appendMessage(m core.Message) core.Message {
 	var id string
 	var storeErr error
 	if st := s.currentStore(); st != nil {
@@ -420,6 +422,7 @@ func (s *Session) appendMessage(m core.Message) {
 		s.run.prompted = true
 	}
 	s.mu.Unlock()
+	return m
 }
 
 // keeper is a Store that keeps its own copy of a message once written, with

@@ -85,13 +85,13 @@ func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) (res
 			IsError:    r.result.IsError,
 			Timestamp:  s.now(),
 		}
-		s.appendMessage(res)
-		results[i] = res
+		// The copy the session holds: a large result's text stays in
+		// the session file, not in what a long run accumulates.
+		results[i] = s.appendMessage(res).(*core.ToolResultMessage)
 	}
 	for _, r := range runs {
 		for _, m := range r.added {
-			s.appendMessage(m)
-			added = append(added, m)
+			added = append(added, s.appendMessage(m))
 		}
 	}
 	return results, added, steering
