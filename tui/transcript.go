@@ -213,7 +213,7 @@ func (t *transcript) trim(budget int) {
 
 // viewBottom collects items from the newest back until the screen is full.
 func (t *transcript) viewBottom(rc *renderContext, height int) []string {
-	for t.linesBelow(rc, 0, height) < height && t.loadOlder() > 0 {
+	for t.older != nil && t.linesBelow(rc, 0, height) < height && t.loadOlder() > 0 {
 	}
 	var chunks [][]string
 	n := 0
