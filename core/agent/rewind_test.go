@@ -156,15 +156,7 @@ func TestImpossibleRewindLeavesTheRunAlone(t *testing.T) {
 // rewind may go back past, so "two prompts back" is not refused while the
 // second is starting; once it is in the conversation, three are too many.
 func TestRewindCountsThePromptComing(t *testing.T) {
-	store, err := checkpoint.Open(checkpoint.Options{Project: t.TempDir(), Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFixture(t, Config{Checkpoints: store}, faux.Response{Text: "done"})
-	if err := f.s.Prompt("one", nil, BehaviorNone); err != nil {
-		t.Fatal(err)
-	}
-	f.untilSettled()
+	f := onePromptDone(t)
 	run := &activeRun{done: make(chan struct{})}
 	f.s.mu.Lock()
 	f.s.run = run
@@ -191,15 +183,7 @@ func TestRewindCountsThePromptComing(t *testing.T) {
 // rewind counts, for the conversation only; it used to be skipped, so
 // "one back" went two back.
 func TestPromptWithoutCheckpointIsAPoint(t *testing.T) {
-	store, err := checkpoint.Open(checkpoint.Options{Project: t.TempDir(), Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFixture(t, Config{Checkpoints: store}, faux.Response{Text: "done"})
-	if err := f.s.Prompt("one", nil, BehaviorNone); err != nil {
-		t.Fatal(err)
-	}
-	f.untilSettled()
+	f := onePromptDone(t)
 	f.s.appendMessage(&core.UserMessage{Content: []core.Content{core.TextBlock("two")}})
 	pts, err := f.s.RewindPoints()
 	if err != nil {
@@ -211,4 +195,20 @@ func TestPromptWithoutCheckpointIsAPoint(t *testing.T) {
 	if err := f.s.checkRewindable(1, true); err == nil {
 		t.Error("restoring the files of a prompt with no checkpoint was allowed")
 	}
+}
+
+// onePromptDone is a session with checkpoints after one prompt, "one",
+// has run to its answer.
+func onePromptDone(t *testing.T) *fixture {
+	t.Helper()
+	store, err := checkpoint.Open(checkpoint.Options{Project: t.TempDir(), Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, Config{Checkpoints: store}, faux.Response{Text: "done"})
+	if err := f.s.Prompt("one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	f.untilSettled()
+	return f
 }
