@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"path/filepath"
+
+	"github.com/cairn-dev/cairn/core/gitrepo"
 	"regexp"
 	"strings"
 )
@@ -77,9 +79,15 @@ func (p Policy) explainPath(line, dir, home string) string {
 			}
 		}
 		for _, c := range p.Protect {
-			if within(path, c) {
-				return "blocked by the sandbox: write to " + short + ", one of the project's control files, read-only in the sandbox"
+			if !within(path, c) {
+				continue
 			}
+			if _, git := gitrepo.Split(filepath.ToSlash(c)); git || !strings.HasPrefix(c, p.Project) {
+				return "blocked by the sandbox: write to " + short + ", part of the git repository, read-only in the sandbox so " +
+					"that no command changes what git runs; run git commands that write (commit, add, checkout) " +
+					"with dangerouslyDisableSandbox, which asks the person"
+			}
+			return "blocked by the sandbox: write to " + short + ", one of the project's control files, read-only in the sandbox"
 		}
 		if !p.writable(path) && writeLine.MatchString(line) {
 			return "blocked by the sandbox: write to " + short + " (allowed: " + p.Writable(home) + ")"

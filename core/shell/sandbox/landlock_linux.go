@@ -18,7 +18,7 @@ const (
 	fsRead  = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
 	fsWrite = ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSRemoveDir | ll.AccessFSRemoveFile |
 		ll.AccessFSMakeDir | ll.AccessFSMakeReg | ll.AccessFSMakeSym | ll.AccessFSMakeSock | ll.AccessFSMakeFifo |
-		ll.AccessFSRefer | ll.AccessFSResolveUnix
+		ll.AccessFSRefer
 	// fsFile are the rights that apply to files, not directories.
 	fsFile = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
 	// fsDevice is what the terminal and the harmless devices allow.
@@ -89,6 +89,15 @@ func restrict(p Policy) error {
 		}
 		rules = append(rules, landlock.PathAccess(access, g.Path).IgnoreIfMissing())
 	}
+	// Connecting to a Unix socket made outside the sandbox (Landlock ABI
+	// 9): only the ones the person allows. Sockets the command makes
+	// itself stay reachable.
+	switch {
+	case p.AllowAllUnixSockets:
+		rules = append(rules, landlock.PathAccess(ll.AccessFSResolveUnix, "/"))
+	case len(p.UnixSockets) > 0:
+		rules = append(rules, landlock.PathAccess(ll.AccessFSResolveUnix, p.UnixSockets...).IgnoreIfMissing())
+	}
 	switch {
 	case p.Network.Open:
 		cfg.HandledAccessNet = 0
@@ -114,7 +123,7 @@ func restrict(p Policy) error {
 	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("landlock_restrict_self: %w", err)
 	}
-	return nil
+	return loadFilter(seccompRules(p, ABI()))
 }
 
 // protect mounts each existing path read-only over itself, in the mount

@@ -24,12 +24,17 @@ type Policy struct {
 	Protect []string `json:"protect,omitempty"`
 	// Network is what network the command may use.
 	Network Network `json:"network"`
+	// UnixSockets are the Unix sockets made outside the sandbox that the
+	// command may connect to; AllowAllUnixSockets allows every one.
+	UnixSockets         []string `json:"unixSockets,omitempty"`
+	AllowAllUnixSockets bool     `json:"allowAllUnixSockets,omitempty"`
 }
 
 // ControlFiles are the project's files and directories that steer cairn
 // or run as programs, relative to the project: the sandbox keeps them
 // read-only, as the approval gate asks before writing them.
-var ControlFiles = []string{".cairn", "AGENTS.md", "CLAUDE.md", ".mcp.json", ".git/hooks", ".git/config"}
+// The project's repository is added where it is (see appendGit).
+var ControlFiles = []string{".cairn", "AGENTS.md", "CLAUDE.md", ".mcp.json"}
 
 // Place says where a Policy's relative and ~ paths lead.
 type Place struct {
@@ -75,6 +80,18 @@ func (c Config) Policy(place Place) (Policy, error) {
 	}
 	for _, f := range ControlFiles {
 		p.Protect = append(p.Protect, filepath.Join(project, filepath.FromSlash(f)))
+	}
+	for _, g := range gitPaths(project) {
+		// Elsewhere Landlock keeps them read-only already.
+		if p.writable(g) {
+			p.Protect = appendPath(p.Protect, g)
+		}
+	}
+	p.AllowAllUnixSockets = c.AllowAllUnixSockets
+	for _, s := range c.AllowUnixSockets {
+		if abs, ok := expand(s, place); ok {
+			p.UnixSockets = appendPath(p.UnixSockets, resolve(abs))
+		}
 	}
 	return p, nil
 }
