@@ -48,7 +48,8 @@ func sandboxPolicy(cfg sandbox.Config, flag, cwd, cairnDir string, warn func(str
 	}
 	home, _ := os.UserHomeDir()
 	p, err := cfg.Policy(sandbox.Place{Project: cwd, Home: home,
-		KeyFiles: []string{filepath.Join(cairnDir, "models.json")}})
+		KeyFiles:  []string{filepath.Join(cairnDir, "models.json")},
+		LayerRoot: filepath.Join(cairnDir, "sandbox", "layers")})
 	if err != nil {
 		return nil, err
 	}

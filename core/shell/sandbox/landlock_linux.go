@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -53,8 +54,14 @@ func enter(req request, argv []string) error {
 		if err := protect(req.Policy.Protect); err != nil {
 			return err
 		}
+		if err := hide(req.Policy.DenyRead); err != nil {
+			return err
+		}
+		req.Policy.Caches = layer(req.Policy.Caches)
+	} else {
+		req.Policy.Caches = nil
 	}
-	if err := restrict(req.Policy); err != nil {
+	if err := restrict(req.Policy, req.Mount); err != nil {
 		return err
 	}
 	if err := syscall.Exec(argv[0], argv, os.Environ()); err != nil {
@@ -78,10 +85,21 @@ func ABI() int {
 // thread, which the kernel makes the whole process. Restricting one thread
 // instead of all (go-landlock's Restrict) saves stopping every thread of
 // the runtime for each command.
-func restrict(p Policy) error {
+func restrict(p Policy, hidden bool) error {
 	cfg := landlock.V11.BestEffort()
 	rules := []landlock.Rule{landlock.PathAccess(fsDevice, devices...).IgnoreIfMissing()}
-	for _, g := range p.Grants(nil) {
+	grant := p
+	if hidden {
+		// The denied paths are hidden by mounts (see hide): the trees
+		// are granted whole, so what a command creates in them (a new
+		// directory in the temporary directory beside a home that holds
+		// ~/.ssh) can be read back.
+		grant.DenyRead = nil
+	}
+	for _, c := range p.Caches {
+		grant.Write = append(grant.Write, c.Dir)
+	}
+	for _, g := range grant.Grants(nil) {
 		access := rights(g.Right)
 		if info, err := os.Stat(g.Path); err == nil && !info.IsDir() {
 			// Directory rights on a file are an error.
@@ -137,25 +155,81 @@ func protect(paths []string) error {
 		if err := syscall.Mount(p, p, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
 			return fmt.Errorf("protect %s: %w", p, err)
 		}
-		var st syscall.Statfs_t
-		if err := syscall.Statfs(p, &st); err != nil {
+		if err := readOnly(p); err != nil {
 			return fmt.Errorf("protect %s: %w", p, err)
-		}
-		// A remount must keep the flags the original mount has locked.
-		flags := uintptr(syscall.MS_BIND | syscall.MS_REMOUNT | syscall.MS_RDONLY)
-		for _, f := range [][2]int64{
-			{0x2, syscall.MS_NOSUID}, {0x4, syscall.MS_NODEV}, {0x8, syscall.MS_NOEXEC},
-			{0x400, syscall.MS_NOATIME}, {0x800, syscall.MS_NODIRATIME}, {0x1000, syscall.MS_RELATIME},
-		} {
-			if st.Flags&f[0] != 0 {
-				flags |= uintptr(f[1])
-			}
-		}
-		if err := syscall.Mount("", p, "", flags, ""); err != nil {
-			return fmt.Errorf("protect %s read-only: %w", p, err)
 		}
 	}
 	return nil
+}
+
+// readOnly remounts the bind mount at p read-only.
+func readOnly(p string) error {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(p, &st); err != nil {
+		return err
+	}
+	// A remount must keep the flags the original mount has locked.
+	flags := uintptr(syscall.MS_BIND | syscall.MS_REMOUNT | syscall.MS_RDONLY)
+	for _, f := range [][2]int64{
+		{0x2, syscall.MS_NOSUID}, {0x4, syscall.MS_NODEV}, {0x8, syscall.MS_NOEXEC},
+		{0x400, syscall.MS_NOATIME}, {0x800, syscall.MS_NODIRATIME}, {0x1000, syscall.MS_RELATIME},
+	} {
+		if st.Flags&f[0] != 0 {
+			flags |= uintptr(f[1])
+		}
+	}
+	if err := syscall.Mount("", p, "", flags, ""); err != nil {
+		return fmt.Errorf("read-only: %w", err)
+	}
+	return nil
+}
+
+// hide covers each existing denied path, in the mount namespace the child
+// was started in: a directory with an empty read-only file system, a file
+// with /dev/null, read-only. Landlock, applied after, forbids unmounting
+// them.
+func hide(paths []string) error {
+	for _, p := range paths {
+		info, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		if info.IsDir() {
+			if err := syscall.Mount("cairn-denied", p, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "size=4k,mode=0555"); err != nil {
+				return fmt.Errorf("hide %s: %w", p, err)
+			}
+			continue
+		}
+		if err := syscall.Mount("/dev/null", p, "", syscall.MS_BIND, ""); err != nil {
+			return fmt.Errorf("hide %s: %w", p, err)
+		}
+		if err := readOnly(p); err != nil {
+			return fmt.Errorf("hide %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// layer mounts each cache's layer over it (an overlay: the cache below,
+// the sandbox's writes above) and returns the caches it could layer; the
+// others stay read-only, as without a namespace.
+func layer(caches []Cache) []Cache {
+	var out []Cache
+	for _, c := range caches {
+		upper, work := filepath.Join(c.Layer, "upper"), filepath.Join(c.Layer, "work")
+		if os.MkdirAll(upper, 0o700) != nil || os.MkdirAll(work, 0o700) != nil {
+			continue
+		}
+		opts := "lowerdir=" + c.Dir + ",upperdir=" + upper + ",workdir=" + work
+		if strings.ContainsAny(c.Dir+c.Layer, ",:\\") {
+			continue // overlay's option syntax cannot name such a path
+		}
+		if err := syscall.Mount("overlay", c.Dir, "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // ownNamespace reports whether this process runs in a user namespace

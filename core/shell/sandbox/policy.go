@@ -24,6 +24,9 @@ type Policy struct {
 	Protect []string `json:"protect,omitempty"`
 	// Network is what network the command may use.
 	Network Network `json:"network"`
+	// Caches are the toolchain caches written through a layer of the
+	// sandbox's own, where the system can mount (see Cache).
+	Caches []Cache `json:"caches,omitempty"`
 	// UnixSockets are the Unix sockets made outside the sandbox that the
 	// command may connect to; AllowAllUnixSockets allows every one.
 	UnixSockets         []string `json:"unixSockets,omitempty"`
@@ -35,6 +38,16 @@ type Policy struct {
 // read-only, as the approval gate asks before writing them.
 // The project's repository is added where it is (see appendGit).
 var ControlFiles = []string{".cairn", "AGENTS.md", "CLAUDE.md", ".mcp.json"}
+
+// homeControls are the files in the person's home that programs outside
+// the sandbox later run or obey: shells' start-up files, git's
+// configuration, cairn's, Claude Code's and pi's settings (hooks, rules,
+// trust). They are out of a command's reach unless the home lies in a
+// writable place (HOME under /tmp); then those that exist are kept
+// read-only like the project's control files.
+var homeControls = []string{".cairn", ".claude", ".claude.json", ".pi", ".gitconfig", ".config/git",
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile",
+	".zlogin", ".config/fish", ".inputrc", ".npmrc", ".config/cairn"}
 
 // Place says where a Policy's relative and ~ paths lead.
 type Place struct {
@@ -48,6 +61,13 @@ type Place struct {
 	// KeyFiles are cairn's own files holding secrets (models.json): never
 	// readable.
 	KeyFiles []string
+	// LayerRoot is where the sandbox keeps its writes to toolchain caches
+	// (see Cache), normally in cairn's directory; "" keeps the caches
+	// read-only.
+	LayerRoot string
+	// Getenv reads the variables that move toolchain caches; nil is
+	// os.Getenv.
+	Getenv func(string) string
 }
 
 // Policy builds the policy of c for commands in place. It fails when the
@@ -81,12 +101,25 @@ func (c Config) Policy(place Place) (Policy, error) {
 	for _, f := range ControlFiles {
 		p.Protect = append(p.Protect, filepath.Join(project, filepath.FromSlash(f)))
 	}
+	for _, h := range homeControls {
+		if place.Home == "" {
+			break
+		}
+		if f := filepath.Join(place.Home, filepath.FromSlash(h)); p.writable(f) {
+			p.Protect = appendPath(p.Protect, resolve(f))
+		}
+	}
 	for _, g := range gitPaths(project) {
 		// Elsewhere Landlock keeps them read-only already.
 		if p.writable(g) {
 			p.Protect = appendPath(p.Protect, g)
 		}
 	}
+	getenv := place.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	p.Caches = p.caches(place, getenv)
 	p.AllowAllUnixSockets = c.AllowAllUnixSockets
 	for _, s := range c.AllowUnixSockets {
 		if abs, ok := expand(s, place); ok {

@@ -39,7 +39,7 @@ type rig struct {
 	port                              string
 	sock                              string // a Unix socket server outside, as tmux's or ssh-agent's
 	udpPort                           string // a UDP server
-	unsandboxed                       bool // run commands without the sandbox
+	unsandboxed                       bool   // run commands without the sandbox
 }
 
 func newRig(t *testing.T, cfg Config) *rig {
@@ -57,6 +57,7 @@ func newRig(t *testing.T, cfg Config) *rig {
 		"project/.git/config":           "[core]\n",
 		"project/.git/HEAD":             "ref: refs/heads/main\n",
 		"project/.git/refs/heads/.keep": "",
+		"project/.git/objects/.keep":    "",
 		"project/.git/hooks/pre-commit": "#!/bin/sh\n",
 		"project/sub/file.txt":          "x\n",
 		"home/.ssh/id_rsa":              secret,
