@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -77,8 +78,20 @@ func ABI() int {
 	if err != nil {
 		return 0
 	}
+	if c, err := strconv.Atoi(os.Getenv(ABIVar)); err == nil && c >= 1 && c < v {
+		return c
+	}
 	return v
 }
+
+// ABIVar names the variable that makes the sandbox act as on a kernel
+// with an older Landlock ABI (CAIRN_LANDLOCK_ABI=4), to see what it holds
+// there; it can only lower the ABI in use, never raise it.
+const ABIVar = "CAIRN_LANDLOCK_ABI"
+
+// configs are go-landlock's configurations by ABI.
+var configs = []landlock.Config{landlock.V1, landlock.V1, landlock.V2, landlock.V3, landlock.V4, landlock.V5,
+	landlock.V6, landlock.V7, landlock.V8, landlock.V9, landlock.V10, landlock.V11}
 
 // restrict restricts the calling thread to p, for good, and locks the
 // calling goroutine to it: the caller executes the program from this
@@ -86,8 +99,14 @@ func ABI() int {
 // instead of all (go-landlock's Restrict) saves stopping every thread of
 // the runtime for each command.
 func restrict(p Policy, hidden bool) error {
-	cfg := landlock.V11.BestEffort()
-	rules := []landlock.Rule{landlock.PathAccess(fsDevice, devices...).IgnoreIfMissing()}
+	abi := min(ABI(), len(configs)-1)
+	cfg := configs[abi].BestEffort()
+	// A rule may name only rights the configuration handles (an older
+	// ABI's, with ABIVar).
+	pathRule := func(access landlock.AccessFSSet, paths ...string) landlock.Rule {
+		return landlock.PathAccess(access&cfg.HandledAccessFS, paths...).IgnoreIfMissing()
+	}
+	rules := []landlock.Rule{pathRule(fsDevice, devices...)}
 	grant := p
 	if hidden {
 		// The denied paths are hidden by mounts (see hide): the trees
@@ -105,16 +124,17 @@ func restrict(p Policy, hidden bool) error {
 			// Directory rights on a file are an error.
 			access &= fsFile
 		}
-		rules = append(rules, landlock.PathAccess(access, g.Path).IgnoreIfMissing())
+		rules = append(rules, pathRule(access, g.Path))
 	}
 	// Connecting to a Unix socket made outside the sandbox (Landlock ABI
 	// 9): only the ones the person allows. Sockets the command makes
 	// itself stay reachable.
 	switch {
+	case cfg.HandledAccessFS&ll.AccessFSResolveUnix == 0:
 	case p.AllowAllUnixSockets:
-		rules = append(rules, landlock.PathAccess(ll.AccessFSResolveUnix, "/"))
+		rules = append(rules, pathRule(ll.AccessFSResolveUnix, "/"))
 	case len(p.UnixSockets) > 0:
-		rules = append(rules, landlock.PathAccess(ll.AccessFSResolveUnix, p.UnixSockets...).IgnoreIfMissing())
+		rules = append(rules, pathRule(ll.AccessFSResolveUnix, p.UnixSockets...))
 	}
 	switch {
 	case p.Network.Open:
@@ -124,7 +144,9 @@ func restrict(p Policy, hidden bool) error {
 			rules = append(rules, landlock.ConnectTCP(port))
 		}
 		// Names in the list must resolve: DNS, where UDP is filtered.
-		rules = append(rules, landlock.ConnectSendUDP(53))
+		if abi >= 10 {
+			rules = append(rules, landlock.ConnectSendUDP(53))
+		}
 	}
 	fd, flags, err := cfg.NewRulesetFD(rules...)
 	if err != nil {
@@ -141,7 +163,7 @@ func restrict(p Policy, hidden bool) error {
 	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("landlock_restrict_self: %w", err)
 	}
-	return loadFilter(seccompRules(p, ABI()))
+	return loadFilter(seccompRules(p, abi))
 }
 
 // protect mounts each existing path read-only over itself, in the mount
