@@ -162,3 +162,28 @@ func TestSandboxedSocketsEndToEnd(t *testing.T) {
 		t.Errorf("a sandboxed command reached a server outside %d times", hits.Load())
 	}
 }
+
+// ACP in auto_edit: a write that changes what git runs is asked about
+// through session/request_permission, naming the file; rejected, nothing
+// is written.
+func TestACPAsksBeforeGitCommondir(t *testing.T) {
+	proj, _ := gitProject(t)
+	script := callScript(t, "write", map[string]string{"path": ".git/commondir", "content": "../evil\n"})
+	d := startACPArgs(t, map[string]string{"CAIRN_DIR": t.TempDir(), "CAIRN_FAUX_SCRIPT": script},
+		"--provider", "faux", "--mode", "acp", "--approval", "auto_edit")
+	d.send(1, "initialize", map[string]any{"protocolVersion": 1})
+	d.await(t, 1)
+	d.send(2, "session/new", map[string]any{"cwd": proj, "mcpServers": []any{}})
+	sid, _ := d.await(t, 2)["result"].(map[string]any)["sessionId"].(string)
+	d.send(3, "session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "go"}}})
+	perm := d.request(t, "session/request_permission")
+	if b, _ := json.Marshal(perm); !strings.Contains(string(b), "commondir") {
+		t.Errorf("the question does not name the file: %s", b)
+	}
+	d.answer(t, perm, map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": "reject_once"}})
+	d.await(t, 3)
+	if _, err := os.Stat(filepath.Join(proj, ".git", "commondir")); err == nil {
+		t.Error("written after the question was rejected")
+	}
+	d.finish(t)
+}

@@ -1,6 +1,10 @@
 package sandbox
 
-import "github.com/cairn-dev/cairn/core/gitrepo"
+import (
+	"slices"
+
+	"github.com/cairn-dev/cairn/core/gitrepo"
+)
 
 // gitPaths returns everything of the project's repository that
 // changes what git runs (see package gitrepo): the `.git` entry whole,
@@ -17,4 +21,25 @@ func gitPaths(project string) []string {
 		out = appendPath(out, resolve(p))
 	}
 	return out
+}
+
+// withRepository returns p protecting also the repository the project is
+// in now, found again for each command (a few file lookups): a repository
+// made by an earlier command of the session (git init) is read-only from
+// the next one on. The configuration files git names were found when the
+// policy was built.
+func (p Policy) withRepository() Policy {
+	dirs := gitrepo.Find(p.Project).Dirs()
+	var add []string
+	for _, d := range dirs {
+		d = resolve(d)
+		if p.writable(d) && !slices.Contains(p.Protect, d) {
+			add = append(add, d)
+		}
+	}
+	if len(add) == 0 {
+		return p
+	}
+	p.Protect = append(slices.Clone(p.Protect), add...)
+	return p
 }

@@ -86,3 +86,28 @@ func TestUDP(t *testing.T) {
 		t.Errorf("UDP with the network on (%d): %s", code, out)
 	}
 }
+
+// A repository made by one command (git init) is read-only from the next
+// command on, though the policy was built before it existed.
+func TestRepositoryMadeMidSession(t *testing.T) {
+	requireLandlock(t)
+	if !Probe().ProtectsControlFiles {
+		t.Skip("no user namespaces")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	r := newRig(t, Config{Enabled: true})
+	sub := filepath.Join(r.project, "sub")
+	r.policy.Project = sub // a project with no repository of its own
+	if err := os.RemoveAll(filepath.Join(r.project, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := r.run(t, "cd sub && git init -q . && echo MADE"); code != 0 || !strings.Contains(out, "MADE") {
+		t.Fatalf("git init in the sandbox (%d): %s", code, out)
+	}
+	out, _ := r.run(t, "cd sub && echo '[core] fsmonitor = touch /tmp/x' >> .git/config && echo WROTE")
+	if strings.Contains(out, "WROTE") {
+		t.Errorf("the new repository's config was writable from the next command: %s", out)
+	}
+}

@@ -104,6 +104,9 @@ func wrap(cmd *exec.Cmd, p Policy, mount bool) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: find cairn's executable: %w", err)
 	}
+	if mount {
+		p = p.withRepository()
+	}
 	req, err := json.Marshal(request{Policy: p, Mount: mount})
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
