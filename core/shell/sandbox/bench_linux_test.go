@@ -19,7 +19,7 @@ func BenchmarkStart(b *testing.B) {
 	home, _ := os.UserHomeDir()
 	p, err := Config{Enabled: true}.Policy(Place{Project: project, Home: home,
 		KeyFiles:  []string{filepath.Join(home, ".cairn", "models.json")},
-		LayerRoot: b.TempDir()})
+		CacheRoot: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}

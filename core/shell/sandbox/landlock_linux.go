@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -58,14 +57,11 @@ func enter(req request, argv []string) error {
 		if err := hide(req.Policy.DenyRead); err != nil {
 			return err
 		}
-		req.Policy.Caches = layer(req.Policy.Caches)
-	} else {
-		req.Policy.Caches = nil
 	}
 	if err := restrict(req.Policy, req.Mount); err != nil {
 		return err
 	}
-	if err := syscall.Exec(argv[0], argv, os.Environ()); err != nil {
+	if err := syscall.Exec(argv[0], argv, withEnv(os.Environ(), req.Policy.Env)); err != nil {
 		return fmt.Errorf("run %s: %w", argv[0], err)
 	}
 	return nil
@@ -114,9 +110,6 @@ func restrict(p Policy, hidden bool) error {
 		// directory in the temporary directory beside a home that holds
 		// ~/.ssh) can be read back.
 		grant.DenyRead = nil
-	}
-	for _, c := range p.Caches {
-		grant.Write = append(grant.Write, c.Dir)
 	}
 	for _, g := range grant.Grants(nil) {
 		access := rights(g.Right)
@@ -230,28 +223,6 @@ func hide(paths []string) error {
 		}
 	}
 	return nil
-}
-
-// layer mounts each cache's layer over it (an overlay: the cache below,
-// the sandbox's writes above) and returns the caches it could layer; the
-// others stay read-only, as without a namespace.
-func layer(caches []Cache) []Cache {
-	var out []Cache
-	for _, c := range caches {
-		upper, work := filepath.Join(c.Layer, "upper"), filepath.Join(c.Layer, "work")
-		if os.MkdirAll(upper, 0o700) != nil || os.MkdirAll(work, 0o700) != nil {
-			continue
-		}
-		opts := "lowerdir=" + c.Dir + ",upperdir=" + upper + ",workdir=" + work
-		if strings.ContainsAny(c.Dir+c.Layer, ",:\\") {
-			continue // overlay's option syntax cannot name such a path
-		}
-		if err := syscall.Mount("overlay", c.Dir, "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 // ownNamespace reports whether this process runs in a user namespace

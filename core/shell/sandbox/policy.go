@@ -24,9 +24,9 @@ type Policy struct {
 	Protect []string `json:"protect,omitempty"`
 	// Network is what network the command may use.
 	Network Network `json:"network"`
-	// Caches are the toolchain caches written through a layer of the
-	// sandbox's own, where the system can mount (see Cache).
-	Caches []Cache `json:"caches,omitempty"`
+	// Env are variables set for the command: its toolchain caches, of
+	// the sandbox's own (see cacheEnv).
+	Env []string `json:"env,omitempty"`
 	// UnixSockets are the Unix sockets made outside the sandbox that the
 	// command may connect to; AllowAllUnixSockets allows every one.
 	UnixSockets         []string `json:"unixSockets,omitempty"`
@@ -61,13 +61,10 @@ type Place struct {
 	// KeyFiles are cairn's own files holding secrets (models.json): never
 	// readable.
 	KeyFiles []string
-	// LayerRoot is where the sandbox keeps its writes to toolchain caches
-	// (see Cache), normally in cairn's directory; "" keeps the caches
-	// read-only.
-	LayerRoot string
-	// Getenv reads the variables that move toolchain caches; nil is
-	// os.Getenv.
-	Getenv func(string) string
+	// CacheRoot is the directory of the sandbox's own toolchain caches
+	// (see cacheEnv), normally ~/.cache/cairn/sandbox; "" leaves the
+	// caches where the person's variables put them.
+	CacheRoot string
 }
 
 // Policy builds the policy of c for commands in place. It fails when the
@@ -115,11 +112,9 @@ func (c Config) Policy(place Place) (Policy, error) {
 			p.Protect = appendPath(p.Protect, g)
 		}
 	}
-	getenv := place.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
+	if p.Env = cacheEnv(place.CacheRoot); p.Env != nil {
+		p.Write = appendPath(p.Write, resolve(place.CacheRoot))
 	}
-	p.Caches = p.caches(place, getenv)
 	p.AllowAllUnixSockets = c.AllowAllUnixSockets
 	for _, s := range c.AllowUnixSockets {
 		if abs, ok := expand(s, place); ok {
