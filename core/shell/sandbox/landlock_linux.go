@@ -43,7 +43,7 @@ func rights(r Right) landlock.AccessFSSet {
 
 // enter sets the sandbox of req up in this process and executes argv.
 func enter(req request, argv []string) error {
-	if abi := ABI(); abi < 1 {
+	if kernelABI() < 1 {
 		return fmt.Errorf("%w: this Linux kernel has no Landlock", ErrUnavailable)
 	}
 	if req.Mount {
@@ -58,7 +58,7 @@ func enter(req request, argv []string) error {
 			return err
 		}
 	}
-	if err := restrict(req.Policy, req.Mount); err != nil {
+	if err := restrict(req.Policy, req.Mount, req.ABI); err != nil {
 		return err
 	}
 	if err := syscall.Exec(argv[0], argv, withEnv(os.Environ(), req.Policy.Env)); err != nil {
@@ -70,12 +70,18 @@ func enter(req request, argv []string) error {
 // ABI returns the Landlock ABI version of the running kernel, 0 without
 // Landlock.
 func ABI() int {
+	v := kernelABI()
+	if c, err := strconv.Atoi(os.Getenv(ABIVar)); err == nil && c >= 1 && c < v {
+		return c
+	}
+	return v
+}
+
+// kernelABI is the running kernel's Landlock ABI, 0 without Landlock.
+func kernelABI() int {
 	v, err := ll.LandlockGetABIVersion()
 	if err != nil {
 		return 0
-	}
-	if c, err := strconv.Atoi(os.Getenv(ABIVar)); err == nil && c >= 1 && c < v {
-		return c
 	}
 	return v
 }
@@ -94,8 +100,11 @@ var configs = []landlock.Config{landlock.V1, landlock.V1, landlock.V2, landlock.
 // thread, which the kernel makes the whole process. Restricting one thread
 // instead of all (go-landlock's Restrict) saves stopping every thread of
 // the runtime for each command.
-func restrict(p Policy, hidden bool) error {
-	abi := min(ABI(), len(configs)-1)
+func restrict(p Policy, hidden bool, abi int) error {
+	if abi < 1 {
+		abi = kernelABI() // a request that names none
+	}
+	abi = min(abi, kernelABI(), len(configs)-1)
 	cfg := configs[abi].BestEffort()
 	// A rule may name only rights the configuration handles (an older
 	// ABI's, with ABIVar).

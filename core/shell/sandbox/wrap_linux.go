@@ -107,7 +107,7 @@ func wrap(cmd *exec.Cmd, p Policy, mount bool) error {
 	if mount {
 		p = p.withRepository()
 	}
-	req, err := json.Marshal(request{Policy: p, Mount: mount})
+	req, err := json.Marshal(request{Policy: p, Mount: mount, ABI: ABI()})
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
