@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,7 +75,8 @@ type Gate struct {
 	protected []string
 	// runFiles are Config.RunFiles, absolute with forward slashes, each
 	// as given and as resolved.
-	runFiles map[string]string
+	runFiles    map[string]string
+	runFileKeys []string
 	// writable are where auto_edit writes without asking besides dir: the
 	// temporary directory and Config.AllowWrite, resolved.
 	writable []string
@@ -126,6 +128,7 @@ func Open(cfg Config) (*Gate, error) {
 	g.protected = resolvedDirs(cfg.ProtectedDirs, true)
 	g.git = gitOnce(g.dir)
 	g.runFiles = runFiles(cfg.RunFiles, g.dir)
+	g.runFileKeys = slices.Sorted(maps.Keys(g.runFiles))
 	g.temp = toolpath.Resolve(os.TempDir(), "")
 	g.writable = append([]string{g.temp}, resolvedDirs(cfg.AllowWrite, false)...)
 	g.skillDirs = g.safeSkillDirs(cfg.SkillDirs)

@@ -30,8 +30,8 @@ type LineFile struct {
 // FilesNamed returns the files line names as words of the commands it runs,
 // with the commands of `sh -c` scripts and substitutions, looking through
 // wrappers (env, timeout, sudo, ...) and following cd: every word that is
-// not an option (see LineFile). Files the line writes (redirections, tee,
-// cp's target, ...) are left out. vars are the values of variables set
+// not an option (see LineFile). Files the line only writes (redirections,
+// tee, cp's target, ...) are left out. vars are the values of variables set
 // before the line runs, such as $CLAUDE_PROJECT_DIR; a word holding any
 // other expansion is left out, as is a relative one in a directory the line
 // does not show. ok is false when the line cannot be parsed or is longer
@@ -51,7 +51,9 @@ func FilesNamed(line string, vars map[string]string) (files []LineFile, ok bool)
 	seen := map[LineFile]bool{}
 	for _, c := range a.cmds {
 		for _, f := range commandFiles(c) {
-			if !writes[path.Clean(f.Path)] && !seen[f] {
+			// A file the line runs counts even when it writes it too
+			// (`chmod +x x.sh && ./x.sh`).
+			if (f.Runs || !writes[path.Clean(f.Path)]) && !seen[f] {
 				seen[f] = true
 				files = append(files, f)
 			}

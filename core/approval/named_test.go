@@ -32,6 +32,7 @@ func TestFilesNamed(t *testing.T) {
 		{`echo "$(./gen.sh)"`, []LineFile{{"echo", false}, {"gen.sh", true}}},
 		{`$OTHER/foo.sh`, nil},
 		{`cp a.sh b.sh`, []LineFile{{"cp", false}, {"a.sh", false}}},
+		{`chmod +x x.sh && ./x.sh`, []LineFile{{"chmod", false}, {"+x", false}, {"x.sh", true}}},
 	}
 	for _, tt := range tests {
 		got, ok := FilesNamed(tt.line, vars)

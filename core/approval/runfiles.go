@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"strings"
 )
 
 // This file protects the files a project's control files name as
@@ -42,8 +43,16 @@ func (g *Gate) runFileReason(p string) string {
 		}
 		abs = filepath.ToSlash(filepath.Join(g.dir, filepath.FromSlash(p)))
 	}
-	if why, ok := g.runFiles[path.Clean(abs)]; ok {
+	abs = path.Clean(abs)
+	if why, ok := g.runFiles[abs]; ok {
 		return fmt.Sprintf("writes %s, which cairn runs as %s", p, why)
+	}
+	// A command writing into a directory (`cp -t tools x`, `rm -r tools`)
+	// may write the files in it.
+	for _, f := range g.runFileKeys {
+		if strings.HasPrefix(f, strings.TrimSuffix(abs, "/")+"/") {
+			return fmt.Sprintf("writes into %s, which holds %s, which cairn runs as %s", p, g.relPath(f), g.runFiles[f])
+		}
 	}
 	return ""
 }
