@@ -49,11 +49,11 @@ func corpusProject(t testing.TB) string {
 // them to the gate: the scripts of hooks, of an extension, of an MCP
 // server.
 var corpusRunFiles = map[string]string{
-	".claude/hooks/start.sh": "a hook of .claude/settings.json",
-	"tools/start.sh":         "a hook of .cairn/settings.json",
-	"tools/ext.js":           "an extension of .cairn/settings.json",
-	"server.js":              "an MCP server of .mcp.json",
-	"scripts/check.py":       "a hook of .claude/settings.json",
+	".claude/hooks/start.sh": "a script cairn runs as a hook of .claude/settings.json",
+	"tools/start.sh":         "a script cairn runs as a hook of .cairn/settings.json",
+	"tools/ext.js":           "a script cairn runs as an extension of .cairn/settings.json",
+	"server.js":              "a script cairn runs as an MCP server of .mcp.json",
+	"scripts/check.py":       "a script cairn runs as a hook of .claude/settings.json",
 }
 
 // corpusLine is one line of testdata/corpus/*.txt.

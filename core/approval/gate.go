@@ -41,10 +41,11 @@ type Config struct {
 	ProtectedDirs []string
 	// RunFiles are files the project's control files name as something
 	// to run (trust.Project.Scripts): a hook's script, an MCP server's, an
-	// extension's. Writing one asks like writing a protected file. Keys
-	// are paths, absolute or relative to Dir; each value says what runs
-	// the file, completing "which cairn runs as ..." ("a hook of
-	// .claude/settings.json").
+	// extension's; and the settings that name hooks outside .cairn
+	// (.claude/settings.json). Writing one asks like writing a protected
+	// file. Keys are paths, absolute or relative to Dir; each value says
+	// what the file is, for the question ("a script cairn runs as a hook
+	// of .claude/settings.json").
 	RunFiles map[string]string
 	// AllowWrite are directories, besides the project and the system's
 	// temporary directory, where ModeAutoEdit lets edit tools write without

@@ -30,8 +30,8 @@ func runFiles(files map[string]string, dir string) map[string]string {
 
 // runFileReason returns why writing p, a path as Subject gives it, needs
 // the person's say when it is one of Config.RunFiles ("writes
-// tools/start.sh, which cairn runs as a hook of .cairn/settings.json"), or
-// "".
+// tools/start.sh, a script cairn runs as a hook of .cairn/settings.json"),
+// or "".
 func (g *Gate) runFileReason(p string) string {
 	if len(g.runFiles) == 0 || p == "" {
 		return ""
@@ -45,13 +45,13 @@ func (g *Gate) runFileReason(p string) string {
 	}
 	abs = path.Clean(abs)
 	if why, ok := g.runFiles[abs]; ok {
-		return fmt.Sprintf("writes %s, which cairn runs as %s", p, why)
+		return fmt.Sprintf("writes %s, %s", p, why)
 	}
 	// A command writing into a directory (`cp -t tools x`, `rm -r tools`)
 	// may write the files in it.
 	for _, f := range g.runFileKeys {
 		if strings.HasPrefix(f, strings.TrimSuffix(abs, "/")+"/") {
-			return fmt.Sprintf("writes into %s, which holds %s, which cairn runs as %s", p, g.relPath(f), g.runFiles[f])
+			return fmt.Sprintf("writes into %s, which holds %s, %s", p, g.relPath(f), g.runFiles[f])
 		}
 	}
 	return ""

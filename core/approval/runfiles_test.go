@@ -27,19 +27,19 @@ func TestRunFilesAlwaysAsk(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := map[string]string{
-		".claude/hooks/start.sh":             "a hook of .claude/settings.json",
-		filepath.Join(dir, "tools/start.sh"): "a hook of .cairn/settings.json",
-		"tools/ext.js":                       "an extension of .cairn/settings.json",
+		".claude/hooks/start.sh":             "a script cairn runs as a hook of .claude/settings.json",
+		filepath.Join(dir, "tools/start.sh"): "a script cairn runs as a hook of .cairn/settings.json",
+		"tools/ext.js":                       "a script cairn runs as an extension of .cairn/settings.json",
 	}
 	tests := []struct {
 		path   string
 		reason string
 	}{
-		{".claude/hooks/start.sh", "writes .claude/hooks/start.sh, which cairn runs as a hook of .claude/settings.json"},
-		{filepath.Join(dir, ".claude", "hooks", "start.sh"), "which cairn runs as a hook of .claude/settings.json"},
-		{"tools/start.sh", "writes tools/start.sh, which cairn runs as a hook of .cairn/settings.json"},
-		{"alias.sh", "writes tools/start.sh, which cairn runs as a hook of .cairn/settings.json"},
-		{"tools/ext.js", "writes tools/ext.js, which cairn runs as an extension of .cairn/settings.json"},
+		{".claude/hooks/start.sh", "writes .claude/hooks/start.sh, a script cairn runs as a hook of .claude/settings.json"},
+		{filepath.Join(dir, ".claude", "hooks", "start.sh"), "a script cairn runs as a hook of .claude/settings.json"},
+		{"tools/start.sh", "writes tools/start.sh, a script cairn runs as a hook of .cairn/settings.json"},
+		{"alias.sh", "writes tools/start.sh, a script cairn runs as a hook of .cairn/settings.json"},
+		{"tools/ext.js", "writes tools/ext.js, a script cairn runs as an extension of .cairn/settings.json"},
 		{".claude/hooks/other.sh", ""},
 		{"tools/notes.md", ""},
 	}

@@ -44,6 +44,19 @@ type Script struct {
 	// Outside says Path lies outside the project: the project names it,
 	// but cannot vouch for it, and cairn neither reads nor watches it.
 	Outside bool
+	// Runs says the command runs the file itself (its program, an
+	// interpreter's script); otherwise it is given the file (`jq . f`).
+	Runs bool
+}
+
+// What says what the file is, for questions: "a script cairn runs as a
+// hook of .claude/settings.json", "a file a hook of .cairn/settings.json
+// is given".
+func (s Script) What() string {
+	if s.Runs {
+		return "a script cairn runs as " + s.Role + " of " + s.NamedBy
+	}
+	return "a file " + s.Role + " of " + s.NamedBy + " is given"
 }
 
 // Scripts lists the files the project's control files name as something
@@ -279,7 +292,7 @@ func (c *collector) add(from, role, p string, runs bool) {
 		}
 	}
 	c.seen[p] = true
-	c.out = append(c.out, Script{Path: p, NamedBy: c.rel(from), Role: role, Outside: !inside})
+	c.out = append(c.out, Script{Path: p, NamedBy: c.rel(from), Role: role, Outside: !inside, Runs: runs})
 }
 
 // systemDirs hold the system's own programs: a command naming one by path

@@ -111,6 +111,9 @@ func TestScriptChangeAsksAgain(t *testing.T) {
 			if st, _ := store.Check(p, now); st != Changed {
 				t.Fatalf("after %s changed the project is %v, want %v", name, st, Changed)
 			}
+			if got := store.Changes(p, now); !slices.Equal(got, []string{name}) {
+				t.Errorf("Changes = %q, want only %s", got, name)
+			}
 			i := slices.IndexFunc(now.Files, func(f ControlFile) bool { return f.Path == name })
 			if i < 0 || now.Files[i].Script == nil || now.Files[i].Script.NamedBy == "" {
 				t.Fatalf("the scan does not list %s as a script: %+v", name, now.Files)
