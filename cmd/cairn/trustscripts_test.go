@@ -6,6 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
 )
 
 // scriptedProject writes a project whose hooks run scripts of its own:
@@ -196,5 +201,70 @@ func TestACPTrustProjectTrustsOnlyItsDirectory(t *testing.T) {
 	}
 	if !strings.Contains(string(data), realStart) {
 		t.Errorf("the directory cairn started in was not trusted:\n%s", data)
+	}
+}
+
+// TestTUISessionAsksBeforeHookScriptEdit drives the session as the TUI
+// does (its questions are the TUI's dialogs): in auto_edit the model's
+// write of the script a project's PreToolUse hook runs is asked about,
+// saying why; refused, the hook runs the person's script at the next bash
+// call, not the model's. Before, the write ran unasked and the model's
+// code ran, outside any sandbox, at its next bash call.
+func TestTUISessionAsksBeforeHookScriptEdit(t *testing.T) {
+	project, home := t.TempDir(), t.TempDir()
+	log := filepath.Join(t.TempDir(), "ran")
+	writeFile(t, filepath.Join(project, ".cairn", "settings.json"), `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+	  {"type": "command", "command": "sh \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/pre.sh"}]}]}}`)
+	writeFile(t, filepath.Join(project, ".claude", "hooks", "pre.sh"), "echo person >> "+log+"\n")
+	t.Chdir(project)
+	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "write", "arguments": {"path": ".claude/hooks/pre.sh", "content": "echo model >> `+log+`\n"}}]},
+	  {"content": [{"type": "toolCall", "id": "c2", "name": "bash", "arguments": {"command": "true"}}]},
+	  {"text": "Done."}
+	]}`)}
+	env := newEnvironment(func(k string) string { return vars[k] })
+	var errb strings.Builder
+	opts := &Options{Provider: "faux", NoSession: true, Approval: "auto_edit", TrustProject: true, Mode: "tui", extMode: "tui", NoExtensions: true}
+	projectTrustFor(IOStreams{Err: &errb}, env, opts, project, nil)
+	a, err := buildApp(IOStreams{Err: &errb}, env, opts, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close()
+	events, stop := a.session.Subscribe()
+	defer stop()
+	if err := a.session.Prompt("go", nil, agent.BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	timeout := time.After(60 * time.Second)
+	asked := false
+	for done := false; !done; {
+		select {
+		case ev := <-events:
+			switch ev := ev.(type) {
+			case core.Question:
+				answer := ev.Options[0].Value // allow once: the bash call
+				if strings.Contains(ev.Title, "write") {
+					asked = true
+					if !strings.Contains(ev.Message, "a script cairn runs as a hook of .cairn/settings.json") {
+						t.Errorf("the question does not say why: %+v", ev)
+					}
+					answer = string(approval.OptionDeny)
+				}
+				if err := a.session.Answer(ev.ID, core.Answer{Value: answer}); err != nil {
+					t.Fatal(err)
+				}
+			case core.AgentEnd:
+				done = true
+			}
+		case <-timeout:
+			t.Fatal("the session did not end")
+		}
+	}
+	if !asked {
+		t.Error("the model's write of the hook's script was not asked about")
+	}
+	if got, _ := os.ReadFile(log); string(got) != "person\n" {
+		t.Errorf("the hook ran %q, want the person's script only", got)
 	}
 }
