@@ -271,6 +271,9 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 	}
 	q := g.question(name, cat, subject)
 	q.callID, q.background = call.ID, inBackground(call)
+	if subjectKind(cat) == subjectTool {
+		q.arguments = argumentsText(call.Arguments)
+	}
 	if outside {
 		// auto_edit would not allow it either.
 		q.unattended = unattendedWriteReason
