@@ -119,15 +119,19 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 }
 
 // runFiles are the files the project's control files name as something
-// to run (trust.Project.Scripts), and, when cairn runs their hooks, Claude
-// Code's settings files, each with what it is, for the approval gate
-// (approval.Config.RunFiles): a model's edit of one asks in every mode
-// but yolo.
-func (t projectTrust) runFiles() map[string]string {
+// to run (trust.Project.Scripts), those of the project that the person's
+// own settings in cairnDir run (trust.Project.PersonalScripts), and, when
+// cairn runs their hooks, Claude Code's settings files, each with what it
+// is, for the approval gate (approval.Config.RunFiles): a model's edit of
+// one asks in every mode but yolo.
+func (t projectTrust) runFiles(cairnDir string) map[string]string {
 	if t.project.Dir == "" {
 		return nil
 	}
 	files := map[string]string{}
+	for _, s := range t.project.PersonalScripts(settings.GlobalFile(cairnDir)) {
+		files[s.Path] = s.What()
+	}
 	for _, s := range t.project.Scripts() {
 		files[s.Path] = s.What()
 	}

@@ -268,3 +268,26 @@ func TestTUISessionAsksBeforeHookScriptEdit(t *testing.T) {
 		t.Errorf("the hook ran %q, want the person's script only", got)
 	}
 }
+
+// TestModelCannotRewriteScriptOfPersonsHook: the person's own hook runs a
+// script the project holds; in a project without control files of its
+// own, the model's write of that script in auto_edit is still refused
+// where nobody can be asked.
+func TestModelCannotRewriteScriptOfPersonsHook(t *testing.T) {
+	project, home := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(home, "settings.json"), `{"hooks": {"Stop": [{"hooks": [
+	  {"type": "command", "command": "sh \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/start.sh"}]}]}}`)
+	writeFile(t, filepath.Join(project, ".claude", "hooks", "start.sh"), "true\n")
+	t.Chdir(project)
+	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, hookWriteScript)}
+	r := invoke(t, vars, nil, "--provider", "faux", "--no-session", "--no-extensions", "--mode", "json", "--approval", "auto_edit", "-p", "go")
+	if end := toolEnds(t, r.stdout)["c1"]; end == nil || end["isError"] != true {
+		t.Errorf("the write was not refused: %v\n%s", end, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "a script cairn runs as a hook of "+filepath.Join(home, "settings.json")) {
+		t.Errorf("stderr does not say why:\n%s", r.stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(project, ".claude", "hooks", "start.sh")); string(got) != "true\n" {
+		t.Errorf("the hook's script was rewritten: %q", got)
+	}
+}

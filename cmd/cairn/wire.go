@@ -133,7 +133,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		ProtectedDirs: []string{env.dir},
 		// The files the project's control files run (hook scripts, MCP
 		// servers', extensions') are asked about like the control files.
-		RunFiles:   trusted.runFiles(),
+		RunFiles:   trusted.runFiles(env.dir),
 		AllowWrite: st.AllowWrite(),
 		SkillDirs:  skillSet.Dirs(),
 		Saved:      func() { trusted.keep(streams, cwd, rulesFile) },

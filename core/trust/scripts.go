@@ -96,6 +96,19 @@ func (p Project) scripts() ([]Script, []ControlFile, bool) {
 	return c.out, c.doubts, c.tooMany
 }
 
+// PersonalScripts lists the files inside the project that the person's
+// own settings file at path (~/.cairn/settings.json) names as something
+// to run: its hooks, extensions and shell, read as Scripts reads the
+// project's. The person chose to run them, but the project holds them, so
+// a model that edits them changes what runs; the approval gate protects
+// them as it protects the project's. Files outside the project are the
+// person's own and are not listed; nothing here is part of trust.
+func (p Project) PersonalScripts(path string) []Script {
+	c := collector{p: p, seen: map[string]bool{}, personal: true}
+	c.settings(path, map[string]string{"CLAUDE_PROJECT_DIR": p.Dir, "CAIRN_PROJECT_DIR": p.Dir})
+	return slices.DeleteFunc(c.out, func(s Script) bool { return s.Outside })
+}
+
 // collector gathers one Scripts list.
 type collector struct {
 	p       Project
@@ -105,6 +118,8 @@ type collector struct {
 	// doubts are the commands whose files cannot be known, as entries
 	// of a scan that make it unsure.
 	doubts []ControlFile
+	// personal reads the person's own settings, wherever they are.
+	personal bool
 }
 
 // read returns the control file at path when it exists and, resolved,
@@ -112,7 +127,7 @@ type collector struct {
 // link, and not read.
 func (c *collector) read(path string) ([]byte, bool) {
 	real, err := filepath.EvalSymlinks(path)
-	if err != nil || !c.inside(real) {
+	if err != nil || !c.personal && !c.inside(real) {
 		return nil, false
 	}
 	data, err := regfile.Read(real, maxSettingsBytes)
@@ -127,6 +142,9 @@ func (c *collector) inside(p string) bool {
 
 // rel names a control file for messages: relative to Root.
 func (c *collector) rel(path string) string {
+	if c.personal {
+		return path
+	}
 	if r, err := filepath.Rel(c.p.Root, path); err == nil {
 		return filepath.ToSlash(r)
 	}

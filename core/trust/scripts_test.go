@@ -227,3 +227,29 @@ func FuzzScripts(f *testing.F) {
 		p.Scan()
 	})
 }
+
+// TestPersonalScripts: the person's own settings may run files the
+// project holds ("$CLAUDE_PROJECT_DIR"/.claude/hooks/fmt.sh); those are
+// listed, named by the person's file, and the person's files outside the
+// project are not.
+func TestPersonalScripts(t *testing.T) {
+	dir, home := t.TempDir(), t.TempDir()
+	settings := filepath.Join(home, "settings.json")
+	write(t, settings, `{"hooks": {"PostToolUse": [{"hooks": [
+	  {"type": "command", "command": "bash \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/fmt.sh"},
+	  {"type": "command", "command": "`+filepath.Join(home, "bin", "x.sh")+`"}]}]},
+	  "extensions": {"local": {"command": "./tools/ext.sh"}}}`)
+	p := Find(dir)
+	var got []string
+	for _, s := range p.PersonalScripts(settings) {
+		rel, _ := filepath.Rel(p.Root, s.Path)
+		got = append(got, filepath.ToSlash(rel)+" <- "+s.NamedBy)
+	}
+	want := []string{".claude/hooks/fmt.sh <- " + settings, "tools/ext.sh <- " + settings}
+	if !slices.Equal(got, want) {
+		t.Errorf("PersonalScripts = %q, want %q", got, want)
+	}
+	if n := len(p.Scan().Files); n != 0 {
+		t.Errorf("the person's scripts became %d control files of the project", n)
+	}
+}
