@@ -132,8 +132,12 @@ func (t projectTrust) runFiles(cairnDir string) map[string]string {
 	for _, s := range t.project.PersonalScripts(settings.GlobalFile(cairnDir)) {
 		files[s.Path] = s.What()
 	}
-	for _, s := range t.project.Scripts() {
-		files[s.Path] = s.What()
+	// The scan this run took holds the project's scripts (those under
+	// .cairn/ are protected anyway).
+	for _, f := range t.scan.Files {
+		if f.Script != nil {
+			files[f.Script.Path] = f.Script.What()
+		}
 	}
 	if t.project.ClaudeSettings {
 		for _, f := range hook.ClaudeProjectFiles(t.project.Dir) {

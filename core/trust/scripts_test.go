@@ -12,7 +12,7 @@ import (
 // scriptsProject writes a project whose control files name scripts in
 // every way cairn runs them, and returns it with Claude Code's settings
 // opted in.
-func scriptsProject(t *testing.T) Project {
+func scriptsProject(t testing.TB) Project {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
@@ -251,5 +251,28 @@ func TestPersonalScripts(t *testing.T) {
 	}
 	if n := len(p.Scan().Files); n != 0 {
 		t.Errorf("the person's scripts became %d control files of the project", n)
+	}
+}
+
+// BenchmarkScanWithScripts measures a start's scan of a project whose
+// control files name scripts in every way (scriptsProject), beside
+// BenchmarkScanWithoutScripts, the same control files naming nothing.
+func BenchmarkScanWithScripts(b *testing.B) {
+	p := scriptsProject(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Scan()
+	}
+}
+
+func BenchmarkScanWithoutScripts(b *testing.B) {
+	p := scriptsProject(b)
+	write(b, filepath.Join(p.Dir, ".cairn", "settings.json"), "{}")
+	write(b, filepath.Join(p.Dir, ".claude", "settings.json"), "{}")
+	write(b, filepath.Join(p.Dir, ".mcp.json"), `{"mcpServers": {}}`)
+	write(b, filepath.Join(p.Dir, ".cairn", "extensions", "x", "extension.json"), `{"disabled": true}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Scan()
 	}
 }
