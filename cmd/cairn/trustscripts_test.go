@@ -291,3 +291,54 @@ func TestModelCannotRewriteScriptOfPersonsHook(t *testing.T) {
 		t.Errorf("the hook's script was rewritten: %q", got)
 	}
 }
+
+// TestChangedHookScriptAsksAgainInRPCAndACP: the same change, in the
+// modes a host starts: rpc says which file changed on stderr and runs no
+// hook; ACP names it in the session, offers trust through the editor and
+// runs no hook.
+func TestChangedHookScriptAsksAgainInRPCAndACP(t *testing.T) {
+	project, home, log := scriptedProject(t)
+	t.Chdir(project)
+	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, `{"whenExhausted": "ok", "responses": []}`)}
+	invoke(t, vars, nil, "--provider", "faux", "--no-session", "--no-extensions", "--mode", "json", "--trust-project", "-p", "go")
+	os.Remove(log)
+	writeFile(t, filepath.Join(project, "tools", "start.sh"), "echo changed >> "+log+"\n")
+
+	c, stderr := startBridgeChild(t, home, vars["CAIRN_FAUX_SCRIPT"], "--provider", "faux", "--mode", "rpc", "--no-session", "--no-extensions")
+	c.send(`{"id":"p","type":"prompt","message":"go"}`)
+	c.untilFrame("agent_settled", "")
+	if !strings.Contains(stderr.String(), "changed since you trusted it (tools/start.sh)") {
+		t.Errorf("rpc: stderr does not say tools/start.sh changed:\n%s", stderr.String())
+	}
+	if got, err := os.ReadFile(log); err == nil {
+		t.Errorf("rpc: hooks ran after tools/start.sh changed: %q", got)
+	}
+
+	d := startACPArgs(t, map[string]string{"CAIRN_DIR": home, "HOME": home, "CAIRN_FAUX_SCRIPT": vars["CAIRN_FAUX_SCRIPT"]},
+		"--provider", "faux", "--mode", "acp", "--no-extensions")
+	d.send(1, "initialize", map[string]any{"protocolVersion": 1})
+	d.await(t, 1)
+	d.send(2, "session/new", map[string]any{"cwd": project, "mcpServers": []any{}})
+	sid, _ := d.await(t, 2)["result"].(map[string]any)["sessionId"].(string)
+	d.send(3, "session/prompt", map[string]any{"sessionId": sid, "prompt": []any{map[string]any{"type": "text", "text": "go"}}})
+	told, offered := false, false
+	for {
+		m := d.next(t, "the prompt's answer", func(map[string]any) bool { return true })
+		if fmt.Sprint(m["id"]) == "3" {
+			break
+		}
+		if m["method"] == "session/request_permission" {
+			offered = true
+			d.answer(t, m, map[string]any{"outcome": map[string]any{"outcome": "cancelled"}})
+			continue
+		}
+		told = told || strings.Contains(fmt.Sprint(m["params"]), "changed since you trusted it (tools/start.sh)")
+	}
+	d.finish(t)
+	if !told || !offered {
+		t.Errorf("acp: told %v, offered trust %v; want both", told, offered)
+	}
+	if got, err := os.ReadFile(log); err == nil {
+		t.Errorf("acp: hooks ran after tools/start.sh changed: %q", got)
+	}
+}
