@@ -342,3 +342,29 @@ func TestChangedHookScriptAsksAgainInRPCAndACP(t *testing.T) {
 		t.Errorf("acp: hooks ran after tools/start.sh changed: %q", got)
 	}
 }
+
+// TestModelCannotRewriteClaudeSettings: with the opt-in, cairn runs the
+// hooks of the project's .claude/settings.json, so the model's write of it
+// in auto_edit is refused where nobody can be asked, saying why; without
+// the opt-in it is an ordinary file.
+func TestModelCannotRewriteClaudeSettings(t *testing.T) {
+	script := `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "write", "arguments": {"path": ".claude/settings.json", "content": "{}"}}]},
+	  {"text": "Done."}]}`
+	for _, optIn := range []bool{true, false} {
+		project, home, _ := scriptedProject(t)
+		if !optIn {
+			writeFile(t, filepath.Join(home, "settings.json"), `{}`)
+		}
+		t.Chdir(project)
+		vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, script)}
+		r := invoke(t, vars, nil, "--provider", "faux", "--no-session", "--no-extensions", "--mode", "json", "--approval", "auto_edit", "--trust-project", "-p", "go")
+		refused := toolEnds(t, r.stdout)["c1"]["isError"] == true
+		if refused != optIn {
+			t.Errorf("opt-in %v: write refused = %v\n%s", optIn, refused, r.stderr)
+		}
+		if optIn && !strings.Contains(r.stderr, "writes .claude/settings.json, Claude Code's settings, whose hooks cairn runs") {
+			t.Errorf("stderr does not say why:\n%s", r.stderr)
+		}
+	}
+}
