@@ -368,3 +368,22 @@ func TestModelCannotRewriteClaudeSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestRPCExtensionToolQuestionShowsArguments: the question for an
+// extension's tool shows the call's arguments, so the person sees what it
+// will act on (before, it named the tool alone).
+func TestRPCExtensionToolQuestionShowsArguments(t *testing.T) {
+	home := extHome(t)
+	installWordcount(t, home["CAIRN_DIR"])
+	c, _ := startBridgeChild(t, home["CAIRN_DIR"], writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "word_count", "arguments": {"text": "a b c"}}]},
+	  {"text": "Done."}
+	]}`), "--provider", "faux", "--mode", "rpc", "--no-session", "--approval", "default")
+	c.send(`{"id":"p","type":"prompt","message":"count"}`)
+	q := c.untilFrame("extension_ui_request", "agent_settled")
+	if title := q.str("title"); !strings.Contains(title, `Arguments: {"text":"a b c"}`) {
+		t.Errorf("the question does not show the arguments: %v", q)
+	}
+	c.send(`{"type":"extension_ui_response","id":"` + q.str("id") + `","cancelled":true}`)
+	c.untilFrame("agent_settled", "")
+}
