@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/provider/providertest"
 )
 
 // scriptedProject writes a project whose hooks run scripts of its own:
@@ -386,4 +388,28 @@ func TestRPCExtensionToolQuestionShowsArguments(t *testing.T) {
 	}
 	c.send(`{"type":"extension_ui_response","id":"` + q.str("id") + `","cancelled":true}`)
 	c.untilFrame("agent_settled", "")
+}
+
+// TestPrintProviderHTMLPage: a base URL that answers 200 with a web page
+// (a captive portal) fails after one request, saying it was HTML and not
+// the API and what to check; before, the page was sent again and again
+// and the error said nothing of it.
+func TestPrintProviderHTMLPage(t *testing.T) {
+	page := providertest.Response{Status: 200, Header: http.Header{"Content-Type": {"text/html"}},
+		Body: []byte("<html><head><title>Guest Wi-Fi</title></head><body>Accept the terms</body></html>")}
+	srv := providertest.NewServer(t, page, page, page, page, page)
+	t.Chdir(t.TempDir())
+	r := invoke(t, map[string]string{"OPENAI_API_KEY": "sk-test"}, nil,
+		"--provider", "openai", "--model", "gpt-4o-mini", "--base-url", srv.URL+"/v1", "-p", "hi")
+	if r.code == exitOK {
+		t.Fatalf("a web page was taken for an answer:\n%s", r.stdout)
+	}
+	for _, want := range []string{"web page", "not the API", `"Guest Wi-Fi"`, "base URL", "captive portal"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
 }
