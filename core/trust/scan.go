@@ -180,7 +180,6 @@ func (s *scanner) scripts(scripts []Script) {
 		listed[f.Path] = true
 	}
 	for _, sc := range scripts {
-		sc := sc
 		if sc.Outside {
 			if listed[sc.Path] {
 				continue
