@@ -230,6 +230,9 @@ func (c *collector) line(from, role, line string, vars map[string]string) {
 
 // program records a program run with args (not through a shell) in dir.
 func (c *collector) program(from, role, dir, command string, args []string) {
+	if strings.Contains(command, unknownVar) {
+		return
+	}
 	if strings.ContainsRune(command, filepath.Separator) {
 		if !filepath.IsAbs(command) {
 			command = filepath.Join(dir, command)
@@ -239,6 +242,10 @@ func (c *collector) program(from, role, dir, command string, args []string) {
 	script := approval.RunsScript(command)
 	for _, a := range args {
 		if a == "" || strings.HasPrefix(a, "-") {
+			continue
+		}
+		if strings.Contains(a, unknownVar) {
+			script = false
 			continue
 		}
 		p := a
@@ -256,12 +263,33 @@ func (c *collector) mcp(f mcp.File) {
 	if !ok {
 		return
 	}
-	servers, _ := mcp.Parse(f.Path, data, f.Dir, os.Getenv)
+	servers, _ := mcp.Parse(f.Path, data, f.Dir, c.mcpEnv)
 	for _, s := range servers {
 		if s.Transport == mcp.TransportStdio {
 			c.program(f.Path, "an MCP server", s.Dir, s.Command, s.Args)
 		}
 	}
+}
+
+// unknownVar marks where an MCP file's ${VAR} stood for a variable other
+// than those mcpEnv knows: its value is the person's (and may be a
+// secret, which must not reach the trust file or a question), so a word
+// holding one names no file the scan can tell.
+const unknownVar = "\x00"
+
+// mcpEnv is the environment an MCP file's ${VAR} references are read
+// with: the project's directory for $CLAUDE_PROJECT_DIR,
+// $CAIRN_PROJECT_DIR and $PWD, the home directory for $HOME, and
+// unknownVar for every other variable.
+func (c *collector) mcpEnv(name string) string {
+	switch name {
+	case "CLAUDE_PROJECT_DIR", "CAIRN_PROJECT_DIR", "PWD":
+		return c.p.Dir
+	case "HOME":
+		home, _ := os.UserHomeDir()
+		return home
+	}
+	return unknownVar
 }
 
 // extensionDir records what the manifests of the project's extensions

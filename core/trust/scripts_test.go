@@ -276,3 +276,28 @@ func BenchmarkScanWithoutScripts(b *testing.B) {
 		p.Scan()
 	}
 }
+
+// TestScriptsNeverHoldTheEnvironment: an MCP file's ${VAR} of the
+// person's environment (a token) never becomes part of a script's name,
+// which the trust file and the question would show; the server's other
+// files are still found, and $CLAUDE_PROJECT_DIR stands for the project.
+func TestScriptsNeverHoldTheEnvironment(t *testing.T) {
+	t.Setenv("SECRET_TOKEN", "sk-very-secret")
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "server.js"), "//")
+	write(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers": {
+	  "a": {"command": "node", "args": ["${SECRET_TOKEN}.js"]},
+	  "b": {"command": "node", "args": ["${CLAUDE_PROJECT_DIR}/server.js"], "env": {"TOKEN": "${SECRET_TOKEN}"}}}}`)
+	p := Find(dir)
+	scripts := p.Scripts()
+	if len(scripts) != 1 || scripts[0].Path != filepath.Join(p.Dir, "server.js") {
+		t.Errorf("Scripts = %+v, want server.js alone", scripts)
+	}
+	store := &Store{Path: filepath.Join(t.TempDir(), "trusted.json")}
+	if err := store.Trust(p, p.Scan()); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(store.Path); strings.Contains(string(data), "sk-very-secret") {
+		t.Errorf("the trust file holds the secret:\n%s", data)
+	}
+}
