@@ -131,9 +131,12 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		// Writing cairn's own files, and reading them (its keys), is asked
 		// about in every mode but yolo.
 		ProtectedDirs: []string{env.dir},
-		AllowWrite:    st.AllowWrite(),
-		SkillDirs:     skillSet.Dirs(),
-		Saved:         func() { trusted.keep(streams, cwd, rulesFile) },
+		// The files the project's control files run (hook scripts, MCP
+		// servers', extensions') are asked about like the control files.
+		RunFiles:   trusted.runFiles(env.dir),
+		AllowWrite: st.AllowWrite(),
+		SkillDirs:  skillSet.Dirs(),
+		Saved:      func() { trusted.keep(streams, cwd, rulesFile) },
 	})
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)

@@ -23,6 +23,9 @@ func (g *Gate) protectedReason(p string) string {
 	if p == "" {
 		return ""
 	}
+	if reason := g.runFileReason(p); reason != "" {
+		return reason
+	}
 	abs := p
 	if !path.IsAbs(p) {
 		if g.dir == "" {
