@@ -187,3 +187,29 @@ func TestACPAsksBeforeGitCommondir(t *testing.T) {
 	}
 	d.finish(t)
 }
+
+// A sandboxed command, which auto_edit runs unasked, cannot rewrite the
+// scripts a trusted project's hooks and extensions run: the sandbox keeps
+// what the gate asks about read-only.
+func TestSandboxKeepsHookScripts(t *testing.T) {
+	sandboxtest.Require(t)
+	project, home, _ := scriptedProject(t)
+	t.Chdir(project)
+	// python, so the gate cannot see which files the line writes.
+	line := `python3 -c "
+for f in ['tools/start.sh', '.claude/hooks/start.sh', 'tools/ext.js']:
+    try: open(f, 'a').write('evil\n')
+    except OSError as e: print(e)
+"`
+	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": callScript(t, "bash", map[string]string{"command": line})}
+	r := invoke(t, vars, nil, "--provider", "faux", "--no-session", "--no-extensions", "--mode", "json",
+		"--approval", "auto_edit", "--trust-project", "--sandbox", "-p", "go")
+	for _, f := range []string{"tools/start.sh", ".claude/hooks/start.sh", "tools/ext.js"} {
+		if got, _ := os.ReadFile(filepath.Join(project, filepath.FromSlash(f))); strings.Contains(string(got), "evil") {
+			t.Errorf("the sandboxed command rewrote %s:\n%s", f, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stdout, "Read-only file system") {
+		t.Errorf("the command did not run in the sandbox:\n%s", r.stdout)
+	}
+}

@@ -43,3 +43,15 @@ func (p Policy) withRepository() Policy {
 	p.Protect = append(slices.Clone(p.Protect), add...)
 	return p
 }
+
+// ProtectFiles keeps paths read-only in the sandbox too, as the project's
+// control files are: the scripts the project's control files (and the
+// person's own hooks) run, which trust fingerprints and the approval gate
+// guards. Paths outside every writable place are out of reach already.
+func (p *Policy) ProtectFiles(paths ...string) {
+	for _, f := range paths {
+		if f = resolve(f); p.writable(f) {
+			p.Protect = appendPath(p.Protect, f)
+		}
+	}
+}
