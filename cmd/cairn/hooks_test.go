@@ -262,6 +262,37 @@ func TestClaudeCodeHookEvents(t *testing.T) {
 			t.Errorf("continuation %q", c.Content[0].Text)
 		}
 	})
+	t.Run("a failing UserPromptSubmit hook does not hold the prompt back", func(t *testing.T) {
+		// As in Claude Code: exit 1 (here a missing interpreter, as when a
+		// plugin's python is not installed) is a non-blocking error.
+		project := t.TempDir()
+		s := hookSession(t, project, `{"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "no-such-python3 hook.py"}]}]}`,
+			faux.Response{Text: "ok"})
+		evs := promptAndSettle(t, s, "hello")
+		if len(s.Messages()) != 2 || !hasNotice(evs, "no-such-python3") {
+			t.Errorf("messages %d; events %v", len(s.Messages()), evs)
+		}
+	})
+	t.Run("PostToolUseFailure hears of a failed call", func(t *testing.T) {
+		project := t.TempDir()
+		s := hookSession(t, project, `{"PostToolUseFailure": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+			"cat > seen; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUseFailure\",\"additionalContext\":\"see seen\"}}'"}]}]}`,
+			bashCall("c1", "exit 3"), faux.Response{Text: "ok"})
+		promptAndSettle(t, s, "go")
+		seen, _ := os.ReadFile(filepath.Join(project, "seen"))
+		if !strings.Contains(string(seen), `"hook_event_name":"PostToolUseFailure"`) || !strings.Contains(string(seen), `"error":`) {
+			t.Errorf("the hook saw %s", seen)
+		}
+		found := false
+		for _, m := range s.Messages() {
+			if c, ok := m.(*core.CustomMessage); ok && c.Content[0].Text == "see seen" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("its context did not reach the model: %+v", s.Messages())
+		}
+	})
 	t.Run("updatedInput rewrites the call in Claude Code's terms", func(t *testing.T) {
 		project := t.TempDir()
 		s := hookSession(t, project, `{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
@@ -281,6 +312,32 @@ func hasNotice(evs []core.Event, text string) bool {
 		}
 	}
 	return false
+}
+
+// TestClaudeUserSettingsHooksRun: the hooks of the person's own
+// ~/.claude/settings.json run in cairn, unless cairn's settings say
+// "readClaudeUserSettings": false.
+func TestClaudeUserSettingsHooksRun(t *testing.T) {
+	script := blockRmHook(t)
+	hooks := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/bin/sh ` + script + `"}]}]}}`
+	run := func(t *testing.T, project, home, cairnDir string) bool {
+		t.Helper()
+		t.Chdir(project)
+		writeFile(t, filepath.Join(project, "victim"), "keep me")
+		vars := map[string]string{"CAIRN_DIR": cairnDir, "HOME": home, "CAIRN_FAUX_SCRIPT": writeScript(t, rmScript)}
+		invoke(t, vars, nil, "--provider", "faux", "--no-session", "--approval", "yolo", "--mode", "json", "-p", "go")
+		_, err := os.Stat(filepath.Join(project, "victim"))
+		return err == nil
+	}
+	home, cairnDir := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(home, ".claude", "settings.json"), hooks)
+	if !run(t, t.TempDir(), home, cairnDir) {
+		t.Fatal("the hook of ~/.claude/settings.json did not run")
+	}
+	writeFile(t, filepath.Join(cairnDir, "settings.json"), `{"hooks": {"readClaudeUserSettings": false}}`)
+	if run(t, t.TempDir(), home, cairnDir) {
+		t.Fatal("readClaudeUserSettings: false did not keep it from running")
+	}
 }
 
 // TestProjectHooksNeedTrustAndClaudeHooksAnOptIn: a project's

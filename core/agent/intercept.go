@@ -186,6 +186,10 @@ func (s *Session) admitOne(ctx context.Context, u *core.UserMessage) []core.Mess
 		}
 		e := InputEvent{Conversation: s.Conversation(), Text: text, Images: images}
 		r, err := intercept(ctx, ic, func(c context.Context) (InputResult, error) { return ic.Input(c, e) })
+		if err != nil && nonBlocking(err) {
+			s.interceptFailed(ctx, ic, "input", err)
+			err = nil
+		}
 		if err != nil {
 			why := s.interceptFailed(ctx, ic, "input", err)
 			s.publish(core.Notice{Level: core.NotifyWarning, Message: "The message was not sent: " + why})
@@ -442,6 +446,10 @@ func (s *Session) beforeCompact(ctx context.Context, reason core.CompactionReaso
 		}
 		e := CompactEvent{Conversation: s.Conversation(), Reason: reason, Instructions: instructions}
 		r, err := intercept(ctx, ic, func(c context.Context) (CompactResult, error) { return ic.BeforeCompact(c, e) })
+		if err != nil && nonBlocking(err) {
+			s.interceptFailed(ctx, ic, "before compact", err)
+			err = nil
+		}
 		if err != nil {
 			return "", fmt.Errorf("compaction cancelled: %s", s.interceptFailed(ctx, ic, "before compact", err))
 		}

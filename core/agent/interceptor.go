@@ -5,6 +5,7 @@ package agent
 // runs it.
 
 import (
+	"errors"
 	"context"
 	"encoding/json"
 	"time"
@@ -85,6 +86,34 @@ type Interceptor struct {
 	// UserBash is called by front ends through Session.InterceptUserBash
 	// before they run a `!cmd` the person typed (pi's user_bash).
 	UserBash func(ctx context.Context, e UserBashEvent) (UserBashResult, error)
+}
+
+// NonBlockingError wraps a handler's failure that must not stop what the
+// point is about: it is shown once as a warning, like any failure, and the
+// point goes on with what the handler returned beside it (Claude Code's
+// non-blocking hook errors: a broken UserPromptSubmit or PreCompact hook
+// does not hold up every prompt or compaction). Handlers return it with
+// NonBlocking.
+type NonBlockingError struct{ Err error }
+
+// Error is the wrapped failure's text.
+func (e *NonBlockingError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped failure.
+func (e *NonBlockingError) Unwrap() error { return e.Err }
+
+// NonBlocking marks err as a failure that does not block (nil stays nil).
+func NonBlocking(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &NonBlockingError{Err: err}
+}
+
+// nonBlocking reports whether err is marked with NonBlocking.
+func nonBlocking(err error) bool {
+	var nb *NonBlockingError
+	return errors.As(err, &nb)
 }
 
 // DefaultInterceptTimeout bounds a handler call of an Interceptor whose

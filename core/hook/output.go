@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -42,7 +43,10 @@ type Answer struct {
 	Messages []string
 }
 
-// output is a hook's JSON answer; unknown fields are refused.
+// output is a hook's JSON answer. Members it does not have are ignored,
+// as Claude Code ignores them (a plugin's "metrics", another client's
+// "additional_context"); a known member's value cairn cannot read is
+// still refused (answer), so a misspelt "decision" never passes.
 type output struct {
 	Continue           *bool           `json:"continue"`
 	StopReason         string          `json:"stopReason"`
@@ -78,7 +82,7 @@ func Decode(e Event, r Result) (Answer, error) {
 			reason = "the hook exited with status 2 and gave no reason"
 		}
 		switch e {
-		case PreToolUse, PostToolUse, Stop, UserPromptSubmit, PreCompact:
+		case PreToolUse, PostToolUse, PostToolUseFailure, Stop, UserPromptSubmit, PreCompact:
 			a.Block, a.Reason = true, reason
 		default:
 			a.Messages = append(a.Messages, reason)
@@ -99,7 +103,7 @@ func Decode(e Event, r Result) (Answer, error) {
 		return a, nil
 	}
 	var o output
-	if err := strictDecode([]byte(out), &o); err != nil {
+	if err := decodeOne([]byte(out), &o); err != nil {
 		return a, fmt.Errorf("its JSON output cannot be read: %v", err)
 	}
 	return o.answer(e)
@@ -150,7 +154,7 @@ func (o output) answer(e Event) (Answer, error) {
 
 func (a *Answer) specific(e Event, h *specificOutput) error {
 	if h.AdditionalContext != "" {
-		if e != UserPromptSubmit && e != SessionStart && e != PostToolUse && e != PreToolUse {
+		if !carriesContext(e) {
 			return fmt.Errorf("additionalContext means nothing for %s", e)
 		}
 		a.Context = append(a.Context, h.AdditionalContext)
@@ -213,4 +217,17 @@ func combine(answers []Answer) Answer {
 	out.Reason = strings.Join(reasons, "\n")
 	out.HaltReason = strings.Join(halts, "\n")
 	return out
+}
+
+// decodeOne decodes the one JSON value data holds into v, ignoring
+// members v does not have.
+func decodeOne(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("more than one JSON value")
+	}
+	return nil
 }
