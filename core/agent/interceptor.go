@@ -5,9 +5,9 @@ package agent
 // runs it.
 
 import (
-	"errors"
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
