@@ -154,6 +154,10 @@ func ParseSettings(path string, data []byte) (Config, []string, error) {
 	if !ok || string(raw) == "null" {
 		return Config{}, nil, nil
 	}
+	if off, ok := file["disableAllHooks"]; ok && string(off) == "true" {
+		// Claude Code's switch: the file's hooks are kept but not run.
+		return Config{}, []string{fmt.Sprintf("%s: disableAllHooks is true, so its hooks do not run", path)}, nil
+	}
 	return Parse(path, raw)
 }
 

@@ -179,6 +179,15 @@ func TestParseWarnsAboutWhatItCannotRun(t *testing.T) {
 	}
 }
 
+// A Claude Code settings file with "disableAllHooks": true (Claude Code's
+// settings reference) runs none of its hooks, and says so.
+func TestDisableAllHooks(t *testing.T) {
+	cfg, warnings, err := ParseSettings("s.json", []byte(`{"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}`))
+	if err != nil || !cfg.Empty() || len(warnings) != 1 || !strings.Contains(warnings[0], "disableAllHooks") {
+		t.Errorf("config %+v, warnings %v, %v", cfg, warnings, err)
+	}
+}
+
 // fire runs one hook command for event e with a tool name.
 func fire(t *testing.T, dir, command string, timeout time.Duration, e Event, getenv func(string) string) (Answer, error) {
 	t.Helper()
