@@ -211,7 +211,7 @@ func TestConfigPipeIsRefused(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
 		t.Skipf("no fifo here: %v", err)
 	}
-	if _, err := readLimited(path); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := readLimited(path, MaxConfigSize); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("err = %v", err)
 	}
 }
