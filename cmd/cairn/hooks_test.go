@@ -385,3 +385,43 @@ func TestProjectHooksNeedTrustAndClaudeHooksAnOptIn(t *testing.T) {
 		}
 	})
 }
+
+// TestClaudeUserPermissions: the permission rules of the person's
+// ~/.claude/settings.json hold in cairn: a deny rule refuses even in
+// yolo mode, an allow rule saves the question a -p run cannot ask.
+func TestClaudeUserPermissions(t *testing.T) {
+	run := func(t *testing.T, settings, script string, args ...string) (string, result) {
+		t.Helper()
+		project, home := t.TempDir(), t.TempDir()
+		t.Chdir(project)
+		writeFile(t, filepath.Join(project, "victim"), "keep me")
+		writeFile(t, filepath.Join(home, ".claude", "settings.json"), settings)
+		vars := map[string]string{"CAIRN_DIR": t.TempDir(), "HOME": home, "CAIRN_FAUX_SCRIPT": writeScript(t, script)}
+		r := invoke(t, vars, nil, append([]string{"--provider", "faux", "--no-session", "--mode", "json", "-p", "go"}, args...)...)
+		return project, r
+	}
+	t.Run("deny", func(t *testing.T) {
+		project, r := run(t, `{"permissions": {"deny": ["Bash(rm:*)"]}}`, rmScript, "--approval", "yolo")
+		if _, err := os.Stat(filepath.Join(project, "victim")); err != nil {
+			t.Fatalf("the deny rule did not hold:\n%s", r.stderr)
+		}
+		if !strings.Contains(r.stdout, "deny Bash(rm:*)") {
+			t.Errorf("the model was not told why:\n%.2000s", r.stdout)
+		}
+	})
+	// cairn's command rules narrow Claude Code's: a prefix rule takes
+	// operands only for programs that read them, such as grep.
+	grep := `{"responses": [{"content": [{"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "grep keep victim"}}]}, {"text": "Done."}]}`
+	t.Run("allow", func(t *testing.T) {
+		_, r := run(t, `{"permissions": {"allow": ["Bash(grep:*)"]}}`, grep)
+		if !strings.Contains(r.stdout, `"text":"keep me`) {
+			t.Fatalf("the allow rule did not hold:\n%s\n%s", r.stderr, r.stdout[max(0, len(r.stdout)-1500):])
+		}
+	})
+	t.Run("without the rule it is asked, and refused in -p", func(t *testing.T) {
+		_, r := run(t, `{"permissions": {"allow": ["Bash(git status:*)"]}}`, grep)
+		if strings.Contains(r.stdout, `"text":"keep me`) || !strings.Contains(r.stdout, "needs approval") {
+			t.Fatalf("grep ran without a rule:\n%s", r.stderr)
+		}
+	})
+}

@@ -126,8 +126,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		// dialog handling): every question times out and is denied.
 		questionTimeout = rpcQuestionTimeout
 	}
+	claudePerms := claudePermissions(streams.Err, env)
 	gate, err := approval.Open(approval.Config{
 		Mode: mode, Dir: cwd, RulesFile: rulesFile, Timeout: questionTimeout,
+		SessionRules: claudePerms.Allow,
 		// Writing cairn's own files, and reading them (its keys), is asked
 		// about in every mode but yolo.
 		ProtectedDirs: []string{env.dir},
@@ -235,8 +237,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// Hooks' messages for the person go out as the session's notices; the
 	// session exists before any hook runs.
 	var sess *agent.Session
-	cfg.Interceptors = hookInterceptors(loadHooks(streams, env, cwd, trusted.trusted(), eff.ShellPath), gate.Mode,
-		func(text string) { sess.Notify(core.NotifyInfo, text) })
+	cfg.Interceptors = append(permissionInterceptor(claudePerms, cwd, env.getenv("HOME")),
+		hookInterceptors(loadHooks(streams, env, cwd, trusted.trusted(), eff.ShellPath), gate.Mode,
+			func(text string) { sess.Notify(core.NotifyInfo, text) })...)
 	if file == nil {
 		// --no-session: kept in memory, and begun as a file would be, so
 		// get_entries and get_tree show what pi's show.

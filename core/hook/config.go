@@ -2,8 +2,10 @@ package hook
 
 import (
 	"bytes"
+
 	"encoding/json"
 	"fmt"
+	"github.com/cairn-dev/cairn/core/ccperm"
 	"math"
 	"slices"
 	"strings"
@@ -71,7 +73,7 @@ type Command struct {
 	// Origin is the settings file it came from, for messages.
 	Origin string
 	// If, when set, is the rule a tool call must fit for the hook to run.
-	If *Cond
+	If *ccperm.Rule
 	// Async hooks run in the background: nothing waits for them, and what
 	// they answer reaches the model at the next point that adds context
 	// (and the person at once). Rewake (asyncRewake) hooks are async hooks
@@ -329,9 +331,9 @@ func parseCommand(raw json.RawMessage) (Command, string, error) {
 	}
 	var warn string
 	if h.If != "" {
-		cond, err := ParseCond(h.If)
+		cond, err := ccperm.Parse(h.If)
 		if err != nil {
-			warn = fmt.Sprintf("%v; the hook runs for every call its matcher selects", err)
+			warn = fmt.Sprintf("\"if\": %v; the hook runs for every call its matcher selects", err)
 		} else {
 			c.If = &cond
 		}

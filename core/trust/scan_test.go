@@ -321,7 +321,9 @@ func TestKeep(t *testing.T) {
 		{"AGENTS.md changed too", func(t *testing.T, dir string) { write(t, filepath.Join(dir, "AGENTS.md"), "obey the repo") }, Changed},
 		{"a new .mcp.json", func(t *testing.T, dir string) { write(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers":{}}`) }, Changed},
 		{"a new .vscode/mcp.json", func(t *testing.T, dir string) { write(t, filepath.Join(dir, ".vscode", "mcp.json"), `{"servers":{}}`) }, Changed},
-		{"a new .cursor/mcp.json", func(t *testing.T, dir string) { write(t, filepath.Join(dir, ".cursor", "mcp.json"), `{"mcpServers":{}}`) }, Changed},
+		{"a new .cursor/mcp.json", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, ".cursor", "mcp.json"), `{"mcpServers":{}}`)
+		}, Changed},
 		{"a new .zed/settings.json", func(t *testing.T, dir string) {
 			write(t, filepath.Join(dir, ".zed", "settings.json"), `{"context_servers":{}}`)
 		}, Changed},

@@ -1,4 +1,4 @@
-package hook
+package ccperm
 
 import (
 	"encoding/json"
@@ -11,11 +11,11 @@ import (
 	"unicode/utf8"
 )
 
-// Cond is a hook's "if": a rule in Claude Code's permission rule syntax
+// Rule is one rule in Claude Code's permission rule syntax
 // (`Bash(git commit:*)`, `Edit(*.ts)`, `WebFetch(domain:example.com)`,
-// `mcp__github__create_issue`) that a tool call must fit for the hook to
-// run, beside the group's matcher.
-type Cond struct {
+// `mcp__github__create_issue`), as a hook's "if" and the permissions of
+// Claude Code's settings write it.
+type Rule struct {
 	text string
 	tool string
 	// spec is the part in parentheses; "" for a rule naming the tool only.
@@ -27,29 +27,35 @@ type Cond struct {
 	domain string
 }
 
-// maxCondLen bounds an "if" rule's text.
-const maxCondLen = 4096
+// maxRuleLen bounds a rule's text.
+const maxRuleLen = 4096
 
-var condSyntax = regexp.MustCompile(`^([A-Za-z0-9_-]+)(?:\((.*)\))?$`)
+var ruleSyntax = regexp.MustCompile(`^([A-Za-z0-9_-]+)(?:\((.*)\))?$`)
 
 // fileTools are the tools whose rules name files, by the argument holding
 // the path.
 var fileTools = map[string]bool{"Read": true, "Edit": true, "Write": true, "MultiEdit": true, "NotebookEdit": true, "Glob": true, "Grep": true, "LS": true}
 
-// ParseCond reads an "if" rule. A rule it cannot read is an error, and the
-// caller runs the hook for every call its matcher selects, so a guard
-// never turns off because its condition was misread.
-func ParseCond(text string) (Cond, error) {
-	c := Cond{text: text}
-	if len(text) > maxCondLen {
-		return c, fmt.Errorf("\"if\" is longer than %d bytes", maxCondLen)
+// family are the tools a rule for a tool covers besides itself, as in
+// Claude Code: Read rules hold for every tool that reads files, Edit rules
+// for every tool that changes them.
+var family = map[string]map[string]bool{
+	"Read": {"Grep": true, "Glob": true, "LS": true},
+	"Edit": {"Write": true, "MultiEdit": true, "NotebookEdit": true},
+}
+
+// Parse reads a rule. A rule it cannot read is an error naming it.
+func Parse(text string) (Rule, error) {
+	c := Rule{text: text}
+	if len(text) > maxRuleLen {
+		return c, fmt.Errorf("rule is longer than %d bytes", maxRuleLen)
 	}
 	if !utf8.ValidString(text) {
-		return c, fmt.Errorf("\"if\" is not UTF-8 text")
+		return c, fmt.Errorf("rule is not UTF-8 text")
 	}
-	m := condSyntax.FindStringSubmatch(strings.TrimSpace(text))
+	m := ruleSyntax.FindStringSubmatch(strings.TrimSpace(text))
 	if m == nil {
-		return c, fmt.Errorf("\"if\" %q is not a permission rule (Tool or Tool(pattern))", text)
+		return c, fmt.Errorf("rule %q is not a permission rule (Tool or Tool(pattern))", text)
 	}
 	c.tool, c.spec = m[1], m[2]
 	if c.spec == "" || c.spec == "*" {
@@ -61,44 +67,51 @@ func ParseCond(text string) (Cond, error) {
 		if p, ok := strings.CutSuffix(c.spec, ":*"); ok {
 			c.prefix = strings.TrimSpace(p)
 			if c.prefix == "" {
-				return c, fmt.Errorf("\"if\" %q: empty command prefix", text)
+				return c, fmt.Errorf("rule %q: empty command prefix", text)
 			}
 			return c, nil
 		}
 		re, err := regexp.Compile("^" + globRegexp(c.spec, false) + "$")
 		if err != nil {
-			return c, fmt.Errorf("\"if\" %q: %v", text, err)
+			return c, fmt.Errorf("rule %q: %v", text, err)
 		}
 		c.cmd = re
 	case fileTools[c.tool]:
 		re, err := regexp.Compile(pathRegexp(c.spec))
 		if err != nil {
-			return c, fmt.Errorf("\"if\" %q: %v", text, err)
+			return c, fmt.Errorf("rule %q: %v", text, err)
 		}
 		c.path = re
 	case c.tool == "WebFetch":
 		d, ok := strings.CutPrefix(c.spec, "domain:")
 		if !ok || d == "" {
-			return c, fmt.Errorf("\"if\" %q: WebFetch rules name a domain (WebFetch(domain:example.com))", text)
+			return c, fmt.Errorf("rule %q: WebFetch rules name a domain (WebFetch(domain:example.com))", text)
 		}
 		c.domain = strings.ToLower(d)
 	default:
-		return c, fmt.Errorf("\"if\" %q: cairn reads patterns only for Bash, file tools and WebFetch", text)
+		return c, fmt.Errorf("rule %q: cairn reads patterns only for Bash, file tools and WebFetch", text)
 	}
 	return c, nil
 }
 
 // String is the rule's text.
-func (c Cond) String() string { return c.text }
+func (c Rule) String() string { return c.text }
+
+// Tool is the tool the rule names (Bash, Edit, mcp__server__tool...).
+func (c Rule) Tool() string { return c.tool }
+
+// Specifier is the part in parentheses ("" for a rule naming the tool
+// alone, or with "*").
+func (c Rule) Specifier() string { return c.spec }
 
 // Match reports whether a call of a tool known by names, with input in
 // Claude Code's field names (paths absolute), fits the rule; home is the
 // person's home directory for `~/` patterns, dir the project for `/x`
 // patterns.
-func (c Cond) Match(names []string, input json.RawMessage, dir, home string) bool {
+func (c Rule) Match(names []string, input json.RawMessage, dir, home string) bool {
 	named := false
 	for _, n := range names {
-		if n == c.tool {
+		if n == c.tool || family[c.tool][n] {
 			named = true
 		}
 	}

@@ -1,4 +1,4 @@
-package hook
+package ccperm
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 // The rules are shaped after real hook configurations: "Bash(git commit:*)"
 // and "Bash(git push:*)" from Anthropic's security-guidance plugin, and the
 // Claude Code hooks reference's "Edit(*.ts)" and "Bash(git *)".
-func TestCond(t *testing.T) {
+func TestRule(t *testing.T) {
 	cases := []struct {
 		rule, tool, input string
 		want              bool
@@ -33,7 +33,7 @@ func TestCond(t *testing.T) {
 		{"mcp__github__create_issue", "mcp__github__create_issue", `{}`, true},
 	}
 	for _, c := range cases {
-		cond, err := ParseCond(c.rule)
+		cond, err := Parse(c.rule)
 		if err != nil {
 			t.Errorf("%s: %v", c.rule, err)
 			continue
@@ -43,18 +43,18 @@ func TestCond(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"Bash(", "Bash(:*)", "Task(reviewer)", "WebFetch(example.com)", "a b"} {
-		if _, err := ParseCond(bad); err == nil {
+		if _, err := Parse(bad); err == nil {
 			t.Errorf("%q was read", bad)
 		}
 	}
 }
 
-func FuzzCond(f *testing.F) {
+func FuzzRule(f *testing.F) {
 	for _, s := range []string{"Bash(git commit:*)", "Edit(**/*.ts)", "Read(~/.ssh/*)", "WebFetch(domain:x.org)", "Bash(*)", "Read(//a/**/b)"} {
 		f.Add(s, `{"command":"git commit","file_path":"/p/a.ts","url":"http://x.org"}`)
 	}
 	f.Fuzz(func(t *testing.T, rule, input string) {
-		c, err := ParseCond(rule)
+		c, err := Parse(rule)
 		if err != nil {
 			return
 		}
