@@ -57,6 +57,11 @@ func loadHooks(streams IOStreams, env environment, cwd string, trusted bool, she
 		files = append(files, settings.ProjectFile(cwd))
 	}
 	cfg, warnings := hook.LoadFiles(files...)
+	plugins, ws := installedPlugins(env, cwd, trusted)
+	warnings = append(warnings, ws...)
+	pcfg, ws := pluginHooks(plugins)
+	cfg.Merge(pcfg)
+	warnings = append(warnings, ws...)
 	if claudeHooksOptIn(env) && trusted {
 		claude, ws := hook.LoadFiles(hook.ClaudeProjectFiles(cwd)...)
 		cfg.Merge(claude)

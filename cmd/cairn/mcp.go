@@ -162,6 +162,10 @@ func loadMCPConfig(env environment, trusted projectTrust) (mcp.Config, []string,
 		// local scope): theirs, so read whatever the project's trust.
 		files = append(files, mcp.ClaudeUserFile(home, project.Dir))
 	}
+	// The servers of the person's plugins come before the person's own
+	// files, which can replace them.
+	plugins, _ := installedPlugins(env, project.Dir, trusted.trusted())
+	files = append(files, pluginMCPFiles(plugins)...)
 	files = append(files, mcp.File{Path: mcp.UserFile(env.dir)})
 	var notes []string
 	if project.Dir != "" && !isCairnHome(project.Dir, env.dir) {

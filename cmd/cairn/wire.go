@@ -132,7 +132,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		SessionRules: claudePerms.Allow,
 		// Writing cairn's own files, and reading them (its keys), is asked
 		// about in every mode but yolo.
-		ProtectedDirs: []string{env.dir},
+		ProtectedDirs: protectedDirs(env),
 		AllowWrite:    st.AllowWrite(),
 		SkillDirs:     skillSet.Dirs(),
 		Saved:         func() { trusted.keep(streams, cwd, rulesFile) },

@@ -23,3 +23,17 @@ func TestSessionRulesGivenAtOpen(t *testing.T) {
 		t.Error("a rule that cannot be compiled was not reported")
 	}
 }
+
+// Other clients' MCP files are protected like .mcp.json: cairn starts
+// what they name.
+func TestOtherClientMCPFilesAreProtected(t *testing.T) {
+	g, _ := Open(Config{Dir: t.TempDir()})
+	for _, p := range []string{".vscode/mcp.json", "sub/.cursor/mcp.json", ".zed/settings.json"} {
+		if g.protectedReason(p) == "" {
+			t.Errorf("%s is not protected", p)
+		}
+	}
+	if g.protectedReason(".vscode/settings.json") != "" {
+		t.Error(".vscode/settings.json is protected")
+	}
+}

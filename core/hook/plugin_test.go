@@ -65,7 +65,7 @@ printf '{"metrics": {"pv": "2.0.0", "skipped": true, "skip_reason": 21}}\n'
 
 func TestSecurityGuidancePluginHooksRun(t *testing.T) {
 	root := writePlugin(t, securityGuidance, map[string]string{"run.sh": runScript})
-	cfg, warnings := LoadPlugin(root)
+	cfg, warnings := LoadPlugin(root, PluginHooksFile(root))
 	if len(warnings) > 0 {
 		t.Fatalf("warnings: %v", warnings)
 	}
@@ -131,7 +131,7 @@ func TestSuperpowersSessionStartReachesTheModel(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "skill.txt"), []byte("use skills"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, warnings := LoadPlugin(root)
+	cfg, warnings := LoadPlugin(root, PluginHooksFile(root))
 	if len(warnings) > 0 {
 		t.Fatalf("warnings: %v", warnings)
 	}

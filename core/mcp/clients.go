@@ -30,6 +30,9 @@ const (
 	// servers under "mcpServers", and those of File.Project under
 	// "projects"; a file without them holds none.
 	FormatClaudeUser
+	// FormatPlugin is a Claude Code plugin's .mcp.json: servers under
+	// "mcpServers", or the servers themselves at the top.
+	FormatPlugin
 )
 
 // maxClaudeUserSize bounds ~/.claude.json, which also keeps Claude Code's
@@ -69,6 +72,14 @@ func parseFormat(f File, data []byte, dir string, getenv func(string) string) ([
 		return parseZed(f.Path, std, dir, getenv)
 	case FormatClaudeUser:
 		return parseClaudeUser(f, data, dir, getenv)
+	case FormatPlugin:
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("%s: not valid JSON: %w", f.Path, err)
+		}
+		if _, ok := doc["mcpServers"]; !ok {
+			return parseServers(f.Path, doc, nil, dir, getenv)
+		}
 	}
 	return Parse(f.Path, data, dir, getenv)
 }

@@ -100,6 +100,12 @@ type File struct {
 	// Project is, for FormatClaudeUser, the project whose servers are
 	// read beside the person's.
 	Project string
+	// Vars are variables ${NAME} reads before the environment
+	// (CLAUDE_PLUGIN_ROOT for a plugin's servers).
+	Vars map[string]string
+	// Rename, when set, gives each server of the file the name it runs
+	// under (a plugin's servers are named after the plugin).
+	Rename func(string) string
 }
 
 // UserFile is the person's own configuration file in cairnDir.
@@ -141,11 +147,23 @@ func LoadFiles(files []File, getenv func(string) string) (Config, error) {
 		if dir == "" {
 			dir = filepath.Dir(f.Path)
 		}
-		servers, err := parseFormat(f, data, dir, getenv)
+		fileEnv := getenv
+		if len(f.Vars) > 0 {
+			fileEnv = func(k string) string {
+				if v, ok := f.Vars[k]; ok {
+					return v
+				}
+				return getenv(k)
+			}
+		}
+		servers, err := parseFormat(f, data, dir, fileEnv)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		for _, s := range servers {
+			if f.Rename != nil {
+				s.Name = f.Rename(s.Name)
+			}
 			byName[s.Name] = s
 		}
 	}

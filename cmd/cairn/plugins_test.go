@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/core/mcp/mcptest"
+)
+
+// A plugin installed with cairn plugin install is listed, its hooks run
+// with CLAUDE_PLUGIN_ROOT (a SessionStart hook shaped after
+// obra/superpowers', run through a script in the plugin), and its MCP
+// server runs named after the plugin; cairn plugin remove takes it away.
+func TestPluginInstallListRunRemove(t *testing.T) {
+	g := mcptest.StartGo(t, mcptest.GoOptions{})
+	src := t.TempDir()
+	writeFile(t, filepath.Join(src, ".claude-plugin", "plugin.json"), `{"name": "demo", "version": "1.0.0"}`)
+	writeFile(t, filepath.Join(src, "hooks", "hooks.json"), `{"hooks": {"SessionStart": [{"matcher": "startup|clear|compact",
+		"hooks": [{"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}/hooks/start\"", "shell": "bash", "async": false}]}]}}`)
+	writeFile(t, filepath.Join(src, "hooks", "start"), "#!/bin/bash\necho ran > \"$CLAUDE_PROJECT_DIR/started-by-$(basename \"$CLAUDE_PLUGIN_ROOT\")\"\n")
+	if err := os.Chmod(filepath.Join(src, "hooks", "start"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(src, ".mcp.json"), `{"mcpServers": {"echo": {"url": "`+g.URL+`/mcp"}}}`)
+	project := t.TempDir()
+	t.Chdir(project)
+	vars := map[string]string{"CAIRN_DIR": t.TempDir(), "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "ok"}]}`)}
+
+	r := invoke(t, vars, nil, "plugin", "install", src)
+	if r.code != exitOK || !strings.Contains(r.stdout, "installed demo 1.0.0") {
+		t.Fatalf("install: %+v", r)
+	}
+	if r = invoke(t, vars, nil, "plugin", "list"); !strings.Contains(r.stdout, "demo 1.0.0  from cairn") {
+		t.Fatalf("list: %+v", r)
+	}
+	if r = invoke(t, vars, nil, "--provider", "faux", "--no-session", "-p", "go"); r.code != exitOK {
+		t.Fatalf("run: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(project, "started-by-demo")); err != nil {
+		t.Errorf("the plugin's SessionStart hook did not run: %v", err)
+	}
+	if r = invoke(t, vars, nil, "mcp", "list"); !strings.Contains(r.stdout, "plugin_demo_echo") || !strings.Contains(r.stdout, "ready") {
+		t.Errorf("mcp list: %+v", r)
+	}
+	if r = invoke(t, vars, nil, "plugin", "remove", "demo"); r.code != exitOK {
+		t.Fatalf("remove: %+v", r)
+	}
+	if r = invoke(t, vars, nil, "plugin", "list"); !strings.Contains(r.stdout, "no plugins installed") {
+		t.Errorf("after remove: %+v", r)
+	}
+	if r = invoke(t, vars, nil, "plugin", "frobnicate"); r.code != exitUsage {
+		t.Errorf("an unknown subcommand: %+v", r)
+	}
+}
