@@ -9,6 +9,8 @@ import (
 	"github.com/cairn-dev/cairn/core/hook"
 	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/plugin"
+	"github.com/cairn-dev/cairn/core/prompts"
+	"github.com/cairn-dev/cairn/core/skills"
 )
 
 // claudeDir is Claude Code's directory: $CLAUDE_CONFIG_DIR, or ~/.claude;
@@ -71,6 +73,36 @@ func pluginMCPFiles(plugins []plugin.Plugin) []mcp.File {
 		}
 	}
 	return files
+}
+
+// pluginSkillRoots are the skills/ directories of plugins, searched
+// after the person's own. Their skills keep their own names: the
+// plugin:name namespace Claude Code gives them is not applied yet.
+func pluginSkillRoots(plugins []plugin.Plugin) []skills.Root {
+	var roots []skills.Root
+	for _, p := range plugins {
+		dir := filepath.Join(p.Root, "skills")
+		if _, err := os.Stat(dir); err == nil {
+			roots = append(roots, skills.Root{Path: dir, Source: skills.SourceUser, Label: "plugin " + p.Name})
+		}
+	}
+	return roots
+}
+
+// pluginCommands are the commands/ templates of plugins, named
+// plugin:command as Claude Code names them (/superpowers:brainstorm).
+func pluginCommands(plugins []plugin.Plugin) (prompts.Templates, []error) {
+	var out prompts.Templates
+	var errs []error
+	for _, p := range plugins {
+		ts, es := prompts.LoadDir(filepath.Join(p.Root, "commands"), prompts.ScopeUser)
+		errs = append(errs, es...)
+		for _, t := range ts {
+			t.Name = p.Name + ":" + t.Name
+			out = append(out, t)
+		}
+	}
+	return out, errs
 }
 
 const pluginUsage = `usage: cairn plugin install PATH|GITURL

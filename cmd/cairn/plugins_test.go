@@ -23,6 +23,8 @@ func TestPluginInstallListRunRemove(t *testing.T) {
 	if err := os.Chmod(filepath.Join(src, "hooks", "start"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	writeFile(t, filepath.Join(src, "commands", "review.md"), "---\ndescription: Review the change\n---\nReview the staged diff carefully.\n")
+	writeFile(t, filepath.Join(src, "skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: Tidy a file\n---\nTidy it.\n")
 	writeFile(t, filepath.Join(src, ".mcp.json"), `{"mcpServers": {"echo": {"url": "`+g.URL+`/mcp"}}}`)
 	project := t.TempDir()
 	t.Chdir(project)
@@ -37,6 +39,13 @@ func TestPluginInstallListRunRemove(t *testing.T) {
 	}
 	if r = invoke(t, vars, nil, "--provider", "faux", "--no-session", "-p", "go"); r.code != exitOK {
 		t.Fatalf("run: %+v", r)
+	}
+	// Its command is /demo:review, as Claude Code names it.
+	if r = invoke(t, vars, nil, "--provider", "faux", "--no-session", "--mode", "json", "-p", "/demo:review"); !strings.Contains(r.stdout, "Review the staged diff carefully.") {
+		t.Errorf("/demo:review: %.3000s\n%s", r.stdout, r.stderr)
+	}
+	if r = invoke(t, vars, nil, "skills"); !strings.Contains(r.stdout, "tidy") {
+		t.Errorf("skills: %+v", r)
 	}
 	if _, err := os.Stat(filepath.Join(project, "started-by-demo")); err != nil {
 		t.Errorf("the plugin's SessionStart hook did not run: %v", err)
