@@ -101,6 +101,7 @@ func hookInterceptors(h *hook.Hooks, mode func() approval.Mode, tell func(string
 	add(hook.SessionStart, func(ic *agent.Interceptor) { ic.SessionStart = a.sessionStart })
 	add(hook.UserPromptSubmit, func(ic *agent.Interceptor) { ic.Input = a.userPrompt })
 	add(hook.PreToolUse, func(ic *agent.Interceptor) { ic.ToolCall = a.toolCall })
+	add(hook.PermissionRequest, func(ic *agent.Interceptor) { ic.PermissionRequest = a.permissionRequest })
 	if h.Has(hook.PostToolUse) || h.Has(hook.PostToolUseFailure) {
 		ic := agent.Interceptor{Name: "hook PostToolUse", Timeout: max(h.Longest(hook.PostToolUse), h.Longest(hook.PostToolUseFailure)) + hookSlack,
 			ToolResult: a.toolResult}
@@ -211,6 +212,23 @@ func (a hookAdapter) toolCall(ctx context.Context, e agent.ToolCallEvent) (agent
 		r.Decision, r.Reason = agent.CallAllow, ans.PermissionReason
 	}
 	return r, nil
+}
+
+func (a hookAdapter) permissionRequest(ctx context.Context, e agent.PermissionRequestEvent) (agent.PermissionRequestResult, error) {
+	t := hook.ToolCall(e.Call.Name, e.Call.Arguments, a.h.Dir())
+	in := a.base(e.Conversation, hook.PermissionRequest)
+	in.ToolName, in.ToolInput, in.ToolUseID = t.Name, t.Input, e.Call.ID
+	ans, err := a.fire(ctx, in, t.Names...)
+	switch {
+	case err != nil:
+		// The person is asked, as without the hook.
+		return agent.PermissionRequestResult{}, err
+	case ans.Block:
+		return agent.PermissionRequestResult{Decision: agent.CallBlock, Reason: ans.Reason}, nil
+	case ans.Permission == "allow":
+		return agent.PermissionRequestResult{Decision: agent.CallAllow, Reason: ans.PermissionReason}, nil
+	}
+	return agent.PermissionRequestResult{}, nil
 }
 
 func (a hookAdapter) toolResult(ctx context.Context, e agent.ToolResultEvent) (agent.ToolResultResult, error) {

@@ -147,12 +147,18 @@ func TestPreToolUseHookBlocksRmInRPCMode(t *testing.T) {
 // responses, approvals in yolo mode.
 func hookSession(t *testing.T, project, block string, responses ...faux.Response) *agent.Session {
 	t.Helper()
+	return hookSessionIn(t, approval.ModeYolo, project, block, responses...)
+}
+
+// hookSessionIn is hookSession in approval mode mode.
+func hookSessionIn(t *testing.T, mode approval.Mode, project, block string, responses ...faux.Response) *agent.Session {
+	t.Helper()
 	cfg, warnings, err := hook.Parse("test", json.RawMessage(block))
 	if err != nil || len(warnings) > 0 {
 		t.Fatal(err, warnings)
 	}
 	h := hook.New(cfg, hook.Options{Dir: project, Getenv: os.Getenv})
-	gate, _ := approval.Open(approval.Config{Mode: approval.ModeYolo, Dir: project})
+	gate, _ := approval.Open(approval.Config{Mode: mode, Dir: project})
 	fp := faux.New(faux.Options{}, responses...)
 	var s *agent.Session
 	s, err = agent.New(agent.Config{Model: faux.Model, Tools: tools.NewIn(project, tools.NewWorkspace()), Approver: gate,
@@ -291,6 +297,32 @@ func TestClaudeCodeHookEvents(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("its context did not reach the model: %+v", s.Messages())
+		}
+	})
+	t.Run("PermissionRequest answers the approval question", func(t *testing.T) {
+		// Shaped after the PermissionRequest example of Claude Code's hooks
+		// reference: allow a command without the dialog, deny another.
+		project := t.TempDir()
+		s := hookSessionIn(t, approval.ModeDefault, project, `{"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+			"IFS= read -r in; case \"$in\" in *'rm '*) echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{\"behavior\":\"deny\",\"message\":\"no deleting\"}}}';; *) echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{\"behavior\":\"allow\"}}}';; esac"}]}]}`,
+			bashCall("c1", "echo made > out"), bashCall("c2", "rm out"), faux.Response{Text: "ok"})
+		evs := promptAndSettle(t, s, "go")
+		for _, e := range evs {
+			if q, ok := e.(core.Question); ok {
+				t.Errorf("the person was asked: %+v", q)
+			}
+		}
+		if data, _ := os.ReadFile(filepath.Join(project, "out")); string(data) != "made\n" {
+			t.Errorf("out = %q (allowed echo should have run, denied rm not)", data)
+		}
+		found := false
+		for _, m := range s.Messages() {
+			if r, ok := m.(*core.ToolResultMessage); ok && r.ToolCallID == "c2" && strings.Contains(r.Text(), "no deleting") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the model did not read the deny message: %+v", s.Messages())
 		}
 	})
 	t.Run("updatedInput rewrites the call in Claude Code's terms", func(t *testing.T) {

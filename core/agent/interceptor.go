@@ -80,6 +80,12 @@ type Interceptor struct {
 	// automatic (pi's session_before_compact, Claude Code's PreCompact):
 	// it may cancel it or change its instructions.
 	BeforeCompact func(ctx context.Context, e CompactEvent) (CompactResult, error)
+	// PermissionRequest is called when the approver is about to ask the
+	// person about a tool call (Claude Code's PermissionRequest), where
+	// someone could answer: it may allow or deny the call for them. A
+	// failing handler, or one without a decision, leaves the question to
+	// the person.
+	PermissionRequest func(ctx context.Context, e PermissionRequestEvent) (PermissionRequestResult, error)
 	// Notification is told when the session asks the person something
 	// (Claude Code's Notification). It never delays the question.
 	Notification func(ctx context.Context, e NotificationEvent) error
@@ -322,6 +328,22 @@ const (
 	NotifyPermission  NotificationKind = "permission_prompt"
 	NotifyElicitation NotificationKind = "elicitation_dialog"
 )
+
+// PermissionRequestEvent is the PermissionRequest point: the call the
+// person is about to be asked about, and the question.
+type PermissionRequestEvent struct {
+	Conversation ConversationInfo
+	Call         core.ToolCall
+	Question     core.Question
+}
+
+// PermissionRequestResult is a PermissionRequest handler's answer:
+// Decision CallAllow or CallBlock answers the question (allow once, or
+// deny with Reason for the model); CallUndecided leaves it to the person.
+type PermissionRequestResult struct {
+	Decision CallDecision
+	Reason   string
+}
 
 // NotificationEvent is the Notification point.
 type NotificationEvent struct {

@@ -29,10 +29,13 @@ const (
 	// PostToolUseFailure runs instead of PostToolUse after a call that
 	// failed.
 	PostToolUseFailure Event = "PostToolUseFailure"
+	// PermissionRequest runs when cairn is about to ask the person about
+	// a tool call; its hook may answer for them.
+	PermissionRequest Event = "PermissionRequest"
 )
 
 // Events lists the events cairn supports, in the order of a session.
-var Events = []Event{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Notification, Stop, PreCompact, SessionEnd}
+var Events = []Event{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Notification, Stop, PreCompact, SessionEnd}
 
 // unsupported says, for the events of Claude Code's hook reference that
 // cairn does not run, why; hooks for them are reported at start.
