@@ -18,7 +18,7 @@ func claudePermissions(stderr io.Writer, env environment) ccperm.Permissions {
 	if file == "" || !readClaudeUserHooks(env) {
 		return ccperm.Permissions{}
 	}
-	perms, warnings := ccperm.LoadFiles(env.getenv("HOME"), file)
+	perms, warnings := ccperm.LoadFiles(env.lookup("HOME"), file)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "cairn: warning: %s\n", w)
 	}

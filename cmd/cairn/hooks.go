@@ -27,10 +27,10 @@ func claudeHooksOptIn(env environment) bool {
 // $CLAUDE_CONFIG_DIR/settings.json, or ~/.claude/settings.json; "" when
 // neither can be named.
 func claudeUserSettings(env environment) string {
-	if d := env.getenv("CLAUDE_CONFIG_DIR"); d != "" {
+	if d := env.lookup("CLAUDE_CONFIG_DIR"); d != "" {
 		return filepath.Join(d, "settings.json")
 	}
-	if home := env.getenv("HOME"); home != "" {
+	if home := env.lookup("HOME"); home != "" {
 		return filepath.Join(home, ".claude", "settings.json")
 	}
 	return ""

@@ -157,7 +157,7 @@ func mcpReporter(streams IOStreams, env environment, toStderr bool) func(string)
 func loadMCPConfig(env environment, trusted projectTrust) (mcp.Config, []string, error) {
 	var files []mcp.File
 	project := trusted.project
-	if home := env.getenv("HOME"); home != "" {
+	if home := env.lookup("HOME"); home != "" {
 		// The person's servers from Claude Code (claude mcp add, user and
 		// local scope): theirs, so read whatever the project's trust.
 		files = append(files, mcp.ClaudeUserFile(home, project.Dir))

@@ -13,13 +13,22 @@ import (
 	"github.com/cairn-dev/cairn/core/skills"
 )
 
+// lookup reads a variable of the environment; "" for an environment
+// without variables (a test's).
+func (env environment) lookup(k string) string {
+	if env.getenv == nil {
+		return ""
+	}
+	return env.getenv(k)
+}
+
 // claudeDir is Claude Code's directory: $CLAUDE_CONFIG_DIR, or ~/.claude;
 // "" when neither can be named.
 func claudeDir(env environment) string {
-	if d := env.getenv("CLAUDE_CONFIG_DIR"); d != "" {
+	if d := env.lookup("CLAUDE_CONFIG_DIR"); d != "" {
 		return d
 	}
-	if home := env.getenv("HOME"); home != "" {
+	if home := env.lookup("HOME"); home != "" {
 		return filepath.Join(home, ".claude")
 	}
 	return ""
@@ -34,7 +43,7 @@ func protectedDirs(env environment) []string {
 	if d := claudeDir(env); d != "" {
 		dirs = append(dirs, d)
 	}
-	if home := env.getenv("HOME"); home != "" {
+	if home := env.lookup("HOME"); home != "" {
 		dirs = append(dirs, filepath.Join(home, ".claude.json"))
 	}
 	return dirs
