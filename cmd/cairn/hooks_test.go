@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/hook"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/tools"
 )
@@ -456,4 +457,18 @@ func TestClaudeUserPermissions(t *testing.T) {
 			t.Fatalf("grep ran without a rule:\n%s", r.stderr)
 		}
 	})
+}
+
+// A hook matcher written for Claude Code's name of a hyphenated MCP server
+// (the issue's mcp__sequential-thinking__.*) selects cairn's tool, whose
+// name keeps the hyphen.
+func TestHookMatcherSelectsHyphenatedMCPTool(t *testing.T) {
+	m, err := hook.ParseMatcher("mcp__sequential-thinking__.*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := mcp.ToolName("sequential-thinking", "sequentialthinking")
+	if !m.Match(hook.ToolCall(name, json.RawMessage(`{}`), "/p").Names...) {
+		t.Errorf("the matcher does not select %s", name)
+	}
 }
