@@ -124,6 +124,17 @@ func claudePlugins(d Dirs) ([]Plugin, []string) {
 		return nil, []string{fmt.Sprintf("%s: version %d; cairn reads version 2, so Claude Code's plugins are not loaded", registry, file.Version)}
 	}
 	enabled := enabledPlugins(filepath.Join(d.Claude, "settings.json"))
+	// A plugin installed for the project is enabled in the project's
+	// settings (scope project) or its local settings (scope local), read
+	// only once the project is trusted.
+	projectEnabled := map[string]bool{}
+	if d.Project != "" && d.ProjectTrusted {
+		for _, f := range []string{"settings.json", "settings.local.json"} {
+			for id, on := range enabledPlugins(filepath.Join(d.Project, ".claude", f)) {
+				projectEnabled[id] = projectEnabled[id] || on
+			}
+		}
+	}
 	ids := make([]string, 0, len(file.Plugins))
 	for id := range file.Plugins {
 		ids = append(ids, id)
@@ -132,13 +143,16 @@ func claudePlugins(d Dirs) ([]Plugin, []string) {
 	var out []Plugin
 	var warnings []string
 	for _, id := range ids {
-		if !enabled[id] {
-			continue
-		}
 		for _, e := range file.Plugins[id] {
 			switch e.Scope {
 			case "user", "":
+				if !enabled[id] {
+					continue
+				}
 			case "project", "local":
+				if !enabled[id] && !projectEnabled[id] {
+					continue
+				}
 				if d.Project == "" || filepath.Clean(e.ProjectPath) != filepath.Clean(d.Project) {
 					continue
 				}

@@ -125,8 +125,9 @@ func TestInstallRefusesAMarketplaceOfSeveral(t *testing.T) {
 
 // Claude Code's registry (installed_plugins.json version 2, entries per
 // scope, enabled in settings.json's enabledPlugins): enabled user plugins
-// load; disabled ones do not; a project plugin only in its trusted
-// project; cairn's own plugin of the same name wins.
+// load; disabled ones do not, whatever a project says; a project plugin,
+// enabled in the project's settings, only in its trusted project; cairn's
+// own plugin of the same name wins.
 func TestInstalledFromClaudeCode(t *testing.T) {
 	claude, project := t.TempDir(), t.TempDir()
 	a, b, c := superpowersLike(t), t.TempDir(), t.TempDir()
@@ -136,7 +137,9 @@ func TestInstalledFromClaudeCode(t *testing.T) {
 		"superpowers@superpowers-dev": [{"scope": "user", "installPath": "`+a+`", "version": "6.2.0", "installedAt": "2026-01-01T00:00:00Z", "lastUpdated": "2026-01-01T00:00:00Z", "gitCommitSha": "abc"}],
 		"off@m": [{"scope": "user", "installPath": "`+b+`", "version": "1"}],
 		"proj@m": [{"scope": "project", "installPath": "`+c+`", "version": "1", "projectPath": "`+project+`"}]}}`)
-	write(t, filepath.Join(claude, "settings.json"), `{"enabledPlugins": {"superpowers@superpowers-dev": true, "off@m": false, "proj@m": true}}`)
+	write(t, filepath.Join(claude, "settings.json"), `{"enabledPlugins": {"superpowers@superpowers-dev": true, "off@m": false}}`)
+	// Claude Code enables a project's plugin in the project's settings.
+	write(t, filepath.Join(project, ".claude", "settings.json"), `{"enabledPlugins": {"proj@m": true, "off@m": true}}`)
 	names := func(d Dirs) string {
 		ps, _ := Installed(d)
 		var n []string
