@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/core/plugin"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/skills"
+	"github.com/cairn-dev/cairn/core/subagent"
 )
 
 // lookup reads a variable of the environment; "" for an environment
@@ -112,6 +113,22 @@ func pluginCommands(plugins []plugin.Plugin) (prompts.Templates, []error) {
 		}
 	}
 	return out, errs
+}
+
+// pluginAgents are the agents/ definitions of plugins, each named
+// plugin:agent (pr-review-toolkit:code-reviewer), as in Claude Code.
+func pluginAgents(plugins []plugin.Plugin) ([]subagent.Definition, []error) {
+	var defs []subagent.Definition
+	var problems []error
+	for _, p := range plugins {
+		ds, ps := subagent.Load([]string{filepath.Join(p.Root, "agents")})
+		problems = append(problems, ps...)
+		for _, d := range ds {
+			d.Name = p.Name + ":" + d.Name
+			defs = append(defs, d)
+		}
+	}
+	return defs, problems
 }
 
 const pluginUsage = `usage: cairn plugin install PATH|GITURL

@@ -25,6 +25,7 @@ func TestPluginInstallListRunRemove(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(src, "commands", "review.md"), "---\ndescription: Review the change\n---\nReview the staged diff carefully.\n")
 	writeFile(t, filepath.Join(src, "skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: Tidy a file\n---\nTidy it.\n")
+	writeFile(t, filepath.Join(src, "agents", "reviewer.md"), "---\nname: reviewer\ndescription: Reviews a change\ntools: Read, Grep\n---\nReview it.\n")
 	writeFile(t, filepath.Join(src, ".mcp.json"), `{"mcpServers": {"echo": {"url": "`+g.URL+`/mcp"}}}`)
 	project := t.TempDir()
 	t.Chdir(project)
@@ -49,6 +50,12 @@ func TestPluginInstallListRunRemove(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(project, "started-by-demo")); err != nil {
 		t.Errorf("the plugin's SessionStart hook did not run: %v", err)
+	}
+	// Its agent is demo:reviewer, as Claude Code names it.
+	plugins, _ := installedPlugins(newEnvironment(func(k string) string { return vars[k] }), project, false)
+	defs, problems := pluginAgents(plugins)
+	if len(problems) > 0 || len(defs) != 1 || defs[0].Name != "demo:reviewer" {
+		t.Errorf("agents %+v, problems %v", defs, problems)
 	}
 	if r = invoke(t, vars, nil, "mcp", "list"); !strings.Contains(r.stdout, "plugin_demo_echo") || !strings.Contains(r.stdout, "ready") {
 		t.Errorf("mcp list: %+v", r)
