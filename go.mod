@@ -27,6 +27,8 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
+require github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
+
 require (
 	github.com/aymerick/douceur v0.2.0 // indirect
 	github.com/charmbracelet/colorprofile v0.4.3

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,15 +23,45 @@ func claudeHooksOptIn(env environment) bool {
 	return cfg.ReadClaudeProjectSettings
 }
 
-// loadHooks reads the person's hooks and, when the project is trusted, the
+// claudeUserSettings is the person's own Claude Code settings file:
+// $CLAUDE_CONFIG_DIR/settings.json, or ~/.claude/settings.json; "" when
+// neither can be named.
+func claudeUserSettings(env environment) string {
+	if d := env.lookup("CLAUDE_CONFIG_DIR"); d != "" {
+		return filepath.Join(d, "settings.json")
+	}
+	if home := env.lookup("HOME"); home != "" {
+		return filepath.Join(home, ".claude", "settings.json")
+	}
+	return ""
+}
+
+// readClaudeUserHooks reports whether the person's Claude Code hooks run
+// in cairn: yes unless their cairn settings say
+// "hooks": {"readClaudeUserSettings": false}.
+func readClaudeUserHooks(env environment) bool {
+	cfg, _ := hook.LoadFiles(settings.GlobalFile(env.dir))
+	return !cfg.SkipClaudeUserSettings
+}
+
+// loadHooks reads the person's hooks (cairn's and Claude Code's own
+// ~/.claude/settings.json) and, when the project is trusted, the
 // project's (and with the opt-in its Claude Code settings'), printing what
 // is wrong with them as warnings. It returns nil when there are none.
 func loadHooks(streams IOStreams, env environment, cwd string, trusted bool, shellPath string) *hook.Hooks {
 	files := []string{settings.GlobalFile(env.dir)}
+	if claude := claudeUserSettings(env); claude != "" && readClaudeUserHooks(env) {
+		files = append(files, claude)
+	}
 	if trusted {
 		files = append(files, settings.ProjectFile(cwd))
 	}
 	cfg, warnings := hook.LoadFiles(files...)
+	plugins, ws := installedPlugins(env, cwd, trusted)
+	warnings = append(warnings, ws...)
+	pcfg, ws := pluginHooks(plugins)
+	cfg.Merge(pcfg)
+	warnings = append(warnings, ws...)
 	if claudeHooksOptIn(env) && trusted {
 		claude, ws := hook.LoadFiles(hook.ClaudeProjectFiles(cwd)...)
 		cfg.Merge(claude)
@@ -58,6 +89,7 @@ func hookInterceptors(h *hook.Hooks, mode func() approval.Mode, tell func(string
 		return nil
 	}
 	a := hookAdapter{h: h, mode: mode, tell: tell}
+	h.OnAsync(tell)
 	var out []agent.Interceptor
 	add := func(e hook.Event, set func(*agent.Interceptor)) {
 		if h.Has(e) {
@@ -69,7 +101,12 @@ func hookInterceptors(h *hook.Hooks, mode func() approval.Mode, tell func(string
 	add(hook.SessionStart, func(ic *agent.Interceptor) { ic.SessionStart = a.sessionStart })
 	add(hook.UserPromptSubmit, func(ic *agent.Interceptor) { ic.Input = a.userPrompt })
 	add(hook.PreToolUse, func(ic *agent.Interceptor) { ic.ToolCall = a.toolCall })
-	add(hook.PostToolUse, func(ic *agent.Interceptor) { ic.ToolResult = a.toolResult })
+	add(hook.PermissionRequest, func(ic *agent.Interceptor) { ic.PermissionRequest = a.permissionRequest })
+	if h.Has(hook.PostToolUse) || h.Has(hook.PostToolUseFailure) {
+		ic := agent.Interceptor{Name: "hook PostToolUse", Timeout: max(h.Longest(hook.PostToolUse), h.Longest(hook.PostToolUseFailure)) + hookSlack,
+			ToolResult: a.toolResult}
+		out = append(out, ic)
+	}
 	add(hook.Notification, func(ic *agent.Interceptor) { ic.Notification = a.notification })
 	add(hook.Stop, func(ic *agent.Interceptor) { ic.Stop = a.stop })
 	add(hook.PreCompact, func(ic *agent.Interceptor) { ic.BeforeCompact = a.preCompact })
@@ -138,15 +175,16 @@ func (a hookAdapter) userPrompt(ctx context.Context, e agent.InputEvent) (agent.
 	in := a.base(e.Conversation, hook.UserPromptSubmit)
 	in.Prompt = &e.Text
 	ans, err := a.fire(ctx, in)
+	// A failing hook does not hold the prompt back, as in Claude Code:
+	// only exit 2 or a JSON block does.
+	err = agent.NonBlocking(err)
 	switch {
-	case err != nil:
-		return agent.InputResult{}, err
 	case ans.Halt:
-		return agent.InputResult{Action: agent.InputBlock, Reason: ans.HaltReason}, nil
+		return agent.InputResult{Action: agent.InputBlock, Reason: ans.HaltReason}, err
 	case ans.Block:
-		return agent.InputResult{Action: agent.InputBlock, Reason: ans.Reason}, nil
+		return agent.InputResult{Action: agent.InputBlock, Reason: ans.Reason}, err
 	}
-	return agent.InputResult{Context: ans.Context}, nil
+	return agent.InputResult{Context: ans.Context}, err
 }
 
 func (a hookAdapter) toolCall(ctx context.Context, e agent.ToolCallEvent) (agent.ToolCallResult, error) {
@@ -176,17 +214,47 @@ func (a hookAdapter) toolCall(ctx context.Context, e agent.ToolCallEvent) (agent
 	return r, nil
 }
 
+func (a hookAdapter) permissionRequest(ctx context.Context, e agent.PermissionRequestEvent) (agent.PermissionRequestResult, error) {
+	t := hook.ToolCall(e.Call.Name, e.Call.Arguments, a.h.Dir())
+	in := a.base(e.Conversation, hook.PermissionRequest)
+	in.ToolName, in.ToolInput, in.ToolUseID = t.Name, t.Input, e.Call.ID
+	ans, err := a.fire(ctx, in, t.Names...)
+	switch {
+	case err != nil:
+		// The person is asked, as without the hook.
+		return agent.PermissionRequestResult{}, err
+	case ans.Block:
+		return agent.PermissionRequestResult{Decision: agent.CallBlock, Reason: ans.Reason}, nil
+	case ans.Permission == "allow":
+		return agent.PermissionRequestResult{Decision: agent.CallAllow, Reason: ans.PermissionReason}, nil
+	}
+	return agent.PermissionRequestResult{}, nil
+}
+
 func (a hookAdapter) toolResult(ctx context.Context, e agent.ToolResultEvent) (agent.ToolResultResult, error) {
 	t := hook.ToolCall(e.Call.Name, e.Call.Arguments, a.h.Dir())
-	in := a.base(e.Conversation, hook.PostToolUse)
+	text := (&core.ToolResultMessage{Content: e.Result.Content}).Text()
+	// As in Claude Code, PostToolUse is for calls that succeeded and
+	// PostToolUseFailure for the others; a configuration with no
+	// PostToolUseFailure hooks keeps cairn's older way (PostToolUse for
+	// every result), so existing hooks still see failures.
+	event := hook.PostToolUse
+	if e.Result.IsError && a.h.Has(hook.PostToolUseFailure) {
+		event = hook.PostToolUseFailure
+	}
+	in := a.base(e.Conversation, event)
 	in.ToolName, in.ToolInput, in.ToolUseID = t.Name, t.Input, e.Call.ID
-	in.ToolResponse = hook.ToolResponse(e.Call.Name, (&core.ToolResultMessage{Content: e.Result.Content}).Text(), e.Result.IsError, e.Result.Details)
+	if event == hook.PostToolUseFailure {
+		in.Error = text
+	} else {
+		in.ToolResponse = hook.ToolResponse(e.Call.Name, text, e.Result.IsError, e.Result.Details)
+	}
 	ans, err := a.fire(ctx, in, t.Names...)
 	var r agent.ToolResultResult
 	r.Context = ans.Context
 	if ans.Block {
 		// The tool ran; Claude Code tells the model the hook's reason.
-		r.Context = append(r.Context, "PostToolUse hook feedback:\n"+ans.Reason)
+		r.Context = append(r.Context, string(event)+" hook feedback:\n"+ans.Reason)
 	}
 	return r, err
 }
@@ -210,13 +278,11 @@ func (a hookAdapter) preCompact(ctx context.Context, e agent.CompactEvent) (agen
 	}
 	in.CustomInstructions = &e.Instructions
 	ans, err := a.fire(ctx, in, in.Trigger)
-	if err != nil {
-		return agent.CompactResult{}, err
-	}
+	err = agent.NonBlocking(err) // as in Claude Code, only a block cancels
 	if ans.Block || ans.Halt {
-		return agent.CompactResult{Cancel: true, Reason: strings.TrimSpace(ans.Reason + "\n" + ans.HaltReason)}, nil
+		return agent.CompactResult{Cancel: true, Reason: strings.TrimSpace(ans.Reason + "\n" + ans.HaltReason)}, err
 	}
-	return agent.CompactResult{}, nil
+	return agent.CompactResult{}, err
 }
 
 func (a hookAdapter) notification(ctx context.Context, e agent.NotificationEvent) error {

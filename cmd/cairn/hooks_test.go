@@ -12,6 +12,7 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/hook"
+	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/tools"
 )
@@ -147,12 +148,18 @@ func TestPreToolUseHookBlocksRmInRPCMode(t *testing.T) {
 // responses, approvals in yolo mode.
 func hookSession(t *testing.T, project, block string, responses ...faux.Response) *agent.Session {
 	t.Helper()
+	return hookSessionIn(t, approval.ModeYolo, project, block, responses...)
+}
+
+// hookSessionIn is hookSession in approval mode mode.
+func hookSessionIn(t *testing.T, mode approval.Mode, project, block string, responses ...faux.Response) *agent.Session {
+	t.Helper()
 	cfg, warnings, err := hook.Parse("test", json.RawMessage(block))
 	if err != nil || len(warnings) > 0 {
 		t.Fatal(err, warnings)
 	}
 	h := hook.New(cfg, hook.Options{Dir: project, Getenv: os.Getenv})
-	gate, _ := approval.Open(approval.Config{Mode: approval.ModeYolo, Dir: project})
+	gate, _ := approval.Open(approval.Config{Mode: mode, Dir: project})
 	fp := faux.New(faux.Options{}, responses...)
 	var s *agent.Session
 	s, err = agent.New(agent.Config{Model: faux.Model, Tools: tools.NewIn(project, tools.NewWorkspace()), Approver: gate,
@@ -262,6 +269,63 @@ func TestClaudeCodeHookEvents(t *testing.T) {
 			t.Errorf("continuation %q", c.Content[0].Text)
 		}
 	})
+	t.Run("a failing UserPromptSubmit hook does not hold the prompt back", func(t *testing.T) {
+		// As in Claude Code: exit 1 (here a missing interpreter, as when a
+		// plugin's python is not installed) is a non-blocking error.
+		project := t.TempDir()
+		s := hookSession(t, project, `{"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "no-such-python3 hook.py"}]}]}`,
+			faux.Response{Text: "ok"})
+		evs := promptAndSettle(t, s, "hello")
+		if len(s.Messages()) != 2 || !hasNotice(evs, "no-such-python3") {
+			t.Errorf("messages %d; events %v", len(s.Messages()), evs)
+		}
+	})
+	t.Run("PostToolUseFailure hears of a failed call", func(t *testing.T) {
+		project := t.TempDir()
+		s := hookSession(t, project, `{"PostToolUseFailure": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+			"cat > seen; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUseFailure\",\"additionalContext\":\"see seen\"}}'"}]}]}`,
+			bashCall("c1", "exit 3"), faux.Response{Text: "ok"})
+		promptAndSettle(t, s, "go")
+		seen, _ := os.ReadFile(filepath.Join(project, "seen"))
+		if !strings.Contains(string(seen), `"hook_event_name":"PostToolUseFailure"`) || !strings.Contains(string(seen), `"error":`) {
+			t.Errorf("the hook saw %s", seen)
+		}
+		found := false
+		for _, m := range s.Messages() {
+			if c, ok := m.(*core.CustomMessage); ok && c.Content[0].Text == "see seen" {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("its context did not reach the model: %+v", s.Messages())
+		}
+	})
+	t.Run("PermissionRequest answers the approval question", func(t *testing.T) {
+		// Shaped after the PermissionRequest example of Claude Code's hooks
+		// reference: allow a command without the dialog, deny another.
+		project := t.TempDir()
+		s := hookSessionIn(t, approval.ModeDefault, project, `{"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
+			"IFS= read -r in; case \"$in\" in *'rm '*) echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{\"behavior\":\"deny\",\"message\":\"no deleting\"}}}';; *) echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{\"behavior\":\"allow\"}}}';; esac"}]}]}`,
+			bashCall("c1", "echo made > out"), bashCall("c2", "rm out"), faux.Response{Text: "ok"})
+		evs := promptAndSettle(t, s, "go")
+		for _, e := range evs {
+			if q, ok := e.(core.Question); ok {
+				t.Errorf("the person was asked: %+v", q)
+			}
+		}
+		if data, _ := os.ReadFile(filepath.Join(project, "out")); string(data) != "made\n" {
+			t.Errorf("out = %q (allowed echo should have run, denied rm not)", data)
+		}
+		found := false
+		for _, m := range s.Messages() {
+			if r, ok := m.(*core.ToolResultMessage); ok && r.ToolCallID == "c2" && strings.Contains(r.Text(), "no deleting") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the model did not read the deny message: %+v", s.Messages())
+		}
+	})
 	t.Run("updatedInput rewrites the call in Claude Code's terms", func(t *testing.T) {
 		project := t.TempDir()
 		s := hookSession(t, project, `{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command":
@@ -281,6 +345,32 @@ func hasNotice(evs []core.Event, text string) bool {
 		}
 	}
 	return false
+}
+
+// TestClaudeUserSettingsHooksRun: the hooks of the person's own
+// ~/.claude/settings.json run in cairn, unless cairn's settings say
+// "readClaudeUserSettings": false.
+func TestClaudeUserSettingsHooksRun(t *testing.T) {
+	script := blockRmHook(t)
+	hooks := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "/bin/sh ` + script + `"}]}]}}`
+	run := func(t *testing.T, project, home, cairnDir string) bool {
+		t.Helper()
+		t.Chdir(project)
+		writeFile(t, filepath.Join(project, "victim"), "keep me")
+		vars := map[string]string{"CAIRN_DIR": cairnDir, "HOME": home, "CAIRN_FAUX_SCRIPT": writeScript(t, rmScript)}
+		invoke(t, vars, nil, "--provider", "faux", "--no-session", "--approval", "yolo", "--mode", "json", "-p", "go")
+		_, err := os.Stat(filepath.Join(project, "victim"))
+		return err == nil
+	}
+	home, cairnDir := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(home, ".claude", "settings.json"), hooks)
+	if !run(t, t.TempDir(), home, cairnDir) {
+		t.Fatal("the hook of ~/.claude/settings.json did not run")
+	}
+	writeFile(t, filepath.Join(cairnDir, "settings.json"), `{"hooks": {"readClaudeUserSettings": false}}`)
+	if run(t, t.TempDir(), home, cairnDir) {
+		t.Fatal("readClaudeUserSettings: false did not keep it from running")
+	}
 }
 
 // TestProjectHooksNeedTrustAndClaudeHooksAnOptIn: a project's
@@ -327,4 +417,58 @@ func TestProjectHooksNeedTrustAndClaudeHooksAnOptIn(t *testing.T) {
 			t.Fatalf("the opted-in, trusted project's .claude hooks did not run:\n%s", r.stderr)
 		}
 	})
+}
+
+// TestClaudeUserPermissions: the permission rules of the person's
+// ~/.claude/settings.json hold in cairn: a deny rule refuses even in
+// yolo mode, an allow rule saves the question a -p run cannot ask.
+func TestClaudeUserPermissions(t *testing.T) {
+	run := func(t *testing.T, settings, script string, args ...string) (string, result) {
+		t.Helper()
+		project, home := t.TempDir(), t.TempDir()
+		t.Chdir(project)
+		writeFile(t, filepath.Join(project, "victim"), "keep me")
+		writeFile(t, filepath.Join(home, ".claude", "settings.json"), settings)
+		vars := map[string]string{"CAIRN_DIR": t.TempDir(), "HOME": home, "CAIRN_FAUX_SCRIPT": writeScript(t, script)}
+		r := invoke(t, vars, nil, append([]string{"--provider", "faux", "--no-session", "--mode", "json", "-p", "go"}, args...)...)
+		return project, r
+	}
+	t.Run("deny", func(t *testing.T) {
+		project, r := run(t, `{"permissions": {"deny": ["Bash(rm:*)"]}}`, rmScript, "--approval", "yolo")
+		if _, err := os.Stat(filepath.Join(project, "victim")); err != nil {
+			t.Fatalf("the deny rule did not hold:\n%s", r.stderr)
+		}
+		if !strings.Contains(r.stdout, "deny Bash(rm:*)") {
+			t.Errorf("the model was not told why:\n%.2000s", r.stdout)
+		}
+	})
+	// cairn's command rules narrow Claude Code's: a prefix rule takes
+	// operands only for programs that read them, such as grep.
+	grep := `{"responses": [{"content": [{"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "grep keep victim"}}]}, {"text": "Done."}]}`
+	t.Run("allow", func(t *testing.T) {
+		_, r := run(t, `{"permissions": {"allow": ["Bash(grep:*)"]}}`, grep)
+		if !strings.Contains(r.stdout, `"text":"keep me`) {
+			t.Fatalf("the allow rule did not hold:\n%s\n%s", r.stderr, r.stdout[max(0, len(r.stdout)-1500):])
+		}
+	})
+	t.Run("without the rule it is asked, and refused in -p", func(t *testing.T) {
+		_, r := run(t, `{"permissions": {"allow": ["Bash(git status:*)"]}}`, grep)
+		if strings.Contains(r.stdout, `"text":"keep me`) || !strings.Contains(r.stdout, "needs approval") {
+			t.Fatalf("grep ran without a rule:\n%s", r.stderr)
+		}
+	})
+}
+
+// A hook matcher written for Claude Code's name of a hyphenated MCP server
+// (the issue's mcp__sequential-thinking__.*) selects cairn's tool, whose
+// name keeps the hyphen.
+func TestHookMatcherSelectsHyphenatedMCPTool(t *testing.T) {
+	m, err := hook.ParseMatcher("mcp__sequential-thinking__.*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := mcp.ToolName("sequential-thinking", "sequentialthinking")
+	if !m.Match(hook.ToolCall(name, json.RawMessage(`{}`), "/p").Names...) {
+		t.Errorf("the matcher does not select %s", name)
+	}
 }

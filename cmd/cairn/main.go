@@ -88,6 +88,9 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	if len(args) > 0 && args[0] == "mcp" {
 		return mcpCommand(ctx, args[1:], streams, getenv)
 	}
+	if len(args) > 0 && args[0] == "plugin" {
+		return pluginCommand(ctx, args[1:], streams, getenv)
+	}
 	if len(args) > 0 && args[0] == "skills" {
 		return skillsCommand(args[1:], streams, getenv)
 	}

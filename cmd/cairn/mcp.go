@@ -145,17 +145,31 @@ func mcpReporter(streams IOStreams, env environment, toStderr bool) func(string)
 	}
 }
 
-// loadMCPConfig reads the person's mcp.json and, in a trusted project, the
-// project's .mcp.json and .cairn/mcp.json. Project trust fingerprints all
+// loadMCPConfig reads the person's servers (Claude Code's ~/.claude.json,
+// then cairn's mcp.json) and, in a trusted project, the project's
+// (.vscode/mcp.json, .cursor/mcp.json, .zed/settings.json, .mcp.json,
+// .cairn/mcp.json); a server named again replaces the earlier entry, so
+// cairn's files win over other clients' and the project's over the
+// person's. Project trust fingerprints all
 // of them (core/trust), so a file that changes after a git pull must be
 // trusted again before its commands run; notes say which files were
 // skipped and why.
 func loadMCPConfig(env environment, trusted projectTrust) (mcp.Config, []string, error) {
-	files := []mcp.File{{Path: mcp.UserFile(env.dir)}}
-	var notes []string
+	var files []mcp.File
 	project := trusted.project
+	if home := env.lookup("HOME"); home != "" {
+		// The person's servers from Claude Code (claude mcp add, user and
+		// local scope): theirs, so read whatever the project's trust.
+		files = append(files, mcp.ClaudeUserFile(home, project.Dir))
+	}
+	// The servers of the person's plugins come before the person's own
+	// files, which can replace them.
+	plugins, _ := installedPlugins(env, project.Dir, trusted.trusted())
+	files = append(files, pluginMCPFiles(plugins)...)
+	files = append(files, mcp.File{Path: mcp.UserFile(env.dir)})
+	var notes []string
 	if project.Dir != "" && !isCairnHome(project.Dir, env.dir) {
-		for _, f := range mcp.ProjectFiles(project.Root, project.Dir) {
+		for _, f := range slices.Concat(mcp.OtherClientProjectFiles(project.Dir), mcp.ProjectFiles(project.Root, project.Dir)) {
 			if _, err := os.Stat(f.Path); errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
@@ -175,8 +189,9 @@ const mcpListTimeout = 30 * time.Second
 
 const mcpUsage = `usage: cairn mcp list [--trust-project] [--timeout SECONDS]
 
-Validates the MCP configuration files (~/.cairn/mcp.json, the project's
-.cairn/mcp.json and .mcp.json), starts every enabled server and shows its
+Validates the MCP configuration files (~/.claude.json's servers,
+~/.cairn/mcp.json, the project's .vscode/mcp.json, .cursor/mcp.json,
+.zed/settings.json, .mcp.json and .cairn/mcp.json), starts every enabled server and shows its
 state, tools and prompts. Exits 1 when a file is invalid or a server did not start.
 `
 

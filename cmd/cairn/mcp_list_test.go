@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -242,5 +243,46 @@ func TestPrintExpandsMCPPrompt(t *testing.T) {
 	r = invoke(t, vars, nil, "--no-session", "--provider", "faux", "-p", "/mcp__everything__args-prompt")
 	if r.code != exitUsage || !strings.Contains(r.stderr, `missing required argument "city"`) {
 		t.Errorf("missing argument: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// Other clients' files: the person's ~/.claude.json is read always; a
+// project's .vscode/mcp.json (JSONC), .cursor/mcp.json and
+// .zed/settings.json only once the project is trusted; a server named in
+// several files is the one of the file read last (cairn's own files win
+// over other clients', the project's over the person's).
+func TestOtherClientsMCPFiles(t *testing.T) {
+	project, home, cairnDir := t.TempDir(), t.TempDir(), t.TempDir()
+	t.Chdir(project)
+	writeFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers": {"mine": {"command": "from-claude"}, "both": {"command": "from-claude"}},
+		"projects": {"`+project+`": {"mcpServers": {"local": {"command": "local-cmd"}}}}}`)
+	writeMCPConfig(t, filepath.Join(cairnDir, "mcp.json"), map[string]any{"both": map[string]any{"command": "from-cairn"}})
+	writeFile(t, filepath.Join(project, ".vscode", "mcp.json"), `{
+		// VS Code's servers key, with comments and a trailing comma
+		"servers": {"vs": {"type": "stdio", "command": "vs-cmd"}, "shared": {"command": "from-vscode"},},
+	}`)
+	writeFile(t, filepath.Join(project, ".cursor", "mcp.json"), `{"mcpServers": {"cur": {"command": "cursor-cmd"}}}`)
+	writeFile(t, filepath.Join(project, ".zed", "settings.json"), `{"context_servers": {"zed": {"command": "zed-cmd", "args": []}}}`)
+	writeMCPConfig(t, filepath.Join(project, ".mcp.json"), map[string]any{"shared": map[string]any{"command": "from-mcp-json"}})
+	env := newEnvironment(func(k string) string { return map[string]string{"CAIRN_DIR": cairnDir, "HOME": home}[k] })
+	load := func(opts *Options) map[string]string {
+		var errb strings.Builder
+		cfg, _, err := loadMCPConfig(env, projectTrustFor(IOStreams{Err: &errb}, env, opts, project, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, s := range cfg.Servers {
+			got[s.Name] = s.Command
+		}
+		return got
+	}
+	if got := load(&Options{}); len(got) != 3 || got["mine"] != "from-claude" || got["local"] != "local-cmd" || got["both"] != "from-cairn" {
+		t.Errorf("untrusted: %v", got)
+	}
+	got := load(&Options{TrustProject: true})
+	want := map[string]string{"mine": "from-claude", "local": "local-cmd", "both": "from-cairn", "vs": "vs-cmd", "cur": "cursor-cmd", "zed": "zed-cmd", "shared": "from-mcp-json"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("trusted: %v\nwant %v", got, want)
 	}
 }

@@ -72,6 +72,12 @@ func TestPrintGivesUpOnAServerThatNeverStarts(t *testing.T) {
 		!strings.Contains(r.stderr, `cairn: gave up waiting for MCP server after 300ms: "never"`) {
 		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
+	// The model is told too, in the conversation before its first
+	// request, that the server's tools are still coming.
+	r = invoke(t, vars, nil, "--no-session", "--provider", "faux", "--mode", "json", "-p", "go")
+	if r.code != exitOK || !strings.Contains(r.stdout, `Still starting, so their tools are not available yet: MCP server \"never\"`) {
+		t.Fatalf("the model was not told: exit %d\nstdout %.3000s", r.code, r.stdout)
+	}
 	// 0: no wait at all, and it says so.
 	vars["CAIRN_MCP_STARTUP_MS"] = "0"
 	r = invoke(t, vars, nil, "--no-session", "--provider", "faux", "-p", "go")

@@ -30,6 +30,9 @@ func loadPrompts(env environment, opts *Options, cwd string, t projectTrust) (pr
 			project = prompts.ProjectDir(cwd)
 		}
 		out, errs = prompts.Load(prompts.UserDir(env.dir), project)
+		plugins, _ := installedPlugins(env, cwd, t.trusted())
+		ts, perrs := pluginCommands(plugins)
+		out, errs = append(out, ts...), append(errs, perrs...)
 	}
 	for _, p := range opts.Pi.PromptTemplates {
 		named, err := loadTemplatePath(p)

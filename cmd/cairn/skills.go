@@ -32,6 +32,9 @@ func skillsFor(env environment, opts *Options, cwd string, t projectTrust) skill
 		st, _ := settings.Load(settings.GlobalFile(env.dir), projectSettings)
 		roots = skills.Roots(skills.Where{Home: homeDir(env), CairnDir: env.dir, Project: project,
 			OtherAgents: st.Effective().OtherAgentDirs})
+		// The skills of the person's plugins, after their own.
+		plugins, _ := installedPlugins(env, cwd, t.trusted())
+		roots = append(roots, pluginSkillRoots(plugins)...)
 	}
 	var missing []skills.Problem
 	for _, p := range opts.Pi.Skills {

@@ -20,6 +20,11 @@ func taskTool(streams IOStreams, env environment, eff settings.Settings, cwd str
 		places.Project = cwd
 	}
 	defs, problems := subagent.Load(places.Dirs())
+	// The agents of the person's plugins come after the person's and the
+	// project's, named plugin:agent as Claude Code names them.
+	plugins, _ := installedPlugins(env, cwd, trusted.trusted())
+	pdefs, pproblems := pluginAgents(plugins)
+	defs, problems = append(defs, pdefs...), append(problems, pproblems...)
 	for _, p := range problems {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", p)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/hook"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/regfile"
@@ -41,11 +42,16 @@ type app struct {
 	sandbox *sandbox.Policy
 	// extensions runs the session's extensions.
 	extensions *extension.Manager
+	// hooks runs the session's hooks; its async hooks are stopped at close.
+	hooks *hook.Hooks
 }
 
 // close ends the session and flushes its file, then stops the MCP servers.
 func (a *app) close() {
 	a.session.Close()
+	if a.hooks != nil {
+		a.hooks.Close()
+	}
 	if a.extensions != nil {
 		a.extensions.Close()
 	}
@@ -127,11 +133,13 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		questionTimeout = rpcQuestionTimeout
 	}
 	runFiles := trusted.runFiles(env.dir)
+	claudePerms := claudePermissions(streams.Err, env)
 	gate, err := approval.Open(approval.Config{
 		Mode: mode, Dir: cwd, RulesFile: rulesFile, Timeout: questionTimeout,
+		SessionRules: claudePerms.Allow,
 		// Writing cairn's own files, and reading them (its keys), is asked
 		// about in every mode but yolo.
-		ProtectedDirs: []string{env.dir},
+		ProtectedDirs: protectedDirs(env),
 		// The files the project's control files run (hook scripts, MCP
 		// servers', extensions') are asked about like the control files.
 		RunFiles:   runFiles,
@@ -245,8 +253,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// Hooks' messages for the person go out as the session's notices; the
 	// session exists before any hook runs.
 	var sess *agent.Session
-	cfg.Interceptors = hookInterceptors(loadHooks(streams, env, cwd, trusted.trusted(), eff.ShellPath), gate.Mode,
-		func(text string) { sess.Notify(core.NotifyInfo, text) })
+	hooks := loadHooks(streams, env, cwd, trusted.trusted(), eff.ShellPath)
+	cfg.Interceptors = append(permissionInterceptor(claudePerms, cwd, env.lookup("HOME")),
+		hookInterceptors(hooks, gate.Mode, func(text string) { sess.Notify(core.NotifyInfo, text) })...)
 	if file == nil {
 		// --no-session: kept in memory, and begun as a file would be, so
 		// get_entries and get_tree show what pi's show.
@@ -312,7 +321,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return nil, fmt.Errorf("--name: %w", err)
 		}
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, extensions: exts}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, extensions: exts, hooks: hooks}, nil
 }
 
 // loadSettings reads the global settings and, when the project is

@@ -186,6 +186,10 @@ func (s *Session) admitOne(ctx context.Context, u *core.UserMessage) []core.Mess
 		}
 		e := InputEvent{Conversation: s.Conversation(), Text: text, Images: images}
 		r, err := intercept(ctx, ic, func(c context.Context) (InputResult, error) { return ic.Input(c, e) })
+		if err != nil && nonBlocking(err) {
+			s.interceptFailed(ctx, ic, "input", err)
+			err = nil
+		}
 		if err != nil {
 			why := s.interceptFailed(ctx, ic, "input", err)
 			s.publish(core.Notice{Level: core.NotifyWarning, Message: "The message was not sent: " + why})
@@ -442,6 +446,10 @@ func (s *Session) beforeCompact(ctx context.Context, reason core.CompactionReaso
 		}
 		e := CompactEvent{Conversation: s.Conversation(), Reason: reason, Instructions: instructions}
 		r, err := intercept(ctx, ic, func(c context.Context) (CompactResult, error) { return ic.BeforeCompact(c, e) })
+		if err != nil && nonBlocking(err) {
+			s.interceptFailed(ctx, ic, "before compact", err)
+			err = nil
+		}
 		if err != nil {
 			return "", fmt.Errorf("compaction cancelled: %s", s.interceptFailed(ctx, ic, "before compact", err))
 		}
@@ -457,6 +465,47 @@ func (s *Session) beforeCompact(ctx context.Context, reason core.CompactionReaso
 		}
 	}
 	return instructions, nil
+}
+
+// permissionRequest puts an approval question about call to the
+// PermissionRequest handlers, in order; the first that decides answers it
+// with the question's own options (allow once, or deny with its reason).
+// ok is false when none decided, or the question lacks those options.
+func (s *Session) permissionRequest(ctx context.Context, call core.ToolCall, q core.Question) (core.Answer, bool) {
+	has := func(v string) bool {
+		for _, o := range q.Options {
+			if o.Value == v {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range s.cfg.Interceptors {
+		ic := &s.cfg.Interceptors[i]
+		if ic.PermissionRequest == nil {
+			continue
+		}
+		e := PermissionRequestEvent{Conversation: s.Conversation(), Call: call, Question: q}
+		r, err := intercept(ctx, ic, func(c context.Context) (PermissionRequestResult, error) { return ic.PermissionRequest(c, e) })
+		if err != nil {
+			s.interceptFailed(ctx, ic, "permission request", err)
+			continue
+		}
+		switch {
+		case r.Decision == CallAllow && has(string(approval.OptionAllowOnce)):
+			s.publish(core.Notice{Level: core.NotifyInfo, Message: fmt.Sprintf("%s allowed %s", ic.Name, call.Name)})
+			return core.Answer{Value: string(approval.OptionAllowOnce)}, true
+		case r.Decision == CallBlock && has(string(approval.OptionDenyReason)):
+			reason := r.Reason
+			if reason == "" {
+				reason = "denied by " + ic.Name
+			}
+			return core.Answer{Value: string(approval.OptionDenyReason), Text: reason}, true
+		case r.Decision == CallBlock && has(string(approval.OptionDeny)):
+			return core.Answer{Value: string(approval.OptionDeny)}, true
+		}
+	}
+	return core.Answer{}, false
 }
 
 // notify tells the Notification handlers about a question, on goroutines

@@ -7,6 +7,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
@@ -79,12 +80,46 @@ type Interceptor struct {
 	// automatic (pi's session_before_compact, Claude Code's PreCompact):
 	// it may cancel it or change its instructions.
 	BeforeCompact func(ctx context.Context, e CompactEvent) (CompactResult, error)
+	// PermissionRequest is called when the approver is about to ask the
+	// person about a tool call (Claude Code's PermissionRequest), where
+	// someone could answer: it may allow or deny the call for them. A
+	// failing handler, or one without a decision, leaves the question to
+	// the person.
+	PermissionRequest func(ctx context.Context, e PermissionRequestEvent) (PermissionRequestResult, error)
 	// Notification is told when the session asks the person something
 	// (Claude Code's Notification). It never delays the question.
 	Notification func(ctx context.Context, e NotificationEvent) error
 	// UserBash is called by front ends through Session.InterceptUserBash
 	// before they run a `!cmd` the person typed (pi's user_bash).
 	UserBash func(ctx context.Context, e UserBashEvent) (UserBashResult, error)
+}
+
+// NonBlockingError wraps a handler's failure that must not stop what the
+// point is about: it is shown once as a warning, like any failure, and the
+// point goes on with what the handler returned beside it (Claude Code's
+// non-blocking hook errors: a broken UserPromptSubmit or PreCompact hook
+// does not hold up every prompt or compaction). Handlers return it with
+// NonBlocking.
+type NonBlockingError struct{ Err error }
+
+// Error is the wrapped failure's text.
+func (e *NonBlockingError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the wrapped failure.
+func (e *NonBlockingError) Unwrap() error { return e.Err }
+
+// NonBlocking marks err as a failure that does not block (nil stays nil).
+func NonBlocking(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &NonBlockingError{Err: err}
+}
+
+// nonBlocking reports whether err is marked with NonBlocking.
+func nonBlocking(err error) bool {
+	var nb *NonBlockingError
+	return errors.As(err, &nb)
 }
 
 // DefaultInterceptTimeout bounds a handler call of an Interceptor whose
@@ -293,6 +328,22 @@ const (
 	NotifyPermission  NotificationKind = "permission_prompt"
 	NotifyElicitation NotificationKind = "elicitation_dialog"
 )
+
+// PermissionRequestEvent is the PermissionRequest point: the call the
+// person is about to be asked about, and the question.
+type PermissionRequestEvent struct {
+	Conversation ConversationInfo
+	Call         core.ToolCall
+	Question     core.Question
+}
+
+// PermissionRequestResult is a PermissionRequest handler's answer:
+// Decision CallAllow or CallBlock answers the question (allow once, or
+// deny with Reason for the model); CallUndecided leaves it to the person.
+type PermissionRequestResult struct {
+	Decision CallDecision
+	Reason   string
+}
 
 // NotificationEvent is the Notification point.
 type NotificationEvent struct {

@@ -20,11 +20,21 @@ type openQuestion struct {
 	dismiss chan struct{}
 }
 
-// asker is the session as the core.Asker its approver uses.
-type asker struct{ s *Session }
+// asker is the session as the core.Asker its approver uses; call, when
+// set, is the tool call being approved.
+type asker struct {
+	s    *Session
+	call *core.ToolCall
+}
 
-// Ask implements core.Asker.
+// Ask implements core.Asker. An approval question about call is first put
+// to the PermissionRequest handlers, which may answer it for the person.
 func (a asker) Ask(ctx context.Context, q core.Question) (core.Answer, core.Outcome) {
+	if a.call != nil && q.Purpose == core.PurposeApproval && !a.s.cfg.Unattended {
+		if ans, ok := a.s.permissionRequest(ctx, *a.call, q); ok {
+			return ans, core.Answered
+		}
+	}
 	return a.s.Ask(ctx, q)
 }
 

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -132,7 +133,7 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 		dequeued = len(pending)
 		pending = append(pending, steering...)
 	}
-	s.waitForTools(ctx)
+	starting := s.waitForTools(ctx)
 	for {
 		admitted := s.admitQueued(ctx, pending, dequeued)
 		if !answering && len(pending) > 0 && len(slices.Concat(admitted...)) == 0 {
@@ -161,6 +162,11 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 				s.appendMessage(m)
 				added = append(added, m)
 			}
+		}
+		if starting != nil {
+			s.appendMessage(starting)
+			added = append(added, starting)
+			starting = nil
 		}
 		pending, dequeued = nil, -1
 		msg, err := s.streamTurn(ctx, tools)
@@ -243,15 +249,33 @@ func (f *finalMessage) retryable() bool {
 
 // waitForTools waits, within the toolset's limit, for tools still starting
 // (MCP servers), so the first request declares them, and tells every front
-// end what it waits for, what it gave up on and what failed.
-func (s *Session) waitForTools(ctx context.Context) {
+// end what it waits for, what it gave up on and what failed. It returns a
+// message for the model when it gave up on some (nil otherwise), so the
+// model knows their tools are coming rather than missing.
+func (s *Session) waitForTools(ctx context.Context) core.Message {
+	var gaveUp []string
 	s.cfg.Toolset.Wait(ctx, func(n toolset.Note) {
 		level := core.NotifyWarning
 		if n.Kind == toolset.NoteWaiting {
 			level = core.NotifyInfo
 		}
+		if n.Kind == toolset.NoteGaveUp {
+			for _, name := range n.Names {
+				gaveUp = append(gaveUp, fmt.Sprintf("%s %q", n.Part, name))
+			}
+		}
 		s.publish(core.Notice{Level: level, Message: n.String()})
 	})
+	if len(gaveUp) == 0 {
+		return nil
+	}
+	text := fmt.Sprintf("Still starting, so their tools are not available yet: %s. "+
+		"(A server started through npx or uvx can take a minute on its first run.) "+
+		"Their tools are added to your tools as soon as they are ready.",
+		strings.Join(gaveUp, ", "))
+	details, _ := json.Marshal(map[string]string{"from": "tools still starting"})
+	return &core.CustomMessage{CustomType: ContextMessageType, Content: []core.Content{core.TextBlock(text)},
+		Display: true, Details: details, Timestamp: s.now()}
 }
 
 // streamTurn makes one model request with the conversation so far and the

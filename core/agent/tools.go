@@ -124,7 +124,7 @@ func (s *Session) prepare(ctx context.Context, r *toolRun) {
 	case !s.interceptCall(ctx, r):
 		// Refused by an interceptor; r.result says why.
 	case s.cfg.Approver != nil:
-		d := s.cfg.Approver.Check(approval.WithVerdict(ctx, r.verdict), r.tool, r.call, asker{s})
+		d := s.cfg.Approver.Check(approval.WithVerdict(ctx, r.verdict), r.tool, r.call, asker{s: s, call: &r.call})
 		if d.Warning != "" {
 			s.publish(core.Notice{Level: core.NotifyWarning, Message: d.Warning})
 		}

@@ -3,6 +3,7 @@ package approval
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -57,6 +58,11 @@ type Config struct {
 	// SKILL.md and the files beside it there), in every mode. A directory
 	// that holds a protected directory or /proc is left out.
 	SkillDirs []string
+	// SessionRules are in force from the start, for the session, beside
+	// those the person gives then (the allow rules of the person's Claude
+	// Code settings, translated). A rule that cannot be compiled is
+	// reported by Open and left out.
+	SessionRules []Rule
 	// Saved, when set, is called after each successful write of RulesFile
 	// ("Always allow"). cairn uses it to keep a trusted project trusted
 	// across the person's own rules.
@@ -133,19 +139,28 @@ func Open(cfg Config) (*Gate, error) {
 	g.temp = toolpath.Resolve(os.TempDir(), "")
 	g.writable = append([]string{g.temp}, resolvedDirs(cfg.AllowWrite, false)...)
 	g.skillDirs = g.safeSkillDirs(cfg.SkillDirs)
+	var given error
+	for _, r := range cfg.SessionRules {
+		c, err := compile(r)
+		if err != nil {
+			given = errors.Join(given, fmt.Errorf("rule %s: %w", r, err))
+			continue
+		}
+		g.session = append(g.session, c)
+	}
 	if g.file == "" {
-		return g, nil
+		return g, given
 	}
 	rules, err := loadRules(g.file)
 	if err != nil {
-		return g, err
+		return g, errors.Join(err, given)
 	}
 	set, err := compileAll(rules)
 	g.always = set
 	if err != nil {
-		return g, fmt.Errorf("%w: %s: %v", ErrCorruptRules, g.file, err)
+		return g, errors.Join(fmt.Errorf("%w: %s: %v", ErrCorruptRules, g.file, err), given)
 	}
-	return g, nil
+	return g, given
 }
 
 // Mode returns the current mode.

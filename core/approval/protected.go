@@ -51,7 +51,7 @@ func (g *Gate) protectedReason(p string) string {
 	if base := parts[len(parts)-1]; strings.EqualFold(base, "AGENTS.md") || strings.EqualFold(base, "CLAUDE.md") {
 		return fmt.Sprintf("writes %s, instructions cairn gives the model", p)
 	}
-	if base := parts[len(parts)-1]; strings.EqualFold(base, ".mcp.json") {
+	if base := parts[len(parts)-1]; strings.EqualFold(base, ".mcp.json") || otherClientMCPFile(parts) {
 		return fmt.Sprintf("writes %s, MCP servers cairn starts as programs", p)
 	}
 	return ""
@@ -80,4 +80,15 @@ func resolvedDirs(dirs []string, both bool) []string {
 		out = append(out, filepath.ToSlash(real))
 	}
 	return out
+}
+
+// otherClientMCPFile reports whether a path's parts end in another
+// client's MCP configuration (.vscode/mcp.json, .cursor/mcp.json,
+// .zed/settings.json), which cairn reads as it reads .mcp.json.
+func otherClientMCPFile(parts []string) bool {
+	if len(parts) < 2 {
+		return false
+	}
+	dir, base := strings.ToLower(parts[len(parts)-2]), strings.ToLower(parts[len(parts)-1])
+	return (dir == ".vscode" || dir == ".cursor") && base == "mcp.json" || dir == ".zed" && base == "settings.json"
 }

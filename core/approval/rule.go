@@ -198,7 +198,7 @@ func (s ruleSet) covers(tool string, cat core.ApprovalCategory, subject string) 
 		return false
 	}
 	for _, r := range s {
-		if r.Command == "" && r.Path == "" && (r.Tool == tool || r.coversServerTool(tool)) {
+		if r.Command == "" && r.Path == "" && (sameTool(r.Tool, tool) || r.coversServerTool(tool)) {
 			return true
 		}
 	}
@@ -236,7 +236,27 @@ func (r compiled) coversServerTool(tool string) bool {
 		return false
 	}
 	name, ok := strings.CutPrefix(tool, prefix)
+	if !ok && !strings.Contains(prefix, "-") && strings.HasPrefix(tool, mcpToolPrefix) {
+		// A rule saved before MCP names kept hyphens.
+		server, rest, cut := strings.Cut(strings.TrimPrefix(tool, mcpToolPrefix), "__")
+		if cut && strings.Contains(server, "-") && mcpToolPrefix+strings.ReplaceAll(server, "-", "_")+"__" == prefix {
+			name, ok = rest, true
+		}
+	}
 	return ok && name != "" && !strings.Contains(name, "__") && !strings.Contains(name, "*")
+}
+
+// sameTool reports whether a rule for ruleTool is for tool: the same name,
+// or for an MCP tool, the name cairn gave it before MCP names kept hyphens
+// (mcp__sequential_thinking__x for mcp__sequential-thinking__x), so rules
+// saved then still hold. Only a rule without hyphens is read so: it could
+// name no hyphenated tool otherwise.
+func sameTool(ruleTool, tool string) bool {
+	if ruleTool == tool {
+		return true
+	}
+	return strings.HasPrefix(tool, mcpToolPrefix) && strings.Contains(tool, "-") &&
+		!strings.Contains(ruleTool, "-") && strings.ReplaceAll(tool, "-", "_") == ruleTool
 }
 
 // coversCommand reports whether every simple command in line is covered by

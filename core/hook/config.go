@@ -2,8 +2,10 @@ package hook
 
 import (
 	"bytes"
+
 	"encoding/json"
 	"fmt"
+	"github.com/cairn-dev/cairn/core/ccperm"
 	"math"
 	"slices"
 	"strings"
@@ -24,10 +26,40 @@ const (
 	SessionEnd       Event = "SessionEnd"
 	PreCompact       Event = "PreCompact"
 	Notification     Event = "Notification"
+	// PostToolUseFailure runs instead of PostToolUse after a call that
+	// failed.
+	PostToolUseFailure Event = "PostToolUseFailure"
+	// PermissionRequest runs when cairn is about to ask the person about
+	// a tool call; its hook may answer for them.
+	PermissionRequest Event = "PermissionRequest"
 )
 
 // Events lists the events cairn supports, in the order of a session.
-var Events = []Event{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Notification, Stop, PreCompact, SessionEnd}
+var Events = []Event{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Notification, Stop, PreCompact, SessionEnd}
+
+// unsupported says, for the events of Claude Code's hook reference that
+// cairn does not run, why; hooks for them are reported at start.
+var unsupported = map[string]string{
+	"PermissionRequest":   "cairn's approval question has no hook point yet; use PreToolUse with permissionDecision",
+	"PermissionDenied":    "cairn has no automatic classifier whose denials it could report",
+	"SubagentStart":       "cairn's subagents do not fire hooks yet",
+	"SubagentStop":        "cairn's subagents do not fire hooks yet",
+	"StopFailure":         "cairn reports a failed turn itself and has no hook point for it yet",
+	"PostCompact":         "cairn has no hook point after compaction yet",
+	"InstructionsLoaded":  "cairn reads AGENTS.md and CLAUDE.md once, with no hook point",
+	"ConfigChange":        "cairn reads its settings at start only",
+	"CwdChanged":          "cairn's working directory does not change during a session",
+	"FileChanged":         "cairn does not watch files",
+	"WorktreeCreate":      "cairn does not create worktrees",
+	"WorktreeRemove":      "cairn does not create worktrees",
+	"TeammateIdle":        "cairn has no agent teams",
+	"TaskCreated":         "cairn has no agent teams",
+	"TaskCompleted":       "cairn has no agent teams",
+	"Elicitation":         "cairn asks MCP elicitations itself, with no hook point yet",
+	"ElicitationResult":   "cairn asks MCP elicitations itself, with no hook point yet",
+	"UserPromptExpansion": "cairn expands slash commands before UserPromptSubmit, which sees the result",
+	"Setup":               "cairn has no setup phase",
+}
 
 // DefaultTimeout is how long a hook may run when it names no timeout,
 // Claude Code's default.
@@ -43,6 +75,22 @@ type Command struct {
 	Timeout time.Duration
 	// Origin is the settings file it came from, for messages.
 	Origin string
+	// If, when set, is the rule a tool call must fit for the hook to run.
+	If *ccperm.Rule
+	// Async hooks run in the background: nothing waits for them, and what
+	// they answer reaches the model at the next point that adds context
+	// (and the person at once). Rewake (asyncRewake) hooks are async hooks
+	// whose exit 2 is such an answer, its stderr after RewakeMessage.
+	Async         bool
+	Rewake        bool
+	RewakeMessage string
+	// Shell is "bash" to run the command with bash, or "" for cairn's shell.
+	Shell string
+	// Once hooks run at most once per session.
+	Once bool
+	// PluginRoot is the directory of the plugin the hook came from, or ""
+	// (CLAUDE_PLUGIN_ROOT).
+	PluginRoot string
 }
 
 // Group is a matcher with the hooks it runs.
@@ -58,10 +106,18 @@ type Config struct {
 	// project's .claude/settings.json and .claude/settings.local.json
 	// (the setting "hooks": {"readClaudeProjectSettings": true}).
 	ReadClaudeProjectSettings bool
+	// SkipClaudeUserSettings keeps the hooks of the person's own Claude
+	// Code settings (~/.claude/settings.json) from running (the setting
+	// "hooks": {"readClaudeUserSettings": false}).
+	SkipClaudeUserSettings bool
 }
 
 // optInKey is cairn's own key in a hooks block, beside the events.
 const optInKey = "readClaudeProjectSettings"
+
+// userKey is cairn's key for reading the person's own Claude Code hooks
+// (on unless false).
+const userKey = "readClaudeUserSettings"
 
 // Merge adds other's hooks after c's.
 func (c *Config) Merge(other Config) {
@@ -72,6 +128,7 @@ func (c *Config) Merge(other Config) {
 		c.Events[e] = append(c.Events[e], gs...)
 	}
 	c.ReadClaudeProjectSettings = c.ReadClaudeProjectSettings || other.ReadClaudeProjectSettings
+	c.SkipClaudeUserSettings = c.SkipClaudeUserSettings || other.SkipClaudeUserSettings
 }
 
 // Empty reports whether c has no hooks.
@@ -102,6 +159,10 @@ func ParseSettings(path string, data []byte) (Config, []string, error) {
 	if !ok || string(raw) == "null" {
 		return Config{}, nil, nil
 	}
+	if off, ok := file["disableAllHooks"]; ok && string(off) == "true" {
+		// Claude Code's switch: the file's hooks are kept but not run.
+		return Config{}, []string{fmt.Sprintf("%s: disableAllHooks is true, so its hooks do not run", path)}, nil
+	}
 	return Parse(path, raw)
 }
 
@@ -122,15 +183,25 @@ func Parse(path string, raw json.RawMessage) (Config, []string, error) {
 	slices.Sort(keys)
 	for _, key := range keys {
 		value := block[key]
-		if key == optInKey {
-			if err := json.Unmarshal(value, &cfg.ReadClaudeProjectSettings); err != nil {
+		if key == optInKey || key == userKey {
+			var on bool
+			if err := json.Unmarshal(value, &on); err != nil {
 				return Config{}, nil, fmt.Errorf("%s: hooks.%s: want true or false", path, key)
+			}
+			if key == optInKey {
+				cfg.ReadClaudeProjectSettings = on
+			} else {
+				cfg.SkipClaudeUserSettings = !on
 			}
 			continue
 		}
 		ev := Event(key)
 		if !slices.Contains(Events, ev) {
-			warnings = append(warnings, fmt.Sprintf("%s: hooks.%s: cairn does not run hooks for this event, so they are ignored (it runs %s)", path, key, eventList()))
+			why := unsupported[key]
+			if why == "" {
+				why = "not an event cairn knows"
+			}
+			warnings = append(warnings, fmt.Sprintf("%s: hooks.%s: cairn does not run hooks for this event (%s), so they are ignored (it runs %s)", path, key, why, eventList()))
 			continue
 		}
 		groups, ws, err := parseGroups(path, key, value)
@@ -157,9 +228,15 @@ type groupJSON struct {
 }
 
 type commandJSON struct {
-	Type    string   `json:"type"`
-	Command string   `json:"command"`
-	Timeout *float64 `json:"timeout"`
+	Type          string   `json:"type"`
+	Command       string   `json:"command"`
+	Timeout       *float64 `json:"timeout"`
+	If            string   `json:"if"`
+	Async         bool     `json:"async"`
+	AsyncRewake   bool     `json:"asyncRewake"`
+	RewakeMessage string   `json:"rewakeMessage"`
+	Shell         string   `json:"shell"`
+	Once          bool     `json:"once"`
 }
 
 func parseGroups(path, key string, raw json.RawMessage) ([]Group, []string, error) {
@@ -191,9 +268,11 @@ func parseGroups(path, key string, raw json.RawMessage) ([]Group, []string, erro
 			switch {
 			case err != nil:
 				return nil, nil, fmt.Errorf("%s: %w", hwhere, err)
-			case warn != "":
+			case warn != "" && c.Command == "":
 				warnings = append(warnings, hwhere+": "+warn)
 				continue
+			case warn != "":
+				warnings = append(warnings, hwhere+": "+warn)
 			}
 			c.Origin = path
 			group.Hooks = append(group.Hooks, c)
@@ -203,9 +282,16 @@ func parseGroups(path, key string, raw json.RawMessage) ([]Group, []string, erro
 	return groups, warnings, nil
 }
 
+// knownFields are the fields of a command hook cairn acts on;
+// statusMessage only changes what Claude Code's spinner says.
+var knownFields = map[string]bool{"type": true, "command": true, "timeout": true, "statusMessage": true,
+	"if": true, "async": true, "asyncRewake": true, "rewakeMessage": true, "rewakeSummary": true,
+	"shell": true, "once": true}
+
 // parseCommand reads one hook. A hook of another type than "command", or
 // with Claude Code fields cairn does not act on, is a warning: it does not
-// run.
+// run. An "if" cairn cannot read is a warning too, and the hook runs
+// without it.
 func parseCommand(raw json.RawMessage) (Command, string, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
@@ -214,8 +300,7 @@ func parseCommand(raw json.RawMessage) (Command, string, error) {
 	var h commandJSON
 	var extra []string
 	for k := range fields {
-		// statusMessage only changes what Claude Code's spinner says.
-		if k != "type" && k != "command" && k != "timeout" && k != "statusMessage" {
+		if !knownFields[k] {
 			extra = append(extra, k)
 		}
 	}
@@ -224,7 +309,7 @@ func parseCommand(raw json.RawMessage) (Command, string, error) {
 		return Command{}, "", err
 	}
 	if h.Type != "command" {
-		return Command{}, fmt.Sprintf("cairn runs hooks of type \"command\" only, not %q; this hook does not run", h.Type), nil
+		return Command{}, fmt.Sprintf("cairn runs hooks of type \"command\" only, not %q (%s); this hook does not run", h.Type, whyNotType(h.Type)), nil
 	}
 	if len(extra) > 0 {
 		return Command{}, fmt.Sprintf("cairn does not know the field(s) %s, so this hook does not run rather than run otherwise than written", strings.Join(extra, ", ")), nil
@@ -232,7 +317,14 @@ func parseCommand(raw json.RawMessage) (Command, string, error) {
 	if strings.TrimSpace(h.Command) == "" {
 		return Command{}, "", fmt.Errorf("the command is empty")
 	}
-	c := Command{Command: h.Command, Timeout: DefaultTimeout}
+	c := Command{Command: h.Command, Timeout: DefaultTimeout, Async: h.Async || h.AsyncRewake,
+		Rewake: h.AsyncRewake, RewakeMessage: h.RewakeMessage, Once: h.Once}
+	switch h.Shell {
+	case "", "bash":
+		c.Shell = h.Shell
+	default:
+		return Command{}, fmt.Sprintf("cairn runs hooks with bash or the default shell, not %q; this hook does not run", h.Shell), nil
+	}
 	if h.Timeout != nil {
 		t := *h.Timeout
 		if t <= 0 || math.IsNaN(t) || math.IsInf(t, 0) {
@@ -240,7 +332,29 @@ func parseCommand(raw json.RawMessage) (Command, string, error) {
 		}
 		c.Timeout = min(time.Duration(t*float64(time.Second)), maxTimeout)
 	}
-	return c, "", nil
+	var warn string
+	if h.If != "" {
+		cond, err := ccperm.Parse(h.If)
+		if err != nil {
+			warn = fmt.Sprintf("\"if\": %v; the hook runs for every call its matcher selects", err)
+		} else {
+			c.If = &cond
+		}
+	}
+	return c, warn, nil
+}
+
+// whyNotType says why cairn does not run hooks of type t.
+func whyNotType(t string) string {
+	switch t {
+	case "http":
+		return "it would send the session's data to a URL; wrap it in a command that calls curl if you mean to"
+	case "prompt", "agent":
+		return "it asks a model to decide; write the check as a command"
+	case "mcp_tool":
+		return "it calls an MCP tool; call the server from a command"
+	}
+	return "unknown type"
 }
 
 // strictDecode decodes data into v, refusing fields v does not have.

@@ -120,7 +120,22 @@ func TestDecode(t *testing.T) {
 		{"prompt context", UserPromptSubmit, Result{Stdout: "today is Friday\n"}, Answer{Context: []string{"today is Friday"}}, ""},
 		{"stop blocks", Stop, Result{Stdout: `{"decision":"block","reason":"tests fail"}`}, Answer{Block: true, Reason: "tests fail"}, ""},
 		{"continue false", UserPromptSubmit, Result{Stdout: `{"continue":false,"stopReason":"later"}`}, Answer{Halt: true, HaltReason: "later"}, ""},
-		{"unknown field", PreToolUse, Result{Stdout: `{"decison":"block"}`}, Answer{}, "cannot be read"},
+		// Claude Code ignores members it does not know; a known member's
+		// misspelt value is still refused.
+		{"unknown member ignored", PreToolUse, Result{Stdout: `{"decison":"block","metrics":{"pv":"2.0.0"}}`}, Answer{}, ""},
+		{"misspelt decision", PreToolUse, Result{Stdout: `{"decision":"blok"}`}, Answer{}, `decision "blok"`},
+		{"unknown member in hookSpecificOutput", SessionStart, Result{Stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"hi","extra":1}}`},
+			Answer{Context: []string{"hi"}}, ""},
+		{"permission allow", PermissionRequest, Result{Stdout: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`},
+			Answer{Permission: "allow"}, ""},
+		{"permission deny", PermissionRequest, Result{Stdout: `{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}`},
+			Answer{Block: true, Reason: "no"}, ""},
+		{"permission exit 2", PermissionRequest, Result{Code: 2, Stderr: "never"}, Answer{Block: true, Reason: "never"}, ""},
+		{"permission misspelt", PermissionRequest, Result{Stdout: `{"hookSpecificOutput":{"decision":{"behavior":"alow"}}}`}, Answer{}, `behavior "alow"`},
+		{"permission new input", PermissionRequest, Result{Stdout: `{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedInput":{"command":"ls"}}}}`}, Answer{}, "not supported"},
+		{"decision elsewhere", PreToolUse, Result{Stdout: `{"hookSpecificOutput":{"decision":{"behavior":"allow"}}}`}, Answer{}, "for PermissionRequest"},
+		{"failure context", PostToolUseFailure, Result{Stdout: `{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"try -v"}}`},
+			Answer{Context: []string{"try -v"}}, ""},
 		{"bad JSON", PreToolUse, Result{Stdout: `{"decision":`}, Answer{}, "cannot be read"},
 		{"wrong event", PostToolUse, Result{Stdout: `{"hookSpecificOutput":{"permissionDecision":"allow"}}`}, Answer{}, "for PreToolUse"},
 		{"bad decision", PreToolUse, Result{Stdout: `{"hookSpecificOutput":{"permissionDecision":"maybe"}}`}, Answer{}, "want allow, deny or ask"},
@@ -150,6 +165,7 @@ func TestParseWarnsAboutWhatItCannotRun(t *testing.T) {
 		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "guard", "timeout": 5}, {"type": "prompt", "prompt": "is it ok?"}]},
 		               {"matcher": "(?<=x)", "hooks": [{"type": "command", "command": "never"}]}],
 		"SubagentStop": [{"hooks": [{"type": "command", "command": "x"}]}],
+		"PostToolUse": [{"hooks": [{"type": "command", "command": "y", "if": "Bash(", "async": true}, {"type": "command", "command": "z", "shell": "powershell"}]}],
 		"readClaudeProjectSettings": true}`))
 	if err != nil {
 		t.Fatal(err)
@@ -158,13 +174,25 @@ func TestParseWarnsAboutWhatItCannotRun(t *testing.T) {
 		t.Errorf("config %+v", cfg)
 	}
 	joined := strings.Join(warnings, "\n")
-	for _, want := range []string{"SubagentStop", `type "command" only`, "not a regular expression"} {
+	if hs := cfg.Events[PostToolUse][0].Hooks; len(hs) != 1 || hs[0].If != nil || !hs[0].Async {
+		t.Errorf("a hook with an \"if\" cairn cannot read should run without it: %+v", hs)
+	}
+	for _, want := range []string{"SubagentStop", "subagents do not fire hooks", `type "command" only`, "not a regular expression", "runs for every call", `not "powershell"`} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("warnings lack %q:\n%s", want, joined)
 		}
 	}
 	if _, _, err := Parse("s.json", json.RawMessage(`{"PreToolUse": [{"matcher": "Bash", "hook": []}]}`)); err == nil {
 		t.Error("a misspelt key was accepted")
+	}
+}
+
+// A Claude Code settings file with "disableAllHooks": true (Claude Code's
+// settings reference) runs none of its hooks, and says so.
+func TestDisableAllHooks(t *testing.T) {
+	cfg, warnings, err := ParseSettings("s.json", []byte(`{"disableAllHooks": true, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}`))
+	if err != nil || !cfg.Empty() || len(warnings) != 1 || !strings.Contains(warnings[0], "disableAllHooks") {
+		t.Errorf("config %+v, warnings %v, %v", cfg, warnings, err)
 	}
 }
 

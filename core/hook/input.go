@@ -16,6 +16,8 @@ type Input struct {
 	ToolInput    json.RawMessage `json:"tool_input,omitempty"`
 	ToolResponse json.RawMessage `json:"tool_response,omitempty"`
 	ToolUseID    string          `json:"tool_use_id,omitempty"`
+	// PostToolUseFailure: what the failed call said.
+	Error string `json:"error,omitempty"`
 	// UserPromptSubmit.
 	Prompt *string `json:"prompt,omitempty"`
 	// Stop: whether a Stop hook already sent the agent back to work for

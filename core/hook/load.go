@@ -49,3 +49,24 @@ func LoadFiles(paths ...string) (Config, []string) {
 }
 
 func readSettings(path string) ([]byte, error) { return regfile.Read(path, maxSettingsBytes) }
+
+// PluginHooksFile is where a Claude Code plugin keeps its hooks.
+func PluginHooksFile(root string) string { return filepath.Join(root, "hooks", "hooks.json") }
+
+// LoadPlugin reads the hooks of the plugin at root from files (normally
+// PluginHooksFile: a file with a "hooks" block beside its "description"):
+// each runs with CLAUDE_PLUGIN_ROOT set to root, and ${CLAUDE_PLUGIN_ROOT}
+// in its command replaced by it. A missing file holds no hooks.
+func LoadPlugin(root string, files ...string) (Config, []string) {
+	cfg, warnings := LoadFiles(files...)
+	// Only the person's own settings choose which settings files count.
+	cfg.ReadClaudeProjectSettings, cfg.SkipClaudeUserSettings = false, false
+	for e, groups := range cfg.Events {
+		for i := range groups {
+			for j := range groups[i].Hooks {
+				cfg.Events[e][i].Hooks[j].PluginRoot = root
+			}
+		}
+	}
+	return cfg, warnings
+}

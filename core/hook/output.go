@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -42,7 +43,10 @@ type Answer struct {
 	Messages []string
 }
 
-// output is a hook's JSON answer; unknown fields are refused.
+// output is a hook's JSON answer. Members it does not have are ignored,
+// as Claude Code ignores them (a plugin's "metrics", another client's
+// "additional_context"); a known member's value cairn cannot read is
+// still refused (answer), so a misspelt "decision" never passes.
 type output struct {
 	Continue           *bool           `json:"continue"`
 	StopReason         string          `json:"stopReason"`
@@ -54,11 +58,13 @@ type output struct {
 }
 
 type specificOutput struct {
-	HookEventName            string          `json:"hookEventName"`
-	PermissionDecision       string          `json:"permissionDecision"`
-	PermissionDecisionReason string          `json:"permissionDecisionReason"`
-	UpdatedInput             json.RawMessage `json:"updatedInput"`
-	AdditionalContext        string          `json:"additionalContext"`
+	HookEventName string `json:"hookEventName"`
+	// Decision is PermissionRequest's answer.
+	Decision                 *permissionDecision `json:"decision"`
+	PermissionDecision       string              `json:"permissionDecision"`
+	PermissionDecisionReason string              `json:"permissionDecisionReason"`
+	UpdatedInput             json.RawMessage     `json:"updatedInput"`
+	AdditionalContext        string              `json:"additionalContext"`
 }
 
 // Decode reads a finished hook's answer for event e, as Claude Code reads
@@ -78,7 +84,7 @@ func Decode(e Event, r Result) (Answer, error) {
 			reason = "the hook exited with status 2 and gave no reason"
 		}
 		switch e {
-		case PreToolUse, PostToolUse, Stop, UserPromptSubmit, PreCompact:
+		case PreToolUse, PermissionRequest, PostToolUse, PostToolUseFailure, Stop, UserPromptSubmit, PreCompact:
 			a.Block, a.Reason = true, reason
 		default:
 			a.Messages = append(a.Messages, reason)
@@ -99,7 +105,7 @@ func Decode(e Event, r Result) (Answer, error) {
 		return a, nil
 	}
 	var o output
-	if err := strictDecode([]byte(out), &o); err != nil {
+	if err := decodeOne([]byte(out), &o); err != nil {
 		return a, fmt.Errorf("its JSON output cannot be read: %v", err)
 	}
 	return o.answer(e)
@@ -149,8 +155,13 @@ func (o output) answer(e Event) (Answer, error) {
 }
 
 func (a *Answer) specific(e Event, h *specificOutput) error {
+	if h.Decision != nil {
+		if err := a.permissionRequest(e, h.Decision); err != nil {
+			return err
+		}
+	}
 	if h.AdditionalContext != "" {
-		if e != UserPromptSubmit && e != SessionStart && e != PostToolUse && e != PreToolUse {
+		if !carriesContext(e) {
 			return fmt.Errorf("additionalContext means nothing for %s", e)
 		}
 		a.Context = append(a.Context, h.AdditionalContext)
@@ -173,6 +184,44 @@ func (a *Answer) specific(e Event, h *specificOutput) error {
 		if h.UpdatedInput != nil && string(h.UpdatedInput) != "null" {
 			a.UpdatedInput = h.UpdatedInput
 		}
+	}
+	return nil
+}
+
+// permissionDecision is a PermissionRequest hook's decision.
+type permissionDecision struct {
+	Behavior           string          `json:"behavior"`
+	Message            string          `json:"message"`
+	UpdatedInput       json.RawMessage `json:"updatedInput"`
+	UpdatedPermissions json.RawMessage `json:"updatedPermissions"`
+	Interrupt          bool            `json:"interrupt"`
+}
+
+// permissionRequest reads PermissionRequest's decision: allow or deny;
+// what cairn cannot do (new input, new rules, interrupt) is an error, so
+// the person is asked rather than the hook half obeyed.
+func (a *Answer) permissionRequest(e Event, d *permissionDecision) error {
+	if e != PermissionRequest {
+		return fmt.Errorf("decision in hookSpecificOutput is for PermissionRequest, not %s", e)
+	}
+	switch {
+	case len(d.UpdatedInput) > 0 && string(d.UpdatedInput) != "null":
+		return fmt.Errorf("updatedInput in a PermissionRequest answer is not supported by cairn (use PreToolUse's updatedInput)")
+	case len(d.UpdatedPermissions) > 0 && string(d.UpdatedPermissions) != "null":
+		return fmt.Errorf("updatedPermissions is not supported by cairn")
+	case d.Interrupt:
+		return fmt.Errorf("interrupt is not supported by cairn")
+	}
+	switch d.Behavior {
+	case "allow":
+		a.Permission, a.PermissionReason = "allow", d.Message
+	case "deny":
+		a.Block, a.Reason = true, d.Message
+		if a.Reason == "" {
+			a.Reason = "a hook denied it without a reason"
+		}
+	default:
+		return fmt.Errorf("decision.behavior %q: want allow or deny", d.Behavior)
 	}
 	return nil
 }
@@ -213,4 +262,17 @@ func combine(answers []Answer) Answer {
 	out.Reason = strings.Join(reasons, "\n")
 	out.HaltReason = strings.Join(halts, "\n")
 	return out
+}
+
+// decodeOne decodes the one JSON value data holds into v, ignoring
+// members v does not have.
+func decodeOne(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("more than one JSON value")
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,6 +28,9 @@ type Options struct {
 	Getenv func(string) string
 	// Shell runs the command lines; empty means shell.Path("").
 	Shell string
+	// Notify, when set, shows the person what async hooks answer when
+	// they finish (their systemMessage, or why they failed).
+	Notify func(string)
 }
 
 // Hooks runs the hooks of a Config. Its methods are safe for concurrent
@@ -35,13 +39,41 @@ type Hooks struct {
 	cfg  Config
 	opts Options
 	env  []string
+
+	// bg is the context async hooks run in; stop cancels it and
+	// background counts them, for Close.
+	bg         context.Context
+	stop       context.CancelFunc
+	background sync.WaitGroup
+
+	mu sync.Mutex
+	// ran are the once hooks that ran.
+	ran map[string]bool
+	// later is what async hooks answered for the model, given with the
+	// next event that adds context.
+	later []string
 }
 
 // New returns the Hooks of cfg.
 func New(cfg Config, opts Options) *Hooks {
 	env := shell.InheritedEnv(opts.Getenv)
 	env = append(env, "CLAUDE_PROJECT_DIR="+opts.Dir, "CAIRN_PROJECT_DIR="+opts.Dir)
-	return &Hooks{cfg: cfg, opts: opts, env: env}
+	bg, stop := context.WithCancel(context.Background())
+	return &Hooks{cfg: cfg, opts: opts, env: env, bg: bg, stop: stop, ran: map[string]bool{}}
+}
+
+// OnAsync sets what shows the person the answers of async hooks (as
+// Options.Notify); call it before the first Fire.
+func (h *Hooks) OnAsync(notify func(string)) { h.opts.Notify = notify }
+
+// Wait waits for the async hooks still running to end (each within its
+// time limit).
+func (h *Hooks) Wait() { h.background.Wait() }
+
+// Close stops the async hooks still running and waits for them.
+func (h *Hooks) Close() {
+	h.stop()
+	h.background.Wait()
 }
 
 // Has reports whether any hook runs for e.
@@ -70,12 +102,58 @@ func (h *Hooks) Longest(e Event) time.Duration {
 }
 
 // Fire runs, in parallel, every hook of in.HookEventName whose matcher
-// selects one of names, each with in on stdin (a command named twice runs
-// once, as in Claude Code), and combines their answers. Without names (the
-// events Claude Code has no matchers for: UserPromptSubmit, Stop) every
-// group's hooks run, whatever its matcher says. err joins the failures,
-// naming each hook; the answers of the others still count.
+// selects one of names (and whose "if" the call fits), each with in on
+// stdin (a command named twice runs once, as in Claude Code), and combines
+// their answers. Without names (the events Claude Code has no matchers
+// for: UserPromptSubmit, Stop) every group's hooks run, whatever its
+// matcher says. err joins the failures, naming each hook; the answers of
+// the others still count. Async hooks are started and not waited for;
+// what they answered since the last firing is added to the Context of
+// events that carry context.
 func (h *Hooks) Fire(ctx context.Context, in Input, names ...string) (Answer, error) {
+	cmds := h.selected(in, names)
+	if in.Cwd == "" {
+		in.Cwd = h.opts.Dir
+	}
+	var later []string
+	if carriesContext(in.HookEventName) {
+		h.mu.Lock()
+		later, h.later = h.later, nil
+		h.mu.Unlock()
+	}
+	if len(cmds) == 0 {
+		return Answer{Context: later}, nil
+	}
+	stdin, err := json.Marshal(in)
+	if err != nil {
+		return Answer{}, fmt.Errorf("hook input: %w", err)
+	}
+	var waited []Command
+	for _, c := range cmds {
+		if c.Async {
+			h.startAsync(in.HookEventName, c, stdin)
+		} else {
+			waited = append(waited, c)
+		}
+	}
+	answers := make([]Answer, len(waited))
+	errs := make([]error, len(waited))
+	var wg sync.WaitGroup
+	for i, c := range waited {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i], errs[i] = h.runOne(ctx, in.HookEventName, c, stdin)
+		}()
+	}
+	wg.Wait()
+	out := combine(answers)
+	out.Context = append(later, out.Context...)
+	return out, errors.Join(errs...)
+}
+
+// selected are the hooks of in's event that run for names, once each.
+func (h *Hooks) selected(in Input, names []string) []Command {
 	var cmds []Command
 	seen := map[string]bool{}
 	for _, g := range h.cfg.Events[in.HookEventName] {
@@ -83,46 +161,98 @@ func (h *Hooks) Fire(ctx context.Context, in Input, names ...string) (Answer, er
 			continue
 		}
 		for _, c := range g.Hooks {
-			if !seen[c.Command] {
-				seen[c.Command] = true
-				cmds = append(cmds, c)
+			if c.If != nil && !c.If.Match(names, in.ToolInput, h.opts.Dir, h.home()) {
+				continue
 			}
+			key := c.PluginRoot + "\x00" + c.Command
+			if seen[key] || c.Once && !h.firstRun(key) {
+				continue
+			}
+			seen[key] = true
+			cmds = append(cmds, c)
 		}
 	}
-	if len(cmds) == 0 {
-		return Answer{}, nil
+	return cmds
+}
+
+// firstRun reports whether the once hook key has not run yet, and notes
+// that it now has.
+func (h *Hooks) firstRun(key string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ran[key] {
+		return false
 	}
-	if in.Cwd == "" {
-		in.Cwd = h.opts.Dir
+	h.ran[key] = true
+	return true
+}
+
+func (h *Hooks) home() string {
+	if h.opts.Getenv == nil {
+		return ""
 	}
-	stdin, err := json.Marshal(in)
+	return h.opts.Getenv("HOME")
+}
+
+// carriesContext reports whether e's answer can add context for the model.
+func carriesContext(e Event) bool {
+	switch e {
+	case UserPromptSubmit, SessionStart, PreToolUse, PostToolUse, PostToolUseFailure:
+		return true
+	}
+	return false
+}
+
+// runOne runs one hook and reads its answer.
+func (h *Hooks) runOne(ctx context.Context, e Event, c Command, stdin []byte) (Answer, error) {
+	a, err := Decode(e, h.run(ctx, c, stdin))
 	if err != nil {
-		return Answer{}, fmt.Errorf("hook input: %w", err)
+		err = fmt.Errorf("hook %q (%s): %w", c.Command, c.Origin, err)
 	}
-	answers := make([]Answer, len(cmds))
-	errs := make([]error, len(cmds))
-	var wg sync.WaitGroup
-	for i, c := range cmds {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r := h.run(ctx, c, stdin)
-			a, err := Decode(in.HookEventName, r)
-			if err != nil {
-				err = fmt.Errorf("hook %q (%s): %w", c.Command, c.Origin, err)
-			}
-			answers[i], errs[i] = a, err
-		}()
-	}
-	wg.Wait()
-	return combine(answers), errors.Join(errs...)
+	return a, err
+}
+
+// startAsync runs c in the background: its messages and failure go to
+// Options.Notify, what it says for the model waits for the next firing
+// that carries context. A Rewake hook's block (exit 2) is such context.
+func (h *Hooks) startAsync(e Event, c Command, stdin []byte) {
+	h.background.Add(1)
+	go func() {
+		defer h.background.Done()
+		a, err := h.runOne(h.bg, e, c, stdin)
+		var later []string
+		if c.Rewake && a.Block {
+			later = append(later, strings.TrimSpace(c.RewakeMessage+"\n"+a.Reason))
+		}
+		later = append(later, a.Context...)
+		h.mu.Lock()
+		h.later = append(h.later, later...)
+		h.mu.Unlock()
+		if h.opts.Notify == nil {
+			return
+		}
+		for _, m := range a.Messages {
+			h.opts.Notify(fmt.Sprintf("%s hook: %s", e, m))
+		}
+		if err != nil && h.bg.Err() == nil {
+			h.opts.Notify(fmt.Sprintf("%s hook (async) failed: %v", e, err))
+		}
+	}()
 }
 
 // run runs one hook to its end or its time limit.
 func (h *Hooks) run(ctx context.Context, c Command, stdin []byte) Result {
 	stdout, stderr := &capped{limit: MaxOutput}, &capped{limit: MaxOutput}
+	sh := h.opts.Shell
+	if c.Shell == "bash" {
+		sh = "bash"
+	}
+	env := h.env
+	if c.PluginRoot != "" {
+		env = append(slices.Clip(env), "CLAUDE_PLUGIN_ROOT="+c.PluginRoot)
+	}
 	p, err := shell.Start(ctx, shell.Command{
-		Line: c.Command, Shell: h.opts.Shell, Dir: h.opts.Dir, Env: h.env,
+		Line: h.expand(c), Shell: sh, Dir: h.opts.Dir, Env: env,
 		Stdin: bytes.NewReader(stdin), Output: stdout, Stderr: stderr,
 		Timeout: c.Timeout, KillGroupOnExit: true,
 	})
@@ -144,6 +274,18 @@ func (h *Hooks) run(ctx context.Context, c Command, stdin []byte) Result {
 		r.Failure = "ended by signal " + exit.Signal
 	}
 	return r
+}
+
+// expand puts the plugin's directory and the project's in place of
+// ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PROJECT_DIR} in c's command, as
+// Claude Code does before the shell reads it (the variables are set as
+// well, for scripts and for the unbraced forms).
+func (h *Hooks) expand(c Command) string {
+	line := strings.ReplaceAll(c.Command, "${CLAUDE_PROJECT_DIR}", h.opts.Dir)
+	if c.PluginRoot != "" {
+		line = strings.ReplaceAll(line, "${CLAUDE_PLUGIN_ROOT}", c.PluginRoot)
+	}
+	return line
 }
 
 // capped keeps the first limit bytes written to it and notes the rest.

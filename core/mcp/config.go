@@ -94,6 +94,18 @@ type File struct {
 	// Dir resolves relative cwd values; empty means the directory holding
 	// the file.
 	Dir string
+	// Format is how the file writes its servers (cairn's mcpServers by
+	// default).
+	Format Format
+	// Project is, for FormatClaudeUser, the project whose servers are
+	// read beside the person's.
+	Project string
+	// Vars are variables ${NAME} reads before the environment
+	// (CLAUDE_PLUGIN_ROOT for a plugin's servers).
+	Vars map[string]string
+	// Rename, when set, gives each server of the file the name it runs
+	// under (a plugin's servers are named after the plugin).
+	Rename func(string) string
 }
 
 // UserFile is the person's own configuration file in cairnDir.
@@ -119,7 +131,11 @@ func LoadFiles(files []File, getenv func(string) string) (Config, error) {
 	byName := map[string]Server{}
 	var errs []error
 	for _, f := range files {
-		data, err := readLimited(f.Path)
+		limit := int64(MaxConfigSize)
+		if f.Format == FormatClaudeUser {
+			limit = maxClaudeUserSize
+		}
+		data, err := readLimited(f.Path, limit)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -131,11 +147,23 @@ func LoadFiles(files []File, getenv func(string) string) (Config, error) {
 		if dir == "" {
 			dir = filepath.Dir(f.Path)
 		}
-		servers, err := Parse(f.Path, data, dir, getenv)
+		fileEnv := getenv
+		if len(f.Vars) > 0 {
+			fileEnv = func(k string) string {
+				if v, ok := f.Vars[k]; ok {
+					return v
+				}
+				return getenv(k)
+			}
+		}
+		servers, err := parseFormat(f, data, dir, fileEnv)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		for _, s := range servers {
+			if f.Rename != nil {
+				s.Name = f.Rename(s.Name)
+			}
 			byName[s.Name] = s
 		}
 	}
@@ -147,8 +175,8 @@ func LoadFiles(files []File, getenv func(string) string) (Config, error) {
 	return cfg, errors.Join(errs...)
 }
 
-// readLimited reads a configuration file, refusing one over MaxConfigSize.
-func readLimited(path string) ([]byte, error) {
+// readLimited reads a configuration file, refusing one over limit bytes.
+func readLimited(path string, limit int64) ([]byte, error) {
 	f, err := regfile.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -157,12 +185,12 @@ func readLimited(path string) ([]byte, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	if len(data) > MaxConfigSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes; is it really an MCP configuration?", path, MaxConfigSize)
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d bytes; is it really an MCP configuration?", path, limit)
 	}
 	return data, nil
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -117,8 +118,13 @@ func TestProjectFiles(t *testing.T) {
 }
 
 func TestToolName(t *testing.T) {
-	if got := ToolName("my-server", "get.file"); got != "mcp__my_server__get_file" {
+	// Claude Code keeps hyphens and maps every other character outside
+	// [A-Za-z0-9_-] to _.
+	if got := ToolName("my-server", "get.file"); got != "mcp__my-server__get_file" {
 		t.Errorf("got %s", got)
+	}
+	if got := LegacyToolName("my-server", "get.file"); got != "mcp__my_server__get_file" {
+		t.Errorf("legacy name %s", got)
 	}
 	long := ToolName("server", strings.Repeat("x", 100))
 	if len(long) != 64 || !strings.HasPrefix(long, "mcp__server__xxx") {
@@ -129,11 +135,33 @@ func TestToolName(t *testing.T) {
 	}
 	// Names that collide once sanitised all get a hash suffix.
 	s := Server{Name: "s"}
-	tools := Tools(nil, map[string][]ToolInfo{"s": {{Name: "a-b"}, {Name: "a_b"}, {Name: "c"}}}, []Server{s})
+	tools := Tools(nil, map[string][]ToolInfo{"s": {{Name: "a.b"}, {Name: "a_b"}, {Name: "c"}}}, []Server{s})
 	a, b, c := tools[0].Spec().Name, tools[1].Spec().Name, tools[2].Spec().Name
 	if a == b || !strings.HasPrefix(a, "mcp__s__a_b_") || !strings.HasPrefix(b, "mcp__s__a_b_") || c != "mcp__s__c" {
 		t.Errorf("names %s %s %s", a, b, c)
 	}
+}
+
+// FuzzToolName: every name is one providers accept (^[a-zA-Z0-9_-]{1,64}$)
+// and starts with the server's part, and the legacy name differs from it
+// only where the new one has a hyphen.
+func FuzzToolName(f *testing.F) {
+	f.Add("sequential-thinking", "sequentialthinking")
+	f.Add("my.server", "get file")
+	f.Add("héllo", strings.Repeat("x-", 60))
+	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	f.Fuzz(func(t *testing.T, server, tool string) {
+		name, old := ToolName(server, tool), LegacyToolName(server, tool)
+		if !valid.MatchString(name) || !valid.MatchString(old) {
+			t.Fatalf("%q %q: names %q %q", server, tool, name, old)
+		}
+		if strings.Contains(old, "-") {
+			t.Fatalf("legacy name %q has a hyphen", old)
+		}
+		if len(name) < maxToolName && old != strings.ReplaceAll(name, "-", "_") {
+			t.Fatalf("legacy %q is not %q without hyphens", old, name)
+		}
+	})
 }
 
 // FuzzParse: no input makes Parse panic, and every server it accepts is
@@ -183,7 +211,7 @@ func TestConfigPipeIsRefused(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
 		t.Skipf("no fifo here: %v", err)
 	}
-	if _, err := readLimited(path); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := readLimited(path, MaxConfigSize); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -47,15 +47,38 @@ func (g *gateway) all() []*Tool {
 // for a tool of a server that is not ready; nil when no server's tools
 // are named so.
 func (g *gateway) find(name string) core.Tool {
-	for _, t := range g.all() {
+	all := g.all()
+	for _, t := range all {
 		if t.name == name {
 			return t
 		}
+	}
+	if t := legacyMatch(all, name); t != nil {
+		return t
 	}
 	if st, ok := g.m.serverOf(name); ok && st.State != Ready {
 		return &laterTool{g: g, server: st.Server, name: name}
 	}
 	return nil
+}
+
+// legacyMatch is the one tool among all whose name before hyphens were
+// kept is name (a call from an older session's history), or nil when none
+// or several are.
+func legacyMatch(all []*Tool, name string) *Tool {
+	if !strings.HasPrefix(name, "mcp__") || strings.Contains(name, "-") {
+		return nil
+	}
+	var found *Tool
+	for _, t := range all {
+		if t.name != name && LegacyToolName(t.server.Name, t.info.Name) == name {
+			if found != nil {
+				return nil
+			}
+			found = t
+		}
+	}
+	return found
 }
 
 // searchTool finds MCP tools by words of their names and descriptions.

@@ -165,7 +165,11 @@ func (t *laterTool) Execute(ctx context.Context, call core.ToolCall, update func
 // name, and whether there is one.
 func (m *Manager) serverOf(name string) (Status, bool) {
 	for _, st := range m.Statuses() {
-		if strings.HasPrefix(name, "mcp__"+sanitize(st.Server.Name)+"__") && !st.Server.Disabled {
+		s := sanitize(st.Server.Name)
+		if st.Server.Disabled {
+			continue
+		}
+		if strings.HasPrefix(name, "mcp__"+s+"__") || strings.HasPrefix(name, "mcp__"+legacy(s)+"__") {
 			return st, true
 		}
 	}

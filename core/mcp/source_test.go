@@ -317,3 +317,26 @@ func TestCallOfAToolStillStartingKeepsItsArguments(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 }
+
+// A server named as in Claude Code's documentation examples and the
+// modelcontextprotocol/servers README ("sequential-thinking") gives its
+// tools Claude Code's names, hyphen kept; a call by the name cairn used
+// before (an older session's history) still finds the tool.
+func TestHyphenatedServerKeepsClaudeCodeNames(t *testing.T) {
+	g := mcptest.StartGo(t, mcptest.GoOptions{})
+	m := startManager(t, g.Config("sequential-thinking"))
+	r := registryOf(m, newManual())
+	r.Wait(within(t, 30*time.Second), nil)
+	if got := names(r.Tools()); !slices.Contains(got, "mcp__sequential-thinking__echo") {
+		t.Fatalf("tools: %v", got)
+	}
+	for _, name := range []string{"mcp__sequential-thinking__echo", "mcp__sequential_thinking__echo"} {
+		tool := r.Find(name)
+		if tool == nil {
+			t.Fatalf("%s not found", name)
+		}
+		if res := run(t, tool, `{"text":"hi"}`); res.IsError || resultText(res) != "echo: hi" {
+			t.Errorf("%s: %+v", name, res)
+		}
+	}
+}

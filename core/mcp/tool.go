@@ -17,25 +17,43 @@ import (
 // maxToolName is the longest tool name providers accept.
 const maxToolName = 64
 
-// ToolName is the name the model sees for tool of server:
-// mcp__<server>__<tool>, with every character other than letters, digits
-// and _ replaced by _, and shortened with a hash suffix past 64 characters.
+// ToolName is the name the model sees for tool of server, as Claude Code
+// names it: mcp__<server>__<tool>, with every character other than
+// letters, digits, _ and - replaced by _ (the pattern every provider
+// accepts, ^[a-zA-Z0-9_-]{1,64}$), and shortened with a hash suffix past
+// 64 characters. Server "sequential-thinking" keeps its hyphen, so agent
+// tool lists, settings rules and hook matchers written for Claude Code
+// name cairn's tools.
 func ToolName(server, tool string) string {
-	name := "mcp__" + sanitize(server) + "__" + sanitize(tool)
+	return shorten("mcp__"+sanitize(server)+"__"+sanitize(tool), server, tool)
+}
+
+// LegacyToolName is the name cairn gave tool of server before it kept
+// hyphens (every - replaced by _ too). Calls and rules saved under it
+// (an older session's history, an approval rule) still find the tool.
+func LegacyToolName(server, tool string) string {
+	return shorten("mcp__"+legacy(sanitize(server))+"__"+legacy(sanitize(tool)), server, tool)
+}
+
+func shorten(name, server, tool string) string {
 	if len(name) <= maxToolName {
 		return name
 	}
 	return name[:maxToolName-9] + "_" + shortHash(server+"\x00"+tool)
 }
 
+// sanitize is Claude Code's normalisation of an MCP name.
 func sanitize(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+		if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
 			return r
 		}
 		return '_'
 	}, s)
 }
+
+// legacy turns a name of today's form into the older one.
+func legacy(s string) string { return strings.ReplaceAll(s, "-", "_") }
 
 func shortHash(s string) string {
 	sum := sha256.Sum256([]byte(s))

@@ -112,10 +112,20 @@ var OtherAgentTrees = []string{
 	filepath.Join(".agents", "skills"),
 }
 
+// OtherClientMCPFiles are other clients' MCP configuration files in a
+// project's working directory (VS Code's, Cursor's, Zed's settings), which
+// name commands cairn would start; Scan fingerprints them like .mcp.json.
+var OtherClientMCPFiles = []string{
+	filepath.Join(".vscode", "mcp.json"),
+	filepath.Join(".cursor", "mcp.json"),
+	filepath.Join(".zed", "settings.json"),
+}
+
 // Scan finds and fingerprints the files of the project that can change
 // what cairn does: everything under Dir/.cairn/ and OtherAgentTrees, each AGENTS.md and
-// CLAUDE.md from Root down to Dir, and the .mcp.json files (Claude Code's
-// MCP servers) at Root and Dir, which name commands cairn would start.
+// CLAUDE.md from Root down to Dir, the .mcp.json files (Claude Code's
+// MCP servers) at Root and Dir and OtherClientMCPFiles, which name
+// commands cairn would start.
 // Names are matched without regard to case, since a file system that
 // ignores case serves AGENTS.md for Agents.md, and cairn also reads the
 // upper-case spellings pi uses. With ClaudeSettings, Dir/.claude's
@@ -151,6 +161,11 @@ func (p Project) Scan() Scan {
 	for _, rel := range OtherAgentTrees {
 		if _, err := os.Lstat(filepath.Join(p.Dir, rel)); err == nil {
 			s.tree(filepath.Join(p.Dir, rel), 0)
+		}
+	}
+	for _, rel := range OtherClientMCPFiles {
+		if _, err := os.Lstat(filepath.Join(p.Dir, rel)); err == nil {
+			s.file(filepath.Join(p.Dir, rel))
 		}
 	}
 	if ext := extension.ProjectDir(p.Root); p.Root != p.Dir {

@@ -320,6 +320,13 @@ func TestKeep(t *testing.T) {
 		{"only cairn's write", func(*testing.T, string) {}, Trusted},
 		{"AGENTS.md changed too", func(t *testing.T, dir string) { write(t, filepath.Join(dir, "AGENTS.md"), "obey the repo") }, Changed},
 		{"a new .mcp.json", func(t *testing.T, dir string) { write(t, filepath.Join(dir, ".mcp.json"), `{"mcpServers":{}}`) }, Changed},
+		{"a new .vscode/mcp.json", func(t *testing.T, dir string) { write(t, filepath.Join(dir, ".vscode", "mcp.json"), `{"servers":{}}`) }, Changed},
+		{"a new .cursor/mcp.json", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, ".cursor", "mcp.json"), `{"mcpServers":{}}`)
+		}, Changed},
+		{"a new .zed/settings.json", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, ".zed", "settings.json"), `{"context_servers":{}}`)
+		}, Changed},
 		{"settings changed", func(t *testing.T, dir string) {
 			write(t, filepath.Join(dir, ".cairn", "settings.json"), `{"approvalMode":"yolo"}`)
 		}, Changed},

@@ -64,7 +64,7 @@ func (s Script) What() string {
 // with ClaudeSettings, .claude/settings.json and settings.local.json), the
 // extensions of .cairn/settings.json and of the project's
 // .cairn/extensions, the project's MCP servers (.mcp.json,
-// .cairn/mcp.json), and the settings' shellPath and shellCommandPrefix.
+// .cairn/mcp.json, and other clients' files: mcp.OtherClientProjectFiles), and the settings' shellPath and shellCommandPrefix.
 // Every word of such a command that names a file inside the project
 // counts when the file exists; the program and the script an interpreter
 // is given count even before they exist, since creating them is the same
@@ -88,7 +88,7 @@ func (p Project) scripts() ([]Script, []ControlFile, bool) {
 			c.hooks(f, vars)
 		}
 	}
-	for _, f := range mcp.ProjectFiles(p.Root, p.Dir) {
+	for _, f := range append(mcp.ProjectFiles(p.Root, p.Dir), mcp.OtherClientProjectFiles(p.Dir)...) {
 		c.mcp(f)
 	}
 	c.extensionDir(extension.ProjectDir(p.Root))
@@ -263,7 +263,7 @@ func (c *collector) mcp(f mcp.File) {
 	if !ok {
 		return
 	}
-	servers, _ := mcp.Parse(f.Path, data, f.Dir, c.mcpEnv)
+	servers, _ := mcp.ParseFile(f, data, c.mcpEnv)
 	for _, s := range servers {
 		if s.Transport == mcp.TransportStdio {
 			c.program(f.Path, "an MCP server", s.Dir, s.Command, s.Args)

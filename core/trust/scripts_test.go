@@ -301,3 +301,33 @@ func TestScriptsNeverHoldTheEnvironment(t *testing.T) {
 		t.Errorf("the trust file holds the secret:\n%s", data)
 	}
 }
+
+// Other clients' MCP files (VS Code's, Cursor's, Zed's), which cairn reads
+// in a trusted project, name servers' scripts as .mcp.json does.
+func TestScriptsOfOtherClientsMCPFiles(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		".vscode/mcp.json":   "{\n  // VS Code's shape\n  \"servers\": {\"v\": {\"type\": \"stdio\", \"command\": \"node\", \"args\": [\"./vs.js\"]},},\n}\n",
+		".cursor/mcp.json":   `{"mcpServers": {"c": {"command": "python3", "args": ["tools/cursor.py"]}}}`,
+		".zed/settings.json": `{"context_servers": {"z": {"command": {"path": "./zed.sh", "args": []}}}}`,
+		"vs.js":              "", "tools/cursor.py": "", "zed.sh": "",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, s := range (Project{Dir: dir, Root: dir}).Scripts() {
+		rel, _ := filepath.Rel(dir, s.Path)
+		got = append(got, filepath.ToSlash(rel))
+	}
+	for _, want := range []string{"vs.js", "tools/cursor.py", "zed.sh"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Scripts lacks %s: %v", want, got)
+		}
+	}
+}
