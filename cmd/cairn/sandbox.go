@@ -47,8 +47,12 @@ func sandboxPolicy(cfg sandbox.Config, flag, cwd, cairnDir string, warn func(str
 		sandboxWarned.Do(func() { warn("sandbox: " + st.Detail) })
 	}
 	home, _ := os.UserHomeDir()
-	p, err := cfg.Policy(sandbox.Place{Project: cwd, Home: home,
-		KeyFiles: []string{filepath.Join(cairnDir, "models.json")}})
+	// cairn's files that may hold keys: models.json (apiKey, headers),
+	// mcp.json (servers' env and headers), settings.json
+	// (shellEnvironment.set).
+	keyFiles := []string{filepath.Join(cairnDir, "models.json"), filepath.Join(cairnDir, "mcp.json"),
+		filepath.Join(cairnDir, "settings.json")}
+	p, err := cfg.Policy(sandbox.Place{Project: cwd, Home: home, KeyFiles: keyFiles})
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,8 @@ type Command struct {
 	Shell string
 	// Dir is the working directory; empty means the process's.
 	Dir string
-	// Env is the environment; nil means the process's own.
+	// Env is the environment; nil means DefaultEnv, cairn's own without
+	// its secrets. It is never cairn's whole environment unasked.
 	Env []string
 	// Output receives stdout and stderr, merged; nil discards them. Stdin
 	// is empty. Output is not used with a Terminal.
@@ -93,6 +94,9 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 	}
 	cmd := exec.Command(path, "-c", c.Line)
 	cmd.Dir, cmd.Env = c.Dir, c.Env
+	if cmd.Env == nil {
+		cmd.Env = DefaultEnv()
+	}
 	if c.Terminal != nil {
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Terminal, c.Terminal, c.Terminal
 	} else {
