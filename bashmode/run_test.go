@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/core/shell"
 	"go.uber.org/goleak"
 
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
@@ -21,6 +22,7 @@ import (
 func TestMain(m *testing.M) {
 	// The test binary stands in for cairn in sandboxed commands.
 	sandbox.RunIfChild()
+	shell.RunIfReaper()
 	goleak.VerifyTestMain(m)
 }
 

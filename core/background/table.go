@@ -192,7 +192,7 @@ func (t *Table) Start(c Command) (Info, error) {
 	ctx, stop := context.WithCancel(t.ctx)
 	proc, err := shell.Start(ctx, shell.Command{
 		Line: c.Line, Shell: t.opts.Shell, Dir: c.Dir, Env: c.Env, Output: out,
-		Grace: t.opts.Grace, KillGroupOnExit: true, Sandbox: c.Sandbox,
+		Grace: t.opts.Grace, Sandbox: c.Sandbox,
 	})
 	if err != nil {
 		stop()

@@ -124,7 +124,7 @@ func (h *Hooks) run(ctx context.Context, c Command, stdin []byte) Result {
 	p, err := shell.Start(ctx, shell.Command{
 		Line: c.Command, Shell: h.opts.Shell, Dir: h.opts.Dir, Env: h.env,
 		Stdin: bytes.NewReader(stdin), Output: stdout, Stderr: stderr,
-		Timeout: c.Timeout, KillGroupOnExit: true,
+		Timeout: c.Timeout,
 	})
 	if err != nil {
 		return Result{Failure: "could not start: " + err.Error()}

@@ -12,7 +12,7 @@ import (
 var errNoTerminal = errors.New("pseudo-terminals need a Unix system")
 
 // startGroup does nothing where process groups are not available.
-func startGroup(_ *exec.Cmd, terminal bool) error {
+func startGroup(_ *exec.Cmd, terminal, _ bool) error {
 	if terminal {
 		return errNoTerminal
 	}

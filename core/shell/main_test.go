@@ -25,6 +25,7 @@ const orphanLine = `sleep 1000 & echo "pid $!"; echo "pid $$"; wait`
 func TestMain(m *testing.M) {
 	// The test binary stands in for cairn in sandboxed commands.
 	sandbox.RunIfChild()
+	RunIfReaper()
 	if os.Getenv(orphanEnv) != "" {
 		// The pids reach the test only once Start has returned, its guard
 		// armed: the test kills this stand-in as soon as it reads them.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
@@ -47,10 +48,6 @@ type Command struct {
 	// Grace is how long the process group has to end between the stop
 	// signals and SIGKILL; zero kills at once.
 	Grace time.Duration
-	// KillGroupOnExit kills what is left of the process group when the
-	// shell exits on its own, so the command leaves nothing running (a
-	// background command, whose shell's life is the command's).
-	KillGroupOnExit bool
 	// Sandbox, when set, runs the command in the OS sandbox with this
 	// policy (see package sandbox); Start fails, wrapping
 	// sandbox.ErrUnavailable, where the system cannot enforce it.
@@ -78,7 +75,9 @@ type Exit struct {
 type Process struct {
 	cmd      *exec.Cmd
 	terminal bool
-	guard    *guard // kills the group if cairn dies first; nil if none
+	reaper   bool        // cmd is the command's reaper (see RunIfReaper)
+	exited   atomic.Bool // cmd has been waited for
+	guard    *guard      // kills the group if cairn dies first; nil if none
 	done     chan struct{}
 	exit     Exit // set before done is closed
 }
@@ -107,7 +106,10 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 		cmd.Stdin = c.Stdin
 		cmd.WaitDelay = pipeGrace
 	}
-	if err := startGroup(cmd, c.Terminal != nil); err != nil {
+	// The reaper goes in first, so that a sandboxed command's child
+	// restricts itself and then becomes the reaper: one process, not two.
+	reaper := useReaper(cmd)
+	if err := startGroup(cmd, c.Terminal != nil, reaper); err != nil {
 		return nil, fmt.Errorf("start %s: %w", path, err)
 	}
 	if c.Sandbox != nil {
@@ -115,14 +117,19 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 			return nil, fmt.Errorf("start %s: %w", path, err)
 		}
 	}
-	g := startGuard()
+	var g *guard
+	if !reaper {
+		// A reaper kills everything under it when cairn dies; the guard
+		// would kill the reaper first.
+		g = startGuard()
+	}
 	waited, err := startLocked(cmd)
 	if err != nil {
 		g.drop()
 		return nil, fmt.Errorf("start %s: %w", path, err)
 	}
 	g.arm(cmd.Process.Pid)
-	p := &Process{cmd: cmd, terminal: c.Terminal != nil, done: make(chan struct{}), guard: g}
+	p := &Process{cmd: cmd, terminal: c.Terminal != nil, reaper: reaper, done: make(chan struct{}), guard: g}
 	go p.supervise(ctx, c, waited)
 	return p, nil
 }
@@ -190,10 +197,10 @@ func (p *Process) supervise(ctx context.Context, c Command, waited <-chan error)
 	for {
 		select {
 		case err := <-waited:
-			if why.Cancelled || why.TimedOut || c.KillGroupOnExit {
-				// The shell is gone; take what it left behind too.
-				p.kill()
-			}
+			// The shell is gone; take what it left behind too (a reaper
+			// has already, even what left the group).
+			p.exited.Store(true)
+			p.kill()
 			p.guard.release()
 			p.exit = exitOf(err, p.cmd.Path)
 			p.exit.Cancelled, p.exit.TimedOut = why.Cancelled, why.TimedOut
