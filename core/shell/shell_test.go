@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -208,19 +207,4 @@ func TestTimeout(t *testing.T) {
 		t.Errorf("exit %+v, want timed out", exit)
 	}
 	shelltest.WaitGone(t, waitLimit, pidsIn(t, out.Tail().Text)...)
-}
-
-// A background process that keeps the output open neither holds up the end
-// nor is killed when the shell exits on its own.
-func TestBackgroundOutlivesANormalExit(t *testing.T) {
-	p, out := start(t, context.Background(), Command{Line: `sleep 60 & echo "pid $!"`})
-	exit := wait(t, p)
-	pids := pidsIn(t, out.Tail().Text)
-	if len(pids) != 1 {
-		t.Fatalf("output %q: no pid", out.Tail().Text)
-	}
-	defer syscall.Kill(pids[0], syscall.SIGKILL)
-	if exit.Code != 0 || exit.Err != nil || shelltest.Gone(pids[0]) {
-		t.Errorf("exit %+v, background gone %v; want exit 0 and the background running", exit, shelltest.Gone(pids[0]))
-	}
 }
