@@ -154,12 +154,14 @@ func (p EnvPolicy) passes(name string, keys []string) bool {
 		return true
 	}
 	switch p.Inherit {
-	case InheritNone:
-		return false
+	case InheritAll, "":
 	case InheritCore:
 		if !slices.Contains(InheritedVars, name) {
 			return false
 		}
+	default:
+		// none, or a value Check refuses: the narrowest.
+		return false
 	}
 	return !Secret(name) && !slices.Contains(keys, name)
 }
