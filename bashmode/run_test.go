@@ -310,7 +310,7 @@ func TestRunBackgroundEndsWithTheCommand(t *testing.T) {
 // A `!cmd` in the terminal sees none of cairn's keys.
 func TestRunSeesNoKeys(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-test-secret")
-	r := start(t, context.Background(), `echo "key=$OPENAI_API_KEY."; tr '\0' '\n' < /proc/self/environ | grep -c test-secret`, Options{})
+	r := start(t, context.Background(), `echo "key=$OPENAI_API_KEY."; cat /proc/self/environ | tr '\0' '\n' | grep -c test-secret`, Options{})
 	finish(t, r)
 	got := strings.Join(r.Snapshot().Lines, "\n")
 	if !strings.Contains(got, "key=.") || strings.Contains(got, "test-secret") || !strings.Contains(got, "\n0") {

@@ -208,3 +208,16 @@ func TestTimeout(t *testing.T) {
 	}
 	shelltest.WaitGone(t, waitLimit, pidsIn(t, out.Tail().Text)...)
 }
+
+// A command given no environment starts with cairn's without its keys.
+func TestDefaultEnvironmentHasNoKeys(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-test-secret")
+	t.Setenv("GH_TOKEN", "gh-test-secret")
+	t.Setenv("GOPATH", "/go-test")
+	p, out := start(t, context.Background(), Command{Line: `env`})
+	wait(t, p)
+	got := out.Tail().Text
+	if strings.Contains(got, "test-secret") || !strings.Contains(got, "GOPATH=/go-test") {
+		t.Errorf("env printed %q: want GOPATH and no secret", got)
+	}
+}
