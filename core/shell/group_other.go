@@ -27,3 +27,6 @@ func (p *Process) kill() { _ = p.cmd.Process.Kill() }
 
 // signalName reports no signal names where there are no signals.
 func signalName(*exec.ExitError) string { return "" }
+
+// killAgain stops the shell's own process.
+func (p *Process) killAgain() { p.kill() }

@@ -40,6 +40,17 @@ func (p *Process) kill() {
 	p.signal(syscall.SIGKILL)
 }
 
+// killAgain repeats a kill request a reaper has not answered by exiting:
+// one sent while it was still starting is lost. After reaperKillTries
+// requests the group gets SIGKILL, reaper and all.
+func (p *Process) killAgain() {
+	if p.killTries.Add(1) >= reaperKillTries {
+		p.signal(syscall.SIGKILL)
+		return
+	}
+	p.kill()
+}
+
 func (p *Process) signal(sig syscall.Signal) {
 	if err := syscall.Kill(-p.cmd.Process.Pid, sig); err != nil {
 		// The group is gone, or the shell never became its leader.

@@ -95,3 +95,20 @@ func TestSplitFields(t *testing.T) {
 		}
 	}
 }
+
+// A stop requested while the reaper is still starting is not lost: the
+// request is repeated until the reaper has exited. The window is short:
+// one start in a few dozen hits it on an idle machine.
+func TestStopWhileTheReaperStarts(t *testing.T) {
+	for range 100 {
+		ctx, cancel := context.WithCancel(context.Background())
+		p, out := start(t, ctx, Command{Line: `sleep 1000; echo late`})
+		cancel()
+		if exit := wait(t, p); !exit.Cancelled {
+			t.Errorf("exit %+v, want cancelled", exit)
+		}
+		if got := out.Tail().Text; got != "" {
+			t.Errorf("output %q, want none", got)
+		}
+	}
+}

@@ -14,6 +14,14 @@ import (
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
+// A stopped command's reaper is asked again to kill everything every
+// reaperKillAgain until it exits, reaperKillTries times at most, after
+// which its whole group gets SIGKILL.
+const (
+	reaperKillAgain = 20 * time.Millisecond
+	reaperKillTries = 500
+)
+
 // pipeGrace is how long output is still read after the shell exits while a
 // background process holds the output pipe open.
 const pipeGrace = 100 * time.Millisecond
@@ -77,9 +85,11 @@ type Process struct {
 	terminal bool
 	reaper   bool        // cmd is the command's reaper (see RunIfReaper)
 	exited   atomic.Bool // cmd has been waited for
-	guard    *guard      // kills the group if cairn dies first; nil if none
-	done     chan struct{}
-	exit     Exit // set before done is closed
+	// killTries counts the kill requests repeated to a reaper.
+	killTries atomic.Int32
+	guard     *guard // kills the group if cairn dies first; nil if none
+	done      chan struct{}
+	exit      Exit // set before done is closed
 }
 
 // Start starts c in a session and process group of its own and watches it
@@ -179,15 +189,29 @@ func (p *Process) supervise(ctx context.Context, c Command, waited <-chan error)
 		timedOut = t.C
 	}
 	var killTimer *time.Timer
+	// A reaper still starting lets the kill request pass unseen, so it is
+	// sent again until the reaper has exited (see killAgain).
+	var again *time.Ticker
+	var killAgain <-chan time.Time
 	defer func() {
 		if killTimer != nil {
 			killTimer.Stop()
 		}
+		if again != nil {
+			again.Stop()
+		}
 	}()
+	kill := func() {
+		p.kill()
+		if p.reaper && again == nil {
+			again = time.NewTicker(reaperKillAgain)
+			killAgain = again.C
+		}
+	}
 	stop := func() {
 		cancelled, timedOut = nil, nil
 		if c.Grace <= 0 {
-			p.kill()
+			kill()
 			return
 		}
 		p.terminate()
@@ -214,7 +238,9 @@ func (p *Process) supervise(ctx context.Context, c Command, waited <-chan error)
 			stop()
 		case <-killNow:
 			killNow = nil
-			p.kill()
+			kill()
+		case <-killAgain:
+			p.killAgain()
 		}
 	}
 }
