@@ -5,11 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/cairn-dev/cairn/core/child"
 )
@@ -155,6 +155,10 @@ func waitChildren(reaped chan<- reapedChild) {
 // children of a killed one are re-parented to the reaper and killed in turn,
 // until there are none (reaped closes) or reaperCleanupLimit passes.
 func killAll(reaped <-chan reapedChild) {
+	if !hasChildren() {
+		// The usual end: nothing was left behind, and nothing is read.
+		return
+	}
 	limit := time.NewTimer(reaperCleanupLimit)
 	defer limit.Stop()
 	for {
@@ -167,6 +171,19 @@ func killAll(reaped <-chan reapedChild) {
 		case <-limit.C:
 			fmt.Fprintf(os.Stderr, "cairn: processes the command started did not end within %v\n", reaperCleanupLimit)
 			return
+		}
+	}
+}
+
+// hasChildren reports whether the process has a child, running or ended
+// and not yet waited for, without waiting for it.
+func hasChildren() bool {
+	const pAll, wExited, wNoHang, wNoWait = 0, 4, 1, 0x1000000
+	var info [128]byte // siginfo_t
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pAll, 0, uintptr(unsafe.Pointer(&info[0])), wExited|wNoHang|wNoWait, 0, 0)
+		if errno != syscall.EINTR {
+			return errno != syscall.ECHILD
 		}
 	}
 }
@@ -192,10 +209,11 @@ func relay(sig syscall.Signal) {
 // children returns the children of pid, as the kernel lists them per
 // thread (/proc/<pid>/task/<tid>/children).
 func children(pid int) []int {
-	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	tasks, _ := os.ReadDir(dir)
 	var out []int
 	for _, t := range tasks {
-		data, err := os.ReadFile(t)
+		data, err := os.ReadFile(dir + t.Name() + "/children")
 		if err != nil {
 			continue
 		}

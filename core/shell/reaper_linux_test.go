@@ -112,3 +112,27 @@ func TestStopWhileTheReaperStarts(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStart measures a whole command (`true`), started and waited
+// for, under a reaper and, as before reapers, in a guarded group.
+func BenchmarkStart(b *testing.B) {
+	for _, mode := range []struct {
+		name   string
+		reaper bool
+	}{{"reaper", true}, {"group+guard", false}} {
+		b.Run(mode.name, func(b *testing.B) {
+			defer reaperReady.Store(reaperReady.Load())
+			reaperReady.Store(mode.reaper)
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := Start(context.Background(), Command{Line: "true"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if exit := p.Wait(); exit.Code != 0 {
+					b.Fatalf("exit %+v", exit)
+				}
+			}
+		})
+	}
+}
