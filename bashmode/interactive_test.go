@@ -83,8 +83,8 @@ func TestSplitCommands(t *testing.T) {
 
 func TestCommand(t *testing.T) {
 	cmd := Command("vim x", Options{Dir: "/tmp", Shell: "/bin/zsh"})
-	if want := []string{"/bin/zsh", "-c", "vim x"}; !slices.Equal(cmd.Args, want) || cmd.Path != "/bin/zsh" {
-		t.Errorf("args %q path %q, want %q", cmd.Args, cmd.Path, want)
+	if want := []string{"/bin/zsh", "-c", "vim x"}; !slices.Equal(cmd.Args[len(cmd.Args)-3:], want) {
+		t.Errorf("args %q, want them to end in %q", cmd.Args, want)
 	}
 	if cmd.Dir != "/tmp" || !slices.Equal(cmd.Env, shell.DefaultEnv()) {
 		t.Errorf("dir %q env %v, want /tmp and cairn's environment without its secrets", cmd.Dir, cmd.Env)

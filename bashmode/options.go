@@ -114,7 +114,8 @@ func (o Options) baseEnv() []string {
 // should get the real terminal (see Interactive), for example through
 // tea.ExecProcess. Its environment is Options.Env, or the base environment
 // unchanged when nil (see BaseEnv): the real terminal's TERM and pager
-// apply.
+// apply. On Linux it runs under a reaper (see package shell), so what it
+// starts ends with it.
 func Command(command string, opts Options) *exec.Cmd {
 	cmd := exec.Command(shell.Path(opts.Shell), "-c", command)
 	cmd.Dir = opts.Dir
@@ -122,5 +123,7 @@ func Command(command string, opts Options) *exec.Cmd {
 	if cmd.Env == nil {
 		cmd.Env = opts.baseEnv()
 	}
+	// What the program leaves behind ends with it, as for Start.
+	shell.UnderReaper(cmd)
 	return cmd
 }

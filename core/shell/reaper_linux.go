@@ -67,6 +67,13 @@ func useReaper(cmd *exec.Cmd) bool {
 	return true
 }
 
+// UnderReaper changes cmd, not yet started and not started by Start (a
+// program given the real terminal, in cairn's own process group), to run
+// under a reaper where this program can start one, so that nothing it
+// starts outlives it; it reports whether it did. The reaper gets no
+// parent-death signal: the thread that starts cmd is not cairn's to keep.
+func UnderReaper(cmd *exec.Cmd) bool { return useReaper(cmd) }
+
 // runReaper is the reaper: `<cairn's pid> -- program args...`. It becomes
 // the child subreaper of everything it starts (PR_SET_CHILD_SUBREAPER):
 // whatever the command leaves behind, even in a session of its own

@@ -21,3 +21,6 @@ func RunIfReaper() {}
 
 // useReaper reports that cmd runs without a reaper.
 func useReaper(*exec.Cmd) bool { return false }
+
+// UnderReaper reports that cmd runs without a reaper.
+func UnderReaper(*exec.Cmd) bool { return false }
