@@ -47,12 +47,19 @@ func sandboxPolicy(cfg sandbox.Config, flag, cwd, cairnDir string, warn func(str
 		sandboxWarned.Do(func() { warn("sandbox: " + st.Detail) })
 	}
 	home, _ := os.UserHomeDir()
+	// The sandbox's own toolchain caches (see sandbox.Place.CacheRoot):
+	// beside the person's, never in cairn's directory, which is read-only
+	// in the sandbox when the home is writable.
+	cacheRoot := ""
+	if dir, err := os.UserCacheDir(); err == nil {
+		cacheRoot = filepath.Join(dir, "cairn", "sandbox")
+	}
 	// cairn's files that may hold keys: models.json (apiKey, headers),
 	// mcp.json (servers' env and headers), settings.json
 	// (shellEnvironment.set).
 	keyFiles := []string{filepath.Join(cairnDir, "models.json"), filepath.Join(cairnDir, "mcp.json"),
 		filepath.Join(cairnDir, "settings.json")}
-	p, err := cfg.Policy(sandbox.Place{Project: cwd, Home: home, KeyFiles: keyFiles})
+	p, err := cfg.Policy(sandbox.Place{Project: cwd, Home: home, KeyFiles: keyFiles, CacheRoot: cacheRoot})
 	if err != nil {
 		return nil, err
 	}

@@ -20,8 +20,10 @@ func corpusProject(t testing.TB) string {
 	dir := t.TempDir()
 	files := map[string]string{
 		".git/HEAD":                "ref: refs/heads/main\n",
-		".git/config":              "[core]\n\tbare = false\n",
+		".git/config":              "[core]\n\tbare = false\n\thooksPath = .husky\n",
+		".husky/pre-commit":        "#!/bin/sh\n",
 		".git/objects/.keep":       "",
+		".git/refs/heads/.keep":    "",
 		"vendor/lib.git/HEAD":      "ref: refs/heads/main\n",
 		"vendor/lib.git/config":    "[core]\n\tbare = true\n\tfsmonitor = touch /tmp/pwned\n",
 		"vendor/lib.git/objects/x": "",
@@ -123,7 +125,7 @@ func TestCorpusDangerousAsks(t *testing.T) {
 	if len(lines) < 300 {
 		t.Errorf("only %d dangerous lines", len(lines))
 	}
-	for _, class := range []string{"env", "shellopt", "operands", "workdir", "network"} {
+	for _, class := range []string{"env", "shellopt", "operands", "workdir", "network", "git"} {
 		if perClass[class] < 20 {
 			t.Errorf("class %s has %d lines, want at least 20", class, perClass[class])
 		}

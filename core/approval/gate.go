@@ -75,6 +75,8 @@ type Gate struct {
 	// skillDirs are Config.SkillDirs, resolved, that hold nothing
 	// protected.
 	skillDirs []string
+	// git finds the project's repository's places once (gitprotect.go).
+	git func() gitPlaces
 
 	mu   sync.Mutex
 	mode Mode
@@ -112,6 +114,7 @@ func Open(cfg Config) (*Gate, error) {
 		g.dir = toolpath.Abs(g.dir, "")
 	}
 	g.protected = resolvedDirs(cfg.ProtectedDirs, true)
+	g.git = gitOnce(g.dir)
 	g.temp = toolpath.Resolve(os.TempDir(), "")
 	g.writable = append([]string{g.temp}, resolvedDirs(cfg.AllowWrite, false)...)
 	g.skillDirs = g.safeSkillDirs(cfg.SkillDirs)
