@@ -3,7 +3,10 @@ package bashmode
 import (
 	"os"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/cairn-dev/cairn/core/shell"
 )
 
 func TestInteractive(t *testing.T) {
@@ -80,11 +83,27 @@ func TestSplitCommands(t *testing.T) {
 
 func TestCommand(t *testing.T) {
 	cmd := Command("vim x", Options{Dir: "/tmp", Shell: "/bin/zsh"})
-	if want := []string{"/bin/zsh", "-c", "vim x"}; !slices.Equal(cmd.Args, want) || cmd.Path != "/bin/zsh" {
-		t.Errorf("args %q path %q, want %q", cmd.Args, cmd.Path, want)
+	if want := []string{"/bin/zsh", "-c", "vim x"}; !slices.Equal(cmd.Args[len(cmd.Args)-3:], want) {
+		t.Errorf("args %q, want them to end in %q", cmd.Args, want)
 	}
-	if cmd.Dir != "/tmp" || cmd.Env != nil {
-		t.Errorf("dir %q env %v, want /tmp and the inherited environment", cmd.Dir, cmd.Env)
+	if cmd.Dir != "/tmp" || !slices.Equal(cmd.Env, shell.DefaultEnv()) {
+		t.Errorf("dir %q env %v, want /tmp and cairn's environment without its secrets", cmd.Dir, cmd.Env)
+	}
+}
+
+// An interactive `!cmd` gets neither cairn's keys nor other credentials;
+// the base environment the settings made is used as given.
+func TestCommandEnvironmentHasNoSecrets(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-test-secret")
+	t.Setenv("GITHUB_TOKEN", "ghp-test-secret")
+	for _, kv := range Command("env", Options{}).Env {
+		if strings.Contains(kv, "test-secret") {
+			t.Errorf("environment holds %s", kv)
+		}
+	}
+	base := []string{"GITHUB_TOKEN=passed"}
+	if got := Command("env", Options{BaseEnv: base}).Env; !slices.Equal(got, base) {
+		t.Errorf("env %q, want %q", got, base)
 	}
 }
 

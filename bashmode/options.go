@@ -3,6 +3,7 @@ package bashmode
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core/shell"
@@ -25,7 +26,11 @@ type Options struct {
 	Shell string
 	// Cols and Rows are the terminal's first size; 0 means 80x24.
 	Cols, Rows int
-	// Env is the command's environment. Nil means the process's own with
+	// BaseEnv is the environment commands start from when Env is nil:
+	// cairn's own as the "shellEnvironment" setting passes it. Nil means
+	// shell.DefaultEnv, cairn's own without its secrets.
+	BaseEnv []string
+	// Env is the command's environment. Nil means BaseEnv with
 	// TERM=xterm-256color (what the screen model understands, so colours
 	// work whatever terminal cairn runs in) and PAGER=cat, GIT_PAGER=cat
 	// (the transcript cannot page). A non-nil Env is used as given, with
@@ -69,7 +74,7 @@ func (o Options) ptyEnv() []string {
 		}
 		return env
 	}
-	env := os.Environ()
+	env := o.baseEnv()
 	for _, kv := range []string{"TERM=xterm-256color", "PAGER=cat", "GIT_PAGER=cat"} {
 		env = setVar(env, kv)
 	}
@@ -97,13 +102,28 @@ func setVar(env []string, kv string) []string {
 	return append(out, kv)
 }
 
+// baseEnv is a copy of BaseEnv, or shell.DefaultEnv when it is nil.
+func (o Options) baseEnv() []string {
+	if o.BaseEnv == nil {
+		return shell.DefaultEnv()
+	}
+	return slices.Clone(o.BaseEnv)
+}
+
 // Command builds the same shell invocation as Start, for a program that
 // should get the real terminal (see Interactive), for example through
-// tea.ExecProcess. Its environment is Options.Env, or the process's own
-// unchanged when nil: the real terminal's TERM and pager apply.
+// tea.ExecProcess. Its environment is Options.Env, or the base environment
+// unchanged when nil (see BaseEnv): the real terminal's TERM and pager
+// apply. On Linux it runs under a reaper (see package shell), so what it
+// starts ends with it.
 func Command(command string, opts Options) *exec.Cmd {
 	cmd := exec.Command(shell.Path(opts.Shell), "-c", command)
 	cmd.Dir = opts.Dir
 	cmd.Env = opts.Env
+	if cmd.Env == nil {
+		cmd.Env = opts.baseEnv()
+	}
+	// What the program leaves behind ends with it, as for Start.
+	shell.UnderReaper(cmd)
 	return cmd
 }

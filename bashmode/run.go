@@ -54,9 +54,9 @@ type Run struct {
 // has exited and its output is read, or on Cancel, or when ctx ends (which
 // is the same as Cancel).
 //
-// When the shell exits on its own, the terminal hangs up its process group
-// as a closing terminal does; background processes that ignore the hangup
-// keep running, and what they print after DrainGrace is not read.
+// When the shell exits on its own, what it started in the background ends
+// with it (see package shell: its reaper, or its process group where there
+// is no reaper); what such a process prints after DrainGrace is not read.
 func Start(ctx context.Context, command string, opts Options) (*Run, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("run %q: %w", command, err)

@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/core/shell"
 	"go.uber.org/goleak"
 
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
@@ -21,6 +21,7 @@ import (
 func TestMain(m *testing.M) {
 	// The test binary stands in for cairn in sandboxed commands.
 	sandbox.RunIfChild()
+	shell.RunIfReaper()
 	goleak.VerifyTestMain(m)
 }
 
@@ -287,25 +288,33 @@ func TestRunResizeAndInput(t *testing.T) {
 	}
 }
 
-// TestRunBackgroundHoldsTerminal: a background process that outlives the
-// shell and ignores the hangup keeps the terminal open; the run must end
-// anyway, shortly after the shell.
-func TestRunBackgroundHoldsTerminal(t *testing.T) {
+// TestRunBackgroundEndsWithTheCommand: a background process that ignores
+// the hangup, and one in a session of its own, end with the shell, and
+// the run ends with them.
+func TestRunBackgroundEndsWithTheCommand(t *testing.T) {
 	t.Parallel()
 	// The shell ignores the hangup before it starts the child, which
 	// inherits that.
-	r := start(t, context.Background(), `trap '' HUP; sleep 30 & echo "pid $!"`, Options{})
+	r := start(t, context.Background(), `trap '' HUP; sleep 30 & echo "pid $!"; setsid sleep 30 & echo "pid $!"`, Options{})
 	res := finish(t, r)
 	bg := pids(t, r.Snapshot())
-	if len(bg) != 1 {
-		t.Fatalf("screen %q: no pid", r.Snapshot().Lines)
+	if len(bg) != 2 {
+		t.Fatalf("screen %q: want two pids", r.Snapshot().Lines)
 	}
-	t.Cleanup(func() { _ = syscall.Kill(bg[0], syscall.SIGKILL) })
 	if res.ExitCode == nil || *res.ExitCode != 0 || res.Cancelled {
 		t.Errorf("result %+v, want exit 0", res)
 	}
-	if shelltest.Gone(bg[0]) {
-		t.Error("the background process was killed; only Cancel kills")
+	shelltest.WaitGone(t, runTimeout, bg...)
+}
+
+// A `!cmd` in the terminal sees none of cairn's keys.
+func TestRunSeesNoKeys(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-test-secret")
+	r := start(t, context.Background(), `echo "key=$OPENAI_API_KEY."; cat /proc/self/environ | tr '\0' '\n' | grep -c test-secret`, Options{})
+	finish(t, r)
+	got := strings.Join(r.Snapshot().Lines, "\n")
+	if !strings.Contains(got, "key=.") || strings.Contains(got, "test-secret") || !strings.Contains(got, "\n0") {
+		t.Errorf("screen %q: the command saw the key", got)
 	}
 }
 

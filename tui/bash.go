@@ -62,7 +62,7 @@ func (m *Model) startBash(text string) tea.Cmd {
 		m.ed.SetValue(text)
 		return nil
 	}
-	opts := bashmode.Options{Dir: m.opts.Cwd, Shell: m.opts.Shell, Sandbox: m.opts.Sandbox, Cols: max(m.width-4, 20), Rows: max(m.height-8, 5)}
+	opts := bashmode.Options{Dir: m.opts.Cwd, Shell: m.opts.Shell, Sandbox: m.opts.Sandbox, BaseEnv: m.opts.ShellEnv, Cols: max(m.width-4, 20), Rows: max(m.height-8, 5)}
 	if bashmode.Interactive(command) {
 		m.say(core.NotifyInfo, "$ "+command+"  (full screen)")
 		c := m.onTerminal(bashmode.Command(command, opts))

@@ -52,6 +52,9 @@ type Options struct {
 	Shell string
 	// Sandbox, when set, runs `!cmd` in the OS sandbox.
 	Sandbox *sandbox.Policy
+	// ShellEnv is the environment `!cmd` starts from (the
+	// "shellEnvironment" setting applied); nil means shell.DefaultEnv.
+	ShellEnv []string
 	// Templates are the prompt templates offered as slash commands.
 	Templates prompts.Templates
 	// MCP reports the MCP servers for /mcp; nil means none are configured.

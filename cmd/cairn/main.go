@@ -14,6 +14,7 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/cairn-dev/cairn/core/shell"
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
@@ -37,6 +38,9 @@ func main() {
 	// Started as the sandboxed child of a command: restrict and run it,
 	// before anything else happens in this process.
 	sandbox.RunIfChild()
+	// Started as a command's reaper: run the command, and everything it
+	// started ends with it.
+	shell.RunIfReaper()
 	// SIGHUP is a closed terminal: it ends cairn as SIGTERM does, through
 	// the same clean-up (the demo's throwaway project, the session file).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/core/shell"
 	"go.uber.org/goleak"
 
 	"github.com/cairn-dev/cairn/core/provider/providertest"
@@ -20,6 +21,7 @@ import (
 // and in the background-commands test.
 func TestMain(m *testing.M) {
 	sandbox.RunIfChild()
+	shell.RunIfReaper()
 	if os.Getenv(asCairnEnv) != "" {
 		os.Exit(runAsCairn()) // background_test.go
 	}

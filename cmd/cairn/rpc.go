@@ -32,7 +32,7 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Commands:   func() []pi.SlashCommand { return extensionSlashCommands(a) },
 		ExportHTML: exportSession,
 		Compat073:  opts.RPCCompat == "0.73",
-		Bash:       &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix, Compat073: opts.RPCCompat == "0.73", Sandbox: a.sandbox},
+		Bash:       &pi.ExecBash{Dir: a.cwd, Shell: a.settings.Effective().ShellPath, Prefix: a.settings.Effective().ShellCommandPrefix, Compat073: opts.RPCCompat == "0.73", Sandbox: a.sandbox, Env: a.shellEnv},
 	}
 	if err := pi.Serve(ctx, streams.In, streams.Out, host); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)

@@ -54,9 +54,12 @@ func sandboxPolicy(cfg sandbox.Config, flag, cwd, cairnDir string, warn func(str
 	if dir, err := os.UserCacheDir(); err == nil {
 		cacheRoot = filepath.Join(dir, "cairn", "sandbox")
 	}
-	p, err := cfg.Policy(sandbox.Place{Project: cwd, Home: home,
-		KeyFiles:  []string{filepath.Join(cairnDir, "models.json")},
-		CacheRoot: cacheRoot})
+	// cairn's files that may hold keys: models.json (apiKey, headers),
+	// mcp.json (servers' env and headers), settings.json
+	// (shellEnvironment.set).
+	keyFiles := []string{filepath.Join(cairnDir, "models.json"), filepath.Join(cairnDir, "mcp.json"),
+		filepath.Join(cairnDir, "settings.json")}
+	p, err := cfg.Policy(sandbox.Place{Project: cwd, Home: home, KeyFiles: keyFiles, CacheRoot: cacheRoot})
 	if err != nil {
 		return nil, err
 	}

@@ -93,6 +93,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Dir:                env.dir,
 		Shell:              eff.ShellPath,
 		Sandbox:            a.sandbox,
+		ShellEnv:           a.shellEnv,
 		Templates:          templates,
 		MCP:                a.mcp.statuses,
 		MCPServers:         a.mcp.servers(),

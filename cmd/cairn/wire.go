@@ -40,6 +40,8 @@ type app struct {
 	mcp *mcpRun
 	// sandbox is the sandbox commands run in; nil runs them unsandboxed.
 	sandbox *sandbox.Policy
+	// shellEnv is the environment commands start with (see shellEnv).
+	shellEnv []string
 	// extensions runs the session's extensions.
 	extensions *extension.Manager
 	// hooks runs the session's hooks; its async hooks are stopped at close.
@@ -171,6 +173,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		}
 	}
 	setSandbox(builtin, policy)
+	cmdEnv := shellEnv(st, s.cat)
+	setShellEnv(builtin, cmdEnv)
 	// The model's checklist, which every front end shows.
 	builtin = append(builtin, tools.NewTodoWrite())
 	// Plan mode's exit_plan_mode, declared only in plan mode (see below).
@@ -321,7 +325,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return nil, fmt.Errorf("--name: %w", err)
 		}
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, extensions: exts, hooks: hooks}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, shellEnv: cmdEnv, extensions: exts, hooks: hooks}, nil
 }
 
 // loadSettings reads the global settings and, when the project is

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/core/shell"
 	"go.uber.org/goleak"
 
 	"github.com/cairn-dev/cairn/core/shell/shelltest"
@@ -32,6 +33,7 @@ const cairnLine = `sleep 1000 & echo "pid $!"; echo "pid $$"; sh -c 'echo "pid $
 
 // TestMain fails the tests if a goroutine outlives them.
 func TestMain(m *testing.M) {
+	shell.RunIfReaper()
 	if os.Getenv(cairnEnv) != "" {
 		standInForCairn()
 	}

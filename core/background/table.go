@@ -58,7 +58,8 @@ type Command struct {
 	Line string
 	// Dir is the working directory; empty means the process's.
 	Dir string
-	// Env is the environment; nil means the process's own.
+	// Env is the environment; nil means shell.DefaultEnv, cairn's own
+	// without its secrets.
 	Env []string
 	// Sandbox, when set, runs the command in the OS sandbox with this
 	// policy, as a foreground command of the same call would run.
@@ -191,7 +192,7 @@ func (t *Table) Start(c Command) (Info, error) {
 	ctx, stop := context.WithCancel(t.ctx)
 	proc, err := shell.Start(ctx, shell.Command{
 		Line: c.Line, Shell: t.opts.Shell, Dir: c.Dir, Env: c.Env, Output: out,
-		Grace: t.opts.Grace, KillGroupOnExit: true, Sandbox: c.Sandbox,
+		Grace: t.opts.Grace, Sandbox: c.Sandbox,
 	})
 	if err != nil {
 		stop()

@@ -1,7 +1,12 @@
-// Package child is how cairn starts the helper programs it talks to (MCP
-// servers, extensions): the environment they start from, which holds what
-// programs need to run and none of cairn's secrets, and a process group of
-// their own, killed as one.
+// Package child is how cairn starts the programs it runs: the environment
+// they start from, and, for the helper programs it talks to (MCP servers,
+// extensions), a process group of their own, killed as one.
+//
+// The environment is judged in one place, Secret, for both kinds: a helper
+// program starts from Env (what programs need to run, never a secret), a
+// command (the bash tool, rpc bash, !cmd, hooks through core/shell) from
+// an EnvPolicy, the person's "shellEnvironment" setting, which by default
+// passes everything but cairn's keys and what Secret judges a credential.
 package child
 
 // InheritedVars are the variables of cairn's environment a helper program
@@ -17,11 +22,11 @@ var InheritedVars = []string{
 }
 
 // Env is the environment a helper program starts from: the InheritedVars
-// getenv has values for.
+// getenv has values for, none of them a Secret.
 func Env(getenv func(string) string) []string {
 	var env []string
 	for _, k := range InheritedVars {
-		if v := getenv(k); v != "" {
+		if v := getenv(k); v != "" && !Secret(k) {
 			env = append(env, k+"="+v)
 		}
 	}

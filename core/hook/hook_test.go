@@ -10,10 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/core/shell"
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	shell.RunIfReaper()
+	goleak.VerifyTestMain(m)
+}
 
 func TestMatcher(t *testing.T) {
 	cases := []struct {

@@ -254,7 +254,7 @@ func (h *Hooks) run(ctx context.Context, c Command, stdin []byte) Result {
 	p, err := shell.Start(ctx, shell.Command{
 		Line: h.expand(c), Shell: sh, Dir: h.opts.Dir, Env: env,
 		Stdin: bytes.NewReader(stdin), Output: stdout, Stderr: stderr,
-		Timeout: c.Timeout, KillGroupOnExit: true,
+		Timeout: c.Timeout,
 	})
 	if err != nil {
 		return Result{Failure: "could not start: " + err.Error()}

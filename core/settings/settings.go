@@ -219,6 +219,7 @@ func decode(o *object) (Settings, []error) {
 		}
 	}
 	errs = append(errs, checkSandbox(o)...)
+	errs = append(errs, checkShellEnvironment(o)...)
 	return s, append(errs, s.normalize()...)
 }
 

@@ -131,6 +131,10 @@ func Load(globalPath, projectPath string) (*Store, error) {
 		errs = append(errs, &FileError{Path: s.paths[ScopeProject], Err: &KeyError{Key: "sandbox",
 			Msg: "a project's settings can only tighten the sandbox; ignored: " + strings.Join(dropped, ", ")}})
 	}
+	if _, dropped := s.shellEnvironment(); len(dropped) > 0 {
+		errs = append(errs, &FileError{Path: s.paths[ScopeProject], Err: &KeyError{Key: shellEnvKey,
+			Msg: "a project's settings can only narrow the environment commands get; ignored: " + strings.Join(dropped, ", ")}})
+	}
 	return s, errors.Join(errs...)
 }
 

@@ -7,14 +7,32 @@
 //     group, of its own. Stopping it (its context ends, or its Timeout
 //     passes) stops everything it started: the group gets SIGTERM (SIGHUP
 //     first on a terminal, as when a terminal closes), then SIGKILL after
-//     Command.Grace, and SIGKILL again for whatever is left once the shell
-//     has exited. A command that exits on its own leaves what it started in
-//     the background running, unless its Command says KillGroupOnExit.
-//   - A command dies with cairn, even with kill -9: on Linux the shell gets
-//     SIGKILL from the kernel when cairn goes (a parent-death signal), and on
-//     every Unix a small guard process outside the group kills the whole
-//     group once cairn's end of a pipe closes while the shell still runs.
-//     Processes that leave the group (setsid, daemons) are beyond its reach.
+//     Command.Grace.
+//   - Nothing a command started outlives it. On Linux, in a program that
+//     calls RunIfReaper (cairn, and the tests that start commands), each
+//     command runs under a reaper: cairn's own executable re-executed
+//     (`cairn __shell-reaper <pid> -- shell -c line`; for a sandboxed
+//     command, the sandboxed child becomes the reaper once it has
+//     restricted itself). The reaper is the child subreaper of the command
+//     (PR_SET_CHILD_SUBREAPER), so whatever leaves the process group
+//     (setsid, nohup, a daemon's double fork) is re-parented to it; when
+//     the shell exits, is stopped, or cairn dies (the reaper's parent-death
+//     signal, kill -9 included), it kills every process under it, then
+//     exits as the shell did. Elsewhere the process group is killed when
+//     the shell exits, and what left the group is beyond reach. A process
+//     started outside the command's tree (by a daemon the command talks
+//     to: systemd-run, at, a tmux server) and one that kills its reaper
+//     first escape. Background commands (package background) are commands
+//     whose shell lives as long as they do.
+//   - A command dies with cairn, even with kill -9: a reaper as above;
+//     without one, on Linux the shell gets SIGKILL from the kernel when
+//     cairn goes (a parent-death signal), and on every Unix a small guard
+//     process outside the group kills the whole group once cairn's end of
+//     a pipe closes while the shell still runs.
+//   - A command starts without cairn's secrets: a Command without Env gets
+//     DefaultEnv (cairn's environment less what child.Secret judges a
+//     credential); cairn's wiring passes the "shellEnvironment" setting's
+//     environment, which also drops the catalog's key variables.
 //   - Without a terminal, a command has no controlling terminal: a program
 //     that asks for a password on /dev/tty fails at once instead of hanging.
 //   - A Command with a Sandbox runs in the OS sandbox (package sandbox):

@@ -1,6 +1,10 @@
 package shell
 
-import "github.com/cairn-dev/cairn/core/child"
+import (
+	"os"
+
+	"github.com/cairn-dev/cairn/core/child"
+)
 
 // InheritedEnv is the environment, read through getenv, that a program
 // cairn starts for a configuration rather than for the model (an MCP
@@ -8,3 +12,9 @@ import "github.com/cairn-dev/cairn/core/child"
 // to run, and none of cairn's API keys. Add what the program is given on
 // top of it. It is core/child's Env, the one list of those variables.
 func InheritedEnv(getenv func(string) string) []string { return child.Env(getenv) }
+
+// DefaultEnv is the environment a Command without Env starts with: cairn's
+// own without the variables child.Secret judges credentials (the default
+// of the "shellEnvironment" setting, without the catalog's names, which
+// only cairn's wiring knows).
+func DefaultEnv() []string { return child.EnvPolicy{}.Environ(os.Environ(), nil) }

@@ -12,7 +12,7 @@ import (
 var errNoTerminal = errors.New("pseudo-terminals need a Unix system")
 
 // startGroup does nothing where process groups are not available.
-func startGroup(_ *exec.Cmd, terminal bool) error {
+func startGroup(_ *exec.Cmd, terminal, _ bool) error {
 	if terminal {
 		return errNoTerminal
 	}
@@ -27,3 +27,6 @@ func (p *Process) kill() { _ = p.cmd.Process.Kill() }
 
 // signalName reports no signal names where there are no signals.
 func signalName(*exec.ExitError) string { return "" }
+
+// killAgain stops the shell's own process.
+func (p *Process) killAgain() { p.kill() }

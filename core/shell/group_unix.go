@@ -11,10 +11,11 @@ import (
 // group, so everything it starts can be signalled at once. With a terminal,
 // that terminal (the command's stdin) becomes the session's controlling
 // terminal; without one the session has none. Where the system offers it,
-// the shell is also killed when cairn dies (see dieWithParent).
-func startGroup(cmd *exec.Cmd, terminal bool) error {
+// the shell (or the command's reaper, when reaper is set) is also told
+// when cairn dies (see dieWithParent).
+func startGroup(cmd *exec.Cmd, terminal, reaper bool) error {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: terminal, Ctty: 0}
-	dieWithParent(cmd.SysProcAttr)
+	dieWithParent(cmd.SysProcAttr, reaper)
 	return nil
 }
 
@@ -27,8 +28,28 @@ func (p *Process) terminate() {
 	p.signal(syscall.SIGTERM)
 }
 
-// kill stops every process of the group at once.
-func (p *Process) kill() { p.signal(syscall.SIGKILL) }
+// kill stops every process of the command at once: a reaper still running
+// is asked to kill everything under it (SIGKILL would end the reaper first
+// and leave what left the group running); otherwise the group gets SIGKILL.
+func (p *Process) kill() {
+	if p.reaper && !p.exited.Load() {
+		if err := p.cmd.Process.Signal(killAllSignal); err == nil {
+			return
+		}
+	}
+	p.signal(syscall.SIGKILL)
+}
+
+// killAgain repeats a kill request a reaper has not answered by exiting:
+// one sent while it was still starting is lost. After reaperKillTries
+// requests the group gets SIGKILL, reaper and all.
+func (p *Process) killAgain() {
+	if p.killTries.Add(1) >= reaperKillTries {
+		p.signal(syscall.SIGKILL)
+		return
+	}
+	p.kill()
+}
 
 func (p *Process) signal(sig syscall.Signal) {
 	if err := syscall.Kill(-p.cmd.Process.Pid, sig); err != nil {

@@ -15,9 +15,9 @@ import (
 	"github.com/cairn-dev/cairn/core/shell/shelltest"
 )
 
-// kill -9 of cairn takes the running command with it: the shell (its
-// direct child) and what the shell started in the background, which is in
-// the command's process group but not a child of cairn.
+// kill -9 of cairn takes the running command with it: the shell and what
+// the shell started in the background, in the command's process group or
+// in a session of its own (setsid), none of them a child of cairn.
 func TestCommandDiesWithCairn(t *testing.T) {
 	cairn := exec.Command(os.Args[0], "-test.run=^$")
 	cairn.Env = append(os.Environ(), orphanEnv+"=1")
@@ -34,11 +34,11 @@ func TestCommandDiesWithCairn(t *testing.T) {
 		_ = cairn.Wait()
 	}()
 
-	pidc := make(chan int, 2)
+	pidc := make(chan int, orphanPids)
 	go func() {
 		defer close(pidc)
 		sc := bufio.NewScanner(stdout)
-		for range 2 {
+		for range orphanPids {
 			if !sc.Scan() {
 				return
 			}
@@ -49,7 +49,7 @@ func TestCommandDiesWithCairn(t *testing.T) {
 	}()
 	var pids []int
 	deadline := time.After(waitLimit)
-	for len(pids) < 2 {
+	for len(pids) < orphanPids {
 		select {
 		case pid, ok := <-pidc:
 			if !ok {
@@ -57,7 +57,7 @@ func TestCommandDiesWithCairn(t *testing.T) {
 			}
 			pids = append(pids, pid)
 		case <-deadline:
-			t.Fatalf("the command printed pids %v within %v, want 2", pids, waitLimit)
+			t.Fatalf("the command printed pids %v within %v, want %d", pids, waitLimit, orphanPids)
 		}
 	}
 	for _, pid := range pids {

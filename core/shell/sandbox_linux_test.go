@@ -11,6 +11,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
 	"github.com/cairn-dev/cairn/core/shell/sandbox/sandboxtest"
+	"github.com/cairn-dev/cairn/core/shell/shelltest"
 )
 
 // A sandboxed command runs through Start like any other: in the sandbox
@@ -53,5 +54,27 @@ func TestStartSandboxed(t *testing.T) {
 	}
 	if exit := proc.Wait(); !exit.TimedOut {
 		t.Errorf("exit = %+v, want timed out", exit)
+	}
+}
+
+// A sandboxed command's leftovers end with it too: the sandboxed child
+// becomes the reaper once it has restricted itself.
+func TestSandboxedLeftoversEnd(t *testing.T) {
+	sandboxtest.Require(t)
+	project := t.TempDir()
+	p, err := sandbox.Config{Enabled: true}.Policy(sandbox.Place{Project: project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, line := range leftoverLines {
+		t.Run(name, func(t *testing.T) {
+			proc, out := start(t, context.Background(), Command{Line: line, Dir: project, Sandbox: &p})
+			exit := wait(t, proc)
+			pids := pidsIn(t, out.Tail().Text)
+			if len(pids) != 1 || exit.Code != 0 {
+				t.Fatalf("exit %+v, output %q: want one pid", exit, out.Tail().Text)
+			}
+			shelltest.WaitGone(t, waitLimit, pids...)
+		})
 	}
 }

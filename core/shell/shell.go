@@ -8,9 +8,18 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
+)
+
+// A stopped command's reaper is asked again to kill everything every
+// reaperKillAgain until it exits, reaperKillTries times at most, after
+// which its whole group gets SIGKILL.
+const (
+	reaperKillAgain = 20 * time.Millisecond
+	reaperKillTries = 500
 )
 
 // pipeGrace is how long output is still read after the shell exits while a
@@ -25,7 +34,8 @@ type Command struct {
 	Shell string
 	// Dir is the working directory; empty means the process's.
 	Dir string
-	// Env is the environment; nil means the process's own.
+	// Env is the environment; nil means DefaultEnv, cairn's own without
+	// its secrets. It is never cairn's whole environment unasked.
 	Env []string
 	// Output receives stdout and stderr, merged; nil discards them. Stdin
 	// is empty. Output is not used with a Terminal.
@@ -46,10 +56,6 @@ type Command struct {
 	// Grace is how long the process group has to end between the stop
 	// signals and SIGKILL; zero kills at once.
 	Grace time.Duration
-	// KillGroupOnExit kills what is left of the process group when the
-	// shell exits on its own, so the command leaves nothing running (a
-	// background command, whose shell's life is the command's).
-	KillGroupOnExit bool
 	// Sandbox, when set, runs the command in the OS sandbox with this
 	// policy (see package sandbox); Start fails, wrapping
 	// sandbox.ErrUnavailable, where the system cannot enforce it.
@@ -77,9 +83,13 @@ type Exit struct {
 type Process struct {
 	cmd      *exec.Cmd
 	terminal bool
-	guard    *guard // kills the group if cairn dies first; nil if none
-	done     chan struct{}
-	exit     Exit // set before done is closed
+	reaper   bool        // cmd is the command's reaper (see RunIfReaper)
+	exited   atomic.Bool // cmd has been waited for
+	// killTries counts the kill requests repeated to a reaper.
+	killTries atomic.Int32
+	guard     *guard // kills the group if cairn dies first; nil if none
+	done      chan struct{}
+	exit      Exit // set before done is closed
 }
 
 // Start starts c in a session and process group of its own and watches it
@@ -93,6 +103,9 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 	}
 	cmd := exec.Command(path, "-c", c.Line)
 	cmd.Dir, cmd.Env = c.Dir, c.Env
+	if cmd.Env == nil {
+		cmd.Env = DefaultEnv()
+	}
 	if c.Terminal != nil {
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Terminal, c.Terminal, c.Terminal
 	} else {
@@ -103,7 +116,10 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 		cmd.Stdin = c.Stdin
 		cmd.WaitDelay = pipeGrace
 	}
-	if err := startGroup(cmd, c.Terminal != nil); err != nil {
+	// The reaper goes in first, so that a sandboxed command's child
+	// restricts itself and then becomes the reaper: one process, not two.
+	reaper := useReaper(cmd)
+	if err := startGroup(cmd, c.Terminal != nil, reaper); err != nil {
 		return nil, fmt.Errorf("start %s: %w", path, err)
 	}
 	if c.Sandbox != nil {
@@ -111,14 +127,19 @@ func Start(ctx context.Context, c Command) (*Process, error) {
 			return nil, fmt.Errorf("start %s: %w", path, err)
 		}
 	}
-	g := startGuard()
+	var g *guard
+	if !reaper {
+		// A reaper kills everything under it when cairn dies; the guard
+		// would kill the reaper first.
+		g = startGuard()
+	}
 	waited, err := startLocked(cmd)
 	if err != nil {
 		g.drop()
 		return nil, fmt.Errorf("start %s: %w", path, err)
 	}
 	g.arm(cmd.Process.Pid)
-	p := &Process{cmd: cmd, terminal: c.Terminal != nil, done: make(chan struct{}), guard: g}
+	p := &Process{cmd: cmd, terminal: c.Terminal != nil, reaper: reaper, done: make(chan struct{}), guard: g}
 	go p.supervise(ctx, c, waited)
 	return p, nil
 }
@@ -168,15 +189,29 @@ func (p *Process) supervise(ctx context.Context, c Command, waited <-chan error)
 		timedOut = t.C
 	}
 	var killTimer *time.Timer
+	// A reaper still starting lets the kill request pass unseen, so it is
+	// sent again until the reaper has exited (see killAgain).
+	var again *time.Ticker
+	var killAgain <-chan time.Time
 	defer func() {
 		if killTimer != nil {
 			killTimer.Stop()
 		}
+		if again != nil {
+			again.Stop()
+		}
 	}()
+	kill := func() {
+		p.kill()
+		if p.reaper && again == nil {
+			again = time.NewTicker(reaperKillAgain)
+			killAgain = again.C
+		}
+	}
 	stop := func() {
 		cancelled, timedOut = nil, nil
 		if c.Grace <= 0 {
-			p.kill()
+			kill()
 			return
 		}
 		p.terminate()
@@ -186,10 +221,10 @@ func (p *Process) supervise(ctx context.Context, c Command, waited <-chan error)
 	for {
 		select {
 		case err := <-waited:
-			if why.Cancelled || why.TimedOut || c.KillGroupOnExit {
-				// The shell is gone; take what it left behind too.
-				p.kill()
-			}
+			// The shell is gone; take what it left behind too (a reaper
+			// has already, even what left the group).
+			p.exited.Store(true)
+			p.kill()
 			p.guard.release()
 			p.exit = exitOf(err, p.cmd.Path)
 			p.exit.Cancelled, p.exit.TimedOut = why.Cancelled, why.TimedOut
@@ -203,7 +238,9 @@ func (p *Process) supervise(ctx context.Context, c Command, waited <-chan error)
 			stop()
 		case <-killNow:
 			killNow = nil
-			p.kill()
+			kill()
+		case <-killAgain:
+			p.killAgain()
 		}
 	}
 }

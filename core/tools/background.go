@@ -61,7 +61,7 @@ func (b *Bash) startBackground(line string, timeoutSet, leaveSandbox bool) core.
 	if b.Background == nil {
 		return errorResult("Background commands are not available here: run the command without run_in_background.")
 	}
-	info, err := b.Background.Start(background.Command{Line: line, Dir: b.Dir, Sandbox: b.sandboxFor(leaveSandbox)})
+	info, err := b.Background.Start(background.Command{Line: line, Dir: b.Dir, Env: b.Env, Sandbox: b.sandboxFor(leaveSandbox)})
 	if err != nil {
 		return errorResult("Could not start the command in the background: " + err.Error())
 	}

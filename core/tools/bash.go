@@ -43,6 +43,10 @@ type Bash struct {
 	// Sandbox, when set, runs local commands in the OS sandbox (see
 	// bash_sandbox.go).
 	Sandbox *sandbox.Policy
+	// Env is the environment local commands start with (the
+	// "shellEnvironment" setting applied); nil means shell.DefaultEnv,
+	// cairn's own without its secrets.
+	Env []string
 }
 
 // NewBash returns the bash tool working in cwd.
@@ -116,7 +120,7 @@ func (b *Bash) Execute(ctx context.Context, call core.ToolCall, update func(core
 		tc := TerminalCommand{Shell: shell.Path(b.Shell), Line: *a.Command, Dir: b.Dir, Timeout: timeout, OutputLimit: HostOutputLimit}
 		return r.runHost(ctx, term, tc, formatNumber(a.Timeout.value)), nil
 	}
-	cmd := shell.Command{Line: *a.Command, Shell: b.Shell, Dir: b.Dir, Timeout: timeout, Grace: bashKillGrace,
+	cmd := shell.Command{Line: *a.Command, Shell: b.Shell, Dir: b.Dir, Env: b.Env, Timeout: timeout, Grace: bashKillGrace,
 		Sandbox: b.sandboxFor(a.DisableSandbox)}
 	return noteSandbox(r.run(ctx, cmd, formatNumber(a.Timeout.value)), bashCommand{cmd.Sandbox, b.Dir}), nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/core/shell"
 	"go.uber.org/goleak"
 
 	"github.com/cairn-dev/cairn/core"
@@ -17,6 +18,7 @@ import (
 func TestMain(m *testing.M) {
 	// The test binary stands in for cairn in sandboxed commands.
 	sandbox.RunIfChild()
+	shell.RunIfReaper()
 	goleak.VerifyTestMain(m)
 }
 

@@ -59,6 +59,10 @@ type ExecBash struct {
 	Prefix string
 	// TempDir receives full outputs; empty means os.TempDir().
 	TempDir string
+	// Env is the environment commands start with (the "shellEnvironment"
+	// setting applied); nil means shell.DefaultEnv, cairn's own without
+	// its secrets.
+	Env []string
 	// Compat073 cuts long output as pi 0.73 did: the last 2000 lines
 	// counting the empty one after a final newline. By default it is cut
 	// as pi 0.87 cuts it: the last 2000 lines, without the final newline.
@@ -94,7 +98,7 @@ func (b *ExecBash) Run(ctx context.Context, command string, output func(delta st
 	out := shell.NewOutput(opts)
 	defer out.Close()
 	// No Grace: abort_bash kills the group at once, as pi does.
-	proc, err := shell.Start(ctx, shell.Command{Line: line, Shell: b.Shell, Dir: b.Dir, Output: out, Sandbox: b.Sandbox})
+	proc, err := shell.Start(ctx, shell.Command{Line: line, Shell: b.Shell, Dir: b.Dir, Env: b.Env, Output: out, Sandbox: b.Sandbox})
 	if err != nil {
 		if ctx.Err() != nil {
 			// abort_bash came as the command was starting.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cairn-dev/cairn/core/shell"
 	"go.uber.org/goleak"
 
 	"github.com/cairn-dev/cairn/core"
@@ -32,6 +33,7 @@ import (
 // TestMain lets the test binary stand in for cairn in sandboxed commands.
 func TestMain(m *testing.M) {
 	sandbox.RunIfChild()
+	shell.RunIfReaper()
 	goleak.VerifyTestMain(m)
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -258,4 +260,34 @@ func runShell(command string) (string, error) {
 		return "", fmt.Errorf("command %q: %w", command, err)
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// KeyVars lists every environment variable cairn may read a credential
+// from, sorted: the built-in providers' key variables and every name
+// models.json gives as an apiKey or header value. The commands cairn runs
+// start without them unless the person's settings pass them.
+func (c *Catalog) KeyVars() []string {
+	seen := map[string]bool{}
+	for _, names := range providerKeyEnv {
+		for _, n := range names {
+			seen[n] = true
+		}
+	}
+	addValue := func(v string) {
+		if isEnvName(v) {
+			seen[v] = true
+		}
+	}
+	for _, pc := range c.providers {
+		addValue(pc.APIKey)
+		for _, v := range pc.Headers {
+			addValue(v)
+		}
+	}
+	for _, m := range c.models {
+		for _, v := range m.Headers {
+			addValue(v)
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
 }

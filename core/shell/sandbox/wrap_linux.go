@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"syscall"
+
+	"github.com/cairn-dev/cairn/core/child"
 )
 
 var probed = sync.OnceValue(probe)
@@ -67,23 +68,9 @@ func namespaces(attr *syscall.SysProcAttr) {
 	attr.GidMappingsEnableSetgroups = false
 }
 
-// helper returns the executable that becomes the sandboxed child: cairn's
-// own, except that the full build (cairn-tui, whose libraries take tens of
-// milliseconds to initialise) uses the headless cairn installed beside it,
-// which starts in a few.
-func helper() (string, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	if filepath.Base(self) == "cairn-tui" {
-		lean := filepath.Join(filepath.Dir(self), "cairn")
-		if info, err := os.Stat(lean); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
-			return lean, nil
-		}
-	}
-	return self, nil
-}
+// helper returns the executable that becomes the sandboxed child (see
+// child.Executable).
+func helper() (string, error) { return child.Executable() }
 
 // Wrap changes cmd, not yet started, to run in the sandbox of p: through
 // cairn's own executable (see RunIfChild), which restricts itself and then
