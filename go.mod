@@ -27,6 +27,8 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
+require go.yaml.in/yaml/v3 v3.0.6
+
 require (
 	github.com/aymerick/douceur v0.2.0 // indirect
 	github.com/charmbracelet/colorprofile v0.4.3

@@ -125,12 +125,12 @@ func TestHiddenSkillIsSaidAtStart(t *testing.T) {
 	t.Chdir(project)
 	writeFile(t, filepath.Join(home, ".cairn", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Mine.\n---\nb\n")
 	writeFile(t, filepath.Join(home, ".claude", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Claude's.\n---\nb\n")
-	writeFile(t, filepath.Join(home, ".claude", "skills", "bad", "SKILL.md"), "---\nname: bad\ndescription: [x\n---\n")
+	writeFile(t, filepath.Join(home, ".claude", "skills", "bad", "SKILL.md"), "---\nname: bad\ndescription: d\n- x\n---\n")
 	vars := map[string]string{"HOME": home, "CAIRN_DIR": filepath.Join(home, ".cairn"), "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "ok"}]}`)}
 	stdin := `{"id":"s","type":"get_state"}` + "\n"
 	r := invoke(t, vars, &stdin, "--provider", "faux", "--no-session", "--mode", "rpc")
 	for _, want := range []string{`skill "review" of ~/.claude/skills`, "is hidden by the one of ~/.cairn/skills",
-		"skipped: front matter: line 3"} {
+		"skipped: front matter: line 3: did not find expected key"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}

@@ -49,6 +49,10 @@ type Skill struct {
 	// ModelHidden is disable-model-invocation: the skill is left out of
 	// the system prompt and runs only by /skill:name.
 	ModelHidden bool
+	// AllowedTools is the front matter's allowed-tools, as written
+	// ("Bash(git add:*)", "Read"): Claude Code's tools the skill expects to
+	// use. cairn lists them (cairn skills) and does not yet grant them.
+	AllowedTools []string
 
 	// real is Path with its links followed: the same file found twice
 	// (through a link, or two roots) is one skill.
@@ -252,15 +256,15 @@ func Read(path string) (*Skill, []Problem) {
 	warnf := func(format string, args ...any) {
 		warn = append(warn, Problem{Path: path, Err: fmt.Errorf(format, args...)})
 	}
-	name, err := doc.String("name")
-	if err != nil {
-		return skip(err)
+	// As pi: a description that is not a YAML string (a number, a list) is
+	// no description, and a name that is not one is the directory's.
+	var name, desc string
+	if f, ok := doc.Get("name"); ok && f.Value.IsString() {
+		name = strings.TrimSpace(f.Value.Str)
 	}
-	desc, err := doc.String("description")
-	if err != nil {
-		return skip(err)
+	if f, ok := doc.Get("description"); ok && f.Value.IsString() {
+		desc = strings.TrimSpace(f.Value.Str)
 	}
-	desc = strings.TrimSpace(desc)
 	if desc == "" {
 		return skip(errors.New("description is required: say what the skill does and when to use it"))
 	}
@@ -271,13 +275,20 @@ func Read(path string) (*Skill, []Problem) {
 	if name == "" {
 		name = filepath.Base(dir)
 	}
-	if name == "" || strings.ContainsFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '/' }) {
-		return skip(fmt.Errorf("name %q cannot be a /skill: command (no spaces, slashes or control characters)", name))
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return skip(fmt.Errorf("name %q holds control characters", name))
 	}
 	for _, msg := range nameProblems(name) {
 		warnf("%s", msg)
 	}
+	if strings.ContainsFunc(name, unicode.IsSpace) {
+		warnf("name %q has spaces: the model can use the skill, but /skill:%s cannot run it", name, name)
+	}
 	hidden, err := doc.Bool("disable-model-invocation")
+	if err != nil {
+		warnf("%v", err)
+	}
+	allowed, err := allowedTools(doc)
 	if err != nil {
 		warnf("%v", err)
 	}
@@ -285,15 +296,44 @@ func Read(path string) (*Skill, []Problem) {
 		warn = append(warn, Problem{Path: path, Note: true,
 			Err: fmt.Errorf("line %d: key %q is not part of the Agent Skills format; cairn does not use it", f.Line, f.Key)})
 	}
-	return &Skill{Name: name, Description: desc, Path: path, Dir: dir, ModelHidden: hidden}, warn
+	return &Skill{Name: name, Description: desc, Path: path, Dir: dir, ModelHidden: hidden, AllowedTools: allowed}, warn
 }
 
 // knownKeys are the front matter keys of the Agent Skills format, and
 // those Claude Code adds, which cairn accepts without a warning.
 var knownKeys = []string{
 	"name", "description", "license", "compatibility", "metadata", "allowed-tools", "disable-model-invocation",
-	// Claude Code's.
-	"argument-hint", "model", "user-invocable", "when_to_use", "version",
+	// Claude Code's (its skill front matter reference).
+	"argument-hint", "arguments", "model", "effort", "user-invocable", "when_to_use", "version", "context", "agent",
+	"hooks", "paths", "shell",
+}
+
+// allowedTools reads allowed-tools: a YAML list, or names separated by
+// commas or spaces ("Read, Grep", "Bash(git add:*) Read"), a space inside
+// parentheses being part of the name.
+func allowedTools(doc frontmatter.Doc) ([]string, error) {
+	items, err := doc.List("allowed-tools")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, it := range items {
+		depth, start := 0, 0
+		for i, r := range it + " " {
+			switch {
+			case r == '(':
+				depth++
+			case r == ')' && depth > 0:
+				depth--
+			case r == ' ' && depth == 0:
+				if w := strings.TrimSpace(it[start:i]); w != "" {
+					out = append(out, w)
+				}
+				start = i + 1
+			}
+		}
+	}
+	return out, nil
 }
 
 // nameProblems lists what the Agent Skills format says is wrong with name.
