@@ -149,3 +149,60 @@ func FuzzParseDefinition(f *testing.F) {
 		}
 	})
 }
+
+// TestLoadFindsSubdirectories: definitions in sub-directories are found, as
+// Claude Code finds them (testdata/voltagent keeps its agents in category
+// directories, copied from VoltAgent/awesome-claude-code-subagents, MIT);
+// a category's README.md is reported, not silently dropped; Claude Code's
+// WebFetch is cairn's web_fetch and WebSearch, which cairn lacks, is said.
+func TestLoadFindsSubdirectories(t *testing.T) {
+	defs, problems := Load([]string{filepath.Join("testdata", "voltagent")})
+	var names []string
+	for _, d := range defs {
+		names = append(names, d.Name)
+	}
+	if !slices.Equal(names, []string{"code-reviewer", "search-specialist"}) {
+		t.Fatalf("names %q, problems %v", names, problems)
+	}
+	if !slices.Equal(defs[1].Tools, []string{"read", "grep", "find", "web_fetch", "WebSearch"}) {
+		t.Errorf("search-specialist tools %q", defs[1].Tools)
+	}
+	var said []string
+	for _, p := range problems {
+		said = append(said, p.Error())
+	}
+	all := strings.Join(said, "\n")
+	for _, want := range []string{"1 Markdown file(s) without front matter are not agents: 04-quality-security/README.md",
+		"search-specialist.md: tools cairn has no equivalent of: WebSearch"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("problems lack %q:\n%s", want, all)
+		}
+	}
+}
+
+// TestClaudeCodeNamesAndDisallowed: Claude Code's tool names map to
+// cairn's, disallowedTools is read (a Bash(...) pattern takes the whole
+// tool), and a name with "." is accepted.
+func TestClaudeCodeNamesAndDisallowed(t *testing.T) {
+	d, _, err := parseDefinition("/x/a.md", "---\nname: db.migrator\ndescription: d\n"+
+		"tools: [TodoWrite, BashOutput, KillShell, Bash, Read, Agent]\ndisallowedTools: Bash(rm:*), write\n---\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"todo_write", "bash_output", "kill_shell", "bash", "read", ToolName}; !slices.Equal(d.Tools, want) {
+		t.Errorf("tools %q, want %q", d.Tools, want)
+	}
+	if !slices.Equal(d.Disallowed, []string{"bash", "write"}) {
+		t.Errorf("disallowed %q", d.Disallowed)
+	}
+	for name, keep := range map[string]bool{"read": true, "bash": false, "write": false, "todo_write": true, ToolName: false} {
+		if d.keeps(name) != keep {
+			t.Errorf("keeps(%s) = %v", name, !keep)
+		}
+	}
+	for _, bad := range []string{".", "..", "a b", "a/b"} {
+		if validName(bad) {
+			t.Errorf("%q accepted as a name", bad)
+		}
+	}
+}
