@@ -255,11 +255,11 @@ var claudeTools = map[string]string{"read": "read", "grep": "grep", "glob": "fin
 	"edit": "edit", "multiedit": "edit", "write": "write", "task": ToolName, "agent": ToolName,
 	"todowrite": "todo_write", "bashoutput": "bash_output", "taskoutput": "bash_output",
 	"killshell": "kill_shell", "killbash": "kill_shell", "taskstop": "kill_shell",
-	"webfetch": "web_fetch", "exitplanmode": "exit_plan_mode"}
+	"exitplanmode": "exit_plan_mode"}
 
 // claudeOnly are Claude Code's tools cairn has no equivalent of: a
 // definition that lists one is told so.
-var claudeOnly = []string{"websearch", "notebookedit", "notebookread", "askuserquestion", "skill", "slashcommand",
+var claudeOnly = []string{"webfetch", "websearch", "notebookedit", "notebookread", "askuserquestion", "skill", "slashcommand",
 	"enterplanmode", "lsp"}
 
 // toolName is the cairn name of a definition's tool name; names it does

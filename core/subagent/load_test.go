@@ -154,7 +154,7 @@ func FuzzParseDefinition(f *testing.F) {
 // Claude Code finds them (testdata/voltagent keeps its agents in category
 // directories, copied from VoltAgent/awesome-claude-code-subagents, MIT);
 // a category's README.md is reported, not silently dropped; Claude Code's
-// WebFetch is cairn's web_fetch and WebSearch, which cairn lacks, is said.
+// WebFetch and WebSearch, which cairn lacks, are said.
 func TestLoadFindsSubdirectories(t *testing.T) {
 	defs, problems := Load([]string{filepath.Join("testdata", "voltagent")})
 	var names []string
@@ -164,7 +164,7 @@ func TestLoadFindsSubdirectories(t *testing.T) {
 	if !slices.Equal(names, []string{"code-reviewer", "search-specialist"}) {
 		t.Fatalf("names %q, problems %v", names, problems)
 	}
-	if !slices.Equal(defs[1].Tools, []string{"read", "grep", "find", "web_fetch", "WebSearch"}) {
+	if !slices.Equal(defs[1].Tools, []string{"read", "grep", "find", "WebFetch", "WebSearch"}) {
 		t.Errorf("search-specialist tools %q", defs[1].Tools)
 	}
 	var said []string
@@ -173,7 +173,7 @@ func TestLoadFindsSubdirectories(t *testing.T) {
 	}
 	all := strings.Join(said, "\n")
 	for _, want := range []string{"1 Markdown file(s) without front matter are not agents: 04-quality-security/README.md",
-		"search-specialist.md: tools cairn has no equivalent of: WebSearch"} {
+		"search-specialist.md: tools cairn has no equivalent of: WebFetch, WebSearch"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems lack %q:\n%s", want, all)
 		}
