@@ -152,6 +152,7 @@ func Parse(text string) (Doc, error) {
 		return Doc{}, errorf(1, "front matter is larger than %d KiB", MaxSize>>10)
 	}
 	_, body, _ := strings.Cut(rest[end:], "\n")
+	block = printable(block)
 	fields, err := parseYAML(block)
 	if err != nil {
 		if quoted := quoteSpecialValues(block); quoted != block {
@@ -164,6 +165,26 @@ func Parse(text string) (Doc, error) {
 		return Doc{}, err
 	}
 	return Doc{Found: true, Fields: fields, Body: body, BodyLine: bodyLine}, nil
+}
+
+// printable is block with what YAML may not hold raw replaced by U+FFFD,
+// as pi's reader keeps going past it: bytes that are not UTF-8 (Node reads
+// files so), and control characters other than tab and line breaks (C0,
+// DEL, C1 but NEL), which are also not for a terminal or a prompt.
+func printable(block string) string {
+	block = strings.ToValidUTF8(block, "\uFFFD")
+	bad := func(r rune) bool {
+		return r < 0x20 && r != '\t' && r != '\n' || r >= 0x7F && r <= 0x9F && r != 0x85 || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF
+	}
+	if !strings.ContainsFunc(block, bad) {
+		return block
+	}
+	return strings.Map(func(r rune) rune {
+		if bad(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, block)
 }
 
 // yamlLine finds the line number in a go-yaml error message.

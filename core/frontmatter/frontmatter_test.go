@@ -238,3 +238,17 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestParseControlCharacters: raw control characters and bytes that are
+// not UTF-8 do not cost the front matter (pi reads past them); they become
+// U+FFFD. The shape is that of openclaw/skills'
+// skills/hhhh124hhhh/ai-image-prompts-for-eye-catching-marketing-creati-4e43d568/SKILL.md.
+func TestParseControlCharacters(t *testing.T) {
+	d, err := Parse("---\nname: x\ndescription: formula:\u00e2\u0080\u00af A \x1b[31m\xff\n---\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := d.String("description"); s != "formula:\u00e2\uFFFD\u00af A \uFFFD[31m\uFFFD" {
+		t.Errorf("description %q", s)
+	}
+}

@@ -94,3 +94,21 @@ func TestCommandFillsArguments(t *testing.T) {
 		t.Errorf("arguments not appended: %q", got)
 	}
 }
+
+// TestStandaloneMarkdownInRoot: as pi, a Markdown file directly in a root
+// with a description is a skill (named by the front matter, else the
+// root's directory); a README beside the skills is noted, not warned about
+// at every start; deeper Markdown files are not skills.
+func TestStandaloneMarkdownInRoot(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "quick.md"), "---\nname: quick\ndescription: A one-file skill.\n---\nDo it.\n")
+	writeFile(t, filepath.Join(root, "README.md"), "# My skills\n")
+	writeFile(t, filepath.Join(root, "deep", "notes.md"), "---\ndescription: not a skill here\n---\n")
+	set := Load([]Root{{Path: root, Source: SourceUser, Label: "test"}})
+	if got := names(set); !slices.Equal(got, []string{"quick"}) {
+		t.Fatalf("skills %q, problems %v", got, set.Problems)
+	}
+	if len(set.Problems) != 1 || !set.Problems[0].Note || !strings.Contains(set.Problems[0].Error(), "README.md") {
+		t.Errorf("problems %+v", set.Problems)
+	}
+}

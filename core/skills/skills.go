@@ -132,7 +132,8 @@ func Load(roots []Root) Set {
 // search finds the skills under one root: a directory holding SKILL.md is
 // a skill (nothing under it is searched); other directories are searched
 // down to maxDepth, skipping hidden ones and node_modules, following links
-// but never into a directory twice.
+// but never into a directory twice. A Markdown file directly in the root
+// with a description is a skill too (pi's standalone skills).
 func search(r Root) ([]Skill, []Problem) {
 	info, err := os.Stat(r.Path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -212,6 +213,8 @@ func (s *searcher) dir(path, real string, depth int) {
 		}
 		child := filepath.Join(path, name)
 		switch {
+		case depth == 0 && strings.HasSuffix(name, ".md") && !e.IsDir():
+			s.standalone(child)
 		case e.IsDir():
 			s.dir(child, filepath.Join(real, name), depth+1)
 		case e.Type()&fs.ModeSymlink != 0:
@@ -220,6 +223,27 @@ func (s *searcher) dir(path, real string, depth int) {
 			}
 		}
 	}
+}
+
+// standalone reads a Markdown file directly in a root as a skill, as pi
+// does: one with a description is a skill; another (a README) is noted,
+// not warned about.
+func (s *searcher) standalone(path string) {
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		return
+	}
+	sk, problems := Read(path)
+	if sk == nil {
+		for i := range problems {
+			problems[i].Note = true
+			problems[i].Err = fmt.Errorf("not a skill (a Markdown file beside the skills): %w", problems[i].Err)
+		}
+		s.problems = append(s.problems, problems...)
+		return
+	}
+	s.problems = append(s.problems, problems...)
+	sk.Source, sk.Root, sk.real = s.root.Source, s.root.Label, resolved(path)
+	s.skills = append(s.skills, *sk)
 }
 
 // resolved is path with every link followed, or path when that fails.
