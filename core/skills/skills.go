@@ -50,8 +50,8 @@ type Skill struct {
 	// the system prompt and runs only by /skill:name.
 	ModelHidden bool
 	// AllowedTools is the front matter's allowed-tools, as written
-	// ("Bash(git add:*)", "Read"): Claude Code's tools the skill expects to
-	// use. cairn lists them (cairn skills) and does not yet grant them.
+	// ("Bash(git add:*)", "Read"): Claude Code's tools the prompt that runs
+	// the skill may use without asking (see Grant).
 	AllowedTools []string
 
 	// real is Path with its links followed: the same file found twice

@@ -134,6 +134,7 @@ func FuzzParseDefinition(f *testing.F) {
 	f.Add("---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\nmodel: sonnet\n---\nbody")
 	f.Add("---\nname: a\ndescription: d\ntools:\n  - read\n  - bash\nthinking: low\n---\n")
 	f.Add("---\n---\n")
+	f.Add("---\nname: db.check\ndescription: d\ndisallowedTools: [Write, Bash(rm:*)]\nhooks:\n  Stop: [{hooks: [{type: command}]}]\n---\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		d, _, err := parseDefinition("f.md", text)
 		if err != nil {
@@ -142,9 +143,14 @@ func FuzzParseDefinition(f *testing.F) {
 		if !validName(d.Name) || strings.TrimSpace(d.Description) == "" {
 			t.Fatalf("accepted %+v", d)
 		}
-		for _, tool := range d.Tools {
+		for _, tool := range append(slices.Clone(d.Tools), d.Disallowed...) {
 			if tool == "" {
 				t.Fatalf("empty tool name from %q", text)
+			}
+		}
+		for _, tool := range d.Disallowed {
+			if d.keeps(tool) {
+				t.Fatalf("keeps disallowed %q", tool)
 			}
 		}
 	})
