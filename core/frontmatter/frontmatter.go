@@ -43,6 +43,21 @@ type Error struct {
 	Line int
 	// Msg says what is wrong and, where it helps, what would be right.
 	Msg string
+	// notClosed marks ErrNotClosed.
+	notClosed bool
+}
+
+// ErrNotClosed is what an Error for a front matter opened and never closed
+// wraps: a reader for which "---" may just be a Markdown rule (a prompt
+// template) can take such a file as all body.
+var ErrNotClosed = errors.New("front matter not closed")
+
+// Unwrap returns ErrNotClosed for a front matter that is not closed.
+func (e *Error) Unwrap() error {
+	if e.notClosed {
+		return ErrNotClosed
+	}
+	return nil
 }
 
 // Error returns "line N: what is wrong".
@@ -141,7 +156,9 @@ func Parse(text string) (Doc, error) {
 		if len(rest) > MaxSize {
 			return Doc{}, errorf(1, "front matter is larger than %d KiB", MaxSize>>10)
 		}
-		return Doc{}, errorf(1, `front matter opened here is not closed by a "---" line`)
+		e := errorf(1, `front matter opened here is not closed by a "---" line`)
+		e.notClosed = true
+		return Doc{}, e
 	}
 	block, bodyLine := "", 3
 	if end > 0 {
