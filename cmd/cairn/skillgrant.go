@@ -19,6 +19,9 @@ import (
 func skillGrantInterceptor(set skills.Set, gate *approval.Gate, tell func(string)) agent.Interceptor {
 	return agent.Interceptor{
 		Name: "skill allowed-tools",
+		// A subagent's prompt is the model's words: it neither grants
+		// nor clears the person's grant.
+		NotForChildren: true,
 		Input: func(context.Context, agent.InputEvent) (agent.InputResult, error) {
 			gate.ClearTurn()
 			return agent.InputResult{}, nil

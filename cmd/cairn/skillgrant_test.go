@@ -43,6 +43,9 @@ func TestSkillGrantForOnePrompt(t *testing.T) {
 	}
 	var told []string
 	ic := skillGrantInterceptor(set, gate, func(s string) { told = append(told, s) })
+	if !ic.NotForChildren {
+		t.Error("a subagent's prompt (the model's words) could grant the skill's tools")
+	}
 	ctx := context.Background()
 	args, _ := json.Marshal(map[string]string{"command": "git add -A"})
 	call := core.ToolCall{ID: "1", Name: "bash", Arguments: args}
