@@ -21,6 +21,7 @@ require (
 	github.com/sahilm/fuzzy v0.1.3
 	github.com/yuin/goldmark v1.7.8
 	go.uber.org/goleak v1.3.0
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.47.0
 	golang.org/x/net v0.39.0
 	golang.org/x/sys v0.49.0

@@ -68,7 +68,10 @@ func loadTemplatePath(path string) (prompts.Templates, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--prompt-template: %w", err)
 	}
-	tm := prompts.Parse(name, string(b))
+	tm, err := prompts.Parse(name, string(b))
+	if err != nil {
+		return nil, fmt.Errorf("--prompt-template %s: %w", path, err)
+	}
 	tm.Path, tm.Scope = path, prompts.ScopeUser
 	return prompts.Templates{tm}, nil
 }

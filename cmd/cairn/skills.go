@@ -141,6 +141,18 @@ func printSkills(streams IOStreams, set skills.Set) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", printable(name), printable(sk.Root), printable(oneLine(sk.Description, 70)), printable(sk.Path))
 	}
 	tw.Flush()
+	var granting []string
+	for _, sk := range set.Skills {
+		if len(sk.AllowedTools) > 0 {
+			granting = append(granting, fmt.Sprintf("  %s: %s", sk.Name, strings.Join(sk.AllowedTools, ", ")))
+		}
+	}
+	if len(granting) > 0 {
+		fmt.Fprintln(out, "\nallowed-tools (usable without asking by the prompt that runs the skill; see docs/skills.md):")
+		for _, g := range granting {
+			fmt.Fprintln(out, printable(g))
+		}
+	}
 	if len(set.Hidden) > 0 {
 		fmt.Fprintln(out, "\nHidden (a skill found earlier has the name):")
 		for _, h := range set.Hidden {

@@ -98,7 +98,7 @@ func TestSkillsCommand(t *testing.T) {
 	t.Chdir(project)
 	writeFile(t, filepath.Join(home, ".cairn", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Mine.\n---\nb\n")
 	writeFile(t, filepath.Join(project, ".claude", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: The project's.\n---\nb\n")
-	writeFile(t, filepath.Join(project, ".claude", "skills", "lint", "SKILL.md"), "---\nname: lint\ndescription: Lints.\n---\nb\n")
+	writeFile(t, filepath.Join(project, ".claude", "skills", "lint", "SKILL.md"), "---\nname: lint\ndescription: Lints.\nallowed-tools: Bash(npm run lint:*), Read\n---\nb\n")
 	writeFile(t, filepath.Join(home, ".pi", "agent", "skills", "bad", "SKILL.md"), "---\nname: bad\n---\n")
 	vars := map[string]string{"HOME": home, "CAIRN_DIR": filepath.Join(home, ".cairn")}
 
@@ -108,7 +108,8 @@ func TestSkillsCommand(t *testing.T) {
 	}
 	r = invoke(t, vars, nil, "skills", "--trust-project")
 	for _, want := range []string{"NAME", "review", "~/.cairn/skills", "Mine.", "lint", ".claude/skills", "Lints.",
-		"Hidden", `skill "review" of .claude/skills`, "Problems:", "description is required"} {
+		"Hidden", `skill "review" of .claude/skills`, "Problems:", "description is required",
+		"allowed-tools (usable without asking by the prompt that runs the skill", "lint: Bash(npm run lint:*), Read"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("cairn skills lacks %q:\n%s", want, r.stdout)
 		}
@@ -125,12 +126,12 @@ func TestHiddenSkillIsSaidAtStart(t *testing.T) {
 	t.Chdir(project)
 	writeFile(t, filepath.Join(home, ".cairn", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Mine.\n---\nb\n")
 	writeFile(t, filepath.Join(home, ".claude", "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Claude's.\n---\nb\n")
-	writeFile(t, filepath.Join(home, ".claude", "skills", "bad", "SKILL.md"), "---\nname: bad\ndescription: [x\n---\n")
+	writeFile(t, filepath.Join(home, ".claude", "skills", "bad", "SKILL.md"), "---\nname: bad\ndescription: d\n- x\n---\n")
 	vars := map[string]string{"HOME": home, "CAIRN_DIR": filepath.Join(home, ".cairn"), "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "ok"}]}`)}
 	stdin := `{"id":"s","type":"get_state"}` + "\n"
 	r := invoke(t, vars, &stdin, "--provider", "faux", "--no-session", "--mode", "rpc")
 	for _, want := range []string{`skill "review" of ~/.claude/skills`, "is hidden by the one of ~/.cairn/skills",
-		"skipped: front matter: line 3"} {
+		"skipped: front matter: line 3: did not find expected key"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}

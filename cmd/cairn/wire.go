@@ -260,6 +260,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	hooks := loadHooks(streams, env, cwd, trusted.trusted(), eff.ShellPath)
 	cfg.Interceptors = append(permissionInterceptor(claudePerms, cwd, env.lookup("HOME")),
 		hookInterceptors(hooks, gate.Mode, func(text string) { sess.Notify(core.NotifyInfo, text) })...)
+	cfg.Interceptors = append(cfg.Interceptors, skillGrantInterceptor(skillSet, gate,
+		func(text string) { sess.Notify(core.NotifyInfo, text) }))
 	if file == nil {
 		// --no-session: kept in memory, and begun as a file would be, so
 		// get_entries and get_tree show what pi's show.

@@ -35,7 +35,8 @@ func CallerOf(ctx context.Context) (Caller, bool) {
 // the same providers, clocks, retry and compaction settings, answer
 // length limit, approver and tools as s, at its current model and
 // thinking level and system prompt, with no history and no conversation
-// of its own (kept in memory). The caller narrows it: a view of Toolset,
+// of its own (kept in memory), and the interceptors but those marked
+// NotForChildren. The caller narrows it: a view of Toolset,
 // an Approver that asks through s, its own prompt and conversation; it
 // must never widen it.
 func (s *Session) ChildConfig() Config {
@@ -48,6 +49,12 @@ func (s *Session) ChildConfig() Config {
 	cfg.History, cfg.EntryIDs = nil, nil
 	cfg.Conversations, cfg.Store = nil, nil
 	cfg.Processes = nil
+	cfg.Interceptors = nil
+	for _, ic := range s.cfg.Interceptors {
+		if !ic.NotForChildren {
+			cfg.Interceptors = append(cfg.Interceptors, ic)
+		}
+	}
 	return cfg
 }
 

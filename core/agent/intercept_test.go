@@ -448,3 +448,20 @@ func TestUserBashFailureBlocks(t *testing.T) {
 		t.Errorf("result %+v", r)
 	}
 }
+
+// TestChildConfigLeavesOutNotForChildren: a child session gets the
+// parent's interceptors (hooks) but those that watch the person's own
+// prompts, which a child's prompt, the model's words, must not pass for.
+func TestChildConfigLeavesOutNotForChildren(t *testing.T) {
+	f := newFixture(t, Config{Interceptors: []Interceptor{{Name: "hook"}, {Name: "skill grant", NotForChildren: true}}})
+	var names []string
+	for _, ic := range f.s.ChildConfig().Interceptors {
+		names = append(names, ic.Name)
+	}
+	if len(names) != 1 || names[0] != "hook" {
+		t.Errorf("child interceptors %q, want [hook]", names)
+	}
+	if len(f.s.cfg.Interceptors) != 2 {
+		t.Errorf("the parent lost interceptors: %d", len(f.s.cfg.Interceptors))
+	}
+}

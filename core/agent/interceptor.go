@@ -39,6 +39,10 @@ type Interceptor struct {
 	Name string
 	// Timeout bounds each handler call; zero means DefaultInterceptTimeout.
 	Timeout time.Duration
+	// NotForChildren keeps the interceptor out of child sessions
+	// (ChildConfig): it watches the person's own prompts, which a child's,
+	// written by the model, must never pass for.
+	NotForChildren bool
 
 	// SessionStart is called before the first prompt of a conversation
 	// (pi's session_start, Claude Code's SessionStart); the text it adds

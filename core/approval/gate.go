@@ -107,6 +107,9 @@ type Gate struct {
 	exits   map[string]Mode
 	session ruleSet
 	always  ruleSet
+	// turn is the turn grant (GrantTurn), turnFrom who made it.
+	turn     ruleSet
+	turnFrom string
 	// deniedTools are the session's refusals a host made with a button
 	// of its own (DenyTool).
 	deniedTools map[string]bool
@@ -259,7 +262,7 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		return Decision{Allow: true, By: ByMode}
 	}
 	g.mu.Lock()
-	session, always := g.session, g.always
+	session, always, turn, turnFrom := g.session, g.always, g.turn, g.turnFrom
 	denied := g.deniedTools[name]
 	g.mu.Unlock()
 	switch {
@@ -279,6 +282,8 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 		return Decision{Allow: true, By: ByInterceptor, Reason: verdict.From}
 	case session.covers(name, cat, subject):
 		return Decision{Allow: true, By: ByRule, Scope: ScopeSession}
+	case turn != nil && turnGrantApplies(ctx) && turn.covers(name, cat, subject):
+		return Decision{Allow: true, By: ByRule, Scope: ScopeOnce, Reason: "allowed by " + turnFrom + " for this prompt"}
 	case always.covers(name, cat, subject):
 		return Decision{Allow: true, By: ByRule, Scope: ScopeAlways}
 	case ctx.Err() != nil:

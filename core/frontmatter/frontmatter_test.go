@@ -113,29 +113,78 @@ func TestParseErrors(t *testing.T) {
 		{"---\nname: x\n", `line 1: front matter opened here is not closed by a "---" line`},
 		{"---\nname: x", `line 1: front matter opened here is not closed by a "---" line`},
 		{"---", `line 1: front matter opened here is not closed by a "---" line`},
-		{"---\nname: x\nname: y\n---\n", `line 3: key "name" is already set on line 2`},
-		{"---\njust words\n---\n", `line 2: expected "key: value", found "just words"`},
-		{"---\n  indented: x\n---\n", "line 2: indented line belongs to no key"},
-		{"---\nd: \"open\n---\n", "line 2: the quote \" is not closed on this line"},
-		{"---\nd: \"bad \\q\"\n---\n", `line 2: unknown escape \q`},
-		{"---\nd: [a, b\n---\n", `line 2: flow list is not closed by "]"`},
-		{"---\nd: {a: b}\n---\n", "line 2: flow maps"},
-		{"---\nd: &anchor x\n---\n", "line 2: anchors, aliases, tags"},
-		{"---\nd:\n  - a\n  b: c\n---\n", `line 4: expected a list item`},
-		{"---\nd:\n  - [a]\n---\n", `line 3: only strings are supported here`},
-		{"---\nd:\n  a: b\n    c: d\n---\n", "line 4: only one level of nested keys"},
-		{"---\nd:\n\t- a\n---\n", "line 3: tabs cannot indent a value"},
-		{"---\nbad key: x\n---\n", `line 2: key "bad key"`},
-		{"---\nd: |x\n  a\n---\n", `line 2: block scalar "|x"`},
-		{"---\nd: >\n    a\n  b\n---\n", "line 4: line is indented less"},
-		{"---\nd: 'x' y\n---\n", `line 2: unexpected "y" after the closing quote`},
+		{"---\nname: x\nname: y\n---\n", `line 3: key "name" is given twice (first on line 2)`},
+		{"---\nm:\n  a: 1\n  a: 2\n---\n", `line 4: key "a" is given twice (first on line 3)`},
+		{"---\njust words\n---\n", `line 2: front matter is not "key: value" lines: it is the text "just words"`},
+		{"---\n- a\n---\n", `line 2: front matter is not "key: value" lines: it is a list`},
+		{"---\nd: \"bad \\q\"\n---\n", "found unknown escape character"},
+		{"---\nd:\n\t- a\n---\n", "line 3: found character that cannot start any token"},
+		{"---\nd:\n  - *nothing\n---\n", "unknown anchor 'nothing'"},
+		{"---\na: 1\n...\nb: 2\n---\n", "line 3: did not find expected <document start>"},
 		{"---\n" + strings.Repeat("k: v\n", MaxSize/5+1) + "---\n", "line 1: front matter is larger than 64 KiB"},
+		{"---\nm:\n k: " + strings.Repeat("[", MaxDepth+2) + strings.Repeat("]", MaxDepth+2) + "\n---\n", "line 3: front matter nests more than 64 levels deep"},
+		{"---\nm:\n a: &a [x, x, x, x, x, x, x, x, x, x]\n b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n" +
+			" c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n d: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n---\n",
+			"front matter expands to more than 10000 values"},
 	} {
 		_, err := Parse(c.text)
 		var fe *Error
-		if err == nil || !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), c.want) {
-			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		if err == nil || !errors.As(err, &fe) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", clip(c.text), err, c.want)
 		}
+	}
+}
+
+// TestParseYAMLShapes: what the old reader refused and YAML (and pi and
+// Claude Code) read: flow maps, deep nesting, flow lists in nested keys,
+// keys with spaces, anchors, multi-line plain scalars, typed scalars.
+func TestParseYAMLShapes(t *testing.T) {
+	d, err := Parse("---\n" +
+		"metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"gh\", jq]}, \"emoji\": \"x\"}}\n" + // 2
+		"deep:\n  a:\n    b:\n      c: [1, 2]\n" + // 3-6
+		"key with spaces: v\n" + // 7
+		"description: first line\n  second line\n" + // 8-9
+		"base: &b {k: v}\nref: *b\n" + // 10-11
+		"n: 12\nf: 1.5\nq: '12'\nyes: yes\nt: True\nunder: 1_000\ndate: 2024-01-02\nnull: ~\n" + // 12-19
+		"---\nbody")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := d.Map("metadata")
+	if err != nil || len(m) != 1 || m[0].Key != "openclaw" || m[0].Line != 2 {
+		t.Fatalf("metadata %+v %v", m, err)
+	}
+	bins := m[0].Value.Entries[0].Value.Entries[0].Value
+	if bins.Kind != List || len(bins.Items) != 2 || bins.Items[1].Str != "jq" {
+		t.Errorf("bins %+v", bins)
+	}
+	deep, _ := d.Map("deep")
+	if c := deep[0].Value.Entries[0].Value.Entries[0]; c.Key != "c" || c.Line != 6 || len(c.Value.Items) != 2 {
+		t.Errorf("deep %+v", c)
+	}
+	if s, _ := d.String("key with spaces"); s != "v" {
+		t.Errorf("key with spaces: %q", s)
+	}
+	if s, _ := d.String("description"); s != "first line second line" {
+		t.Errorf("multi-line plain: %q", s)
+	}
+	if r, _ := d.Map("ref"); len(r) != 1 || r[0].Key != "k" {
+		t.Errorf("alias %+v", r)
+	}
+	for key, tag := range map[string]string{"n": "!!int", "f": "!!float", "q": "!!str", "yes": "!!str", "t": "!!bool",
+		"under": "!!str", "date": "!!str", "description": "!!str"} {
+		if f, _ := d.Get(key); f.Value.Tag != tag || f.Value.IsString() != (tag == "!!str") {
+			t.Errorf("%s: tag %q, want %q", key, f.Value.Tag, tag)
+		}
+	}
+	if f, _ := d.Get("null"); f.Value.Kind != Null {
+		t.Errorf("~ is %+v", f.Value)
+	}
+	if b, err := d.Bool("t"); !b || err != nil {
+		t.Errorf("True: %v %v", b, err)
+	}
+	if d.Body != "body" || d.BodyLine != 21 {
+		t.Errorf("body %q line %d", d.Body, d.BodyLine)
 	}
 }
 
@@ -158,12 +207,14 @@ func FuzzParse(f *testing.F) {
 	f.Add("---\nname: x\ndescription: \"a\\u00e9\"\ntools: [a, 'b']\nl:\n  - x\nm:\n  k: v\nb: |\n  t\n---\nbody")
 	f.Add("---\nd: >+\n  a\n\n  b\n\n---\n")
 	f.Add("---\r\nk: 'it''s'\r\n...\r\n")
+	f.Add("---\nmetadata: {\"openclaw\": {\"bins\": [\"a\"]}}\nx: &a [1]\ny: *a\n? [k]\n: v\n---\n")
+	f.Add("---\ndescription: Use when: asked\nhooks:\n  Stop:\n    - hooks: [{type: command}]\n---\nb")
 	f.Fuzz(func(t *testing.T, text string) {
 		d, err := Parse(text)
 		if err != nil {
 			var fe *Error
-			if !errors.As(err, &fe) || fe.Line < 1 {
-				t.Fatalf("error without a line: %v", err)
+			if !errors.As(err, &fe) || fe.Line < 0 || fe.Msg == "" {
+				t.Fatalf("not an Error: %v", err)
 			}
 			return
 		}
@@ -181,8 +232,23 @@ func FuzzParse(f *testing.F) {
 			_, _ = d.Bool(fl.Key)
 			_, _ = d.Map(fl.Key)
 		}
-		if !strings.HasSuffix(strings.ReplaceAll(strings.TrimPrefix(text, "\uFEFF"), "\r\n", "\n"), d.Body) {
+		norm := strings.ReplaceAll(strings.ReplaceAll(strings.TrimPrefix(text, "\uFEFF"), "\r\n", "\n"), "\r", "\n")
+		if !strings.HasSuffix(norm, d.Body) {
 			t.Fatalf("body %q is not the end of the text", d.Body)
 		}
 	})
+}
+
+// TestParseControlCharacters: raw control characters and bytes that are
+// not UTF-8 do not cost the front matter (pi reads past them); they become
+// U+FFFD. The shape is that of openclaw/skills'
+// skills/hhhh124hhhh/ai-image-prompts-for-eye-catching-marketing-creati-4e43d568/SKILL.md.
+func TestParseControlCharacters(t *testing.T) {
+	d, err := Parse("---\nname: x\ndescription: formula:\u00e2\u0080\u00af A \x1b[31m\xff\n---\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := d.String("description"); s != "formula:\u00e2\uFFFD\u00af A \uFFFD[31m\uFFFD" {
+		t.Errorf("description %q", s)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cairn-dev/cairn/core/frontmatter"
 	"github.com/cairn-dev/cairn/core/regfile"
 )
 
@@ -113,7 +114,11 @@ func LoadDir(dir string, scope Scope) (Templates, []error) {
 			errs = append(errs, fmt.Errorf("prompt template %s skipped: %w", path, err))
 			continue
 		}
-		t := Parse(name, string(b))
+		t, err := Parse(name, string(b))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("prompt template %s skipped: %w", path, err))
+			continue
+		}
 		t.Path, t.Scope = path, scope
 		out = append(out, t)
 	}
@@ -125,30 +130,27 @@ func LoadDir(dir string, scope Scope) (Templates, []error) {
 // has no description.
 const maxDescription = 60
 
-// Parse reads a template's text: an optional front matter between "---"
-// lines (description, argument-hint), then the body.
-func Parse(name, text string) Template {
+// Parse reads a template's text: an optional YAML front matter between
+// "---" lines (description, argument-hint; read as skills' is, see
+// core/frontmatter), then the body. A front matter that cannot be read is
+// an error, and the template is not used (as pi does); an opening "---"
+// that is never closed is a Markdown rule, and all of the text is body.
+func Parse(name, text string) (Template, error) {
 	t := Template{Name: name}
-	body := strings.ReplaceAll(text, "\r\n", "\n")
-	if rest, ok := strings.CutPrefix(body, "---\n"); ok {
-		if front, after, ok := cutFrontMatter(rest); ok {
-			for _, l := range strings.Split(front, "\n") {
-				key, value, ok := strings.Cut(l, ":")
-				if !ok {
-					continue
-				}
-				value = unquote(strings.TrimSpace(value))
-				switch strings.TrimSpace(key) {
-				case "description":
-					t.Description = value
-				case "argument-hint":
-					t.ArgumentHint = value
-				}
-			}
-			body = after
-		}
+	doc, err := frontmatter.Parse(text)
+	switch {
+	case errors.Is(err, frontmatter.ErrNotClosed):
+		doc = frontmatter.Doc{Body: strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")}
+	case err != nil:
+		return t, fmt.Errorf("front matter: %w", err)
 	}
-	t.Body = strings.TrimSpace(body)
+	if f, ok := doc.Get("description"); ok && f.Value.IsString() {
+		t.Description = strings.TrimSpace(f.Value.Str)
+	}
+	if f, ok := doc.Get("argument-hint"); ok && f.Value.IsString() {
+		t.ArgumentHint = strings.TrimSpace(f.Value.Str)
+	}
+	t.Body = strings.TrimSpace(doc.Body)
 	if t.Description == "" {
 		for _, l := range strings.Split(t.Body, "\n") {
 			if l = strings.TrimSpace(l); l != "" {
@@ -157,28 +159,7 @@ func Parse(name, text string) Template {
 			}
 		}
 	}
-	return t
-}
-
-// cutFrontMatter splits what follows the opening "---" at the closing one.
-func cutFrontMatter(rest string) (front, body string, ok bool) {
-	if after, ok := strings.CutPrefix(rest, "---\n"); ok {
-		return "", after, true
-	}
-	if front, body, ok = strings.Cut(rest, "\n---\n"); ok {
-		return front, body, true
-	}
-	if front, ok = strings.CutSuffix(rest, "\n---"); ok {
-		return front, "", true
-	}
-	return "", "", false
-}
-
-func unquote(s string) string {
-	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
-		return s[1 : len(s)-1]
-	}
-	return s
+	return t, nil
 }
 
 func clip(s string, n int) string {

@@ -57,19 +57,41 @@ func TestFill(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	tmpl := Parse("review", "---\r\ndescription: \"Review staged changes\"\r\nargument-hint: \"[focus]\"\r\n---\r\nReview. Focus on ${1:-correctness}.\r\n")
-	if tmpl.Description != "Review staged changes" || tmpl.ArgumentHint != "[focus]" || tmpl.Body != "Review. Focus on ${1:-correctness}." {
-		t.Errorf("front matter: %+v", tmpl)
+	tmpl, err := Parse("review", "---\r\ndescription: \"Review staged changes\"\r\nargument-hint: \"[focus]\"\r\n---\r\nReview. Focus on ${1:-correctness}.\r\n")
+	if err != nil || tmpl.Description != "Review staged changes" || tmpl.ArgumentHint != "[focus]" || tmpl.Body != "Review. Focus on ${1:-correctness}." {
+		t.Errorf("front matter: %+v, %v", tmpl, err)
 	}
 	long := strings.Repeat("x", 70)
 	for body, want := range map[string]string{
 		"\n\n# Explain this\nmore":  "Explain this",
 		long:                        strings.Repeat("x", 60) + "…",
 		"---\n---\nno front matter": "no front matter",
+		// YAML the old line reader could not read: a folded description.
+		"---\ndescription: >\n  Review the\n  change\n---\nbody": "Review the change",
+		// A description that is not a string is none, as in pi.
+		"---\ndescription: 42\n---\nThe body": "The body",
+		// An opening rule never closed is Markdown, all body.
+		"---\n# Title\n": "---",
 	} {
-		if got := Parse("t", body).Description; got != want {
-			t.Errorf("description of %q = %q, want %q", body, got, want)
+		got, err := Parse("t", body)
+		if err != nil || got.Description != want {
+			t.Errorf("description of %q = %q, %v; want %q", body, got.Description, err, want)
 		}
+	}
+	if _, err := Parse("t", "---\ndescription: d\n- x\n---\nbody"); err == nil || !strings.Contains(err.Error(), "front matter: line 2") {
+		t.Errorf("bad YAML: %v", err)
+	}
+}
+
+// TestLoadSkipsBadFrontMatter: a template whose front matter YAML cannot
+// read is skipped and said, as pi does; the others load.
+func TestLoadSkipsBadFrontMatter(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "good.md", "---\ndescription: Good\n---\nok")
+	write(t, dir, "bad.md", "---\ndescription: d\n- x\n---\nbody")
+	ts, errs := LoadDir(dir, ScopeUser)
+	if len(ts) != 1 || ts[0].Name != "good" || len(errs) != 1 || !strings.Contains(errs[0].Error(), "bad.md skipped: front matter: line 2") {
+		t.Errorf("templates %+v, errors %v", ts, errs)
 	}
 }
 
@@ -135,4 +157,22 @@ func write(t *testing.T, dir, name, text string) {
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("---\ndescription: d\nargument-hint: '[x]'\n---\nbody $1")
+	f.Add("---\n# rule\n")
+	f.Add("plain text")
+	f.Fuzz(func(t *testing.T, text string) {
+		tm, err := Parse("t", text)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "front matter: ") {
+				t.Fatalf("error %v", err)
+			}
+			return
+		}
+		if tm.Body != strings.TrimSpace(tm.Body) {
+			t.Fatalf("body not trimmed: %q", tm.Body)
+		}
+	})
 }

@@ -12,4 +12,8 @@
 // .claude/skills, .pi/skills, .agents/skills). Where two have one name,
 // the first found wins and the other is listed as hidden. A skill that
 // cannot be used is reported as a Problem, never dropped in silence.
+//
+// Which files are skills follows pi 0.87.1's rules (see Read). A skill's
+// Claude Code allowed-tools become approval rules (Skill.Grant) that the
+// prompt running it may use without asking.
 package skills

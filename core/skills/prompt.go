@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/cairn-dev/cairn/core/frontmatter"
@@ -45,8 +47,12 @@ func escapeXML(s string) string { return xmlEscaper.Replace(s) }
 const CommandPrefix = "skill:"
 
 // Command is the message /skill:name sends: the skill's body, read now,
-// in a <skill> block that names its file and directory, followed by args
-// (the words after the command) when there are any.
+// in a <skill> block that names its file and directory (pi's form),
+// followed by args (the words after the command) when there are any and
+// the body does not place them itself. In the body, as Claude Code fills
+// them in: $ARGUMENTS is args, $ARGUMENTS[N] the Nth argument from 0
+// (quotes group words, as a shell does), ${CLAUDE_SKILL_DIR} and
+// {baseDir} (OpenClaw's) the skill's directory.
 func (sk Skill) Command(args string) (string, error) {
 	b, err := regfile.Read(sk.Path, regfile.MaxText)
 	if err != nil {
@@ -60,12 +66,44 @@ func (sk Skill) Command(args string) (string, error) {
 	if body == "" {
 		return "", errors.New("skill " + sk.Name + " has no instructions after its front matter")
 	}
+	args = strings.TrimSpace(args)
+	placed := strings.Contains(body, "$ARGUMENTS")
+	body = sk.fill(body, args)
 	text := fmt.Sprintf("<skill name=%q location=%q>\nReferences are relative to %s.\n\n%s\n</skill>",
 		sk.Name, filepath.ToSlash(sk.Path), filepath.ToSlash(sk.Dir), body)
-	if args = strings.TrimSpace(args); args != "" {
+	if args != "" && !placed {
 		text += "\n\n" + args
 	}
 	return text, nil
+}
+
+// placeholders finds what fill replaces.
+var placeholders = regexp.MustCompile(`\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$\{CLAUDE_SKILL_DIR\}|\{baseDir\}`)
+
+// fill replaces the body's placeholders in one pass, so an argument that
+// looks like one is sent as typed. $0, $1, ... (Claude Code's shorthand)
+// stay as written: skill bodies are full of shell ("awk '{print $1}'")
+// that pi sends unchanged.
+func (sk Skill) fill(body, args string) string {
+	var words []string
+	parsed := false
+	dir := filepath.ToSlash(sk.Dir)
+	return placeholders.ReplaceAllStringFunc(body, func(m string) string {
+		switch {
+		case m == "$ARGUMENTS":
+			return args
+		case m == "${CLAUDE_SKILL_DIR}" || m == "{baseDir}":
+			return dir
+		}
+		if !parsed {
+			words, parsed = prompts.ParseArgs(args), true
+		}
+		n, err := strconv.Atoi(m[len("$ARGUMENTS[") : len(m)-1])
+		if err != nil || n >= len(words) {
+			return ""
+		}
+		return words[n]
+	})
 }
 
 // Templates makes each skill a prompt template named "skill:<name>", so

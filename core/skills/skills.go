@@ -49,6 +49,10 @@ type Skill struct {
 	// ModelHidden is disable-model-invocation: the skill is left out of
 	// the system prompt and runs only by /skill:name.
 	ModelHidden bool
+	// AllowedTools is the front matter's allowed-tools, as written
+	// ("Bash(git add:*)", "Read"): Claude Code's tools the prompt that runs
+	// the skill may use without asking (see Grant).
+	AllowedTools []string
 
 	// real is Path with its links followed: the same file found twice
 	// (through a link, or two roots) is one skill.
@@ -128,7 +132,8 @@ func Load(roots []Root) Set {
 // search finds the skills under one root: a directory holding SKILL.md is
 // a skill (nothing under it is searched); other directories are searched
 // down to maxDepth, skipping hidden ones and node_modules, following links
-// but never into a directory twice.
+// but never into a directory twice. A Markdown file directly in the root
+// with a description is a skill too (pi's standalone skills).
 func search(r Root) ([]Skill, []Problem) {
 	info, err := os.Stat(r.Path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -208,6 +213,8 @@ func (s *searcher) dir(path, real string, depth int) {
 		}
 		child := filepath.Join(path, name)
 		switch {
+		case depth == 0 && strings.HasSuffix(name, ".md") && !e.IsDir():
+			s.standalone(child)
 		case e.IsDir():
 			s.dir(child, filepath.Join(real, name), depth+1)
 		case e.Type()&fs.ModeSymlink != 0:
@@ -216,6 +223,27 @@ func (s *searcher) dir(path, real string, depth int) {
 			}
 		}
 	}
+}
+
+// standalone reads a Markdown file directly in a root as a skill, as pi
+// does: one with a description is a skill; another (a README) is noted,
+// not warned about.
+func (s *searcher) standalone(path string) {
+	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+		return
+	}
+	sk, problems := Read(path)
+	if sk == nil {
+		for i := range problems {
+			problems[i].Note = true
+			problems[i].Err = fmt.Errorf("not a skill (a Markdown file beside the skills): %w", problems[i].Err)
+		}
+		s.problems = append(s.problems, problems...)
+		return
+	}
+	s.problems = append(s.problems, problems...)
+	sk.Source, sk.Root, sk.real = s.root.Source, s.root.Label, resolved(path)
+	s.skills = append(s.skills, *sk)
 }
 
 // resolved is path with every link followed, or path when that fails.
@@ -252,15 +280,15 @@ func Read(path string) (*Skill, []Problem) {
 	warnf := func(format string, args ...any) {
 		warn = append(warn, Problem{Path: path, Err: fmt.Errorf(format, args...)})
 	}
-	name, err := doc.String("name")
-	if err != nil {
-		return skip(err)
+	// As pi: a description that is not a YAML string (a number, a list) is
+	// no description, and a name that is not one is the directory's.
+	var name, desc string
+	if f, ok := doc.Get("name"); ok && f.Value.IsString() {
+		name = strings.TrimSpace(f.Value.Str)
 	}
-	desc, err := doc.String("description")
-	if err != nil {
-		return skip(err)
+	if f, ok := doc.Get("description"); ok && f.Value.IsString() {
+		desc = strings.TrimSpace(f.Value.Str)
 	}
-	desc = strings.TrimSpace(desc)
 	if desc == "" {
 		return skip(errors.New("description is required: say what the skill does and when to use it"))
 	}
@@ -271,13 +299,20 @@ func Read(path string) (*Skill, []Problem) {
 	if name == "" {
 		name = filepath.Base(dir)
 	}
-	if name == "" || strings.ContainsFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) || r == '/' }) {
-		return skip(fmt.Errorf("name %q cannot be a /skill: command (no spaces, slashes or control characters)", name))
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return skip(fmt.Errorf("name %q holds control characters", name))
 	}
 	for _, msg := range nameProblems(name) {
 		warnf("%s", msg)
 	}
+	if strings.ContainsFunc(name, unicode.IsSpace) {
+		warnf("name %q has spaces: the model can use the skill, but /skill:%s cannot run it", name, name)
+	}
 	hidden, err := doc.Bool("disable-model-invocation")
+	if err != nil {
+		warnf("%v", err)
+	}
+	allowed, err := allowedTools(doc)
 	if err != nil {
 		warnf("%v", err)
 	}
@@ -285,15 +320,44 @@ func Read(path string) (*Skill, []Problem) {
 		warn = append(warn, Problem{Path: path, Note: true,
 			Err: fmt.Errorf("line %d: key %q is not part of the Agent Skills format; cairn does not use it", f.Line, f.Key)})
 	}
-	return &Skill{Name: name, Description: desc, Path: path, Dir: dir, ModelHidden: hidden}, warn
+	return &Skill{Name: name, Description: desc, Path: path, Dir: dir, ModelHidden: hidden, AllowedTools: allowed}, warn
 }
 
 // knownKeys are the front matter keys of the Agent Skills format, and
 // those Claude Code adds, which cairn accepts without a warning.
 var knownKeys = []string{
 	"name", "description", "license", "compatibility", "metadata", "allowed-tools", "disable-model-invocation",
-	// Claude Code's.
-	"argument-hint", "model", "user-invocable", "when_to_use", "version",
+	// Claude Code's (its skill front matter reference).
+	"argument-hint", "arguments", "model", "effort", "user-invocable", "when_to_use", "version", "context", "agent",
+	"hooks", "paths", "shell",
+}
+
+// allowedTools reads allowed-tools: a YAML list, or names separated by
+// commas or spaces ("Read, Grep", "Bash(git add:*) Read"), a space inside
+// parentheses being part of the name.
+func allowedTools(doc frontmatter.Doc) ([]string, error) {
+	items, err := doc.List("allowed-tools")
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, it := range items {
+		depth, start := 0, 0
+		for i, r := range it + " " {
+			switch {
+			case r == '(':
+				depth++
+			case r == ')' && depth > 0:
+				depth--
+			case r == ' ' && depth == 0:
+				if w := strings.TrimSpace(it[start:i]); w != "" {
+					out = append(out, w)
+				}
+				start = i + 1
+			}
+		}
+	}
+	return out, nil
 }
 
 // nameProblems lists what the Agent Skills format says is wrong with name.

@@ -89,9 +89,11 @@ func TestReadValidation(t *testing.T) {
 		{"long", skill("long", strings.Repeat("d", MaxDescription+1), "b"), false, "longer than 1024"},
 		{"unknown", "---\nname: unknown\ndescription: d\nfoo: bar\n---\n", false, `key "foo"`},
 		{"claude", "---\nname: claude\ndescription: d\nargument-hint: '[x]'\nallowed-tools: Read\n---\n", false, ""},
-		{"space", skill("has space", "d", "b"), true, "cannot be a /skill: command"},
+		{"space", skill("has space", "d", "b"), false, "lower-case"},
+		{"control", "---\nname: \"a\\x1bb\"\ndescription: d\n---\n", true, "control characters"},
 		{"nofront", "# just markdown\n", true, "no front matter"},
-		{"broken", "---\nname: [x\n---\n", true, "line 2"},
+		{"broken", "---\ndescription: d\n- x\n---\n", true, "line 2: did not find expected key"},
+		{"numeric", "---\ndescription: 42\n---\n", true, "description is required"},
 		{"empty", skill("empty", "''", "b"), true, "description is required"},
 	} {
 		path := filepath.Join(dir, c.name, FileName)

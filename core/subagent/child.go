@@ -388,7 +388,7 @@ func (g childGate) Check(ctx context.Context, tool core.Tool, call core.ToolCall
 	case <-ctx.Done():
 	case <-timer.C:
 	}
-	return g.parent.Check(ctx, tool, call, g.ask)
+	return g.parent.Check(approval.WithoutTurnGrant(ctx), tool, call, g.ask)
 }
 
 // labelledAsker puts a child's questions in the parent's queue, labelled.

@@ -17,6 +17,9 @@ type Definition struct {
 	// Tools are the names of the parent's tools the child may use; nil
 	// means all of them. Never task or exit_plan_mode (neverInherited).
 	Tools []string
+	// Disallowed are tools the child never gets, even when Tools (or the
+	// parent's all) has them: Claude Code's disallowedTools.
+	Disallowed []string
 	// Model names the child's model ("provider/id" or an id of the
 	// parent's provider); "" or "inherit" means the parent's.
 	Model string
@@ -60,6 +63,9 @@ var neverInherited = []string{ToolName, "exit_plan_mode"}
 // parent's named name.
 func (d Definition) keeps(name string) bool {
 	if slices.Contains(neverInherited, name) {
+		return false
+	}
+	if slices.Contains(d.Disallowed, name) {
 		return false
 	}
 	return d.Tools == nil || slices.Contains(d.Tools, name)

@@ -13,6 +13,7 @@
 // rolls up to the parent through the result's details.
 //
 // Definitions come from Markdown files with front matter (name,
-// description, tools, model, thinking) in the agents directories; two are
+// description, tools, disallowedTools, model, thinking) in the agents
+// directories and their sub-directories, in Claude Code's format; two are
 // built in: general-purpose and the read-only explore.
 package subagent

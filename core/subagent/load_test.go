@@ -134,6 +134,7 @@ func FuzzParseDefinition(f *testing.F) {
 	f.Add("---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\nmodel: sonnet\n---\nbody")
 	f.Add("---\nname: a\ndescription: d\ntools:\n  - read\n  - bash\nthinking: low\n---\n")
 	f.Add("---\n---\n")
+	f.Add("---\nname: db.check\ndescription: d\ndisallowedTools: [Write, Bash(rm:*)]\nhooks:\n  Stop: [{hooks: [{type: command}]}]\n---\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		d, _, err := parseDefinition("f.md", text)
 		if err != nil {
@@ -142,10 +143,72 @@ func FuzzParseDefinition(f *testing.F) {
 		if !validName(d.Name) || strings.TrimSpace(d.Description) == "" {
 			t.Fatalf("accepted %+v", d)
 		}
-		for _, tool := range d.Tools {
+		for _, tool := range append(slices.Clone(d.Tools), d.Disallowed...) {
 			if tool == "" {
 				t.Fatalf("empty tool name from %q", text)
 			}
 		}
+		for _, tool := range d.Disallowed {
+			if d.keeps(tool) {
+				t.Fatalf("keeps disallowed %q", tool)
+			}
+		}
 	})
+}
+
+// TestLoadFindsSubdirectories: definitions in sub-directories are found, as
+// Claude Code finds them (testdata/voltagent keeps its agents in category
+// directories, copied from VoltAgent/awesome-claude-code-subagents, MIT);
+// a category's README.md is reported, not silently dropped; Claude Code's
+// WebFetch and WebSearch, which cairn lacks, are said.
+func TestLoadFindsSubdirectories(t *testing.T) {
+	defs, problems := Load([]string{filepath.Join("testdata", "voltagent")})
+	var names []string
+	for _, d := range defs {
+		names = append(names, d.Name)
+	}
+	if !slices.Equal(names, []string{"code-reviewer", "search-specialist"}) {
+		t.Fatalf("names %q, problems %v", names, problems)
+	}
+	if !slices.Equal(defs[1].Tools, []string{"read", "grep", "find", "WebFetch", "WebSearch"}) {
+		t.Errorf("search-specialist tools %q", defs[1].Tools)
+	}
+	var said []string
+	for _, p := range problems {
+		said = append(said, p.Error())
+	}
+	all := strings.Join(said, "\n")
+	for _, want := range []string{"1 Markdown file(s) without front matter are not agents: 04-quality-security/README.md",
+		"search-specialist.md: tools cairn has no equivalent of: WebFetch, WebSearch"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("problems lack %q:\n%s", want, all)
+		}
+	}
+}
+
+// TestClaudeCodeNamesAndDisallowed: Claude Code's tool names map to
+// cairn's, disallowedTools is read (a Bash(...) pattern takes the whole
+// tool), and a name with "." is accepted.
+func TestClaudeCodeNamesAndDisallowed(t *testing.T) {
+	d, _, err := parseDefinition("/x/a.md", "---\nname: db.migrator\ndescription: d\n"+
+		"tools: [TodoWrite, BashOutput, KillShell, Bash, Read, Agent]\ndisallowedTools: Bash(rm:*), write\n---\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"todo_write", "bash_output", "kill_shell", "bash", "read", ToolName}; !slices.Equal(d.Tools, want) {
+		t.Errorf("tools %q, want %q", d.Tools, want)
+	}
+	if !slices.Equal(d.Disallowed, []string{"bash", "write"}) {
+		t.Errorf("disallowed %q", d.Disallowed)
+	}
+	for name, keep := range map[string]bool{"read": true, "bash": false, "write": false, "todo_write": true, ToolName: false} {
+		if d.keeps(name) != keep {
+			t.Errorf("keeps(%s) = %v", name, !keep)
+		}
+	}
+	for _, bad := range []string{".", "..", "a b", "a/b"} {
+		if validName(bad) {
+			t.Errorf("%q accepted as a name", bad)
+		}
+	}
 }

@@ -542,3 +542,38 @@ func TestDescriptionEscapedInQuestionsAndProgress(t *testing.T) {
 		}
 	}
 }
+
+// A read-only validator (disallowedTools: Write, Edit, as public reviewer
+// definitions write it) is never offered write or edit, so even in
+// auto_edit, where the parent's own write runs unasked, it changes nothing.
+func TestDisallowedToolsInAutoEdit(t *testing.T) {
+	def, _, err := parseDefinition("/x/validator.md", "---\nname: validator\ndescription: Checks the change. Read-only.\n"+
+		"disallowedTools: Write, Edit, MultiEdit\n---\nValidate; never edit.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, m := newWorld(t, worldOptions{mode: approval.ModeAutoEdit, opts: Options{Definitions: NewSet(def)}, answers: map[string][]faux.Response{
+		"go": {{Content: []core.Content{taskCall("c1", "validator", "check", "check it")}}, {Text: "ok"}},
+		"check it": {{Content: []core.Content{toolCall("w1", "write", `{"path":"a.txt","content":"x"}`),
+			toolCall("e1", "edit", `{"path":"b.txt","edits":[{"oldText":"b","newText":"c"}]}`)}}, {Text: "done"}},
+	}})
+	if err := os.WriteFile(filepath.Join(w.dir, "b.txt"), []byte("b"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.run(nil)
+	offered := m.toolsOf("check it")
+	for _, name := range []string{"write", "edit"} {
+		if slices.Contains(offered, name) {
+			t.Errorf("validator was offered %s: %q", name, offered)
+		}
+	}
+	if !slices.Contains(offered, "read") {
+		t.Errorf("validator lost read: %q", offered)
+	}
+	if _, err := os.Stat(filepath.Join(w.dir, "a.txt")); err == nil {
+		t.Error("validator wrote a.txt")
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.dir, "b.txt")); string(b) != "b" {
+		t.Errorf("validator edited b.txt: %q", b)
+	}
+}
