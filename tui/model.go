@@ -56,6 +56,8 @@ type Model struct {
 	aborting   bool
 	afterAbort []heldPrompt
 	queue      core.QueueUpdate
+	// typed is what the person typed for the templates they ran.
+	typed typedPrompts
 	// todos is the model's checklist, drawn above the editor while it works.
 	todos      todoList
 	retry      *retryState // an automatic retry under way, if any

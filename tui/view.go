@@ -138,6 +138,7 @@ func (m *Model) renderContext() *renderContext {
 		now:          m.now(),
 		spinner:      m.spinner(),
 		expandHint:   firstKey(m.keys, keymap.ExpandTools),
+		modeHint:     firstKey(m.keys, keymap.CycleApprovalMode),
 	}
 }
 

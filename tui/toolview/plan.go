@@ -1,5 +1,7 @@
 package toolview
 
+import "github.com/cairn-dev/cairn/core/approval"
+
 // planTitle names plan mode's exit_plan_mode call as what it is: the plan
 // presented for the person to accept.
 func planTitle(v *view) (string, string) {
@@ -17,7 +19,14 @@ func planBody(v *view, b *box) {
 	if v.state == Failed {
 		style = v.p.Warning // not accepted: the feedback, or why
 	}
-	if text := v.resultText(); text != "" {
+	text := v.resultText()
+	if mode, ok := approval.AcceptedPlanMode(text); ok {
+		// The result tells the model to carry the plan out; the person
+		// reads what happened.
+		b.text("✓ Accepted: cairn is now in "+mode+" mode.", v.p.Success)
+		return
+	}
+	if text != "" {
 		b.wrapped(text, style, b.limit(errorLimit))
 	}
 }

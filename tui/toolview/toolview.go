@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/tools"
 )
 
 // State is where a tool call stands.
@@ -78,6 +79,14 @@ type Call struct {
 	// Steps are a task call's subagent's steps so far, one line each
 	// (its tool calls and answers), shown when the call is expanded.
 	Steps []string
+	// RefusedBy names what refused a Denied call when it was not the
+	// person ("plan mode", "sandbox"); the header says it instead of
+	// "denied".
+	RefusedBy string
+	// Reason, when set, says for a person why a Denied or Failed call did
+	// not run and what would let it, in place of the result's text (which
+	// was written for the model).
+	Reason string
 }
 
 // Limits of what a box shows.
@@ -107,6 +116,8 @@ func Render(c Call, width int, st Styles, expanded bool) string {
 		v.fullTitle(k, b)
 	}
 	switch {
+	case c.Reason != "" && (v.state == Denied || v.state == Failed):
+		b.wrapped(c.Reason, v.p.Warning, b.limit(errorLimit))
 	case v.state == Denied:
 		v.reasonBody(b, v.p.Warning)
 		if c.PreviewDiff != "" {
@@ -178,6 +189,8 @@ func kindOf(name string) kind {
 		return kind{planTitle, planBody, true, " · "}
 	case "task":
 		return kind{taskTitle, taskBody, false, " · "}
+	case tools.TodoWriteName:
+		return kind{todoTitle, todoBody, false, " · "}
 	}
 	return kind{genericTitle, genericBody, false, " "}
 }
@@ -250,6 +263,9 @@ func (v *view) mark() string {
 func (v *view) label() string {
 	switch v.state {
 	case Denied:
+		if v.RefusedBy != "" {
+			return v.p.Warning.render(v.RefusedBy)
+		}
 		return v.p.Warning.render("denied")
 	case Cancelled:
 		return v.p.Warning.render("cancelled")
