@@ -114,3 +114,18 @@ func FuzzParseSkillPrompt(f *testing.F) {
 		}
 	})
 }
+
+// TestExtensionDialogNamesTheExtension: an extension's confirm and select
+// say which extension asks; cairn's own question does not.
+func TestExtensionDialogNamesTheExtension(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.m.onQuestion(core.Question{ID: "q1", Kind: core.QuestionConfirm, Title: "Allow bash: rm -rf build?", Extension: "guard"})
+	if v := ansi.Strip(r.m.View().Content); !strings.Contains(v, "⚑ extension guard asks") {
+		t.Errorf("the confirm does not name its extension:\n%s", v)
+	}
+	r = newRig(t, rigOptions{})
+	r.m.onQuestion(core.Question{ID: "q2", Kind: core.QuestionSelect, Title: "Pick one", Options: []core.Option{{Value: "a", Label: "a"}}, Extension: "guard"})
+	if v := ansi.Strip(r.m.View().Content); !strings.Contains(v, "Extension guard: Pick one") {
+		t.Errorf("the select does not name its extension:\n%s", v)
+	}
+}
