@@ -56,6 +56,8 @@ type Model struct {
 	aborting   bool
 	afterAbort []heldPrompt
 	queue      core.QueueUpdate
+	// loaded is what cairn loaded at start-up, for the welcome screen.
+	loaded []LoadedGroup
 	// typed is what the person typed for the templates they ran.
 	typed typedPrompts
 	// todos is the model's checklist, drawn above the editor while it works.
@@ -169,7 +171,7 @@ func New(opts Options) *Model {
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.ed.Init()}
+	cmds := []tea.Cmd{m.ed.Init(), m.loadLoaded()}
 	if m.opts.OpenResume {
 		cmds = append(cmds, m.cmdResume(""))
 	}
@@ -217,6 +219,9 @@ func streamed(msg tea.Msg) bool {
 
 func (m *Model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case loadedMsg:
+		m.loaded, m.welcome = msg.groups, welcomeCache{}
+		return nil
 	case mcpChangedMsg:
 		m.mcpWatching = false // syncMCP, after route, reads the change
 	case tea.WindowSizeMsg:

@@ -75,6 +75,10 @@ type Options struct {
 	Notices []string
 	// Version is cairn's version, shown in the header.
 	Version string
+	// Loaded, when set, lists what cairn loaded (context files, skills,
+	// MCP servers, extensions, hooks, agents) for the welcome screen. It is
+	// called once, off the UI loop, after the first frame.
+	Loaded func() []LoadedGroup
 	// OpenResume opens the session picker at start (--resume).
 	OpenResume bool
 	// Scrollback receives the last exchange, drawn as on screen, after the

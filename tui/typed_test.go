@@ -129,3 +129,22 @@ func TestExtensionDialogNamesTheExtension(t *testing.T) {
 		t.Errorf("the select does not name its extension:\n%s", v)
 	}
 }
+
+// TestWelcomeListsWhatWasLoaded: the welcome names the context files,
+// skills, MCP servers, extensions, hooks and agents cairn loaded, and the
+// key that switches to plan mode.
+func TestWelcomeListsWhatWasLoaded(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.send(loadedMsg{[]LoadedGroup{{Label: "Context", Items: []string{"AGENTS.md", "~/.cairn/AGENTS.md"}},
+		{Label: "Skills", Items: []string{"review"}}, {Label: "MCP", Items: []string{"github"}},
+		{Label: "Extensions"}, {Label: "Hooks", Items: []string{"PreToolUse"}}, {Label: "Agents", Items: []string{"explorer"}}}})
+	v := ansi.Strip(r.m.View().Content)
+	for _, want := range []string{"Context   AGENTS.md, ~/.cairn/AGENTS.md", "Skills    review", "MCP       github", "Hooks     PreToolUse", "Agents    explorer", "shift+tab switches the mode: default, auto_edit, plan"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the welcome does not say %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "Extensions") {
+		t.Errorf("an empty kind is listed:\n%s", v)
+	}
+}

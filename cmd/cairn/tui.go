@@ -100,6 +100,13 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		ExtensionsStarting: func() bool { return len(a.extensions.Starting()) > 0 },
 		Notices:            notices,
 		Version:            versionString(),
+		Loaded: func() []tui.LoadedGroup {
+			var out []tui.LoadedGroup
+			for _, k := range a.loadedList(env.getenv("HOME")) {
+				out = append(out, tui.LoadedGroup{Label: k.label, Items: k.items})
+			}
+			return out
+		},
 		OpenResume:         resume,
 	}
 	if a.noCredentials {

@@ -41,6 +41,8 @@ type app struct {
 	sandbox *sandbox.Policy
 	// extensions runs the session's extensions.
 	extensions *extension.Manager
+	// loaded is what the session loaded, for the TUI's welcome.
+	loaded loadedParts
 }
 
 // close ends the session and flushes its file, then stops the MCP servers.
@@ -145,7 +147,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// ends (agent.Config.Processes).
 	procs := background.New(background.Options{})
 	builtin := tools.WithBackground(tools.NewIn(cwd, workspace), procs)
-	builtin = append(builtin, taskTool(streams, env, eff, cwd, trusted))
+	task := taskTool(streams, env, eff, cwd, trusted)
+	builtin = append(builtin, task)
 	policy, err := sandboxPolicy(st.Sandbox(), opts.Sandbox, cwd, env.dir,
 		func(w string) { fmt.Fprintf(streams.Err, "cairn: warning: %s\n", w) })
 	if err != nil {
@@ -235,7 +238,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// Hooks' messages for the person go out as the session's notices; the
 	// session exists before any hook runs.
 	var sess *agent.Session
-	cfg.Interceptors = hookInterceptors(loadHooks(streams, env, cwd, trusted.trusted(), eff.ShellPath), gate.Mode,
+	hooks := loadHooks(streams, env, cwd, trusted.trusted(), eff.ShellPath)
+	cfg.Interceptors = hookInterceptors(hooks, gate.Mode,
 		func(text string) { sess.Notify(core.NotifyInfo, text) })
 	if file == nil {
 		// --no-session: kept in memory, and begun as a file would be, so
@@ -302,7 +306,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return nil, fmt.Errorf("--name: %w", err)
 		}
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, extensions: exts}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, extensions: exts,
+		loaded: loadedParts{contextFiles: contextPaths(contextFiles), skills: skillSet, hooks: hooks, agents: task}}, nil
 }
 
 // loadSettings reads the global settings and, when the project is
