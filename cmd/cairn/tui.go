@@ -107,7 +107,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 			}
 			return out
 		},
-		OpenResume:         resume,
+		OpenResume: resume,
 	}
 	if a.noCredentials {
 		o.FirstRun = firstRunHelp(a.cat, env)
