@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider/faux"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 	"github.com/cairn-dev/cairn/core/skills"
 )
 
@@ -146,5 +147,19 @@ func TestWelcomeListsWhatWasLoaded(t *testing.T) {
 	}
 	if strings.Contains(v, "Extensions") {
 		t.Errorf("an empty kind is listed:\n%s", v)
+	}
+}
+
+// TestFooterShowsSandboxAndModeKey: with the sandbox on, the footer says
+// what commands may do; the mode names the key that changes it.
+func TestFooterShowsSandboxAndModeKey(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	if v := ansi.Strip(r.m.footerView(120)); strings.Contains(v, "sandbox") || !strings.Contains(v, "default (shift+tab)") {
+		t.Errorf("footer without a sandbox:\n%s", v)
+	}
+	r.m.opts.Sandbox = &sandbox.Policy{Project: "/p"}
+	r.m.foot.reset(r.m.opts, r.sess)
+	if v := ansi.Strip(r.m.footerView(120)); !strings.Contains(v, "sandbox: writes project · network off") {
+		t.Errorf("footer does not show the sandbox:\n%s", v)
 	}
 }
