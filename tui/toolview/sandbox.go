@@ -64,3 +64,21 @@ func (v *view) sandboxBody(b *box, denials []sandboxDenial) {
 		b.wrap("  "+d.allow, v.p.Muted, 2)
 	}
 }
+
+// SandboxDenial is one thing the OS sandbox refused a command, for a
+// person: what it refused and what would allow it.
+type SandboxDenial struct {
+	What, Allow string
+}
+
+// SandboxDenials reads the notes of sandbox.Policy.Explain ("blocked by
+// the sandbox: ...", one a line) for front ends that draw them
+// themselves (the TUI's !cmd).
+func SandboxDenials(notes string) []SandboxDenial {
+	_, ds := takeSandboxNotes(notes)
+	out := make([]SandboxDenial, len(ds))
+	for i, d := range ds {
+		out[i] = SandboxDenial{What: d.what, Allow: d.allow}
+	}
+	return out
+}
