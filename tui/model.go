@@ -222,6 +222,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	case loadedMsg:
 		m.loaded, m.welcome = msg.groups, welcomeCache{}
 		return nil
+	case processOutputMsg:
+		return m.onProcessOutput(msg)
 	case mcpChangedMsg:
 		m.mcpWatching = false // syncMCP, after route, reads the change
 	case tea.WindowSizeMsg:

@@ -26,7 +26,9 @@ const (
 	pickTree
 	pickFork
 	pickProcess
-	pickRewind    // a prompt to rewind to (rewind.go)
+	pickProcessAction // what to do with a background command (processes.go)
+	pickProcessKill   // whether to kill it
+	pickRewind        // a prompt to rewind to (rewind.go)
 	pickRewindHow // what a rewind restores
 )
 
