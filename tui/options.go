@@ -85,6 +85,9 @@ type Options struct {
 	// TUI leaves the alternate screen, so it stays in the terminal's
 	// scrollback; nil prints nothing.
 	Scrollback io.Writer
+	// ScrollbackAll writes the whole conversation to Scrollback on quit,
+	// not just the last exchange (the scrollbackOnQuit setting "all").
+	ScrollbackAll bool
 	// NoMouse leaves the mouse to the terminal: its own selection and
 	// copying work without shift, and the wheel no longer scrolls the
 	// transcript (pgup/pgdown still do).
