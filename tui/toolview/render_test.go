@@ -286,3 +286,29 @@ func FuzzTakeSandboxNotes(f *testing.F) {
 		}
 	})
 }
+
+// TestLongCommandWholeAndOnce: a command too long for the header stays
+// readable whole after it ran (collapsed, within a few lines), and
+// expanding shows it once, not a cut header and then the whole again.
+func TestLongCommandWholeAndOnce(t *testing.T) {
+	cmd := "go test ./core/agent/ ./core/session/ ./rpcmode/acp/ -run 'TestResume|TestListAndResume|TestUnpromptedSessionIsStored' -count=1 -race"
+	args, _ := json.Marshal(map[string]string{"command": cmd})
+	c := Call{Name: "bash", Args: args, State: Done, Elapsed: time.Second, Result: textResult("ok", false, nil)}
+	for _, expanded := range []bool{false, true} {
+		out := ansi.Strip(Render(c, 80, DefaultStyles(), expanded))
+		var words []string
+		for _, l := range strings.Split(out, "\n") {
+			words = append(words, strings.Fields(l)...)
+		}
+		flat := strings.ReplaceAll(strings.Join(words, " "), " 1.0s", "")
+		if !strings.Contains(flat, cmd) {
+			t.Errorf("expanded=%v: the command is not shown whole:\n%s", expanded, out)
+		}
+		if n := strings.Count(out, "TestListAndResume"); n != 1 {
+			t.Errorf("expanded=%v: the command shows %d times:\n%s", expanded, n, out)
+		}
+		if strings.Contains(out, "…") {
+			t.Errorf("expanded=%v: the command is cut:\n%s", expanded, out)
+		}
+	}
+}
