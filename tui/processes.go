@@ -137,8 +137,8 @@ func (m *Model) onProcessPicked(p pickedMsg) tea.Cmd {
 			m.say(core.NotifyError, err.Error())
 			return nil
 		}
-		m.openPicker(newPicker("Kill "+info.ID+" ("+oneLine(info.Command, 60)+") and everything it started?",
-			[]pickItem{{label: "No, keep it running", value: "no:" + id}, {label: "Yes, kill it", value: "yes:" + id}}, pickProcessKill, nil))
+		m.openPicker(newPicker("Kill "+info.ID+" and everything it started?",
+			[]pickItem{{label: "No, keep it running", value: "no:" + id}, {label: "Yes, kill it", detail: oneLine(info.Command, 200), value: "yes:" + id}}, pickProcessKill, nil))
 	case pickProcessKill:
 		if action == "yes" {
 			return m.killProcess(table, id)
