@@ -138,6 +138,9 @@ func TestSaysPlanMode(t *testing.T) {
 				t.Errorf("no %q on screen:\n%s", want, frame(screen))
 			}
 		}
+		if box := screen[strings.LastIndex(screen, "plan ·"):]; strings.Contains(box, "**name**") {
+			t.Errorf("the accepted plan is raw markdown:\n%s", frame(screen))
+		}
 		if strings.Contains(screen, "Carry out the plan") || strings.Contains(screen, "certainly just read") {
 			t.Errorf("model-facing text on screen:\n%s", frame(screen))
 		}

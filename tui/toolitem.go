@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/tui/markdown"
 	"github.com/cairn-dev/cairn/tui/toolview"
 )
 
@@ -90,6 +91,10 @@ func (t *toolItem) render(rc *renderContext) string {
 		Partial: t.partial, Result: t.result,
 		PreviewDiff: t.previewDiff, PreviewError: t.previewErr,
 		Steps: t.steps,
+	}
+	if t.name == approval.ExitPlanModeTool && rc.md != nil {
+		palette := rc.md.Palette()
+		c.RenderMarkdown = func(md string, width int) string { return markdown.New(palette, width).Render(md) }
 	}
 	switch t.state {
 	case toolStreaming:

@@ -1,6 +1,12 @@
 package toolview
 
-import "github.com/cairn-dev/cairn/core/approval"
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cairn-dev/cairn/core/approval"
+)
 
 // planTitle names plan mode's exit_plan_mode call as what it is: the plan
 // presented for the person to accept.
@@ -11,7 +17,20 @@ func planTitle(v *view) (string, string) {
 // planBody shows the plan, word-wrapped (its head while collapsed), then
 // what became of it: accepted, or the person's feedback.
 func planBody(v *view, b *box) {
-	b.wrapped(v.args.str("plan"), v.p.Output, b.limit(planLimit))
+	if v.RenderMarkdown != nil && v.state != Streaming {
+		// Rendered, as the person reads a plan: headings, lists, emphasis.
+		lines := strings.Split(v.RenderMarkdown(v.args.str("plan"), b.inner), "\n")
+		limit := b.limit(planLimit)
+		for i, l := range lines {
+			if i == limit {
+				b.elided(len(lines)-limit, false)
+				break
+			}
+			b.add(l, min(ansi.StringWidth(l), b.inner))
+		}
+	} else {
+		b.wrapped(v.args.str("plan"), v.p.Output, b.limit(planLimit))
+	}
 	if v.state == Streaming || v.state == Pending {
 		return
 	}

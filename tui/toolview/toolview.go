@@ -79,6 +79,10 @@ type Call struct {
 	// Steps are a task call's subagent's steps so far, one line each
 	// (its tool calls and answers), shown when the call is expanded.
 	Steps []string
+	// RenderMarkdown, when set, draws markdown (a plan) width cells wide
+	// with the front end's renderer; without it the text is shown as
+	// written.
+	RenderMarkdown func(md string, width int) string
 	// RefusedBy names what refused a Denied call when it was not the
 	// person ("plan mode", "sandbox"); the header says it instead of
 	// "denied".
