@@ -236,7 +236,9 @@ func (b *bashItem) render(rc *renderContext) string {
 	}
 	for _, d := range b.denials {
 		out = append(out, rc.st.warning.Render(lipgloss.Wrap("⊘ sandbox blocked "+d.What, w, " ")))
-		out = append(out, rc.st.muted.Render(lipgloss.Wrap("  "+d.Allow, w, " ")))
+		for _, l := range strings.Split(lipgloss.Wrap(d.Allow, w-2, " "), "\n") {
+			out = append(out, "  "+rc.st.muted.Render(l))
+		}
 	}
 	if b.exclude {
 		status += rc.st.dim.Render(" · not sent to the model")
