@@ -17,9 +17,12 @@ func planTitle(v *view) (string, string) {
 // planBody shows the plan, word-wrapped (its head while collapsed), then
 // what became of it: accepted, or the person's feedback.
 func planBody(v *view, b *box) {
-	if v.RenderMarkdown != nil && v.state != Streaming {
-		// Rendered, as the person reads a plan: headings, lists, emphasis.
-		lines := strings.Split(v.RenderMarkdown(v.args.str("plan"), b.inner), "\n")
+	plan := v.args.str("plan")
+	// Rendered, as the person reads a plan: headings, lists, emphasis. A
+	// plan with "<" stays as written: markdown would take "<name>" for
+	// HTML and drop it.
+	if v.RenderMarkdown != nil && v.state != Streaming && !strings.ContainsRune(plan, '<') {
+		lines := strings.Split(v.RenderMarkdown(plan, b.inner), "\n")
 		limit := b.limit(planLimit)
 		for i, l := range lines {
 			if i == limit {
@@ -29,7 +32,7 @@ func planBody(v *view, b *box) {
 			b.add(l, min(ansi.StringWidth(l), b.inner))
 		}
 	} else {
-		b.wrapped(v.args.str("plan"), v.p.Output, b.limit(planLimit))
+		b.wrapped(plan, v.p.Output, b.limit(planLimit))
 	}
 	if v.state == Streaming || v.state == Pending {
 		return

@@ -312,3 +312,17 @@ func TestLongCommandWholeAndOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanKeepsAngleBrackets: a plan naming "<name>" is not rendered as
+// markdown, which would drop it as HTML.
+func TestPlanKeepsAngleBrackets(t *testing.T) {
+	md := func(string, int) string { return "rendered" }
+	c := Call{Name: "exit_plan_mode", Args: json.RawMessage(`{"plan":"1. Print \"Hello, <name>!\""}`), State: Pending, RenderMarkdown: md}
+	if out := ansi.Strip(Render(c, 80, DefaultStyles(), false)); !strings.Contains(out, "Hello, <name>!") {
+		t.Errorf("the plan lost its <name>:\n%s", out)
+	}
+	c.Args = json.RawMessage(`{"plan":"1. **Add** a flag"}`)
+	if out := ansi.Strip(Render(c, 80, DefaultStyles(), false)); !strings.Contains(out, "rendered") {
+		t.Errorf("the plan is not rendered:\n%s", out)
+	}
+}
