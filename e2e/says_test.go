@@ -108,6 +108,48 @@ func TestSaysWhatWasTyped(t *testing.T) {
 		p.keys("Enter")
 		p.waitText("Todo 1/3")
 		shootSized(t, p, "todos", cols, rows)
+
+		// The rewind picker lists the prompt as typed.
+		p.keys("Escape")
+		p.keys("Escape")
+		screen = p.waitText("Rewind to before which prompt?", "/skill:review the parser in parse.go")
+		if strings.Contains(screen, "<skill") {
+			t.Errorf("the rewind picker shows the skill's text:\n%s", frame(screen))
+		}
+		shootSized(t, p, "rewind-typed", cols, rows)
+		p.keys("Escape")
+	})
+}
+
+// TestSaysScrollbackOnQuit: with "scrollbackOnQuit": "all", quitting
+// leaves the whole conversation in the terminal's scrollback (item 8).
+func TestSaysScrollbackOnQuit(t *testing.T) {
+	eachSize(t, func(t *testing.T, cols, rows int) {
+		h := newHarness(t, xtermTerminal)
+		writeFileAll(t, filepath.Join(h.home, ".cairn", "settings.json"), `{"scrollbackOnQuit": "all"}`)
+		p := h.cairn("quit", cols, rows)
+		p.waitText("test-model")
+		h.llm.queue(textReply("The first answer.", 8), textReply("The second answer.", 8))
+		p.typeText("first question")
+		p.keys("Enter")
+		p.waitText("The first answer.")
+		p.waitGone("Working")
+		p.typeText("second question")
+		p.keys("Enter")
+		p.waitText("The second answer.")
+		p.waitGone("Working")
+		p.typeText("/quit")
+		p.keys("Enter")
+		status, history := p.waitExit()
+		if status != "0" {
+			t.Errorf("exit status %s", status)
+		}
+		for _, want := range []string{"first question", "The first answer.", "second question", "The second answer."} {
+			if !strings.Contains(history, want) {
+				t.Errorf("the scrollback lacks %q:\n%s", want, history)
+			}
+		}
+		shootSized(t, p, "scrollback-all", cols, rows)
 	})
 }
 
