@@ -175,19 +175,10 @@ func (t *projectTrust) keep(streams IOStreams, cwd, path string) {
 func askTrust(streams IOStreams, t projectTrust) bool {
 	w := streams.Err
 	fmt.Fprintf(w, "\nThis project has files that change what cairn does:\n")
-	var changes []trust.Change
-	if t.state == trust.Changed && t.store != nil {
-		changes, _ = t.store.Changes(t.project, t.scan)
-	}
 	for _, f := range t.scan.Files {
-		fmt.Fprintf(w, "  %s%s%s\n", printable(f.Path), describeControlFile(t.project, f), changeNote(changes, f.Path))
+		fmt.Fprintf(w, "  %s%s\n", printable(f.Path), describeControlFile(t.project, f))
 		for _, run := range controlFileRuns(t.project, f) {
 			fmt.Fprintf(w, "      %s\n", run)
-		}
-	}
-	for _, c := range changes {
-		if c.How == "removed" {
-			fmt.Fprintf(w, "  %s  (removed since you trusted it)\n", printable(c.Path))
 		}
 	}
 	switch {

@@ -86,19 +86,3 @@ func controlFileRuns(p trust.Project, f trust.ControlFile) []string {
 func commandLine(cmd string, args []string) string {
 	return strings.TrimSpace(cmd + " " + strings.Join(args, " "))
 }
-
-// changeNote says how a file differs from when the project was trusted,
-// or "".
-func changeNote(changes []trust.Change, path string) string {
-	for _, c := range changes {
-		if c.Path == path {
-			switch c.How {
-			case "added":
-				return "  (new since you trusted it)"
-			case "changed":
-				return "  (changed since you trusted it)"
-			}
-		}
-	}
-	return ""
-}

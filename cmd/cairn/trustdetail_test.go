@@ -11,8 +11,7 @@ import (
 
 // TestAskTrustSaysWhatWouldRun: the trust question names the commands
 // .mcp.json would start, the hook scripts and extensions the settings
-// name, and, for a project trusted before, which files changed, were
-// added or were removed since.
+// name, and, for a project trusted before, which files changed since.
 func TestAskTrustSaysWhatWouldRun(t *testing.T) {
 	project := t.TempDir()
 	writeTrustFile(t, filepath.Join(project, ".mcp.json"), `{"mcpServers":{"gh":{"command":"npx","args":["-y","server-gh"]},"web":{"type":"http","url":"https://mcp.example.com"}}}`)
@@ -31,16 +30,15 @@ func TestAskTrustSaysWhatWouldRun(t *testing.T) {
 	}
 	scan := p.Scan()
 	var errb strings.Builder
-	askTrust(IOStreams{In: strings.NewReader("n\n"), Err: &errb}, projectTrust{project: p, scan: scan, state: trust.Changed, store: store})
+	askTrust(IOStreams{In: strings.NewReader("n\n"), Err: &errb}, projectTrust{project: p, scan: scan, state: trust.Changed, store: store,
+		changes: store.Changes(p, scan)})
 	out := errb.String()
 	for _, want := range []string{
 		"runs MCP server gh: npx -y server-gh",
 		"connects to MCP server web: https://mcp.example.com",
 		"runs hook PreToolUse: ./scripts/check.sh",
 		"runs extension guard: node guard.js",
-		".cairn/settings.json  (new since you trusted it)",
-		"AGENTS.md  (changed since you trusted it)",
-		"CLAUDE.md  (removed since you trusted it)",
+		"these changed: .cairn/settings.json, AGENTS.md, CLAUDE.md",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the question does not say %q:\n%s", want, out)
