@@ -70,6 +70,21 @@ type Question struct {
 	// one of its own calls: ToolCallID is then the parent's task call,
 	// and the call asked about is in Title, not among the session's calls.
 	Subagent string
+
+	// Extension, when set, names the extension that opened this dialog.
+	// Front ends show it on the dialog (see AttributedTitle), so an
+	// extension's question cannot pass for cairn's own.
+	Extension string
+}
+
+// AttributedTitle is the title with the extension that asks named before
+// it ("Extension guard: Delete build/?"), for front ends that show one
+// title line; the title alone when cairn itself asks.
+func (q Question) AttributedTitle() string {
+	if q.Extension == "" {
+		return q.Title
+	}
+	return "Extension " + q.Extension + ": " + q.Title
 }
 
 // OptionLabel returns the label of the option with value v, or v.

@@ -97,7 +97,8 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 		return m.alert(q.Title)
 	}
 	if q.Kind == core.QuestionSelect {
-		m.openPicker(newPicker(escape.Visible(q.Title), questionItems(q.Options), pickDialog, &q))
+		// An extension's question names it, so it cannot pass for cairn's.
+		m.openPicker(newPicker(escape.Visible(q.AttributedTitle()), questionItems(q.Options), pickDialog, &q))
 		return m.alert(q.Title)
 	}
 	p := &dialogPrompt{q: q, shownAt: m.now()}
@@ -555,6 +556,11 @@ func (m *Model) dialogView() string {
 	d := m.dialog
 	w := max(m.width-2, 10)
 	var lines []string
+	if d.q.Extension != "" {
+		// Named on a line of its own, so an extension's question cannot
+		// pass for cairn's own approval.
+		lines = append(lines, m.st.accent.Render("⚑ extension "+escape.Visible(d.q.Extension)+" asks"))
+	}
 	for i, l := range wrapText(escape.Visible(d.q.Title), w-2) {
 		if i == 0 {
 			lines = append(lines, m.st.warning.Render("? ")+m.st.text.Bold(true).Render(l))

@@ -4,16 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/bashmode"
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 	"github.com/cairn-dev/cairn/tui/keymap"
+	"github.com/cairn-dev/cairn/tui/toolview"
 )
 
 // bashRun is the `!cmd` running now.
@@ -38,7 +42,10 @@ func (b *bashRun) resize(w, h int) { _ = b.run.Resize(max(w-4, 20), max(h-8, 5))
 type bashUpdateMsg struct{ run *bashmode.Run }
 
 // bashDoneMsg says the running command ended.
-type bashDoneMsg struct{ run *bashmode.Run }
+type bashDoneMsg struct {
+	run     *bashmode.Run
+	denials []toolview.SandboxDenial // what the sandbox refused it
+}
 
 // interactiveDoneMsg says a full-screen program gave the terminal back.
 type interactiveDoneMsg struct {
@@ -78,7 +85,7 @@ func (m *Model) startBash(text string) tea.Cmd {
 		hint: "keys go to the command · " + stop + " " + stop + " or ctrl+c stops it"}
 	m.bash = &bashRun{run: run, item: it, entry: m.tr.add(it), exclude: exclude, gen: m.sess.Generation()}
 	m.tr.end()
-	return tea.Batch(waitBashUpdate(run), waitBashDone(run))
+	return tea.Batch(waitBashUpdate(run), waitBashDone(run, m.opts.Sandbox, m.opts.Cwd))
 }
 
 func waitBashUpdate(run *bashmode.Run) tea.Cmd {
@@ -92,10 +99,18 @@ func waitBashUpdate(run *bashmode.Run) tea.Cmd {
 	}
 }
 
-func waitBashDone(run *bashmode.Run) tea.Cmd {
+// waitBashDone reports the end of run; a sandboxed command that failed
+// comes with what the sandbox refused it, read here, off the UI loop
+// (naming a path resolves its links).
+func waitBashDone(run *bashmode.Run, policy *sandbox.Policy, cwd string) tea.Cmd {
 	return func() tea.Msg {
 		<-run.Done()
-		return bashDoneMsg{run: run}
+		msg := bashDoneMsg{run: run}
+		if res := run.Result(); policy != nil && res.ExitCode != nil && *res.ExitCode != 0 {
+			home, _ := os.UserHomeDir()
+			msg.denials = toolview.SandboxDenials(policy.Explain(res.Output, cwd, home))
+		}
+		return msg
 	}
 }
 
@@ -153,6 +168,9 @@ func (m *Model) onBashDone(msg bashDoneMsg) tea.Cmd {
 	b.item.screen = msg.run.Snapshot()
 	b.item.result = &res
 	b.item.elapsed = m.now().Sub(b.item.started)
+	// A bare "Permission denied" says nothing of the sandbox: the item
+	// says what it refused and what would allow it.
+	b.item.denials = msg.denials
 	b.entry.touch()
 	// The session adds it now, or when the agent settles if it is busy.
 	m.sess.AddBashExecution(res.Message(b.item.command, b.exclude, m.now()), b.gen)
@@ -170,6 +188,9 @@ type bashItem struct {
 	result  *bashmode.Result
 	// message is set for runs loaded from the session.
 	message *core.BashExecutionMessage
+	// denials are what the sandbox refused the command, read from its
+	// output when it failed.
+	denials []toolview.SandboxDenial
 }
 
 func finishedBashItem(msg *core.BashExecutionMessage) *bashItem {
@@ -212,6 +233,12 @@ func (b *bashItem) render(rc *renderContext) string {
 	}
 	for _, l := range lines {
 		out = append(out, ansi.Truncate(strings.ReplaceAll(l, "\t", "    "), w, "…"))
+	}
+	for _, d := range b.denials {
+		out = append(out, rc.st.warning.Render(lipgloss.Wrap("⊘ sandbox blocked "+d.What, w, " ")))
+		for _, l := range strings.Split(lipgloss.Wrap(d.Allow, w-2, " "), "\n") {
+			out = append(out, "  "+rc.st.muted.Render(l))
+		}
 	}
 	if b.exclude {
 		status += rc.st.dim.Render(" · not sent to the model")

@@ -51,6 +51,7 @@ func builtinCommands() []command {
 		{"mcp", "[reconnect <server>]", "show the MCP servers, their tools and prompts", (*Model).cmdMCP},
 		{"ps", "[kill <id>]", "list the background commands and kill one", (*Model).cmdPs},
 		{"hotkeys", "", "list the keyboard shortcuts", (*Model).cmdHotkeys},
+		{"todos", "", "show the model's latest task list", (*Model).cmdTodos},
 		{"help", "", "list the commands", (*Model).cmdHelp},
 		{"quit", "", "leave cairn", (*Model).cmdQuit},
 	}
@@ -118,12 +119,21 @@ func (m *Model) runCommand(text string) tea.Cmd {
 			m.status.set(core.NotifyError, err.Error(), m.now())
 			return nil
 		}
+		if !skills.IsCommand(t) {
+			m.typed.remember(text, typedPrompt{kind: "template", name: name, args: args})
+		}
 		return m.onSubmit(editor.SubmitMsg{Text: text})
 	}
 	if m.opts.MCPServers != nil && strings.HasPrefix(name, "mcp__") {
 		return m.runMCPPrompt(text)
 	}
-	if m.isExtensionCommand(name) || (m.opts.ExtensionsStarting != nil && m.opts.ExtensionsStarting()) {
+	if m.isExtensionCommand(name) {
+		// The extension handles the command and no message reaches the
+		// conversation: the transcript still shows what was typed.
+		m.tr.add(&userItem{text: text})
+		return m.sendPrompt(editor.SubmitMsg{Text: text}, nil)
+	}
+	if m.opts.ExtensionsStarting != nil && m.opts.ExtensionsStarting() {
 		return m.sendPrompt(editor.SubmitMsg{Text: text}, nil)
 	}
 	m.ed.SetValue(text)

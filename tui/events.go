@@ -176,7 +176,7 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 func (m *Model) onMessageStart(msg core.Message) {
 	switch msg := msg.(type) {
 	case *core.UserMessage:
-		m.tr.add(newUserItem(msg))
+		m.tr.add(newUserItem(msg, &m.typed))
 	case *core.AssistantMessage:
 		m.current = m.tr.add(newAssistantItem(msg, true))
 		clear(m.streamingCalls)
@@ -294,6 +294,7 @@ func (m *Model) onSettled(e core.Settled) tea.Cmd {
 	m.busy = false
 	m.retry = nil
 	m.current = nil
+	m.todos.endRun() // the list was this run's; /todos shows it again
 	m.clearApproval()
 	// Calls the run ended without starting (it was interrupted while they
 	// streamed or waited) say so; finished calls need no lookups any

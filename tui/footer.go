@@ -14,6 +14,8 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/regfile"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
+	"github.com/cairn-dev/cairn/tui/keymap"
 )
 
 // footer is what the two lines under the editor show. Token counts are
@@ -36,6 +38,9 @@ type footer struct {
 	// reading replaces the totals while a preview shows the end of a
 	// session whose whole is still being read (see Preview).
 	reading bool
+	// sandbox says what the OS sandbox lets commands do, "" when commands
+	// run unsandboxed.
+	sandbox string
 }
 
 func newFooter(opts Options) footer {
@@ -58,7 +63,18 @@ func (f *footer) reset(opts Options, s *agent.Session) {
 	if opts.Approvals != nil {
 		f.mode = string(opts.Approvals.Mode())
 	}
+	f.sandbox = sandboxState(opts.Sandbox)
 	f.refresh(s)
+}
+
+// sandboxState is the footer's note on the sandbox: where commands may
+// write and what network they may use, or "" when there is none.
+func sandboxState(p *sandbox.Policy) string {
+	if p == nil {
+		return ""
+	}
+	home, _ := os.UserHomeDir()
+	return "sandbox: writes " + p.Writable(home) + " · network " + p.Network.String()
 }
 
 // refresh reads the model and thinking level.
@@ -87,6 +103,9 @@ func (m *Model) footerView(w int) string {
 	}
 	if f.name != "" {
 		left += " • " + f.name
+	}
+	if f.sandbox != "" {
+		left += " • " + f.sandbox
 	}
 	var stats []string
 	stats = append(stats, "↑"+formatCount(f.usage.Input), "↓"+formatCount(f.usage.Output))
@@ -118,12 +137,14 @@ func (m *Model) footerView(w int) string {
 	if f.model.Reasoning {
 		right += " • " + m.st.thinkingLevel(f.thinking).Render(string(f.thinking))
 	}
+	// The mode says how to change it, where a person looks for it.
+	cycle := " (" + firstKey(m.keys, keymap.CycleApprovalMode) + ")"
 	switch f.mode {
 	case "":
 	case string(approval.ModePlan):
-		right += " • " + m.st.warning.Render("⏸ plan mode")
+		right += " • " + m.st.warning.Render("⏸ plan mode") + cycle
 	default:
-		right += " • " + f.mode
+		right += " • " + f.mode + cycle
 	}
 	if f.processes > 0 {
 		right += fmt.Sprintf(" • %d bg", f.processes)

@@ -61,7 +61,10 @@ func (m *Model) addItems(t *transcript, msgs []core.Message, start, end int) {
 	for i := start; i < end; i++ {
 		switch msg := msgs[i].(type) {
 		case *core.UserMessage:
-			t.add(newUserItem(msg))
+			// Only the text itself is read here (this may run off the
+			// UI loop, for older messages): a skill shows as typed, a
+			// template as expanded.
+			t.add(newUserItem(msg, nil))
 		case *core.AssistantMessage:
 			if retried(msgs, i) {
 				// A failed attempt the session retried: the live screen
@@ -109,9 +112,17 @@ func retried(msgs []core.Message, i int) bool {
 	return next
 }
 
-// newUserItem shows a user message.
-func newUserItem(msg *core.UserMessage) *userItem {
+// newUserItem shows a user message, as the person typed it when typed
+// (which may be nil) knows how.
+func newUserItem(msg *core.UserMessage, typed *typedPrompts) *userItem {
 	u := &userItem{text: msg.Text()}
+	lookup := parseSkillPrompt
+	if typed != nil {
+		lookup = typed.lookup
+	}
+	if p, ok := lookup(u.text); ok {
+		u.typed = &p
+	}
 	for _, c := range msg.Content {
 		if c.Type == core.ContentImage {
 			u.images++

@@ -25,6 +25,7 @@ type renderContext struct {
 	now          time.Time
 	spinner      string
 	expandHint   string // "ctrl+o", the expandTools key
+	modeHint     string // "shift+tab", the key that cycles the approval mode
 }
 
 // contentWidth is the width inside the transcript's left gutter.
@@ -42,6 +43,9 @@ func indent(s string) string {
 type userItem struct {
 	text   string
 	images int
+	// typed is how the person typed a message made from a command (a
+	// skill, a template), or nil.
+	typed *typedPrompt
 }
 
 // userPreviewLines is how much of a long message (a paste) shows until
@@ -51,6 +55,9 @@ const userPreviewLines = 12
 func (u *userItem) render(rc *renderContext) string {
 	w := rc.contentWidth()
 	body := u.text
+	if u.typed != nil && !rc.expandTools {
+		return rc.st.user.Width(rc.width).Render(u.typedView(rc, w-2))
+	}
 	if n := strings.Count(body, "\n") + 1; !rc.expandTools && n > userPreviewLines+3 {
 		lines := strings.SplitN(body, "\n", userPreviewLines+1)
 		body = strings.Join(lines[:userPreviewLines], "\n") +
@@ -61,6 +68,22 @@ func (u *userItem) render(rc *renderContext) string {
 	}
 	box := rc.st.user.Width(rc.width).Render(lipgloss.Wrap(body, w-2, ""))
 	return box
+}
+
+// typedView draws a message made from a command as pi does: the kind
+// and name ("[skill] review"), how to see the text the model read, then
+// the person's own words.
+func (u *userItem) typedView(rc *renderContext, w int) string {
+	head := rc.st.accent.Render("["+u.typed.kind+"] ") + u.typed.name +
+		rc.st.muted.Render(" ("+rc.expandHint+" to expand)")
+	body := lipgloss.Wrap(head, w, "")
+	if u.typed.args != "" {
+		body += "\n" + lipgloss.Wrap(u.typed.args, w, "")
+	}
+	if u.images > 0 {
+		body += fmt.Sprintf("\n[%d image(s)]", u.images)
+	}
+	return body
 }
 
 // assistantItem is one answer: its thinking and text blocks, streamed.

@@ -56,6 +56,10 @@ type Model struct {
 	aborting   bool
 	afterAbort []heldPrompt
 	queue      core.QueueUpdate
+	// loaded is what cairn loaded at start-up, for the welcome screen.
+	loaded []LoadedGroup
+	// typed is what the person typed for the templates they ran.
+	typed typedPrompts
 	// todos is the model's checklist, drawn above the editor while it works.
 	todos      todoList
 	retry      *retryState // an automatic retry under way, if any
@@ -167,7 +171,7 @@ func New(opts Options) *Model {
 
 // Init implements tea.Model.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.ed.Init()}
+	cmds := []tea.Cmd{m.ed.Init(), m.loadLoaded()}
 	if m.opts.OpenResume {
 		cmds = append(cmds, m.cmdResume(""))
 	}
@@ -215,6 +219,11 @@ func streamed(msg tea.Msg) bool {
 
 func (m *Model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case loadedMsg:
+		m.loaded, m.welcome = msg.groups, welcomeCache{}
+		return nil
+	case processOutputMsg:
+		return m.onProcessOutput(msg)
 	case mcpChangedMsg:
 		m.mcpWatching = false // syncMCP, after route, reads the change
 	case tea.WindowSizeMsg:

@@ -78,12 +78,19 @@ type Options struct {
 	Notices []string
 	// Version is cairn's version, shown in the header.
 	Version string
+	// Loaded, when set, lists what cairn loaded (context files, skills,
+	// MCP servers, extensions, hooks, agents) for the welcome screen. It is
+	// called once, off the UI loop, after the first frame.
+	Loaded func() []LoadedGroup
 	// OpenResume opens the session picker at start (--resume).
 	OpenResume bool
 	// Scrollback receives the last exchange, drawn as on screen, after the
 	// TUI leaves the alternate screen, so it stays in the terminal's
 	// scrollback; nil prints nothing.
 	Scrollback io.Writer
+	// ScrollbackAll writes the whole conversation to Scrollback on quit,
+	// not just the last exchange (the scrollbackOnQuit setting "all").
+	ScrollbackAll bool
 	// NoMouse leaves the mouse to the terminal: its own selection and
 	// copying work without shift, and the wheel no longer scrolls the
 	// transcript (pgup/pgdown still do).

@@ -26,8 +26,10 @@ const (
 	pickTree
 	pickFork
 	pickProcess
-	pickRewind    // a prompt to rewind to (rewind.go)
-	pickRewindHow // what a rewind restores
+	pickProcessAction // what to do with a background command (processes.go)
+	pickProcessKill   // whether to kill it
+	pickRewind        // a prompt to rewind to (rewind.go)
+	pickRewindHow     // what a rewind restores
 )
 
 // pickItem is one choice: what is shown, a second muted column, and the

@@ -69,7 +69,7 @@ func (m *Model) cmdRewind(string) tea.Cmd {
 		if p.Checkpoint == "" {
 			detail = "conversation only"
 		}
-		items = append(items, pickItem{label: oneLine(p.Text, 200), detail: detail, value: strconv.Itoa(len(pts) - i), payload: p})
+		items = append(items, pickItem{label: oneLine(m.typed.promptLabel(p.Text), 200), detail: detail, value: strconv.Itoa(len(pts) - i), payload: p})
 	}
 	p := newPicker("Rewind to before which prompt?", items, pickRewind, nil)
 	p.empty = "There are no prompts to rewind to yet."
@@ -149,7 +149,7 @@ func (m *Model) openRewindChoice(c rewindChoice) tea.Cmd {
 		m.say(core.NotifyInfo, "No checkpoint of the files was taken before this prompt: only the conversation can go back.")
 		items = append(items, pickItem{label: "Restore conversation only", value: rewindConv, payload: c})
 	}
-	m.openPicker(newPicker("Rewind to before “"+oneLine(c.point.Text, 60)+"”", items, pickRewindHow, nil))
+	m.openPicker(newPicker("Rewind to before “"+oneLine(m.typed.promptLabel(c.point.Text), 60)+"”", items, pickRewindHow, nil))
 	return nil
 }
 
@@ -259,7 +259,9 @@ func (m *Model) afterRewind(req agent.RewindRequest, res *agent.RewindResult, er
 		m.showConversation(m.sess.Messages())
 		m.foot.reset(m.opts, m.sess)
 		if text != "" && m.ed.Empty() {
-			m.ed.SetValue(text)
+			// The prompt goes back as it was typed (/skill:name args),
+			// so sending it again runs the command again.
+			m.ed.SetValue(m.typed.promptLabel(text))
 		}
 	}
 	if res == nil {

@@ -70,7 +70,7 @@ func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 	if opts.Scrollback != nil && err == nil {
 		// Back on the normal screen: the last exchange goes to the
 		// terminal's scrollback.
-		_, _ = io.WriteString(opts.Scrollback, m.lastExchange())
+		_, _ = io.WriteString(opts.Scrollback, m.quitScrollback())
 	}
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("terminal interface: %w", err)

@@ -20,6 +20,26 @@ func (m *Model) lastExchange() string {
 	if from < 0 {
 		return ""
 	}
+	return m.transcriptFrom(from)
+}
+
+// quitScrollback is what goes to the terminal's scrollback on quit: the
+// last exchange or, with Options.ScrollbackAll, the whole conversation
+// (a resumed session's older part made now), as pi leaves it.
+func (m *Model) quitScrollback() string {
+	if !m.opts.ScrollbackAll {
+		return m.lastExchange()
+	}
+	m.tr.loadAll()
+	if len(m.tr.entries) == 0 {
+		return ""
+	}
+	return m.transcriptFrom(0)
+}
+
+// transcriptFrom draws the transcript's items from the from'th to the
+// end, as the screen shows them.
+func (m *Model) transcriptFrom(from int) string {
 	rc := m.renderContext()
 	var lines []string
 	for i := from; i < len(m.tr.entries); i++ {

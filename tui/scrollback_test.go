@@ -31,6 +31,27 @@ func TestLastExchangeGoesToScrollback(t *testing.T) {
 	}
 }
 
+// TestWholeConversationGoesToScrollbackWhenSet: with the
+// scrollbackOnQuit setting "all", every exchange is left, in order.
+func TestWholeConversationGoesToScrollbackWhenSet(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	r.m.showConversation([]core.Message{
+		&core.UserMessage{Content: []core.Content{text("first question")}},
+		answer(text("first answer")),
+		&core.UserMessage{Content: []core.Content{text("second question")}},
+		answer(text("second answer")),
+	})
+	if got := ansi.Strip(r.m.quitScrollback()); strings.Contains(got, "first") {
+		t.Errorf("by default only the last exchange is left:\n%s", got)
+	}
+	r.m.opts.ScrollbackAll = true
+	got := ansi.Strip(r.m.quitScrollback())
+	if i, j := strings.Index(got, "first question"), strings.Index(got, "second answer"); i < 0 || j < i {
+		t.Errorf("the whole conversation is not left in order:\n%s", got)
+	}
+}
+
 // TestMouseCaptureIsASetting: with NoMouse the TUI leaves the mouse to the
 // terminal (selection and copying without shift).
 func TestMouseCaptureIsASetting(t *testing.T) {

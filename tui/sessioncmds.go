@@ -98,8 +98,8 @@ func (m *Model) onPicked(p pickedMsg) tea.Cmd {
 	switch p.kind {
 	case pickRewind, pickRewindHow:
 		return m.onRewindPicked(p)
-	case pickProcess:
-		return m.killProcess(m.sess.Processes(), p.value)
+	case pickProcess, pickProcessAction, pickProcessKill:
+		return m.onProcessPicked(p)
 	case pickThinking:
 		m.setThinking(core.ThinkingLevel(p.value))
 	case pickMode:

@@ -62,7 +62,8 @@ func TestTodoListAboveTheEditorWhileWorking(t *testing.T) {
 }
 
 // TestTodoListRestoredOnResume: a resumed session's list is the one its
-// last todo_write call left, shown when the next run starts.
+// last todo_write call left; its run is over, so the next run does not
+// show it above the editor, and /todos does.
 func TestTodoListRestoredOnResume(t *testing.T) {
 	res := todoResult(t, threeTodos...)
 	history := []core.Message{
@@ -72,8 +73,32 @@ func TestTodoListRestoredOnResume(t *testing.T) {
 	}
 	r := newRig(t, rigOptions{history: history})
 	r.send(eventsMsg{core.AgentStart{}})
-	if b := ansi.Strip(r.m.bottomView()); !strings.Contains(b, "▸ Fixing the bug") {
-		t.Errorf("resumed list not shown:\n%s", b)
+	if b := ansi.Strip(r.m.bottomView()); strings.Contains(b, "Fixing the bug") {
+		t.Errorf("an earlier run's list shown in a new run:\n%s", b)
+	}
+	r.m.cmdTodos("")
+	if v := ansi.Strip(r.m.View().Content); !strings.Contains(v, "Todo 1/3") || !strings.Contains(v, "▸ Fixing the bug") {
+		t.Errorf("/todos did not show the list:\n%s", v)
+	}
+}
+
+// TestTodoListPutAwayWhenItsRunEnds: a later run (an extension command,
+// a question) does not show the list an earlier run left, until the model
+// writes a new one; /todos still shows the old one.
+func TestTodoListPutAwayWhenItsRunEnds(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.send(eventsMsg{core.AgentStart{},
+		core.ToolExecutionStart{ToolCallID: "c1", ToolName: tools.TodoWriteName},
+		core.ToolExecutionEnd{ToolCallID: "c1", ToolName: tools.TodoWriteName, Result: todoResult(t, threeTodos...)},
+		core.AgentEnd{}, core.Settled{}})
+	r.send(eventsMsg{core.AgentStart{}})
+	if b := ansi.Strip(r.m.bottomView()); strings.Contains(b, "Todo 1/3") {
+		t.Errorf("the finished run's list shows in the next run:\n%s", b)
+	}
+	r.send(eventsMsg{core.ToolExecutionStart{ToolCallID: "c2", ToolName: tools.TodoWriteName},
+		core.ToolExecutionEnd{ToolCallID: "c2", ToolName: tools.TodoWriteName, Result: todoResult(t, threeTodos...)}})
+	if b := ansi.Strip(r.m.bottomView()); !strings.Contains(b, "Todo 1/3") {
+		t.Errorf("the new run's own list is not shown:\n%s", b)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/tui/markdown"
 	"github.com/cairn-dev/cairn/tui/toolview"
 )
 
@@ -91,6 +92,10 @@ func (t *toolItem) render(rc *renderContext) string {
 		PreviewDiff: t.previewDiff, PreviewError: t.previewErr,
 		Steps: t.steps,
 	}
+	if t.name == approval.ExitPlanModeTool && rc.md != nil {
+		palette := rc.md.Palette()
+		c.RenderMarkdown = func(md string, width int) string { return markdown.New(palette, width).Render(md) }
+	}
 	switch t.state {
 	case toolStreaming:
 		c.State = toolview.Streaming
@@ -109,6 +114,9 @@ func (t *toolItem) render(rc *renderContext) string {
 		if t.result != nil && t.result.IsError {
 			c.State = toolview.Failed
 			switch {
+			case planRefused(t.result):
+				c.State, c.RefusedBy = toolview.Denied, "plan mode"
+				c.Reason = "Not run: plan mode runs only what reads. Accept the model's plan to make changes, or leave plan mode with " + rc.modeHint + "."
 			case denied(t.result):
 				c.State = toolview.Denied
 			case skipped(t.result):
@@ -162,4 +170,10 @@ func denied(r *core.ToolResult) bool {
 		}
 	}
 	return false
+}
+
+// planRefused reports whether a failed result is plan mode's refusal of
+// a call that could change something.
+func planRefused(r *core.ToolResult) bool {
+	return len(r.Content) > 0 && r.Content[0].Type == core.ContentText && approval.IsPlanRefusal(r.Content[0].Text)
 }

@@ -94,7 +94,16 @@ func (m *Model) welcomeView(h int) []string {
 		m.st.muted.Render(ansi.Truncate(about, w, "…")),
 		"",
 	}
-	for _, l := range strings.Split(lipgloss.Wrap("Ask anything below. /help lists the commands and /hotkeys the keys; !cmd runs a shell command, @ names a file, esc interrupts.", w, " "), "\n") {
+	if loaded := m.loadedLines(w); len(loaded) > 0 {
+		text = append(append(text, loaded...), "")
+	}
+	intro := "Ask anything below. /help lists the commands and /hotkeys the keys; !cmd runs a shell command, @ names a file, esc interrupts."
+	for _, l := range strings.Split(lipgloss.Wrap(intro, w, " "), "\n") {
+		text = append(text, m.st.dim.Render(l))
+	}
+	// The way into plan mode, where a person looks first.
+	plan := firstKey(m.keys, keymap.CycleApprovalMode) + " switches the mode: default, auto_edit, plan (the model plans before it changes anything)."
+	for _, l := range strings.Split(lipgloss.Wrap(plan, w, " "), "\n") {
 		text = append(text, m.st.dim.Render(l))
 	}
 	out := make([]string, 0, h)
@@ -138,6 +147,7 @@ func (m *Model) renderContext() *renderContext {
 		now:          m.now(),
 		spinner:      m.spinner(),
 		expandHint:   firstKey(m.keys, keymap.ExpandTools),
+		modeHint:     firstKey(m.keys, keymap.CycleApprovalMode),
 	}
 }
 

@@ -177,6 +177,9 @@ func askTrust(streams IOStreams, t projectTrust) bool {
 	fmt.Fprintf(w, "\nThis project has files that change what cairn does:\n")
 	for _, f := range t.scan.Files {
 		fmt.Fprintf(w, "  %s%s\n", printable(f.Path), describeControlFile(t.project, f))
+		for _, run := range controlFileRuns(t.project, f) {
+			fmt.Fprintf(w, "      %s\n", run)
+		}
 	}
 	switch {
 	case !t.scan.Sure():

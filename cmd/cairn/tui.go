@@ -75,18 +75,19 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		notices = append(notices, err.Error())
 	}
 	o := tui.Options{
-		Session:      a.session,
-		Approvals:    a.gate,
-		Models:       a.cat.Available,
-		Theme:        theme,
-		Themes:       custom,
-		SaveTheme:    func(name string) error { return a.settings.Set("theme", name, settings.ScopeGlobal) },
-		Alert:        tui.ChooseAlert(eff.Notifications, env.getenv),
-		ColorProfile: tui.DetectColorProfile(streams.Out, env.getenv),
-		Scrollback:   streams.Out,
-		NoMouse:      !eff.MouseCapture,
-		Keys:         keys,
-		Cwd:          a.cwd,
+		Session:       a.session,
+		Approvals:     a.gate,
+		Models:        a.cat.Available,
+		Theme:         theme,
+		Themes:        custom,
+		SaveTheme:     func(name string) error { return a.settings.Set("theme", name, settings.ScopeGlobal) },
+		Alert:         tui.ChooseAlert(eff.Notifications, env.getenv),
+		ColorProfile:  tui.DetectColorProfile(streams.Out, env.getenv),
+		Scrollback:    streams.Out,
+		ScrollbackAll: eff.ScrollbackOnQuit == "all",
+		NoMouse:       !eff.MouseCapture,
+		Keys:          keys,
+		Cwd:           a.cwd,
 		// buildApp decided trust; nothing of an untrusted project runs
 		// in the interface, git included.
 		ProjectTrusted:     opts.trust != nil && opts.trust.trusted(),
@@ -101,7 +102,14 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		ExtensionsStarting: func() bool { return len(a.extensions.Starting()) > 0 },
 		Notices:            notices,
 		Version:            versionString(),
-		OpenResume:         resume,
+		Loaded: func() []tui.LoadedGroup {
+			var out []tui.LoadedGroup
+			for _, k := range a.loadedList(env.getenv("HOME")) {
+				out = append(out, tui.LoadedGroup{Label: k.label, Items: k.items})
+			}
+			return out
+		},
+		OpenResume: resume,
 	}
 	if a.noCredentials {
 		o.FirstRun = firstRunHelp(a.cat, env)

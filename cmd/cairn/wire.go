@@ -46,6 +46,8 @@ type app struct {
 	extensions *extension.Manager
 	// hooks runs the session's hooks; its async hooks are stopped at close.
 	hooks *hook.Hooks
+	// loaded is what the session loaded, for the TUI's welcome.
+	loaded loadedParts
 }
 
 // close ends the session and flushes its file, then stops the MCP servers.
@@ -159,7 +161,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// ends (agent.Config.Processes).
 	procs := background.New(background.Options{})
 	builtin := tools.WithBackground(tools.NewIn(cwd, workspace), procs)
-	builtin = append(builtin, taskTool(streams, env, eff, cwd, trusted))
+	task := taskTool(streams, env, eff, cwd, trusted)
+	builtin = append(builtin, task)
 	policy, err := sandboxPolicy(st.Sandbox(), opts.Sandbox, cwd, env.dir,
 		func(w string) { fmt.Fprintf(streams.Err, "cairn: warning: %s\n", w) })
 	if err != nil {
@@ -327,7 +330,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return nil, fmt.Errorf("--name: %w", err)
 		}
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, shellEnv: cmdEnv, extensions: exts, hooks: hooks}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, shellEnv: cmdEnv, extensions: exts, hooks: hooks,
+		loaded: loadedParts{contextFiles: contextPaths(contextFiles), skills: skillSet, hooks: hooks, agents: task}}, nil
 }
 
 // loadSettings reads the global settings and, when the project is

@@ -292,6 +292,11 @@ func TestCommandDialogsAndStatus(t *testing.T) {
 		h.questions[1].Message != "You picked beta" {
 		t.Errorf("questions = %+v", h.questions)
 	}
+	for _, q := range h.questions {
+		if q.Extension != "basic" {
+			t.Errorf("question %q names extension %q, want the configured name basic", q.Title, q.Extension)
+		}
+	}
 	// Text that names no command goes on to the model.
 	res, err = ic.Input(context.Background(), agent.InputEvent{Text: "/nothing here"})
 	if err != nil || res.Action != agent.InputContinue {

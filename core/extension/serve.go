@@ -151,6 +151,9 @@ func (e *extension) ui(p UIParams) (any, *jsonrpc2.Error) {
 	if err != nil {
 		return nil, err
 	}
+	// The name it was configured under, not the one it gave itself: an
+	// extension cannot call itself "cairn".
+	q.Extension = e.cfg.Name
 	ctx, cancel := e.dialogContext()
 	defer cancel()
 	ans, out := h.Ask(ctx, q)

@@ -51,6 +51,10 @@ type Settings struct {
 	// transcript (selecting text then takes shift); false leaves the mouse
 	// to the terminal. On by default.
 	MouseCapture bool `json:"mouseCapture"`
+	// ScrollbackOnQuit says what the TUI leaves in the terminal's
+	// scrollback when it quits: "last" (the default: the last exchange)
+	// or "all" (the whole conversation, as pi keeps it).
+	ScrollbackOnQuit string `json:"scrollbackOnQuit,omitempty"`
 	// HideThinkingBlock collapses the model's thinking in the TUI.
 	HideThinkingBlock bool `json:"hideThinkingBlock,omitempty"`
 	// ShellPath is the shell the bash tool runs; empty means bash from PATH.
@@ -192,6 +196,7 @@ func (s *Settings) fields() []field {
 		{"theme", &s.Theme},
 		{"notifications", &s.Notifications},
 		{"mouseCapture", &s.MouseCapture},
+		{"scrollbackOnQuit", &s.ScrollbackOnQuit},
 		{"hideThinkingBlock", &s.HideThinkingBlock},
 		{"shellPath", &s.ShellPath},
 		{"shellCommandPrefix", &s.ShellCommandPrefix},
@@ -310,6 +315,12 @@ func (s *Settings) normalize() []error {
 	default:
 		bad("notifications", fmt.Sprintf("%q", s.Notifications), `"auto", "osc9", "osc777", "bell" or "off"`)
 		s.Notifications = d.Notifications
+	}
+	switch s.ScrollbackOnQuit {
+	case "", "last", "all":
+	default:
+		bad("scrollbackOnQuit", fmt.Sprintf("%q", s.ScrollbackOnQuit), `"last" or "all"`)
+		s.ScrollbackOnQuit = d.ScrollbackOnQuit
 	}
 	if s.InterruptMode != InterruptImmediate && s.InterruptMode != InterruptWait {
 		bad("interruptMode", fmt.Sprintf("%q", s.InterruptMode), `"immediate" or "wait"`)

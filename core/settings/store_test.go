@@ -171,6 +171,8 @@ func TestUnusableValueFallsBackToDefault(t *testing.T) {
 			func(s Settings) bool { return s.Theme == "" }},
 		{`{"notifications": "loud"}`, "notifications",
 			func(s Settings) bool { return s.Notifications == "" }},
+		{`{"scrollbackOnQuit": "some"}`, "scrollbackOnQuit",
+			func(s Settings) bool { return s.ScrollbackOnQuit == "" }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.key, func(t *testing.T) {

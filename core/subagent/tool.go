@@ -155,3 +155,7 @@ func (t *Tool) names() []string {
 	}
 	return out
 }
+
+// Agents lists the definitions the tool can start, sorted by name, for
+// front ends that show what was loaded.
+func (t *Tool) Agents() []Definition { return t.opts.Definitions.All() }

@@ -32,7 +32,7 @@ func (s *server) askDialog(w *writer, q core.Question) {
 			opts = append(opts, permissionOption{OptionID: o.Value, Name: escape.Visible(o.Label), Kind: "allow_once"})
 		}
 	}
-	title := escape.Visible(q.Title)
+	title := escape.Visible(q.AttributedTitle())
 	if q.Message != "" {
 		title += ": " + escape.Visible(q.Message)
 	}

@@ -176,7 +176,8 @@ func TestTrustOfferedOnce(t *testing.T) {
 		t.Fatalf("stopReason = %q", got)
 	}
 	r.answer(offer, selected("trust_project"))
-	r.update("agent_message_chunk", map[string]any{"content.text": "> cairn: Trusted " + r.cwd + ": threads you open from now on use its files.\n\n"})
+	// Set apart from the answer it follows ("first"), not glued to it.
+	r.update("agent_message_chunk", map[string]any{"content.text": "\n\n> cairn: Trusted " + r.cwd + ": threads you open from now on use its files.\n\n"})
 	select {
 	case <-trusted:
 	default:

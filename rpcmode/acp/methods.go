@@ -197,6 +197,11 @@ func (s *server) newSession(m message) (any, *rpcError) {
 			return nil, busyError(err)
 		}
 	}
+	// Written now, not at its first answer: an editor may resume it by id
+	// before anything was said in it (acpx opens a new one otherwise).
+	if err := b.sess.PersistConversation(); err != nil {
+		s.warn("acp: %v", err)
+	}
 	t := s.attach(b, opened)
 	t.send(response{JSONRPC: "2.0", ID: m.ID, Result: sessionResult{SessionID: t.id, Modes: modes(b), ConfigOptions: s.configOptions(b)}})
 	s.sendCommands(t)

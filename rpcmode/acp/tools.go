@@ -83,6 +83,10 @@ type toolArgs struct {
 	Offset          *int            `json:"offset"`
 	// Plan is exit_plan_mode's plan, shown as the call's content.
 	Plan string `json:"plan"`
+	// Description and SubagentType are a task call's: its card is titled
+	// by what the subagent does, not just "task".
+	Description  string `json:"description"`
+	SubagentType string `json:"subagent_type"`
 }
 
 // maxPreviewFile bounds the file a write's diff preview reads.
@@ -115,6 +119,11 @@ func (s *server) describe(b *bound, name string, raw json.RawMessage, readFile b
 		title = name + " " + a.Path
 	case a.Pattern != "":
 		title = name + " " + a.Pattern
+	case name == "task" && a.Description != "":
+		title = firstLine(a.Description)
+		if a.SubagentType != "" {
+			title += " (" + a.SubagentType + ")"
+		}
 	}
 	if strings.HasPrefix(name, "mcp__") && title != name && !strings.HasPrefix(title, name+" ") {
 		// An MCP tool's card names the tool, not only what it acts on.

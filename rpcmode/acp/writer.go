@@ -32,6 +32,12 @@ type writer struct {
 	order   []string // open calls, in the order they started
 	last    *core.AssistantMessage
 	line    []byte
+	// answering says an answer is streaming: a notice waits in held for
+	// its end, so it never lands in the middle of a sentence. tail is the
+	// end of the last message chunk, to set a notice apart from it.
+	answering bool
+	held      []core.Notice
+	tail      string
 }
 
 func (w *writer) run(sub *agent.Subscription, done chan<- struct{}) {
@@ -81,6 +87,17 @@ func (w *writer) chunk(kind, text string) {
 	b = append(b, "}}}}"...)
 	w.line = b
 	w.write(b)
+	if kind == "agent_message_chunk" {
+		w.tail = lastBytes(w.tail+text, 2)
+	}
+}
+
+// lastBytes is the last n bytes of s.
+func lastBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
 }
 
 // handle translates one event or mark.
@@ -91,7 +108,7 @@ func (w *writer) handle(e core.Event) {
 	case markReplay:
 		w.replay(e.msgs)
 	case markPrompt:
-		w.promptID, w.last = e.id, nil
+		w.promptID, w.last, w.tail = e.id, nil, ""
 	case markNotice:
 		w.notice(e.notice)
 	case markRefused:
@@ -109,9 +126,15 @@ func (w *writer) handle(e core.Event) {
 		case core.UpdateThinkingDelta:
 			w.chunk("agent_thought_chunk", e.Delta)
 		}
+	case core.MessageStart:
+		if _, ok := e.Message.(*core.AssistantMessage); ok {
+			w.answering = true
+		}
 	case core.MessageEnd:
 		if m, ok := e.Message.(*core.AssistantMessage); ok {
 			w.last = m
+			w.answering = false
+			w.flushNotices()
 		}
 	case core.ToolExecutionStart:
 		w.toolStarted(e)
@@ -157,7 +180,29 @@ func (w *writer) notice(n core.Notice) {
 		w.chunk("agent_thought_chunk", "cairn: "+n.Message+"\n")
 		return
 	}
-	w.chunk("agent_message_chunk", "> cairn: "+strings.ReplaceAll(n.Message, "\n", "\n> ")+"\n\n")
+	if w.answering {
+		w.held = append(w.held, n)
+		return
+	}
+	// A blank line before, unless the message already ends with one: a
+	// quote glued to the answer's last line reads as part of it.
+	sep := "\n\n"
+	switch {
+	case w.tail == "" || strings.HasSuffix(w.tail, "\n\n"):
+		sep = ""
+	case strings.HasSuffix(w.tail, "\n"):
+		sep = "\n"
+	}
+	w.chunk("agent_message_chunk", sep+"> cairn: "+strings.ReplaceAll(n.Message, "\n", "\n> ")+"\n\n")
+}
+
+// flushNotices shows the notices held while an answer streamed.
+func (w *writer) flushNotices() {
+	held := w.held
+	w.held = nil
+	for _, n := range held {
+		w.notice(n)
+	}
 }
 
 // retryDelay is a wait as a person reads it: "2s", "1.5s", "250ms".
@@ -171,6 +216,8 @@ func retryDelay(d time.Duration) string {
 // settled answers the open prompt: every open tool call is closed first,
 // then the context's use is reported, then the response ends the turn.
 func (w *writer) settled(e core.Settled) {
+	w.answering = false
+	w.flushNotices()
 	if w.promptID == nil {
 		return
 	}

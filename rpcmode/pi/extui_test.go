@@ -2,8 +2,10 @@ package pi
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,6 +51,40 @@ func TestExtensionUIFramesArePi087s(t *testing.T) {
 		got := id.ReplaceAllString(string(line), `"id":"ID"`)
 		if w := id.ReplaceAllString(want[i], `"id":"ID"`); got != w {
 			t.Errorf("frame %d:\n got %s\nwant %s", i, got, w)
+		}
+	}
+}
+
+// TestExtensionUIFramesNameTheExtension: a dialog an extension opens names
+// it in the title, the one field every pi host shows, and the frame keeps
+// pi 0.87.1's fields and no others.
+func TestExtensionUIFramesNameTheExtension(t *testing.T) {
+	for _, q := range []core.Question{
+		{ID: "x", Kind: core.QuestionConfirm, Title: "Delete build/?", Message: "It is 3 MB", Extension: "guard"},
+		{ID: "x", Kind: core.QuestionSelect, Title: "Delete build/?", Options: []core.Option{{Value: "a", Label: "a"}}, Extension: "guard"},
+		{ID: "x", Kind: core.QuestionInput, Title: "Delete build/?", Extension: "guard"},
+		{ID: "x", Kind: core.QuestionEditor, Title: "Delete build/?", Extension: "guard"},
+	} {
+		line, err := marshal(questionFrame(q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var frame map[string]any
+		if err := json.Unmarshal(line, &frame); err != nil {
+			t.Fatal(err)
+		}
+		if title, _ := frame["title"].(string); !strings.HasPrefix(title, "Extension guard: Delete build/?") {
+			t.Errorf("%s: title %q does not name the extension", line, title)
+		}
+		bare := q
+		bare.Extension = ""
+		plain, _ := marshal(questionFrame(bare))
+		var want map[string]any
+		_ = json.Unmarshal(plain, &want)
+		for k := range frame {
+			if _, ok := want[k]; !ok {
+				t.Errorf("%s: field %q is not pi's", line, k)
+			}
 		}
 	}
 }

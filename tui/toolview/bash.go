@@ -41,9 +41,13 @@ func bashBody(v *view, b *box) {
 	if v.state == Streaming || v.state == Pending {
 		return
 	}
+	if v.args.flag("run_in_background") && v.backgroundBody(b) {
+		return
+	}
 	var d tools.BashDetails
 	v.details(&d)
-	out := splitBashResult(v.resultText(), v.Result != nil && v.Result.IsError, v.Result != nil && d.Truncation != nil)
+	text, denials := takeSandboxNotes(v.resultText())
+	out := splitBashResult(text, v.Result != nil && v.Result.IsError, v.Result != nil && d.Truncation != nil)
 	if out.output != "" {
 		lines := tailLines(out.output, b.limit(bashTailLimit))
 		total := countLines(out.output)
@@ -57,6 +61,7 @@ func bashBody(v *view, b *box) {
 		b.text("full output: "+d.FullOutputPath, v.p.Muted)
 	}
 	v.bashStatus(b, out.status)
+	v.sandboxBody(b, denials)
 }
 
 // bashStatus shows how a command that did not succeed ended.
@@ -113,3 +118,19 @@ func splitBashResult(text string, failed, noted bool) bashResult {
 
 // trimFloat writes a number without a needless fraction: 30, 2.5.
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// backgroundBody shows a command started in the background as a person
+// follows it: its id and pid, where its output goes, and /ps to watch or
+// stop it, in place of the instructions the model reads. It reports
+// whether the result was such a start.
+func (v *view) backgroundBody(b *box) bool {
+	var d tools.BackgroundDetails
+	if v.Result == nil || v.Result.IsError || !v.details(&d) || d.ID == "" {
+		return false
+	}
+	b.text("started as "+d.ID+" (pid "+strconv.Itoa(d.Pid)+"): /ps shows its output or stops it", v.p.Output)
+	if d.OutputPath != "" {
+		b.text("output: "+d.OutputPath, v.p.Muted)
+	}
+	return true
+}

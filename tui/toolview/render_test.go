@@ -15,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/shell/sandbox"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
@@ -187,6 +188,16 @@ func renderCases(t *testing.T) []renderCase {
 		{name: "generic", call: Call{Name: "mcp_github_search_issues", Args: json.RawMessage(`{"repo": "cairn-dev/cairn", "query": "flicker", "state": "open"}`), State: Done, Elapsed: 900 * time.Millisecond,
 			Result: textResult(numbered("#", 14), false, nil)}},
 		{name: "generic_streaming", call: Call{Name: "web_fetch", Args: json.RawMessage(`{"url":"https://example.com/a\u00e9b`), State: Streaming}},
+		{name: "todo_write", call: Call{Name: tools.TodoWriteName, Args: json.RawMessage(todoArgs), State: Done, Elapsed: 3 * time.Millisecond,
+			Result: textResult("Todo list updated: 1 of 3 completed. Keep it current as you work.", false, nil)}},
+		{name: "plan_refused", call: Call{Name: "bash", Args: json.RawMessage(`{"command":"rm -rf build"}`), State: Denied, RefusedBy: "plan mode",
+			Reason: "Not run: plan mode runs only what reads. Accept the model's plan to make changes, or leave plan mode with shift+tab.",
+			Result: textResult("cairn is in plan mode, where only commands that certainly just read run", true, nil)}},
+		{name: "plan_accepted", call: Call{Name: "exit_plan_mode", Args: json.RawMessage(`{"plan":"1. Add a flag\n2. Test it"}`), State: Done,
+			Result: textResult("The user accepted the plan. cairn has left plan mode and is now in auto_edit mode: edits run unasked. Carry out the plan now, step by step.", false, nil)}},
+		{name: "bash_sandbox_denied", call: Call{Name: "bash", Args: json.RawMessage(`{"command":"touch /etc/cairn"}`), State: Done, Elapsed: 40 * time.Millisecond,
+			Result: textResult("touch: cannot touch '/etc/cairn': Permission denied\n\nCommand exited with code 1\n\n"+
+				"blocked by the sandbox: write to /etc/cairn (allowed: project, /tmp)\n"+sandboxRetryLine, true, nil)}},
 	}
 }
 
@@ -203,5 +214,115 @@ func TestRenderGolden(t *testing.T) {
 				golden.RequireEqual(t, out)
 			})
 		}
+	}
+}
+
+// todoArgs is a todo_write call's arguments: one item done, one in
+// progress, one to do.
+const todoArgs = `{"todos":[{"content":"Read the code","status":"completed","activeForm":"Reading the code"},` +
+	`{"content":"Fix the bug","status":"in_progress","activeForm":"Fixing the bug"},` +
+	`{"content":"Run the tests","status":"pending","activeForm":"Running the tests"}]}`
+
+// TestViewsForPeople: the calls whose results are written for the model
+// show what a person needs instead: the task list, plan mode's refusal,
+// the accepted plan, the sandbox's denial with what would allow it.
+func TestViewsForPeople(t *testing.T) {
+	cases := map[string]struct{ want, not []string }{
+		"todo_write":          {want: []string{"tasks · 1/3 done", "✓ Read the code", "▸ Fixing the bug", "○ Run the tests"}, not: []string{"Keep it current", `"status"`}},
+		"plan_refused":        {want: []string{"plan mode", "leave plan mode with shift+tab"}, not: []string{"certainly just read"}},
+		"plan_accepted":       {want: []string{"1. Add a flag", "Accepted: cairn is now in auto_edit mode."}, not: []string{"Carry out the plan"}},
+		"bash_sandbox_denied": {want: []string{"⊘ sandbox blocked write to /etc/cairn (allowed: project, /tmp)", "allowWrite", "exit 1"}, not: []string{"dangerouslyDisableSandbox"}},
+	}
+	for _, c := range renderCases(t) {
+		tc, ok := cases[c.name]
+		if !ok {
+			continue
+		}
+		delete(cases, c.name)
+		out := ansi.Strip(Render(c.call, 120, DefaultStyles(), false))
+		flat := strings.Join(strings.Fields(out), " ")
+		for _, w := range tc.want {
+			if !strings.Contains(flat, w) {
+				t.Errorf("%s: no %q in\n%s", c.name, w, out)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(out, n) {
+				t.Errorf("%s: model-facing %q shown:\n%s", c.name, n, out)
+			}
+		}
+	}
+	for name := range cases {
+		t.Errorf("no render case %s", name)
+	}
+}
+
+// TestSandboxNotesOfExplain holds the recognition of the sandbox's notes
+// to what sandbox.Policy.Explain writes.
+func TestSandboxNotesOfExplain(t *testing.T) {
+	p := sandbox.Policy{Project: "/work/p"}
+	note := p.Explain("touch: cannot touch '/etc/x': Permission denied", "/work/p", "/home/u")
+	if note == "" {
+		t.Fatal("Explain found nothing")
+	}
+	_, denials := takeSandboxNotes("out\n\n" + note + "\n" + sandboxRetryLine)
+	if len(denials) != 1 || !strings.Contains(denials[0].what, "/etc/x") {
+		t.Fatalf("denials %+v from %q", denials, note)
+	}
+}
+
+func FuzzTakeSandboxNotes(f *testing.F) {
+	f.Add("x\n\nblocked by the sandbox: write to /a (allowed: project)\n" + sandboxRetryLine)
+	f.Add("blocked by the sandbox: a network connection (network: off)")
+	f.Fuzz(func(t *testing.T, s string) {
+		rest, denials := takeSandboxNotes(s)
+		if len(rest) > len(s) {
+			t.Errorf("%q grew to %q", s, rest)
+		}
+		for _, d := range denials {
+			if d.allow == "" {
+				t.Errorf("%q: a denial with no way to allow it", s)
+			}
+		}
+	})
+}
+
+// TestLongCommandWholeAndOnce: a command too long for the header stays
+// readable whole after it ran (collapsed, within a few lines), and
+// expanding shows it once, not a cut header and then the whole again.
+func TestLongCommandWholeAndOnce(t *testing.T) {
+	cmd := "go test ./core/agent/ ./core/session/ ./rpcmode/acp/ -run 'TestResume|TestListAndResume|TestUnpromptedSessionIsStored' -count=1 -race"
+	args, _ := json.Marshal(map[string]string{"command": cmd})
+	c := Call{Name: "bash", Args: args, State: Done, Elapsed: time.Second, Result: textResult("ok", false, nil)}
+	for _, expanded := range []bool{false, true} {
+		out := ansi.Strip(Render(c, 80, DefaultStyles(), expanded))
+		var words []string
+		for _, l := range strings.Split(out, "\n") {
+			words = append(words, strings.Fields(l)...)
+		}
+		flat := strings.ReplaceAll(strings.Join(words, " "), " 1.0s", "")
+		if !strings.Contains(flat, cmd) {
+			t.Errorf("expanded=%v: the command is not shown whole:\n%s", expanded, out)
+		}
+		if n := strings.Count(out, "TestListAndResume"); n != 1 {
+			t.Errorf("expanded=%v: the command shows %d times:\n%s", expanded, n, out)
+		}
+		if strings.Contains(out, "…") {
+			t.Errorf("expanded=%v: the command is cut:\n%s", expanded, out)
+		}
+	}
+}
+
+// TestPlanKeepsAngleBrackets: a plan naming "<name>" is not rendered as
+// markdown, which would drop it as HTML.
+func TestPlanKeepsAngleBrackets(t *testing.T) {
+	md := func(string, int) string { return "rendered" }
+	c := Call{Name: "exit_plan_mode", Args: json.RawMessage(`{"plan":"1. Print \"Hello, <name>!\""}`), State: Pending, RenderMarkdown: md}
+	if out := ansi.Strip(Render(c, 80, DefaultStyles(), false)); !strings.Contains(out, "Hello, <name>!") {
+		t.Errorf("the plan lost its <name>:\n%s", out)
+	}
+	c.Args = json.RawMessage(`{"plan":"1. **Add** a flag"}`)
+	if out := ansi.Strip(Render(c, 80, DefaultStyles(), false)); !strings.Contains(out, "rendered") {
+		t.Errorf("the plan is not rendered:\n%s", out)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/tools"
 )
 
 // State is where a tool call stands.
@@ -78,6 +79,18 @@ type Call struct {
 	// Steps are a task call's subagent's steps so far, one line each
 	// (its tool calls and answers), shown when the call is expanded.
 	Steps []string
+	// RenderMarkdown, when set, draws markdown (a plan) width cells wide
+	// with the front end's renderer; without it the text is shown as
+	// written.
+	RenderMarkdown func(md string, width int) string
+	// RefusedBy names what refused a Denied call when it was not the
+	// person ("plan mode", "sandbox"); the header says it instead of
+	// "denied".
+	RefusedBy string
+	// Reason, when set, says for a person why a Denied or Failed call did
+	// not run and what would let it, in place of the result's text (which
+	// was written for the model).
+	Reason string
 }
 
 // Limits of what a box shows.
@@ -103,10 +116,17 @@ func Render(c Call, width int, st Styles, expanded bool) string {
 	v := newView(c, st, expanded)
 	b := &box{inner: inner, p: &v.p, expanded: expanded}
 	k := kindOf(c.Name)
-	if expanded {
-		v.fullTitle(k, b)
+	switch {
+	case expanded:
+		v.fullTitle(k, b, 0)
+	case k.wrapsTitle:
+		// A command is what the person approved: it stays readable whole
+		// (up to a few lines) after the approval, not cut to one line.
+		v.fullTitle(k, b, bashCommandLimit)
 	}
 	switch {
+	case c.Reason != "" && (v.state == Denied || v.state == Failed):
+		b.wrapped(c.Reason, v.p.Warning, b.limit(errorLimit))
 	case v.state == Denied:
 		v.reasonBody(b, v.p.Warning)
 		if c.PreviewDiff != "" {
@@ -143,6 +163,9 @@ type view struct {
 
 	diffText string // the edit's diff from the result's details, once read
 	diffRead bool
+	// headTitle is the part of a long title the header holds when
+	// fullTitle wrapped the rest under it.
+	headTitle string
 }
 
 func newView(c Call, st Styles, expanded bool) *view {
@@ -160,31 +183,40 @@ type kind struct {
 	body        func(v *view, b *box)
 	ownsFailure bool
 	metaSep     string // between the title and the details
+	// wrapsTitle shows a title too long for the header whole while
+	// collapsed too (bash's command).
+	wrapsTitle bool
 }
 
 func kindOf(name string) kind {
 	switch name {
 	case "bash":
-		return kind{bashTitle, bashBody, true, " · "}
+		return kind{title: bashTitle, body: bashBody, ownsFailure: true, metaSep: " · ", wrapsTitle: true}
 	case "read":
-		return kind{readTitle, readBody, false, " · "}
+		return kind{title: readTitle, body: readBody, ownsFailure: false, metaSep: " · "}
 	case "write":
-		return kind{writeTitle, writeBody, false, " · "}
+		return kind{title: writeTitle, body: writeBody, ownsFailure: false, metaSep: " · "}
 	case "edit":
-		return kind{editTitle, editBody, false, " · "}
+		return kind{title: editTitle, body: editBody, ownsFailure: false, metaSep: " · "}
 	case "grep", "find", "ls":
-		return kind{searchTitle, searchBody, false, " · "}
+		return kind{title: searchTitle, body: searchBody, ownsFailure: false, metaSep: " · "}
 	case "exit_plan_mode":
-		return kind{planTitle, planBody, true, " · "}
+		return kind{title: planTitle, body: planBody, ownsFailure: true, metaSep: " · "}
 	case "task":
-		return kind{taskTitle, taskBody, false, " · "}
+		return kind{title: taskTitle, body: taskBody, ownsFailure: false, metaSep: " · "}
+	case tools.TodoWriteName:
+		return kind{title: todoTitle, body: todoBody, ownsFailure: false, metaSep: " · "}
 	}
-	return kind{genericTitle, genericBody, false, " "}
+	return kind{title: genericTitle, body: genericBody, metaSep: " "}
 }
 
 // header lays out the header line in width cells.
 func (v *view) header(k kind, width int) string {
 	title, meta := k.title(v)
+	if v.headTitle != "" {
+		// fullTitle put the rest of the title under the header.
+		title, meta = v.headTitle, ""
+	}
 	left := v.mark() + " " + v.p.Title.render(strings.TrimSpace(cleanLine(oneLine(title))))
 	if meta != "" {
 		left += v.p.Muted.render(k.metaSep + cleanLine(oneLine(meta)))
@@ -202,24 +234,37 @@ func (v *view) header(k kind, width int) string {
 	return b.String()
 }
 
-// fullTitle shows the whole title (a command, a path) wrapped above the
-// content when the header had to cut it: expanding a call is how a person
-// reads all of what it does.
-func (v *view) fullTitle(k kind, b *box) {
+// fullTitle shows the whole title (a command, a path) when the header
+// cannot hold it: the header holds its first part, uncut, and the rest is
+// wrapped under it, once (expanding a call is how a person reads all of
+// what it does). limit bounds the lines added, then an ellipsis says more
+// is left; 0 means no bound.
+func (v *view) fullTitle(k kind, b *box, limit int) {
 	title, _ := k.title(v)
 	t := strings.TrimSpace(cleanLine(oneLine(title)))
 	room := b.inner - 2 // the mark and a space
 	if rw := ansi.StringWidth(v.label()); rw > 0 && rw+4 <= b.inner {
 		room -= rw + 1
 	}
-	if cells(t) <= room || b.inner < 4 {
+	if cells(t) <= room || b.inner < 8 {
 		return
 	}
 	indent := 0
 	if i := strings.IndexByte(t, ' '); i >= 0 && i < 8 {
 		indent = i + 1 // under the command or path, past "$ " or "edit "
 	}
-	b.wrap(t, v.p.Title, indent)
+	head, rest := cutLine(t, room)
+	v.headTitle = head
+	lead := strings.Repeat(" ", indent)
+	for n := 0; rest != ""; n++ {
+		var part string
+		part, rest = cutLine(rest, b.inner-indent)
+		if limit > 0 && n == limit-1 && rest != "" {
+			part, _ = fitPlain(part+" "+rest, b.inner-indent)
+			rest = ""
+		}
+		b.add(lead+v.p.Title.render(part), indent+cells(part))
+	}
 }
 
 // mark is the status mark at the start of the header.
@@ -250,6 +295,9 @@ func (v *view) mark() string {
 func (v *view) label() string {
 	switch v.state {
 	case Denied:
+		if v.RefusedBy != "" {
+			return v.p.Warning.render(v.RefusedBy)
+		}
 		return v.p.Warning.render("denied")
 	case Cancelled:
 		return v.p.Warning.render("cancelled")
