@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/lsp"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/regfile"
@@ -41,6 +42,8 @@ type app struct {
 	sandbox *sandbox.Policy
 	// extensions runs the session's extensions.
 	extensions *extension.Manager
+	// lsp runs the session's language servers; nil when they are off.
+	lsp *lsp.Manager
 }
 
 // close ends the session and flushes its file, then stops the MCP servers.
@@ -50,6 +53,9 @@ func (a *app) close() {
 		a.extensions.Close()
 	}
 	a.mcp.close()
+	if a.lsp != nil {
+		a.lsp.Close()
+	}
 }
 
 // buildApp resolves the model and builds the agent session for opts.
@@ -153,6 +159,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		return nil, err
 	}
 	setSandbox(builtin, policy)
+	builtin, languageServers := withLanguageServers(builtin, st, env, cwd, trusted.trusted())
 	// The model's checklist, which every front end shows.
 	builtin = append(builtin, tools.NewTodoWrite())
 	// Plan mode's exit_plan_mode, declared only in plan mode (see below).
@@ -302,7 +309,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return nil, fmt.Errorf("--name: %w", err)
 		}
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, extensions: exts}, nil
+	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, extensions: exts, lsp: languageServers}, nil
 }
 
 // loadSettings reads the global settings and, when the project is

@@ -33,6 +33,9 @@ type client struct {
 	cmd    *exec.Cmd
 	conn   jsonrpc2.Conn
 	stderr *tail
+	// ctx ends when the client fails, ending whatever waits on the server.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	// ready is closed once the server answered initialize; failed is
 	// closed when it stopped (or never started), err then saying why.
@@ -67,6 +70,7 @@ type published struct {
 func start(s Server, path, root string, env []string) (*client, error) {
 	c := &client{server: s, root: root, stderr: &tail{max: 4096}, ready: make(chan struct{}), failed: make(chan struct{}),
 		docs: map[protocol.DocumentURI]*document{}, diags: map[protocol.DocumentURI]published{}, changed: make(chan struct{})}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
 	cmd := exec.Command(path, s.Command[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stderr = root, env, c.stderr
 	// Whatever the server started and left holding its stderr cannot
@@ -86,7 +90,7 @@ func start(s Server, path, root string, env []string) (*client, error) {
 	}
 	c.cmd = cmd
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(&pipes{r: stdout, w: stdin, stop: func() { child.KillGroup(cmd) }}))
-	c.conn.Go(context.Background(), c.handle)
+	c.conn.Go(c.ctx, c.handle)
 	// A broken connection stops the process; the process's end, whatever
 	// caused it, is the client's.
 	go func() {
@@ -110,7 +114,7 @@ func start(s Server, path, root string, env []string) (*client, error) {
 // initialize runs LSP's handshake, stopping the server if it does not
 // answer within initLimit.
 func (c *client) initialize() {
-	ctx, cancel := context.WithTimeout(context.Background(), initLimit)
+	ctx, cancel := context.WithTimeout(c.ctx, initLimit)
 	defer cancel()
 	root := uri.File(c.root)
 	params := &protocol.InitializeParams{
@@ -145,6 +149,7 @@ func (c *client) fail(err error) {
 		c.mu.Lock()
 		c.err = err
 		c.mu.Unlock()
+		c.cancel()
 		_ = c.conn.Close()
 		child.KillGroup(c.cmd)
 		close(c.failed)
@@ -274,7 +279,7 @@ type wholeText struct {
 // stopped reading its input cannot hold up the caller.
 func (c *client) send(ctx context.Context, method string, params any) error {
 	done := make(chan error, 1)
-	go func() { done <- c.conn.Notify(context.Background(), method, params) }()
+	go func() { done <- c.conn.Notify(c.ctx, method, params) }()
 	select {
 	case err := <-done:
 		return err
