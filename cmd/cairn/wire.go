@@ -162,6 +162,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	builtin, languageServers := withLanguageServers(builtin, st, env, cwd, trusted.trusted())
 	// The model's checklist, which every front end shows.
 	builtin = append(builtin, tools.NewTodoWrite())
+	// web_fetch, and web_search when the person configured a search API.
+	builtin = append(builtin, webTools(st, env)...)
 	// Plan mode's exit_plan_mode, declared only in plan mode (see below).
 	builtin = append(builtin, gate.ExitPlanTool())
 	var contextFiles []sysprompt.ContextFile
