@@ -212,3 +212,48 @@ func TestGoplsReportsTheTypeErrorAnEditIntroduced(t *testing.T) {
 		t.Fatalf("text = %q", text)
 	}
 }
+
+// tslsPath finds typescript-language-server as installed from npm in
+// testdata/tsls (make test and .ci/run install it); without it the test
+// skips, except in CI.
+func tslsPath(t *testing.T) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("testdata", "tsls", "node_modules", ".bin", "typescript-language-server"))
+	if err == nil {
+		if _, err = os.Stat(p); err == nil {
+			if _, err = exec.LookPath("node"); err == nil {
+				return p
+			}
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("typescript-language-server is not installed: npm ci --prefix core/lsp/testdata/tsls (%v)", err)
+	}
+	t.Skip("typescript-language-server not installed: npm ci --prefix core/lsp/testdata/tsls")
+	return ""
+}
+
+func TestTypeScriptLanguageServer(t *testing.T) {
+	tsls := tslsPath(t)
+	dir := project(t, map[string]string{
+		"tsconfig.json": `{"compilerOptions": {"strict": true, "noEmit": true}}`,
+		"src/a.ts":      "export const n: number = 1;\n",
+	})
+	srv := DefaultServers()[1]
+	srv.Command = []string{tsls, "--stdio"}
+	m := New(Config{Dir: dir, Servers: []Server{srv}, Env: os.Environ(), Wait: 60 * time.Second})
+	defer m.Close()
+	path := filepath.Join(dir, "src", "a.ts")
+	before := m.Before(context.Background(), path)
+	if !before.known || len(before.list) != 0 {
+		t.Fatalf("baseline = %+v, want known and clean", before)
+	}
+	write(t, path, "export const n: number = \"one\";\n")
+	r := m.After(context.Background(), path, before)
+	if len(r.New) != 1 || !strings.Contains(r.New[0].Message, "Type 'string' is not assignable to type 'number'") {
+		t.Fatalf("report = %+v, want tsserver's type error", r)
+	}
+	if text := r.Text(dir); !strings.Contains(text, "src/a.ts:1:14: error: Type 'string' is not assignable to type 'number'. [typescript]") {
+		t.Fatalf("text = %q", text)
+	}
+}
