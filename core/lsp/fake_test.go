@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/goleak"
 	"go.lsp.dev/protocol"
 )
 
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) {
 		fakeErrors()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	goleak.VerifyTestMain(m)
 }
 
 // stdio is the fake server's end of the pipes.

@@ -235,3 +235,30 @@ func TestWebFetchRefusesOtherSchemes(t *testing.T) {
 		}
 	}
 }
+
+func TestWebFetchAlwaysRuleNamesTheHost(t *testing.T) {
+	b := site(t, "")
+	a := site(t, "")
+	dir, rules := t.TempDir(), t.TempDir()+"/approvals.json"
+	g, _ := approval.Open(approval.Config{Dir: dir, RulesFile: rules})
+	f := &Fetch{}
+	ask := &asker{option: approval.OptionAllowAlways}
+	if d, _ := run(t, g, f, ask, a.URL+"/page"); !d.Allow || len(ask.asked) != 1 || !strings.Contains(ask.asked[0], "web_fetch: "+strings.TrimPrefix(a.URL, "http://")) {
+		t.Fatalf("decision %+v, questions %q", d, ask.asked)
+	}
+	// A new session of the project: the host is remembered, another is not.
+	g, err := approval.Open(approval.Config{Dir: dir, RulesFile: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask = &asker{option: approval.OptionDeny}
+	if d, _ := run(t, g, f, ask, a.URL+"/other"); !d.Allow || len(ask.asked) != 0 {
+		t.Fatalf("remembered host: %+v, asked %q", d, ask.asked)
+	}
+	if d, _ := run(t, g, f, ask, b.URL+"/page"); d.Allow || len(ask.asked) != 1 {
+		t.Fatalf("another host: %+v, asked %q", d, ask.asked)
+	}
+	if got := g.Rules(approval.ScopeAlways); len(got) != 1 || got[0].Host != strings.TrimPrefix(a.URL, "http://") {
+		t.Fatalf("rules %+v", got)
+	}
+}
