@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/jsonrpc2"
-	"go.uber.org/goleak"
 	"go.lsp.dev/protocol"
+	"go.uber.org/goleak"
 )
 
 // The test binary doubles as fake language servers, chosen by
