@@ -62,10 +62,15 @@ func New(cfg Config) *Manager {
 		cfg.LookPath = exec.LookPath
 	}
 	if cfg.Dir != "" {
+		// As spelled: toolpath gives the project's files under the
+		// project's own spelling, links inside followed.
 		cfg.Dir = filepath.Clean(cfg.Dir)
 	}
 	return &Manager{cfg: cfg, slots: map[string]*slot{}}
 }
+
+// Dir is the project: where file names in reports are relative to.
+func (m *Manager) Dir() string { return m.cfg.Dir }
 
 // Wait is how long each wait for a server lasts.
 func (m *Manager) Wait() time.Duration { return m.cfg.Wait }

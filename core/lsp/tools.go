@@ -46,7 +46,7 @@ func (d *diagnosed) Execute(ctx context.Context, call core.ToolCall, update func
 	if err != nil || res.IsError || ctx.Err() != nil {
 		return res, err
 	}
-	return Annotate(res, d.m.After(ctx, path, before), d.dir), nil
+	return Annotate(res, d.m.After(ctx, path, before), d.m.Dir()), nil
 }
 
 // Annotate adds what r says to an edit's result: its text as a text block
@@ -118,7 +118,7 @@ func (t *Tool) Execute(ctx context.Context, call core.ToolCall, _ func(core.Tool
 		return core.TextResult("No errors or warnings in " + args.Path + "."), nil
 	}
 	list = sortedDiagnostics(list)
-	return core.TextResult(fmt.Sprintf("%d diagnostic(s):\n", len(list)) + strings.Join(Lines(t.Dir, path, list), "\n")), nil
+	return core.TextResult(fmt.Sprintf("%d diagnostic(s):\n", len(list)) + strings.Join(Lines(t.M.Dir(), path, list), "\n")), nil
 }
 
 // project lists the running servers' diagnostics, file by file, capped
@@ -135,7 +135,7 @@ func (t *Tool) project() core.ToolResult {
 		for _, d := range sortedDiagnostics(f.List) {
 			total++
 			if len(lines) < MaxShown {
-				lines = append(lines, Line(t.Dir, f.Path, d))
+				lines = append(lines, Line(t.M.Dir(), f.Path, d))
 			}
 		}
 	}
