@@ -287,7 +287,9 @@ func (m *Manager) After(ctx context.Context, path string, before Baseline) Repor
 
 // FileDiagnostics are one file's diagnostics.
 type FileDiagnostics struct {
+	// Path is the file.
 	Path string
+	// List are its diagnostics as the server published them.
 	List []protocol.Diagnostic
 }
 
