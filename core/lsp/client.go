@@ -171,6 +171,16 @@ func (c *client) dead() (bool, error) {
 	}
 }
 
+// isReady reports whether the server is initialized, without waiting.
+func (c *client) isReady() bool {
+	select {
+	case <-c.ready:
+		return true
+	default:
+		return false
+	}
+}
+
 // waitReady waits until the server is initialized, ctx ends or it
 // stops, and reports whether it is ready.
 func (c *client) waitReady(ctx context.Context) bool {

@@ -45,8 +45,8 @@ type slot struct {
 	lastErr error
 	gaveUp  bool
 	told    bool
-	// slow is set when the server was not ready within the wait once;
-	// from then on a baseline is not waited for.
+	// slow is set when the server was not ready within the wait; until
+	// it is ready, a baseline is not waited for.
 	slow bool
 }
 
@@ -187,6 +187,10 @@ func (m *Manager) Before(ctx context.Context, path string) Baseline {
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.Wait)
 	defer cancel()
 	m.mu.Lock()
+	if sl.slow && c.isReady() {
+		// It got there in the end: baselines are worth waiting for again.
+		sl.slow = false
+	}
 	slow := sl.slow
 	m.mu.Unlock()
 	if slow {
