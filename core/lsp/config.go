@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // Server says how to start one language server and which files it serves.
@@ -112,7 +114,7 @@ func (s Server) serves(path string) bool {
 // nearest directory at or above the file, and inside dir, holding one of
 // s's root markers, else dir.
 func (s Server) rootFor(path, dir string) string {
-	for d := filepath.Dir(path); within(d, dir); d = filepath.Dir(d) {
+	for d := filepath.Dir(path); toolpath.Within(d, dir); d = filepath.Dir(d) {
 		for _, m := range s.RootMarkers {
 			if _, err := os.Lstat(filepath.Join(d, m)); err == nil {
 				return d
@@ -123,13 +125,6 @@ func (s Server) rootFor(path, dir string) string {
 		}
 	}
 	return dir
-}
-
-// within reports whether path is dir or inside it; both are clean and
-// absolute.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // languageID is the LSP language identifier of a file.

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // MaxStarts is how many times a server is started for one root before it
@@ -122,7 +124,7 @@ func (m *Manager) Servers(path string) (string, error) {
 // the project; an error says the server could not be had, once per
 // failure, so callers can tell the person without repeating it.
 func (m *Manager) clientFor(path string) (*client, *slot, error) {
-	if m.cfg.Dir == "" || !within(path, m.cfg.Dir) {
+	if m.cfg.Dir == "" || !toolpath.Within(path, m.cfg.Dir) {
 		return nil, nil, nil
 	}
 	s, prog, ok := m.serverFor(path)
@@ -303,7 +305,7 @@ func (m *Manager) File(ctx context.Context, path string) ([]protocol.Diagnostic,
 	if _, err := m.Servers(path); err != nil {
 		return nil, err
 	}
-	if !within(path, m.cfg.Dir) {
+	if !toolpath.Within(path, m.cfg.Dir) {
 		return nil, fmt.Errorf("%s is outside the project; language servers see only the project's files", path)
 	}
 	c, sl, err := m.clientFor(path)

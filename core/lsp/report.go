@@ -8,6 +8,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/cairn-dev/cairn/core/toolpath"
+
 	"github.com/cairn-dev/cairn/core/escape"
 )
 
@@ -94,7 +96,7 @@ func sortFiles(files []FileDiagnostics) {
 // columns counted from 1. What the server wrote is shown escaped.
 func Line(dir, path string, d protocol.Diagnostic) string {
 	name := path
-	if dir != "" && within(path, dir) {
+	if dir != "" && toolpath.Within(path, dir) {
 		if rel, err := filepath.Rel(dir, path); err == nil {
 			name = rel
 		}
