@@ -8,9 +8,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/cairn-dev/cairn/core/toolpath"
-
 	"github.com/cairn-dev/cairn/core/escape"
+	"github.com/cairn-dev/cairn/core/toolpath"
 )
 
 // MaxShown is how many diagnostics a report lists before saying how many
