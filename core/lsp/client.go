@@ -32,7 +32,7 @@ type client struct {
 	root   string
 	cmd    *exec.Cmd
 	conn   jsonrpc2.Conn
-	stderr *tail
+	stderr *child.Tail
 	// ctx ends when the client fails, ending whatever waits on the server.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -68,7 +68,7 @@ type published struct {
 // start starts s's program in root and begins initializing it; the
 // returned client is ready when its ready channel closes.
 func start(s Server, path, root string, env []string) (*client, error) {
-	c := &client{server: s, root: root, stderr: &tail{max: 4096}, ready: make(chan struct{}), failed: make(chan struct{}),
+	c := &client{server: s, root: root, stderr: &child.Tail{}, ready: make(chan struct{}), failed: make(chan struct{}),
 		docs: map[protocol.DocumentURI]*document{}, diags: map[protocol.DocumentURI]published{}, changed: make(chan struct{})}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	cmd := exec.Command(path, s.Command[1:]...)
@@ -105,7 +105,7 @@ func start(s Server, path, root string, env []string) (*client, error) {
 		if cerr := c.conn.Err(); cerr != nil && !errors.Is(cerr, io.EOF) && !strings.Contains(cerr.Error(), "EOF") {
 			werr = fmt.Errorf("%v after %v", werr, cerr)
 		}
-		c.fail(fmt.Errorf("%s stopped: %v%s", s.Command[0], werr, c.stderr.note()))
+		c.fail(fmt.Errorf("%s stopped: %v%s", s.Command[0], werr, stderrNote(c.stderr)))
 	}()
 	go c.initialize()
 	return c, nil
@@ -133,7 +133,7 @@ func (c *client) initialize() {
 	}
 	var result protocol.InitializeResult
 	if _, err := c.conn.Call(ctx, protocol.MethodInitialize, params, &result); err != nil {
-		c.fail(fmt.Errorf("%s did not initialize: %v%s", c.server.Command[0], err, c.stderr.note()))
+		c.fail(fmt.Errorf("%s did not initialize: %v%s", c.server.Command[0], err, stderrNote(c.stderr)))
 		return
 	}
 	if err := c.conn.Notify(ctx, protocol.MethodInitialized, &protocol.InitializedParams{}); err != nil {
@@ -373,34 +373,14 @@ func (p *pipes) Close() error {
 	return p.r.Close()
 }
 
-// tail keeps the last bytes a server wrote to stderr, for error reports.
-type tail struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if over := len(t.b) - t.max; over > 0 {
-		t.b = append(t.b[:0], t.b[over:]...)
-	}
-	return len(p), nil
-}
-
-// note is the stderr tail as a clause to add to an error, or "".
-func (t *tail) note() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := strings.TrimSpace(string(t.b))
+// stderrNote is the last line a server wrote to stderr as a clause to add
+// to an error, or "".
+func stderrNote(t *child.Tail) string {
+	s := strings.TrimSpace(t.LastLines(1))
 	if s == "" {
 		return ""
 	}
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 && len(s)-i < 400 {
-		s = s[i+1:]
-	} else if len(s) > 400 {
+	if len(s) > 400 {
 		s = s[len(s)-400:]
 	}
 	return " (its last output: " + s + ")"
