@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -53,7 +54,9 @@ type Fetch struct {
 	// UserAgent is sent as User-Agent.
 	UserAgent string
 
-	cache cache
+	cache     cache
+	plainOnce sync.Once
+	plain     *http.Client
 }
 
 var fetchSpec = core.ToolSpec{
@@ -209,10 +212,17 @@ func (f *Fetch) client() *http.Client {
 	if f.Client != nil {
 		return f.Client
 	}
+	f.plainOnce.Do(func() { f.plain = plainClient() })
+	return f.plain
+}
+
+// plainClient is an HTTP client of cairn's own for the web tools: its own
+// transport (proxy settings from the environment), no cookie jar, nothing
+// shared with the providers' clients.
+func plainClient() *http.Client {
 	t := &http.Transport{Proxy: http.ProxyFromEnvironment, TLSHandshakeTimeout: 15 * time.Second,
 		ResponseHeaderTimeout: 30 * time.Second, MaxIdleConns: 4, IdleConnTimeout: 30 * time.Second}
-	f.Client = &http.Client{Transport: t}
-	return f.Client
+	return &http.Client{Transport: t}
 }
 
 // contentKind is the page's media type (from Content-Type, else sniffed)

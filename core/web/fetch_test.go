@@ -262,3 +262,20 @@ func TestWebFetchAlwaysRuleNamesTheHost(t *testing.T) {
 		t.Fatalf("rules %+v", got)
 	}
 }
+
+func TestWebFetchConcurrentCalls(t *testing.T) {
+	a := site(t, "")
+	f := &Fetch{}
+	done := make(chan string, 4)
+	for i := range 4 {
+		go func() {
+			r, _ := f.Execute(context.Background(), fetchCall(a.URL+"/page?n="+string(rune('a'+i))), nil)
+			done <- text(r)
+		}()
+	}
+	for range 4 {
+		if got := <-done; !strings.Contains(got, "# Install") {
+			t.Fatalf("%q", got)
+		}
+	}
+}

@@ -120,7 +120,7 @@ func (s *Search) Execute(ctx context.Context, call core.ToolCall, _ func(core.To
 	req.Header.Set("X-Subscription-Token", key)
 	client := s.Client
 	if client == nil {
-		client = &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment}}
+		client = plainClient()
 	}
 	c := *client
 	c.Jar = nil
