@@ -72,3 +72,32 @@ func TestDiagnosticsToolBeforeAnyServer(t *testing.T) {
 		t.Fatalf("%q", resultText(r))
 	}
 }
+
+// TestParallelEdits: edits of several files at once share one server and
+// each gets its own file's new errors.
+func TestParallelEdits(t *testing.T) {
+	srv, env := fakeServer(t, "errors")
+	dir := project(t, nil)
+	m := New(Config{Dir: dir, Servers: []Server{srv}, Env: env, Wait: 20 * time.Second})
+	defer m.Close()
+	write := WithDiagnostics(&tools.Write{Dir: dir}, m, dir)
+	names := []string{"a.fk", "b.fk", "c.fk", "d.fk"}
+	got := make(chan string, len(names))
+	for _, name := range names {
+		go func() {
+			args, _ := json.Marshal(map[string]string{"path": name, "content": "ERR in " + name + "\n"})
+			r, _ := write.Execute(context.Background(), core.ToolCall{Name: "write", Arguments: args}, nil)
+			got <- resultText(r)
+		}()
+	}
+	for range names {
+		text := <-got
+		name := text[strings.Index(text, "to ")+3 : strings.Index(text, ".fk")+3]
+		if !strings.Contains(text, name+":1:1: error: ERR in "+name) || strings.Count(text, "error: ERR") != 1 {
+			t.Errorf("%q", text)
+		}
+	}
+	if len(m.slots) != 1 {
+		t.Fatalf("%d servers for one root", len(m.slots))
+	}
+}
