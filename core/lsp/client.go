@@ -300,34 +300,41 @@ func (c *client) send(ctx context.Context, method string, params any) error {
 	}
 }
 
-// settle is how long diagnostics must stay unchanged, once the first
-// answer for a version came, before they count as complete: servers
-// publish in stages (syntax, then types).
-const settle = 300 * time.Millisecond
+// DefaultSettle is how long a file's diagnostics must stay unchanged,
+// once the first answer for its version came, before they count as
+// complete: servers publish in stages (syntax, then types).
+const DefaultSettle = 300 * time.Millisecond
 
 // diagnostics waits until the server published diagnostics for path
 // after publish number seq (and for version or later, when it says),
-// then until they settle, ctx ends or it stops. It reports whether any
-// answer came; the list is the latest.
+// then until they stay unchanged for the server's settle time, ctx ends
+// or it stops. It reports whether any answer came; the list is the
+// latest.
 func (c *client) diagnostics(ctx context.Context, path string, seq uint64, version int32) ([]protocol.Diagnostic, bool) {
 	u := uri.File(path)
-	var quiet <-chan time.Time
+	settle := c.server.Settle
+	if settle <= 0 {
+		settle = DefaultSettle
+	}
+	quiet := time.NewTimer(settle)
+	quiet.Stop()
+	defer quiet.Stop()
 	got := false
+	var last uint64
 	for {
 		c.mu.Lock()
 		p, ok := c.diags[u]
 		changed := c.changed
 		c.mu.Unlock()
-		if ok && p.seq > seq && (p.version == 0 || p.version >= uint32(version)) && !got {
-			got = true
-			t := time.NewTimer(settle)
-			defer t.Stop()
-			quiet = t.C
+		if ok && p.seq > seq && p.seq != last && (p.version == 0 || p.version >= uint32(version)) {
+			// A new stage for this file: it must stay quiet from now.
+			got, last = true, p.seq
+			quiet.Reset(settle)
 		}
 		select {
 		case <-changed:
 			continue
-		case <-quiet:
+		case <-quiet.C:
 		case <-ctx.Done():
 		case <-c.failed:
 		}

@@ -24,6 +24,9 @@ type Server struct {
 	RootMarkers []string `json:"rootMarkers,omitempty"`
 	// Disabled turns off a server of DefaultServers.
 	Disabled bool `json:"disabled,omitempty"`
+	// Settle is how long a file's diagnostics must stay unchanged before
+	// they count as complete; zero means DefaultSettle.
+	Settle time.Duration `json:"-"`
 }
 
 // DefaultServers are the language servers cairn uses when their programs
@@ -33,8 +36,10 @@ func DefaultServers() []Server {
 	js := []string{".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"}
 	return []Server{
 		{Name: "go", Command: []string{"gopls"}, Extensions: []string{".go"}, RootMarkers: []string{"go.work", "go.mod"}},
+		// tsserver's syntax, semantic and suggestion diagnostics each come
+		// in a publish of their own, the later ones after their own delay.
 		{Name: "typescript", Command: []string{"typescript-language-server", "--stdio"}, Extensions: js,
-			RootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json"}},
+			RootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json"}, Settle: time.Second},
 		{Name: "pyright", Command: []string{"pyright-langserver", "--stdio"}, Extensions: []string{".py", ".pyi"},
 			RootMarkers: []string{"pyrightconfig.json", "pyproject.toml", "setup.py"}},
 		{Name: "basedpyright", Command: []string{"basedpyright-langserver", "--stdio"}, Extensions: []string{".py", ".pyi"},
@@ -78,6 +83,9 @@ func Merge(base []Server, overrides map[string]Server) []Server {
 		}
 		if len(o.RootMarkers) == 0 {
 			o.RootMarkers = out[i].RootMarkers
+		}
+		if o.Settle == 0 {
+			o.Settle = out[i].Settle
 		}
 		out[i] = o
 	}
