@@ -7,7 +7,7 @@ import (
 
 // ApprovalCategory says how much trust running a tool needs: info tools only
 // look, edit tools change files, exec tools run programs, mcp tools are
-// provided by an MCP server.
+// provided by an MCP server, network tools reach the network.
 type ApprovalCategory string
 
 // The approval categories.
@@ -16,6 +16,9 @@ const (
 	CategoryEdit ApprovalCategory = "edit"
 	CategoryExec ApprovalCategory = "exec"
 	CategoryMCP  ApprovalCategory = "mcp"
+	// CategoryNetwork tools reach the network (web_fetch, web_search):
+	// judged by the host they go to.
+	CategoryNetwork ApprovalCategory = "network"
 )
 
 // ToolKind is the Agent Client Protocol's kind of a tool, which editors use

@@ -322,3 +322,8 @@ func untrustedContext(files []sysprompt.ContextFile, root string) []sysprompt.Co
 		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 	})
 }
+
+// trustedByPerson reports whether the person trusted the project (not only
+// that it has nothing to trust): what runs the project's own code, such as
+// a language server that builds it, waits for that.
+func (t projectTrust) trustedByPerson() bool { return t.state == trust.Trusted }

@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/hook"
+	"github.com/cairn-dev/cairn/core/lsp"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/regfile"
@@ -48,6 +49,8 @@ type app struct {
 	hooks *hook.Hooks
 	// loaded is what the session loaded, for the TUI's welcome.
 	loaded loadedParts
+	// lsp runs the session's language servers; nil when they are off.
+	lsp *lsp.Manager
 }
 
 // close ends the session and flushes its file, then stops the MCP servers.
@@ -60,6 +63,9 @@ func (a *app) close() {
 		a.extensions.Close()
 	}
 	a.mcp.close()
+	if a.lsp != nil {
+		a.lsp.Close()
+	}
 }
 
 // buildApp resolves the model and builds the agent session for opts.
@@ -178,8 +184,11 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	setSandbox(builtin, policy)
 	cmdEnv := shellEnv(st, s.cat)
 	setShellEnv(builtin, cmdEnv)
+	builtin, languageServers := withLanguageServers(builtin, st, env, cwd, trusted.trusted(), trusted.trustedByPerson())
 	// The model's checklist, which every front end shows.
 	builtin = append(builtin, tools.NewTodoWrite())
+	// web_fetch, and web_search when the person configured a search API.
+	builtin = append(builtin, webTools(st, env)...)
 	// Plan mode's exit_plan_mode, declared only in plan mode (see below).
 	builtin = append(builtin, gate.ExitPlanTool())
 	var contextFiles []sysprompt.ContextFile
@@ -331,7 +340,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		}
 	}
 	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, shellEnv: cmdEnv, extensions: exts, hooks: hooks,
-		loaded: loadedParts{contextFiles: contextPaths(contextFiles), skills: skillSet, hooks: hooks, agents: task}}, nil
+		loaded: loadedParts{contextFiles: contextPaths(contextFiles), skills: skillSet, hooks: hooks, agents: task}, lsp: languageServers}, nil
 }
 
 // loadSettings reads the global settings and, when the project is

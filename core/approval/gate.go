@@ -345,6 +345,8 @@ func (g *Gate) Subject(tool core.Tool, call core.ToolCall) string {
 			return ""
 		}
 		return g.relPath(toolpath.Resolve(p, g.dir))
+	case subjectHost:
+		return networkSubject(call)
 	}
 	return toolName(tool, call)
 }
@@ -429,6 +431,7 @@ const (
 	subjectTool = iota
 	subjectCommand
 	subjectPath
+	subjectHost
 )
 
 func subjectKind(cat core.ApprovalCategory) int {
@@ -437,6 +440,8 @@ func subjectKind(cat core.ApprovalCategory) int {
 		return subjectCommand
 	case core.CategoryEdit:
 		return subjectPath
+	case core.CategoryNetwork:
+		return subjectHost
 	}
 	return subjectTool
 }

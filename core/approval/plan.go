@@ -96,6 +96,8 @@ func planRefusal(tool core.Tool, call core.ToolCall) string {
 			return ""
 		}
 		return fmt.Sprintf("cairn is in plan mode, where only MCP tools their server marks read-only run, and %s is not one of them, so it was not run. When you know what to change, present your plan with %s.", name, ExitPlanModeTool)
+	case core.CategoryNetwork:
+		return networkPlanRefusal(name)
 	}
 	return fmt.Sprintf("cairn is in plan mode, where nothing is changed, so %s was not run. Explore with the read, grep, find and ls tools, and when you know what to change, present your plan with %s; once the user accepts it, you can make the changes.", name, ExitPlanModeTool)
 }
@@ -111,7 +113,7 @@ func (g *Gate) checkPlan(ctx context.Context, tool core.Tool, call core.ToolCall
 	if mode != ModePlan {
 		return Decision{}, false
 	}
-	if reason := planRefusal(tool, call); reason != "" {
+	if reason := planRefusal(tool, call); reason != "" && !g.planAllowsNetwork(tool, call) {
 		return Decision{By: ByPlan, Reason: reason}, true
 	}
 	return Decision{}, false
@@ -281,6 +283,10 @@ func (g *Gate) Declares(tool core.Tool) bool {
 	}
 	switch tool.Category() {
 	case core.CategoryInfo, core.CategoryExec:
+		return true
+	case core.CategoryNetwork:
+		// Declared so that hosts allowed before stay reachable; the
+		// others are refused unasked.
 		return true
 	case core.CategoryMCP:
 		return tool.Kind() == core.KindRead

@@ -46,6 +46,8 @@ func (g *Gate) question(name string, cat core.ApprovalCategory, subject string) 
 	switch subjectKind(cat) {
 	case subjectCommand:
 		q.session = commandRules(name, subject)
+	case subjectHost:
+		q.session = []Rule{{Tool: name, Host: subject}}
 	case subjectPath:
 		if subject != "" {
 			q.session = []Rule{{Tool: name, Path: subject}}

@@ -40,6 +40,10 @@ type Rule struct {
 	// with forward slashes. It covers itself and everything under it; "."
 	// covers every file in the project, and nothing outside it.
 	Path string `json:"path,omitempty"`
+	// Host is the host (with its port, when one is written) a network
+	// tool's rule covers, such as "docs.example.org"; empty covers a
+	// network tool called without a URL (web_search).
+	Host string `json:"host,omitempty"`
 }
 
 // String describes the rule for people, saying exactly what it allows, such
@@ -60,6 +64,8 @@ func (r Rule) String() string {
 		return r.Tool + ": any file in the project"
 	case r.Path != "":
 		return fmt.Sprintf("%s: %s", r.Tool, r.Path)
+	case r.Host != "":
+		return fmt.Sprintf("%s: %s", r.Tool, r.Host)
 	case (compiled{Rule: r}).coversServerTool(strings.TrimSuffix(r.Tool, "*") + "x"):
 		server := strings.TrimSuffix(strings.TrimPrefix(r.Tool, mcpToolPrefix), "__*")
 		return "every tool of the MCP server " + server + " (" + r.Tool + ")"
@@ -196,9 +202,16 @@ func (s ruleSet) covers(tool string, cat core.ApprovalCategory, subject string) 
 			}
 		}
 		return false
+	case subjectHost:
+		for _, r := range s {
+			if r.coversHost(tool, subject) {
+				return true
+			}
+		}
+		return false
 	}
 	for _, r := range s {
-		if r.Command == "" && r.Path == "" && (sameTool(r.Tool, tool) || r.coversServerTool(tool)) {
+		if r.Command == "" && r.Path == "" && r.Host == "" && (sameTool(r.Tool, tool) || r.coversServerTool(tool)) {
 			return true
 		}
 	}

@@ -57,7 +57,7 @@ func (s State) String() string {
 type extension struct {
 	m      *Manager
 	cfg    Config
-	stderr tail
+	stderr child.Tail
 
 	mu       sync.Mutex
 	state    State
@@ -272,7 +272,7 @@ func (e *extension) why(err error) error {
 // withStderr adds the last lines of stderr, and where the rest is, to
 // err.
 func (e *extension) withStderr(err error) error {
-	if t := e.stderr.lastLines(tailLines); t != "" {
+	if t := e.stderr.LastLines(tailLines); t != "" {
 		err = fmt.Errorf("%w\nlast lines of its stderr:\n%s", err, t)
 	}
 	if path := e.logPath(); path != "" {

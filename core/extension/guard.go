@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"time"
 )
 
@@ -67,38 +66,4 @@ func (g *guard) Read(p []byte) (int, error) {
 		return 0, ErrFrameTooLong
 	}
 	return n, err
-}
-
-// tail keeps the last bytes an extension wrote to stderr, for the error
-// that reports its crash. Safe for concurrent use through stderrTail.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-const tailBytes = 4 << 10
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 2*tailBytes {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailBytes:]...)
-	}
-	return len(p), nil
-}
-
-// lastLines returns up to n last lines of the tail, trimmed.
-func (t *tail) lastLines(n int) string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	b := bytes.TrimRight(t.buf, "\n\r ")
-	if len(b) > tailBytes {
-		b = b[len(b)-tailBytes:]
-	}
-	lines := bytes.Split(b, []byte("\n"))
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return string(bytes.Join(lines, []byte("\n")))
 }

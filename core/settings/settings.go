@@ -73,6 +73,10 @@ type Settings struct {
 	Subagents SubagentSettings `json:"subagents"`
 	// Checkpoints configures the checkpoints rewinds restore.
 	Checkpoints CheckpointSettings `json:"checkpoints"`
+	// LSP configures the language servers whose diagnostics follow edits.
+	LSP LSPSettings `json:"lsp"`
+	// Web configures the web tools.
+	Web WebSettings `json:"web"`
 }
 
 // MCPSettings configures how sessions use MCP servers (the servers
@@ -161,6 +165,7 @@ func Defaults() Settings {
 		OtherAgentDirs: true,
 		Subagents:      SubagentSettings{MaxParallel: 4, TimeoutMs: 600000, MaxTurns: 50},
 		Checkpoints:    CheckpointSettings{Enabled: true},
+		LSP:            LSPSettings{Enabled: true},
 	}
 }
 
@@ -204,6 +209,8 @@ func (s *Settings) fields() []field {
 		{"otherAgentDirs", &s.OtherAgentDirs},
 		{"subagents", &s.Subagents},
 		{"checkpoints", &s.Checkpoints},
+		{"lsp", &s.LSP},
+		{"web", &s.Web},
 	}
 }
 
@@ -225,6 +232,8 @@ func decode(o *object) (Settings, []error) {
 	}
 	errs = append(errs, checkSandbox(o)...)
 	errs = append(errs, checkShellEnvironment(o)...)
+	errs = append(errs, checkStrict(o, "lsp", &lspFile{}, "enabled, waitMs, servers; a server's: command, extensions, rootMarkers, disabled")...)
+	errs = append(errs, checkStrict(o, "web", &WebSettings{}, "search; its: provider, endpoint, apiKeyEnv")...)
 	return s, append(errs, s.normalize()...)
 }
 
@@ -343,5 +352,7 @@ func (s *Settings) normalize() []error {
 			*n.v = n.def
 		}
 	}
+	errs = append(errs, s.LSP.normalize()...)
+	errs = append(errs, s.Web.normalize()...)
 	return append(errs, s.Checkpoints.normalize()...)
 }

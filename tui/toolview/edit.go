@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core/escape"
+	"github.com/cairn-dev/cairn/core/lsp"
 	"github.com/cairn-dev/cairn/core/tools"
 )
 
@@ -47,6 +48,7 @@ func (v *view) diff() string {
 func editBody(v *view, b *box) {
 	if diff := v.diff(); diff != "" {
 		diffBlock(v, b, diff)
+		diagnosticsBlock(v, b)
 		return
 	}
 	if v.state != Streaming && v.PreviewError != "" {
@@ -239,4 +241,20 @@ func editReplacements(a args) []args {
 		return nil
 	}
 	return edits
+}
+
+// diagnosticsBlock shows, in the error colour, the errors a language
+// server found in the file after the call (the lines under
+// lsp.DetailsKey in its details), under the diff or the written text.
+func diagnosticsBlock(v *view, b *box) {
+	if v.state != Done {
+		return
+	}
+	var d map[string]json.RawMessage
+	var lines []string
+	if !v.details(&d) || json.Unmarshal(d[lsp.DetailsKey], &lines) != nil || len(lines) == 0 {
+		return
+	}
+	// The lines are the server's words, escaped when the result was made.
+	b.wrapped(strings.Join(lines, "\n"), v.p.Error, b.limit(headLimit+2))
 }

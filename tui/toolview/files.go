@@ -104,6 +104,7 @@ func writeTitle(v *view) (string, string) {
 // waits for approval.
 func writeBody(v *view, b *box) {
 	codeBlock(v, b, v.args.str("path"), v.args.str("content"), 1)
+	diagnosticsBlock(v, b)
 }
 
 // codeBlock shows the head of a file's text, highlighted for its name, each
