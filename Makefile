@@ -55,14 +55,14 @@ test: ## vet, then every test with the race detector; installs the tests' npm pa
 bench: ## run the benchmarks (medians need -count; see README)
 	$(GO) test -run='^$$' -bench=. -benchmem -count=$${COUNT:-5} ./...
 
-bench-startup: ## start-up of cairn --version and --mode rpc: median wall time and peak RSS (RUNS=11; pi 0.87.1 beside it if installed)
+bench-startup: ## start-up of cairn --version and --mode rpc beside the floor (a static Go line-echo) and pi 0.87.1 if installed: median wall time and peak RSS (RUNS=11)
 	RUNS=$${RUNS:-11} scripts/bench-startup.sh
 
 bench-rpc: bench-startup ## bench-startup, then cairn --mode rpc streaming side by side with pi 0.87.1 (RUNS=5; installs pi and Node 22 from npm once)
 	@if [ -f "$${CAIRN_SHARED:-../shared}/tools/fakellm.js" ]; then RUNS=$${RUNS:-5} scripts/bench-rpc.sh; \
 	else echo "bench-rpc: $${CAIRN_SHARED:-../shared}/tools is missing (set CAIRN_SHARED), so the streaming comparison with pi is skipped"; fi
 
-bench-tui: build ## the TUI side by side with pi 0.87.1 under tmux at 120x40 (RUNS=5 runs each; PI_VERSION=0.73.1 for the older pi)
+bench-tui: build ## the TUI beside the floor (a Bubble Tea program with one view) and pi 0.87.1 under tmux at 120x40 (RUNS=5 runs each; PI_VERSION=0.73.1 for the older pi)
 	RUNS=$${RUNS:-5} scripts/bench-tui.sh
 
 bench-soak: ## a 2,000-turn session in the TUI under tmux (50 KB bash result and 2 KB answer a turn): RSS at turns 100-2,000, CPU per key at the end (SOAK_TURNS, SOAK_HEAP=dir)

@@ -6,7 +6,7 @@
 # tmux at 120x40, same fake LLM, same machine, one run.
 #
 #   make bench-tui                 # or: RUNS=9 scripts/bench-tui.sh
-#   AGENTS=cairn scripts/bench-tui.sh    # one side only (AGENTS="cairn pi")
+#   AGENTS=cairn scripts/bench-tui.sh    # one side only (AGENTS="floor cairn pi")
 #   CAIRN_BIN=bin/cairn scripts/bench-tui.sh   # a cairn built beforehand
 #
 # Measures, as medians over RUNS runs (default 5, after one discarded
@@ -47,7 +47,12 @@
 #                 BIG_RUNS=0 leaves it out, BIG_ONLY=1 runs nothing else
 #                 (and no warm-up). BIG_TIMEOUT (default 600s) is how long
 #                 either agent may take.
-# and prints a table with cairn/pi ratios and the targets.
+# and prints a table with cairn/pi ratios and the targets. The floor, a
+# Bubble Tea v2 program with one view (scripts/floor/teaview, built from
+# this module, so with the Bubble Tea go.mod names), is started the same
+# way in every run, before cairn, for the first frame and the peak RSS: the
+# table after the first gives cairn's distance from it (goal: floor + 15 ms,
+# floor + 12 MiB).
 #
 # The fake LLM is ../shared/tools/fakellm.js (CAIRN_SHARED names another
 # shared/) when node is installed, else a small one built into the driver.
@@ -130,6 +135,7 @@ CAIRN=${CAIRN_BIN:-$work/cairn}
 [ -n "${CAIRN_BIN:-}" ] || { CGO_ENABLED=${CGO:-0} go build -trimpath -ldflags '-s -w' -o "$work/cairn-tui" ./cmd/cairn &&
   CGO_ENABLED=${CGO:-0} go build -tags headless -trimpath -ldflags '-s -w' -o "$CAIRN" ./cmd/cairn; }
 go build -o "$work/tuibench" ./scripts/tuibench
+CGO_ENABLED=${CGO:-0} go build -trimpath -ldflags '-s -w' -o "$work/teaview" ./scripts/floor/teaview
 D=$work/tuibench
 
 # The fake LLM, for the whole run.
@@ -191,20 +197,27 @@ fi
 results=$work/results.jsonl
 : >"$results"
 agents=()
-for a in ${AGENTS:-cairn pi}; do
+for a in ${AGENTS:-floor cairn pi}; do
   case $a in
+    floor) agents+=(floor) ;;
     cairn) agents+=(cairn) ;;
     pi) if [ -n "$PI" ]; then agents+=(pi); fi ;;
-    *) die "AGENTS lists $a; it may name cairn and pi" ;;
+    *) die "AGENTS lists $a; it may name floor, cairn and pi" ;;
   esac
 done
-[ -z "$PI" ] || [[ " ${AGENTS:-cairn pi} " == *" pi "* ]] || pi_missing="AGENTS leaves it out"
+[ -z "$PI" ] || [[ " ${AGENTS:-floor cairn pi} " == *" pi "* ]] || pi_missing="AGENTS leaves it out"
 
 for i in $(seq 0 "$RUNS"); do
   [ -n "$BIG_ONLY" ] && [ "$i" -eq 0 ] && continue
   [ "$i" -eq 0 ] && say "warm-up run" || say "run $i of $RUNS"
   : >"$results.tmp"
   for a in "${agents[@]}"; do
+    if [ "$a" = floor ]; then
+      # The floor's one view shows the marker; first frame and peak RSS only.
+      [ -n "$BIG_ONLY" ] || "$D" run -agent floor -run "$i" -work "$work" -cwd "$work/cwd" -marker fake-gpt \
+        -- "$work/teaview" "floor: one view, fake-gpt" >>"$results.tmp" || die "floor: run $i failed"
+      continue
+    fi
     if [ -z "$BIG_ONLY" ]; then
       agent_cmd "$a"
       "$D" run -agent "$a" -run "$i" -work "$work" -cwd "$work/cwd" -marker fake-gpt -stream \

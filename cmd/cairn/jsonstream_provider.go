@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 )
@@ -18,7 +19,7 @@ import (
 
 // versionSegment matches a path segment naming an API version (v1, v3,
 // v1beta, v4alpha), the point where a server's routes begin.
-var versionSegment = regexp.MustCompile(`^v[0-9]+[a-z0-9]*$`)
+var versionSegment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v[0-9]+[a-z0-9]*$`) })
 
 // aionrsOpenAIBase turns the root AionUi passes with --base-url into the
 // base URL cairn's Chat Completions provider appends /chat/completions to.
@@ -45,7 +46,7 @@ func aionrsOpenAIBase(root string) (string, error) {
 	}
 	segments := strings.Split(strings.Trim(u.Path, "/"), "/")
 	last := segments[len(segments)-1]
-	if versionSegment.MatchString(last) || strings.HasSuffix(u.Path, "/v1beta/openai") {
+	if versionSegment().MatchString(last) || strings.HasSuffix(u.Path, "/v1beta/openai") {
 		return root, nil
 	}
 	return root + "/v1", nil

@@ -61,7 +61,7 @@ func writtenPaths(w written) []string {
 // the project's, or names another git directory (--git-dir).
 func (g *Gate) foreignRepository(c command) string {
 	args := c.args
-	for len(args) > 1 && privileged[args[0].text] {
+	for len(args) > 1 && privileged()[args[0].text] {
 		args = args[1:]
 	}
 	if len(args) == 0 || c.dir == dirUnknown {

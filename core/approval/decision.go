@@ -1,6 +1,9 @@
 package approval
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Scope is how long an approval lasts.
 type Scope string
@@ -131,19 +134,21 @@ const (
 	OptionDenyReason Option = "deny_reason"
 )
 
-var optionLabels = map[Option]string{
-	OptionAllowOnce:    "Allow once",
-	OptionAllowSession: "Allow for this session",
-	OptionAllowProject: "Allow all files in the project for this session",
-	OptionAllowServer:  "Allow every tool of this MCP server for this session",
-	OptionAllowAlways:  "Always allow",
-	OptionDeny:         "Deny",
-	OptionDenyReason:   "Deny with reason…",
-}
+var optionLabels = sync.OnceValue(func() map[Option]string {
+	return map[Option]string{
+		OptionAllowOnce:    "Allow once",
+		OptionAllowSession: "Allow for this session",
+		OptionAllowProject: "Allow all files in the project for this session",
+		OptionAllowServer:  "Allow every tool of this MCP server for this session",
+		OptionAllowAlways:  "Always allow",
+		OptionDeny:         "Deny",
+		OptionDenyReason:   "Deny with reason…",
+	}
+})
 
 // Label is the option as a person reads it ("Allow once").
 func (o Option) Label() string {
-	if l, ok := optionLabels[o]; ok {
+	if l, ok := optionLabels()[o]; ok {
 		return l
 	}
 	return string(o)

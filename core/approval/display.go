@@ -3,6 +3,7 @@ package approval
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // planRefusalPrefix starts the result of every call plan mode refuses
@@ -16,12 +17,14 @@ func IsPlanRefusal(text string) bool { return strings.HasPrefix(text, planRefusa
 
 // acceptedPlan matches the result of exit_plan_mode once the person
 // accepted the plan (ExitPlanTool.Execute), capturing the mode.
-var acceptedPlan = regexp.MustCompile(`\AThe user accepted the plan\. cairn has left plan mode and is now in (\S+) mode`)
+var acceptedPlan = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\AThe user accepted the plan\. cairn has left plan mode and is now in (\S+) mode`)
+})
 
 // AcceptedPlanMode reads the mode cairn went on in from the result of an
 // accepted plan; ok is false for any other text.
 func AcceptedPlanMode(text string) (mode string, ok bool) {
-	m := acceptedPlan.FindStringSubmatch(text)
+	m := acceptedPlan().FindStringSubmatch(text)
 	if m == nil {
 		return "", false
 	}

@@ -3,6 +3,7 @@ package approval
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -43,8 +44,10 @@ func (a assign) text() (string, error) {
 // from them. Their value must still be a plain literal of safeValueChars,
 // so that it names nothing outside that purpose. LC_* are the locale
 // categories.
-var harmlessVariables = set("LANG", "LANGUAGE", "TZ", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE",
-	"TERM", "COLUMNS", "LINES", "CGO_ENABLED", "RUST_BACKTRACE", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE")
+var harmlessVariables = sync.OnceValue(func() map[string]bool {
+	return set("LANG", "LANGUAGE", "TZ", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE",
+		"TERM", "COLUMNS", "LINES", "CGO_ENABLED", "RUST_BACKTRACE", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE")
+})
 
 // safeValueChars are the bytes a harmless variable's value may hold: no
 // shell syntax, no spaces, and no slash, which would make a locale or a
@@ -54,20 +57,22 @@ const safeValueChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 
 // harmlessValues are variables harmless with the values listed only: a
 // pager of cat prints, and git asks for no password.
-var harmlessValues = map[string][]string{
-	"GIT_PAGER": {"cat", ""}, "PAGER": {"cat", ""}, "MANPAGER": {"cat"}, "SYSTEMD_PAGER": {"cat", ""},
-	"GIT_TERMINAL_PROMPT": {"0"},
-}
+var harmlessValues = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"GIT_PAGER": {"cat", ""}, "PAGER": {"cat", ""}, "MANPAGER": {"cat"}, "SYSTEMD_PAGER": {"cat", ""},
+		"GIT_TERMINAL_PROMPT": {"0"},
+	}
+})
 
 // harmless reports whether the assignment needs no rule: a variable on
 // harmlessVariables (or a locale category, LC_*) set to a plain, short
 // value of safeValueChars, or one of harmlessValues.
 func harmless(a assign) bool {
-	if values, ok := harmlessValues[a.name]; ok {
+	if values, ok := harmlessValues()[a.name]; ok {
 		return a.value.fixed() && slices.Contains(values, a.value.text)
 	}
 	name := a.name
-	if !harmlessVariables[name] && !(strings.HasPrefix(name, "LC_") && len(name) > 3 && strings.ToUpper(name) == name) {
+	if !harmlessVariables()[name] && !(strings.HasPrefix(name, "LC_") && len(name) > 3 && strings.ToUpper(name) == name) {
 		return false
 	}
 	v := a.value
@@ -85,7 +90,9 @@ func harmless(a assign) bool {
 // lowerCaseEnvironment are the lower-case names programs read from their
 // environment (proxies for curl, git, pip, npm, wget); other lower-case
 // names are shell variables by convention.
-var lowerCaseEnvironment = set("http_proxy", "https_proxy", "ftp_proxy", "all_proxy", "no_proxy")
+var lowerCaseEnvironment = sync.OnceValue(func() map[string]bool {
+	return set("http_proxy", "https_proxy", "ftp_proxy", "all_proxy", "no_proxy")
+})
 
 // shellLocal reports whether a plain assignment to name (`f=x`, `for f in`)
 // stays in the shell: the shell passes a variable to programs only when it
@@ -94,7 +101,7 @@ var lowerCaseEnvironment = set("http_proxy", "https_proxy", "ftp_proxy", "all_pr
 // letter is taken to be the line's own variable, unless programs are known
 // to read it (lowerCaseEnvironment).
 func shellLocal(name string) bool {
-	return strings.ToLower(name) == name && !lowerCaseEnvironment[name]
+	return strings.ToLower(name) == name && !lowerCaseEnvironment()[name]
 }
 
 // needsGrant reports whether an assignment must be named by the rule that

@@ -98,7 +98,7 @@ var gitReadConfig = set("--get", "--get-all", "--get-regexp", "--get-urlmatch", 
 // `git config --edit` opens an editor on the file, so it asks too.
 func gitConfigWrite(c command) string {
 	args := c.args
-	for len(args) > 1 && privileged[args[0].text] {
+	for len(args) > 1 && privileged()[args[0].text] {
 		args = args[1:]
 	}
 	if len(args) < 2 {

@@ -65,7 +65,7 @@ func FilesNamed(line string, vars map[string]string) (files []LineFile, ok bool)
 // commandFiles returns the words of c that may name files.
 func commandFiles(c command) []LineFile {
 	args := c.args
-	for len(args) > 1 && privileged[args[0].text] {
+	for len(args) > 1 && privileged()[args[0].text] {
 		args = args[1:]
 	}
 	var out []LineFile
@@ -175,5 +175,5 @@ func quoteDouble(s string) string {
 // (bash, node, python3, source, ...), by its base name.
 func RunsScript(program string) bool {
 	name, _ := programName(program)
-	return interpreters[name] || shells[name]
+	return interpreters()[name] || shells()[name]
 }

@@ -15,24 +15,26 @@ import (
 // files, patterns or text, so a rule naming the program alone takes any
 // (see operandChecks for the exceptions, such as uniq's output file).
 // Every other program without subcommands gets exact rules.
-var operandsRead = plus(allOptionsSafe, "sort", "uniq", "tree", "du", "df", "date", "rg", "file", "printf")
+var operandsRead = plus(allOptionsSafe(), "sort", "uniq", "tree", "du", "df", "date", "rg", "file", "printf")
 
 // operandChecks check the operands a prefix rule lets a command add, by
 // the program or subcommand they are for. A check returns false when an
 // operand does more than the rule's program is known to do with it.
-var operandChecks = map[string]func([]word) bool{
-	// `git push origin +main` forces and `git push origin :main` deletes.
-	"git push": func(ops []word) bool {
-		return !anyOperand(ops, func(t string) bool { return strings.HasPrefix(t, "+") || strings.HasPrefix(t, ":") })
-	},
-	// uniq's second operand is the file it writes.
-	"uniq": func(ops []word) bool { return len(ops) <= 1 },
-	// date sets the clock from an operand that is not a +FORMAT.
-	"date": func(ops []word) bool {
-		return !anyOperand(ops, func(t string) bool { return !strings.HasPrefix(t, "+") })
-	},
-	"go test": goPackages,
-}
+var operandChecks = sync.OnceValue(func() map[string]func([]word) bool {
+	return map[string]func([]word) bool{
+		// `git push origin +main` forces and `git push origin :main` deletes.
+		"git push": func(ops []word) bool {
+			return !anyOperand(ops, func(t string) bool { return strings.HasPrefix(t, "+") || strings.HasPrefix(t, ":") })
+		},
+		// uniq's second operand is the file it writes.
+		"uniq": func(ops []word) bool { return len(ops) <= 1 },
+		// date sets the clock from an operand that is not a +FORMAT.
+		"date": func(ops []word) bool {
+			return !anyOperand(ops, func(t string) bool { return !strings.HasPrefix(t, "+") })
+		},
+		"go test": goPackages,
+	}
+})
 
 func init() {
 	// Installing a package by name from a registry is what a rule such as
@@ -40,13 +42,13 @@ func init() {
 	// from somewhere else (and runs its install scripts).
 	for _, k := range []string{"npm install", "npm i", "npm add", "npm update", "pnpm add", "pnpm install", "pnpm i", "pnpm update",
 		"yarn add", "yarn install", "bun add", "bun install", "bun i"} {
-		operandChecks[k] = names(npmName)
+		operandChecks()[k] = names(npmName)
 	}
 	for _, k := range []string{"pip install", "pip3 install", "uv pip install", "uv add", "poetry add", "pdm add", "gem install"} {
-		operandChecks[k] = names(pythonName)
+		operandChecks()[k] = names(pythonName)
 	}
 	for _, k := range []string{"apt-get install", "apt install", "dnf install", "yum install", "apk add", "brew install", "snap install"} {
-		operandChecks[k] = names(distroName)
+		operandChecks()[k] = names(distroName)
 	}
 }
 

@@ -149,22 +149,24 @@ const (
 )
 
 // planOptions are the accepting options and the modes they go on in.
-var planOptions = map[Option]Mode{
-	OptionPlanDefault: ModeDefault, OptionPlanAutoEdit: ModeAutoEdit, OptionPlanAuto: ModeAuto, OptionPlanYolo: ModeYolo,
-}
+var planOptions = sync.OnceValue(func() map[Option]Mode {
+	return map[Option]Mode{
+		OptionPlanDefault: ModeDefault, OptionPlanAutoEdit: ModeAutoEdit, OptionPlanAuto: ModeAuto, OptionPlanYolo: ModeYolo,
+	}
+})
 
 func init() {
-	optionLabels[OptionPlanDefault] = "Yes, and ask before edits and commands (default)"
-	optionLabels[OptionPlanAutoEdit] = "Yes, and edit files without asking (auto_edit)"
-	optionLabels[OptionPlanAuto] = "Yes, and run tools without asking, protected files aside (auto)"
-	optionLabels[OptionPlanYolo] = "Yes, and run everything without asking (yolo)"
-	optionLabels[OptionKeepPlanning] = "No, keep planning (tell the model what to change)"
+	optionLabels()[OptionPlanDefault] = "Yes, and ask before edits and commands (default)"
+	optionLabels()[OptionPlanAutoEdit] = "Yes, and edit files without asking (auto_edit)"
+	optionLabels()[OptionPlanAuto] = "Yes, and run tools without asking, protected files aside (auto)"
+	optionLabels()[OptionPlanYolo] = "Yes, and run everything without asking (yolo)"
+	optionLabels()[OptionKeepPlanning] = "No, keep planning (tell the model what to change)"
 }
 
 // AcceptsPlan returns the mode an option accepting a plan goes on in; ok
 // is false for any other option.
 func (o Option) AcceptsPlan() (m Mode, ok bool) {
-	m, ok = planOptions[o]
+	m, ok = planOptions()[o]
 	return m, ok
 }
 

@@ -56,7 +56,7 @@ func FuzzReadOnlyCommand(f *testing.F) {
 			}
 		}
 		for _, c := range a.cmds {
-			if len(c.args) > 0 && (exactPrograms[c.args[0].text] || interpreters[c.args[0].text] || shells[c.args[0].text]) {
+			if len(c.args) > 0 && (exactPrograms()[c.args[0].text] || interpreters()[c.args[0].text] || shells()[c.args[0].text]) {
 				t.Fatalf("ReadOnlyCommand(%q) accepted %q", line, c.args[0].text)
 			}
 		}

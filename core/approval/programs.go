@@ -3,6 +3,7 @@ package approval
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // This file holds what the package knows about particular programs: which
@@ -11,90 +12,108 @@ import (
 
 // neverCovered are builtins that run code built at run time or change what
 // a later command name means. A line using one always asks.
-var neverCovered = set("eval", "trap", "alias", "enable", "bind", "fc", "complete", "compgen", "builtin", "hash", "coproc")
+var neverCovered = sync.OnceValue(func() map[string]bool {
+	return set("eval", "trap", "alias", "enable", "bind", "fc", "complete", "compgen", "builtin", "hash", "coproc")
+})
 
 // noOps run nothing and need no rule; their arguments are still checked
 // for substitutions.
-var noOps = set("true", "false", ":")
+var noOps = sync.OnceValue(func() map[string]bool {
+	return set("true", "false", ":")
+})
 
 // privileged wrappers run their command as another user. They stay part of
 // the command a rule must name: a rule for `apt-get install` does not cover
 // `sudo apt-get install`, a rule for `sudo apt-get install` does.
-var privileged = set("sudo", "doas")
+var privileged = sync.OnceValue(func() map[string]bool {
+	return set("sudo", "doas")
+})
 
 // shells run `-c script`, which is parsed and checked like the outer line.
-var shells = set("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash")
+var shells = sync.OnceValue(func() map[string]bool {
+	return set("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash")
+})
 
 // interpreters run code from their arguments; rules for them are exact, and
 // reading code from standard input is never covered.
-var interpreters = set("python", "python2", "python3", "node", "nodejs", "ruby", "perl", "php", "lua",
-	"luajit", "Rscript", "julia", "tclsh", "pwsh", "osascript", "tsx", "ts-node", "source", ".")
+var interpreters = sync.OnceValue(func() map[string]bool {
+	return set("python", "python2", "python3", "node", "nodejs", "ruby", "perl", "php", "lua",
+		"luajit", "Rscript", "julia", "tclsh", "pwsh", "osascript", "tsx", "ts-node", "source", ".")
+})
 
 // exactPrograms are programs whose arguments decide what they do to the
 // machine: deleting, moving, overwriting, changing permissions, talking to
 // the network, running commands they are given. A rule for one of them is
 // the whole command, never a prefix: allowing `rm -rf build` does not allow
 // `rm -rf ~`.
-var exactPrograms = set(
-	"rm", "rmdir", "unlink", "mv", "cp", "ln", "install", "dd", "shred", "truncate", "mkfs",
-	"chmod", "chown", "chgrp", "chattr", "setfacl", "tee", "patch",
-	"tar", "zip", "unzip", "gzip", "gunzip", "bzip2", "xz", "7z",
-	"find", "sed", "awk", "gawk", "mawk", "nawk",
-	"kill", "pkill", "killall", "mount", "umount", "fdisk", "parted", "mkswap", "swapon", "swapoff",
-	"reboot", "shutdown", "halt", "poweroff", "crontab", "at", "batch", "systemd-run", "launchctl",
-	"curl", "wget", "ssh", "scp", "sftp", "rsync", "ftp", "telnet", "nc", "ncat", "netcat", "socat",
-	"watch", "parallel", "su", "runuser", "pkexec", "chroot", "nsenter", "unshare", "flock", "script",
-	"xdg-open", "open", "iptables", "nft", "ufw", "useradd", "userdel", "usermod", "passwd", "visudo",
-)
+var exactPrograms = sync.OnceValue(func() map[string]bool {
+	return set(
+		"rm", "rmdir", "unlink", "mv", "cp", "ln", "install", "dd", "shred", "truncate", "mkfs",
+		"chmod", "chown", "chgrp", "chattr", "setfacl", "tee", "patch",
+		"tar", "zip", "unzip", "gzip", "gunzip", "bzip2", "xz", "7z",
+		"find", "sed", "awk", "gawk", "mawk", "nawk",
+		"kill", "pkill", "killall", "mount", "umount", "fdisk", "parted", "mkswap", "swapon", "swapoff",
+		"reboot", "shutdown", "halt", "poweroff", "crontab", "at", "batch", "systemd-run", "launchctl",
+		"curl", "wget", "ssh", "scp", "sftp", "rsync", "ftp", "telnet", "nc", "ncat", "netcat", "socat",
+		"watch", "parallel", "su", "runuser", "pkexec", "chroot", "nsenter", "unshare", "flock", "script",
+		"xdg-open", "open", "iptables", "nft", "ufw", "useradd", "userdel", "usermod", "passwd", "visudo",
+	)
+})
 
 // variableBuiltins take variable names, and bash evaluates a subscript in a
 // name (`printf -v 'a[$(cmd)]' x` runs cmd). They are covered only when
 // every argument is a literal, and their rules are exact.
-var variableBuiltins = set("read", "printf", "unset", "getopts", "mapfile", "readarray", "wait", "test", "[")
+var variableBuiltins = sync.OnceValue(func() map[string]bool {
+	return set("read", "printf", "unset", "getopts", "mapfile", "readarray", "wait", "test", "[")
+})
 
 // subcommandPrograms are tools whose first argument names what they do (`git
 // status`, `go test`, `make lint`): a rule for them is the program and its
 // subcommand. The listed subcommands take one more word (`npm run build`,
 // `docker compose up`, `go mod tidy`); "*" means every subcommand does.
-var subcommandPrograms = map[string][]string{
-	"git":    {"stash", "remote", "submodule", "worktree", "lfs", "notes", "bisect", "sparse-checkout"},
-	"go":     {"mod", "work", "tool"},
-	"npm":    {"run", "run-script", "exec", "x"},
-	"pnpm":   {"run", "exec", "dlx"},
-	"yarn":   {"run", "exec", "dlx"},
-	"bun":    {"run", "x"},
-	"uv":     {"run", "tool", "pip"},
-	"poetry": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "pipenv": {"run"}, "bundle": {"exec"},
-	"turbo": {"run"}, "nx": {"run"}, "lerna": {"run"},
-	"rustup":  {"toolchain", "target", "component"},
-	"docker":  {"compose", "container", "image", "network", "volume", "system", "buildx", "builder", "context", "plugin"},
-	"podman":  {"compose", "container", "image", "network", "volume", "system", "pod", "machine"},
-	"kubectl": {"config", "rollout", "auth"},
-	"helm":    {"repo", "plugin"},
-	"jj":      {"git"},
-	"gh":      {"*"}, "aws": {"*"}, "gcloud": {"*"}, "az": {"*"},
-	"npx": nil, "bunx": nil, "pnpx": nil, "cargo": nil, "make": nil, "just": nil, "task": nil,
-	"ninja": nil, "bazel": nil, "cmake": nil, "mvn": nil, "mvnw": nil, "gradle": nil, "gradlew": nil,
-	"terraform": nil, "tofu": nil, "pulumi": nil, "dotnet": nil, "swift": nil, "zig": nil,
-	"deno": nil, "flutter": nil, "dart": nil, "nix": nil, "mix": nil, "rake": nil, "rails": nil,
-	"composer": nil, "gem": nil, "pip": nil, "pip3": nil, "conda": nil, "brew": nil, "apt": nil,
-	"apt-get": nil, "dnf": nil, "yum": nil, "apk": nil, "snap": nil, "systemctl": nil, "hg": nil,
-	"svn": nil, "wrangler": nil, "vercel": nil, "fly": nil, "flyctl": nil, "heroku": nil,
-}
+var subcommandPrograms = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"git":    {"stash", "remote", "submodule", "worktree", "lfs", "notes", "bisect", "sparse-checkout"},
+		"go":     {"mod", "work", "tool"},
+		"npm":    {"run", "run-script", "exec", "x"},
+		"pnpm":   {"run", "exec", "dlx"},
+		"yarn":   {"run", "exec", "dlx"},
+		"bun":    {"run", "x"},
+		"uv":     {"run", "tool", "pip"},
+		"poetry": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "pipenv": {"run"}, "bundle": {"exec"},
+		"turbo": {"run"}, "nx": {"run"}, "lerna": {"run"},
+		"rustup":  {"toolchain", "target", "component"},
+		"docker":  {"compose", "container", "image", "network", "volume", "system", "buildx", "builder", "context", "plugin"},
+		"podman":  {"compose", "container", "image", "network", "volume", "system", "pod", "machine"},
+		"kubectl": {"config", "rollout", "auth"},
+		"helm":    {"repo", "plugin"},
+		"jj":      {"git"},
+		"gh":      {"*"}, "aws": {"*"}, "gcloud": {"*"}, "az": {"*"},
+		"npx": nil, "bunx": nil, "pnpx": nil, "cargo": nil, "make": nil, "just": nil, "task": nil,
+		"ninja": nil, "bazel": nil, "cmake": nil, "mvn": nil, "mvnw": nil, "gradle": nil, "gradlew": nil,
+		"terraform": nil, "tofu": nil, "pulumi": nil, "dotnet": nil, "swift": nil, "zig": nil,
+		"deno": nil, "flutter": nil, "dart": nil, "nix": nil, "mix": nil, "rake": nil, "rails": nil,
+		"composer": nil, "gem": nil, "pip": nil, "pip3": nil, "conda": nil, "brew": nil, "apt": nil,
+		"apt-get": nil, "dnf": nil, "yum": nil, "apk": nil, "snap": nil, "systemctl": nil, "hg": nil,
+		"svn": nil, "wrangler": nil, "vercel": nil, "fly": nil, "flyctl": nil, "heroku": nil,
+	}
+})
 
 // exactSubcommands change configuration that later commands obey (a pager,
 // an alias, build flags), so rules for them are exact too.
 // Subcommands that run a command or program they are given (`go run x.go`,
 // `docker run img sh`, `git bisect run make`) are exact for the same reason
 // as exactPrograms.
-var exactSubcommands = set("git config", "npm config", "pnpm config", "yarn config", "go env", "gh api", "gh alias",
-	"go run", "go generate", "go tool", "git filter-branch", "git bisect run", "git submodule foreach", "git archive",
-	"docker run", "docker exec", "podman run", "podman exec", "kubectl exec", "kubectl run", "kubectl debug",
-	"docker compose run", "docker compose exec", "docker container run", "docker container exec",
-	"podman compose run", "podman compose exec", "cargo run", "dotnet run", "deno run", "npm exec", "npm x",
-	"pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "bun x", "gh extension",
-	"deno eval", "swift run", "zig run", "dart run", "mix run", "rails runner", "composer run-script", "composer exec",
-	"conda run", "nix run", "nix shell", "nix develop")
+var exactSubcommands = sync.OnceValue(func() map[string]bool {
+	return set("git config", "npm config", "pnpm config", "yarn config", "go env", "gh api", "gh alias",
+		"go run", "go generate", "go tool", "git filter-branch", "git bisect run", "git submodule foreach", "git archive",
+		"docker run", "docker exec", "podman run", "podman exec", "kubectl exec", "kubectl run", "kubectl debug",
+		"docker compose run", "docker compose exec", "docker container run", "docker container exec",
+		"podman compose run", "podman compose exec", "cargo run", "dotnet run", "deno run", "npm exec", "npm x",
+		"pnpm exec", "pnpm dlx", "yarn exec", "yarn dlx", "bun x", "gh extension",
+		"deno eval", "swift run", "zig run", "dart run", "mix run", "rails runner", "composer run-script", "composer exec",
+		"conda run", "nix run", "nix shell", "nix develop")
+})
 
 // commandPattern returns the words of the rule that "Allow for this session"
 // creates for c, and whether the rule must match the whole command (exact)
@@ -104,7 +123,7 @@ var exactSubcommands = set("git config", "npm config", "pnpm config", "yarn conf
 func commandPattern(c command) (words []string, exact, ok bool) {
 	args := c.args
 	var lead []string
-	for len(args) > 1 && privileged[args[0].text] {
+	for len(args) > 1 && privileged()[args[0].text] {
 		lead = append(lead, args[0].text)
 		args = args[1:]
 	}
@@ -129,10 +148,10 @@ func patternLength(args []word) (n int, exact bool) {
 	if strings.HasPrefix(name, "python") && len(args) >= 3 && args[1].text == "-m" && option(args[2]) == "" {
 		return 3, false // python -m pytest
 	}
-	if exactPrograms[name] || runners[name] || variableBuiltins[name] || interpreters[name] || shells[name] || strings.HasPrefix(name, "python") || strings.HasPrefix(name, "mkfs.") {
+	if exactPrograms()[name] || runners()[name] || variableBuiltins()[name] || interpreters()[name] || shells()[name] || strings.HasPrefix(name, "python") || strings.HasPrefix(name, "mkfs.") {
 		return len(args), true
 	}
-	subs, isTool := subcommandPrograms[name]
+	subs, isTool := subcommandPrograms()[name]
 	if !isTool {
 		if operandsRead[name] {
 			return 1, false
@@ -140,8 +159,8 @@ func patternLength(args []word) (n int, exact bool) {
 		// Nothing says what its operands do: remember it exactly.
 		return len(args), true
 	}
-	if len(args) < 2 || option(args[1]) != "" || exactSubcommands[name+" "+args[1].text] ||
-		len(args) > 2 && exactSubcommands[name+" "+args[1].text+" "+args[2].text] {
+	if len(args) < 2 || option(args[1]) != "" || exactSubcommands()[name+" "+args[1].text] ||
+		len(args) > 2 && exactSubcommands()[name+" "+args[1].text+" "+args[2].text] {
 		return len(args), true
 	}
 	for _, s := range subs {
@@ -184,26 +203,28 @@ type unwrapped struct {
 }
 
 // wrappers are the programs looked through, by name.
-var wrappers = map[string]wrapper{
-	"env": wrapperSpec{flags: set("-i", "--ignore-environment", "-0", "--null", "-"),
-		valued: set("-u", "--unset"), chdir: set("-C", "--chdir"), assigns: true}.strip,
-	"nice":    wrapperSpec{valued: set("-n", "--adjustment"), numeric: true}.strip,
-	"nohup":   wrapperSpec{}.strip,
-	"time":    wrapperSpec{flags: set("-p", "--portability", "-v", "--verbose"), valued: set("-f", "--format")}.strip,
-	"timeout": wrapperSpec{flags: set("--preserve-status", "--foreground", "-v", "--verbose"), valued: set("-s", "--signal", "-k", "--kill-after"), operands: 1}.strip,
-	"command": wrapperSpec{flags: set("-p"), queries: set("-v", "-V")}.strip,
-	"exec":    wrapperSpec{flags: set("-c", "-l"), valued: set("-a")}.strip,
-	"stdbuf":  wrapperSpec{valued: set("-i", "-o", "-e", "--input", "--output", "--error")}.strip,
-	"ionice":  wrapperSpec{flags: set("-t", "--ignore"), valued: set("-c", "--class", "-n", "--classdata")}.strip,
-	"setsid":  wrapperSpec{flags: set("-f", "--fork", "-w", "--wait", "-c", "--ctty")}.strip,
-	"xargs": wrapperSpec{
-		flags: set("-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-p", "--interactive", "-o", "--open-tty"),
-		// -I and -i are missing on purpose: they substitute input into the
-		// command, program name included.
-		valued:    set("-a", "--arg-file", "-d", "--delimiter", "-E", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars"),
-		openEnded: true,
-	}.strip,
-}
+var wrappers = sync.OnceValue(func() map[string]wrapper {
+	return map[string]wrapper{
+		"env": wrapperSpec{flags: set("-i", "--ignore-environment", "-0", "--null", "-"),
+			valued: set("-u", "--unset"), chdir: set("-C", "--chdir"), assigns: true}.strip,
+		"nice":    wrapperSpec{valued: set("-n", "--adjustment"), numeric: true}.strip,
+		"nohup":   wrapperSpec{}.strip,
+		"time":    wrapperSpec{flags: set("-p", "--portability", "-v", "--verbose"), valued: set("-f", "--format")}.strip,
+		"timeout": wrapperSpec{flags: set("--preserve-status", "--foreground", "-v", "--verbose"), valued: set("-s", "--signal", "-k", "--kill-after"), operands: 1}.strip,
+		"command": wrapperSpec{flags: set("-p"), queries: set("-v", "-V")}.strip,
+		"exec":    wrapperSpec{flags: set("-c", "-l"), valued: set("-a")}.strip,
+		"stdbuf":  wrapperSpec{valued: set("-i", "-o", "-e", "--input", "--output", "--error")}.strip,
+		"ionice":  wrapperSpec{flags: set("-t", "--ignore"), valued: set("-c", "--class", "-n", "--classdata")}.strip,
+		"setsid":  wrapperSpec{flags: set("-f", "--fork", "-w", "--wait", "-c", "--ctty")}.strip,
+		"xargs": wrapperSpec{
+			flags: set("-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-x", "--exit", "-p", "--interactive", "-o", "--open-tty"),
+			// -I and -i are missing on purpose: they substitute input into the
+			// command, program name included.
+			valued:    set("-a", "--arg-file", "-d", "--delimiter", "-E", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars"),
+			openEnded: true,
+		}.strip,
+	}
+})
 
 // wrapperSpec describes a wrapper's command line: options, then operands,
 // then (for env) NAME=value words, then the command.
@@ -301,10 +322,10 @@ func assignment(w word) (string, bool) {
 // line setting one is never covered by a rule.
 func dangerousVariable(name string) bool {
 	u := strings.ToUpper(name)
-	if safeVariables[u] {
+	if safeVariables()[u] {
 		return false
 	}
-	if dangerousVariables[u] {
+	if dangerousVariables()[u] {
 		return true
 	}
 	for _, p := range dangerousPrefixes {
@@ -315,21 +336,25 @@ func dangerousVariable(name string) bool {
 	return false
 }
 
-var dangerousVariables = set(
-	"PATH", "HOME", "ENV", "IFS", "PS4", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "CDPATH", "SHELL",
-	"PAGER", "MANPAGER", "EDITOR", "VISUAL", "BROWSER", "CC", "CXX", "CPP", "LD", "AR",
-	"MAKEFLAGS", "MFLAGS", "MAKEFILES", "GOFLAGS", "GOTOOLCHAIN", "GOROOT", "GOPATH", "GOBIN", "GOENV",
-	"NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE",
-	"PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB",
-	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH", "MAVEN_OPTS", "GRADLE_OPTS",
-	"KUBECONFIG", "DOCKER_HOST", "DOCKER_CONFIG", "SSH_ASKPASS", "SUDO_ASKPASS", "GCONV_PATH",
-	"TMPDIR", "LESSOPEN", "LESSCLOSE", "LESSKEY", "TERMINFO", "INPUTRC", "ZDOTDIR",
-)
+var dangerousVariables = sync.OnceValue(func() map[string]bool {
+	return set(
+		"PATH", "HOME", "ENV", "IFS", "PS4", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "CDPATH", "SHELL",
+		"PAGER", "MANPAGER", "EDITOR", "VISUAL", "BROWSER", "CC", "CXX", "CPP", "LD", "AR",
+		"MAKEFLAGS", "MFLAGS", "MAKEFILES", "GOFLAGS", "GOTOOLCHAIN", "GOROOT", "GOPATH", "GOBIN", "GOENV",
+		"NODE_OPTIONS", "NODE_PATH", "PYTHONPATH", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONUSERBASE",
+		"PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB",
+		"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH", "MAVEN_OPTS", "GRADLE_OPTS",
+		"KUBECONFIG", "DOCKER_HOST", "DOCKER_CONFIG", "SSH_ASKPASS", "SUDO_ASKPASS", "GCONV_PATH",
+		"TMPDIR", "LESSOPEN", "LESSCLOSE", "LESSKEY", "TERMINFO", "INPUTRC", "ZDOTDIR",
+	)
+})
 
 var dangerousPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_", "XDG_", "CGO_", "RUSTC", "RUSTFLAGS",
 	"RUSTDOCFLAGS", "CARGO_", "NPM_CONFIG_", "YARN_", "PIP_", "PNPM_", "BUNDLE_", "GEM_"}
 
-var safeVariables = set("CGO_ENABLED", "RUST_BACKTRACE", "RUST_LOG")
+var safeVariables = sync.OnceValue(func() map[string]bool {
+	return set("CGO_ENABLED", "RUST_BACKTRACE", "RUST_LOG")
+})
 
 func set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))

@@ -81,7 +81,7 @@ func (r Rule) extrasText() string {
 	}
 	keys := programKeys(c.words)
 	switch {
-	case len(keys) > 0 && allOptionsSafe[keys[0]]:
+	case len(keys) > 0 && allOptionsSafe()[keys[0]]:
 		return "plus any options and operands"
 	case operandsAllowed(keys):
 		return "plus safe options and operands"
@@ -170,7 +170,7 @@ func (r compiled) holdsIn(c command) bool {
 // every directory: it reads no configuration or code from it.
 func dirFree(words []string) bool {
 	keys := programKeys(words)
-	return len(keys) > 0 && allOptionsSafe[keys[0]]
+	return len(keys) > 0 && allOptionsSafe()[keys[0]]
 }
 
 // coversPath reports whether a path rule covers p, a path cleaned by

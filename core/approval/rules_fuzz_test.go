@@ -108,7 +108,7 @@ func FuzzRuleMatch(f *testing.F) {
 						prog = keys[1]
 					}
 				}
-				if allOptionsSafe[prog] {
+				if allOptionsSafe()[prog] {
 					continue
 				}
 				for _, w := range c.args[len(r.words):] {

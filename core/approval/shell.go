@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -142,7 +143,7 @@ func (a *analyzer) node(n syntax.Node, depth int) bool {
 		for _, as := range n.Assigns {
 			if as.Name != nil {
 				env = addEnv(env, assign{as.Name.Value, assignValue(as)})
-				if specialBuiltins[args[0].text] {
+				if specialBuiltins()[args[0].text] {
 					// In front of a special builtin the assignment
 					// stays for the rest of the script (sh, bash --posix).
 					a.scriptAssign(as.Name.Value, assignValue(as), false)
@@ -191,7 +192,9 @@ func (a *analyzer) node(n syntax.Node, depth int) bool {
 
 // specialBuiltins are POSIX's special builtins: assignments in front of
 // them last beyond the command in sh.
-var specialBuiltins = set(":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset")
+var specialBuiltins = sync.OnceValue(func() map[string]bool {
+	return set(":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset")
+})
 
 // scriptAssign records an assignment the script makes outside a command's
 // own prefix, if it may reach the programs the script runs: exported, or
@@ -224,23 +227,23 @@ func (a *analyzer) simple(args []word, ctx callContext, openEnded bool, depth in
 		}
 		name, system := programName(prog.text)
 		switch {
-		case neverCovered[name]:
+		case neverCovered()[name]:
 			return false
 		case !system:
 			// ./env or ~/bin/sudo is a program of its own, not the wrapper.
-		case noOps[name]:
+		case noOps()[name]:
 			return true
 		case name == "set":
 			// set only changes the shell; its options must be ones whose
 			// effect on the rest of the line is understood.
 			_, _, ok := shellOptions(args, false)
 			return ok
-		case name == "shopt" && changesOptions(args), zshOptions[name]:
+		case name == "shopt" && changesOptions(args), zshOptions()[name]:
 			// shopt -s sets options set cannot (lastpipe, expand_aliases)
 			// and, with -o, set's own (keyword); zsh's builtins set its
 			// own.
 			return false
-		case privileged[name]:
+		case privileged()[name]:
 			rest, ok := sudoCommand(args)
 			if !ok {
 				return false
@@ -248,8 +251,8 @@ func (a *analyzer) simple(args []word, ctx callContext, openEnded bool, depth in
 			ctx.prefix = append(slices.Clip(ctx.prefix), word{text: name, plain: true})
 			args = rest
 			continue
-		case wrappers[name] != nil:
-			u, ok := wrappers[name](args)
+		case wrappers()[name] != nil:
+			u, ok := wrappers()[name](args)
 			if !ok {
 				return false
 			}
@@ -264,7 +267,7 @@ func (a *analyzer) simple(args []word, ctx callContext, openEnded bool, depth in
 			}
 			args, openEnded = u.rest, openEnded || u.openEnded
 			continue
-		case shells[name]:
+		case shells()[name]:
 			src, isScript, ok := shellScript(args)
 			if !ok {
 				return false
@@ -273,7 +276,7 @@ func (a *analyzer) simple(args []word, ctx callContext, openEnded bool, depth in
 				return a.nested(src, ctx, depth)
 			}
 		}
-		if readsCode(name, args) || variableBuiltins[name] && !allFixed(args) {
+		if readsCode(name, args) || variableBuiltins()[name] && !allFixed(args) {
 			return false
 		}
 		a.setsVariables(name, args)
@@ -311,13 +314,15 @@ func (a *analyzer) setsVariables(name string, args []word) {
 
 // systemDirs are where the wrappers and shells this package looks through
 // are found when a command names them by path.
-var systemDirs = set("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/opt/homebrew/bin")
+var systemDirs = sync.OnceValue(func() map[string]bool {
+	return set("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/opt/homebrew/bin")
+})
 
 // programName returns the base name of a command's program, and whether it
 // is the system's program of that name: a bare name or one in systemDirs.
 func programName(prog string) (name string, system bool) {
 	name = path.Base(prog)
-	return name, !strings.Contains(prog, "/") || systemDirs[path.Dir(prog)]
+	return name, !strings.Contains(prog, "/") || systemDirs()[path.Dir(prog)]
 }
 
 // nested analyses the script of `sh -c script` and records its commands
@@ -348,7 +353,7 @@ func allFixed(args []word) bool {
 // input (no script argument, or `-`), which no rule can vouch for: `curl x |
 // python` must always ask.
 func readsCode(name string, args []word) bool {
-	if !interpreters[name] && !shells[name] {
+	if !interpreters()[name] && !shells()[name] {
 		return false
 	}
 	for _, w := range args[1:] {
@@ -415,7 +420,9 @@ func declOK(d *syntax.DeclClause) bool {
 
 // safeTargets are the files a command may redirect its output to and stay
 // covered by a rule.
-var safeTargets = map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true}
+var safeTargets = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"/dev/null": true, "/dev/stdout": true, "/dev/stderr": true}
+})
 
 // redirect accepts input redirections, here-documents, duplicated
 // descriptors and output to /dev/null, and records the files written by
@@ -442,7 +449,7 @@ func (a *analyzer) redirect(r *syntax.Redirect, dir string) bool {
 	if r.Op == syntax.RdrIn {
 		return true
 	}
-	if target.plain && safeTargets[target.text] {
+	if target.plain && safeTargets()[target.text] {
 		return true
 	}
 	if r.Op != syntax.DplIn {

@@ -1,6 +1,9 @@
 package approval
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // This file reads the options of shells and of the set and shopt builtins.
 // Some change how the rest of a line is read: under -k (`bash -k -c 'git
@@ -27,7 +30,9 @@ func shellScript(args []word) (src string, isScript, ok bool) {
 
 // zshOptions are zsh's builtins that change how it reads the rest of a
 // script (setopt autocd makes a directory name a cd).
-var zshOptions = set("setopt", "unsetopt", "emulate")
+var zshOptions = sync.OnceValue(func() map[string]bool {
+	return set("setopt", "unsetopt", "emulate")
+})
 
 // changesOptions reports whether a shopt command sets or unsets options
 // rather than printing them.
@@ -51,11 +56,15 @@ const modelledLetters = "euxvnfC"
 
 // modelledNames are the `-o name` options modelled, the same as the letters
 // and pipefail.
-var modelledNames = set("errexit", "nounset", "xtrace", "verbose", "noexec", "noglob", "noclobber", "pipefail")
+var modelledNames = sync.OnceValue(func() map[string]bool {
+	return set("errexit", "nounset", "xtrace", "verbose", "noexec", "noglob", "noclobber", "pipefail")
+})
 
 // longShellOptions are the long options of bash modelled: startup files,
 // which the person's own and not the project's.
-var longShellOptions = set("--login", "--noprofile", "--norc", "--noediting")
+var longShellOptions = sync.OnceValue(func() map[string]bool {
+	return set("--login", "--noprofile", "--norc", "--noediting")
+})
 
 // shellOptions reads the options of a shell or of set, args[0]. It returns
 // the index of the first word after them (a shell's script, when c says
@@ -80,7 +89,7 @@ func shellOptions(args []word, forShell bool) (next int, c, ok bool) {
 			break
 		}
 		if strings.HasPrefix(t, "--") {
-			if !forShell || !longShellOptions[t] {
+			if !forShell || !longShellOptions()[t] {
 				return 0, false, false
 			}
 			continue
@@ -90,7 +99,7 @@ func shellOptions(args []word, forShell bool) (next int, c, ok bool) {
 			case r == 'o':
 				// -o name; without a name it lists the options.
 				i++
-				if i < len(args) && (!args[i].plain || !modelledNames[args[i].text]) {
+				if i < len(args) && (!args[i].plain || !modelledNames()[args[i].text]) {
 					return 0, false, false
 				}
 			case r == 'c' && forShell && t[0] == '-':

@@ -3,6 +3,7 @@ package approval
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // This file knows which operands and options of common programs name a
@@ -16,29 +17,39 @@ import (
 
 // writeOptions are options whose value is a file the program writes, by
 // program or program and subcommand.
-var writeOptions = map[string][]string{
-	"sort": {"-o", "--output"}, "curl": {"-o", "--output"}, "wget": {"-O", "--output-document", "-o", "--output-file"},
-	"git diff": {"--output"}, "git log": {"--output"}, "git show": {"--output"}, "git format-patch": {"-o", "--output-directory"},
-	"patch": {"-o", "--output"}, "tar": {"-f", "--file", "-C", "--directory"}, "unzip": {"-d"},
-	"cp": {"-t", "--target-directory"}, "mv": {"-t", "--target-directory"}, "install": {"-t", "--target-directory"},
-	"ln": {"-t", "--target-directory"}, "iconv": {"-o", "--output"}, "openssl": {"-out"}, "gcc": {"-o"}, "cc": {"-o"}, "go build": {"-o"}, "go test": {"-o", "-coverprofile", "-cpuprofile", "-memprofile"},
-}
+var writeOptions = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"sort": {"-o", "--output"}, "curl": {"-o", "--output"}, "wget": {"-O", "--output-document", "-o", "--output-file"},
+		"git diff": {"--output"}, "git log": {"--output"}, "git show": {"--output"}, "git format-patch": {"-o", "--output-directory"},
+		"patch": {"-o", "--output"}, "tar": {"-f", "--file", "-C", "--directory"}, "unzip": {"-d"},
+		"cp": {"-t", "--target-directory"}, "mv": {"-t", "--target-directory"}, "install": {"-t", "--target-directory"},
+		"ln": {"-t", "--target-directory"}, "iconv": {"-o", "--output"}, "openssl": {"-out"}, "gcc": {"-o"}, "cc": {"-o"}, "go build": {"-o"}, "go test": {"-o", "-coverprofile", "-cpuprofile", "-memprofile"},
+	}
+})
 
 // writeAllOperands write every operand (after a first one for chmod and
 // the like, the mode; sed and perl only with -i).
-var writeAllOperands = set("tee", "touch", "truncate", "rm", "rmdir", "unlink", "shred", "mkdir", "chmod", "chown", "chgrp", "patch")
+var writeAllOperands = sync.OnceValue(func() map[string]bool {
+	return set("tee", "touch", "truncate", "rm", "rmdir", "unlink", "shred", "mkdir", "chmod", "chown", "chgrp", "patch")
+})
 
 // writeLastOperand write their last operand (and into it, when it is a
 // directory).
-var writeLastOperand = set("cp", "mv", "install", "ln", "rsync", "scp", "convert", "magick", "git mv", "git clone")
+var writeLastOperand = sync.OnceValue(func() map[string]bool {
+	return set("cp", "mv", "install", "ln", "rsync", "scp", "convert", "magick", "git mv", "git clone")
+})
 
 // writeSecondOperand write their second operand: uniq's output, xxd's and
 // split's (a prefix of the files it writes).
-var writeSecondOperand = set("uniq", "xxd", "split")
+var writeSecondOperand = sync.OnceValue(func() map[string]bool {
+	return set("uniq", "xxd", "split")
+})
 
 // writeOperands are subcommands that write (or restore, or delete) the
 // files their operands name.
-var writeOperands = set("git rm", "git checkout", "git restore", "git init")
+var writeOperands = sync.OnceValue(func() map[string]bool {
+	return set("git rm", "git checkout", "git restore", "git init")
+})
 
 // operandWrites returns the files a command (after its wrappers) writes
 // through its operands and options, as far as this file knows.
@@ -53,9 +64,9 @@ func operandWrites(args []word) []word {
 	}
 	var out []word
 	var operands []word
-	opts := writeOptions[key]
+	opts := writeOptions()[key]
 	if opts == nil {
-		opts = writeOptions[name]
+		opts = writeOptions()[name]
 	}
 	inPlace := false
 	for i := 1; i < len(args); i++ {
@@ -83,25 +94,25 @@ func operandWrites(args []word) []word {
 			}
 		}
 	}
-	if sub := writeOperands[key] || writeLastOperand[key] || writeOptions[key] != nil; key != name && sub && len(operands) > 0 {
+	if sub := writeOperands()[key] || writeLastOperand()[key] || writeOptions()[key] != nil; key != name && sub && len(operands) > 0 {
 		operands = operands[1:] // the subcommand
 	}
 	switch {
-	case writeOperands[key]:
+	case writeOperands()[key]:
 		out = append(out, operands...)
-	case writeLastOperand[key] && len(operands) > 1:
+	case writeLastOperand()[key] && len(operands) > 1:
 		out = append(out, operands[len(operands)-1])
 		if key == "git mv" {
 			out = append(out, operands[:len(operands)-1]...)
 		}
-	case writeAllOperands[name]:
+	case writeAllOperands()[name]:
 		if strings.HasPrefix(name, "ch") && len(operands) > 0 {
 			operands = operands[1:]
 		}
 		out = append(out, operands...)
 	case (name == "sed" || name == "perl" || name == "ruby") && inPlace:
 		out = append(out, operands...)
-	case writeLastOperand[name] && len(operands) > 1:
+	case writeLastOperand()[name] && len(operands) > 1:
 		target := operands[len(operands)-1]
 		var into []word
 		// Into a directory, each source keeps its name.
@@ -122,7 +133,7 @@ func operandWrites(args []word) []word {
 			// and making a new one replaces the repository.
 			out = append(out, operands[:len(operands)-1]...)
 		}
-	case writeSecondOperand[name] && len(operands) > 1:
+	case writeSecondOperand()[name] && len(operands) > 1:
 		out = append(out, operands[1])
 	case name == "dd":
 		for _, o := range operands {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -30,7 +31,7 @@ type Rule struct {
 // maxRuleLen bounds a rule's text.
 const maxRuleLen = 4096
 
-var ruleSyntax = regexp.MustCompile(`^([A-Za-z0-9_-]+)(?:\((.*)\))?$`)
+var ruleSyntax = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_-]+)(?:\((.*)\))?$`) })
 
 // fileTools are the tools whose rules name files, by the argument holding
 // the path.
@@ -53,7 +54,7 @@ func Parse(text string) (Rule, error) {
 	if !utf8.ValidString(text) {
 		return c, fmt.Errorf("rule is not UTF-8 text")
 	}
-	m := ruleSyntax.FindStringSubmatch(strings.TrimSpace(text))
+	m := ruleSyntax().FindStringSubmatch(strings.TrimSpace(text))
 	if m == nil {
 		return c, fmt.Errorf("rule %q is not a permission rule (Tool or Tool(pattern))", text)
 	}

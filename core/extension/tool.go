@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/jsonrpc2"
@@ -20,11 +21,11 @@ type Tool struct {
 	active bool
 }
 
-var toolName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`)
+var toolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,63}$`) })
 
 // newTool checks d.
 func (e *extension) newTool(d ToolDef) (*Tool, error) {
-	if !toolName.MatchString(d.Name) {
+	if !toolName().MatchString(d.Name) {
 		return nil, fmt.Errorf("tool name %q must be 1 to 64 letters, digits, _ or -, not starting with a digit", jsonrpc2.Echo(d.Name))
 	}
 	if d.Description == "" {
@@ -100,10 +101,10 @@ func checkContent(blocks []core.Content) error {
 	return nil
 }
 
-var commandName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:-]{0,63}$`)
+var commandName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:-]{0,63}$`) })
 
 func checkCommand(c CommandDef) error {
-	if !commandName.MatchString(c.Name) {
+	if !commandName().MatchString(c.Name) {
 		return fmt.Errorf("command name %q must be 1 to 64 letters, digits, _, : or -, starting with a letter", jsonrpc2.Echo(c.Name))
 	}
 	return nil

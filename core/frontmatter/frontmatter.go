@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -205,7 +206,7 @@ func printable(block string) string {
 }
 
 // yamlLine finds the line number in a go-yaml error message.
-var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (?:line (\d+): )?`) })
 
 // parseYAML reads the block (which starts on the file's line 2) as one
 // YAML document holding a map.
@@ -256,7 +257,7 @@ func parseYAML(block string) ([]Field, error) {
 // yamlError turns go-yaml's error into an Error on the file's line.
 func yamlError(err error) error {
 	msg := err.Error()
-	m := yamlLine.FindStringSubmatch(msg)
+	m := yamlLine().FindStringSubmatch(msg)
 	if m == nil {
 		return &Error{Msg: msg}
 	}

@@ -3,6 +3,7 @@ package frontmatter
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Claude Code reads a front matter YAML refuses a second time, with
@@ -11,10 +12,10 @@ import (
 // does the same, with the same rule (its 2.1 reader, read for facts).
 
 // quotableLine is a top-level "key: value" line, as Claude Code matches it.
-var quotableLine = regexp.MustCompile(`^([a-zA-Z_-]+):\s+(\S.*)$`)
+var quotableLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-zA-Z_-]+):\s+(\S.*)$`) })
 
 // special are the characters (or ": ") that make Claude Code quote a value.
-var special = regexp.MustCompile("[{}\\[\\]*&#!|>%@`]|: ")
+var special = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[{}\\[\\]*&#!|>%@`]|: ") })
 
 // quoteSpecialValues returns block with each top-level value that holds a
 // special character wrapped in double quotes, unless it is quoted already
@@ -22,7 +23,7 @@ var special = regexp.MustCompile("[{}\\[\\]*&#!|>%@`]|: ")
 func quoteSpecialValues(block string) string {
 	lines := strings.Split(block, "\n")
 	for i, l := range lines {
-		m := quotableLine.FindStringSubmatch(l)
+		m := quotableLine().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
@@ -35,7 +36,7 @@ func quoteSpecialValues(block string) string {
 				continue
 			}
 		}
-		if !special.MatchString(val) {
+		if !special().MatchString(val) {
 			continue
 		}
 		val = strings.ReplaceAll(val, `\`, `\\`)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/tailscale/hujson"
 )
@@ -119,7 +120,7 @@ func parseServers(path string, entries map[string]json.RawMessage, errs []error,
 }
 
 // vscodeVar is a ${...} reference in VS Code's syntax.
-var vscodeVar = regexp.MustCompile(`\$\{([A-Za-z]+)(?::([^}]*))?\}`)
+var vscodeVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z]+)(?::([^}]*))?\}`) })
 
 // parseVSCode reads VS Code's {"servers": {...}, "inputs": [...]}.
 func parseVSCode(path string, data []byte, dir string, getenv func(string) string) ([]Server, error) {
@@ -144,8 +145,8 @@ func parseVSCode(path string, data []byte, dir string, getenv func(string) strin
 		delete(entry, "dev")
 		var bad error
 		converted := mapStrings(entry, func(s string) string {
-			return vscodeVar.ReplaceAllStringFunc(s, func(ref string) string {
-				m := vscodeVar.FindStringSubmatch(ref)
+			return vscodeVar().ReplaceAllStringFunc(s, func(ref string) string {
+				m := vscodeVar().FindStringSubmatch(ref)
 				switch m[1] {
 				case "workspaceFolder":
 					return dir

@@ -204,7 +204,7 @@ func copyFile(from, to string, perm fs.FileMode) error {
 // Remove deletes cairn's installed plugin name. Claude Code's plugins are
 // Claude Code's to remove (claude plugin uninstall).
 func Remove(name, cairnDir string) error {
-	if !validName.MatchString(name) {
+	if !validName().MatchString(name) {
 		return fmt.Errorf("%q is not a plugin name", name)
 	}
 	dir := filepath.Join(CairnDir(cairnDir), name)

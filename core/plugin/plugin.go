@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/core/regfile"
 )
@@ -52,7 +53,7 @@ func MarketplaceFile(root string) string {
 
 // validName is what a plugin may be called: it becomes part of commands,
 // tool names and a directory name.
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
 
 // manifest is plugin.json as cairn reads it.
 type manifest struct {
@@ -103,7 +104,7 @@ func Read(root string) (Plugin, error) {
 			}
 		}
 	}
-	if !validName.MatchString(p.Name) {
+	if !validName().MatchString(p.Name) {
 		return p, fmt.Errorf("plugin %s: the name %q may hold only letters, digits, '.', '_' and '-'", root, p.Name)
 	}
 	return p, nil

@@ -182,7 +182,7 @@ func FuzzManifest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !validName.MatchString(p.Name) {
+		if !validName().MatchString(p.Name) {
 			t.Fatalf("name %q", p.Name)
 		}
 		for _, file := range append(p.HooksFiles(), p.MCPFiles()...) {

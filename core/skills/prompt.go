@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cairn-dev/cairn/core/frontmatter"
 	"github.com/cairn-dev/cairn/core/prompts"
@@ -78,7 +79,9 @@ func (sk Skill) Command(args string) (string, error) {
 }
 
 // placeholders finds what fill replaces.
-var placeholders = regexp.MustCompile(`\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$\{CLAUDE_SKILL_DIR\}|\{baseDir\}`)
+var placeholders = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS|\$\{CLAUDE_SKILL_DIR\}|\{baseDir\}`)
+})
 
 // fill replaces the body's placeholders in one pass, so an argument that
 // looks like one is sent as typed. $0, $1, ... (Claude Code's shorthand)
@@ -88,7 +91,7 @@ func (sk Skill) fill(body, args string) string {
 	var words []string
 	parsed := false
 	dir := filepath.ToSlash(sk.Dir)
-	return placeholders.ReplaceAllStringFunc(body, func(m string) string {
+	return placeholders().ReplaceAllStringFunc(body, func(m string) string {
 		switch {
 		case m == "$ARGUMENTS":
 			return args

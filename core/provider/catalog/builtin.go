@@ -1,16 +1,8 @@
 package catalog
 
-import (
-	"bytes"
-	_ "embed"
-	"encoding/json"
-	"fmt"
-	"sync"
+import "github.com/cairn-dev/cairn/core"
 
-	"github.com/cairn-dev/cairn/core"
-)
-
-// builtinJSON is the catalog of current models cairn knows without
+// builtin.json is the catalog of current models cairn knows without
 // configuration: a curated subset of the models pi ships, grouped by provider
 // (anthropic, openai, google, openrouter, groq, xai, mistral) with the
 // provider's default model first. Each entry is a core.Model in its JSON
@@ -26,38 +18,14 @@ import (
 //
 // Prices are in USD per million tokens.
 //
-//go:embed builtin.json
-var builtinJSON []byte
+// builtin.json is the file to edit; builtin_table.go is written from it
+// (go test ./core/provider/catalog/ -run TestBuiltinTable -update) as a Go
+// literal the linker lays out, so a start decodes nothing: decoding the
+// JSON cost every start about 0.7 ms. TestBuiltinTable fails while the two
+// differ.
 
-var (
-	builtinOnce sync.Once
-	builtinList []core.Model
-)
-
-// builtinModels returns the built-in models in catalog order, decoding
-// them once, on first use (BenchmarkBuiltinDecode measures what that
-// costs). The slice is shared: callers copy it before changing it.
+// builtinModels returns the built-in models in catalog order. The slice is
+// shared: callers copy it before changing it.
 func builtinModels() []core.Model {
-	builtinOnce.Do(func() {
-		var err error
-		builtinList, err = decodeBuiltin(builtinJSON)
-		if err != nil {
-			// The file is compiled in and TestBuiltinModelsDecode reads it,
-			// so this is a broken build, not a person's mistake.
-			panic(err)
-		}
-	})
-	return builtinList
-}
-
-// decodeBuiltin decodes the embedded catalog. Unknown fields are refused so
-// a misspelt key fails the tests instead of leaving a field zero.
-func decodeBuiltin(data []byte) ([]core.Model, error) {
-	var models []core.Model
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&models); err != nil {
-		return nil, fmt.Errorf("decode builtin.json: %w", err)
-	}
-	return models, nil
+	return builtinTable
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/cairn-dev/cairn/core/gitrepo"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // denialWords are what programs print when the kernel refuses a file or a
@@ -19,11 +20,15 @@ var connectWords = []string{"Couldn't connect", "connect:", "Connection refused"
 // writeLine tells a denial of a write from one of a read, which the
 // sandbox refuses only for denied paths: a verb that writes, or a shell's
 // own message (a redirection: "bash: /etc/x: Permission denied").
-var writeLine = regexp.MustCompile(`(?i)cannot (touch|create|remove|move|make|write|overwrite|link|open .* for writing)|` +
-	`\b(mkdir|rmdir|rename|unlink|truncate|chmod|install|tee|dd|cp|ln|mv|rm|touch)\b[^:]*:|^(ba|da|z|k)?sh: (\d+: )?(line \d+: )?[^ ]+: (Permission denied|Operation not permitted|Read-only file system)`)
+var writeLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)cannot (touch|create|remove|move|make|write|overwrite|link|open .* for writing)|` +
+		`\b(mkdir|rmdir|rename|unlink|truncate|chmod|install|tee|dd|cp|ln|mv|rm|touch)\b[^:]*:|^(ba|da|z|k)?sh: (\d+: )?(line \d+: )?[^ ]+: (Permission denied|Operation not permitted|Read-only file system)`)
+})
 
 // pathPattern finds absolute and relative paths in an error line.
-var pathPattern = regexp.MustCompile(`(?:^|[\s'"‘“(:])((?:/|\./|\.\./|~/)?[\w.@+-]+(?:/[\w.@+-]*)*)`)
+var pathPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s'"‘“(:])((?:/|\./|\.\./|~/)?[\w.@+-]+(?:/[\w.@+-]*)*)`)
+})
 
 // Explain returns, for the output of a sandboxed command that failed,
 // notes naming what the sandbox refused and its rules ("blocked by the
@@ -74,7 +79,7 @@ func (p Policy) Explain(output, dir, home string) string {
 // explainPath names what the sandbox refused for the paths in a denial
 // line, or "" when none of them is the sandbox's doing.
 func (p Policy) explainPath(line, dir, home string) string {
-	for _, m := range pathPattern.FindAllStringSubmatch(line, -1) {
+	for _, m := range pathPattern().FindAllStringSubmatch(line, -1) {
 		path := m[1]
 		if !strings.ContainsRune(path, '/') && !strings.ContainsRune(path, '.') {
 			continue
@@ -101,7 +106,7 @@ func (p Policy) explainPath(line, dir, home string) string {
 			}
 			return "blocked by the sandbox: write to " + short + ", one of the project's control files, read-only in the sandbox"
 		}
-		if !p.writable(path) && writeLine.MatchString(line) {
+		if !p.writable(path) && writeLine().MatchString(line) {
 			return "blocked by the sandbox: write to " + short + " (allowed: " + p.Writable(home) +
 				"); allow a directory with sandbox.allowWrite in ~/.cairn/settings.json"
 		}
@@ -116,7 +121,7 @@ var missingWords = []string{"No such file or directory", "no such file or direct
 // explainHidden names the denied path a "no such file" line is about, or
 // returns "".
 func (p Policy) explainHidden(line, dir, home string) string {
-	for _, m := range pathPattern.FindAllStringSubmatch(line, -1) {
+	for _, m := range pathPattern().FindAllStringSubmatch(line, -1) {
 		path := m[1]
 		switch {
 		case strings.HasPrefix(path, "~/") && home != "":
@@ -156,7 +161,7 @@ func (p Policy) unixSocketLine(line, dir string) bool {
 		strings.Contains(line, "socket") && !strings.Contains(line, "Couldn't connect") {
 		return true
 	}
-	for _, m := range pathPattern.FindAllStringSubmatch(line, -1) {
+	for _, m := range pathPattern().FindAllStringSubmatch(line, -1) {
 		path := m[1]
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
