@@ -120,7 +120,7 @@ func TestModelsFileCustomProvider(t *testing.T) {
 	      "baseUrl": "http://localhost:11434/v1",
 	      "api": "openai-completions",
 	      "apiKey": "!pass show ollama",
-	      "headers": {"X-Team": "TEAM_ENV", "X-Literal": "plain"},
+	      "headers": {"X-Team": "${TEAM_ENV}", "X-Bare": "TEAM_ENV", "X-Literal": "plain"},
 	      "models": [{"id": "qwen2.5-coder:14b", "contextWindow": 32768}]
 	    }
 	  }
@@ -139,7 +139,8 @@ func TestModelsFileCustomProvider(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cr.APIKey != "from-command" || cr.Headers["X-Team"] != "team-7" || cr.Headers["X-Literal"] != "plain" {
+	// As in pi 0.87, a bare name is a literal; "$NAME" reads the variable.
+	if cr.APIKey != "from-command" || cr.Headers["X-Team"] != "team-7" || cr.Headers["X-Bare"] != "TEAM_ENV" || cr.Headers["X-Literal"] != "plain" {
 		t.Fatalf("credentials = %+v", cr)
 	}
 	if _, err := c.Open(m, provider.Options{}); err != nil {
