@@ -14,6 +14,7 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
 
@@ -172,6 +173,10 @@ func wantsTUI(opts *Options, streams IOStreams) bool {
 type environment struct {
 	getenv func(string) string
 	dir    string // ~/.cairn or $CAIRN_DIR
+	// piDir is pi's agent directory (~/.pi/agent or $PI_CODING_AGENT_DIR)
+	// when it exists, else "": read as a second source beside dir, never
+	// written (see docs/configuration.md).
+	piDir string
 }
 
 func newEnvironment(getenv func(string) string) environment {
@@ -183,7 +188,11 @@ func newEnvironment(getenv func(string) string) environment {
 			dir = filepath.Join(home, ".cairn")
 		}
 	}
-	return environment{getenv: getenv, dir: dir}
+	env := environment{getenv: getenv, dir: dir}
+	if pd := pihome.Dir(getenv); pihome.Exists(pd) {
+		env.piDir = pd
+	}
+	return env
 }
 
 func versionString() string {

@@ -37,7 +37,7 @@ type setup struct {
 // loadCatalog reads the catalog and prepares the faux provider when a script
 // is configured. A broken models.json is reported and the built-ins used.
 func loadCatalog(streams IOStreams, env environment) (*catalog.Catalog, error) {
-	cat, err := catalog.Load(catalog.Options{Dir: env.dir, Getenv: env.getenv})
+	cat, err := catalog.Load(catalog.Options{Dir: env.dir, PiDir: env.piDir, Getenv: env.getenv})
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
@@ -447,7 +447,7 @@ func listModels(streams IOStreams, env environment, opts *Options) int {
 			continue
 		}
 		key := "yes"
-		if _, err := cat.Credentials(m); err != nil {
+		if !cat.HasKey(m) {
 			key = "no"
 		}
 		think := "no"

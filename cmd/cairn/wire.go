@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/core/background"
 	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/regfile"
 	"github.com/cairn-dev/cairn/core/session"
@@ -316,13 +317,18 @@ func loadSettings(streams IOStreams, env environment, trusted projectTrust, cwd 
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
+	if env.piDir != "" {
+		if err := st.Underlay(pihome.SettingsFile(env.piDir)); err != nil {
+			fmt.Fprintf(streams.Err, "cairn: warning: pi's %v\n", err)
+		}
+	}
 	return st
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the
 // main load reports.
 func loadCatalogQuiet(env environment) *catalog.Catalog {
-	cat, _ := catalog.Load(catalog.Options{Dir: env.dir, Getenv: env.getenv})
+	cat, _ := catalog.Load(catalog.Options{Dir: env.dir, PiDir: env.piDir, Getenv: env.getenv})
 	return cat
 }
 

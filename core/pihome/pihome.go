@@ -80,7 +80,6 @@ func SessionsRoot(getenv func(string) string, dir string, settingsSessionDir str
 	return filepath.Join(dir, "sessions"), false
 }
 
-
 // Credential is one provider's entry in pi's auth.json: an API key
 // ("api_key") or an OAuth token from pi's /login ("oauth").
 type Credential struct {

@@ -255,4 +255,3 @@ func (c *Catalog) configPathOrDefault() string {
 	}
 	return "~/.cairn/models.json"
 }
-
