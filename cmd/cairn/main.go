@@ -32,6 +32,10 @@ type IOStreams struct {
 	// ErrIsTerminal reports whether Err is a terminal (then progress is
 	// shown there).
 	ErrIsTerminal bool
+	// OutIsTerminal reports whether Out is a terminal. As in pi, the
+	// interactive interface needs both In and Out to be terminals;
+	// otherwise a prompt on the command line is answered as with -p.
+	OutIsTerminal bool
 }
 
 func main() {
@@ -42,7 +46,7 @@ func main() {
 	// the same clean-up (the demo's throwaway project, the session file).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	streams := IOStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin), ErrIsTerminal: isTerminal(os.Stderr)}
+	streams := IOStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin), OutIsTerminal: isTerminal(os.Stdout), ErrIsTerminal: isTerminal(os.Stderr)}
 	stopProfile := startProfile(os.Getenv("CAIRN_CPUPROFILE"))
 	startHeapProfile(os.Getenv("CAIRN_HEAPPROFILE"))
 	code := run(ctx, os.Args[1:], streams, os.Getenv)
@@ -163,10 +167,10 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 // interface: no headless mode, no print mode, and a terminal to read.
 func wantsTUI(opts *Options, streams IOStreams) bool {
 	switch opts.Mode {
-	case "rpc", "acp", "synaps", "jsonrpc":
+	case "rpc", "acp", "synaps", "jsonrpc", "json":
 		return false
 	}
-	return !opts.Print && !opts.ListModels && streams.InIsTerminal
+	return !opts.Print && !opts.ListModels && streams.InIsTerminal && streams.OutIsTerminal
 }
 
 // environment is what cairn reads from outside the command line.
@@ -205,7 +209,3 @@ func versionString() string {
 	return "dev"
 }
 
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}

@@ -31,6 +31,25 @@ type Store struct {
 	Dir string
 	// Now is the clock for timestamps; nil means time.Now.
 	Now func() time.Time
+	// Others are further places searched by Latest, List and ListAll (pi's
+	// session directory beside cairn's), never written to: new sessions go
+	// to Root or Dir.
+	Others []Store
+}
+
+// places returns s and its Others, each without Others of its own.
+func (s Store) places() []Store {
+	own := s
+	own.Others = nil
+	out := []Store{own}
+	for _, o := range s.Others {
+		o.Others = nil
+		if o.Root == own.Root && o.Dir == own.Dir {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // ProjectDir returns the directory holding the sessions of cwd.
@@ -84,9 +103,13 @@ func createWithID(dir, cwd, parent, id string, now func() time.Time) *File {
 // line is not a session header are ignored.
 func (s Store) Latest(cwd string) (string, error) {
 	dir := s.ProjectDir(cwd)
-	files, err := sessionFiles(dir)
-	if err != nil {
-		return "", err
+	var files []fileStat
+	for _, p := range s.places() {
+		fs, err := sessionFiles(p.ProjectDir(cwd))
+		if err != nil {
+			return "", err
+		}
+		files = append(files, fs...)
 	}
 	slices.SortFunc(files, func(a, b fileStat) int { return b.mod.Compare(a.mod) })
 	for _, fs := range files {
@@ -118,9 +141,13 @@ type Info struct {
 // List describes every session of cwd, most recently modified first (for
 // --resume). Files that are not sessions are left out.
 func (s Store) List(cwd string) ([]Info, error) {
-	files, err := sessionFiles(s.ProjectDir(cwd))
-	if err != nil {
-		return nil, err
+	var files []fileStat
+	for _, p := range s.places() {
+		fs, err := sessionFiles(p.ProjectDir(cwd))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, fs...)
 	}
 	var out []Info
 	for _, fs := range files {
@@ -139,6 +166,18 @@ func (s Store) List(cwd string) ([]Info, error) {
 // recently modified first (ACP's session/list without a directory).
 // Directories that cannot be read are left out.
 func (s Store) ListAll() ([]Info, error) {
+	if len(s.Others) > 0 {
+		var out []Info
+		for _, p := range s.places() {
+			infos, err := p.ListAll()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, infos...)
+		}
+		slices.SortFunc(out, func(a, b Info) int { return b.Modified.Compare(a.Modified) })
+		return out, nil
+	}
 	if s.Dir != "" {
 		return s.List("")
 	}

@@ -192,6 +192,10 @@ func (c *Catalog) Find(providerName, ref string) (core.Model, error) {
 		if len(candidates) == 0 {
 			return core.Model{}, fmt.Errorf("unknown provider %q: known providers are %s", providerName, strings.Join(c.ProviderNames(), ", "))
 		}
+		// As pi does, --provider P --model P/ID means ID.
+		if len(ref) > len(providerName)+1 && strings.EqualFold(ref[:len(providerName)+1], providerName+"/") {
+			ref = ref[len(providerName)+1:]
+		}
 	}
 	for _, m := range candidates {
 		if m.ID == ref {

@@ -312,3 +312,15 @@ func TestPiHomeIsASecondSource(t *testing.T) {
 		t.Fatalf("an expired OAuth token: %v", err)
 	}
 }
+
+// TestFindProviderAndPrefixedModel: pi accepts --provider P --model P/ID.
+func TestFindProviderAndPrefixedModel(t *testing.T) {
+	c, err := load(t, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.Find("anthropic", "anthropic/claude-opus-4-6")
+	if err != nil || m.Provider != "anthropic" || m.ID != "claude-opus-4-6" {
+		t.Fatalf("Find = %+v, %v", m, err)
+	}
+}
