@@ -208,4 +208,3 @@ func versionString() string {
 	}
 	return "dev"
 }
-
