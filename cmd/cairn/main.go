@@ -125,6 +125,7 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	case opts.Export != "":
 		return exportCommand(ctx, streams, opts)
 	}
+	opts.Pi.noEffect = append(opts.Pi.noEffect, opts.Pi.themeNotes(wantsTUI(opts, streams))...)
 	for _, note := range opts.Pi.noEffect {
 		fmt.Fprintf(streams.Err, "cairn: %s\n", note)
 	}
