@@ -1,6 +1,7 @@
 package pi
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -199,4 +200,79 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// piACPDir holds pi-acp from npm (npm ci --prefix rpcmode/pi/testdata/piacp).
+const piACPDir = "testdata/piacp"
+
+// TestPiACPListsCairnSessions: pi-acp, the ACP adapter written for pi,
+// runs cairn in pi's place on a machine set up for pi only (no ~/.cairn);
+// its session/list, which reads pi's session directory itself, shows the
+// session cairn wrote. It needs Node 20+ and pi-acp's node_modules;
+// without them it is skipped, unless CI is set: then it fails.
+func TestPiACPListsCairnSessions(t *testing.T) {
+	node := os.Getenv("PI_NODE")
+	if node == "" {
+		node, _ = exec.LookPath("node")
+	}
+	adapter := filepath.Join(piACPDir, "node_modules", "pi-acp", "package.json")
+	if _, err := os.Stat(adapter); node == "" || err != nil {
+		const how = "install Node.js (20 or newer) and run: npm ci --prefix rpcmode/pi/testdata/piacp"
+		if os.Getenv("CI") != "" {
+			t.Fatalf("node or pi-acp is missing; CI is set, so this test may not be skipped: %s", how)
+		}
+		t.Skipf("node or pi-acp is missing; to run pi-acp against cairn, %s", how)
+	}
+	cairn := buildCairnForDiff(t)
+	root := t.TempDir()
+	home, project := filepath.Join(root, "home"), filepath.Join(root, "project")
+	piDir := filepath.Join(home, ".pi", "agent")
+	for _, d := range []string{piDir, project} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	llm := newFakeLLM(t, []byte(`{"loop": true, "turns": [{"text": "Noted."}]}`))
+	if err := os.WriteFile(filepath.Join(piDir, "models.json"), fmt.Appendf(nil, piHomeModels, llm.srv.URL), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(piDir, "settings.json"), []byte(`{"defaultProvider": "crof", "defaultModel": "crof-small"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script, err := filepath.Abs(filepath.Join(piACPDir, "list.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, script, project)
+	cmd.Dir = project
+	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "PI_OFFLINE=1", "NO_COLOR=1",
+		"CROFAI_API_KEY=" + piHomeKey, "PI_ACP_PI_COMMAND=" + cairn}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("pi-acp with cairn: %v\n%s", err, stderr.String())
+	}
+	var got struct {
+		SessionID  string `json:"sessionId"`
+		StopReason string `json:"stopReason"`
+		Sessions   []struct {
+			SessionID string `json:"sessionId"`
+			Cwd       string `json:"cwd"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("list.mjs printed %q: %v\n%s", out, err, stderr.String())
+	}
+	if got.StopReason != "end_turn" {
+		t.Errorf("the prompt ended with %q, want end_turn\n%s", got.StopReason, stderr.String())
+	}
+	if len(got.Sessions) != 1 || got.Sessions[0].SessionID != got.SessionID || got.Sessions[0].Cwd != project {
+		t.Errorf("pi-acp's session/list = %+v, want the one session cairn wrote (%s in %s)", got.Sessions, got.SessionID, project)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".cairn", "sessions")); err == nil {
+		t.Error("cairn wrote its session into ~/.cairn/sessions on a machine set up for pi only")
+	}
 }
