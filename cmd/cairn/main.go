@@ -106,6 +106,12 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 		// synaps's command line, as the synaps-bridge runs it.
 		return synapsRPCCommand(ctx, args[1:], streams, getenv)
 	}
+	if len(args) > 0 {
+		if err := piCommandError(args[0]); err != nil {
+			fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+			return exitUsage
+		}
+	}
 	opts, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)

@@ -225,3 +225,27 @@ var piFlagSpecs = []flagSpec{
 	{[]string{"--verbose"}, false, noEffect("--verbose has no effect in cairn: its startup is always quiet")},
 	{[]string{"--tui-mode"}, true, noEffect("--tui-mode has no effect in cairn: its interface has one layout")},
 }
+
+// piCommands are pi's subcommands (`pi install <source>`, `pi auth ...`)
+// that cairn has no counterpart for, with why and what to do instead. As
+// in pi, the first word names the command, so `cairn list` is refused
+// rather than sent to the model as a prompt.
+var piCommands = map[string]string{
+	"install":   "cairn does not install pi packages (npm:, git: or local sources); its extensions are executables in ~/.cairn/extensions (see `cairn ext`), and pi's skills, prompt templates and themes in ~/.pi/agent are read as they are",
+	"remove":    "cairn does not manage pi packages; see `cairn ext` for cairn's extensions",
+	"uninstall": "cairn does not manage pi packages; see `cairn ext` for cairn's extensions",
+	"update":    "cairn does not update itself or pi packages; install a newer cairn the way you installed this one",
+	"list":      "cairn does not manage pi packages; `cairn ext list` lists cairn's extensions, `cairn skills` its skills",
+	"config":    "cairn has no package configuration screen; its settings are ~/.cairn/settings.json (pi's ~/.pi/agent/settings.json is read beneath it)",
+	"auth":      "cairn has no auth command; it reads the API keys and unexpired OAuth tokens in pi's ~/.pi/agent/auth.json, and `cairn --list-models` shows which providers have a key",
+}
+
+// piCommandError is the refusal of pi's subcommand name, or nil when name
+// is none of them.
+func piCommandError(name string) error {
+	why, ok := piCommands[name]
+	if !ok {
+		return nil
+	}
+	return fmt.Errorf("`pi %s` is a pi command cairn does not have: %s. To send %q as a prompt, write `cairn -p -- %s ...`", name, why, name, name)
+}
