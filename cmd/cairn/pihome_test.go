@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,5 +88,59 @@ func TestPiHomeOnly(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(home, ".cairn", "sessions")); err == nil {
 		t.Error("cairn made ~/.cairn/sessions on a machine with pi's home only")
+	}
+}
+
+// piSessionID is the id of the session pi 0.73.1 wrote in
+// core/session/testdata/pi-0.73.1.jsonl.
+const piSessionID = "01a1fcd0-2376-7724-a311-717804497f2d"
+
+// piSessionFixture is that file (absolute: tests change directory).
+var piSessionFixture, _ = filepath.Abs("../../core/session/testdata/pi-0.73.1.jsonl")
+
+// withPiSession makes a HOME whose pi session directory holds pi's own
+// session file, moved to project, and returns its variables.
+func withPiSession(t *testing.T, project string) map[string]string {
+	t.Helper()
+	home := t.TempDir()
+	data, err := os.ReadFile(piSessionFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte(`"cwd":"/tmp/pi/work"`), []byte(`"cwd":`+strconvQuote(project)), 1)
+	dir := filepath.Join(home, ".pi", "agent", "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(project, "/"), "/", "-")+"--")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "2026-11-21T06-34-21-432Z_"+piSessionID+".jsonl"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"HOME": home, "CAIRN_DIR": filepath.Join(home, "cairn-own"), "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "ok"}]}`)}
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestPiSessionsAreFound: with cairn's own directory elsewhere, ACP's
+// session/list and --session ID-PREFIX find the session pi wrote.
+func TestPiSessionsAreFound(t *testing.T) {
+	project := t.TempDir()
+	t.Chdir(project)
+	vars := withPiSession(t, project)
+	d := startACP(t, vars)
+	d.send(1, "initialize", map[string]any{"protocolVersion": 1})
+	d.await(t, 1)
+	d.send(2, "session/list", map[string]any{"cwd": project})
+	if got := fmt.Sprint(d.await(t, 2)["result"]); !strings.Contains(got, piSessionID) {
+		t.Errorf("session/list does not show pi's session: %s", got)
+	}
+	d.finish(t)
+
+	stdin := `{"id":"s","type":"get_state"}` + "\n"
+	r := invoke(t, vars, &stdin, "--provider", "faux", "--mode", "rpc", "--session", "01a1fcd0")
+	if r.code != 0 || !strings.Contains(r.stdout, `"sessionId":"`+piSessionID+`"`) {
+		t.Fatalf("--session with the start of pi's session id: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -211,9 +211,13 @@ func (c *Catalog) missingKeyError(providerName string) error {
 }
 
 func (c *Catalog) noCredentialsError() error {
+	where := c.configPathOrDefault()
+	if c.PiConfigPath != "" {
+		where += " and pi's " + c.PiConfigPath + " (with its auth.json)"
+	}
 	return fmt.Errorf("%w: cairn looked for %s in the environment and for providers in %s. "+
 		"Set one of those variables, or add a local server to models.json (see README), or try `cairn --demo` for scripted answers",
-		ErrNoCredentials, strings.Join(c.KeyEnvs(), ", "), c.configPathOrDefault())
+		ErrNoCredentials, strings.Join(c.KeyEnvs(), ", "), where)
 }
 
 // ErrNoCredentials is the error Default wraps when no provider has
