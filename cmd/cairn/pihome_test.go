@@ -144,3 +144,28 @@ func TestPiSessionsAreFound(t *testing.T) {
 		t.Fatalf("--session with the start of pi's session id: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestAtFileGoesBeforeThePrompt: pi's `@file` puts the file before the
+// prompt, in the form pi 0.87.1 sends (checked against pi itself:
+// `pi --mode json @f.md hi` sends the same user text).
+func TestAtFileGoesBeforeThePrompt(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("f.md", []byte("file body\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("empty.md", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := ""
+	r := invoke(t, textScript(t), &empty, "--provider", "faux", "--no-session", "--mode", "json", "@f.md", "@empty.md", "hi")
+	abs, _ := filepath.Abs("f.md")
+	want, _ := json.Marshal("<file name=\"" + abs + "\">\nfile body\n\n</file>\nhi")
+	if r.code != 0 || !strings.Contains(r.stdout, `"role":"user","content":[{"type":"text","text":`+string(want)) {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	r = invoke(t, textScript(t), &empty, "--provider", "faux", "--no-session", "-p", "@missing.md", "hi")
+	if r.code == 0 || !strings.Contains(r.stderr, "@missing.md") {
+		t.Fatalf("a missing @file: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
