@@ -169,3 +169,28 @@ func TestAtFileGoesBeforeThePrompt(t *testing.T) {
 		t.Fatalf("a missing @file: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestPiKeysAreProtected: pi's auth.json holds keys as cairn's models.json
+// does; a model's read of it is asked about, so a run with nobody to ask
+// refuses it.
+func TestPiKeysAreProtected(t *testing.T) {
+	home := t.TempDir()
+	piDir := filepath.Join(home, ".pi", "agent")
+	if err := os.MkdirAll(piDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	auth := filepath.Join(piDir, "auth.json")
+	if err := os.WriteFile(auth, []byte(`{"openai": {"type": "api_key", "key": "sk-secret-pi-key"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	script := writeScript(t, `{"responses": [{"content": [{"type": "toolCall", "id": "c1", "name": "read", "arguments": {"path": `+strconvQuote(auth)+`}}]}, {"text": "done"}]}`)
+	r := invoke(t, map[string]string{"HOME": home, "CAIRN_DIR": filepath.Join(home, "own"), "CAIRN_FAUX_SCRIPT": script}, nil,
+		"--provider", "faux", "--no-session", "--mode", "json", "--approval", "auto_edit", "read it")
+	if strings.Contains(r.stdout, "sk-secret-pi-key") {
+		t.Fatalf("the model read pi's key:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, `"toolName":"read"`) {
+		t.Fatalf("no read call was made: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}

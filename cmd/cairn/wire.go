@@ -130,8 +130,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	gate, err := approval.Open(approval.Config{
 		Mode: mode, Dir: cwd, RulesFile: rulesFile, Timeout: questionTimeout,
 		// Writing cairn's own files, and reading them (its keys), is asked
-		// about in every mode but yolo.
-		ProtectedDirs: []string{env.dir},
+		// about in every mode but yolo; so is pi's home, whose models.json
+		// and auth.json hold the same keys.
+		ProtectedDirs: protectedDirs(env),
 		AllowWrite:    st.AllowWrite(),
 		SkillDirs:     skillSet.Dirs(),
 		Saved:         func() { trusted.keep(streams, cwd, rulesFile) },
@@ -323,6 +324,15 @@ func loadSettings(streams IOStreams, env environment, trusted projectTrust, cwd 
 		}
 	}
 	return st
+}
+
+// protectedDirs are the directories whose files the approval gate guards
+// in every mode but yolo: cairn's own and, when pi is set up, pi's.
+func protectedDirs(env environment) []string {
+	if env.piDir != "" {
+		return []string{env.dir, env.piDir}
+	}
+	return []string{env.dir}
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the
