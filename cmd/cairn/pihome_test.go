@@ -194,3 +194,34 @@ func TestPiKeysAreProtected(t *testing.T) {
 		t.Fatalf("no read call was made: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestListModelsNamesNoKeyForAnUnsetVariable: pi's models.json naming its
+// key "$CROFAI_API_KEY" has a key only while the variable is set.
+func TestListModelsNamesNoKeyForAnUnsetVariable(t *testing.T) {
+	home := t.TempDir()
+	piDir := filepath.Join(home, ".pi", "agent")
+	if err := os.MkdirAll(piDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	models := `{"providers": {"crof": {"baseUrl": "https://crof.example/v1", "api": "openai-completions", "apiKey": "$CROFAI_API_KEY", "models": [{"id": "crof-m"}]}}}`
+	if err := os.WriteFile(filepath.Join(piDir, "models.json"), []byte(models), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	row := func(vars map[string]string) string {
+		r := invoke(t, vars, nil, "--list-models", "crof")
+		for _, l := range strings.Split(r.stdout, "\n") {
+			if strings.HasPrefix(l, "crof ") {
+				f := strings.Fields(l)
+				return f[len(f)-1]
+			}
+		}
+		t.Fatalf("no crof row: %s %s", r.stdout, r.stderr)
+		return ""
+	}
+	if got := row(map[string]string{"HOME": home, "CAIRN_DIR": ""}); got != "no" {
+		t.Errorf("KEY with $CROFAI_API_KEY unset = %q, want no", got)
+	}
+	if got := row(map[string]string{"HOME": home, "CAIRN_DIR": "", "CROFAI_API_KEY": "k"}); got != "yes" {
+		t.Errorf("KEY with $CROFAI_API_KEY set = %q, want yes", got)
+	}
+}
