@@ -8,6 +8,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/session"
+	"github.com/cairn-dev/cairn/core/trust"
 	"github.com/cairn-dev/cairn/rpcmode/acp"
 )
 
@@ -19,7 +20,9 @@ import (
 // at start; any other (another thread of the editor, another directory, MCP
 // servers of the client's) is built for it as if cairn had been started
 // there (its own project trust) with those servers beside its own, and
-// closed with session/close or at the end.
+// closed with session/close or at the end. --trust-project trusts the
+// directory cairn started in only: a session in another directory whose
+// project is untrusted offers trust through the client.
 func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Options) int {
 	// Without credentials cairn still answers: initialize offers the
 	// set-up as an authentication method and sessions fail saying what to
@@ -41,6 +44,12 @@ func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	host.Open = func(cwd string, servers []mcp.Server) (acp.Host, error) {
 		o := later
 		o.dir, o.clientMCP = cwd, servers
+		if opts.trust == nil || trust.Find(cwd).Dir != opts.trust.project.Dir {
+			// --trust-project (and pi's --approve) vouch for the directory
+			// cairn started in, never for one a client names: a project
+			// there is offered for trust through the client instead.
+			o.TrustProject, o.Pi.TrustRun = false, false
+		}
 		next, err := buildApp(streams, env, &o, false)
 		if err != nil {
 			return acp.Host{}, err

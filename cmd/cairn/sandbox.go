@@ -47,8 +47,16 @@ func sandboxPolicy(cfg sandbox.Config, flag, cwd, cairnDir string, warn func(str
 		sandboxWarned.Do(func() { warn("sandbox: " + st.Detail) })
 	}
 	home, _ := os.UserHomeDir()
+	// The sandbox's own toolchain caches (see sandbox.Place.CacheRoot):
+	// beside the person's, never in cairn's directory, which is read-only
+	// in the sandbox when the home is writable.
+	cacheRoot := ""
+	if dir, err := os.UserCacheDir(); err == nil {
+		cacheRoot = filepath.Join(dir, "cairn", "sandbox")
+	}
 	p, err := cfg.Policy(sandbox.Place{Project: cwd, Home: home,
-		KeyFiles: []string{filepath.Join(cairnDir, "models.json")}})
+		KeyFiles:  []string{filepath.Join(cairnDir, "models.json")},
+		CacheRoot: cacheRoot})
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/hook"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/core/sysprompt"
 	"github.com/cairn-dev/cairn/core/trust"
@@ -28,6 +29,9 @@ type projectTrust struct {
 	// store is where trust is kept; nil when the project is the person's
 	// home directory.
 	store *trust.Store
+	// changes are the control files that are not as the person trusted
+	// them, when state is trust.Changed.
+	changes []string
 	// ignored, when the project's files are ignored for want of trust,
 	// says which and why ("project /p is not trusted, so cairn ignores its
 	// AGENTS.md"), for front ends that show no stderr.
@@ -68,6 +72,9 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
 	t.state = state
+	if state == trust.Changed {
+		t.changes = store.Changes(t.project, t.scan)
+	}
 	if opts.Pi.NoTrust {
 		// pi's --no-approve: this run ignores the project's files, trusted
 		// or not.
@@ -99,6 +106,8 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 	switch {
 	case !t.scan.Sure():
 		why = "has control files cairn cannot check whole (too large, too many or unreadable), so trust cannot last from one start to the next"
+	case state == trust.Changed && len(t.changes) > 0:
+		why = "changed since you trusted it (" + listFiles(t.changes) + ")"
 	case state == trust.Changed:
 		why = "changed since you trusted it"
 	case state == trust.Outdated:
@@ -107,6 +116,35 @@ func projectTrustFor(streams IOStreams, env environment, opts *Options, cwd stri
 	t.ignored = fmt.Sprintf("project %s %s, so cairn ignores its %s (only settings that make approvals stricter apply)", t.project.Dir, why, listFiles(t.files))
 	fmt.Fprintf(streams.Err, "cairn: warning: %s; read them, then run cairn --trust-project there to use them\n", t.ignored)
 	return t
+}
+
+// runFiles are the files the project's control files name as something
+// to run (trust.Project.Scripts), those of the project that the person's
+// own settings in cairnDir run (trust.Project.PersonalScripts), and, when
+// cairn runs their hooks, Claude Code's settings files, each with what it
+// is, for the approval gate (approval.Config.RunFiles): a model's edit of
+// one asks in every mode but yolo.
+func (t projectTrust) runFiles(cairnDir string) map[string]string {
+	if t.project.Dir == "" {
+		return nil
+	}
+	files := map[string]string{}
+	for _, s := range t.project.PersonalScripts(settings.GlobalFile(cairnDir)) {
+		files[s.Path] = s.What()
+	}
+	// The scan this run took holds the project's scripts (those under
+	// .cairn/ are protected anyway).
+	for _, f := range t.scan.Files {
+		if f.Script != nil {
+			files[f.Script.Path] = f.Script.What()
+		}
+	}
+	if t.project.ClaudeSettings {
+		for _, f := range hook.ClaudeProjectFiles(t.project.Dir) {
+			files[f] = "Claude Code's settings, whose hooks cairn runs"
+		}
+	}
+	return files
 }
 
 // keep keeps the project trusted after cairn itself, at the person's
@@ -143,6 +181,8 @@ func askTrust(streams IOStreams, t projectTrust) bool {
 	switch {
 	case !t.scan.Sure():
 		fmt.Fprintf(w, "cairn cannot fingerprint every one of them whole, so it cannot tell whether they\nchange: it asks at every start until they are smaller or fewer.\n")
+	case t.state == trust.Changed && len(t.changes) > 0:
+		fmt.Fprintf(w, "Since you trusted %s, these changed: %s.\n", t.project.Dir, printable(listFiles(t.changes)))
 	case t.state == trust.Changed:
 		fmt.Fprintf(w, "They changed since you trusted %s.\n", t.project.Dir)
 	case t.state == trust.Outdated:
@@ -165,8 +205,14 @@ func askTrust(streams IOStreams, t projectTrust) bool {
 // that matters most: an approval mode looser than the default.
 func describeControlFile(p trust.Project, f trust.ControlFile) string {
 	switch {
+	case f.Script != nil && f.Script.Outside:
+		return fmt.Sprintf("  (%s, outside the project: cairn cannot tell when it changes)", f.Script.What())
+	case f.Script != nil && f.Outside != "":
+		return fmt.Sprintf(" -> %s  (%s, in a directory out of the project: cairn cannot tell when it changes)", printable(f.Outside), f.Script.What())
 	case f.Outside != "":
 		return fmt.Sprintf(" -> %s  (a link out of the project: cairn would read that file but cannot tell when it changes)", printable(f.Outside))
+	case f.Script != nil && f.Doubt == "":
+		return "  (" + f.Script.What() + ")"
 	case f.Doubt != "":
 		return "  (" + f.Doubt + ")"
 	}

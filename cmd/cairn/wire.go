@@ -127,15 +127,19 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		// dialog handling): every question times out and is denied.
 		questionTimeout = rpcQuestionTimeout
 	}
+	runFiles := trusted.runFiles(env.dir)
 	gate, err := approval.Open(approval.Config{
 		Mode: mode, Dir: cwd, RulesFile: rulesFile, Timeout: questionTimeout,
 		// Writing cairn's own files, and reading them (its keys), is asked
 		// about in every mode but yolo; so is pi's home, whose models.json
 		// and auth.json hold the same keys.
 		ProtectedDirs: protectedDirs(env),
-		AllowWrite:    st.AllowWrite(),
-		SkillDirs:     skillSet.Dirs(),
-		Saved:         func() { trusted.keep(streams, cwd, rulesFile) },
+		// The files the project's control files run (hook scripts, MCP
+		// servers', extensions') are asked about like the control files.
+		RunFiles:   runFiles,
+		AllowWrite: st.AllowWrite(),
+		SkillDirs:  skillSet.Dirs(),
+		Saved:      func() { trusted.keep(streams, cwd, rulesFile) },
 	})
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
@@ -153,6 +157,12 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		procs.Close()
 		return nil, err
+	}
+	if policy != nil {
+		// What the gate asks about, the sandbox keeps read-only.
+		for f := range runFiles {
+			policy.ProtectFiles(f)
+		}
 	}
 	setSandbox(builtin, policy)
 	// The model's checklist, which every front end shows.

@@ -32,6 +32,9 @@ func (g *Gate) commandReason(line string) string {
 		if reason := g.foreignRepository(c); reason != "" {
 			return reason
 		}
+		if reason := gitConfigWrite(c); reason != "" {
+			return reason
+		}
 	}
 	return ""
 }

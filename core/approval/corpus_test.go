@@ -20,8 +20,10 @@ func corpusProject(t testing.TB) string {
 	dir := t.TempDir()
 	files := map[string]string{
 		".git/HEAD":                "ref: refs/heads/main\n",
-		".git/config":              "[core]\n\tbare = false\n",
+		".git/config":              "[core]\n\tbare = false\n\thooksPath = .husky\n",
+		".husky/pre-commit":        "#!/bin/sh\n",
 		".git/objects/.keep":       "",
+		".git/refs/heads/.keep":    "",
 		"vendor/lib.git/HEAD":      "ref: refs/heads/main\n",
 		"vendor/lib.git/config":    "[core]\n\tbare = true\n\tfsmonitor = touch /tmp/pwned\n",
 		"vendor/lib.git/objects/x": "",
@@ -40,6 +42,18 @@ func corpusProject(t testing.TB) string {
 		}
 	}
 	return dir
+}
+
+// corpusRunFiles are the files the corpus project's control files would
+// name as something to run (trust.Project.Scripts), as cmd/cairn gives
+// them to the gate: the scripts of hooks, of an extension, of an MCP
+// server.
+var corpusRunFiles = map[string]string{
+	".claude/hooks/start.sh": "a script cairn runs as a hook of .claude/settings.json",
+	"tools/start.sh":         "a script cairn runs as a hook of .cairn/settings.json",
+	"tools/ext.js":           "a script cairn runs as an extension of .cairn/settings.json",
+	"server.js":              "a script cairn runs as an MCP server of .mcp.json",
+	"scripts/check.py":       "a script cairn runs as a hook of .claude/settings.json",
 }
 
 // corpusLine is one line of testdata/corpus/*.txt.
@@ -96,7 +110,7 @@ func readCorpus(t *testing.T, name string, withClass bool) []corpusLine {
 // When it asks, q is the question.
 func runsUnasked(t *testing.T, dir string, rules []Rule, line string) (ran bool, q core.Question) {
 	t.Helper()
-	g := openGate(t, Config{Dir: dir})
+	g := openGate(t, Config{Dir: dir, RunFiles: corpusRunFiles})
 	g.remember(rules)
 	ui := newFakeUI(pick(OptionDeny))
 	d := g.Check(context.Background(), bashTool, bashCall(line), ui)
@@ -123,7 +137,7 @@ func TestCorpusDangerousAsks(t *testing.T) {
 	if len(lines) < 300 {
 		t.Errorf("only %d dangerous lines", len(lines))
 	}
-	for _, class := range []string{"env", "shellopt", "operands", "workdir", "network"} {
+	for _, class := range []string{"env", "shellopt", "operands", "workdir", "network", "git", "runfiles"} {
 		if perClass[class] < 20 {
 			t.Errorf("class %s has %d lines, want at least 20", class, perClass[class])
 		}

@@ -43,9 +43,12 @@
 // Edits of files that steer cairn or run as programs ask in every mode but
 // yolo, even when a rule covers them, and offer no remembering: the
 // project's .cairn directory, AGENTS.md and CLAUDE.md anywhere, .git/hooks
-// and .git/config, and the directories in Config.ProtectedDirs (the user's
-// cairn directory). The question's message and the Decision's Warning say
-// why, such as "writes .cairn/approvals.json, a file that controls cairn".
+// and .git/config, the directories in Config.ProtectedDirs (the user's
+// cairn directory), and the files of Config.RunFiles, which the project's
+// control files name as something to run (a hook's script, an MCP
+// server's, an extension's; FilesNamed reads a hook's command line). The
+// question's message and the Decision's Warning say why, such as "writes
+// .cairn/approvals.json, a file that controls cairn".
 //
 // # Reading
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,6 +39,14 @@ type Config struct {
 	// AGENTS.md and CLAUDE.md files, .git/hooks and .git/config are always
 	// protected.
 	ProtectedDirs []string
+	// RunFiles are files the project's control files name as something
+	// to run (trust.Project.Scripts): a hook's script, an MCP server's, an
+	// extension's; and the settings that name hooks outside .cairn
+	// (.claude/settings.json). Writing one asks like writing a protected
+	// file. Keys are paths, absolute or relative to Dir; each value says
+	// what the file is, for the question ("a script cairn runs as a hook
+	// of .claude/settings.json").
+	RunFiles map[string]string
 	// AllowWrite are directories, besides the project and the system's
 	// temporary directory, where ModeAutoEdit lets edit tools write without
 	// asking (the person's approval.allowWrite setting). Elsewhere, such as
@@ -65,6 +74,10 @@ type Gate struct {
 	// protected are Config.ProtectedDirs, absolute with forward slashes,
 	// each as given and as resolved.
 	protected []string
+	// runFiles are Config.RunFiles, absolute with forward slashes, each
+	// as given and as resolved.
+	runFiles    map[string]string
+	runFileKeys []string
 	// writable are where auto_edit writes without asking besides dir: the
 	// temporary directory and Config.AllowWrite, resolved.
 	writable []string
@@ -75,6 +88,8 @@ type Gate struct {
 	// skillDirs are Config.SkillDirs, resolved, that hold nothing
 	// protected.
 	skillDirs []string
+	// git finds the project's repository's places once (gitprotect.go).
+	git func() gitPlaces
 
 	mu   sync.Mutex
 	mode Mode
@@ -112,6 +127,9 @@ func Open(cfg Config) (*Gate, error) {
 		g.dir = toolpath.Abs(g.dir, "")
 	}
 	g.protected = resolvedDirs(cfg.ProtectedDirs, true)
+	g.git = gitOnce(g.dir)
+	g.runFiles = runFiles(cfg.RunFiles, g.dir)
+	g.runFileKeys = slices.Sorted(maps.Keys(g.runFiles))
 	g.temp = toolpath.Resolve(os.TempDir(), "")
 	g.writable = append([]string{g.temp}, resolvedDirs(cfg.AllowWrite, false)...)
 	g.skillDirs = g.safeSkillDirs(cfg.SkillDirs)
@@ -253,6 +271,9 @@ func (g *Gate) Check(ctx context.Context, tool core.Tool, call core.ToolCall, as
 	}
 	q := g.question(name, cat, subject)
 	q.callID, q.background = call.ID, inBackground(call)
+	if subjectKind(cat) == subjectTool {
+		q.arguments = argumentsText(call.Arguments)
+	}
 	if outside {
 		// auto_edit would not allow it either.
 		q.unattended = unattendedWriteReason

@@ -11,8 +11,8 @@ import (
 
 // Some files steer cairn or run as programs later: cairn's own settings and
 // approval rules, the instructions it gives the model (AGENTS.md,
-// CLAUDE.md), the MCP servers it starts (.mcp.json), git hooks and git's configuration (which can name programs
-// git runs). A model that could write them without asking could approve its
+// CLAUDE.md), the MCP servers it starts (.mcp.json), and everything that
+// changes what git runs (gitprotect.go). A model that could write them without asking could approve its
 // own next calls or run code outside any rule, so edits to them ask in
 // every mode but yolo, whatever the rules say, and the question says why.
 
@@ -22,6 +22,9 @@ import (
 func (g *Gate) protectedReason(p string) string {
 	if p == "" {
 		return ""
+	}
+	if reason := g.runFileReason(p); reason != "" {
+		return reason
 	}
 	abs := p
 	if !path.IsAbs(p) {
@@ -37,16 +40,13 @@ func (g *Gate) protectedReason(p string) string {
 		}
 	}
 	parts := strings.Split(p, "/")
-	for i, part := range parts {
-		rest := parts[i+1:]
-		switch {
-		case strings.EqualFold(part, ".cairn"):
+	for _, part := range parts {
+		if strings.EqualFold(part, ".cairn") {
 			return fmt.Sprintf("writes %s, a file that controls cairn", p)
-		case strings.EqualFold(part, ".git") && len(rest) > 0 && strings.EqualFold(rest[0], "hooks"):
-			return fmt.Sprintf("writes %s, a git hook that git runs as a program", p)
-		case strings.EqualFold(part, ".git") && len(rest) == 1 && strings.EqualFold(rest[0], "config"):
-			return fmt.Sprintf("writes %s, git's configuration, which can name programs git runs", p)
 		}
+	}
+	if reason := g.gitReason(p, abs); reason != "" {
+		return reason
 	}
 	if base := parts[len(parts)-1]; strings.EqualFold(base, "AGENTS.md") || strings.EqualFold(base, "CLAUDE.md") {
 		return fmt.Sprintf("writes %s, instructions cairn gives the model", p)

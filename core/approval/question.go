@@ -4,10 +4,13 @@ package approval
 // remembers, and what an unanswered question means.
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/escape"
@@ -23,6 +26,11 @@ type question struct {
 	options       []Option
 	// asks is why an interceptor asked for the question (VerdictAsk).
 	asks string
+	// arguments are the call's arguments as compact JSON, cut to
+	// maxArgumentsText, for a tool whose question names no path or
+	// command (an MCP or extension tool): the person sees what it will
+	// act on.
+	arguments string
 	// unattended, when set, is why the call is refused where nobody can be
 	// asked, and what would allow it; unattendedReason otherwise.
 	unattended string
@@ -76,6 +84,9 @@ func (q question) message() string {
 	if q.asks != "" {
 		parts = append(parts, q.asks)
 	}
+	if q.arguments != "" {
+		parts = append(parts, "Arguments: "+q.arguments)
+	}
 	if q.warning != "" {
 		parts = append(parts, "Careful: this call "+q.warning+".")
 	}
@@ -83,6 +94,28 @@ func (q question) message() string {
 		parts = append(parts, "Remembering allows "+rulesText(q.session)+".")
 	}
 	return strings.Join(parts, " ")
+}
+
+// maxArgumentsText bounds the arguments a question shows.
+const maxArgumentsText = 600
+
+// argumentsText is a call's arguments for a question: compact JSON, cut
+// to maxArgumentsText bytes (on a character's boundary) with a note of
+// the whole size; "" for none.
+func argumentsText(args json.RawMessage) string {
+	var b bytes.Buffer
+	if len(args) == 0 || json.Compact(&b, args) != nil || b.String() == "{}" || b.String() == "null" {
+		return ""
+	}
+	s := b.String()
+	if len(s) <= maxArgumentsText {
+		return s
+	}
+	cut := maxArgumentsText
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes in all)", s[:cut], len(s))
 }
 
 // rulesOf is what answering with o remembers: none for the options that

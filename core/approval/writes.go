@@ -91,6 +91,9 @@ func operandWrites(args []word) []word {
 		out = append(out, operands...)
 	case writeLastOperand[key] && len(operands) > 1:
 		out = append(out, operands[len(operands)-1])
+		if key == "git mv" {
+			out = append(out, operands[:len(operands)-1]...)
+		}
 	case writeAllOperands[name]:
 		if strings.HasPrefix(name, "ch") && len(operands) > 0 {
 			operands = operands[1:]
@@ -100,13 +103,24 @@ func operandWrites(args []word) []word {
 		out = append(out, operands...)
 	case writeLastOperand[name] && len(operands) > 1:
 		target := operands[len(operands)-1]
-		out = append(out, target)
+		var into []word
 		// Into a directory, each source keeps its name.
 		for _, src := range operands[:len(operands)-1] {
 			if src.fixed() && target.fixed() {
-				into := path.Join(target.text, path.Base(src.text))
-				out = append(out, word{text: into, plain: true, literalLen: len(into)})
+				p := path.Join(target.text, path.Base(src.text))
+				into = append(into, word{text: p, plain: true, literalLen: len(p)})
 			}
+		}
+		if strings.HasSuffix(target.text, "/") {
+			// Surely into it: the files written there come first.
+			out = append(append(out, into...), target)
+		} else {
+			out = append(append(out, target), into...)
+		}
+		if name == "mv" {
+			// A moved file is removed where it was: moving .git away
+			// and making a new one replaces the repository.
+			out = append(out, operands[:len(operands)-1]...)
 		}
 	case writeSecondOperand[name] && len(operands) > 1:
 		out = append(out, operands[1])

@@ -1,14 +1,21 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"math/rand/v2"
+	"mime"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
+	"golang.org/x/net/html"
+
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/redact"
 )
 
@@ -106,6 +113,9 @@ func Send(ctx context.Context, opts Options, providerName, apiKey string, newReq
 			}
 		} else if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 			resp.Body = &watchedBody{rc: resp.Body, w: w}
+			if herr := htmlAnswer(resp, providerName, apiKey); herr != nil {
+				return nil, herr
+			}
 			return resp, nil
 		} else {
 			resp.Body = &watchedBody{rc: resp.Body, w: w}
@@ -258,4 +268,52 @@ func providerNameOf(err error) string {
 		return perr.Provider
 	}
 	return ""
+}
+
+// htmlAnswer returns the error for a successful answer that is a web page
+// (text/html): a captive portal, a proxy's login page, or a base URL that
+// names a website rather than the API. Sending it again would bring the
+// same page, so the error is not retryable, and it says what to check.
+// It closes resp's body when it returns one; nil otherwise.
+func htmlAnswer(resp *http.Response, providerName, apiKey string) *Error {
+	media, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if err != nil || media != "text/html" && media != "application/xhtml+xml" {
+		return nil
+	}
+	page, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	where := ""
+	if resp.Request != nil && resp.Request.URL != nil {
+		where = " from " + redact.URL(resp.Request.URL.String())
+	}
+	msg := "answered with a web page (HTTP " + strconv.Itoa(resp.StatusCode) + ", " + media + ")" + where + ", not the API"
+	if title := pageTitle(page); title != "" {
+		msg += ": " + strconv.Quote(redact.Secrets(title, apiKey))
+	}
+	return &Error{Provider: providerName, Status: resp.StatusCode, Message: msg,
+		Hint: "check the base URL (it must name the API, such as https://api.openai.com/v1, not a website) and whether a captive portal or proxy wants you to sign in first"}
+}
+
+// maxTitle bounds the page title an error quotes.
+const maxTitle = 120
+
+// pageTitle returns the text of page's <title>, on one line, escaped and
+// cut to maxTitle characters, or "".
+func pageTitle(page []byte) string {
+	z := html.NewTokenizer(bytes.NewReader(page))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return ""
+		case html.StartTagToken:
+			if name, _ := z.TagName(); string(name) != "title" || z.Next() != html.TextToken {
+				continue
+			}
+			title := strings.Join(strings.Fields(string(z.Text())), " ")
+			if r := []rune(title); len(r) > maxTitle {
+				title = string(r[:maxTitle-1]) + "…"
+			}
+			return escape.Visible(title)
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.uber.org/goleak"
 
@@ -610,4 +611,45 @@ func TestSendNeverRetriesA400(t *testing.T) {
 	}
 	h.requests(1)
 	h.wantWaits()
+}
+
+// A successful answer that is a web page (a captive portal, a base URL
+// naming a website) is not the API: Send fails at once, without retrying
+// the same page, saying it was HTML, quoting the page's title and what to
+// check.
+func TestSendHTMLPageIsNotTheAPI(t *testing.T) {
+	page := providertest.Response{Status: 200, Header: header("Content-Type", "text/html; charset=utf-8"),
+		Body: []byte("<!doctype html><html><head><title>\n  Hotel   Wi-Fi &amp; Login\x1b[2J </title></head><body>sign in</body></html>")}
+	h := newHarness(t, page, page, page)
+	_, err := h.send(context.Background())
+	pe := asProviderError(t, err)
+	if pe.Retryable {
+		t.Error("a web page is retryable")
+	}
+	h.requests(1)
+	h.wantWaits()
+	msg := err.Error()
+	for _, want := range []string{"web page", "text/html", "not the API", `"Hotel Wi-Fi & Login\\x1b[2J"`, "base URL", "captive portal"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q lacks %q", msg, want)
+		}
+	}
+	// An event stream or JSON is the API's, whatever it holds.
+	h = newHarness(t, providertest.Response{Status: 200, Header: header("Content-Type", "application/json"), Body: []byte(`{"ok":true}`)})
+	resp, err := h.send(context.Background())
+	h.mustSucceed(resp, err, `{"ok":true}`)
+}
+
+// FuzzPageTitle: no page makes pageTitle panic, and the title it returns
+// is one escaped line of at most maxTitle characters.
+func FuzzPageTitle(f *testing.F) {
+	for _, s := range []string{"<title>x</title>", "<TITLE a=b>Portal</TITLE>", "<title>", "<html><title>\x00\n</title>", "<svg><title>in svg</title></svg>"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, page []byte) {
+		title := provider.PageTitle(page)
+		if strings.ContainsAny(title, "\n\x1b\x00") || utf8.RuneCountInString(title) > provider.MaxTitle+200 {
+			t.Fatalf("title %q", title)
+		}
+	})
 }

@@ -48,7 +48,7 @@ func checkSandbox(o *object) []error {
 	dec := json.NewDecoder(bytes.NewReader(compact(wholeNumbers(v))))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return []error{&KeyError{Key: "sandbox", Msg: err.Error() + " (known: enabled, required, allowWrite, denyRead, network)"}}
+		return []error{&KeyError{Key: "sandbox", Msg: err.Error() + " (known: enabled, required, allowWrite, denyRead, network, allowUnixSockets, allowAllUnixSockets)"}}
 	}
 	return nil
 }

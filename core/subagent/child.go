@@ -334,7 +334,8 @@ func (c *child) send(e core.Event) {
 
 // statusLine says where the child is, in one line.
 func (c *child) statusLine() string {
-	parts := []string{c.def.Name + ": " + oneLine(c.args.Description)}
+	// The description is the model's text, shown under the task call.
+	parts := []string{escape.Visible(c.def.Name + ": " + oneLine(c.args.Description))}
 	if c.prog.Turns > 0 {
 		parts = append(parts, fmt.Sprintf("%d turns", c.prog.Turns))
 	}

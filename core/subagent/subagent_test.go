@@ -498,3 +498,47 @@ func TestInterruptedClosesTheLastAnswer(t *testing.T) {
 		t.Errorf("an answer with its results got %d more", len(got))
 	}
 }
+
+// A task's description is the model's text: in the child's questions and
+// in the progress the parent shows under the task call, its control
+// characters and invisible format characters are escaped, so it cannot
+// retitle the terminal, clear it or reorder what the question says.
+func TestDescriptionEscapedInQuestionsAndProgress(t *testing.T) {
+	desc := "notes \x1b]0;pwned\x07\x1b[2J\u202eevil"
+	w, _ := newWorld(t, worldOptions{mode: approval.ModeDefault, answers: map[string][]faux.Response{
+		"go": {
+			{Content: []core.Content{taskCall("c1", "general-purpose", desc, "write the notes")}},
+			{Text: "ok"},
+		},
+		"write the notes": {
+			{Content: []core.Content{toolCall("w1", "write", `{"path":"notes.txt","content":"hi"}`)}},
+			{Text: "wrote notes.txt"},
+		},
+	}})
+	raw := func(s string) bool { return strings.ContainsAny(s, "\x1b\x07\u202e") }
+	var questions int
+	events := w.run(func(e core.Event) {
+		if q, ok := e.(core.Question); ok {
+			questions++
+			if raw(q.Title) || raw(q.Subagent) || raw(q.Message) {
+				t.Errorf("question holds raw control characters: %q / %q", q.Title, q.Subagent)
+			}
+			if !strings.Contains(q.Title, `\x1b]0;pwned`) {
+				t.Errorf("question title %q does not show the escaped description", q.Title)
+			}
+			if err := w.s.Answer(q.ID, core.Answer{Value: string(approval.OptionDeny)}); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if questions != 1 {
+		t.Fatalf("%d questions, want 1", questions)
+	}
+	for _, e := range events {
+		if u, ok := e.(core.ToolExecutionUpdate); ok {
+			if text := core.PlainText(u.Partial.Content); raw(text) {
+				t.Errorf("progress %q holds raw control characters", text)
+			}
+		}
+	}
+}

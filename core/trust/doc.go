@@ -3,9 +3,11 @@
 // what cairn does behind their back.
 //
 // A project's control files (everything under .cairn/, each AGENTS.md and
-// CLAUDE.md from the repository root down, and .mcp.json) can loosen
-// cairn's behaviour: a settings file can switch approvals off, a rules
-// file can allow commands, an MCP file names commands to start, prompts
+// CLAUDE.md from the repository root down, .mcp.json, and every file these
+// name as something to run: a hook's script, an MCP server's, an
+// extension's) can loosen cairn's behaviour: a settings file can switch
+// approvals off, a rules file can allow commands, an MCP file names
+// commands to start, a hook's script runs outside any sandbox, prompts
 // and context files speak to the model with the person's authority. Until
 // the person trusts the project, front ends load none of them, except that
 // a project may still make approvals stricter. Trust is stored in the

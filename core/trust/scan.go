@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/regfile"
 )
 
@@ -42,7 +43,12 @@ type ControlFile struct {
 	// Doubt says why the scan could not fingerprint the file whole (too
 	// large, unreadable, not a regular file); "" when it could.
 	Doubt string
-	sum   string
+	// Script, when the file is one because another control file names it
+	// as something to run, says which and how (see Project.Scripts). A
+	// script outside the project has an absolute Path and Outside set to
+	// it: the scan records that it is named, never what it holds.
+	Script *Script
+	sum    string
 }
 
 // Scan is what a project's control files are at one moment: their names,
@@ -113,8 +119,14 @@ var OtherAgentTrees = []string{
 // Names are matched without regard to case, since a file system that
 // ignores case serves AGENTS.md for Agents.md, and cairn also reads the
 // upper-case spellings pi uses. With ClaudeSettings, Dir/.claude's
-// settings.json and settings.local.json count too. No file is read past
-// the project: a symbolic link that leaves it is recorded as a link.
+// settings.json and settings.local.json count too. So do the extensions
+// of Root/.cairn/extensions, which cairn starts from the repository's
+// root, and every file those control files name as something to run
+// (Project.Scripts: a hook's script, an MCP server's, an extension's),
+// marked with ControlFile.Script; one not created yet counts as missing.
+// A command whose files cannot be known makes the scan unsure. No file is
+// read past the project: a symbolic link that leaves it is recorded as a
+// link, and a script outside it by its name alone.
 func (p Project) Scan() Scan {
 	s := scanner{root: p.Root, budget: maxBytes, walked: map[string]bool{}}
 	for _, dir := range p.dirs() {
@@ -141,8 +153,69 @@ func (p Project) Scan() Scan {
 			s.tree(filepath.Join(p.Dir, rel), 0)
 		}
 	}
+	if ext := extension.ProjectDir(p.Root); p.Root != p.Dir {
+		// cairn starts the extensions of the repository's root, where the
+		// .cairn walk above does not reach.
+		if _, err := os.Lstat(ext); err == nil {
+			s.tree(ext, 0)
+		}
+	}
+	scripts, doubts, more := p.scripts()
+	s.scripts(scripts)
+	for _, d := range doubts {
+		s.addAs(d.Path, d)
+	}
+	s.scan.TooMany = s.scan.TooMany || more
 	slices.SortFunc(s.scan.Files, func(a, b ControlFile) int { return strings.Compare(a.Path, b.Path) })
 	return s.scan
+}
+
+// scripts records the files control files name as something to run,
+// except those already recorded: inside the project each is fingerprinted
+// like any control file (one that does not exist yet is recorded as
+// missing, so creating it is a change); outside, only its name counts.
+func (s *scanner) scripts(scripts []Script) {
+	listed := map[string]bool{}
+	for _, f := range s.scan.Files {
+		listed[f.Path] = true
+	}
+	for _, sc := range scripts {
+		if sc.Outside {
+			if listed[sc.Path] {
+				continue
+			}
+			listed[sc.Path] = true
+			s.addAs(sc.Path, ControlFile{Path: sc.Path, Outside: sc.Path, Script: &sc, sum: "named outside the project"})
+			continue
+		}
+		rel, err := filepath.Rel(s.root, sc.Path)
+		if err != nil || listed[filepath.ToSlash(rel)] {
+			continue
+		}
+		listed[filepath.ToSlash(rel)] = true
+		before := len(s.scan.Files)
+		if _, err := os.Lstat(sc.Path); errors.Is(err, fs.ErrNotExist) {
+			s.add(sc.Path, ControlFile{sum: "missing"})
+		} else if !s.leadsOut(sc.Path) {
+			s.file(sc.Path)
+		}
+		for i := before; i < len(s.scan.Files); i++ {
+			s.scan.Files[i].Script = &sc
+		}
+	}
+}
+
+// leadsOut records the file at path when a directory on its way is a
+// link out of the project (`tools -> /elsewhere`), so that its content,
+// which the project does not hold, is not read, and reports whether it
+// did.
+func (s *scanner) leadsOut(path string) bool {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil || s.inside(dir) {
+		return false
+	}
+	s.add(path, ControlFile{Outside: filepath.Join(dir, filepath.Base(path)), sum: "in a directory out of the project " + dir})
+	return true
 }
 
 // claudeSettings records the Claude Code settings files in dir, the
@@ -174,15 +247,20 @@ func (s *scanner) inside(real string) bool {
 
 // add records a file found at path (as cairn reads it), if there is room.
 func (s *scanner) add(path string, f ControlFile) {
-	if len(s.scan.Files) >= maxFiles {
-		s.scan.TooMany = true
-		return
-	}
 	rel, err := filepath.Rel(s.root, path)
 	if err != nil {
 		rel = path
 	}
-	f.Path = filepath.ToSlash(rel)
+	s.addAs(filepath.ToSlash(rel), f)
+}
+
+// addAs records f under the name name, if there is room.
+func (s *scanner) addAs(name string, f ControlFile) {
+	if len(s.scan.Files) >= maxFiles {
+		s.scan.TooMany = true
+		return
+	}
+	f.Path = name
 	s.scan.Files = append(s.scan.Files, f)
 }
 

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -164,6 +165,33 @@ func (s *Store) Check(p Project, now Scan) (State, error) {
 		return Changed, err
 	}
 	return Trusted, err
+}
+
+// Changes lists the control files of p that are not as the person
+// trusted them: changed, new or gone, by Path, sorted. It lists nothing
+// for a project never trusted, or trusted by an older cairn.
+func (s *Store) Changes(p Project, now Scan) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, _ := s.read()
+	e, ok := f.Projects[p.Dir]
+	if !ok || e.Files == nil {
+		return nil
+	}
+	sums := now.sums()
+	var out []string
+	for name, sum := range sums {
+		if old, ok := e.Files[name]; !ok || old != sum {
+			out = append(out, name)
+		}
+	}
+	for name := range e.Files {
+		if _, ok := sums[name]; !ok {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Trust records p as trusted with its control files as now holds them:

@@ -13,7 +13,7 @@ import (
 // fingerprint is the fingerprint of p's control files as they are now.
 func fingerprint(p Project) string { return p.Scan().Fingerprint() }
 
-func write(t *testing.T, path, text string) {
+func write(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

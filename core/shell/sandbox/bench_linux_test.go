@@ -10,14 +10,16 @@ import (
 // BenchmarkStart measures what the sandbox adds to starting a command:
 // `sh -c true` plain, and through the re-exec with the rules of a real
 // home (the denied paths split / and ~), with and without the namespace
-// that keeps the control files read-only. The sandbox's cost per command
+// that keeps the control files read-only (and hides the denied paths and
+// layers the toolchain caches). The sandbox's cost per command
 // is the difference from plain.
 func BenchmarkStart(b *testing.B) {
 	requireLandlock(b)
 	project := b.TempDir()
 	home, _ := os.UserHomeDir()
 	p, err := Config{Enabled: true}.Policy(Place{Project: project, Home: home,
-		KeyFiles: []string{filepath.Join(home, ".cairn", "models.json")}})
+		KeyFiles:  []string{filepath.Join(home, ".cairn", "models.json")},
+		CacheRoot: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}

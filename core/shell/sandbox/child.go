@@ -21,6 +21,10 @@ type request struct {
 	// Mount says the child is in a user and mount namespace of its own,
 	// where it mounts the control files read-only.
 	Mount bool `json:"mount,omitempty"`
+	// ABI is the Landlock ABI the parent found (ABI, lowered by ABIVar in
+	// cairn's own environment, never the command's): the child uses no
+	// newer one.
+	ABI int `json:"abi,omitempty"`
 }
 
 // RunIfChild makes this process the sandboxed child when it was started as

@@ -29,6 +29,14 @@ type Config struct {
 	DenyRead []string `json:"denyRead,omitempty"`
 	// Network says what network the command may use; nil is "off".
 	Network *Network `json:"network,omitempty"`
+	// AllowUnixSockets are Unix sockets (absolute, ~/... or relative to
+	// the project) a command may connect to, such as
+	// "/var/run/docker.sock": every other socket made outside the sandbox
+	// is refused. Below Landlock ABI 9 the system cannot tell sockets
+	// apart by path, so any entry allows them all (Status says so).
+	AllowUnixSockets []string `json:"allowUnixSockets,omitempty"`
+	// AllowAllUnixSockets allows connecting to every Unix socket.
+	AllowAllUnixSockets bool `json:"allowAllUnixSockets,omitempty"`
 }
 
 // DefaultDenyRead are the paths no sandboxed command reads, whatever the
@@ -137,6 +145,13 @@ func Tighten(user, project Config) (Config, []string) {
 	}
 	for _, w := range project.AllowWrite {
 		dropped = append(dropped, "allowWrite "+w)
+	}
+	out.AllowUnixSockets = slices.Clone(user.AllowUnixSockets)
+	for _, s := range project.AllowUnixSockets {
+		dropped = append(dropped, "allowUnixSockets "+s)
+	}
+	if project.AllowAllUnixSockets && !user.AllowAllUnixSockets {
+		dropped = append(dropped, "allowAllUnixSockets")
 	}
 	if user.Network != nil {
 		n := *user.Network

@@ -79,6 +79,19 @@ var escapes = []struct {
 	{"python connect", "python3 -c \"import socket; s=socket.create_connection(('127.0.0.1',$PORT)); print('ESCAPED')\"", false},
 	{"python bind", "python3 -c \"import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); s.listen(); print('ESCAPED')\"", false},
 	{"curl by name", "curl -sS --max-time 5 http://localhost:$PORT/", false},
+	// Issue 38: everything that changes what git runs, Unix sockets, UDP.
+	{"git: replace .git", "mv .git .git-old && mkdir .git && cp -a .git-old/. .git/ && echo '[core] fsmonitor=evil' >> .git/config", false},
+	{"git: rename .git", "mv .git .git-old", false},
+	{"git: commondir", "echo ../evil > .git/commondir", false},
+	{"git: info", "mkdir -p .git/info && echo '* filter=x' > .git/info/attributes", false},
+	{"git: alternates", "mkdir -p .git/objects/info && echo /tmp > .git/objects/info/alternates", false},
+	{"git: config.worktree", "echo '[core] fsmonitor=evil' > .git/config.worktree", false},
+	{"git: HEAD", "echo evil > .git/HEAD", false},
+	{"git: python replace", "python3 -c \"import os; os.rename('.git', '.git-old')\"", false},
+	{"unix socket: python", "python3 -c \"import socket; s=socket.socket(socket.AF_UNIX); s.connect('$SOCK'); print('ESCAPED')\"", false},
+	{"unix socket: curl", "curl -sS --max-time 5 --unix-socket $SOCK http://x/ ; test $? -eq 52 && echo ESCAPED", false},
+	{"udp: python sendto", "python3 -c \"import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b'x', ('127.0.0.1', $UPORT)); print('ESCAPED')\"", false},
+	{"udp: bash", "bash -c 'echo x > /dev/udp/127.0.0.1/$UPORT' && echo ESCAPED", false},
 }
 
 // Every escape attempt in the table is blocked.

@@ -1,7 +1,10 @@
 package sandbox
 
 import (
+	"os"
 	"path/filepath"
+
+	"github.com/cairn-dev/cairn/core/gitrepo"
 	"regexp"
 	"strings"
 )
@@ -38,11 +41,24 @@ func (p Policy) Explain(output, dir, home string) string {
 		notes = append(notes, n)
 	}
 	for _, line := range strings.Split(output, "\n") {
+		if containsAny(line, missingWords) {
+			// A denied path is hidden: it looks empty, or missing.
+			if n := p.explainHidden(line, dir, home); n != "" {
+				add(n)
+			}
+			continue
+		}
 		if !containsAny(line, denialWords) && !(containsAny(line, connectWords) && !p.Network.Open) {
 			continue
 		}
+		if !p.AllowAllUnixSockets && p.unixSocketLine(line, dir) {
+			add("blocked by the sandbox: a Unix socket (a server outside the sandbox, such as tmux, docker, dbus or " +
+				"ssh-agent, would act for the command); allow one by its path in sandbox.allowUnixSockets in ~/.cairn/settings.json")
+			continue
+		}
 		if containsAny(line, connectWords) && !p.Network.Open {
-			add("blocked by the sandbox: a network connection (network: " + p.Network.String() + ")")
+			add("blocked by the sandbox: a network connection (network: " + p.Network.String() +
+				`); allow it with sandbox.network in ~/.cairn/settings.json ("on", or a list of "host:port")`)
 			continue
 		}
 		if n := p.explainPath(line, dir, home); n != "" {
@@ -71,21 +87,85 @@ func (p Policy) explainPath(line, dir, home string) string {
 		}
 		path = resolve(path)
 		short := tilde(path, home)
-		for _, d := range p.DenyRead {
-			if within(path, d) {
-				return "blocked by the sandbox: access to " + short + " (denied: " + tilde(d, home) + ")"
-			}
+		if d, ok := p.denied(path); ok {
+			return deniedNote(short, tilde(d, home))
 		}
 		for _, c := range p.Protect {
-			if within(path, c) {
-				return "blocked by the sandbox: write to " + short + ", one of the project's control files, read-only in the sandbox"
+			if !within(path, c) {
+				continue
 			}
+			if _, git := gitrepo.Split(filepath.ToSlash(c)); git || !strings.HasPrefix(c, p.Project) {
+				return "blocked by the sandbox: write to " + short + ", part of the git repository, read-only in the sandbox so " +
+					"that no command changes what git runs; run git commands that write (commit, add, checkout) " +
+					"with dangerouslyDisableSandbox, which asks the person"
+			}
+			return "blocked by the sandbox: write to " + short + ", one of the project's control files, read-only in the sandbox"
 		}
 		if !p.writable(path) && writeLine.MatchString(line) {
-			return "blocked by the sandbox: write to " + short + " (allowed: " + p.Writable(home) + ")"
+			return "blocked by the sandbox: write to " + short + " (allowed: " + p.Writable(home) +
+				"); allow a directory with sandbox.allowWrite in ~/.cairn/settings.json"
 		}
 	}
 	return ""
+}
+
+// missingWords are what programs print for a file that is not there, as
+// a hidden denied path's files are not.
+var missingWords = []string{"No such file or directory", "no such file or directory"}
+
+// explainHidden names the denied path a "no such file" line is about, or
+// returns "".
+func (p Policy) explainHidden(line, dir, home string) string {
+	for _, m := range pathPattern.FindAllStringSubmatch(line, -1) {
+		path := m[1]
+		switch {
+		case strings.HasPrefix(path, "~/") && home != "":
+			path = filepath.Join(home, path[2:])
+		case !filepath.IsAbs(path):
+			path = filepath.Join(dir, path)
+		}
+		path = resolve(path)
+		if d, ok := p.denied(path); ok && path != d {
+			return deniedNote(tilde(path, home), tilde(d, home))
+		}
+	}
+	return ""
+}
+
+// denied returns the denied path that holds path.
+func (p Policy) denied(path string) (string, bool) {
+	for _, d := range p.DenyRead {
+		if within(path, d) {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// deniedNote says a denied path was refused, and that no setting of the
+// command's lets it through.
+func deniedNote(short, denied string) string {
+	return "blocked by the sandbox: access to " + short + " (denied: " + denied +
+		", keys no sandboxed command reads; sandbox.denyRead in ~/.cairn/settings.json lists your own)"
+}
+
+// unixSocketLine reports whether a denial line is about a Unix socket: it
+// says so, or a path in it is a socket.
+func (p Policy) unixSocketLine(line, dir string) bool {
+	if strings.Contains(strings.ToLower(line), "unix") || strings.Contains(line, "error connecting to") ||
+		strings.Contains(line, "socket") && !strings.Contains(line, "Couldn't connect") {
+		return true
+	}
+	for _, m := range pathPattern.FindAllStringSubmatch(line, -1) {
+		path := m[1]
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		if info, err := os.Stat(path); err == nil && info.Mode()&os.ModeSocket != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // writable reports whether path lies in a place p lets commands write.

@@ -24,12 +24,30 @@ type Policy struct {
 	Protect []string `json:"protect,omitempty"`
 	// Network is what network the command may use.
 	Network Network `json:"network"`
+	// Env are variables set for the command: its toolchain caches, of
+	// the sandbox's own (see cacheEnv).
+	Env []string `json:"env,omitempty"`
+	// UnixSockets are the Unix sockets made outside the sandbox that the
+	// command may connect to; AllowAllUnixSockets allows every one.
+	UnixSockets         []string `json:"unixSockets,omitempty"`
+	AllowAllUnixSockets bool     `json:"allowAllUnixSockets,omitempty"`
 }
 
 // ControlFiles are the project's files and directories that steer cairn
 // or run as programs, relative to the project: the sandbox keeps them
 // read-only, as the approval gate asks before writing them.
-var ControlFiles = []string{".cairn", "AGENTS.md", "CLAUDE.md", ".mcp.json", ".git/hooks", ".git/config"}
+// The project's repository is added where it is (see appendGit).
+var ControlFiles = []string{".cairn", "AGENTS.md", "CLAUDE.md", ".mcp.json"}
+
+// homeControls are the files in the person's home that programs outside
+// the sandbox later run or obey: shells' start-up files, git's
+// configuration, cairn's, Claude Code's and pi's settings (hooks, rules,
+// trust). They are out of a command's reach unless the home lies in a
+// writable place (HOME under /tmp); then those that exist are kept
+// read-only like the project's control files.
+var homeControls = []string{".cairn", ".claude", ".claude.json", ".pi", ".gitconfig", ".config/git",
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile",
+	".zlogin", ".config/fish", ".inputrc", ".npmrc", ".config/cairn"}
 
 // Place says where a Policy's relative and ~ paths lead.
 type Place struct {
@@ -43,6 +61,10 @@ type Place struct {
 	// KeyFiles are cairn's own files holding secrets (models.json): never
 	// readable.
 	KeyFiles []string
+	// CacheRoot is the directory of the sandbox's own toolchain caches
+	// (see cacheEnv), normally ~/.cache/cairn/sandbox; "" leaves the
+	// caches where the person's variables put them.
+	CacheRoot string
 }
 
 // Policy builds the policy of c for commands in place. It fails when the
@@ -75,6 +97,29 @@ func (c Config) Policy(place Place) (Policy, error) {
 	}
 	for _, f := range ControlFiles {
 		p.Protect = append(p.Protect, filepath.Join(project, filepath.FromSlash(f)))
+	}
+	for _, h := range homeControls {
+		if place.Home == "" {
+			break
+		}
+		if f := filepath.Join(place.Home, filepath.FromSlash(h)); p.writable(f) {
+			p.Protect = appendPath(p.Protect, resolve(f))
+		}
+	}
+	for _, g := range gitPaths(project) {
+		// Elsewhere Landlock keeps them read-only already.
+		if p.writable(g) {
+			p.Protect = appendPath(p.Protect, g)
+		}
+	}
+	if p.Env = cacheEnv(place.CacheRoot); p.Env != nil {
+		p.Write = appendPath(p.Write, resolve(place.CacheRoot))
+	}
+	p.AllowAllUnixSockets = c.AllowAllUnixSockets
+	for _, s := range c.AllowUnixSockets {
+		if abs, ok := expand(s, place); ok {
+			p.UnixSockets = appendPath(p.UnixSockets, resolve(abs))
+		}
 	}
 	return p, nil
 }

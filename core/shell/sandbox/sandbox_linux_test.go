@@ -35,9 +35,11 @@ const secret = "SECRET-KEY-0xC0FFEE"
 type rig struct {
 	root, project, home, tmp, outside string
 	policy                            Policy
-	hits                              atomic.Int32 // connections the test server saw
+	hits                              atomic.Int32 // connections the test servers saw
 	port                              string
-	unsandboxed                       bool // run commands without the sandbox
+	sock                              string // a Unix socket server outside, as tmux's or ssh-agent's
+	udpPort                           string // a UDP server
+	unsandboxed                       bool   // run commands without the sandbox
 }
 
 func newRig(t *testing.T, cfg Config) *rig {
@@ -53,6 +55,9 @@ func newRig(t *testing.T, cfg Config) *rig {
 		"project/AGENTS.md":             "be good\n",
 		"project/.cairn/settings.json":  "{}\n",
 		"project/.git/config":           "[core]\n",
+		"project/.git/HEAD":             "ref: refs/heads/main\n",
+		"project/.git/refs/heads/.keep": "",
+		"project/.git/objects/.keep":    "",
 		"project/.git/hooks/pre-commit": "#!/bin/sh\n",
 		"project/sub/file.txt":          "x\n",
 		"home/.ssh/id_rsa":              secret,
@@ -84,6 +89,37 @@ func newRig(t *testing.T, cfg Config) *rig {
 	}))
 	t.Cleanup(srv.Close)
 	_, r.port, _ = net.SplitHostPort(srv.Listener.Addr().String())
+	r.sock = filepath.Join(r.outside, "agent.sock")
+	ul, err := net.Listen("unix", r.sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ul.Close() })
+	go func() {
+		for {
+			c, err := ul.Accept()
+			if err != nil {
+				return
+			}
+			r.hits.Add(1)
+			c.Close()
+		}
+	}()
+	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { udp.Close() })
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			if _, _, err := udp.ReadFrom(buf); err != nil {
+				return
+			}
+			r.hits.Add(1)
+		}
+	}()
+	_, r.udpPort, _ = net.SplitHostPort(udp.LocalAddr().String())
 	return r
 }
 
@@ -94,6 +130,7 @@ func (r *rig) run(t *testing.T, line string, extra ...string) (string, int) {
 	cmd := exec.Command("/bin/sh", "-c", line)
 	cmd.Dir = r.project
 	cmd.Env = append(os.Environ(), "PROJ="+r.project, "TH="+r.home, "OUT="+r.outside, "PORT="+r.port,
+		"SOCK="+r.sock, "UPORT="+r.udpPort,
 		fmt.Sprintf("CAIRN_PID=%d", os.Getpid()))
 	cmd.Env = append(cmd.Env, extra...)
 	var out bytes.Buffer
@@ -140,8 +177,14 @@ func (r *rig) escaped(t *testing.T, out string, hits int32) []string {
 		bad = append(bad, "created /etc/cairn-pwned")
 		os.Remove("/etc/cairn-pwned")
 	}
+	for _, p := range []string{"project/.git/commondir", "project/.git/info", "project/.git/objects/info/alternates",
+		"project/.git/config.worktree", "project/.git-old"} {
+		if _, err := os.Lstat(filepath.Join(r.root, p)); err == nil {
+			bad = append(bad, "created "+p)
+		}
+	}
 	want := map[string]string{"outside/victim": "ORIGINAL", "project/AGENTS.md": "be good\n",
-		"project/.cairn/settings.json": "{}\n", "project/.git/config": "[core]\n",
+		"project/.cairn/settings.json": "{}\n", "project/.git/config": "[core]\n", "project/.git/HEAD": "ref: refs/heads/main\n",
 		"project/.git/hooks/pre-commit": "#!/bin/sh\n", "home/.ssh/id_rsa": secret}
 	for name, content := range want {
 		got, err := os.ReadFile(filepath.Join(r.root, name))

@@ -24,7 +24,10 @@ func probe() Status {
 	if abi < 4 {
 		st.Detail += "; this kernel cannot filter the network (Landlock ABI 4 needed), so the network stays open"
 	} else if abi < 10 {
-		st.Detail += "; network filtered by TCP port (UDP is not filtered before Landlock ABI 10)"
+		st.Detail += "; network filtered by TCP port (with the network off, other Internet sockets such as UDP are refused by a seccomp filter; with a list of ports UDP stays open before Landlock ABI 10)"
+	}
+	if abi < 9 {
+		st.Detail += "; Unix sockets refused by a seccomp filter (Landlock ABI 9 tells them apart by path: below it an allowUnixSockets entry allows every one)"
 	}
 	if userNamespaces() {
 		st.ProtectsControlFiles = true
@@ -101,7 +104,10 @@ func wrap(cmd *exec.Cmd, p Policy, mount bool) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: find cairn's executable: %w", err)
 	}
-	req, err := json.Marshal(request{Policy: p, Mount: mount})
+	if mount {
+		p = p.withRepository()
+	}
+	req, err := json.Marshal(request{Policy: p, Mount: mount, ABI: ABI()})
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
