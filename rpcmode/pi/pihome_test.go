@@ -145,24 +145,9 @@ func TestPiHomeWorksForCairn(t *testing.T) {
 func startInHome(t *testing.T, name string, argv []string, home, project string, env []string, llm *fakeLLM) *agentRun {
 	t.Helper()
 	r := &agentRun{name: name, root: home, llm: llm, out: newLineSink(), vars: map[string]any{}, exited: make(chan struct{})}
-	r.cmd = exec.Command(argv[0], argv[1:]...)
-	r.cmd.Dir = project
-	r.cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "PI_OFFLINE=1", "NO_COLOR=1"}, env...)
-	r.cmd.Stdout = r.out
-	r.cmd.Stderr = &r.stderr
-	r.cmd.WaitDelay = 5 * time.Second
-	stdin, err := r.cmd.StdinPipe()
-	if err != nil {
+	if err := r.launch(argv, project, home, env); err != nil {
 		t.Fatal(err)
 	}
-	r.stdin = stdin
-	if err := r.cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", name, err)
-	}
-	go func() {
-		r.waitErr = r.cmd.Wait()
-		close(r.exited)
-	}()
 	t.Cleanup(func() { _ = r.stop() })
 	return r
 }
