@@ -225,3 +225,17 @@ func TestListModelsNamesNoKeyForAnUnsetVariable(t *testing.T) {
 		t.Errorf("KEY with $CROFAI_API_KEY set = %q, want yes", got)
 	}
 }
+
+// TestGetCommandsListsExtensionsStillStarting: get_commands as the first
+// command lists an extension's commands, as pi's does, though extensions
+// start beside the session.
+func TestGetCommandsListsExtensionsStillStarting(t *testing.T) {
+	needProgram(t, "python3")
+	vars := extHome(t, "greet.py")
+	vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [{"text": "unused"}]}`)
+	in := `{"id":"c","type":"get_commands"}` + "\n"
+	r := invoke(t, vars, &in, "--mode", "rpc", "--no-session", "--provider", "faux")
+	if r.code != exitOK || !strings.Contains(r.stdout, `"name":"greet"`) {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
