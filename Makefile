@@ -31,7 +31,7 @@ run: build ## build and open cairn's TUI (ARGS are passed on, e.g. make run ARGS
 
 # The Node projects tests drive cairn with: pi's RpcClient 0.73.1 and 0.87.1,
 # the ACP TypeScript SDK, and the MCP reference servers.
-NODE_TESTDEPS := rpcmode/pi/testdata/rpcclient rpcmode/pi/testdata/rpcclient087 rpcmode/acp/testdata/acpclient core/mcp/testdata/servers core/lsp/testdata/tsls
+NODE_TESTDEPS := rpcmode/pi/testdata/rpcclient rpcmode/pi/testdata/rpcclient087 rpcmode/pi/testdata/piacp rpcmode/acp/testdata/acpclient core/mcp/testdata/servers core/lsp/testdata/tsls
 
 test: ## vet, then every test with the race detector; installs the tests' npm packages once and says what it must skip
 	@if ! command -v npm >/dev/null; then \

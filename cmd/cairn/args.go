@@ -43,10 +43,13 @@ type Options struct {
 	SessionDir       string
 	RPCCompat        string // "" (pi 0.87's shapes) or "0.73"
 	Messages         []string
-	Export           string // --export: the session file to write as an HTML page
-	Demo             bool
-	TrustProject     bool
-	Sandbox          string // --sandbox "on", --no-sandbox "off", else "" (settings)
+	// Files are pi's @file arguments: text files whose contents go before
+	// the prompt, each in a <file name="..."> element, as pi sends them.
+	Files        []string
+	Export       string // --export: the session file to write as an HTML page
+	Demo         bool
+	TrustProject bool
+	Sandbox      string // --sandbox "on", --no-sandbox "off", else "" (settings)
 	// Pi are pi's flags beyond cairn's own (see piFlagSpecs).
 	Pi PiFlags
 
@@ -159,6 +162,11 @@ func parseArgs(args []string) (*Options, error) {
 			o.Messages = append(o.Messages, args[i+1:]...)
 			break
 		}
+		if len(arg) > 1 && arg[0] == '@' {
+			// pi's @file: the file's text goes before the prompt.
+			o.Files = append(o.Files, arg[1:])
+			continue
+		}
 		if !strings.HasPrefix(arg, "-") || arg == "-" {
 			o.Messages = append(o.Messages, arg)
 			continue
@@ -200,10 +208,15 @@ func parseArgs(args []string) (*Options, error) {
 // than failing: `cairn --continue ID` would continue the latest session,
 // not ID, and a host's flag cairn does not know would vanish.
 func checkMessages(opts *Options, tui bool) error {
-	if len(opts.Messages) == 0 || opts.Export != "" {
+	if len(opts.Messages) == 0 && len(opts.Files) == 0 || opts.Export != "" {
 		return nil // --export FILE [OUT] checks its own
 	}
-	word := opts.Messages[0]
+	var word string
+	if len(opts.Messages) > 0 {
+		word = opts.Messages[0]
+	} else {
+		word = "@" + opts.Files[0]
+	}
 	switch {
 	case opts.Help || opts.Version:
 		return fmt.Errorf("unexpected argument %q: --help and --version take none", word)

@@ -213,3 +213,29 @@ for f in ['tools/start.sh', '.claude/hooks/start.sh', 'tools/ext.js']:
 		t.Errorf("the command did not run in the sandbox:\n%s", r.stdout)
 	}
 }
+
+// pi's key files are out of a sandboxed command's reach, as cairn's are.
+func TestSandboxDeniesPiKeys(t *testing.T) {
+	sandboxtest.Require(t)
+	home := t.TempDir()
+	agent := filepath.Join(home, ".pi", "agent")
+	if err := os.MkdirAll(agent, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	const secret = "sk-pi-SECRET-0xBEEF"
+	for _, f := range []string{"auth.json", "models.json"} {
+		if err := os.WriteFile(filepath.Join(agent, f), []byte(`{"k":"`+secret+`"}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(t.TempDir())
+	line := `python3 -c "import sys; [print(open(f).read()) for f in sys.argv[1:]]" ` + filepath.Join(agent, "auth.json") + " " + filepath.Join(agent, "models.json")
+	r := invoke(t, map[string]string{"HOME": home, "CAIRN_FAUX_SCRIPT": callScript(t, "bash", map[string]string{"command": line})}, nil,
+		"--mode", "json", "--provider", "faux", "--approval", "auto_edit", "--no-session", "--sandbox", "-p", "go")
+	if strings.Contains(r.stdout, secret) {
+		t.Errorf("a sandboxed command read pi's keys:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "bash") {
+		t.Fatalf("the command did not run:\n%s\n%s", r.stdout, r.stderr)
+	}
+}

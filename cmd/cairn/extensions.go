@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -108,9 +110,18 @@ func (h extensionHost) SendUserMessage(text, deliverAs string) error {
 	return nil
 }
 
+// extensionListWait bounds how long get_commands waits for extensions
+// still starting; each start is bounded by its own, shorter, limit.
+const extensionListWait = 15 * time.Second
+
 // extensionSlashCommands lists the extensions' commands for get_commands,
-// as pi lists an extension's: source "extension".
+// as pi lists an extension's: source "extension". Extensions start beside
+// the session (a slow one never holds up other commands), so this waits
+// for the ones still starting, as pi lists them from its first answer.
 func extensionSlashCommands(a *app) []pi.SlashCommand {
+	ctx, cancel := context.WithTimeout(context.Background(), extensionListWait)
+	defer cancel()
+	a.extensions.WaitStarted(ctx)
 	var out []pi.SlashCommand
 	for _, c := range a.extensions.Commands() {
 		out = append(out, pi.SlashCommand{Name: c.Name, Description: c.Description, Source: "extension"})

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/shell"
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
 )
@@ -32,6 +33,10 @@ type IOStreams struct {
 	// ErrIsTerminal reports whether Err is a terminal (then progress is
 	// shown there).
 	ErrIsTerminal bool
+	// OutIsTerminal reports whether Out is a terminal. As in pi, the
+	// interactive interface needs both In and Out to be terminals;
+	// otherwise a prompt on the command line is answered as with -p.
+	OutIsTerminal bool
 }
 
 func main() {
@@ -45,7 +50,7 @@ func main() {
 	// the same clean-up (the demo's throwaway project, the session file).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	streams := IOStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin), ErrIsTerminal: isTerminal(os.Stderr)}
+	streams := IOStreams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, InIsTerminal: isTerminal(os.Stdin), OutIsTerminal: isTerminal(os.Stdout), ErrIsTerminal: isTerminal(os.Stderr)}
 	stopProfile := startProfile(os.Getenv("CAIRN_CPUPROFILE"))
 	startHeapProfile(os.Getenv("CAIRN_HEAPPROFILE"))
 	code := run(ctx, os.Args[1:], streams, os.Getenv)
@@ -108,6 +113,12 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 		// synaps's command line, as the synaps-bridge runs it.
 		return synapsRPCCommand(ctx, args[1:], streams, getenv)
 	}
+	if len(args) > 0 {
+		if err := piCommandError(args[0]); err != nil {
+			fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+			return exitUsage
+		}
+	}
 	opts, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
@@ -127,6 +138,7 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	case opts.Export != "":
 		return exportCommand(ctx, streams, opts)
 	}
+	opts.Pi.noEffect = append(opts.Pi.noEffect, opts.Pi.themeNotes(wantsTUI(opts, streams))...)
 	for _, note := range opts.Pi.noEffect {
 		fmt.Fprintf(streams.Err, "cairn: %s\n", note)
 	}
@@ -169,16 +181,20 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 // interface: no headless mode, no print mode, and a terminal to read.
 func wantsTUI(opts *Options, streams IOStreams) bool {
 	switch opts.Mode {
-	case "rpc", "acp", "synaps", "jsonrpc":
+	case "rpc", "acp", "synaps", "jsonrpc", "json":
 		return false
 	}
-	return !opts.Print && !opts.ListModels && streams.InIsTerminal
+	return !opts.Print && !opts.ListModels && streams.InIsTerminal && streams.OutIsTerminal
 }
 
 // environment is what cairn reads from outside the command line.
 type environment struct {
 	getenv func(string) string
 	dir    string // ~/.cairn or $CAIRN_DIR
+	// piDir is pi's agent directory (~/.pi/agent or $PI_CODING_AGENT_DIR)
+	// when it exists, else "": read as a second source beside dir, never
+	// written (see docs/configuration.md).
+	piDir string
 }
 
 func newEnvironment(getenv func(string) string) environment {
@@ -190,7 +206,11 @@ func newEnvironment(getenv func(string) string) environment {
 			dir = filepath.Join(home, ".cairn")
 		}
 	}
-	return environment{getenv: getenv, dir: dir}
+	env := environment{getenv: getenv, dir: dir}
+	if pd := pihome.Dir(getenv); pihome.Exists(pd) {
+		env.piDir = pd
+	}
+	return env
 }
 
 func versionString() string {
@@ -201,9 +221,4 @@ func versionString() string {
 		return info.Main.Version
 	}
 	return "dev"
-}
-
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -45,7 +45,7 @@ func invoke(t *testing.T, vars map[string]string, stdin *string, args ...string)
 		vars["CAIRN_DIR"] = t.TempDir()
 	}
 	var out, errb bytes.Buffer
-	streams := IOStreams{Out: &out, Err: &errb, InIsTerminal: stdin == nil}
+	streams := IOStreams{Out: &out, Err: &errb, InIsTerminal: stdin == nil, OutIsTerminal: stdin == nil}
 	if stdin != nil {
 		streams.In = strings.NewReader(*stdin)
 	}
@@ -216,7 +216,7 @@ func TestPrintAgainstLocalOpenAICompatibleServerWithBaseURL(t *testing.T) {
 func TestPrintAgainstAnthropicCompatibleServerFromModelsJSON(t *testing.T) {
 	srv := providertest.NewServer(t, providertest.SSE(t, "anthropic/text.0.sse"))
 	dir := t.TempDir()
-	modelsJSON := `{"providers": {"local-claude": {"baseUrl": "` + srv.URL + `", "api": "anthropic-messages", "apiKey": "LOCAL_KEY",
+	modelsJSON := `{"providers": {"local-claude": {"baseUrl": "` + srv.URL + `", "api": "anthropic-messages", "apiKey": "$LOCAL_KEY",
 	  "models": [{"id": "claude-local", "reasoning": true}]}}}`
 	if err := os.WriteFile(filepath.Join(dir, "models.json"), []byte(modelsJSON), 0o644); err != nil {
 		t.Fatal(err)
@@ -360,7 +360,7 @@ func TestProviderErrorGoesToStderrWithoutConfiguredHeaders(t *testing.T) {
 	srv := providertest.NewServer(t, providertest.Response{Status: 401, Body: []byte(`{"error":{"message":"gateway token ` + token + ` is not valid","type":"invalid_request_error"}}`)})
 	dir := t.TempDir()
 	modelsJSON := `{"providers": {"gw": {"baseUrl": "` + srv.URL + `/v1", "api": "openai-completions", "apiKey": "none",
-	  "headers": {"X-Gateway-Token": "GW_TOKEN"}, "models": [{"id": "m"}]}}}`
+	  "headers": {"X-Gateway-Token": "$GW_TOKEN"}, "models": [{"id": "m"}]}}}`
 	if err := os.WriteFile(filepath.Join(dir, "models.json"), []byte(modelsJSON), 0o644); err != nil {
 		t.Fatal(err)
 	}

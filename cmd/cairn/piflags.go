@@ -46,6 +46,14 @@ type PiFlags struct {
 	// NoTrust is --no-approve: ignore the project's files for this run,
 	// even if it is trusted.
 	NoTrust bool
+	// ThemePaths are --theme paths: theme files, or directories of them,
+	// loaded whatever NoThemes says.
+	ThemePaths []string
+	// UseTheme is --use-theme: the interface's theme for this run.
+	UseTheme string
+	// NoThemes is --no-themes: no themes are read from ~/.cairn/themes or
+	// pi's themes directory.
+	NoThemes bool
 
 	// noEffect are the notes, one per flag given that cairn accepts but
 	// cannot apply, written to stderr before the run starts.
@@ -123,6 +131,24 @@ func toolNames(v string) []string {
 	return out
 }
 
+// themeNotes are the notes for theme flags given to a run without the
+// interactive interface, which has no theme.
+func (p *PiFlags) themeNotes(tui bool) []string {
+	if tui {
+		return nil
+	}
+	var notes []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"--theme", len(p.ThemePaths) > 0}, {"--use-theme", p.UseTheme != ""}, {"--no-themes", p.NoThemes}} {
+		if f.set {
+			notes = append(notes, f.name+" has no effect in cairn without the interactive interface: only it has a theme")
+		}
+	}
+	return notes
+}
+
 // noEffect returns a flag setter that accepts the flag and notes on stderr
 // why it changes nothing in cairn.
 func noEffect(why string) func(o *Options, v string) error {
@@ -187,9 +213,39 @@ var piFlagSpecs = []flagSpec{
 	{[]string{"--no-extensions", "-ne"}, false, func(o *Options, _ string) error { o.NoExtensions = true; return nil }},
 	{[]string{"--skill"}, true, func(o *Options, v string) error { o.Pi.Skills = append(o.Pi.Skills, v); return nil }},
 	{[]string{"--no-skills", "-ns"}, false, func(o *Options, _ string) error { o.Pi.NoSkills = true; return nil }},
-	{[]string{"--theme"}, true, noEffect("--theme has no effect in cairn: pi theme files are not read (the interactive interface's theme is the \"theme\" setting)")},
-	{[]string{"--use-theme"}, true, noEffect("--use-theme has no effect in cairn: the interactive interface's theme is the \"theme\" setting")},
-	{[]string{"--no-themes"}, false, noEffect("--no-themes has no effect in cairn: pi theme files are not read")},
+	{[]string{"--theme"}, true, func(o *Options, v string) error { o.Pi.ThemePaths = append(o.Pi.ThemePaths, v); return nil }},
+	{[]string{"--use-theme"}, true, func(o *Options, v string) error {
+		if strings.TrimSpace(v) == "" {
+			return fmt.Errorf("--use-theme needs a theme name")
+		}
+		o.Pi.UseTheme = v
+		return nil
+	}},
+	{[]string{"--no-themes"}, false, func(o *Options, _ string) error { o.Pi.NoThemes = true; return nil }},
 	{[]string{"--verbose"}, false, noEffect("--verbose has no effect in cairn: its startup is always quiet")},
 	{[]string{"--tui-mode"}, true, noEffect("--tui-mode has no effect in cairn: its interface has one layout")},
+}
+
+// piCommands are pi's subcommands (`pi install <source>`, `pi auth ...`)
+// that cairn has no counterpart for, with why and what to do instead. As
+// in pi, the first word names the command, so `cairn list` is refused
+// rather than sent to the model as a prompt.
+var piCommands = map[string]string{
+	"install":   "cairn does not install pi packages (npm:, git: or local sources); its extensions are executables in ~/.cairn/extensions (see `cairn ext`), and pi's skills, prompt templates and themes in ~/.pi/agent are read as they are",
+	"remove":    "cairn does not manage pi packages; see `cairn ext` for cairn's extensions",
+	"uninstall": "cairn does not manage pi packages; see `cairn ext` for cairn's extensions",
+	"update":    "cairn does not update itself or pi packages; install a newer cairn the way you installed this one",
+	"list":      "cairn does not manage pi packages; `cairn ext list` lists cairn's extensions, `cairn skills` its skills",
+	"config":    "cairn has no package configuration screen; its settings are ~/.cairn/settings.json (pi's ~/.pi/agent/settings.json is read beneath it)",
+	"auth":      "cairn has no auth command; it reads the API keys and unexpired OAuth tokens in pi's ~/.pi/agent/auth.json, and `cairn --list-models` shows which providers have a key",
+}
+
+// piCommandError is the refusal of pi's subcommand name, or nil when name
+// is none of them.
+func piCommandError(name string) error {
+	why, ok := piCommands[name]
+	if !ok {
+		return nil
+	}
+	return fmt.Errorf("`pi %s` is a pi command cairn does not have: %s. To send %q as a prompt, write `cairn -p -- %s ...`", name, why, name, name)
 }

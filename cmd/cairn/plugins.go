@@ -36,11 +36,15 @@ func claudeDir(env environment) string {
 }
 
 // protectedDirs are the person's files that control cairn, which an edit
-// asks about in every mode but yolo: cairn's directory, and Claude Code's
-// (its settings' hooks and permissions, its plugins) with ~/.claude.json
-// (its MCP servers), which cairn reads too.
+// asks about in every mode but yolo: cairn's directory, pi's when pi is
+// set up (its models.json and auth.json hold the same keys), and Claude
+// Code's (its settings' hooks and permissions, its plugins) with
+// ~/.claude.json (its MCP servers), which cairn reads too.
 func protectedDirs(env environment) []string {
 	dirs := []string{env.dir}
+	if env.piDir != "" {
+		dirs = append(dirs, env.piDir)
+	}
 	if d := claudeDir(env); d != "" {
 		dirs = append(dirs, d)
 	}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -55,9 +56,17 @@ func previewTheme(env environment, opts *Options, cwd string) *themes.Theme {
 		return nil
 	}
 	st := loadSettings(IOStreams{Err: io.Discard}, env, *opts.trust, cwd)
-	custom, _ := themes.LoadDir(filepath.Join(env.dir, "themes"))
-	t, _ := settingsTheme(st.Effective().Theme, custom)
+	custom, _ := loadUserThemes(env, opts)
+	t, _ := settingsTheme(themeName(st.Effective().Theme, opts), custom)
 	return t
+}
+
+// themeName is the theme this run uses: --use-theme, else the setting.
+func themeName(setting string, opts *Options) string {
+	if opts.Pi.UseTheme != "" {
+		return opts.Pi.UseTheme
+	}
+	return setting
 }
 
 // settingsTheme resolves the theme the settings name among the built-in
@@ -68,4 +77,45 @@ func settingsTheme(name string, custom map[string]*themes.Theme) (*themes.Theme,
 		return nil, nil
 	}
 	return themes.Resolve(name, custom, true)
+}
+
+// loadUserThemes reads the person's themes: ~/.cairn/themes, then pi's
+// (~/.pi/agent/themes, same file format), a theme of cairn's winning over
+// pi's of the same name; none of those with --no-themes. --theme paths
+// (files or directories) come last and win over both.
+func loadUserThemes(env environment, opts *Options) (map[string]*themes.Theme, []error) {
+	custom := map[string]*themes.Theme{}
+	var errs []error
+	add := func(found map[string]*themes.Theme, win bool) {
+		for name, t := range found {
+			if _, ok := custom[name]; win || !ok {
+				custom[name] = t
+			}
+		}
+	}
+	if !opts.Pi.NoThemes {
+		own, e := themes.LoadDir(filepath.Join(env.dir, "themes"))
+		errs = append(errs, e...)
+		add(own, true)
+		if env.piDir != "" {
+			pi, e := themes.LoadDir(filepath.Join(env.piDir, "themes"))
+			errs = append(errs, e...)
+			add(pi, false)
+		}
+	}
+	for _, p := range opts.Pi.ThemePaths {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			found, e := themes.LoadDir(p)
+			errs = append(errs, e...)
+			add(found, true)
+			continue
+		}
+		t, err := themes.LoadFile(p)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--theme: %w", err))
+			continue
+		}
+		add(map[string]*themes.Theme{t.Name: t}, true)
+	}
+	return custom, errs
 }

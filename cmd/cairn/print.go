@@ -6,18 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/provider/faux"
+	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // maxStdinPrompt bounds how much piped input joins the prompt.
@@ -37,7 +42,7 @@ type setup struct {
 // loadCatalog reads the catalog and prepares the faux provider when a script
 // is configured. A broken models.json is reported and the built-ins used.
 func loadCatalog(streams IOStreams, env environment) (*catalog.Catalog, error) {
-	cat, err := catalog.Load(catalog.Options{Dir: env.dir, Getenv: env.getenv})
+	cat, err := catalog.Load(catalog.Options{Dir: env.dir, PiDir: env.piDir, Getenv: env.getenv})
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
@@ -401,9 +406,15 @@ func clip(s string, n int) string {
 }
 
 // readPrompt joins the messages given as arguments, expands them when
-// they start with a prompt template's /name, and appends piped stdin.
+// they start with a prompt template's /name, puts the @files before them
+// and appends piped stdin.
 func readPrompt(streams IOStreams, opts *Options, templates prompts.Templates) (string, error) {
 	prompt, _ := templates.Expand(strings.Join(opts.Messages, " "))
+	files, err := fileArguments(opts.Files)
+	if err != nil {
+		return "", err
+	}
+	prompt = files + prompt
 	if !streams.InIsTerminal && streams.In != nil {
 		data, err := io.ReadAll(io.LimitReader(streams.In, maxStdinPrompt+1))
 		if err != nil {
@@ -447,7 +458,7 @@ func listModels(streams IOStreams, env environment, opts *Options) int {
 			continue
 		}
 		key := "yes"
-		if _, err := cat.Credentials(m); err != nil {
+		if !cat.HasKey(m) {
 			key = "no"
 		}
 		think := "no"
@@ -470,4 +481,33 @@ func tokens(n int) string {
 		return fmt.Sprintf("%dK", n/1000)
 	}
 	return fmt.Sprint(n)
+}
+
+// fileArguments is the text pi puts before the prompt for its @file
+// arguments: each text file as <file name="ABSOLUTE PATH">\n...\n</file>
+// and a newline; an empty file is skipped, as pi skips it. An image, or a
+// file that cannot be read, is an error that says so.
+func fileArguments(paths []string) (string, error) {
+	var b strings.Builder
+	for _, p := range paths {
+		abs, err := filepath.Abs(pihome.ExpandTilde(p, os.Getenv("HOME")))
+		if err != nil {
+			return "", fmt.Errorf("@%s: %w", p, err)
+		}
+		data, err := regfile.Read(abs, regfile.MaxText)
+		if err != nil {
+			return "", fmt.Errorf("@%s: %w", p, err)
+		}
+		if len(data) == 0 {
+			continue
+		}
+		if strings.HasPrefix(http.DetectContentType(data), "image/") {
+			return "", fmt.Errorf("@%s is an image; cairn attaches images only in the interactive interface and over rpc (\"images\"), not from @file yet", p)
+		}
+		if !utf8.Valid(data) {
+			return "", fmt.Errorf("@%s is not a text file", p)
+		}
+		fmt.Fprintf(&b, "<file name=\"%s\">\n%s\n</file>\n", abs, strings.TrimPrefix(string(data), "\ufeff"))
+	}
+	return b.String(), nil
 }

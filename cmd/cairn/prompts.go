@@ -13,7 +13,8 @@ import (
 )
 
 // loadPrompts reads the prompt templates every mode offers: the person's
-// (~/.cairn/prompts) and the project's (.cairn/prompts in cwd), unless
+// (~/.cairn/prompts, then pi's ~/.pi/agent/prompts) and the project's
+// (.cairn/prompts in cwd), unless
 // --no-prompt-templates; then those named by --prompt-template (files or
 // directories), which win over the others of the same name.
 //
@@ -33,6 +34,17 @@ func loadPrompts(env environment, opts *Options, cwd string, t projectTrust) (pr
 		plugins, _ := installedPlugins(env, cwd, t.trusted())
 		ts, perrs := pluginCommands(plugins)
 		out, errs = append(out, ts...), append(errs, perrs...)
+		if env.piDir != "" {
+			// pi's own templates (~/.pi/agent/prompts), where cairn's
+			// and the project's have none of the same name.
+			pi, perrs := prompts.LoadDir(filepath.Join(env.piDir, "prompts"), prompts.ScopeUser)
+			errs = append(errs, perrs...)
+			for _, tm := range pi {
+				if _, ok := out.Find(tm.Name); !ok {
+					out = append(out, tm)
+				}
+			}
+		}
 	}
 	for _, p := range opts.Pi.PromptTemplates {
 		named, err := loadTemplatePath(p)

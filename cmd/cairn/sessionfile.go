@@ -7,13 +7,46 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/session"
 )
 
-// sessionStore is where this run keeps sessions: ~/.cairn/sessions, or
-// --session-dir.
+// sessionStore is where this run keeps and looks for sessions. With
+// --session-dir, there only. Otherwise sessions are looked for in cairn's
+// directory (~/.cairn/sessions) and in pi's (see piSessionStore); a new
+// session is written to pi's when pi is set up and cairn has never kept a
+// session of its own (no CAIRN_DIR, no ~/.cairn/sessions), so that a pi
+// user's tools (pi -c, pi-acp's session/list) find what cairn wrote, and
+// to cairn's otherwise.
 func sessionStore(env environment, opts *Options) session.Store {
-	return session.Store{Root: filepath.Join(env.dir, "sessions"), Dir: opts.SessionDir}
+	own := session.Store{Root: filepath.Join(env.dir, "sessions")}
+	if opts.SessionDir != "" {
+		return session.Store{Root: own.Root, Dir: opts.SessionDir}
+	}
+	pi, ok := piSessionStore(env)
+	if !ok {
+		return own
+	}
+	if env.getenv("CAIRN_DIR") == "" && !pihome.Exists(own.Root) {
+		pi.Others = []session.Store{own}
+		return pi
+	}
+	own.Others = []session.Store{pi}
+	return own
+}
+
+// piSessionStore is where pi keeps sessions, by pi's rules
+// (PI_CODING_AGENT_SESSION_DIR, settings.json's sessionDir, else
+// <pi's dir>/sessions); ok is false when pi is not set up.
+func piSessionStore(env environment) (session.Store, bool) {
+	if env.piDir == "" {
+		return session.Store{}, false
+	}
+	root, flat := pihome.SessionsRoot(env.getenv, env.piDir, pihome.SessionDirSetting(env.piDir))
+	if flat {
+		return session.Store{Dir: root}, true
+	}
+	return session.Store{Root: root}, true
 }
 
 // openSessionFile picks the session file for this run: none with

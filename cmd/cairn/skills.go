@@ -35,6 +35,7 @@ func skillsFor(env environment, opts *Options, cwd string, t projectTrust) skill
 		// The skills of the person's plugins, after their own.
 		plugins, _ := installedPlugins(env, cwd, t.trusted())
 		roots = append(roots, pluginSkillRoots(plugins)...)
+		roots = withPiSkills(roots, env)
 	}
 	var missing []skills.Problem
 	for _, p := range opts.Pi.Skills {
@@ -52,6 +53,27 @@ func skillsFor(env environment, opts *Options, cwd string, t projectTrust) skill
 	set.Problems = append(set.Problems, missing...)
 	opts.skills = &set
 	return set
+}
+
+// withPiSkills puts pi's own skills (~/.pi/agent/skills, or under
+// PI_CODING_AGENT_DIR) right after cairn's, when pi is set up and the list
+// does not hold them yet: a pi user's skills work without otherAgentDirs.
+func withPiSkills(roots []skills.Root, env environment) []skills.Root {
+	if env.piDir == "" {
+		return roots
+	}
+	dir := filepath.Join(env.piDir, "skills")
+	for _, r := range roots {
+		if filepath.Clean(r.Path) == filepath.Clean(dir) {
+			return roots
+		}
+	}
+	pi := skills.Root{Path: dir, Source: skills.SourceUser, Label: "pi's " + filepath.ToSlash(dir)}
+	if home := homeDir(env); home != "" && strings.HasPrefix(dir, home+string(filepath.Separator)) {
+		pi.Label = "~/" + filepath.ToSlash(dir[len(home)+1:])
+	}
+	at := min(1, len(roots))
+	return append(roots[:at:at], append([]skills.Root{pi}, roots[at:]...)...)
 }
 
 // homeDir is the person's home directory: HOME, else the system's idea;

@@ -14,7 +14,6 @@ import (
 
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/settings"
-	"github.com/cairn-dev/cairn/themes"
 	"github.com/cairn-dev/cairn/tui"
 	"github.com/cairn-dev/cairn/tui/keymap"
 )
@@ -54,7 +53,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	defer a.close()
 
 	eff := a.settings.Effective()
-	custom, themeErrs := themes.LoadDir(filepath.Join(env.dir, "themes"))
+	custom, themeErrs := loadUserThemes(env, opts)
 	keys, keyErrs := keymap.Load(filepath.Join(env.dir, "keybindings.json"))
 	templates, tmplErrs := loadPrompts(env, opts, a.cwd, *opts.trust)
 	var notices []string
@@ -70,7 +69,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 			notices = append(notices, e.Error())
 		}
 	}
-	theme, err := settingsTheme(eff.Theme, custom)
+	theme, err := settingsTheme(themeName(eff.Theme, opts), custom)
 	if err != nil {
 		notices = append(notices, err.Error())
 	}

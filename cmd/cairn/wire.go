@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
@@ -12,6 +13,7 @@ import (
 	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/hook"
 	"github.com/cairn-dev/cairn/core/lsp"
+	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/regfile"
@@ -148,7 +150,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		Mode: mode, Dir: cwd, RulesFile: rulesFile, Timeout: questionTimeout,
 		SessionRules: claudePerms.Allow,
 		// Writing cairn's own files, and reading them (its keys), is asked
-		// about in every mode but yolo.
+		// about in every mode but yolo; so is pi's home, whose models.json
+		// and auth.json hold the same keys.
 		ProtectedDirs: protectedDirs(env),
 		// The files the project's control files run (hook scripts, MCP
 		// servers', extensions') are asked about like the control files.
@@ -174,6 +177,10 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		procs.Close()
 		return nil, err
+	}
+	if policy != nil && env.piDir != "" {
+		// pi's keys, as cairn's own, are out of a sandboxed command's reach.
+		policy.DenyReading(filepath.Join(env.piDir, "auth.json"), filepath.Join(env.piDir, "models.json"))
 	}
 	if policy != nil {
 		// What the gate asks about, the sandbox keeps read-only.
@@ -354,13 +361,18 @@ func loadSettings(streams IOStreams, env environment, trusted projectTrust, cwd 
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
 	}
+	if env.piDir != "" {
+		if err := st.Underlay(pihome.SettingsFile(env.piDir)); err != nil {
+			fmt.Fprintf(streams.Err, "cairn: warning: pi's %v\n", err)
+		}
+	}
 	return st
 }
 
 // loadCatalogQuiet reads the catalog without reporting problems, which the
 // main load reports.
 func loadCatalogQuiet(env environment) *catalog.Catalog {
-	cat, _ := catalog.Load(catalog.Options{Dir: env.dir, Getenv: env.getenv})
+	cat, _ := catalog.Load(catalog.Options{Dir: env.dir, PiDir: env.piDir, Getenv: env.getenv})
 	return cat
 }
 

@@ -115,6 +115,21 @@ func (m *Manager) Start() {
 	}
 }
 
+// WaitStarted waits until no extension is still starting (each start is
+// bounded by Options.StartTimeout) or ctx ends, so that a list of their
+// commands asked for right after Start holds them, as pi's does.
+func (m *Manager) WaitStarted(ctx context.Context) {
+	done := make(chan struct{})
+	go func() {
+		m.starting.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+}
+
 // Attach gives the extensions their session. Dialogs and messages asked
 // for before it wait for it (or for Close).
 func (m *Manager) Attach(h Host) {

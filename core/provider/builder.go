@@ -212,17 +212,23 @@ func (b *Builder) close(i int) bool {
 	return true
 }
 
-// parseArguments turns streamed argument text into a compact JSON object.
-// No text is an empty object; text that is not one JSON object gives {}
-// and ok false.
+// parseArguments turns streamed argument text into a compact JSON object,
+// mended as repairArguments says. No text is an empty object; text that is
+// not (and cannot be mended into) one JSON object gives {} and ok false.
 func parseArguments(raw string) (args json.RawMessage, ok bool) {
 	trimmed := strings.TrimSpace(raw)
 	if trimmed == "" {
 		return json.RawMessage(`{}`), true
 	}
+	if trimmed[0] != '{' {
+		return json.RawMessage(`{}`), false
+	}
+	// pi mends a call whose JSON lacks its closing brace, or has a raw
+	// newline in a string; so does cairn (see repairArguments).
+	mended, ok := repairArguments(trimmed)
 	var out bytes.Buffer
-	out.Grow(len(trimmed))
-	if trimmed[0] != '{' || json.Compact(&out, []byte(trimmed)) != nil {
+	out.Grow(len(mended))
+	if !ok || json.Compact(&out, []byte(mended)) != nil || out.Bytes()[0] != '{' {
 		return json.RawMessage(`{}`), false
 	}
 	return out.Bytes(), true

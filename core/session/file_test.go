@@ -797,3 +797,34 @@ func TestStoreListAll(t *testing.T) {
 		t.Errorf("ListAll = %+v", all)
 	}
 }
+
+// TestSharedDirectoryKeepsProjectsApart: in one directory for every
+// project (--session-dir, PI_CODING_AGENT_SESSION_DIR), --continue and the
+// list see only this project's sessions, as pi filters them; ListAll and
+// another place (Others) see all.
+func TestSharedDirectoryKeepsProjectsApart(t *testing.T) {
+	s := Store{Dir: t.TempDir()}
+	write := func(cwd string) string {
+		f := s.Create(cwd)
+		mustAppend(t, f, &MessageEntry{user("q")})
+		mustAppend(t, f, &MessageEntry{assistant("a")})
+		f.Close()
+		return f.FilePath()
+	}
+	mine := write("/p")
+	theirs := write("/q")
+	os.Chtimes(mine, time.Now(), time.Now().Add(-time.Hour))
+	if latest, err := s.Latest("/p"); err != nil || latest != mine {
+		t.Errorf("Latest(/p) = %s, %v; want %s, not /q's newer %s", latest, err, mine, theirs)
+	}
+	if infos, _ := s.List("/p"); len(infos) != 1 || infos[0].Path != mine {
+		t.Errorf("List(/p) = %+v", infos)
+	}
+	if all, _ := s.ListAll(); len(all) != 2 {
+		t.Errorf("ListAll = %d sessions, want 2", len(all))
+	}
+	own := Store{Root: t.TempDir(), Others: []Store{s}}
+	if latest, err := own.Latest("/q"); err != nil || latest != theirs {
+		t.Errorf("Latest through Others = %s, %v; want %s", latest, err, theirs)
+	}
+}

@@ -31,6 +31,25 @@ type Store struct {
 	Dir string
 	// Now is the clock for timestamps; nil means time.Now.
 	Now func() time.Time
+	// Others are further places searched by Latest, List and ListAll (pi's
+	// session directory beside cairn's), never written to: new sessions go
+	// to Root or Dir.
+	Others []Store
+}
+
+// places returns s and its Others, each without Others of its own.
+func (s Store) places() []Store {
+	own := s
+	own.Others = nil
+	out := []Store{own}
+	for _, o := range s.Others {
+		o.Others = nil
+		if o.Root == own.Root && o.Dir == own.Dir {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // ProjectDir returns the directory holding the sessions of cwd.
@@ -81,20 +100,41 @@ func createWithID(dir, cwd, parent, id string, now func() time.Time) *File {
 
 // Latest returns the path of the most recently modified session of cwd
 // (for --continue), or an error wrapping ErrNoSession. Files whose first
-// line is not a session header are ignored.
+// line is not a session header are ignored. In a directory that holds
+// every project's sessions (Dir), only those whose header names cwd count,
+// as pi filters its --session-dir.
 func (s Store) Latest(cwd string) (string, error) {
 	dir := s.ProjectDir(cwd)
-	files, err := sessionFiles(dir)
-	if err != nil {
-		return "", err
+	var files []fileStat
+	for _, p := range s.places() {
+		fs, err := sessionFiles(p.ProjectDir(cwd))
+		if err != nil {
+			return "", err
+		}
+		for i := range fs {
+			fs[i].flat = p.flat(cwd)
+		}
+		files = append(files, fs...)
 	}
 	slices.SortFunc(files, func(a, b fileStat) int { return b.mod.Compare(a.mod) })
 	for _, fs := range files {
-		if _, err := readHeader(fs.path); err == nil {
+		if h, err := readHeader(fs.path); err == nil && (!fs.flat || sameCwd(h.Cwd, cwd)) {
 			return fs.path, nil
 		}
 	}
 	return "", fmt.Errorf("%w in %s", ErrNoSession, dir)
+}
+
+// flat reports whether the sessions of cwd share their directory with other
+// projects' (a Dir other than cwd's own directory under Root), so that
+// they must be told apart by the cwd in their header.
+func (s Store) flat(cwd string) bool {
+	return s.Dir != "" && cwd != "" && (s.Root == "" || filepath.Clean(s.Dir) != filepath.Join(s.Root, Slug(cwd)))
+}
+
+// sameCwd reports whether a header's cwd names dir, as pi compares them.
+func sameCwd(headerCwd, dir string) bool {
+	return headerCwd != "" && filepath.Clean(headerCwd) == filepath.Clean(dir)
 }
 
 // Info describes a session for a picker.
@@ -116,16 +156,24 @@ type Info struct {
 }
 
 // List describes every session of cwd, most recently modified first (for
-// --resume). Files that are not sessions are left out.
+// --resume). Files that are not sessions are left out, and in a directory
+// shared by every project (Dir) so are other projects' sessions.
 func (s Store) List(cwd string) ([]Info, error) {
-	files, err := sessionFiles(s.ProjectDir(cwd))
-	if err != nil {
-		return nil, err
+	var files []fileStat
+	for _, p := range s.places() {
+		fs, err := sessionFiles(p.ProjectDir(cwd))
+		if err != nil {
+			return nil, err
+		}
+		for i := range fs {
+			fs[i].flat = p.flat(cwd)
+		}
+		files = append(files, fs...)
 	}
 	var out []Info
 	for _, fs := range files {
 		info, err := describe(fs.path)
-		if err != nil {
+		if err != nil || fs.flat && !sameCwd(info.Cwd, cwd) {
 			continue
 		}
 		info.Modified = fs.mod
@@ -139,6 +187,18 @@ func (s Store) List(cwd string) ([]Info, error) {
 // recently modified first (ACP's session/list without a directory).
 // Directories that cannot be read are left out.
 func (s Store) ListAll() ([]Info, error) {
+	if len(s.Others) > 0 {
+		var out []Info
+		for _, p := range s.places() {
+			infos, err := p.ListAll()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, infos...)
+		}
+		slices.SortFunc(out, func(a, b Info) int { return b.Modified.Compare(a.Modified) })
+		return out, nil
+	}
 	if s.Dir != "" {
 		return s.List("")
 	}
@@ -205,6 +265,7 @@ func (s Store) ForkFrom(src, cwd string) (*File, error) {
 type fileStat struct {
 	path string
 	mod  time.Time
+	flat bool // in a directory shared by every project (see Store.flat)
 }
 
 // sessionFiles lists the .jsonl files of dir; a missing dir has none.

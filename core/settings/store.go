@@ -69,6 +69,7 @@ type Store struct {
 	writeMu sync.Mutex
 
 	mu        sync.Mutex
+	base      *object    // pi's settings (see Underlay), or nil
 	layers    [3]*object // by Scope
 	merged    *object
 	effective Settings
@@ -305,6 +306,9 @@ func sameFile(a, b string) bool {
 // recompute merges the layers into merged and effective. s.mu is held.
 func (s *Store) recompute() {
 	m := merge(s.layers[ScopeGlobal], s.layers[ScopeProject])
+	if s.base != nil {
+		m = merge(s.base, m)
+	}
 	s.merged = merge(m, s.layers[ScopeSession])
 	// Problems were reported when each layer was loaded or set.
 	s.effective, _ = decode(s.merged)

@@ -35,17 +35,18 @@ type Output struct {
 	tempDir            string
 	onWrite            func([]byte)
 
-	mu            sync.Mutex
-	tail          []byte
-	tailLineStart bool   // tail begins at the start of a line
-	held          []byte // everything, until the file is opened
-	totalBytes    int
-	totalLines    int
-	lastLineBytes int
-	file          *os.File
-	path          string
-	fileFailed    bool
-	closed        bool
+	mu             sync.Mutex
+	tail           []byte
+	tailLineStart  bool   // tail begins at the start of a line
+	held           []byte // everything, until the file is opened
+	totalBytes     int
+	totalLines     int
+	completedLines int
+	lastLineBytes  int
+	file           *os.File
+	path           string
+	fileFailed     bool
+	closed         bool
 
 	changed chan struct{}
 }
@@ -60,7 +61,7 @@ func NewOutput(opts OutputOptions) *Output {
 	}
 	return &Output{
 		maxLines: opts.MaxLines, maxBytes: opts.MaxBytes, tempDir: opts.TempDir, onWrite: opts.OnWrite,
-		tailLineStart: true, totalLines: 1, changed: make(chan struct{}, 1),
+		tailLineStart: true, changed: make(chan struct{}, 1),
 	}
 }
 
@@ -85,8 +86,14 @@ func (o *Output) record(p []byte) {
 	if n := bytes.Count(p, []byte{'\n'}); n == 0 {
 		o.lastLineBytes += len(p)
 	} else {
-		o.totalLines += n
+		o.completedLines += n
 		o.lastLineBytes = len(p) - bytes.LastIndexByte(p, '\n') - 1
+	}
+	// As pi counts them: a final newline ends a line, it does not start
+	// an empty one.
+	o.totalLines = o.completedLines
+	if o.lastLineBytes > 0 {
+		o.totalLines++
 	}
 	o.tail = append(o.tail, p...)
 	if len(o.tail) > 4*o.maxBytes {

@@ -26,8 +26,9 @@ const (
 )
 
 // Tail is the end of a text, cut to a number of lines and bytes. Lines are
-// the pieces between '\n', so a text ending in a newline has an empty last
-// line; bytes are bytes of UTF-8.
+// counted as pi counts them: the pieces between '\n', except that a final
+// newline ends the last line rather than starting an empty one ("a\nb\n"
+// is two lines, "" none); bytes are bytes of UTF-8.
 type Tail struct {
 	// Text is what was kept.
 	Text string
@@ -49,27 +50,33 @@ type Tail struct {
 	FullOutputPath string
 }
 
-// CutTail keeps the last whole lines of s that fit both limits. When the
-// last line alone is longer than maxBytes it keeps the end of that line,
-// starting on a character boundary, and sets LastLinePartial.
+// CutTail keeps the last whole lines of s that fit both limits, as pi's
+// truncateTail does: when s is cut, Text is those lines joined by '\n',
+// without the final newline. When the last line alone is longer than
+// maxBytes it keeps the end of that line, starting on a character
+// boundary, and sets LastLinePartial.
 func CutTail(s string, maxLines, maxBytes int) Tail {
+	body := strings.TrimSuffix(s, "\n")
 	t := Tail{
-		Text: s, TotalLines: strings.Count(s, "\n") + 1, TotalBytes: len(s),
+		Text: s, TotalBytes: len(s),
 		LastLineBytes: len(s) - strings.LastIndexByte(s, '\n') - 1,
+	}
+	if s != "" {
+		t.TotalLines = strings.Count(body, "\n") + 1
 	}
 	t.Lines = t.TotalLines
 	if t.TotalLines <= maxLines && len(s) <= maxBytes {
 		return t
 	}
 	t.Truncated, t.By = true, LineLimit
-	start, lines, pos := len(s), 0, len(s)
+	start, lines, pos := len(body), 0, len(body)
 	for lines < maxLines {
-		lineStart := strings.LastIndexByte(s[:pos], '\n') + 1
-		if len(s)-lineStart > maxBytes {
+		lineStart := strings.LastIndexByte(body[:pos], '\n') + 1
+		if len(body)-lineStart > maxBytes {
 			t.By = ByteLimit
 			if lines == 0 {
-				start = len(s) - maxBytes
-				for start < len(s) && !utf8.RuneStart(s[start]) {
+				start = len(body) - maxBytes
+				for start < len(body) && !utf8.RuneStart(body[start]) {
 					start++
 				}
 				lines = 1
@@ -83,6 +90,6 @@ func CutTail(s string, maxLines, maxBytes int) Tail {
 		}
 		pos = lineStart - 1
 	}
-	t.Text, t.Lines = s[start:], lines
+	t.Text, t.Lines = body[start:], lines
 	return t
 }

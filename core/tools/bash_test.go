@@ -171,13 +171,14 @@ func TestBashTruncatesToTheTailAndSavesEverything(t *testing.T) {
 	if d.Truncation == nil || d.FullOutputPath == "" {
 		t.Fatalf("details = %+v", d)
 	}
-	wantHead := "1002\n1003\n"
-	wantNote := "3000\n\n\n[Showing lines 1002-3001 of 3001. Full output: " + d.FullOutputPath + "]"
+	// pi's numbers for the same command: 3000 lines, the last 2000 kept.
+	wantHead := "1001\n1002\n"
+	wantNote := "3000\n\n[Showing lines 1001-3000 of 3000. Full output: " + d.FullOutputPath + "]"
 	if got := text(res); !strings.HasPrefix(got, wantHead) || !strings.HasSuffix(got, wantNote) {
 		t.Errorf("text = %q", clip(got))
 	}
 	tr := d.Truncation
-	if !tr.Truncated || tr.TruncatedBy != TruncatedByLines || tr.TotalLines != 3001 || tr.OutputLines != 2000 {
+	if !tr.Truncated || tr.TruncatedBy != TruncatedByLines || tr.TotalLines != 3000 || tr.OutputLines != 2000 {
 		t.Errorf("truncation = %+v", tr)
 	}
 	if filepath.Dir(d.FullOutputPath) != b.TempDir || !regexp.MustCompile(`^cairn-bash-[0-9a-f]{16}\.log$`).MatchString(filepath.Base(d.FullOutputPath)) {
@@ -258,7 +259,7 @@ func TestBashFastOutputIsThrottled(t *testing.T) {
 		t.Fatal(text(res))
 	}
 	d := details[BashDetails](t, res)
-	if d.Truncation == nil || d.Truncation.TotalLines != 20001 {
+	if d.Truncation == nil || d.Truncation.TotalLines != 20000 {
 		t.Errorf("truncation = %+v", d.Truncation)
 	}
 	if n > 200 {

@@ -1,6 +1,9 @@
 package pi
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // deviations adjust a scenario's comparison for cairn's deliberate
 // differences from pi: each asserts what cairn writes instead, then puts
@@ -9,6 +12,7 @@ import "testing"
 // Keys are scenario names, or "pi073/<name>" and "pi087/<name>" for one
 // version's transcripts.
 var deviations = map[string]func(t *testing.T, got, want []*line) ([]*line, []*line){
+	"pi073/f-bash-cmd": countsLinesAsPi087,
 	"pi073/c-read-edit": func(t *testing.T, got, want []*line) ([]*line, []*line) {
 		// The edit tool's details carry the unified patch pi 0.87 added;
 		// pi 0.73 had only the numbered diff.
@@ -137,4 +141,39 @@ func dStateDeviations(t *testing.T, got, want []*line) ([]*line, []*line) {
 		expectError(t, l, `field "level" must be "off", "minimal", "low", "medium", "high", "xhigh" or "max", not "bogus"`)
 	})
 	return got, want
+}
+
+// countsLinesAsPi087 is pi073/f-bash-cmd's deviation: cairn cuts a
+// command's output as pi 0.87's truncateTail does (a final newline ends
+// the last line, so `seq 1 3000` keeps 1001-3000), where pi 0.73 counted an
+// empty line after it and kept 1002-3000 and that empty line. The bash
+// response (f3) and get_messages (f4) are checked for pi 0.87's cut, then
+// pi 0.73's frames put in their place.
+func countsLinesAsPi087(t *testing.T, got, want []*line) ([]*line, []*line) {
+	replaceResponse(t, got, want, "f3", func(l *line) {
+		if out := l.str("data.output"); !strings.HasPrefix(out, "1001\n1002\n") || !strings.HasSuffix(out, "\n3000") || l.get("data.truncated") != true {
+			t.Errorf("bash seq 1 3000 not cut as pi 0.87 cuts it: %.200s", l.text)
+		}
+	})
+	replaceResponse(t, got, want, "f4", func(l *line) {
+		if out := l.str("data.messages.2.output"); !strings.HasPrefix(out, "1001\n") {
+			t.Errorf("get_messages holds another cut: %.200s", l.text)
+		}
+	})
+	return got, want
+}
+
+// requestDeviations are the scenarios whose requests to the model differ
+// from pi's recorded ones on purpose; each checks cairn's requests instead
+// of comparing them.
+var requestDeviations = map[string]func(t *testing.T, got []fakeRequest){
+	"pi073/f-bash-cmd": func(t *testing.T, got []fakeRequest) {
+		if len(got) != 1 {
+			t.Fatalf("the model got %d requests, want 1", len(got))
+		}
+		conv := conversation(got[0].Body)
+		if len(conv) < 3 || !strings.HasPrefix(conv[2], "user: Ran `seq 1 3000`\n```\n1001\n1002\n") || !strings.Contains(conv[2], "\n3000\n```") {
+			t.Errorf("the model saw %.300q, want the output cut as pi 0.87 cuts it", conv)
+		}
+	},
 }

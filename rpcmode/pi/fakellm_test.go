@@ -90,6 +90,9 @@ type fakeError struct {
 type fakeRequest struct {
 	Path string
 	Body map[string]any
+	// Key is the credential the request carried: the Authorization
+	// header's bearer token, else x-api-key.
+	Key string
 }
 
 func newFakeLLM(t testing.TB, script []byte) *fakeLLM {
@@ -216,7 +219,11 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.mu.Lock()
-	f.requests = append(f.requests, fakeRequest{Path: r.URL.Path, Body: body})
+	key, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if key == "" {
+		key = r.Header.Get("x-api-key")
+	}
+	f.requests = append(f.requests, fakeRequest{Path: r.URL.Path, Body: body, Key: key})
 	f.mu.Unlock()
 	turn := f.pick(string(raw))
 	s := &sseWriter{w: w, r: r, holdName: turn.Hold, holdAfter: turn.HoldAfter, f: f}

@@ -56,25 +56,34 @@ func startAgent(name, root string, argv, env []string, sc *diffScenario, llm *fa
 			return nil, fmt.Errorf("setup: %v\n%s", err, out)
 		}
 	}
+	if err := r.launch(argv, project, filepath.Join(root, "home"), env); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// launch starts argv in dir with a minimal environment (HOME, PATH,
+// PI_OFFLINE) and env, its output collected in r.
+func (r *agentRun) launch(argv []string, dir, home string, env []string) error {
 	r.cmd = exec.Command(argv[0], argv[1:]...)
-	r.cmd.Dir = project
-	r.cmd.Env = append([]string{"HOME=" + filepath.Join(root, "home"), "PATH=" + os.Getenv("PATH"), "PI_OFFLINE=1", "NO_COLOR=1"}, env...)
+	r.cmd.Dir = dir
+	r.cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "PI_OFFLINE=1", "NO_COLOR=1"}, env...)
 	r.cmd.Stdout = r.out
 	r.cmd.Stderr = &r.stderr
 	r.cmd.WaitDelay = 5 * time.Second
 	stdin, err := r.cmd.StdinPipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r.stdin = stdin
 	if err := r.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", name, err)
+		return fmt.Errorf("start %s: %w", r.name, err)
 	}
 	go func() {
 		r.waitErr = r.cmd.Wait()
 		close(r.exited)
 	}()
-	return r, nil
+	return nil
 }
 
 // writeAgentConfig writes the models.json both agents read, pointing at the

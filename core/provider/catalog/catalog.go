@@ -12,9 +12,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/anthropic"
 	"github.com/cairn-dev/cairn/core/provider/faux"
@@ -40,14 +41,17 @@ type Catalog struct {
 	models    []core.Model
 	providers map[string]*providerConfig
 	env       func(string) string
-	run       func(command string) (string, error)
-	cmdMu     sync.Mutex
-	cmdCache  map[string]string
+	res       *configResolver
+	// auth are the credentials of pi's auth.json, by provider.
+	auth map[string]pihome.Credential
+	now  func() time.Time
 	// Faux answers requests for the faux provider; nil means faux models
 	// cannot be opened.
 	Faux provider.Provider
 	// ConfigPath is the models.json that was read (it may not exist).
 	ConfigPath string
+	// PiConfigPath is pi's models.json when it was read, else "".
+	PiConfigPath string
 }
 
 // Options configure Load.
@@ -60,43 +64,98 @@ type Options struct {
 	// RunCommand runs a "!command" key or header value and returns its
 	// output; nil means running it with sh -c.
 	RunCommand func(command string) (string, error)
+	// PiDir is pi's agent directory (~/.pi/agent); its models.json and
+	// auth.json are read as a second source beside Dir's. "" reads none.
+	PiDir string
+	// Now is the clock that decides whether an OAuth token of auth.json has
+	// expired; nil means time.Now.
+	Now func() time.Time
 }
 
-// Load builds the catalog from the built-in models and models.json. When the
-// file is malformed the catalog still holds the built-in models and the
-// returned error says what is wrong with the file, so the caller can warn
+// Load builds the catalog from the built-in models, pi's models.json and
+// auth.json (when PiDir is set) and cairn's models.json. Where both
+// models.json files name the same provider, cairn's entry is used and pi's
+// ignored. When a file is malformed the catalog still holds everything
+// else and the returned error says what is wrong, so the caller can warn
 // and carry on, as pi does.
 func Load(opts Options) (*Catalog, error) {
 	c := &Catalog{
 		models:    slices.Clone(builtinModels()),
 		providers: map[string]*providerConfig{},
 		env:       opts.Getenv,
-		run:       opts.RunCommand,
+		now:       opts.Now,
 	}
 	if c.env == nil {
 		c.env = os.Getenv
 	}
-	if c.run == nil {
-		c.run = runShell
+	if c.now == nil {
+		c.now = time.Now
 	}
+	run := opts.RunCommand
+	if run == nil {
+		run = runShell
+	}
+	c.res = &configResolver{getenv: c.env, run: run}
 	c.models = append(c.models, faux.Model)
-	if opts.Dir == "" {
-		return c, nil
+	var errs []error
+	var own *modelsFile
+	if opts.Dir != "" {
+		c.ConfigPath = filepath.Join(opts.Dir, "models.json")
+		f, err := readModelsFile(c.ConfigPath, false)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w; using built-in models only", err))
+		}
+		own = f
 	}
-	c.ConfigPath = filepath.Join(opts.Dir, "models.json")
-	data, err := regfile.Read(c.ConfigPath, regfile.MaxConfig)
+	if opts.PiDir != "" {
+		path := filepath.Join(opts.PiDir, "models.json")
+		f, err := readModelsFile(path, true)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if f != nil {
+			c.PiConfigPath = path
+			for name := range f.Providers {
+				if own != nil && own.Providers[name] != nil {
+					delete(f.Providers, name)
+				}
+			}
+			c.apply(f)
+		}
+		auth, err := pihome.ReadAuth(opts.PiDir)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w; pi's stored credentials are not used", err))
+		}
+		c.auth = auth
+	}
+	if own != nil {
+		c.apply(own)
+	}
+	return c, errors.Join(errs...)
+}
+
+// readModelsFile reads and checks one models.json; a missing file is (nil,
+// nil). lenient (for pi's file, which may name wire formats cairn does not
+// speak) drops each provider that fails its checks and reports it, rather
+// than the whole file.
+func readModelsFile(path string, lenient bool) (*modelsFile, error) {
+	data, err := regfile.Read(path, regfile.MaxConfig)
 	if errors.Is(err, os.ErrNotExist) {
-		return c, nil
+		return nil, nil
 	}
 	if err != nil {
-		return c, fmt.Errorf("read %s: %w", c.ConfigPath, err)
+		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	cfg, err := parseModelsFile(data)
-	if err != nil {
-		return c, fmt.Errorf("%s: %w; using built-in models only", c.ConfigPath, err)
+	f, errs := parseModelsFile(data, lenient)
+	for i, e := range errs {
+		errs[i] = fmt.Errorf("%s: %w", path, e)
 	}
-	c.apply(cfg)
-	return c, nil
+	if f != nil {
+		for _, p := range f.Providers {
+			p.source = path
+		}
+	}
+	return f, errors.Join(errs...)
 }
 
 // Models returns every model in catalog order: built-ins by provider, then
@@ -112,7 +171,7 @@ func (c *Catalog) Available() []core.Model {
 		if m.Provider == faux.ProviderName {
 			continue
 		}
-		if _, err := c.Credentials(m); err == nil {
+		if c.HasKey(m) {
 			out = append(out, m)
 		}
 	}
@@ -132,6 +191,10 @@ func (c *Catalog) Find(providerName, ref string) (core.Model, error) {
 		candidates = c.byProvider(providerName)
 		if len(candidates) == 0 {
 			return core.Model{}, fmt.Errorf("unknown provider %q: known providers are %s", providerName, strings.Join(c.ProviderNames(), ", "))
+		}
+		// As pi does, --provider P --model P/ID means ID.
+		if len(ref) > len(providerName)+1 && strings.EqualFold(ref[:len(providerName)+1], providerName+"/") {
+			ref = ref[len(providerName)+1:]
 		}
 	}
 	for _, m := range candidates {
@@ -154,7 +217,7 @@ func (c *Catalog) Find(providerName, ref string) (core.Model, error) {
 		}
 	}
 	for _, m := range matches {
-		if _, err := c.Credentials(m); err == nil {
+		if c.HasKey(m) {
 			return m, nil
 		}
 	}
@@ -177,7 +240,7 @@ func (c *Catalog) Default() (core.Model, error) {
 			if m.ID != p.model {
 				continue
 			}
-			if _, err := c.Credentials(m); err == nil {
+			if c.HasKey(m) {
 				return m, nil
 			}
 		}

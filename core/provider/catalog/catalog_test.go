@@ -120,7 +120,7 @@ func TestModelsFileCustomProvider(t *testing.T) {
 	      "baseUrl": "http://localhost:11434/v1",
 	      "api": "openai-completions",
 	      "apiKey": "!pass show ollama",
-	      "headers": {"X-Team": "TEAM_ENV", "X-Literal": "plain"},
+	      "headers": {"X-Team": "${TEAM_ENV}", "X-Bare": "TEAM_ENV", "X-Literal": "plain"},
 	      "models": [{"id": "qwen2.5-coder:14b", "contextWindow": 32768}]
 	    }
 	  }
@@ -139,7 +139,8 @@ func TestModelsFileCustomProvider(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cr.APIKey != "from-command" || cr.Headers["X-Team"] != "team-7" || cr.Headers["X-Literal"] != "plain" {
+	// As in pi 0.87, a bare name is a literal; "$NAME" reads the variable.
+	if cr.APIKey != "from-command" || cr.Headers["X-Team"] != "team-7" || cr.Headers["X-Bare"] != "TEAM_ENV" || cr.Headers["X-Literal"] != "plain" {
 		t.Fatalf("credentials = %+v", cr)
 	}
 	if _, err := c.Open(m, provider.Options{}); err != nil {
@@ -254,5 +255,72 @@ func TestModelsFileCustomModelSetsEveryField(t *testing.T) {
 		m.ContextWindow != 64000 || m.MaxTokens != 8000 || m.Headers["X-Lab"] != "1" ||
 		m.Compat == nil || m.Compat.SupportsDeveloperRole == nil || m.Compat.SupportsStore != nil {
 		t.Fatalf("custom model = %+v", m)
+	}
+}
+
+// TestPiHomeIsASecondSource: pi's models.json adds providers, cairn's wins
+// where both name one, auth.json keys come before models.json's, an
+// expired OAuth token is refused with what to do, and an unset "$VAR" is
+// no key at all.
+func TestPiHomeIsASecondSource(t *testing.T) {
+	own, pi := t.TempDir(), t.TempDir()
+	write := func(dir, name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(pi, "models.json", `{"providers": {
+	  "crof": {"baseUrl": "http://127.0.0.1:1/v1", "api": "openai-completions", "apiKey": "$CROFAI_API_KEY", "models": [{"id": "m1"}]},
+	  "both": {"baseUrl": "http://pi/v1", "api": "openai-completions", "apiKey": "pi-key", "models": [{"id": "pi-model"}]},
+	  "bedrock": {"baseUrl": "http://b/v1", "api": "bedrock-converse-stream", "models": [{"id": "x"}]},
+	  "stored": {"baseUrl": "http://s/v1", "api": "openai-completions", "apiKey": "from-models", "models": [{"id": "s1"}]}
+	}}`)
+	write(own, "models.json", `{"providers": {"both": {"baseUrl": "http://own/v1", "api": "openai-completions", "models": [{"id": "own-model"}]}}}`)
+	write(pi, "auth.json", `{"stored": {"type": "api_key", "key": "$K", "env": {"K": "from-auth"}},
+	  "anthropic": {"type": "oauth", "access": "old", "refresh": "r", "expires": 1000}}`)
+	vars := map[string]string{}
+	c, err := Load(Options{Dir: own, PiDir: pi, Getenv: env(vars)})
+	if err == nil || !strings.Contains(err.Error(), "bedrock-converse-stream") {
+		t.Fatalf("pi's provider in an api cairn does not speak should be reported, err = %v", err)
+	}
+	m, err := c.Find("crof", "m1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HasKey(m) {
+		t.Fatal("an unset $CROFAI_API_KEY counted as a key")
+	}
+	if _, err := c.Credentials(m); err == nil || !strings.Contains(err.Error(), "CROFAI_API_KEY") {
+		t.Fatalf("credentials with the variable unset: %v", err)
+	}
+	vars["CROFAI_API_KEY"] = "sk-crof"
+	if cr, err := c.Credentials(m); err != nil || cr.APIKey != "sk-crof" {
+		t.Fatalf("credentials = %+v, %v", cr, err)
+	}
+	if _, err := c.Find("both", "pi-model"); err == nil {
+		t.Fatal("pi's entry for a provider cairn's models.json names was used")
+	}
+	if _, err := c.Find("both", "own-model"); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := c.Find("stored", "s1")
+	if cr, err := c.Credentials(s); err != nil || cr.APIKey != "from-auth" {
+		t.Fatalf("auth.json should win over models.json: %+v, %v", cr, err)
+	}
+	a, _ := c.Find("anthropic", "claude-opus-4-6")
+	if _, err := c.Credentials(a); err == nil || !strings.Contains(err.Error(), "expired") {
+		t.Fatalf("an expired OAuth token: %v", err)
+	}
+}
+
+// TestFindProviderAndPrefixedModel: pi accepts --provider P --model P/ID.
+func TestFindProviderAndPrefixedModel(t *testing.T) {
+	c, err := load(t, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.Find("anthropic", "anthropic/claude-opus-4-6")
+	if err != nil || m.Provider != "anthropic" || m.ID != "claude-opus-4-6" {
+		t.Fatalf("Find = %+v, %v", m, err)
 	}
 }

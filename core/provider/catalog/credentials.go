@@ -1,14 +1,11 @@
 package catalog
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"maps"
-	"os/exec"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider/faux"
@@ -64,31 +61,19 @@ func (c *Catalog) SetAPIKey(providerName, key string) {
 	pc.runtimeKey = key
 }
 
-// Credentials finds the key and headers for m. Keys are looked up in this
-// order: --api-key, the provider's environment variables, models.json. A
-// model served from a custom base URL (a local server) may have no key; a
+// Credentials finds the key and headers for m, in pi's order: --api-key,
+// then pi's auth.json (an API key, or an OAuth token that has not expired),
+// then the provider's apiKey in models.json, then the provider's
+// environment variables. A configured key that cannot be resolved (an
+// unset "$VAR", a failing "!command") is an error naming it. A model
+// served from a custom base URL (a local server) may have no key; a
 // hosted provider without one is an error that says where cairn looked.
 func (c *Catalog) Credentials(m core.Model) (Credentials, error) {
-	var cr Credentials
+	cr, err := c.key(m, true)
+	if err != nil {
+		return cr, err
+	}
 	pc := c.providers[m.Provider]
-	if pc != nil && pc.runtimeKey != "" {
-		cr.APIKey, cr.Source = pc.runtimeKey, "--api-key"
-	}
-	if cr.APIKey == "" {
-		for _, name := range providerKeyEnv[m.Provider] {
-			if v := c.env(name); v != "" {
-				cr.APIKey, cr.Source = v, name
-				break
-			}
-		}
-	}
-	if cr.APIKey == "" && pc != nil && pc.APIKey != "" {
-		v, err := c.resolveValue(pc.APIKey)
-		if err != nil {
-			return cr, fmt.Errorf("apiKey of provider %s in models.json: %w", m.Provider, err)
-		}
-		cr.APIKey, cr.Source = v, "models.json"
-	}
 	headers, err := c.headers(m, pc, cr.APIKey)
 	if err != nil {
 		return cr, err
@@ -100,15 +85,89 @@ func (c *Catalog) Credentials(m core.Model) (Credentials, error) {
 	return cr, c.missingKeyError(m.Provider)
 }
 
+// HasKey reports, without running any "!command", whether m's provider has
+// a key or needs none: what --list-models shows. A "$VAR" key counts only
+// when the variable is set, a command key always (as pi shows it).
+func (c *Catalog) HasKey(m core.Model) bool {
+	cr, err := c.key(m, false)
+	if err != nil {
+		return false
+	}
+	return cr.APIKey != "" || m.API == faux.API || !isHostedDefault(m)
+}
+
+// key finds m's key as Credentials does. With resolve false, commands are
+// not run and a configured command key is returned as a placeholder.
+func (c *Catalog) key(m core.Model, resolve bool) (Credentials, error) {
+	var cr Credentials
+	pc := c.providers[m.Provider]
+	if pc != nil && pc.runtimeKey != "" {
+		cr.APIKey, cr.Source = pc.runtimeKey, "--api-key"
+		return cr, nil
+	}
+	if a, ok := c.auth[m.Provider]; ok {
+		switch {
+		case a.Type == "oauth" && a.Usable(c.now()):
+			cr.APIKey, cr.Source = a.Access, "pi's auth.json (OAuth)"
+			return cr, nil
+		case a.Type == "oauth":
+			return cr, fmt.Errorf("the OAuth token of provider %s in pi's auth.json has expired; cairn cannot refresh it yet: run `pi` and /login (or any pi command) to refresh it, or set an API key", m.Provider)
+		case a.Key != "":
+			getenv := c.env
+			if len(a.Env) > 0 {
+				getenv = func(name string) string {
+					if v := a.Env[name]; v != "" {
+						return v
+					}
+					return c.env(name)
+				}
+			}
+			v, err := c.value(a.Key, fmt.Sprintf("the API key of provider %s in pi's auth.json", m.Provider), getenv, true, resolve)
+			cr.APIKey, cr.Source = v, "pi's auth.json"
+			return cr, err
+		}
+	}
+	if pc != nil && pc.APIKey != "" {
+		v, err := c.value(pc.APIKey, fmt.Sprintf("the apiKey of provider %s in %s", m.Provider, pc.source), c.env, false, resolve)
+		cr.APIKey, cr.Source = v, pc.source
+		return cr, err
+	}
+	for _, name := range providerKeyEnv[m.Provider] {
+		if v := c.env(name); v != "" {
+			cr.APIKey, cr.Source = v, name
+			return cr, nil
+		}
+	}
+	return cr, nil
+}
+
+// value resolves a config value (see configvalue.go); with resolve false it
+// only checks that it could be resolved.
+func (c *Catalog) value(v, what string, getenv func(string) string, cached, resolve bool) (string, error) {
+	if !resolve {
+		if parseConfigValue(v).configured(getenv) {
+			return "(configured)", nil
+		}
+		_, err := (&configResolver{getenv: getenv}).resolve(v, what, false)
+		return "", err
+	}
+	r := c.res
+	if getenv != nil && len(v) > 0 && v[0] != '!' {
+		r = &configResolver{getenv: getenv, run: c.res.run}
+	}
+	return r.resolve(v, what, cached)
+}
+
 // headers merges provider and model headers from models.json, resolving
-// environment-variable and command values.
+// environment-variable and command values; a value that cannot be
+// resolved is an error, as in pi.
 func (c *Catalog) headers(m core.Model, pc *providerConfig, key string) (map[string]string, error) {
 	var out map[string]string
 	add := func(src map[string]string) error {
 		for k, v := range src {
-			rv, err := c.resolveValue(v)
+			rv, err := c.res.resolve(v, fmt.Sprintf("header %s of provider %s", k, m.Provider), false)
 			if err != nil {
-				return fmt.Errorf("header %s of provider %s in models.json: %w", k, m.Provider, err)
+				return err
 			}
 			if out == nil {
 				out = map[string]string{}
@@ -154,9 +213,13 @@ func (c *Catalog) missingKeyError(providerName string) error {
 }
 
 func (c *Catalog) noCredentialsError() error {
+	where := c.configPathOrDefault()
+	if c.PiConfigPath != "" {
+		where += " and pi's " + c.PiConfigPath + " (with its auth.json)"
+	}
 	return fmt.Errorf("%w: cairn looked for %s in the environment and for providers in %s. "+
 		"Set one of those variables, or add a local server to models.json (see README), or try `cairn --demo` for scripted answers",
-		ErrNoCredentials, strings.Join(c.KeyEnvs(), ", "), c.configPathOrDefault())
+		ErrNoCredentials, strings.Join(c.KeyEnvs(), ", "), where)
 }
 
 // ErrNoCredentials is the error Default wraps when no provider has
@@ -199,73 +262,11 @@ func (c *Catalog) configPathOrDefault() string {
 	return "~/.cairn/models.json"
 }
 
-// resolveValue reads a models.json value as pi does: "!command" runs the
-// command and uses its output, a name of a set environment variable uses
-// that variable, anything else is used literally.
-func (c *Catalog) resolveValue(v string) (string, error) {
-	if cmd, ok := strings.CutPrefix(v, "!"); ok {
-		return c.cachedCommand(cmd)
-	}
-	if isEnvName(v) {
-		if ev := c.env(v); ev != "" {
-			return ev, nil
-		}
-	}
-	return v, nil
-}
-
-func isEnvName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r >= 'A' && r <= 'Z', r == '_':
-		case r >= '0' && r <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// cachedCommand runs a "!command" value once per catalog: its output is
-// asked for each time credentials are looked up.
-func (c *Catalog) cachedCommand(cmd string) (string, error) {
-	c.cmdMu.Lock()
-	defer c.cmdMu.Unlock()
-	if v, ok := c.cmdCache[cmd]; ok {
-		return v, nil
-	}
-	out, err := c.run(cmd)
-	if err != nil {
-		return "", err
-	}
-	if c.cmdCache == nil {
-		c.cmdCache = map[string]string{}
-	}
-	c.cmdCache[cmd] = out
-	return out, nil
-}
-
-func runShell(command string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "sh", "-c", command).Output()
-	if err != nil {
-		var exitErr *exec.ExitError
-		if errors.As(err, &exitErr) {
-			return "", fmt.Errorf("command %q failed: %s", command, strings.TrimSpace(string(exitErr.Stderr)))
-		}
-		return "", fmt.Errorf("command %q: %w", command, err)
-	}
-	return strings.TrimSpace(string(out)), nil
-}
-
 // KeyVars lists every environment variable cairn may read a credential
-// from, sorted: the built-in providers' key variables and every name
-// models.json gives as an apiKey or header value. The commands cairn runs
-// start without them unless the person's settings pass them.
+// from, sorted: the built-in providers' key variables and every variable
+// a models.json apiKey or header value names ($NAME, ${NAME}, as pi reads
+// them). The commands cairn runs start without them unless the person's
+// settings pass them.
 func (c *Catalog) KeyVars() []string {
 	seen := map[string]bool{}
 	for _, names := range providerKeyEnv {
@@ -274,8 +275,8 @@ func (c *Catalog) KeyVars() []string {
 		}
 	}
 	addValue := func(v string) {
-		if isEnvName(v) {
-			seen[v] = true
+		for _, n := range parseConfigValue(v).envNames() {
+			seen[n] = true
 		}
 	}
 	for _, pc := range c.providers {

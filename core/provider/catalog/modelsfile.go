@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -34,6 +35,8 @@ type providerConfig struct {
 
 	// runtimeKey is the --api-key for this provider; not from the file.
 	runtimeKey string
+	// source names the file the entry came from, for messages.
+	source string
 }
 
 // modelEntry is one custom model: where it lives, and the fields an
@@ -117,47 +120,68 @@ func (p *partialPrice) applyTo(dst *core.Price) {
 	set(&dst.CacheWrite, p.CacheWrite)
 }
 
-// parseModelsFile decodes and validates models.json, naming the provider
-// and model at fault in every error.
-func parseModelsFile(data []byte) (*modelsFile, error) {
-	var f modelsFile
+// parseModelsFile decodes and checks models.json, naming the provider and
+// model at fault in every error. Strict, any problem makes f nil; lenient,
+// the providers at fault are dropped and the rest kept.
+func parseModelsFile(data []byte, lenient bool) (f *modelsFile, errs []error) {
+	f = &modelsFile{}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("not valid models.json: %w", err)
+	if err := dec.Decode(f); err != nil {
+		return nil, []error{fmt.Errorf("not valid models.json: %w", err)}
 	}
-	for name, p := range f.Providers {
-		if p == nil {
-			return nil, fmt.Errorf("provider %q is null", name)
-		}
-		if len(p.Models) > 0 && p.BaseURL == "" && !isBuiltinProvider(name) {
-			return nil, fmt.Errorf("provider %q has models but no baseUrl", name)
-		}
-		if len(p.Models) == 0 && p.BaseURL == "" && p.Compat == nil && len(p.ModelOverrides) == 0 && p.APIKey == "" && len(p.Headers) == 0 && p.Timeouts == nil {
-			return nil, fmt.Errorf("provider %q sets nothing: give it models, baseUrl, apiKey, headers, compat, modelOverrides or timeouts", name)
-		}
-		if _, err := p.Timeouts.parse(); err != nil {
-			return nil, fmt.Errorf("provider %q: %w", name, err)
-		}
-		if p.API != "" && !slices.Contains(SupportedAPIs, p.API) {
-			return nil, fmt.Errorf("provider %q uses api %q; cairn speaks %s", name, p.API, strings.Join(SupportedAPIs, ", "))
-		}
-		for i, m := range p.Models {
-			if m.ID == "" {
-				return nil, fmt.Errorf("provider %q: model %d has no id", name, i+1)
-			}
-			api := m.API
-			if api == "" {
-				api = p.API
-			}
-			if api == "" && !isBuiltinProvider(name) {
-				return nil, fmt.Errorf("provider %q: model %q has no api (set it on the model or the provider)", name, m.ID)
-			}
-			if api != "" && !slices.Contains(SupportedAPIs, api) {
-				return nil, fmt.Errorf("provider %q: model %q uses api %q; cairn speaks %s", name, m.ID, api, strings.Join(SupportedAPIs, ", "))
-			}
+	names := make([]string, 0, len(f.Providers))
+	for name := range f.Providers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if err := checkProvider(name, f.Providers[name]); err != nil {
+			errs = append(errs, err)
+			delete(f.Providers, name)
 		}
 	}
-	return &f, nil
+	if len(errs) > 0 && !lenient {
+		return nil, errs[:1]
+	}
+	if lenient && len(errs) > 0 {
+		errs = append(errs[:len(errs):len(errs)], errors.New("the other providers are used"))
+	}
+	return f, errs
+}
+
+// checkProvider checks one provider entry of models.json.
+func checkProvider(name string, p *providerConfig) error {
+	if p == nil {
+		return fmt.Errorf("provider %q is null", name)
+	}
+	if len(p.Models) > 0 && p.BaseURL == "" && !isBuiltinProvider(name) {
+		return fmt.Errorf("provider %q has models but no baseUrl", name)
+	}
+	if len(p.Models) == 0 && p.BaseURL == "" && p.Compat == nil && len(p.ModelOverrides) == 0 && p.APIKey == "" && len(p.Headers) == 0 && p.Timeouts == nil {
+		return fmt.Errorf("provider %q sets nothing: give it models, baseUrl, apiKey, headers, compat, modelOverrides or timeouts", name)
+	}
+	if _, err := p.Timeouts.parse(); err != nil {
+		return fmt.Errorf("provider %q: %w", name, err)
+	}
+	if p.API != "" && !slices.Contains(SupportedAPIs, p.API) {
+		return fmt.Errorf("provider %q uses api %q; cairn speaks %s", name, p.API, strings.Join(SupportedAPIs, ", "))
+	}
+	for i, m := range p.Models {
+		if m.ID == "" {
+			return fmt.Errorf("provider %q: model %d has no id", name, i+1)
+		}
+		api := m.API
+		if api == "" {
+			api = p.API
+		}
+		if api == "" && !isBuiltinProvider(name) {
+			return fmt.Errorf("provider %q: model %q has no api (set it on the model or the provider)", name, m.ID)
+		}
+		if api != "" && !slices.Contains(SupportedAPIs, api) {
+			return fmt.Errorf("provider %q: model %q uses api %q; cairn speaks %s", name, m.ID, api, strings.Join(SupportedAPIs, ", "))
+		}
+	}
+	return nil
 }
 
 func isBuiltinProvider(name string) bool {

@@ -188,3 +188,11 @@ func within(path, dir string) bool {
 // ErrUnavailable is returned, wrapped, when sandboxing was asked for and the
 // system cannot enforce it.
 var ErrUnavailable = errors.New("the sandbox is not available on this system")
+
+// DenyReading adds paths no sandboxed command may read, such as another
+// agent's key files (pi's auth.json and models.json), as it does cairn's.
+func (p *Policy) DenyReading(paths ...string) {
+	for _, d := range paths {
+		p.DenyRead = appendPath(p.DenyRead, resolve(d))
+	}
+}
