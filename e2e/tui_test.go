@@ -88,6 +88,15 @@ func TestTUI(t *testing.T) {
 		}
 		return false
 	})
+	// Keys typed while the command runs are its input: wait for its end.
+	p.waitFor("the command's end (exit 0)", func(s string) bool {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.TrimSpace(l) == "exit 0" {
+				return true
+			}
+		}
+		return false
+	})
 	h.llm.queue(textReply("It printed a greeting.", 8))
 	p.typeText("what did it print?")
 	p.keys("Enter")

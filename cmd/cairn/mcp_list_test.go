@@ -71,7 +71,7 @@ func TestMCPListShowsToolsFailuresAndConfigErrors(t *testing.T) {
 		`server "secret": headers.Authorization: environment variable MCP_TEST_UNSET is not set`,
 		"everything  ready  stdio ",
 		"  mcp__everything__echo  [read-only]  ",
-		"  mcp__everything__get_tiny_image  ",
+		"  mcp__everything__get-tiny-image  ",
 		"  /mcp__everything__args-prompt <city> [state]  [prompt]  A prompt with two arguments",
 		"broken  failed  stdio sh -c ",
 		"fatal: no API token",
@@ -214,18 +214,32 @@ func testSessionMCPCall(t *testing.T, toolCall string) {
 }
 
 // TestRPCExpandsMCPPrompt: in rpc mode, a prompt naming a prompt of
-// server-everything waits for the server and sends what it returns.
+// server-everything waits for the server and sends what it returns; one
+// missing a required argument is refused. The host waits for each answer
+// before the next command, as stdin's end stops what is running (as pi
+// does).
 func TestRPCExpandsMCPPrompt(t *testing.T) {
 	t.Chdir(t.TempDir())
 	home := t.TempDir()
 	writeMCPConfig(t, filepath.Join(home, "mcp.json"), map[string]any{"everything": everythingServer(t)})
-	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "Sunny."}]}`)}
-	stdin := `{"id":"p","type":"prompt","message":"/mcp__everything__args-prompt Boston state=MA"}` + "\n" +
-		`{"id":"q","type":"prompt","message":"/mcp__everything__args-prompt"}` + "\n"
-	r := invoke(t, vars, &stdin, "--mode", "rpc", "--no-session", "--provider", "faux")
-	if r.code != exitOK || !strings.Contains(r.stdout, `"text":"What's weather in Boston, MA?"`) ||
-		!strings.Contains(r.stdout, `missing required argument \"city\"`) {
-		t.Errorf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	c, _ := startBridgeChild(t, home, writeScript(t, `{"responses": [{"text": "Sunny."}]}`),
+		"--mode", "rpc", "--no-session", "--provider", "faux")
+	c.send(`{"id":"p","type":"prompt","message":"/mcp__everything__args-prompt Boston state=MA"}`)
+	var seen []string
+	for {
+		f := c.next(30 * time.Second)
+		line, _ := json.Marshal(f)
+		seen = append(seen, string(line))
+		if f.str("type") == "agent_settled" {
+			break
+		}
+	}
+	if all := strings.Join(seen, "\n"); !strings.Contains(all, `"text":"What's weather in Boston, MA?"`) || !strings.Contains(all, "Sunny.") {
+		t.Errorf("the prompt's expansion did not reach the model:\n%s", all)
+	}
+	c.send(`{"id":"q","type":"prompt","message":"/mcp__everything__args-prompt"}`)
+	if _, r := c.until("prompt", "q"); r["success"] != false || !strings.Contains(r.str("error"), `missing required argument "city"`) {
+		t.Errorf("a prompt without its required argument: %v", r)
 	}
 }
 

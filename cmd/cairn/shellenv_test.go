@@ -7,12 +7,13 @@ import (
 )
 
 // rpc bash starts without the keys cairn knows of, models.json's own
-// variables included, and with what the person's settings pass.
+// variables included ($NAME and ${NAME}, as pi reads them), and with
+// what the person's settings pass.
 func TestRPCBashEnvironmentFollowsSettings(t *testing.T) {
 	home := t.TempDir()
 	files := map[string]string{
 		"models.json": `{"providers": {"acme": {"baseUrl": "http://127.0.0.1:9/v1", "api": "openai-completions",
-			"apiKey": "ACME_LLM", "headers": {"X-Team": "ACME_TEAM"}, "models": [{"id": "m"}]}}}`,
+			"apiKey": "$ACME_LLM", "headers": {"X-Team": "${ACME_TEAM}"}, "models": [{"id": "m"}]}}}`,
 		"settings.json": `{"shellEnvironment": {"passthrough": ["GITHUB_TOKEN"]}}`,
 	}
 	for name, text := range files {

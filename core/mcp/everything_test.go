@@ -71,7 +71,7 @@ func TestEverythingStdioTools(t *testing.T) {
 		t.Errorf("echo spec %+v", spec)
 	}
 
-	img := call(t, toolNamed(t, m, "mcp__everything__get_tiny_image"), `{}`)
+	img := call(t, toolNamed(t, m, "mcp__everything__get-tiny-image"), `{}`)
 	var images int
 	for _, c := range img.Content {
 		if c.Type == core.ContentImage && c.MimeType == "image/png" && len(c.Data) > 100 {
@@ -82,7 +82,7 @@ func TestEverythingStdioTools(t *testing.T) {
 		t.Errorf("tiny image: %d images in %+v", images, img.IsError)
 	}
 
-	links := call(t, toolNamed(t, m, "mcp__everything__get_resource_links"), `{"count":2}`)
+	links := call(t, toolNamed(t, m, "mcp__everything__get-resource-links"), `{"count":2}`)
 	if links.IsError || strings.Count(text(links), "Resource link: ") != 2 || !strings.Contains(text(links), "<demo://") {
 		t.Errorf("resource links: %s", text(links))
 	}
@@ -110,7 +110,7 @@ func TestServerEnvironment(t *testing.T) {
 	s := everythingStdio(t)
 	s.Env = map[string]string{"SERVER_TOKEN": "given"}
 	m := readyManager(t, s)
-	got := text(call(t, toolNamed(t, m, "mcp__everything__get_env"), `{}`))
+	got := text(call(t, toolNamed(t, m, "mcp__everything__get-env"), `{}`))
 	if strings.Contains(got, "sk-secret-of-cairn") || !strings.Contains(got, "given") || !strings.Contains(got, "PATH") {
 		t.Errorf("server environment: %.500s", got)
 	}
@@ -118,7 +118,7 @@ func TestServerEnvironment(t *testing.T) {
 
 func TestEverythingProgressBecomesToolUpdates(t *testing.T) {
 	m := readyManager(t, everythingStdio(t))
-	tool := toolNamed(t, m, "mcp__everything__trigger_long_running_operation")
+	tool := toolNamed(t, m, "mcp__everything__trigger-long-running-operation")
 	var mu sync.Mutex
 	var updates []string
 	res, err := tool.Execute(waitCtx(t, 30*time.Second), core.ToolCall{ID: "p", Arguments: []byte(`{"duration":0.3,"steps":3}`)}, func(u core.ToolUpdate) {
@@ -196,7 +196,7 @@ func TestEverythingStreamableHTTP(t *testing.T) {
 	// earlier ones, sent well before the end, must arrive in order.
 	var mu sync.Mutex
 	var updates []string
-	res, err := toolNamed(t, m, "mcp__web__trigger_long_running_operation").Execute(waitCtx(t, 30*time.Second),
+	res, err := toolNamed(t, m, "mcp__web__trigger-long-running-operation").Execute(waitCtx(t, 30*time.Second),
 		core.ToolCall{Arguments: []byte(`{"duration":0.6,"steps":3}`)}, func(u core.ToolUpdate) {
 			mu.Lock()
 			defer mu.Unlock()

@@ -95,6 +95,9 @@ func TestOfficialClientExtensions(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(project, "victim")); err != nil {
 		t.Errorf("rm ran: %v", err)
 	}
+	if len(seen.Asked) > 0 && !strings.HasPrefix(seen.Asked[0].Title, "Extension greet: ") {
+		t.Errorf("the dialog does not name the extension that opened it: %q", seen.Asked[0].Title)
+	}
 	if len(seen.Asked) != 3 || strings.Join(seen.Asked[0].Options, ",") != "Hello:allow_once,Good morning:allow_once,Ahoy:allow_once" ||
 		strings.Join(seen.Asked[1].Options, ",") != "yes:allow_once,no:reject_once" {
 		t.Errorf("asked: %+v", seen.Asked)

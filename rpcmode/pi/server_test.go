@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/core/approval"
 
@@ -198,7 +199,17 @@ func TestBashStreamsItsOutput(t *testing.T) {
 // A bash result that arrives while a prompt runs joins the conversation
 // when the prompt settles, before the next one.
 func TestBashDuringAPromptJoinsAfterIt(t *testing.T) {
-	r, fp := fauxRig(t, slow, faux.Response{Text: mediumText()})
+	// The prompt's answer waits until the bash command has answered, so
+	// the command runs during the prompt however long it takes to start.
+	bashed := make(chan struct{})
+	r, fp := fauxRig(t, slow)
+	fp.PushStep(func(*providerRequest) (faux.Response, error) {
+		select {
+		case <-bashed:
+		case <-time.After(30 * time.Second):
+		}
+		return faux.Response{Text: mediumText()}, nil
+	})
 	var seen []string
 	fp.PushStep(func(req *providerRequest) (faux.Response, error) {
 		for _, m := range req.Messages {
@@ -209,13 +220,14 @@ func TestBashDuringAPromptJoinsAfterIt(t *testing.T) {
 		return faux.Response{Text: "done"}, nil
 	})
 	r.send(map[string]any{"id": "p", "type": "prompt", "message": "talk"})
-	r.wait(map[string]any{"type": "message_update"})
+	r.wait(map[string]any{"type": "turn_start"})
 	r.send(map[string]any{"id": "b", "type": "bash", "command": "echo during"})
 	r.response("b")
 	r.send(map[string]any{"id": "m", "type": "get_messages"})
 	if m := r.response("m"); strings.Contains(m.text, "bashExecution") {
 		t.Errorf("bash result joined a running prompt: %s", m.text)
 	}
+	close(bashed)
 	r.wait(map[string]any{"type": "agent_settled"})
 	r.send(map[string]any{"id": "p2", "type": "prompt", "message": "next"})
 	r.wait(map[string]any{"type": "agent_settled"})

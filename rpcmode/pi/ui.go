@@ -127,20 +127,20 @@ func questionFrame(q core.Question) any {
 			Title   string `json:"title"`
 			Message string `json:"message"`
 			Timeout int64  `json:"timeout,omitempty"`
-		}{newRequest(q.ID, "confirm"), escape.Visible(q.AttributedTitle()), escape.Visible(q.Message), millis(q.Timeout)}
+		}{newRequest(q.ID, "confirm"), escape.Visible(q.Title), escape.Visible(q.Message), millis(q.Timeout)}
 	case core.QuestionInput:
 		return struct {
 			uiRequest
 			Title       string `json:"title"`
 			Placeholder string `json:"placeholder,omitempty"`
 			Timeout     int64  `json:"timeout,omitempty"`
-		}{newRequest(q.ID, "input"), escape.Visible(q.AttributedTitle()), q.Hint, millis(q.Timeout)}
+		}{newRequest(q.ID, "input"), escape.Visible(q.Title), q.Hint, millis(q.Timeout)}
 	case core.QuestionEditor:
 		return struct {
 			uiRequest
 			Title   string `json:"title"`
 			Prefill string `json:"prefill,omitempty"`
-		}{newRequest(q.ID, "editor"), escape.Visible(q.AttributedTitle()), q.Prefill}
+		}{newRequest(q.ID, "editor"), escape.Visible(q.Title), q.Prefill}
 	}
 	labels := make([]string, len(q.Options))
 	for i, o := range q.Options {
@@ -151,7 +151,7 @@ func questionFrame(q core.Question) any {
 	// The title quotes the model's command or path: its control
 	// characters go to the host escaped, so a terminal showing it shows
 	// all of it.
-	title := escape.Visible(q.AttributedTitle())
+	title := escape.Visible(q.Title)
 	if q.Message != "" {
 		title += " " + escape.Visible(q.Message)
 	}

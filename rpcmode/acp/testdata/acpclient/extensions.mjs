@@ -19,7 +19,8 @@ const app = acp
   .onNotification(acp.methods.client.session.update, ({ params }) => updates.push(params.update))
   .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
     asked.push({ title: params.toolCall.title, options: params.options.map((o) => `${o.optionId}:${o.kind}`) });
-    const t = params.toolCall.title;
+    // cairn names the extension that asks before its title.
+    const t = params.toolCall.title.replace(/^Extension [^:]+: /, "");
     const pick = t.startsWith("Pick a greeting") ? "Ahoy" : t.startsWith("Send it?") ? "yes" : t.startsWith("Allow dangerous command?") ? "Block" : null;
     if (!pick) return { outcome: { outcome: "cancelled" } };
     return { outcome: { outcome: "selected", optionId: pick } };
