@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestNoTerminalAnswersAsPrint: as pi does, a prompt on the command line
@@ -74,14 +75,21 @@ func TestPiHomeOnly(t *testing.T) {
 	vars["CAIRN_DIR"] = ""
 	project := t.TempDir()
 	t.Chdir(project)
-	stdin := `{"id":"s","type":"get_state"}` + "\n" + `{"id":"p","type":"prompt","message":"/is 1234"}` + "\n" + `{"id":"m","type":"get_messages"}` + "\n"
-	r := invoke(t, vars, &stdin, "--mode", "rpc")
-	if r.code != 0 || !strings.Contains(r.stdout, `"provider":"faux"`) {
-		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	// The host waits for each answer, as stdin's end stops what runs.
+	c, _ := startChildWith(t, vars, "--mode", "rpc")
+	c.send(`{"id":"s","type":"get_state"}`)
+	if _, st := c.until("get_state", "s"); !strings.Contains(fmt.Sprint(st), "provider:faux") {
+		t.Fatalf("get_state does not name pi's default provider: %v", st)
 	}
-	if !strings.Contains(r.stdout, "Look at issue 1234 closely.") {
-		t.Errorf("pi's prompt template /is was not expanded:\n%s", r.stdout)
+	c.send(`{"id":"p","type":"prompt","message":"/is 1234"}`)
+	for f := c.next(30 * time.Second); f.str("type") != "agent_settled"; f = c.next(30 * time.Second) {
 	}
+	c.send(`{"id":"m","type":"get_messages"}`)
+	if _, m := c.until("get_messages", "m"); !strings.Contains(fmt.Sprint(m), "Look at issue 1234 closely.") {
+		t.Errorf("pi's prompt template /is was not expanded: %v", m)
+	}
+	c.in.Close()
+	c.waitExit(15 * time.Second)
 	files, _ := filepath.Glob(filepath.Join(piDir, "sessions", "*", "*.jsonl"))
 	if len(files) != 1 {
 		t.Errorf("the session went to %v, want one file in pi's session directory", files)

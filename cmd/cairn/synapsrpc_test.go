@@ -19,10 +19,16 @@ const bridgeScript = `{"responses": [{"text": "Noted, thread one."}, {"text": "N
 // start that fails returns the exit code and stderr instead.
 func startBridgeChild(t *testing.T, home, script string, args ...string) (*synapsConn, *syncWriter) {
 	t.Helper()
+	return startChildWith(t, map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": script}, args...)
+}
+
+// startChildWith is startBridgeChild with the whole environment cairn
+// reads (vars).
+func startChildWith(t *testing.T, vars map[string]string, args ...string) (*synapsConn, *syncWriter) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	c := &synapsConn{t: t, in: inW, frames: make(chan synapsFrame, 4096), exit: make(chan int, 1)}
-	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": script}
 	stderr := &syncWriter{}
 	go func() {
 		code := run(context.Background(), args, IOStreams{In: inR, Out: outW, Err: stderr}, func(k string) string { return vars[k] })
