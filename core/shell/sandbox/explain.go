@@ -79,18 +79,7 @@ func (p Policy) Explain(output, dir, home string) string {
 // explainPath names what the sandbox refused for the paths in a denial
 // line, or "" when none of them is the sandbox's doing.
 func (p Policy) explainPath(line, dir, home string) string {
-	for _, m := range pathPattern().FindAllStringSubmatch(line, -1) {
-		path := m[1]
-		if !strings.ContainsRune(path, '/') && !strings.ContainsRune(path, '.') {
-			continue
-		}
-		switch {
-		case strings.HasPrefix(path, "~/") && home != "":
-			path = filepath.Join(home, path[2:])
-		case !filepath.IsAbs(path):
-			path = filepath.Join(dir, path)
-		}
-		path = resolve(path)
+	for _, path := range mentioned(line, dir, home, true) {
 		short := tilde(path, home)
 		if d, ok := p.denied(path); ok {
 			return deniedNote(short, tilde(d, home))
@@ -99,10 +88,14 @@ func (p Policy) explainPath(line, dir, home string) string {
 			if !within(path, c) {
 				continue
 			}
-			if _, git := gitrepo.Split(filepath.ToSlash(c)); git || !strings.HasPrefix(c, p.Project) {
+			switch _, git := gitrepo.Split(filepath.ToSlash(c)); {
+			case git:
 				return "blocked by the sandbox: write to " + short + ", part of the git repository, read-only in the sandbox so " +
 					"that no command changes what git runs; run git commands that write (commit, add, checkout) " +
 					"with dangerouslyDisableSandbox, which asks the person"
+			case !within(c, p.Project):
+				return "blocked by the sandbox: write to " + short + ", a file programs outside the sandbox run or obey " +
+					"(a shell's, git's or an agent's settings), read-only in the sandbox"
 			}
 			return "blocked by the sandbox: write to " + short + ", one of the project's control files, read-only in the sandbox"
 		}
@@ -121,20 +114,33 @@ var missingWords = []string{"No such file or directory", "no such file or direct
 // explainHidden names the denied path a "no such file" line is about, or
 // returns "".
 func (p Policy) explainHidden(line, dir, home string) string {
+	for _, path := range mentioned(line, dir, home, false) {
+		if d, ok := p.denied(path); ok && path != d {
+			return deniedNote(tilde(path, home), tilde(d, home))
+		}
+	}
+	return ""
+}
+
+// mentioned returns the paths an error line names, absolute (from dir, or
+// home for ~/) and resolved; with pathLike, only words with a slash or a
+// dot.
+func mentioned(line, dir, home string, pathLike bool) []string {
+	var out []string
 	for _, m := range pathPattern().FindAllStringSubmatch(line, -1) {
 		path := m[1]
+		if pathLike && !strings.ContainsRune(path, '/') && !strings.ContainsRune(path, '.') {
+			continue
+		}
 		switch {
 		case strings.HasPrefix(path, "~/") && home != "":
 			path = filepath.Join(home, path[2:])
 		case !filepath.IsAbs(path):
 			path = filepath.Join(dir, path)
 		}
-		path = resolve(path)
-		if d, ok := p.denied(path); ok && path != d {
-			return deniedNote(tilde(path, home), tilde(d, home))
-		}
+		out = append(out, resolve(path))
 	}
-	return ""
+	return out
 }
 
 // denied returns the denied path that holds path.
@@ -161,11 +167,7 @@ func (p Policy) unixSocketLine(line, dir string) bool {
 		strings.Contains(line, "socket") && !strings.Contains(line, "Couldn't connect") {
 		return true
 	}
-	for _, m := range pathPattern().FindAllStringSubmatch(line, -1) {
-		path := m[1]
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
+	for _, path := range mentioned(line, dir, "", false) {
 		if info, err := os.Stat(path); err == nil && info.Mode()&os.ModeSocket != 0 {
 			return true
 		}

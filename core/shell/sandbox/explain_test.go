@@ -14,7 +14,7 @@ func TestExplain(t *testing.T) {
 		git     = "blocked by the sandbox: write to ~/proj/.git/index.lock, part of the git repository, read-only in the sandbox so that no command changes what git runs; run git commands that write (commit, add, checkout) with dangerouslyDisableSandbox, which asks the person"
 	)
 	p := Policy{Project: "/home/u/proj", Write: []string{"/tmp"}, DenyRead: []string{"/home/u/.ssh"},
-		Protect: []string{"/home/u/proj/AGENTS.md", "/home/u/proj/.cairn", "/home/u/proj/.git"}}
+		Protect: []string{"/home/u/proj/AGENTS.md", "/home/u/proj/.cairn", "/home/u/proj/.git", "/tmp/h/.bashrc"}}
 	for _, tc := range []struct{ out, want string }{
 		{"touch: cannot touch '/etc/hosts': Permission denied", "blocked by the sandbox: write to /etc/hosts (allowed: project, /tmp)" + write},
 		{"sh: 1: cannot create /etc/x: Permission denied", "blocked by the sandbox: write to /etc/x (allowed: project, /tmp)" + write},
@@ -33,6 +33,7 @@ func TestExplain(t *testing.T) {
 		{"cat: /home/u/.ssh/id_rsa: No such file or directory", "blocked by the sandbox: access to ~/.ssh/id_rsa (denied: ~/.ssh" + denied},
 		{"cat: /home/u/proj/x: No such file or directory", ""},
 		{"fatal: Unable to create '/home/u/proj/.git/index.lock': Read-only file system", git},
+		{"sh: 1: cannot create /tmp/h/.bashrc: Read-only file system", "blocked by the sandbox: write to /tmp/h/.bashrc, a file programs outside the sandbox run or obey (a shell's, git's or an agent's settings), read-only in the sandbox"},
 	} {
 		if got := p.Explain(tc.out, "/home/u/proj", "/home/u"); got != tc.want {
 			t.Errorf("%q:\n got %q\nwant %q", tc.out, got, tc.want)
