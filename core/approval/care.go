@@ -6,6 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/cairn-dev/cairn/core/gitrepo"
 )
 
 // This file finds what in a command line needs the person's say whatever
@@ -148,39 +150,16 @@ func gitLocation(dir string, args []word) (runDir, gitDir string, ok bool) {
 // first directory from dir up that is one (a bare repository) or holds
 // .git, with symlinks resolved; "" when there is none.
 func repositoryOf(dir string) string {
-	d := realPath(dir)
-	for {
-		// git looks for .git first, then at the directory itself.
-		dotGit := filepath.Join(d, ".git")
-		if fi, err := os.Lstat(dotGit); err == nil {
-			if fi.Mode().IsRegular() {
-				// A gitfile ("gitdir: path") names the repository; any
-				// such file is a repository of its own.
-				return dotGit
-			}
-			return realPath(dotGit)
-		}
-		if isGitDir(d) {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return ""
-		}
-		d = parent
+	r := gitrepo.Find(realPath(dir))
+	if r.Entry == "" {
+		return ""
 	}
-}
-
-// isGitDir reports whether d looks like a git directory to git: a HEAD
-// file beside a config file or an objects directory.
-func isGitDir(d string) bool {
-	head, err := os.Stat(filepath.Join(d, "HEAD"))
-	if err != nil || !head.Mode().IsRegular() {
-		return false
+	if fi, err := os.Lstat(r.Entry); err == nil && fi.Mode().IsRegular() {
+		// A gitfile ("gitdir: path") names the repository; any such
+		// file is a repository of its own.
+		return r.Entry
 	}
-	_, errConfig := os.Stat(filepath.Join(d, "config"))
-	_, errObjects := os.Stat(filepath.Join(d, "objects"))
-	return errConfig == nil || errObjects == nil
+	return realPath(r.Entry)
 }
 
 // realPath returns p absolute with symlinks resolved, as far as they

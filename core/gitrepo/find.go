@@ -14,10 +14,12 @@ import (
 
 // Repo is the git repository a directory belongs to, as git finds it.
 type Repo struct {
-	// Worktree is the directory holding Entry: the top of the working tree.
+	// Worktree is the directory holding Entry: the top of the working
+	// tree; "" for a bare repository.
 	Worktree string
 	// Entry is the `.git` directory or file that makes Worktree a working
-	// tree; "" when the directory is in no repository.
+	// tree, or a bare repository's directory; "" when the directory is in
+	// no repository.
 	Entry string
 	// GitDir is the repository's git directory: Entry, or where a `.git`
 	// file's `gitdir:` line points.
@@ -31,9 +33,10 @@ type Repo struct {
 const maxPointer = 4096
 
 // Find returns the repository dir belongs to, looking in dir and its
-// parents as git does (without crossing into another file system or
-// following GIT_DIR: what matters is what the person's git finds there).
-// Entry is "" when there is none.
+// parents as git does: a `.git` entry first, then the directory itself as
+// a bare repository (see IsGitDir). It does not follow GIT_DIR: what
+// matters is what the person's git finds there. Entry is "" when there is
+// none; Worktree is "" for a bare repository.
 func Find(dir string) Repo {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -54,12 +57,32 @@ func Find(dir string) Repo {
 			}
 			return r
 		}
+		if IsGitDir(dir) {
+			// A bare repository: the directory is the git directory.
+			r := Repo{Entry: dir, GitDir: dir, CommonDir: dir}
+			if common := pointer(filepath.Join(dir, "commondir"), "", dir); common != "" {
+				r.CommonDir = common
+			}
+			return r
+		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
 			return Repo{}
 		}
 		dir = parent
 	}
+}
+
+// IsGitDir reports whether d looks like a git directory to git: a HEAD
+// file beside a config file or an objects directory.
+func IsGitDir(d string) bool {
+	head, err := os.Stat(filepath.Join(d, "HEAD"))
+	if err != nil || !head.Mode().IsRegular() {
+		return false
+	}
+	_, errConfig := os.Stat(filepath.Join(d, "config"))
+	_, errObjects := os.Stat(filepath.Join(d, "objects"))
+	return errConfig == nil || errObjects == nil
 }
 
 // pointer reads a one-line file naming a directory (`gitdir: ../x`, or a
@@ -113,14 +136,18 @@ func (r Repo) Named() []string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), configTimeout)
 	defer cancel()
+	top := r.Worktree
+	if top == "" {
+		top = r.GitDir // bare: relative paths are taken from it
+	}
 	cmd := exec.CommandContext(ctx, git, "config", "--list", "--show-origin", "--null")
-	cmd.Dir = r.Worktree
+	cmd.Dir = top
 	cmd.Env = configEnv(os.Environ())
 	out, err := cmd.Output()
 	if err != nil && len(out) == 0 {
 		return nil
 	}
-	return parseOrigins(out, r.Worktree)
+	return parseOrigins(out, top)
 }
 
 // configEnv is environ without the variables that point git at other

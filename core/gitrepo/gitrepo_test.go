@@ -133,3 +133,17 @@ func FuzzParseOrigins(f *testing.F) {
 		}
 	})
 }
+
+// A bare repository is found as git finds it: the directory itself.
+func TestFindBare(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{"lib.git/HEAD": "ref: refs/heads/main\n", "lib.git/config": "[core]\n\tbare = true\n",
+		"lib.git/hooks/x": ""})
+	r := Find(filepath.Join(root, "lib.git", "hooks"))
+	if r.Entry != filepath.Join(root, "lib.git") || r.GitDir != r.Entry || r.Worktree != "" {
+		t.Errorf("bare: %+v", r)
+	}
+	if !IsGitDir(filepath.Join(root, "lib.git")) || IsGitDir(root) {
+		t.Error("IsGitDir")
+	}
+}
