@@ -113,6 +113,10 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	if a.noCredentials {
 		o.FirstRun = firstRunHelp(a.cat, env)
 	}
+	// Other terminals attach to this session (cairn attach) with a TUI of
+	// their own, drawn here: the same options, on their screen.
+	remote := o
+	a.offerTUI(func(ctx context.Context, t remoteTerminal) error { return runRemoteTUI(ctx, remote, t) })
 	if f, ok := streams.Out.(*os.File); ok && isTerminal(f) {
 		o.Terminal = f // cairn draws its frames there itself
 		o.Preview = preview
@@ -146,13 +150,6 @@ func firstRunHelp(cat *catalog.Catalog, env environment) *tui.FirstRun {
 	}}
 }
 
-// shortHome writes a path under home with ~.
-func shortHome(p, home string) string {
-	if home != "" && strings.HasPrefix(p, home+"/") {
-		return "~" + p[len(home):]
-	}
-	return p
-}
 
 func splitLines(s string) []string {
 	var out []string

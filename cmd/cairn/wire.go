@@ -53,10 +53,17 @@ type app struct {
 	loaded loadedParts
 	// lsp runs the session's language servers; nil when they are off.
 	lsp *lsp.Manager
+	// live is what attached clients reach of the session (goLive); nil
+	// when nothing can attach. unlive takes it back.
+	live   *liveServe
+	unlive func()
 }
 
 // close ends the session and flushes its file, then stops the MCP servers.
 func (a *app) close() {
+	if a.unlive != nil {
+		a.unlive()
+	}
 	a.session.Close()
 	if a.hooks != nil {
 		a.hooks.Close()
@@ -346,8 +353,23 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return nil, fmt.Errorf("--name: %w", err)
 		}
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, shellEnv: cmdEnv, extensions: exts, hooks: hooks,
-		loaded: loadedParts{contextFiles: contextPaths(contextFiles), skills: skillSet, hooks: hooks, agents: task}, lsp: languageServers}, nil
+	a := &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, shellEnv: cmdEnv, extensions: exts, hooks: hooks,
+		loaded: loadedParts{contextFiles: contextPaths(contextFiles), skills: skillSet, hooks: hooks, agents: task}, lsp: languageServers}
+	// Other clients (an editor, another terminal, the web page) can attach
+	// to the session while it runs.
+	a.unlive = a.goLive(streams, env, opts, frontName(opts))
+	return a, nil
+}
+
+// frontName names the front end that owns a session built for opts.
+func frontName(opts *Options) string {
+	switch {
+	case opts.Mode != "" && opts.Mode != "text":
+		return opts.Mode
+	case opts.extMode == "tui":
+		return "tui"
+	}
+	return "print"
 }
 
 // loadSettings reads the global settings and, when the project is

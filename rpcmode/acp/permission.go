@@ -144,6 +144,10 @@ func (s *server) ask(w *writer, q core.Question) {
 		if c.path != "" {
 			tc.Locations = []location{{Path: c.path}}
 		}
+	} else if s.live != nil {
+		// Asked before this client attached: the card was never sent, so
+		// the question's own title names it.
+		tc.Title = escape.Visible(q.Title)
 	}
 	if q.Subagent != "" {
 		// The card is the task call's; what the subagent asks for is in
