@@ -150,7 +150,6 @@ func firstRunHelp(cat *catalog.Catalog, env environment) *tui.FirstRun {
 	}}
 }
 
-
 func splitLines(s string) []string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimSpace(s), "\n") {
