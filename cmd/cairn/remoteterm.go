@@ -67,6 +67,9 @@ func readTerminalFrames(in io.Reader, keys io.Writer, sizes chan<- [2]int) error
 		if n > maxTerminalFrame {
 			return fmt.Errorf("a terminal frame of %d bytes is over the limit of %d", n, maxTerminalFrame)
 		}
+		if int(n) > cap(buf) {
+			buf = make([]byte, n)
+		}
 		buf = buf[:n]
 		if _, err := io.ReadFull(r, buf); err != nil {
 			return err

@@ -131,19 +131,26 @@ func (s *server) liveOpen(m message, id string, p sessionParams, replay, withID 
 				Message: "this session runs in another front end: it keeps that front end's MCP servers, and the ones this client offered were not added"}})
 		}
 	}
+	res := sessionResult{Modes: modes(t.b), ConfigOptions: s.configOptions(t.b)}
+	if withID {
+		// session/new: the client learns the id from the answer, so the
+		// history follows it (an editor drops updates of a session it does
+		// not know yet).
+		res.SessionID = t.id
+		t.send(response{JSONRPC: "2.0", ID: m.ID, Result: res})
+	}
 	if replay {
 		s.replay(t, t.b.sess.Messages())
+	}
+	if !withID {
+		// session/load: the history, then the answer, as ACP asks.
+		t.send(response{JSONRPC: "2.0", ID: m.ID, Result: res})
 	}
 	// Questions asked before this client came: put to it too, unless
 	// answered by the time they are written.
 	for _, q := range t.b.sess.OpenQuestions() {
 		t.b.sub.Mark(markOpenQuestion{q})
 	}
-	res := sessionResult{Modes: modes(t.b), ConfigOptions: s.configOptions(t.b)}
-	if withID {
-		res.SessionID = t.id
-	}
-	t.send(response{JSONRPC: "2.0", ID: m.ID, Result: res})
 	s.sendCommands(t)
 	return nil, nil
 }
