@@ -29,7 +29,7 @@ func TestTerminalFrames(t *testing.T) {
 		t.Errorf("size %v", s)
 	}
 	for _, bad := range [][]byte{
-		{'x', 0, 0, 0, 1, 'a'},         // unknown type
+		{'x', 0, 0, 0, 1, 'a'},          // unknown type
 		{frameResize, 0, 0, 0, 2, 1, 2}, // short resize
 		{frameKeys, 0xff, 0, 0, 0},      // over the limit
 		{frameKeys, 0, 0, 0, 5, 'a'},    // cut short
