@@ -67,6 +67,15 @@ func (a *app) goLive(streams IOStreams, env environment, opts *Options, front st
 	return unregister
 }
 
+// attachDir is the directory of the person's attach sockets; "" where
+// the environment cannot be read (an environment built by hand).
+func attachDir(env environment) string {
+	if env.getenv == nil {
+		return ""
+	}
+	return prochost.Dir(env.getenv)
+}
+
 // attachOff reports whether the person turned the attach socket off.
 func attachOff(env environment) bool {
 	switch strings.ToLower(env.getenv("CAIRN_ATTACH")) {

@@ -185,6 +185,14 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		procs.Close()
 		return nil, err
 	}
+	if policy != nil {
+		// The attach sockets are out of a sandboxed command's sight as
+		// well as its reach (sockets are refused or scoped already): a
+		// command that attached could answer its own session's questions.
+		if d := attachDir(env); d != "" {
+			policy.DenyReading(d)
+		}
+	}
 	if policy != nil && env.piDir != "" {
 		// pi's keys, as cairn's own, are out of a sandboxed command's reach.
 		policy.DenyReading(filepath.Join(env.piDir, "auth.json"), filepath.Join(env.piDir, "models.json"))
