@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -87,7 +88,53 @@ func TestACPThreadsShareMCPServers(t *testing.T) {
 		t.Errorf("%d threads started %d MCP server processes, want 2 (one per server)", threads, n)
 	}
 	d.in.Close()
+	for range d.lines {
+	}
 	if code := <-d.code; code != exitOK {
 		t.Fatalf("exit %d; stderr: %s", code, d.errb.String())
 	}
+}
+
+// BenchmarkIdleACPThreads opens 50 ACP threads in one project with two MCP
+// servers configured and reports the MCP server processes started and the
+// Go heap each idle thread holds (after a collection, against the heap
+// with the first thread open). Run with -benchtime 1x.
+func BenchmarkIdleACPThreads(b *testing.B) {
+	const threads = 50
+	for range b.N {
+		project, home := b.TempDir(), b.TempDir()
+		b.Chdir(project)
+		starts := filepath.Join(b.TempDir(), "starts")
+		server := func() map[string]any {
+			return map[string]any{"command": os.Args[0], "env": map[string]string{stdioMCPEnv: starts}}
+		}
+		writeMCPConfig(b, filepath.Join(home, "mcp.json"), map[string]any{"one": server(), "two": server()})
+		d := startACP(b, map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(b, `{"responses":[]}`), "CAIRN_ATTACH": "off"})
+		d.send(1, "initialize", map[string]any{"protocolVersion": 1})
+		d.await(b, 1)
+		var heap0 uint64
+		for i := range threads {
+			d.send(10+i, "session/new", map[string]any{"cwd": project, "mcpServers": []any{}})
+			d.await(b, 10+i)
+			if i == 0 {
+				heap0 = liveHeap()
+			}
+		}
+		perThread := float64(liveHeap()-heap0) / float64(threads-1)
+		d.in.Close()
+		for range d.lines {
+		}
+		<-d.code
+		data, _ := os.ReadFile(starts)
+		b.ReportMetric(float64(len(strings.Fields(string(data)))), "mcp-processes")
+		b.ReportMetric(perThread/1024, "KiB-heap/idle-thread")
+	}
+}
+
+// liveHeap is the heap in use after a collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
