@@ -46,7 +46,7 @@ const AttachMethod = "_cairn/attach"
 // attaches to one (its history replays first, then its open questions,
 // then every event as it happens), as does session/new (the session
 // AttachMethod named, else the only live one). A prompt while the session
-// is busy is queued as a follow-up, as the owner's front end queues one;
+// is busy steers the running turn, as Enter does in the TUI;
 // session/cancel aborts the running turn, whoever started it; a
 // permission request goes to every attached client and the owner, the
 // first answer wins and the others are withdrawn with $/cancel_request.

@@ -103,8 +103,9 @@ func (s *server) start(b *bound, id json.RawMessage, text, expanded string, imag
 	behavior := agent.BehaviorNone
 	if s.live != nil {
 		// A live session may be busy with its owner's turn: the prompt
-		// waits for it as a follow-up, as the owner's front end queues one.
-		behavior = agent.BehaviorFollowUp
+		// steers it (reaching the model after the running tool calls), as
+		// Enter does in the TUI; it is answered when the run ends.
+		behavior = agent.BehaviorSteer
 	}
 	if expanded != "" {
 		err = b.sess.PromptExpanded(text, expanded, images)

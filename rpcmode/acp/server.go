@@ -252,6 +252,7 @@ func (s *server) shutdown() {
 		for _, t := range threads {
 			s.liveDetach(t)
 		}
+		s.closing.Wait()
 		s.out.flush()
 		return
 	}
