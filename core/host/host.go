@@ -50,7 +50,9 @@ type Live struct {
 func (l *Live) ID() string { return l.Session.Conversation().ID }
 
 // Register adds a live session; the returned function removes it (call it
-// before the session closes). On a nil Host it does nothing.
+// before the session closes). When the last live session is removed, the
+// attach socket closes too (Listen opens it again for the next one). On a
+// nil Host it does nothing.
 func (h *Host) Register(l *Live) (unregister func()) {
 	if h == nil {
 		return func() {}
@@ -66,7 +68,14 @@ func (h *Host) Register(l *Live) (unregister func()) {
 		h.mu.Lock()
 		delete(h.live, l)
 		h.changedLocked()
+		var idle *Server
+		if len(h.live) == 0 {
+			idle, h.server = h.server, nil
+		}
 		h.mu.Unlock()
+		if idle != nil {
+			idle.Close()
+		}
 	})
 }
 
