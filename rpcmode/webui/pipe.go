@@ -39,7 +39,9 @@ func pipe(ctx context.Context, conn *websocket.Conn, stream io.ReadWriteCloser, 
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		end(toCairn(ctx, conn, stream))
+		// A cancelled context would drop the connection without a close
+		// frame: the read ends when the connection is closed below.
+		end(toCairn(context.Background(), conn, stream))
 	}()
 	go func() {
 		defer wg.Done()
@@ -50,6 +52,9 @@ func pipe(ctx context.Context, conn *websocket.Conn, stream io.ReadWriteCloser, 
 		end(toPage(ctx, conn, q, cfg))
 	}()
 	<-ctx.Done()
+	// Settle why it ended (once.Do returns only after the first call has
+	// set it): the parent's end is cairn stopping.
+	once.Do(func() { code, reason = websocket.StatusGoingAway, "cairn is stopping" })
 	// Closing the stream ends a read or write of it in progress; closing
 	// the WebSocket ends the page's side.
 	_ = stream.Close()
@@ -117,7 +122,9 @@ func toPage(ctx context.Context, conn *websocket.Conn, q *queue, cfg Config) (we
 		if !ok {
 			return websocket.StatusNormalClosure, ""
 		}
-		wctx, cancel := context.WithTimeout(ctx, cfg.WriteLimit)
+		// Not ctx: its end would drop the connection without a close
+		// frame; the write still ends within WriteLimit.
+		wctx, cancel := context.WithTimeout(context.Background(), cfg.WriteLimit)
 		err := conn.Write(wctx, websocket.MessageText, frame)
 		cancel()
 		if err != nil {
