@@ -120,7 +120,9 @@ func toPage(ctx context.Context, conn *websocket.Conn, q *queue, cfg Config) (we
 	for {
 		frame, ok := q.pop(ctx)
 		if !ok {
-			return websocket.StatusNormalClosure, ""
+			// Whatever ended the connection said why first, unless it was
+			// the Handler closing.
+			return websocket.StatusGoingAway, "cairn is stopping"
 		}
 		// Not ctx: its end would drop the connection without a close
 		// frame; the write still ends within WriteLimit.
