@@ -27,6 +27,9 @@ type fakeCairn struct {
 	storeDir string
 	faux     *faux.Provider
 	mode     approval.Mode
+	// timeout is how long a question waits for its answer (a minute when
+	// zero).
+	timeout time.Duration
 
 	mu    sync.Mutex
 	dials int
@@ -50,7 +53,11 @@ func (c *fakeCairn) Dials() int {
 
 // host builds a session in dir with its gate and tools.
 func (c *fakeCairn) host(dir string) (acp.Host, error) {
-	gate, err := approval.Open(approval.Config{Mode: c.mode, Dir: dir, RulesFile: approval.ProjectRulesFile(dir), Timeout: time.Minute})
+	timeout := c.timeout
+	if timeout == 0 {
+		timeout = time.Minute
+	}
+	gate, err := approval.Open(approval.Config{Mode: c.mode, Dir: dir, RulesFile: approval.ProjectRulesFile(dir), Timeout: timeout})
 	if err != nil {
 		return acp.Host{}, err
 	}

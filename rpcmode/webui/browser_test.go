@@ -1,0 +1,280 @@
+package webui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/provider/faux"
+)
+
+// browserLimit bounds each browser test.
+const browserLimit = 60 * time.Second
+
+// chromiumPath finds Debian's chromium. Without it the browser tests skip,
+// except under CI, where they fail.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("the browser tests need chromium (apt-get install -y chromium)")
+	}
+	t.Skip("chromium is not installed (apt-get install -y chromium)")
+	return ""
+}
+
+// newBrowser starts a headless chromium with a fresh profile, its window
+// width by height, and returns a tab's context.
+func newBrowser(t *testing.T, width, height int) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true), // the tests run as root
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("no-default-browser-check", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(width, height),
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(alloc)
+	ctx, cancelLimit := context.WithTimeout(ctx, browserLimit)
+	t.Cleanup(func() {
+		cancelLimit()
+		cancelTab()
+		cancelAlloc()
+	})
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// startPage serves the page for c on a free loopback port and returns its
+// URL, the token included.
+func startPage(t *testing.T, c *fakeCairn) string {
+	t.Helper()
+	token, err := NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Start(ListenConfig{}, Config{Dial: c.Dial, Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return s.URL()
+}
+
+// pageURL is the page's address for a session in c's directory.
+func pageURL(base string, c *fakeCairn) string {
+	return base + "?cwd=" + url.QueryEscape(c.cwd)
+}
+
+func bashCall(id, command string) faux.Response {
+	args, _ := json.Marshal(map[string]string{"command": command})
+	return faux.Response{Content: []core.Content{{Type: core.ContentToolCall, ID: id, Name: "bash", Arguments: args}}}
+}
+
+// do runs steps in the tab, failing the test with what the page shows.
+func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("%s: %v\nthe page shows:\n%s", what, err, shown(ctx))
+	}
+}
+
+// value runs an action that returns a value, failing the test on an error.
+func value[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatalf("%v\nthe page shows:\n%s", err, shown(ctx))
+	}
+	return v
+}
+
+// shown is the page's text, for a failure's message.
+func shown(ctx context.Context) string {
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ''`))
+	if err != nil {
+		return "(unreadable: " + err.Error() + ")"
+	}
+	return s
+}
+
+type css = chromedp.CSS
+
+// The page opened with its token shows an answer as it streams, renders
+// its markdown without running what the model wrote, and asks before a
+// command runs: approved, the command runs and its output appears.
+func TestBrowserFollowsAndApproves(t *testing.T) {
+	answer := "Hello **from** the scripted model.\n\n```go\nfmt.Println(42)\n```\n\n" +
+		"<img src=x onerror=\"document.title='pwned'\"><script>document.title='pwned'</script>" +
+		"[link](javascript:document.title='pwned')"
+	c := newFakeCairn(t, approval.ModeDefault, faux.Options{ChunkSize: 8},
+		faux.Response{Thinking: "Thinking it over.", Text: answer},
+		bashCall("call_1", "echo approved-and-ran"),
+		faux.Response{Text: "The command ran."},
+	)
+	ctx := newBrowser(t, 1200, 900)
+	base := startPage(t, c)
+
+	do(t, ctx, "the first answer",
+		chromedp.Navigate(pageURL(base, c)),
+		chromedp.WaitVisible(css(`#status.ok`)),
+		chromedp.SendKeys(css(`#prompt`), "say hello"),
+		chromedp.Click(css(`#send`)),
+		chromedp.WaitVisible(css(`.msg.agent pre code`)),
+		chromedp.WaitEnabled(css(`#send`)),
+	)
+	agent := value(t, ctx, chromedp.Text(css(`.msg.agent`)))
+	code := value(t, ctx, chromedp.Text(css(`.msg.agent pre code`)))
+	if !strings.Contains(agent, "Hello from the scripted model.") || !strings.Contains(code, "fmt.Println(42)") {
+		t.Fatalf("the answer shows %q (code %q)", agent, code)
+	}
+	if n := value(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('.msg.agent strong').length`)); n != 1 {
+		t.Fatalf("%d <strong> in the answer, want the markdown's one", n)
+	}
+	title := value(t, ctx, chromedp.Title())
+	evil := value(t, ctx, chromedp.Evaluate[bool](`!!document.querySelector('.msg.agent script, .msg.agent [onerror], .msg.agent a[href^="javascript"]')`))
+	if title == "pwned" || evil {
+		t.Fatalf("the model's markup ran or survived: title %q, dangerous markup left %v", title, evil)
+	}
+	if th := value(t, ctx, chromedp.TextContent(css(`.thought-text`))); th != "Thinking it over." {
+		t.Fatalf("the thought shows %q", th)
+	}
+
+	do(t, ctx, "the approved command",
+		chromedp.SendKeys(css(`#prompt`), "run the command"),
+		chromedp.Click(css(`#send`)),
+		chromedp.WaitVisible(css(`.question button.option.allow_once`)),
+		chromedp.Click(css(`.question button.option.allow_once`)),
+		chromedp.WaitVisible(css(`.tool[data-status="completed"] pre.output`)),
+		chromedp.WaitEnabled(css(`#send`)),
+	)
+	if out := value(t, ctx, chromedp.Text(css(`.tool[data-status="completed"] pre.output`))); !strings.Contains(out, "approved-and-ran") {
+		t.Fatalf("the command's output shows %q", out)
+	}
+	if last := value(t, ctx, chromedp.Text(css(`#log > :last-child`))); !strings.Contains(last, "The command ran.") {
+		t.Fatalf("the last item shows %q, want the answer after the command", last)
+	}
+	if outcome := value(t, ctx, chromedp.Text(css(`.question .outcome`))); !strings.Contains(outcome, "You chose") {
+		t.Fatalf("the question says %q", outcome)
+	}
+}
+
+// A question nobody answers in time is withdrawn by cairn
+// ($/cancel_request); the page closes it as answered elsewhere.
+func TestBrowserClosesAWithdrawnQuestion(t *testing.T) {
+	c := newFakeCairn(t, approval.ModeDefault, faux.Options{},
+		bashCall("call_1", "echo never"),
+		faux.Response{Text: "It was not allowed."},
+	)
+	c.timeout = 2 * time.Second
+	ctx := newBrowser(t, 1200, 900)
+	base := startPage(t, c)
+	do(t, ctx, "the withdrawn question",
+		chromedp.Navigate(pageURL(base, c)),
+		chromedp.WaitVisible(css(`#status.ok`)),
+		chromedp.SendKeys(css(`#prompt`), "run it"),
+		chromedp.Click(css(`#send`)),
+		chromedp.WaitVisible(css(`.question button.option`)),
+		chromedp.WaitVisible(css(`.question.closed .outcome`)),
+	)
+	outcome := value(t, ctx, chromedp.Text(css(`.question .outcome`)))
+	disabled := value(t, ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll('.question button')].every(b => b.disabled)`))
+	if !strings.Contains(outcome, "Answered elsewhere") || !disabled {
+		t.Fatalf("the question says %q, buttons disabled %v", outcome, disabled)
+	}
+}
+
+// A wrong token gets 403 and no page; a WebSocket with a wrong token, or
+// from another origin that knows the token, is refused and opens no
+// stream.
+func TestBrowserWrongTokenRefused(t *testing.T) {
+	c := newFakeCairn(t, approval.ModeDefault, faux.Options{})
+	ctx := newBrowser(t, 800, 600)
+	base := startPage(t, c)
+	u, _ := url.Parse(base)
+	token := strings.Trim(u.Path, "/")
+	wrong := []byte(token)
+	wrong[0] ^= 1
+	wrongBase := u.Scheme + "://" + u.Host + "/" + string(wrong) + "/"
+
+	// Chromium shows its own error page for an error status with an
+	// empty body: nothing of the page loads.
+	_, err := chromedp.RunResponse(ctx, chromedp.Navigate(wrongBase))
+	if err == nil || !strings.Contains(err.Error(), "ERR_HTTP_RESPONSE_CODE_FAILURE") {
+		t.Fatalf("opening the page with a wrong token: %v, want an HTTP error status", err)
+	}
+	if value(t, ctx, chromedp.Evaluate[bool](`!!document.querySelector('#prompt, script[src]')`)) {
+		t.Fatal("a wrong token got the page")
+	}
+	// The statuses, as the browser sees them, from the page's own origin.
+	do(t, ctx, "the page", chromedp.Navigate(base), chromedp.WaitVisible(css(`#status.ok`)))
+	for _, p := range []string{"", "app.js", "vendor/marked.esm.js", "acp"} {
+		got := value(t, ctx, chromedp.Evaluate[string](fmt.Sprintf(`fetch(%q).then(async (r) => r.status + ' ' + JSON.stringify(await r.text()))`, wrongBase+p), chromedp.EvalAwaitPromise))
+		if got != `403 ""` {
+			t.Errorf("%s with a wrong token: %s, want 403 and nothing", p, got)
+		}
+	}
+
+	openWS := func(target string) string {
+		js := fmt.Sprintf(`new Promise((resolve) => {
+			const ws = new WebSocket(%q);
+			ws.onopen = () => { resolve('open'); ws.close(); };
+			ws.onclose = (e) => resolve('closed ' + e.code);
+		})`, target)
+		return value(t, ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	}
+	wsBase := "ws://" + u.Host + "/"
+	// From the page's own origin, a wrong token.
+	dialsBefore := c.Dials()
+	if got := openWS(wsBase + string(wrong) + "/acp"); got == "open" {
+		t.Fatal("a WebSocket with a wrong token was opened")
+	}
+	// From another origin, the right token.
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "<!doctype html><title>elsewhere</title><p>elsewhere</p>")
+	}))
+	defer other.Close()
+	do(t, ctx, "another site", chromedp.Navigate(other.URL))
+	if got := openWS(wsBase + token + "/acp"); got == "open" {
+		t.Fatal("a WebSocket from another origin was opened")
+	}
+	if c.Dials() != dialsBefore {
+		t.Fatalf("refused WebSockets opened %d streams", c.Dials()-dialsBefore)
+	}
+}
