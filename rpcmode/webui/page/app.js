@@ -46,9 +46,12 @@ function notice(text, cls) {
   scroll();
 }
 
+// The log follows what streams in while the person is at its end; one who
+// scrolled up to read stays where they are.
+let following = true;
+
 function scroll() {
-  const nearEnd = ui.log.scrollHeight - ui.log.scrollTop - ui.log.clientHeight < 200;
-  if (nearEnd) ui.log.scrollTop = ui.log.scrollHeight;
+  if (following) ui.log.scrollTop = ui.log.scrollHeight;
 }
 
 // --- the connection ---
@@ -133,6 +136,7 @@ function resetView(sessionId, cwd) {
   state.tail = null;
   state.cards.clear();
   ui.log.replaceChildren();
+  following = true;
   ui.plan.replaceChildren();
   ui.planBox.hidden = true;
   ui.usage.textContent = '';
@@ -244,7 +248,7 @@ function notified(method, p) {
 function update(u) {
   switch (u.sessionUpdate) {
     case 'agent_message_chunk':
-      if (!(state.tail instanceof AgentMessage)) state.tail = new AgentMessage(ui.log);
+      if (!(state.tail instanceof AgentMessage)) state.tail = new AgentMessage(ui.log, scroll);
       state.tail.add(u.content);
       break;
     case 'agent_thought_chunk':
@@ -310,7 +314,7 @@ function requested(method, p, id) {
   if (p.sessionId === state.current) {
     ui.log.append(q.node);
     state.tail = null;
-    q.node.scrollIntoView({ block: 'nearest' });
+    scroll();
   }
   drawSessions();
   return undefined; // answered when the person chooses
@@ -356,6 +360,9 @@ function showSide(open) {
   ui.menu.setAttribute('aria-expanded', String(open));
 }
 
+ui.log.addEventListener('scroll', () => {
+  following = ui.log.scrollHeight - ui.log.scrollTop - ui.log.clientHeight < 40;
+});
 ui.menu.addEventListener('click', () => showSide(!ui.side.classList.contains('open')));
 ui.composer.addEventListener('submit', (ev) => {
   ev.preventDefault();

@@ -43,10 +43,11 @@ function textOf(block) {
 }
 
 // A message of the agent, streamed in chunks and re-rendered at most once
-// a frame.
+// a frame; rendered is called after each rendering.
 export class AgentMessage {
-  constructor(log) {
+  constructor(log, rendered) {
     this.text = '';
+    this.rendered = rendered || (() => {});
     this.node = el('div', 'msg agent markdown');
     this.scheduled = false;
     log.append(this.node);
@@ -59,6 +60,7 @@ export class AgentMessage {
     requestAnimationFrame(() => {
       this.scheduled = false;
       this.node.innerHTML = markdown(this.text);
+      this.rendered();
     });
   }
 }
