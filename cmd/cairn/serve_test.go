@@ -93,7 +93,7 @@ func (p *pageConn) call(method string, params any) (result map[string]any, befor
 }
 
 // cairn serve prints its address once, and a page there drives a session
-// built as --mode acp builds one; the session is stored, so a later page
+// built as --mode acp builds one; the session is stored, so another page, open beside it,
 // lists it; interrupted, cairn exits 0.
 func TestServeDrivesASession(t *testing.T) {
 	dir, proj := t.TempDir(), t.TempDir()
@@ -137,9 +137,8 @@ func TestServeDrivesASession(t *testing.T) {
 	if res["stopReason"] != "end_turn" || text.String() != "Hello from the page's session." {
 		t.Fatalf("prompt: %v, text %q; stderr: %s", res, text.String(), errb.String())
 	}
-	p.c.Close(websocket.StatusNormalClosure, "")
 
-	// Another page lists the session the first one stored.
+	// Another page, open beside the first, lists the session it stored.
 	q := dialServe(t, page)
 	q.call("initialize", map[string]any{"protocolVersion": 1})
 	list, _ := q.call("session/list", map[string]any{})
@@ -147,6 +146,7 @@ func TestServeDrivesASession(t *testing.T) {
 		t.Fatalf("session/list %v lacks %s", list, sid)
 	}
 	q.c.Close(websocket.StatusNormalClosure, "")
+	p.c.Close(websocket.StatusNormalClosure, "")
 
 	cancel()
 	select {
