@@ -93,8 +93,8 @@ func (p *pageConn) call(method string, params any) (result map[string]any, befor
 }
 
 // cairn serve prints its address once, and a page there drives a session
-// built as --mode acp builds one; the session is stored, so another page, open beside it,
-// lists it; interrupted, cairn exits 0.
+// built as --mode acp builds one; the session is stored, so another page,
+// open beside it, lists it; interrupted, cairn exits 0.
 func TestServeDrivesASession(t *testing.T) {
 	dir, proj := t.TempDir(), t.TempDir()
 	t.Chdir(proj)

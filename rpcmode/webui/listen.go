@@ -5,10 +5,12 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log"
 	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -110,10 +112,21 @@ func Start(lc ListenConfig, cfg Config) (*Server, error) {
 			Handler:           h,
 			ReadHeaderTimeout: 10 * time.Second,
 			IdleTimeout:       2 * time.Minute,
+			// net/http's own complaints (a TLS handshake that failed) go
+			// where cairn's warnings go.
+			ErrorLog: log.New(warnWriter(h.cfg.Warn), "", 0),
 		},
 		url: fmt.Sprintf("%s://%s/%s/", scheme, net.JoinHostPort(host, strconv.Itoa(port)), cfg.Token),
 	}
 	return s, nil
+}
+
+// warnWriter passes each write on to warn as one message.
+type warnWriter func(string)
+
+func (w warnWriter) Write(p []byte) (int, error) {
+	w(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
 }
 
 // URL is the page's address, the token included: print it once.
