@@ -136,6 +136,12 @@ func shown(ctx context.Context) string {
 
 type css = chromedp.CSS
 
+// settled is a script that resolves once cond holds, checked at each
+// frame.
+func settled(cond string) string {
+	return `new Promise((resolve) => { const check = () => (` + cond + `) ? resolve() : requestAnimationFrame(check); check(); })`
+}
+
 // The page opened with its token shows an answer as it streams, renders
 // its markdown without running what the model wrote, and asks before a
 // command runs: approved, the command runs and its output appears.
@@ -276,5 +282,43 @@ func TestBrowserWrongTokenRefused(t *testing.T) {
 	}
 	if c.Dials() != dialsBefore {
 		t.Fatalf("refused WebSockets opened %d streams", c.Dials()-dialsBefore)
+	}
+}
+
+// The page lists the sessions and switches between them: the one picked
+// is replayed (session/load), the other's messages are gone from the log.
+func TestBrowserSwitchesSessions(t *testing.T) {
+	c := newFakeCairn(t, approval.ModeDefault, faux.Options{},
+		faux.Response{Text: "Answer to the first."},
+		faux.Response{Text: "Answer to the second."},
+	)
+	ctx := newBrowser(t, 1200, 900)
+	base := startPage(t, c)
+	do(t, ctx, "two sessions",
+		chromedp.Navigate(pageURL(base, c)),
+		chromedp.WaitVisible(css(`#status.ok`)),
+		chromedp.SendKeys(css(`#prompt`), "the first question"),
+		chromedp.Click(css(`#send`)),
+		chromedp.WaitVisible(css(`.msg.agent p`)),
+		chromedp.WaitEnabled(css(`#send`)),
+		chromedp.Click(css(`#new-session button`)),
+		chromedp.Evaluate[chromedp.Void](settled(`document.querySelectorAll('#log > *').length === 0`), chromedp.EvalAwaitPromise),
+		chromedp.SendKeys(css(`#prompt`), "the second question"),
+		chromedp.Click(css(`#send`)),
+		chromedp.WaitVisible(css(`.msg.agent p`)),
+		chromedp.WaitEnabled(css(`#send`)),
+		chromedp.Evaluate[chromedp.Void](settled(`document.querySelectorAll('#sessions button.session').length === 2`), chromedp.EvalAwaitPromise),
+	)
+	if log := value(t, ctx, chromedp.Text(css(`#log`))); !strings.Contains(log, "Answer to the second.") || strings.Contains(log, "first") {
+		t.Fatalf("the second session shows %q", log)
+	}
+	// The first session is the one not current.
+	do(t, ctx, "back to the first",
+		chromedp.Click(css(`#sessions button.session:not([aria-current])`)),
+		chromedp.Evaluate[chromedp.Void](settled(`document.getElementById('log').innerText.includes('Answer to the first.')`), chromedp.EvalAwaitPromise),
+	)
+	log := value(t, ctx, chromedp.Text(css(`#log`)))
+	if !strings.Contains(log, "the first question") || strings.Contains(log, "second") {
+		t.Fatalf("the first session, replayed, shows %q", log)
 	}
 }

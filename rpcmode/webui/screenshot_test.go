@@ -82,12 +82,6 @@ func TestScreenshots(t *testing.T) {
 	shot("web-phone-sessions.png")
 }
 
-// settled is a script that resolves once cond holds, checked at each
-// frame.
-func settled(cond string) string {
-	return `new Promise((resolve) => { const check = () => (` + cond + `) ? resolve() : requestAnimationFrame(check); check(); })`
-}
-
 func mustArgs(v any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
