@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -320,5 +321,35 @@ func TestBrowserSwitchesSessions(t *testing.T) {
 	log := value(t, ctx, chromedp.Text(css(`#log`)))
 	if !strings.Contains(log, "the first question") || strings.Contains(log, "second") {
 		t.Fatalf("the first session, replayed, shows %q", log)
+	}
+}
+
+// Stop cancels the turn and answers its open question as cancelled: the
+// command never runs.
+func TestBrowserStopCancelsTheTurn(t *testing.T) {
+	c := newFakeCairn(t, approval.ModeDefault, faux.Options{},
+		bashCall("call_1", "echo must-not-run > ran.txt"),
+	)
+	ctx := newBrowser(t, 1200, 900)
+	base := startPage(t, c)
+	do(t, ctx, "the stopped turn",
+		chromedp.Navigate(pageURL(base, c)),
+		chromedp.WaitVisible(css(`#status.ok`)),
+		chromedp.SendKeys(css(`#prompt`), "run it"),
+		chromedp.Click(css(`#send`)),
+		chromedp.WaitVisible(css(`.question button.option`)),
+		chromedp.Click(css(`#stop`)),
+		chromedp.WaitVisible(css(`.question.closed .outcome`)),
+		chromedp.WaitEnabled(css(`#send`)),
+		chromedp.Evaluate[chromedp.Void](settled(`document.getElementById('log').innerText.includes('Stopped: cancelled')`), chromedp.EvalAwaitPromise),
+	)
+	if outcome := value(t, ctx, chromedp.Text(css(`.question .outcome`))); outcome != "Cancelled." {
+		t.Fatalf("the question says %q", outcome)
+	}
+	if value(t, ctx, chromedp.Evaluate[bool](`!document.getElementById('stop').hidden`)) {
+		t.Fatal("Stop is still shown after the turn ended")
+	}
+	if _, err := os.Stat(filepath.Join(c.cwd, "ran.txt")); err == nil {
+		t.Fatal("the cancelled command ran")
 	}
 }
