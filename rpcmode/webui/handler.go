@@ -68,8 +68,9 @@ type asset struct {
 }
 
 // Handler is the page's http.Handler: the embedded page and its files
-// under /TOKEN/, and the WebSocket at /TOKEN/acp. Every other request, and
-// every request without the token, gets 403 and an empty body.
+// under /TOKEN/, and the WebSocket at /TOKEN/acp. A request without the
+// token, or with another, gets 403 and an empty body; with the token, a
+// path that is none of these gets 404.
 type Handler struct {
 	cfg    Config
 	assets map[string]asset

@@ -55,10 +55,16 @@ func pipe(ctx context.Context, conn *websocket.Conn, stream io.ReadWriteCloser, 
 	// Settle why it ended (once.Do returns only after the first call has
 	// set it): the parent's end is cairn stopping.
 	once.Do(func() { code, reason = websocket.StatusGoingAway, "cairn is stopping" })
-	// Closing the stream ends a read or write of it in progress; closing
-	// the WebSocket ends the page's side.
-	_ = stream.Close()
+	// Closing the stream ends a read or write of it in progress, at once:
+	// cairn never waits on the page's close handshake (up to seconds with
+	// a page that does not read), nor the page on the stream's Close.
+	streamClosed := make(chan struct{})
+	go func() {
+		defer close(streamClosed)
+		_ = stream.Close()
+	}()
 	_ = conn.Close(code, closeReason(reason))
+	<-streamClosed
 	wg.Wait()
 }
 

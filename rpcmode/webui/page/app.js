@@ -192,7 +192,8 @@ async function send() {
   if (!sid) sid = await newSession(ui.cwd.value.trim());
   if (!sid) return;
   ui.prompt.value = '';
-  state.tail = new UserMessage(ui.log, text, true);
+  new UserMessage(ui.log, text, true);
+  // cairn's echo of it (user_message_chunk) is not shown twice.
   state.tail = null;
   scroll();
   state.running.add(sid);
@@ -257,7 +258,7 @@ function update(u) {
       break;
     case 'user_message_chunk': {
       const last = ui.log.lastElementChild;
-      if (state.tail === null && last && last.classList.contains('user')) {
+      if (state.tail === null && last && last.dataset.local) {
         // This page's own prompt, echoed: shown already.
         break;
       }

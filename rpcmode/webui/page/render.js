@@ -80,12 +80,12 @@ export class Thought {
   }
 }
 
-// A message of the person: plain text.
+// A message of the person: plain text. local marks one this page sent.
 export class UserMessage {
   constructor(log, text, local) {
     this.text = text || '';
-    this.local = !!local;
     this.node = el('div', 'msg user', this.text);
+    if (local) this.node.dataset.local = 'true';
     log.append(this.node);
   }
 
