@@ -11,9 +11,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/cairn-dev/cairn/core"
@@ -40,9 +43,49 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
+// pageErrors collects what the page reported as errors: uncaught
+// exceptions and console or browser log entries at level error (a
+// Content-Security-Policy violation among them).
+type pageErrors struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (p *pageErrors) listen(ev any) {
+	var msg string
+	switch e := ev.(type) {
+	case *runtime.EventExceptionThrown:
+		msg = "exception: " + e.ExceptionDetails.Text
+		if e.ExceptionDetails.Exception != nil {
+			msg += " " + e.ExceptionDetails.Exception.Description
+		}
+	case *cdplog.EventEntryAdded:
+		if e.Entry.Level != cdplog.EntryLevelError {
+			return
+		}
+		msg = fmt.Sprintf("%s: %s (%s)", e.Entry.Source, e.Entry.Text, e.Entry.URL)
+	default:
+		return
+	}
+	p.mu.Lock()
+	p.list = append(p.list, msg)
+	p.mu.Unlock()
+}
+
+// none fails the test if the page reported an error.
+func (p *pageErrors) none(t *testing.T) {
+	t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.list) > 0 {
+		t.Fatalf("the page reported errors:\n%s", strings.Join(p.list, "\n"))
+	}
+}
+
 // newBrowser starts a headless chromium with a fresh profile, its window
-// width by height, and returns a tab's context.
-func newBrowser(t *testing.T, width, height int) context.Context {
+// width by height, and returns a tab's context and what the tab reports as
+// errors.
+func newBrowser(t *testing.T, width, height int) (context.Context, *pageErrors) {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath(t)),
@@ -61,7 +104,8 @@ func newBrowser(t *testing.T, width, height int) context.Context {
 		chromedp.WindowSize(width, height),
 	}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelTab := chromedp.NewContext(alloc)
+	errs := &pageErrors{}
+	ctx, cancelTab := chromedp.NewContext(alloc, chromedp.WithListener(errs.listen))
 	ctx, cancelLimit := context.WithTimeout(ctx, browserLimit)
 	t.Cleanup(func() {
 		cancelLimit()
@@ -71,7 +115,7 @@ func newBrowser(t *testing.T, width, height int) context.Context {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
-	return ctx
+	return ctx, errs
 }
 
 // startPage serves the page for c on a free loopback port and returns its
@@ -144,7 +188,8 @@ func settled(cond string) string {
 }
 
 // The page opened with its token shows an answer as it streams, renders
-// its markdown without running what the model wrote, and asks before a
+// its markdown without running what the model wrote (nor fetching its
+// image), and reports no error (no CSP violation); it asks before a
 // command runs: approved, the command runs and its output appears.
 func TestBrowserFollowsAndApproves(t *testing.T) {
 	answer := "Hello **from** the scripted model.\n\n```go\nfmt.Println(42)\n```\n\n" +
@@ -155,7 +200,8 @@ func TestBrowserFollowsAndApproves(t *testing.T) {
 		bashCall("call_1", "echo approved-and-ran"),
 		faux.Response{Text: "The command ran."},
 	)
-	ctx := newBrowser(t, 1200, 900)
+	ctx, errs := newBrowser(t, 1200, 900)
+	defer errs.none(t)
 	base := startPage(t, c)
 
 	do(t, ctx, "the first answer",
@@ -175,7 +221,7 @@ func TestBrowserFollowsAndApproves(t *testing.T) {
 		t.Fatalf("%d <strong> in the answer, want the markdown's one", n)
 	}
 	title := value(t, ctx, chromedp.Title())
-	evil := value(t, ctx, chromedp.Evaluate[bool](`!!document.querySelector('.msg.agent script, .msg.agent [onerror], .msg.agent a[href^="javascript"]')`))
+	evil := value(t, ctx, chromedp.Evaluate[bool](`!!document.querySelector('.msg.agent script, .msg.agent [onerror], .msg.agent a[href^="javascript"], .msg.agent img[src]')`))
 	if title == "pwned" || evil {
 		t.Fatalf("the model's markup ran or survived: title %q, dangerous markup left %v", title, evil)
 	}
@@ -210,7 +256,8 @@ func TestBrowserClosesAWithdrawnQuestion(t *testing.T) {
 		faux.Response{Text: "It was not allowed."},
 	)
 	c.timeout = 2 * time.Second
-	ctx := newBrowser(t, 1200, 900)
+	ctx, errs := newBrowser(t, 1200, 900)
+	defer errs.none(t)
 	base := startPage(t, c)
 	do(t, ctx, "the withdrawn question",
 		chromedp.Navigate(pageURL(base, c)),
@@ -232,7 +279,7 @@ func TestBrowserClosesAWithdrawnQuestion(t *testing.T) {
 // stream.
 func TestBrowserWrongTokenRefused(t *testing.T) {
 	c := newFakeCairn(t, approval.ModeDefault, faux.Options{})
-	ctx := newBrowser(t, 800, 600)
+	ctx, _ := newBrowser(t, 800, 600) // its refusals are logged as errors
 	base := startPage(t, c)
 	u, _ := url.Parse(base)
 	token := strings.Trim(u.Path, "/")
@@ -293,7 +340,8 @@ func TestBrowserSwitchesSessions(t *testing.T) {
 		faux.Response{Text: "Answer to the first."},
 		faux.Response{Text: "Answer to the second."},
 	)
-	ctx := newBrowser(t, 1200, 900)
+	ctx, errs := newBrowser(t, 1200, 900)
+	defer errs.none(t)
 	base := startPage(t, c)
 	do(t, ctx, "two sessions",
 		chromedp.Navigate(pageURL(base, c)),
@@ -330,7 +378,8 @@ func TestBrowserStopCancelsTheTurn(t *testing.T) {
 	c := newFakeCairn(t, approval.ModeDefault, faux.Options{},
 		bashCall("call_1", "echo must-not-run > ran.txt"),
 	)
-	ctx := newBrowser(t, 1200, 900)
+	ctx, errs := newBrowser(t, 1200, 900)
+	defer errs.none(t)
 	base := startPage(t, c)
 	do(t, ctx, "the stopped turn",
 		chromedp.Navigate(pageURL(base, c)),

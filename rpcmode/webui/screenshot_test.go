@@ -54,7 +54,8 @@ func TestScreenshots(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(c.cwd, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hello\")\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx := newBrowser(t, 1280, 900)
+	ctx, errs := newBrowser(t, 1280, 900)
+	defer errs.none(t)
 	base := startPage(t, c)
 	do(t, ctx, "the session",
 		chromedp.Navigate(pageURL(base, c)),

@@ -12,6 +12,12 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     node.setAttribute('target', '_blank');
     node.setAttribute('rel', 'noopener noreferrer');
   }
+  // The model's text makes the browser fetch nothing: only images carried
+  // inline (data:image/...) are shown.
+  if (node.tagName === 'IMG') {
+    node.removeAttribute('srcset');
+    if (!/^data:image\//i.test(node.getAttribute('src') || '')) node.removeAttribute('src');
+  }
 });
 
 // markdown returns the model's markdown as sanitized HTML: no script,
