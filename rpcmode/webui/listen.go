@@ -37,7 +37,7 @@ var ErrNeedsTLS = errors.New("listening on an address other than loopback needs 
 
 // isLoopback reports whether host names only this machine.
 func isLoopback(host string) bool {
-	if host == "localhost" {
+	if strings.EqualFold(host, "localhost") {
 		return true
 	}
 	ip, err := netip.ParseAddr(host)
