@@ -254,6 +254,8 @@ Usage:
   cairn mcp list                    check the MCP configuration and show each server
   cairn checkpoints list|gc         list this project's checkpoints; apply retention now
   cairn skills                      list the skills the model is offered, hidden ones and problems
+  cairn serve [--addr A] [--port N] serve a web page for the sessions (browser, phone); prints
+                                    its secret address once (see cairn serve --help)
   cairn --export FILE [OUT.html]    write the session file as one HTML page (default
                                     cairn-session-<name>.html here), print its path, exit
   cairn rpc [--continue ID] [--system PROMPT_OR_FILE] [--model M] [flags]

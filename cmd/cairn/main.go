@@ -107,6 +107,9 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	if len(args) > 0 && args[0] == "ext" {
 		return extCommand(ctx, args[1:], streams, getenv)
 	}
+	if len(args) > 0 && args[0] == "serve" {
+		return serveCommand(ctx, args[1:], streams, getenv)
+	}
 	if len(args) > 0 && args[0] == "checkpoints" {
 		return checkpointsCommand(ctx, args[1:], streams, getenv)
 	}
