@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -112,6 +114,27 @@ func TestAttachToTUI(t *testing.T) {
 	owner.typeText("are you there")
 	owner.keys("Enter")
 	owner.waitText("Still here.")
+
+	// /share serves the web page on the session: its address answers with
+	// the page, a wrong token with 403 and nothing.
+	owner.typeText("/share")
+	owner.keys("Enter")
+	screen := owner.waitText("Web page on this session")
+	page := regexp.MustCompile(`http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{40,}/`).FindString(strings.Join(strings.Fields(screen), ""))
+	if page == "" {
+		t.Fatalf("no address on screen:\n%s", frame(screen))
+	}
+	for target, want := range map[string]int{page: http.StatusOK, page[:len(page)-2] + "x/": http.StatusForbidden} {
+		resp, err := http.Get(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want || (want == http.StatusForbidden && len(body) != 0) {
+			t.Errorf("GET %s: %d with %d bytes, want %d", target, resp.StatusCode, len(body), want)
+		}
+	}
 }
 
 // acpClient finds node and the SDK client script; with CI set, a missing

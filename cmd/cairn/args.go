@@ -78,6 +78,9 @@ type Options struct {
 	// allowNoCredentials lets the session start without credentials (the
 	// TUI then explains what to set up).
 	allowNoCredentials bool
+	// front names the front end that owns the session when the mode does
+	// not say it (`cairn serve`'s page: "web"); see frontName.
+	front string
 
 	// skills are the run's skills, found once (see skillsFor).
 	skills *skills.Set

@@ -85,6 +85,49 @@ func attachOff(env environment) bool {
 	return false
 }
 
+// liveDial is the web page's Dial: each page gets an ACP stream to the
+// live sessions of this process (acp.ServeLive on an in-process pipe),
+// exactly what a client of the attach socket gets. Closing it lets go of
+// the sessions; they go on.
+func liveDial(env environment, streams IOStreams) func(context.Context) (io.ReadWriteCloser, error) {
+	base := acp.Host{Version: versionString(), Warn: func(msg string) { fmt.Fprintf(streams.Err, "cairn: web page: %s\n", msg) }}
+	return func(ctx context.Context) (io.ReadWriteCloser, error) {
+		page, agent := net.Pipe()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer agent.Close()
+			if err := acp.ServeLive(ctx, agent, agent, base, liveSessions{env.host}); err != nil && !errors.Is(err, io.ErrClosedPipe) {
+				base.Warn(err.Error())
+			}
+		}()
+		return &pipeStream{Conn: page, done: done}, nil
+	}
+}
+
+// pipeStream is a page's end of its pipe; Close waits (bounded) for the
+// other end to let go.
+type pipeStream struct {
+	net.Conn
+	done chan struct{}
+	once sync.Once
+}
+
+func (s *pipeStream) Close() error {
+	var err error
+	s.once.Do(func() {
+		err = s.Conn.Close()
+		select {
+		case <-s.done:
+		case <-time.After(closeLimit):
+		}
+	})
+	return err
+}
+
+// closeLimit bounds how long closing a page's stream waits.
+const closeLimit = 10 * time.Second
+
 // liveSessions is the host's live sessions as the ACP adapter reads them.
 type liveSessions struct{ h *prochost.Host }
 

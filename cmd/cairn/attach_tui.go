@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	prochost "github.com/cairn-dev/cairn/core/host"
+	"github.com/cairn-dev/cairn/rpcmode/webui"
 	"github.com/cairn-dev/cairn/tui"
 )
 
@@ -151,4 +153,46 @@ func relayTerminal(ctx context.Context, in, out *os.File, c net.Conn) int {
 			return exitOK
 		}
 	}
+}
+
+// sharePage is /share: the first call starts the web page on this
+// process's live sessions (127.0.0.1, a free port, a new token) and every
+// call returns its address; stop ends it.
+func sharePage(ctx context.Context, env environment, streams IOStreams) (share func() (string, error), stop func()) {
+	var (
+		mu   sync.Mutex
+		addr string
+		done chan error
+	)
+	ctx, cancel := context.WithCancel(ctx)
+	share = func() (string, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if addr != "" {
+			return addr, nil
+		}
+		token, err := webui.NewToken()
+		if err != nil {
+			return "", err
+		}
+		srv, err := webui.Start(webui.ListenConfig{}, webui.Config{Dial: liveDial(env, streams), Token: token,
+			Warn: func(msg string) { fmt.Fprintf(streams.Err, "cairn: web page: %s\n", msg) }})
+		if err != nil {
+			return "", err
+		}
+		done = make(chan error, 1)
+		go func() { done <- srv.Serve(ctx) }()
+		addr = srv.URL()
+		return addr, nil
+	}
+	stop = func() {
+		cancel()
+		mu.Lock()
+		d := done
+		mu.Unlock()
+		if d != nil {
+			<-d
+		}
+	}
+	return share, stop
 }

@@ -3,38 +3,34 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"net"
 	"net/url"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/cairn-dev/cairn/rpcmode/webui"
 )
 
 const serveUsage = `usage: cairn serve [--addr ADDR] [--port PORT] [--tls-cert FILE --tls-key FILE] [--provider NAME] [--model ID]
 
-Serves a web page for following cairn's sessions, answering their questions
-and sending prompts from a browser (a phone's too). It prints the page's
-address, with its secret token, once on stdout, and runs until interrupted.
+Starts a session in this directory and serves a web page for it (and for
+every other session of this process): follow it as it streams, answer its
+questions and send prompts from a browser (a phone's too). It prints the
+page's address, with its secret token, once on stdout, and runs until
+interrupted. Editors and terminals can join the same session
+(cairn acp --attach, cairn attach); /share in the TUI serves the TUI's
+session the same way.
 
   --addr ADDR       the address to listen on (default 127.0.0.1, this machine
                     only); any other address needs --tls-cert and --tls-key
   --port PORT       the port (default: a free one)
   --tls-cert FILE   a PEM certificate for the address: serve over HTTPS
   --tls-key FILE    the certificate's PEM key
-  --provider NAME   the model provider new sessions use
-  --model ID        the model new sessions use
+  --provider NAME   the model provider the session uses
+  --model ID        the model the session uses
 
 Anyone with the address can drive cairn as you: do not share it.
 `
-
-// serveStreamClose bounds how long closing a page's stream waits for its
-// sessions to settle and write their files.
-const serveStreamClose = 30 * time.Second
 
 // serveCommand runs `cairn serve`.
 func serveCommand(ctx context.Context, args []string, streams IOStreams, getenv func(string) string) int {
@@ -48,8 +44,26 @@ func serveCommand(ctx context.Context, args []string, streams IOStreams, getenv 
 		return exitFailure
 	}
 	env := newEnvironment(getenv)
+	defer env.host.Close()
+	opts, err := parseArgs(sessionArgs)
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn serve: %v\n", err)
+		return exitUsage
+	}
+	// The session the page drives, registered live like every other: a
+	// page (several at once), an editor or a terminal can join it.
+	opts.allowNoCredentials, opts.front = true, "web"
+	a, err := buildApp(streams, env, opts, false)
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+		return exitFailure
+	}
+	defer a.close()
+	if a.noCredentials {
+		fmt.Fprintf(streams.Err, "cairn: warning: %s\n", unconfigured(a))
+	}
 	srv, err := webui.Start(lc, webui.Config{
-		Dial:  serveDial(streams, env, sessionArgs),
+		Dial:  liveDial(env, streams),
 		Token: token,
 		Warn:  func(msg string) { fmt.Fprintf(streams.Err, "cairn: %s\n", msg) },
 	})
@@ -76,6 +90,7 @@ func serveCommand(ctx context.Context, args []string, streams IOStreams, getenv 
 // refused.
 func serveArgs(args []string, streams IOStreams) (lc webui.ListenConfig, sessionArgs []string, code int, ok bool) {
 	sessionArgs = []string{"--mode", "acp"}
+	// The session answers its questions through the page, as ACP's do.
 	for i := 0; i < len(args); i++ {
 		name, val, hasVal := strings.Cut(args[i], "=")
 		if name == "-h" || name == "--help" {
@@ -115,47 +130,4 @@ func serveArgs(args []string, streams IOStreams) (lc webui.ListenConfig, session
 		}
 	}
 	return lc, sessionArgs, exitOK, true
-}
-
-// serveDial is the page's webui.Config.Dial: each page that connects gets
-// a cairn of its own speaking ACP on an in-process pipe, built as
-// `cairn --mode acp` builds one (acpMode) from sessionArgs, over the sessions
-// stored on disk. Closing the stream ends it and waits for its sessions to
-// write their files.
-func serveDial(streams IOStreams, env environment, sessionArgs []string) func(context.Context) (io.ReadWriteCloser, error) {
-	return func(ctx context.Context) (io.ReadWriteCloser, error) {
-		opts, err := parseArgs(sessionArgs)
-		if err != nil {
-			return nil, err
-		}
-		page, agent := net.Pipe()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			defer agent.Close()
-			acpMode(ctx, IOStreams{In: agent, Out: agent, Err: streams.Err}, env, opts)
-		}()
-		return &servedStream{Conn: page, done: done}, nil
-	}
-}
-
-// servedStream is a page's end of the pipe to its cairn.
-type servedStream struct {
-	net.Conn
-	done  chan struct{}
-	close sync.Once
-}
-
-// Close ends the pipe, then waits (at most serveStreamClose) for the
-// sessions on the other end to settle.
-func (s *servedStream) Close() error {
-	var err error
-	s.close.Do(func() {
-		err = s.Conn.Close()
-		select {
-		case <-s.done:
-		case <-time.After(serveStreamClose):
-		}
-	})
-	return err
 }

@@ -92,9 +92,10 @@ func (p *pageConn) call(method string, params any) (result map[string]any, befor
 	}
 }
 
-// cairn serve prints its address once, and a page there drives a session
-// built as --mode acp builds one; the session is stored, so another page,
-// open beside it, lists it; interrupted, cairn exits 0.
+// cairn serve prints its address once, and a page there drives the
+// session serve started; another page, open beside it, lists the same live
+// session and joins it, seeing what the first one said; interrupted, cairn
+// exits 0.
 func TestServeDrivesASession(t *testing.T) {
 	dir, proj := t.TempDir(), t.TempDir()
 	t.Chdir(proj)
@@ -144,6 +145,10 @@ func TestServeDrivesASession(t *testing.T) {
 	list, _ := q.call("session/list", map[string]any{})
 	if !strings.Contains(mustJSON(list), sid) {
 		t.Fatalf("session/list %v lacks %s", list, sid)
+	}
+	_, replayed := q.call("session/load", map[string]any{"sessionId": sid, "cwd": proj, "mcpServers": []any{}})
+	if !strings.Contains(mustJSON(replayed), "Hello from the page's session.") {
+		t.Fatalf("the second page did not see the session's history: %v", replayed)
 	}
 	q.c.Close(websocket.StatusNormalClosure, "")
 	p.c.Close(websocket.StatusNormalClosure, "")

@@ -117,6 +117,9 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	// their own, drawn here: the same options, on their screen.
 	remote := o
 	a.offerTUI(func(ctx context.Context, t remoteTerminal) error { return runRemoteTUI(ctx, remote, t) })
+	share, stopShare := sharePage(ctx, env, quiet)
+	defer stopShare()
+	o.Share = share
 	if f, ok := streams.Out.(*os.File); ok && isTerminal(f) {
 		o.Terminal = f // cairn draws its frames there itself
 		o.Preview = preview

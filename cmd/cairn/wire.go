@@ -492,6 +492,8 @@ func selectTools(streams IOStreams, opts *Options, builtin []core.Tool, registry
 // frontName names the front end that owns a session built for opts.
 func frontName(opts *Options) string {
 	switch {
+	case opts.front != "":
+		return opts.front
 	case opts.Mode != "" && opts.Mode != "text":
 		return opts.Mode
 	case opts.extMode == "tui":
