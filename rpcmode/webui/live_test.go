@@ -136,6 +136,8 @@ func TestBrowserJoinsALiveSession(t *testing.T) {
 		t.Errorf("the owner saw %+v", *closed)
 	}
 	settle()
+	do(t, bctx, "the end of the owner's turn",
+		chromedp.Evaluate[chromedp.Void](settled(`document.getElementById('log').innerText.includes("The owner's command ran.")`), chromedp.EvalAwaitPromise))
 	if out := value(t, bctx, chromedp.Text(css(`.tool[data-status="completed"] pre.output`))); !strings.Contains(out, "ran-for-the-owner") {
 		t.Fatalf("the command's output shows %q", out)
 	}
