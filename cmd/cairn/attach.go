@@ -57,6 +57,9 @@ func (a *app) goLive(streams IOStreams, env environment, opts *Options, front st
 		// The owner's Close is the owner's: an attached client never ends
 		// the session.
 		h.Close, h.Open, h.ListSessions = nil, nil, nil
+		// The owner told the person what an untrusted project left out,
+		// and offers its trust itself.
+		h.StartNotice, h.Trust = "", nil
 		return h
 	})}
 	a.live = serve

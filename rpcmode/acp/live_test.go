@@ -156,3 +156,50 @@ func waitQuestion(t *testing.T, events <-chan core.Event) {
 		}
 	}
 }
+
+// A question an attached client cannot ask (an input dialog) is left to
+// the owner, never dismissed by the client.
+func TestAttachLeavesQuestionsItCannotAsk(t *testing.T) {
+	cwd := t.TempDir()
+	h := rigHost(t, cwd, rigConfig{}, faux.New(faux.Options{}))
+	t.Cleanup(h.Session.Close)
+	c := attachRig(t, h, fixedLive{{Host: h, Front: "tui", Started: time.Now()}})
+	c.result("session/new", map[string]any{"cwd": cwd, "mcpServers": []any{}})
+	type result struct {
+		ans core.Answer
+		out core.Outcome
+	}
+	asked := make(chan result, 1)
+	go func() {
+		a, o := h.Session.Ask(context.Background(), core.Question{Kind: core.QuestionInput, Purpose: core.PurposeGeneral, Title: "Your name?"})
+		asked <- result{a, o}
+	}()
+	// The owner answers; had the client dismissed it, Answer would fail.
+	events, stop := h.Session.Subscribe()
+	defer stop()
+	var id string
+	for _, q := range h.Session.OpenQuestions() {
+		id = q.ID
+	}
+	timeout := time.After(waitLimit)
+	for id == "" {
+		select {
+		case e := <-events:
+			if q, ok := e.(core.Question); ok {
+				id = q.ID
+			}
+		case <-timeout:
+			t.Fatal("the question never opened")
+		}
+	}
+	// A notice after it: once the client shows it, the client's writer
+	// has handled the question.
+	h.Session.Notify(core.NotifyInfo, "after the question")
+	c.update("agent_thought_chunk", map[string]any{"content.text": "cairn: after the question\n"})
+	if err := h.Session.Answer(id, core.Answer{Value: "Ada"}); err != nil {
+		t.Fatalf("the owner could not answer: %v", err)
+	}
+	if r := <-asked; r.out != core.Answered || r.ans.Value != "Ada" {
+		t.Errorf("got %+v", r)
+	}
+}

@@ -120,6 +120,11 @@ func (s *server) ask(w *writer, q core.Question) {
 		return
 	}
 	if q.Purpose != core.PurposeApproval || q.Kind != core.QuestionSelect {
+		if s.live != nil {
+			// The session's owner (a TUI) may ask it: an attached client
+			// that cannot leaves it to the others.
+			return
+		}
 		s.warn("acp: dismissed a question ACP cannot ask: %s", q.Title)
 		_ = w.sess.Dismiss(q.ID)
 		return
