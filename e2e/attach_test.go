@@ -108,6 +108,25 @@ func TestAttachToTUI(t *testing.T) {
 	}
 	owner.waitText("from the second terminal", "Answer to the second terminal.")
 
+	// An approval its prompt needs is answered there; the owner shows it
+	// answered elsewhere.
+	args, _ = json.Marshal(map[string]string{"command": "touch from-second"})
+	h.llm.queue(
+		reply{chunks: []string{"Touching."}, toolCalls: []fakeToolCall{{id: "call_second", name: "bash", arguments: string(args)}}},
+		textReply("Touched from the second terminal.", 5),
+	)
+	second.typeText("touch it")
+	second.keys("Enter")
+	owner.waitText(approvalPrompt, "touch from-second")
+	second.answerApproval(approvalPrompt, "y")
+	screen := owner.waitText("Touched from the second terminal.")
+	if i := strings.LastIndex(screen, "touch from-second"); i < 0 || !strings.Contains(screen[i:], "answered in another client: Allow once") {
+		t.Errorf("the owner does not show the approval answered in the second terminal:\n%s", frame(screen))
+	}
+	if _, err := os.Stat(filepath.Join(h.project, "from-second")); err != nil {
+		t.Errorf("the command approved in the second terminal did not run: %v", err)
+	}
+
 	// Killing it leaves the session running: the owner goes on.
 	h.tmux.must("kill-session", "-t", "second")
 	h.llm.queue(textReply("Still here.", 2))
@@ -119,7 +138,7 @@ func TestAttachToTUI(t *testing.T) {
 	// the page, a wrong token with 403 and nothing.
 	owner.typeText("/share")
 	owner.keys("Enter")
-	screen := owner.waitText("Web page on this session")
+	screen = owner.waitText("Web page on this session")
 	page := regexp.MustCompile(`http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{40,}/`).FindString(strings.Join(strings.Fields(screen), ""))
 	if page == "" {
 		t.Fatalf("no address on screen:\n%s", frame(screen))
