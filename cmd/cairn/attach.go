@@ -437,25 +437,37 @@ func acpAttachCommand(ctx context.Context, args []string, streams IOStreams, get
 			id = a
 		}
 	}
-	env := newEnvironment(getenv)
-	target, err := findLive(env, id)
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
-	}
-	c, err := prochost.Dial(target.Socket)
+	// The editor's session/new then attaches to this session.
+	c, err := dialLive(getenv, id, acp.AttachMethod, func(sessionID string) any { return map[string]string{"sessionId": sessionID} })
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure
 	}
 	defer c.Close()
-	// The editor's session/new then attaches to this session.
-	hello, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": acp.AttachMethod, "params": map[string]string{"sessionId": target.SessionID}})
-	if _, err := c.Write(append(hello, '\n')); err != nil {
-		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
-	}
 	return pipeConn(ctx, streams, c)
+}
+
+// dialLive connects to the process that runs session id (or the only
+// running session, id "") and sends the connection's first frame: a
+// notification of method with the params made for the session found.
+func dialLive(getenv func(string) string, id, method string, params func(sessionID string) any) (net.Conn, error) {
+	target, err := findLive(newEnvironment(getenv), id)
+	if err != nil {
+		return nil, err
+	}
+	c, err := prochost.Dial(target.Socket)
+	if err != nil {
+		return nil, err
+	}
+	first, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params(target.SessionID)})
+	if err == nil {
+		_, err = c.Write(append(first, '\n'))
+	}
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
 }
 
 // pipeConn copies streams.In to c and c to streams.Out until either side

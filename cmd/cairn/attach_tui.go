@@ -17,7 +17,6 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
 
-	prochost "github.com/cairn-dev/cairn/core/host"
 	"github.com/cairn-dev/cairn/rpcmode/webui"
 	"github.com/cairn-dev/cairn/tui"
 )
@@ -76,25 +75,16 @@ func attachCommand(ctx context.Context, args []string, streams IOStreams, getenv
 		fmt.Fprintln(streams.Err, "cairn attach needs a terminal; from a program or an editor, use cairn acp --attach")
 		return exitUsage
 	}
-	env := newEnvironment(getenv)
-	target, err := findLive(env, id)
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
-	}
-	c, err := prochost.Dial(target.Socket)
+	cols, rows, _ := term.GetSize(out.Fd())
+	profile := int(tui.DetectColorProfile(streams.Out, getenv))
+	c, err := dialLive(getenv, id, terminalMethod, func(sessionID string) any {
+		return terminalHello{SessionID: sessionID, Cols: cols, Rows: rows, Profile: profile}
+	})
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitFailure
 	}
 	defer c.Close()
-	cols, rows, _ := term.GetSize(out.Fd())
-	hello := fmt.Sprintf(`{"jsonrpc":"2.0","method":%q,"params":{"sessionId":%q,"cols":%d,"rows":%d,"profile":%d}}`+"\n",
-		terminalMethod, target.SessionID, cols, rows, int(tui.DetectColorProfile(streams.Out, getenv)))
-	if _, err := c.Write([]byte(hello)); err != nil {
-		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
-	}
 	state, err := term.MakeRaw(in.Fd())
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: cannot put the terminal in raw mode: %v\n", err)
