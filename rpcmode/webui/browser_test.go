@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -122,11 +123,18 @@ func newBrowser(t *testing.T, width, height int) (context.Context, *pageErrors) 
 // URL, the token included.
 func startPage(t *testing.T, c *fakeCairn) string {
 	t.Helper()
+	return startPageDial(t, c.Dial)
+}
+
+// startPageDial serves the page for dial on a free loopback port and
+// returns its URL, the token included.
+func startPageDial(t *testing.T, dial func(context.Context) (io.ReadWriteCloser, error)) string {
+	t.Helper()
 	token, err := NewToken()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Start(ListenConfig{}, Config{Dial: c.Dial, Token: token})
+	s, err := Start(ListenConfig{}, Config{Dial: dial, Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,25 +85,11 @@ func TestBrowserJoinsALiveSession(t *testing.T) {
 	}
 	settle()
 
-	token, err := NewToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Start(ListenConfig{}, Config{Dial: liveDial(t, oneLive{acp.LiveSession{Host: h, Front: "tui", Started: time.Now()}}), Token: token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
+	page := startPageDial(t, liveDial(t, oneLive{acp.LiveSession{Host: h, Front: "tui", Started: time.Now()}}))
 	bctx, errs := newBrowser(t, 1200, 900)
 	defer errs.none(t)
 	do(t, bctx, "the live session's history",
-		chromedp.Navigate(s.URL()),
+		chromedp.Navigate(page),
 		chromedp.WaitVisible(css(`#status.ok`)),
 		chromedp.WaitVisible(css(`.msg.agent`)),
 	)
