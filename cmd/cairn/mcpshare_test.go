@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
 )
 
 // stdioMCPEnv makes the test binary a stdio MCP server (the Go SDK's, with
@@ -138,3 +141,52 @@ func liveHeap() uint64 {
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
 }
+
+// Issue 42: "Always allow" given in one session of a project holds at
+// once in the process's other sessions of the project (each its own gate),
+// which no longer ask for the same command; a session of another project
+// still asks.
+func TestSessionsShareAlwaysAllow(t *testing.T) {
+	project, other, home := t.TempDir(), t.TempDir(), t.TempDir()
+	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses":[]}`), "CAIRN_ATTACH": "off"}
+	env := newEnvironment(func(k string) string { return vars[k] })
+	open := func(dir string) *app {
+		t.Helper()
+		var errb strings.Builder
+		a, err := buildApp(IOStreams{Err: &errb}, env, &Options{Provider: "faux", NoSession: true, TrustProject: true, dir: dir}, false)
+		if err != nil {
+			t.Fatalf("%v; %s", err, errb.String())
+		}
+		t.Cleanup(a.close)
+		return a
+	}
+	first, second, elsewhere := open(project), open(project), open(other)
+	bash := first.session.Tools()[0]
+	for _, tool := range first.session.Tools() {
+		if tool.Spec().Name == "bash" {
+			bash = tool
+		}
+	}
+	call := core.ToolCall{ID: "c1", Name: "bash", Arguments: json.RawMessage(`{"command":"make lint"}`)}
+	always := askerFunc(func(context.Context, core.Question) (core.Answer, core.Outcome) {
+		return core.Answer{Value: string(approval.OptionAllowAlways)}, core.Answered
+	})
+	refuse := askerFunc(func(context.Context, core.Question) (core.Answer, core.Outcome) {
+		return core.Answer{Value: string(approval.OptionDeny)}, core.Answered
+	})
+	ctx := context.Background()
+	if d := first.gate.Check(ctx, bash, call, always); !d.Allow || d.Scope != approval.ScopeAlways {
+		t.Fatalf("first session: %+v", d)
+	}
+	if d := second.gate.Check(ctx, bash, call, refuse); !d.Allow || d.By != approval.ByRule {
+		t.Errorf("the second session of the project asked again: %+v", d)
+	}
+	if d := elsewhere.gate.Check(ctx, bash, call, refuse); d.Allow {
+		t.Errorf("another project's session took the rule: %+v", d)
+	}
+}
+
+// askerFunc is a core.Asker.
+type askerFunc func(context.Context, core.Question) (core.Answer, core.Outcome)
+
+func (f askerFunc) Ask(ctx context.Context, q core.Question) (core.Answer, core.Outcome) { return f(ctx, q) }

@@ -337,6 +337,9 @@ func openGate(streams IOStreams, env environment, opts *Options, p project) (gat
 		AllowWrite: p.st.AllowWrite(),
 		SkillDirs:  skillSet.Dirs(),
 		Saved:      func() { trusted.keep(streams, cwd, rulesFile) },
+		// What the person allows always in one session of the project
+		// holds at once in the process's others (an editor's threads).
+		Peers: env.host.Rules(),
 	})
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)

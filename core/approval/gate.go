@@ -67,6 +67,9 @@ type Config struct {
 	// ("Always allow"). cairn uses it to keep a trusted project trusted
 	// across the person's own rules.
 	Saved func()
+	// Peers, when set, are the process's other gates: a rule this gate
+	// saves holds at once in those of them that keep the same RulesFile.
+	Peers *Peers
 }
 
 // Gate decides whether a tool call may run: by the mode, then by the rules
@@ -91,6 +94,7 @@ type Gate struct {
 	// no asking either (the bash tool saves long output there).
 	temp  string
 	saved func()
+	peers *Peers
 	// skillDirs are Config.SkillDirs, resolved, that hold nothing
 	// protected.
 	skillDirs []string
@@ -126,7 +130,7 @@ func Open(cfg Config) (*Gate, error) {
 	if mode == "" {
 		mode = ModeDefault
 	}
-	g := &Gate{dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode, before: ModeDefault, saved: cfg.Saved}
+	g := &Gate{dir: cfg.Dir, file: cfg.RulesFile, timeout: cfg.Timeout, mode: mode, before: ModeDefault, saved: cfg.Saved, peers: cfg.Peers}
 	if g.dir == "" {
 		// Tools without a directory take relative paths from the
 		// process's, and so does the gate.
@@ -153,6 +157,9 @@ func Open(cfg Config) (*Gate, error) {
 	}
 	if g.file == "" {
 		return g, given
+	}
+	if g.peers != nil {
+		g.peers.join(g)
 	}
 	rules, err := loadRules(g.file)
 	if err != nil {
@@ -377,6 +384,9 @@ func (g *Gate) persist(rules []Rule) Decision {
 	g.mu.Lock()
 	g.always = append(slices.Clip(g.always), set...)
 	g.mu.Unlock()
+	if g.peers != nil {
+		g.peers.saved(g, set)
+	}
 	return Decision{Allow: true, By: ByPerson, Scope: ScopeAlways, Rules: rules}
 }
 

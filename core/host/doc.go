@@ -8,6 +8,8 @@
 //     processes, each session with its own view of their tools (an
 //     mcp.Source over the shared manager), and the servers stop when the
 //     last session using them ends;
+//   - the approval rules the person saves for a project ("Always allow"),
+//     which hold at once in every session of that project (Rules);
 //   - the live sessions of the process (Register, Sessions, Find), whatever
 //     front end owns them (the TUI, rpc, ACP, the adapters);
 //   - the attach socket (Listen): a Unix socket in a directory only the

@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/approval"
 )
 
 // Host is what one process shares between its sessions. The zero value is
 // not used: make one with New.
 type Host struct {
-	mcp mcpPool
+	mcp   mcpPool
+	rules approval.Peers
 
 	mu   sync.Mutex
 	live map[*Live]struct{}
@@ -29,6 +31,16 @@ type Host struct {
 // New makes the process's host.
 func New() *Host {
 	return &Host{live: map[*Live]struct{}{}, changed: make(chan struct{})}
+}
+
+// Rules are the process's approval gates as peers: a rule one session saves
+// for its project ("Always allow") holds at once in the other sessions of
+// that project. nil on a nil Host.
+func (h *Host) Rules() *approval.Peers {
+	if h == nil {
+		return nil
+	}
+	return &h.rules
 }
 
 // Live is a session running in this process, as other clients see it.
