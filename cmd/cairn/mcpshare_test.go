@@ -189,4 +189,6 @@ func TestSessionsShareAlwaysAllow(t *testing.T) {
 // askerFunc is a core.Asker.
 type askerFunc func(context.Context, core.Question) (core.Answer, core.Outcome)
 
-func (f askerFunc) Ask(ctx context.Context, q core.Question) (core.Answer, core.Outcome) { return f(ctx, q) }
+func (f askerFunc) Ask(ctx context.Context, q core.Question) (core.Answer, core.Outcome) {
+	return f(ctx, q)
+}
