@@ -12,9 +12,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/oauth"
 	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/anthropic"
@@ -43,8 +45,11 @@ type Catalog struct {
 	env       func(string) string
 	res       *configResolver
 	// auth are the credentials of pi's auth.json, by provider.
-	auth map[string]pihome.Credential
-	now  func() time.Time
+	auth   map[string]pihome.Credential
+	authMu sync.Mutex // guards auth, which a refresh updates
+	piDir  string
+	oauth  *oauth.Client // nil: OAuth tokens are not refreshed
+	now    func() time.Time
 	// Faux answers requests for the faux provider; nil means faux models
 	// cannot be opened.
 	Faux provider.Provider
@@ -70,6 +75,9 @@ type Options struct {
 	// Now is the clock that decides whether an OAuth token of auth.json has
 	// expired; nil means time.Now.
 	Now func() time.Time
+	// OAuth refreshes expired OAuth tokens of pi's auth.json; nil means
+	// oauth.FromEnv(Getenv): the real services, or a local fake in tests.
+	OAuth *oauth.Client
 }
 
 // Load builds the catalog from the built-in models, pi's models.json and
@@ -121,6 +129,15 @@ func Load(opts Options) (*Catalog, error) {
 				}
 			}
 			c.apply(f)
+		}
+		c.piDir = opts.PiDir
+		c.oauth = opts.OAuth
+		if c.oauth == nil {
+			cl, err := oauth.FromEnv(c.env)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%w; OAuth tokens are not refreshed", err))
+			}
+			c.oauth = cl
 		}
 		auth, err := pihome.ReadAuth(opts.PiDir)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/oauth"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 )
 
@@ -62,7 +63,8 @@ func (c *Catalog) SetAPIKey(providerName, key string) {
 }
 
 // Credentials finds the key and headers for m, in pi's order: --api-key,
-// then pi's auth.json (an API key, or an OAuth token that has not expired),
+// then pi's auth.json (an API key, or an OAuth token, refreshed as pi
+// refreshes it when it expires within five minutes; see refreshOAuth),
 // then the provider's apiKey in models.json, then the provider's
 // environment variables. A configured key that cannot be resolved (an
 // unset "$VAR", a failing "!command") is an error naming it. A model
@@ -105,13 +107,24 @@ func (c *Catalog) key(m core.Model, resolve bool) (Credentials, error) {
 		cr.APIKey, cr.Source = pc.runtimeKey, "--api-key"
 		return cr, nil
 	}
-	if a, ok := c.auth[m.Provider]; ok {
+	if a, ok := c.authEntry(m.Provider); ok {
 		switch {
-		case a.Type == "oauth" && a.Usable(c.now()):
+		case a.Type == "oauth" && !a.NeedsRefresh(c.now()):
 			cr.APIKey, cr.Source = a.Access, "pi's auth.json (OAuth)"
 			return cr, nil
+		case a.Type == "oauth" && !resolve:
+			if oauth.Supports(m.Provider) && c.oauth != nil {
+				cr.APIKey, cr.Source = "(refreshable)", "pi's auth.json (OAuth)"
+				return cr, nil
+			}
+			return cr, c.expiredError(m.Provider, nil)
 		case a.Type == "oauth":
-			return cr, fmt.Errorf("the OAuth token of provider %s in pi's auth.json has expired; cairn cannot refresh it yet: run `pi` and /login (or any pi command) to refresh it, or set an API key", m.Provider)
+			fresh, err := c.refreshOAuth(m.Provider)
+			if err != nil {
+				return cr, err
+			}
+			cr.APIKey, cr.Source = fresh.Access, "pi's auth.json (OAuth, refreshed)"
+			return cr, nil
 		case a.Key != "":
 			getenv := c.env
 			if len(a.Env) > 0 {
