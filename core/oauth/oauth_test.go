@@ -138,7 +138,10 @@ func TestRefreshIsBounded(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { _, _, err := client(f).Refresh(ctx, "openai-codex", pihome.Credential{Type: "oauth", Refresh: "r"}); done <- err }()
+	go func() {
+		_, _, err := client(f).Refresh(ctx, "openai-codex", pihome.Credential{Type: "oauth", Refresh: "r"})
+		done <- err
+	}()
 	select {
 	case err := <-done:
 		if err == nil {

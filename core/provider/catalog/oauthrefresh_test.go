@@ -145,4 +145,3 @@ func TestOAuthRefreshErrorsSayWhatToDo(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
