@@ -33,10 +33,12 @@ const (
 	APIOpenAIChat      = "openai-completions"
 	APIOpenAIResponses = "openai-responses"
 	APIGoogle          = "google-generative-ai"
+	// APICodex is ChatGPT's Codex backend (the openai-codex provider).
+	APICodex = openairesp.APICodex
 )
 
 // SupportedAPIs lists every api name a model may use.
-var SupportedAPIs = []string{APIAnthropic, APIOpenAIChat, APIOpenAIResponses, APIGoogle, faux.API}
+var SupportedAPIs = []string{APIAnthropic, APIOpenAIChat, APIOpenAIResponses, APIGoogle, APICodex, faux.API}
 
 // Catalog is the set of models cairn can use, with their credentials.
 type Catalog struct {
@@ -326,20 +328,29 @@ func (c *Catalog) Open(m core.Model, opts provider.Options) (provider.Provider, 
 			opts.Timeouts.Total = set.Total
 		}
 	}
+	var p provider.Provider
 	switch m.API {
 	case APIAnthropic:
-		return anthropic.New(opts), nil
+		p = anthropic.New(opts)
 	case APIOpenAIChat:
-		return openai.New(opts), nil
+		p = openai.New(opts)
 	case APIOpenAIResponses:
-		return openairesp.New(opts), nil
+		p = openairesp.New(opts)
 	case APIGoogle:
-		return google.New(opts), nil
+		p = google.New(opts)
+	case APICodex:
+		p = openairesp.NewCodex(opts)
 	case faux.API:
 		if c.Faux == nil {
 			return nil, errors.New("the faux provider needs a script: set CAIRN_FAUX_SCRIPT to a script file, or run `cairn --demo`")
 		}
 		return c.Faux, nil
+	default:
+		return nil, fmt.Errorf("model %s/%s uses api %q, which cairn does not speak; supported: %s", m.Provider, m.ID, m.API, strings.Join(SupportedAPIs, ", "))
 	}
-	return nil, fmt.Errorf("model %s/%s uses api %q, which cairn does not speak; supported: %s", m.Provider, m.ID, m.API, strings.Join(SupportedAPIs, ", "))
+	if m.Provider == copilotProvider {
+		a, _ := c.authEntry(copilotProvider)
+		return newCopilot(p, m.API, a), nil
+	}
+	return p, nil
 }

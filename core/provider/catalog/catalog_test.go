@@ -44,7 +44,7 @@ func TestBuiltinCatalogIsConsistent(t *testing.T) {
 			t.Errorf("%s is incomplete: %+v", key, m)
 		}
 		switch m.API {
-		case APIAnthropic, APIOpenAIChat, APIOpenAIResponses, APIGoogle:
+		case APIAnthropic, APIOpenAIChat, APIOpenAIResponses, APIGoogle, APICodex:
 		default:
 			t.Errorf("%s has api %q that cairn does not speak", key, m.API)
 		}

@@ -24,6 +24,9 @@ var providerKeyEnv = map[string][]string{
 	"cerebras":   {"CEREBRAS_API_KEY"},
 	"mistral":    {"MISTRAL_API_KEY"},
 	"deepseek":   {"DEEPSEEK_API_KEY"},
+	// pi's names for these two.
+	"github-copilot":    {"COPILOT_GITHUB_TOKEN"},
+	"vercel-ai-gateway": {"AI_GATEWAY_API_KEY"},
 }
 
 // defaultOrder is the preference among providers when no model was asked
@@ -219,6 +222,9 @@ func isHostedDefault(m core.Model) bool {
 
 func (c *Catalog) missingKeyError(providerName string) error {
 	where := "its apiKey in " + c.configPathOrDefault()
+	if oauth.Supports(providerName) {
+		where = "log in with `cairn login " + providerName + "` (or pi's /login), or " + where
+	}
 	if envs := providerKeyEnv[providerName]; len(envs) > 0 {
 		return fmt.Errorf("no API key for provider %s: set %s, or %s, or pass --api-key", providerName, strings.Join(envs, " or "), where)
 	}
