@@ -40,6 +40,9 @@ var defaultOrder = []struct{ provider, model string }{
 	{"xai", "grok-4-fast-non-reasoning"},
 	{"groq", "openai/gpt-oss-120b"},
 	{"mistral", "devstral-medium-latest"},
+	{"openai-codex", "gpt-5.5"},
+	{"github-copilot", "gpt-5.4"},
+	{"vercel-ai-gateway", "zai/glm-5.1"},
 }
 
 // KeyEnv returns the environment variables that may hold provider's key.
