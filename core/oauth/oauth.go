@@ -49,6 +49,15 @@ type Client struct {
 	Origin string
 	// Now is the clock expiries are computed from; nil means time.Now.
 	Now func() time.Time
+	// CallbackHost and CallbackPort, when set, replace where a browser
+	// login's local callback listens (127.0.0.1 and the provider's port);
+	// the redirect URL sent to the service stays pi's. CallbackHost is
+	// PI_OAUTH_CALLBACK_HOST in FromEnv, as in pi.
+	CallbackHost string
+	CallbackPort int
+	// pollFloor is the shortest wait between two polls of a device-code
+	// login; 0 means pi's one second. Tests shorten it.
+	pollFloor time.Duration
 }
 
 // FromEnv returns a Client for the real services, or for the fake named by
@@ -56,7 +65,7 @@ type Client struct {
 func FromEnv(getenv func(string) string) (*Client, error) {
 	origin := getenv(EnvTestOrigin)
 	if origin == "" {
-		return &Client{}, nil
+		return &Client{CallbackHost: getenv("PI_OAUTH_CALLBACK_HOST")}, nil
 	}
 	u, err := url.Parse(origin)
 	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Path != "" && u.Path != "/" {
@@ -66,7 +75,7 @@ func FromEnv(getenv func(string) string) (*Client, error) {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		return nil, fmt.Errorf("%s=%q: only a loopback origin is accepted (it is for tests)", EnvTestOrigin, origin)
 	}
-	return &Client{Origin: u.Scheme + "://" + u.Host}, nil
+	return &Client{Origin: u.Scheme + "://" + u.Host, CallbackHost: getenv("PI_OAUTH_CALLBACK_HOST")}, nil
 }
 
 // Supports reports whether cairn can refresh provider's tokens.

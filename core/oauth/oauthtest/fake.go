@@ -1,8 +1,10 @@
 // Package oauthtest is a fake of the OAuth and Copilot token endpoints
 // cairn's oauth package speaks, following each service's documented
 // format (RFC 6749 section 6 refresh grants for Anthropic and OpenAI, as
-// pi-ai 0.87.1 sends them; GitHub's copilot_internal token and Copilot's
-// /models list, as pi-ai reads them). It records what it received.
+// pi-ai 0.87.1 sends them; the authorization-code exchanges of their
+// browser logins; OpenAI's device-code login; GitHub's RFC 8628 device
+// flow; GitHub's copilot_internal token and Copilot's /models list, as
+// pi-ai reads them). It records what it received.
 package oauthtest
 
 import (
@@ -38,6 +40,10 @@ type Fake struct {
 	ExpiresIn       int64
 	// CopilotExpiresAt is the expires_at (seconds) of a Copilot token.
 	CopilotExpiresAt int64
+	// Pending is how many polls of a device-code login are answered
+	// "not yet" before the login completes.
+	Pending int
+	polls   int
 }
 
 // New starts a fake; it is closed when the test ends.
@@ -68,6 +74,11 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.requests = append(f.requests, Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: string(body)})
 	status, access, refresh, expiresIn, copilotExp := f.Status, f.Access, f.Refresh, f.ExpiresIn, f.CopilotExpiresAt
+	pending := false
+	if r.URL.Path == "/api/accounts/deviceauth/token" || r.URL.Path == "/login/oauth/access_token" {
+		f.polls++
+		pending = f.polls <= f.Pending
+	}
 	f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	if status != 0 && r.URL.Path != "/models" {
@@ -92,6 +103,19 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		  {"id": "claude-sonnet-4", "model_picker_enabled": true, "policy": {"state": "disabled"}},
 		  {"id": "embed", "model_picker_enabled": true, "capabilities": {"supports": {"tool_calls": false}}},
 		  {"id": "o3", "model_picker_enabled": false, "policy": {"state": "enabled"}}]}`)
+	case r.URL.Path == "/api/accounts/deviceauth/usercode": // OpenAI's device code
+		_, _ = io.WriteString(w, `{"device_auth_id": "dev-1", "user_code": "ABCD-1234", "interval": "1"}`)
+	case r.URL.Path == "/api/accounts/deviceauth/token" && pending:
+		w.WriteHeader(http.StatusForbidden)
+		_, _ = io.WriteString(w, `{"error": {"code": "deviceauth_authorization_pending"}}`)
+	case r.URL.Path == "/api/accounts/deviceauth/token":
+		_, _ = io.WriteString(w, `{"authorization_code": "dev-code", "code_verifier": "dev-verifier"}`)
+	case r.URL.Path == "/login/device/code": // GitHub's device code (RFC 8628)
+		_, _ = io.WriteString(w, `{"device_code": "gh-dev", "user_code": "WXYZ-9876", "verification_uri": "https://github.com/login/device", "interval": 1, "expires_in": 900}`)
+	case r.URL.Path == "/login/oauth/access_token" && pending:
+		_, _ = io.WriteString(w, `{"error": "authorization_pending", "error_description": "waiting"}`)
+	case r.URL.Path == "/login/oauth/access_token":
+		_, _ = io.WriteString(w, `{"access_token": "gho_login", "token_type": "bearer", "scope": "read:user"}`)
 	default:
 		http.NotFound(w, r)
 	}
