@@ -46,8 +46,10 @@ type Catalog struct {
 	providers map[string]*providerConfig
 	env       func(string) string
 	res       *configResolver
-	// auth are the credentials of pi's auth.json, by provider.
-	auth   map[string]pihome.Credential
+	// auth are the credentials of cairn's auth.json (from `cairn login`)
+	// and pi's, by provider; authPath says which file each came from.
+	auth     map[string]pihome.Credential
+	authPath map[string]string
 	authMu sync.Mutex // guards auth, which a refresh updates
 	piDir  string
 	oauth  *oauth.Client // nil: OAuth tokens are not refreshed
@@ -77,7 +79,7 @@ type Options struct {
 	// Now is the clock that decides whether an OAuth token of auth.json has
 	// expired; nil means time.Now.
 	Now func() time.Time
-	// OAuth refreshes expired OAuth tokens of pi's auth.json; nil means
+	// OAuth refreshes expired OAuth tokens of the auth.json files; nil means
 	// oauth.FromEnv(Getenv): the real services, or a local fake in tests.
 	OAuth *oauth.Client
 }
@@ -106,6 +108,7 @@ func Load(opts Options) (*Catalog, error) {
 		run = runShell
 	}
 	c.res = &configResolver{getenv: c.env, run: run}
+	c.oauth = opts.OAuth
 	c.models = append(c.models, faux.Model)
 	var errs []error
 	var own *modelsFile
@@ -133,19 +136,26 @@ func Load(opts Options) (*Catalog, error) {
 			c.apply(f)
 		}
 		c.piDir = opts.PiDir
-		c.oauth = opts.OAuth
-		if c.oauth == nil {
-			cl, err := oauth.FromEnv(c.env)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%w; OAuth tokens are not refreshed", err))
-			}
-			c.oauth = cl
-		}
 		auth, err := pihome.ReadAuth(opts.PiDir)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%w; pi's stored credentials are not used", err))
 		}
-		c.auth = auth
+		c.addAuth(auth, pihome.AuthFile(opts.PiDir))
+	}
+	if opts.Dir != "" {
+		// cairn's own logins, in pi's format; they win over pi's.
+		auth, err := pihome.ReadAuth(opts.Dir)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w; cairn's stored logins are not used", err))
+		}
+		c.addAuth(auth, pihome.AuthFile(opts.Dir))
+	}
+	if c.oauth == nil && opts.OAuth == nil {
+		cl, err := oauth.FromEnv(c.env)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w; OAuth tokens are not refreshed", err))
+		}
+		c.oauth = cl
 	}
 	if own != nil {
 		c.apply(own)

@@ -69,7 +69,8 @@ func (c *Catalog) SetAPIKey(providerName, key string) {
 }
 
 // Credentials finds the key and headers for m, in pi's order: --api-key,
-// then pi's auth.json (an API key, or an OAuth token, refreshed as pi
+// then cairn's auth.json (`cairn login`) and pi's (an API key, or an
+// OAuth token, refreshed as pi
 // refreshes it when it expires within five minutes; see refreshOAuth),
 // then the provider's apiKey in models.json, then the provider's
 // environment variables. A configured key that cannot be resolved (an
@@ -116,11 +117,11 @@ func (c *Catalog) key(m core.Model, resolve bool) (Credentials, error) {
 	if a, ok := c.authEntry(m.Provider); ok {
 		switch {
 		case a.Type == "oauth" && !a.NeedsRefresh(c.now()):
-			cr.APIKey, cr.Source = a.Access, "pi's auth.json (OAuth)"
+			cr.APIKey, cr.Source = a.Access, c.authFileName(m.Provider)+" (OAuth)"
 			return cr, nil
 		case a.Type == "oauth" && !resolve:
 			if oauth.Supports(m.Provider) && c.oauth != nil {
-				cr.APIKey, cr.Source = "(refreshable)", "pi's auth.json (OAuth)"
+				cr.APIKey, cr.Source = "(refreshable)", c.authFileName(m.Provider)+" (OAuth)"
 				return cr, nil
 			}
 			return cr, c.expiredError(m.Provider, nil)
@@ -129,7 +130,7 @@ func (c *Catalog) key(m core.Model, resolve bool) (Credentials, error) {
 			if err != nil {
 				return cr, err
 			}
-			cr.APIKey, cr.Source = fresh.Access, "pi's auth.json (OAuth, refreshed)"
+			cr.APIKey, cr.Source = fresh.Access, c.authFileName(m.Provider)+" (OAuth, refreshed)"
 			return cr, nil
 		case a.Key != "":
 			getenv := c.env
@@ -141,8 +142,8 @@ func (c *Catalog) key(m core.Model, resolve bool) (Credentials, error) {
 					return c.env(name)
 				}
 			}
-			v, err := c.value(a.Key, fmt.Sprintf("the API key of provider %s in pi's auth.json", m.Provider), getenv, true, resolve)
-			cr.APIKey, cr.Source = v, "pi's auth.json"
+			v, err := c.value(a.Key, fmt.Sprintf("the API key of provider %s in %s", m.Provider, c.authFileName(m.Provider)), getenv, true, resolve)
+			cr.APIKey, cr.Source = v, c.authFileName(m.Provider)
 			return cr, err
 		}
 	}

@@ -10,7 +10,32 @@ import (
 	"github.com/cairn-dev/cairn/core/pihome"
 )
 
-// authEntry returns provider's credential from pi's auth.json.
+// addAuth adds the credentials read from path, replacing those of an
+// earlier file.
+func (c *Catalog) addAuth(auth map[string]pihome.Credential, path string) {
+	if len(auth) == 0 {
+		return
+	}
+	if c.auth == nil {
+		c.auth, c.authPath = map[string]pihome.Credential{}, map[string]string{}
+	}
+	for name, cred := range auth {
+		c.auth[name], c.authPath[name] = cred, path
+	}
+}
+
+// authFileName names the auth.json provider's credential came from, for
+// messages: "pi's auth.json" or "cairn's auth.json".
+func (c *Catalog) authFileName(provider string) string {
+	c.authMu.Lock()
+	defer c.authMu.Unlock()
+	if c.piDir != "" && c.authPath[provider] == pihome.AuthFile(c.piDir) {
+		return "pi's auth.json"
+	}
+	return "cairn's auth.json"
+}
+
+// authEntry returns provider's credential from an auth.json.
 func (c *Catalog) authEntry(provider string) (pihome.Credential, bool) {
 	c.authMu.Lock()
 	defer c.authMu.Unlock()
@@ -22,7 +47,7 @@ func (c *Catalog) authEntry(provider string) (pihome.Credential, bool) {
 // from the file by the time the lock is held.
 var errLoggedOut = errors.New("logged out")
 
-// refreshOAuth refreshes provider's OAuth token in pi's auth.json as pi
+// refreshOAuth refreshes provider's OAuth token in its auth.json as pi
 // does (pi-ai's resolveStoredOAuth): under pi's lock it reads the entry
 // again, and refreshes only if it still expires within five minutes (so a
 // token another process refreshed meanwhile is used as it is); the new
@@ -34,7 +59,10 @@ func (c *Catalog) refreshOAuth(provider string) (pihome.Credential, error) {
 		return pihome.Credential{}, c.expiredError(provider, nil)
 	}
 	var fresh pihome.Credential
-	_, err := pihome.UpdateAuth(context.Background(), pihome.AuthFile(c.piDir), provider, func(current json.RawMessage) (json.RawMessage, error) {
+	c.authMu.Lock()
+	path := c.authPath[provider]
+	c.authMu.Unlock()
+	_, err := pihome.UpdateAuth(context.Background(), path, provider, func(current json.RawMessage) (json.RawMessage, error) {
 		if current == nil {
 			return nil, errLoggedOut
 		}
@@ -55,7 +83,7 @@ func (c *Catalog) refreshOAuth(provider string) (pihome.Credential, error) {
 	})
 	switch {
 	case errors.Is(err, errLoggedOut):
-		return pihome.Credential{}, fmt.Errorf("provider %s has no OAuth entry in pi's auth.json any more (logged out?): log in again with `pi` and /login, or set an API key", provider)
+		return pihome.Credential{}, fmt.Errorf("provider %s has no OAuth entry in %s any more (logged out?): log in again with `cairn login %s` (or pi's /login), or set an API key", provider, c.authFileName(provider), provider)
 	case err != nil:
 		return pihome.Credential{}, c.expiredError(provider, err)
 	}
@@ -69,7 +97,7 @@ func (c *Catalog) refreshOAuth(provider string) (pihome.Credential, error) {
 // not refreshed (cause, when a refresh was tried) and what to do.
 func (c *Catalog) expiredError(provider string, cause error) error {
 	if cause == nil {
-		return fmt.Errorf("the OAuth token of provider %s in pi's auth.json has expired and cairn cannot refresh this provider's tokens: run `pi` and /login (or any pi command) to refresh it, or set an API key", provider)
+		return fmt.Errorf("the OAuth token of provider %s in %s has expired and cairn cannot refresh this provider's tokens: run `pi` and /login (or any pi command) to refresh it, or set an API key", provider, c.authFileName(provider))
 	}
-	return fmt.Errorf("the OAuth token of provider %s in pi's auth.json has expired and refreshing it failed (%w): run `pi` and /login to log in again, or set an API key", provider, cause)
+	return fmt.Errorf("the OAuth token of provider %s in %s has expired and refreshing it failed (%w): log in again with `cairn login %s` (or pi's /login), or set an API key", provider, c.authFileName(provider), cause, provider)
 }

@@ -145,3 +145,36 @@ func TestOAuthRefreshErrorsSayWhatToDo(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestCairnsLoginsWinAndRefreshInPlace: an entry of cairn's own auth.json
+// (from `cairn login`) wins over pi's for the same provider, and its
+// refresh is written to cairn's file, leaving pi's alone.
+func TestCairnsLoginsWinAndRefreshInPlace(t *testing.T) {
+	own, pi := t.TempDir(), t.TempDir()
+	piAuth := `{"anthropic": {"type": "oauth", "access": "sk-ant-oat01-pi", "refresh": "r-pi", "expires": 1}}`
+	if err := os.WriteFile(pihome.AuthFile(pi), []byte(piAuth), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pihome.AuthFile(own), []byte(`{"anthropic": {"type": "oauth", "access": "sk-ant-oat01-own", "refresh": "r-own", "expires": 1}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := oauthtest.New(t)
+	c, err := Load(Options{Dir: own, PiDir: pi, Getenv: env(nil), OAuth: &oauth.Client{Origin: f.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := c.Find("anthropic", "claude-opus-4-6")
+	cr, err := c.Credentials(m)
+	if err != nil || cr.APIKey != "new-access" || !strings.Contains(cr.Source, "cairn's auth.json") {
+		t.Fatalf("credentials %q from %q: %v", cr.APIKey, cr.Source, err)
+	}
+	if reqs := f.Requests(); len(reqs) != 1 || !strings.Contains(reqs[0].Body, `"refresh_token":"r-own"`) {
+		t.Errorf("refresh requests %+v", reqs)
+	}
+	if data, _ := os.ReadFile(pihome.AuthFile(pi)); string(data) != piAuth {
+		t.Errorf("pi's auth.json was changed: %s", data)
+	}
+	if data, _ := os.ReadFile(pihome.AuthFile(own)); !strings.Contains(string(data), `"access": "new-access"`) {
+		t.Errorf("cairn's auth.json: %s", data)
+	}
+}
