@@ -50,10 +50,10 @@ type Catalog struct {
 	// and pi's, by provider; authPath says which file each came from.
 	auth     map[string]pihome.Credential
 	authPath map[string]string
-	authMu sync.Mutex // guards auth, which a refresh updates
-	piDir  string
-	oauth  *oauth.Client // nil: OAuth tokens are not refreshed
-	now    func() time.Time
+	authMu   sync.Mutex // guards auth, which a refresh updates
+	piDir    string
+	oauth    *oauth.Client // nil: OAuth tokens are not refreshed
+	now      func() time.Time
 	// Faux answers requests for the faux provider; nil means faux models
 	// cannot be opened.
 	Faux provider.Provider
