@@ -12,6 +12,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core/oauth"
 	"github.com/cairn-dev/cairn/core/pihome"
+	"github.com/cairn-dev/cairn/core/provider/catalog"
 )
 
 const loginUsage = `usage: cairn login PROVIDER [--device] [--enterprise DOMAIN]
@@ -67,27 +68,68 @@ func loginCommand(ctx context.Context, args []string, streams IOStreams, getenv 
 		fmt.Fprintf(streams.Err, "cairn: the %s login has no device code; run `cairn login %s`\n", provider, provider)
 		return exitUsage
 	}
-	env := newEnvironment(getenv)
 	client, err := oauth.FromEnv(getenv)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage
 	}
+	fmt.Fprintf(streams.Err, "Logging in to %s.\n", oauth.LoginName[provider])
+	done, err := loginAndKeep(ctx, client, newEnvironment(getenv), provider, opts, loginInteraction(streams), nil)
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+		return exitFailure
+	}
+	fmt.Fprintln(streams.Err, done)
+	return exitOK
+}
+
+// loginAndKeep runs provider's login (within loginLimit), keeps its entry
+// in cairn's auth.json and, when cat is set, makes it live there. It
+// returns what to tell the person.
+func loginAndKeep(ctx context.Context, client *oauth.Client, env environment, provider string, opts oauth.LoginOptions, in oauth.Interaction, cat *catalog.Catalog) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, loginLimit)
 	defer cancel()
-	fmt.Fprintf(streams.Err, "Logging in to %s.\n", oauth.LoginName[provider])
-	entry, err := client.Login(ctx, provider, opts, loginInteraction(streams))
+	entry, err := client.Login(ctx, provider, opts, in)
 	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: login to %s failed: %v\n", provider, err)
-		return exitFailure
+		return "", fmt.Errorf("login to %s failed: %w", provider, err)
 	}
 	path := pihome.AuthFile(env.dir)
 	if _, err := pihome.UpdateAuth(ctx, path, provider, func(json.RawMessage) (json.RawMessage, error) { return entry, nil }); err != nil {
-		fmt.Fprintf(streams.Err, "cairn: logged in, but the tokens could not be saved: %v\n", err)
-		return exitFailure
+		return "", fmt.Errorf("logged in to %s, but the tokens could not be kept: %w", provider, err)
 	}
-	fmt.Fprintf(streams.Err, "Logged in to %s; the tokens are in %s.\n", oauth.LoginName[provider], path)
-	return exitOK
+	if cat != nil {
+		if err := cat.AddLogin(provider, entry, path); err != nil {
+			return "", err
+		}
+	}
+	return fmt.Sprintf("Logged in to %s; the tokens are in %s.", oauth.LoginName[provider], path), nil
+}
+
+// tuiLogin is /login's work for the interface: notices become lines in
+// the transcript, and nothing can be pasted (the browser's callback or
+// the device code completes the login).
+func tuiLogin(env environment, cat *catalog.Catalog) func(ctx context.Context, provider string, device bool, notify func(string)) (string, error) {
+	return func(ctx context.Context, provider string, device bool, notify func(string)) (string, error) {
+		client, err := oauth.FromEnv(env.getenv)
+		if err != nil {
+			return "", err
+		}
+		opts := oauth.LoginOptions{}
+		if device {
+			opts.Method = oauth.MethodDevice
+		}
+		in := oauth.Interaction{Notify: func(n oauth.Notice) {
+			switch n.Kind {
+			case "auth_url":
+				notify("Open this URL in a browser to log in:\n" + n.URL)
+			case "device_code":
+				notify(fmt.Sprintf("Open %s and enter the code %s", n.URL, n.Code))
+			default:
+				notify(n.Text)
+			}
+		}}
+		return loginAndKeep(ctx, client, env, provider, opts, in, cat)
+	}
 }
 
 // loginInteraction shows a login's notices on stderr and reads a pasted

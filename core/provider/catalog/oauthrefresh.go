@@ -101,3 +101,20 @@ func (c *Catalog) expiredError(provider string, cause error) error {
 	}
 	return fmt.Errorf("the OAuth token of provider %s in %s has expired and refreshing it failed (%w): log in again with `cairn login %s` (or pi's /login), or set an API key", provider, c.authFileName(provider), cause, provider)
 }
+
+// AddLogin makes a login just kept in path (cairn's auth.json) the
+// credential of provider for this catalog's life, as Load would have read
+// it.
+func (c *Catalog) AddLogin(provider string, entry json.RawMessage, path string) error {
+	cred, err := pihome.ParseCredential(entry)
+	if err != nil {
+		return fmt.Errorf("the login of %s: %w", provider, err)
+	}
+	c.authMu.Lock()
+	defer c.authMu.Unlock()
+	if c.auth == nil {
+		c.auth, c.authPath = map[string]pihome.Credential{}, map[string]string{}
+	}
+	c.auth[provider], c.authPath[provider] = cred, path
+	return nil
+}
