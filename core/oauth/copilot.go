@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -37,18 +36,18 @@ func CopilotHeaders() map[string]string {
 	}
 }
 
-var proxyEndpoint = regexp.MustCompile(`proxy-ep=([^;]+)`)
-
 // CopilotBaseURL is the API a Copilot token is used with: the one its
 // proxy-ep names (proxy.X becoming api.X), else the enterprise's, else
 // the individual plan's.
 func CopilotBaseURL(token, enterprise string) string {
-	if m := proxyEndpoint.FindStringSubmatch(token); m != nil {
-		host, _ := strings.CutPrefix(m[1], "proxy.")
-		if strings.HasPrefix(m[1], "proxy.") {
-			host = "api." + host
+	if _, rest, ok := strings.Cut(token, "proxy-ep="); ok {
+		ep, _, _ := strings.Cut(rest, ";")
+		if ep != "" {
+			if host, ok := strings.CutPrefix(ep, "proxy."); ok {
+				ep = "api." + host
+			}
+			return "https://" + ep
 		}
-		return "https://" + host
 	}
 	if enterprise != "" {
 		return "https://copilot-api." + enterprise

@@ -215,3 +215,13 @@ func blockUntil(stop <-chan struct{}) http.Handler {
 		}
 	})
 }
+
+func FuzzCopilotBaseURL(f *testing.F) {
+	f.Add("tid=1;proxy-ep=proxy.x.githubcopilot.com;", "")
+	f.Add("proxy-ep=;", "ghe.example.com")
+	f.Fuzz(func(t *testing.T, token, enterprise string) {
+		if u := CopilotBaseURL(token, enterprise); !strings.HasPrefix(u, "https://") {
+			t.Fatalf("CopilotBaseURL = %q", u)
+		}
+	})
+}
