@@ -77,3 +77,36 @@ func TestLoginUsageErrors(t *testing.T) {
 		t.Errorf("a non-loopback test origin: %+v", r)
 	}
 }
+
+// TestExpiredPiLoginIsRefreshed: with only pi's home, an expired
+// subscription token of pi's auth.json is refreshed (against the fake
+// token endpoint), written back to pi's file, and sent to the model.
+func TestExpiredPiLoginIsRefreshed(t *testing.T) {
+	f := oauthtest.New(t)
+	f.Access = "sk-ant-oat01-fresh"
+	model := providertest.NewServer(t, providertest.SSE(t, "anthropic/text.0.sse"))
+	home := t.TempDir()
+	piDir := filepath.Join(home, ".pi", "agent")
+	if err := os.MkdirAll(piDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"auth.json":   `{"anthropic": {"type": "oauth", "access": "sk-ant-oat01-stale", "refresh": "r", "expires": 1}}`,
+		"models.json": `{"providers": {"anthropic": {"baseUrl": "` + model.URL + `"}}}`,
+	} {
+		if err := os.WriteFile(filepath.Join(piDir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vars := map[string]string{"HOME": home, "CAIRN_DIR": "", "CAIRN_OAUTH_TEST_ORIGIN": f.URL}
+	r := invoke(t, vars, nil, "--provider", "anthropic", "--model", "claude-opus-4-6", "--thinking", "off", "--no-session", "-p", "hi")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	if reqs := model.Requests(); len(reqs) != 1 || reqs[0].Header.Get("Authorization") != "Bearer sk-ant-oat01-fresh" {
+		t.Fatalf("model requests %+v", reqs)
+	}
+	if data, _ := os.ReadFile(filepath.Join(piDir, "auth.json")); !strings.Contains(string(data), `"access": "sk-ant-oat01-fresh"`) {
+		t.Errorf("pi's auth.json: %s", data)
+	}
+}
