@@ -76,7 +76,13 @@ func UpdateAuth(ctx context.Context, path, provider string, change func(current 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := atomicfile.Write(path, out, 0o600); err != nil {
+	// A linked auth.json (a dotfiles checkout) stays a link: its target is
+	// replaced, as pi's write through the link changes the target.
+	target := path
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		target = resolved
+	}
+	if err := atomicfile.Write(target, out, 0o600); err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
 	return compact.Bytes(), nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -200,4 +201,29 @@ func FuzzParseOrderedObject(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestUpdateAuthKeepsALink: an auth.json that is a symbolic link (a
+// dotfiles checkout) stays one; the file it points to gets the entry.
+func TestUpdateAuthKeepsALink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles-auth.json")
+	if err := os.WriteFile(real, []byte(`{}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "auth.json")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := UpdateAuth(context.Background(), link, "a", func(json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"type":"api_key","key":"k"}`), nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", st.Mode(), err)
+	}
+	if data, _ := os.ReadFile(real); !strings.Contains(string(data), `"a"`) {
+		t.Errorf("the target: %s", data)
+	}
 }
