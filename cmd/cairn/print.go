@@ -461,4 +461,3 @@ func tokens(n int) string {
 	}
 	return fmt.Sprint(n)
 }
-
