@@ -247,5 +247,5 @@ func piCommandError(name string) error {
 	if !ok {
 		return nil
 	}
-	return fmt.Errorf("`pi %s` is a pi command cairn does not have: %s. To send %q as a prompt, write `cairn -p -- %s ...`", name, why, name, name)
+	return fmt.Errorf("`pi %s` is a pi command cairn does not have: %s. To send %q as a prompt, quote it: `cairn -p -- \"%s ...\"` (each word on its own would be a prompt of its own, as in pi)", name, why, name, name)
 }
