@@ -9,7 +9,7 @@ ARGS     ?=
 # 1 ms sooner in 1.3 MiB less memory (make bench-startup). CGO=1 links libc.
 CGO      ?= 0
 
-.PHONY: help build run test bench bench-startup bench-rpc bench-tui bench-soak bench-getmessages lint demo demo-tui install fuzz clean
+.PHONY: help build run test bench bench-startup bench-rpc bench-tui bench-soak bench-getmessages lint demo demo-tui install fuzz clean screenshots-web
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
@@ -41,6 +41,7 @@ test: ## vet, then every test with the race detector; installs the tests' npm pa
 	  npm ci --prefix $$d --ignore-scripts --no-audit --no-fund --loglevel=error || exit 1; done; fi
 	@command -v tmux >/dev/null || echo "make test: tmux not found, so the TUI's terminal tests (e2e/) will be skipped (install tmux to run them)"
 	@command -v python3 >/dev/null || echo "make test: python3 not found, so the tests that run the Python extension example will be skipped (install python3 to run them)"
+	@command -v chromium >/dev/null || echo "make test: chromium not found, so the web page's browser tests (rpcmode/webui) will be skipped (apt-get install chromium to run them)"
 	@[ -n "$$CAIRN_PI" ] || [ -n "$$PI_NODE" ] || [ -e "$${PI_CACHE:-$$HOME/.cache/cairn-pi}/pi-0.87.1/pi" ] || \
 	  echo "make test: pi 0.87.1 not found (CAIRN_PI, PI_NODE or ~/.cache/cairn-pi), so TestPiDiff, which compares cairn with pi itself, will be skipped (docs/development.md says how to install it)"
 	$(GO) vet ./...
@@ -51,6 +52,9 @@ test: ## vet, then every test with the race detector; installs the tests' npm pa
 	  echo "make test: the race detector needs cgo and a C compiler ($$($(GO) env CC)), which are missing: testing without -race"; \
 	  echo "$(GO) test -count=1 ./..."; $(GO) test -count=1 ./...; \
 	fi
+
+screenshots-web: ## photograph the web page (cairn serve) at desktop and phone widths into docs/screenshots (needs chromium)
+	$(GO) test -count=1 -run TestScreenshots ./rpcmode/webui -screenshots "$(CURDIR)/docs/screenshots"
 
 bench: ## run the benchmarks (medians need -count; see README)
 	$(GO) test -run='^$$' -bench=. -benchmem -count=$${COUNT:-5} ./...

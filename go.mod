@@ -32,10 +32,16 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
+require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+	github.com/coder/websocket v1.8.15
+	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
+)
 
 require (
 	github.com/JohannesKaufmann/dom v0.2.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	go.lsp.dev/pkg v0.0.0-20210717090340-384b27a52fb2 // indirect
 	go.uber.org/atomic v1.9.0 // indirect
 	go.uber.org/multierr v1.8.0 // indirect

@@ -155,6 +155,9 @@ type Asker interface {
 type QuestionClosed struct {
 	ID      string
 	Outcome Outcome
+	// Answer is the answer's value when Outcome is Answered, so a front
+	// end that did not answer (another client did) can say what it was.
+	Answer string
 }
 
 // EventType implementations.

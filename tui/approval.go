@@ -130,8 +130,14 @@ func (m *Model) onQuestion(q core.Question) tea.Cmd {
 
 // onQuestionClosed withdraws a question that ended (answered here or
 // elsewhere, timed out, or aborted).
-func (m *Model) onQuestionClosed(id string) {
+func (m *Model) onQuestionClosed(e core.QuestionClosed) {
+	id := e.ID
 	if m.approval != nil && m.approval.q.ID == id {
+		// Still shown here, so answered elsewhere: a client attached to
+		// this session (an editor, another terminal, the web page).
+		if e.Outcome == core.Answered {
+			m.say(core.NotifyInfo, "answered in another client: "+answerLabel(m.approval.q, e.Answer))
+		}
 		m.clearApproval()
 	}
 	if m.dialog != nil && m.dialog.q.ID == id {
@@ -141,6 +147,17 @@ func (m *Model) onQuestionClosed(id string) {
 	if m.picker != nil && m.picker.question != nil && m.picker.question.ID == id {
 		m.picker = nil
 	}
+}
+
+// answerLabel is how an answer to q reads: its option's label, else the
+// value itself.
+func answerLabel(q core.Question, value string) string {
+	for _, o := range q.Options {
+		if o.Value == value {
+			return escape.Visible(o.Label)
+		}
+	}
+	return escape.Visible(value)
 }
 
 // answerApproval sends the person's choice. A choice that saves a rule

@@ -70,6 +70,10 @@ func (m *Model) startBash(text string) tea.Cmd {
 		return nil
 	}
 	opts := bashmode.Options{Dir: m.opts.Cwd, Shell: m.opts.Shell, Sandbox: m.opts.Sandbox, BaseEnv: m.opts.ShellEnv, Cols: max(m.width-4, 20), Rows: max(m.height-8, 5)}
+	if bashmode.Interactive(command) && m.opts.Attached {
+		m.say(core.NotifyWarning, "$ "+command+" needs the whole screen, which only the terminal that owns the session can give it; run it there.")
+		return nil
+	}
 	if bashmode.Interactive(command) {
 		m.say(core.NotifyInfo, "$ "+command+"  (full screen)")
 		c := m.onTerminal(bashmode.Command(command, opts))

@@ -47,6 +47,7 @@ func builtinCommands() []command {
 		{"name", "<name>", "name this session", (*Model).cmdName},
 		{"export", "[file]", "write the session as an HTML file", (*Model).cmdExport},
 		{"login", "[provider] [--device]", "log in to Claude, ChatGPT or Copilot", (*Model).cmdLogin},
+		{"share", "", "serve a web page on this session, to follow and approve from a browser", (*Model).cmdShare},
 		{"copy", "", "copy the last answer to the clipboard", (*Model).cmdCopy},
 		{"theme", "[name]", "pick the colour theme", (*Model).cmdTheme},
 		{"mcp", "[reconnect <server>]", "show the MCP servers, their tools and prompts", (*Model).cmdMCP},
@@ -441,6 +442,28 @@ func (m *Model) exportPath(arg, file string) string {
 		out = filepath.Join(m.opts.Cwd, out)
 	}
 	return out
+}
+
+// cmdShare starts the web page on this process's sessions (once; later
+// calls say its address again) and shows its address.
+func (m *Model) cmdShare(args string) tea.Cmd {
+	if strings.TrimSpace(args) != "" {
+		m.status.set(core.NotifyError, "/share takes no arguments (cairn serve --addr/--port chooses where a page listens).", m.now())
+		return nil
+	}
+	if m.opts.Share == nil {
+		m.status.set(core.NotifyError, "This cairn cannot serve a web page here.", m.now())
+		return nil
+	}
+	share := m.opts.Share
+	m.status.setKeyed("command", "Starting the web page…")
+	return func() tea.Msg {
+		addr, err := share()
+		if err != nil {
+			return commandDoneMsg{err: fmt.Errorf("no web page: %w", err)}
+		}
+		return commandDoneMsg{text: "Web page on this session (only this machine can reach it; anyone with the address can drive cairn as you): " + addr}
+	}
 }
 
 func (m *Model) cmdExport(args string) tea.Cmd {

@@ -129,7 +129,7 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 	case core.Question:
 		return m.onQuestion(e)
 	case core.QuestionClosed:
-		m.onQuestionClosed(e.ID)
+		m.onQuestionClosed(e)
 	case core.TurnEnd:
 		// The session announces an answer before it has stored it (the
 		// session file is written in between); by the turn's end the

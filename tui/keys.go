@@ -151,8 +151,15 @@ func (m *Model) onAppKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case m.is(k, keymap.Exit) && m.ed.Empty():
 		return m.quit(), true
+	case m.is(k, keymap.Suspend) && m.opts.Attached:
+		// Suspending would stop the process that owns the session.
+		m.status.set(core.NotifyInfo, "This terminal is attached to another cairn: quit with ctrl+d instead of suspending.", m.now())
+		return nil, true
 	case m.is(k, keymap.Suspend):
 		return tea.Suspend, true
+	case m.is(k, keymap.ExternalEditor) && m.opts.Attached:
+		m.status.set(core.NotifyInfo, "The external editor opens only in the terminal that owns the session.", m.now())
+		return nil, true
 	case m.is(k, keymap.ExternalEditor):
 		return m.openExternalEditor(), true
 	case m.is(k, keymap.PasteImage):

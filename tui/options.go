@@ -114,6 +114,16 @@ type Options struct {
 	// Preview, with Terminal, is the screen ShowPreview drew while the
 	// session was read: Run draws its frames over it.
 	Preview *Preview
+	// Share starts the web page on the session (once) and returns its
+	// address, the secret token in it; nil: /share is unavailable.
+	Share func() (string, error)
+	// Attached says this TUI is a second client of a session another
+	// front end owns (`cairn attach`): quitting leaves the session and
+	// its running turn alone, and no signal of the process is taken.
+	Attached bool
+	// Resize delivers the terminal's new sizes (columns, rows) where
+	// Bubble Tea cannot watch the terminal itself (an attached one).
+	Resize <-chan [2]int
 	// Alert is how to tell the person that cairn needs them (a run ended,
 	// a question waits) while their terminal is not focused; the zero
 	// value sends nothing. See ChooseAlert.

@@ -57,14 +57,32 @@ func Run(ctx context.Context, opts Options, extra ...tea.ProgramOption) error {
 		}
 		popts = append(popts, tea.WithOutput(m.frames.screen.Output()))
 	}
+	if opts.Attached {
+		// The process's signals are its owner's terminal's.
+		popts = append(popts, tea.WithoutSignals())
+	}
 	p := tea.NewProgram(m, popts...)
 	stop := m.Connect(p.Send)
 	defer stop()
+	if opts.Resize != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go func() {
+			for {
+				select {
+				case size := <-opts.Resize:
+					p.Send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+				case <-done:
+					return
+				}
+			}
+		}()
+	}
 	_, err := p.Run()
 	if m.frames.screen != nil {
 		m.frames.screen.close()
 	}
-	if m.sess.State().IsStreaming {
+	if m.sess.State().IsStreaming && !opts.Attached {
 		m.sess.Abort()
 	}
 	if opts.Scrollback != nil && err == nil {

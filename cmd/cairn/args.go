@@ -78,6 +78,9 @@ type Options struct {
 	// allowNoCredentials lets the session start without credentials (the
 	// TUI then explains what to set up).
 	allowNoCredentials bool
+	// front names the front end that owns the session when the mode does
+	// not say it (`cairn serve`'s page: "web"); see frontName.
+	front string
 
 	// skills are the run's skills, found once (see skillsFor).
 	skills *skills.Set
@@ -254,6 +257,8 @@ Usage:
   cairn mcp list                    check the MCP configuration and show each server
   cairn checkpoints list|gc         list this project's checkpoints; apply retention now
   cairn skills                      list the skills the model is offered, hidden ones and problems
+  cairn serve [--addr A] [--port N] serve a web page for the sessions (browser, phone); prints
+                                    its secret address once (see cairn serve --help)
   cairn --export FILE [OUT.html]    write the session file as one HTML page (default
                                     cairn-session-<name>.html here), print its path, exit
   cairn rpc [--continue ID] [--system PROMPT_OR_FILE] [--model M] [flags]

@@ -109,3 +109,12 @@ func exportSession(ctx context.Context, file, out, model string) (string, error)
 	}
 	return strings.TrimSpace(stdout.String()), nil
 }
+
+// attachCommand hands `cairn attach` to cairn-tui: the terminal client is
+// the full build's.
+func attachCommand(_ context.Context, args []string, streams IOStreams, _ func(string) string) int {
+	if code, handed := handOverTUI(append([]string{"attach"}, args...), streams); handed {
+		return code
+	}
+	return exitFailure
+}

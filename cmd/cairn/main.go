@@ -14,6 +14,7 @@ import (
 	"slices"
 	"syscall"
 
+	prochost "github.com/cairn-dev/cairn/core/host"
 	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/shell"
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
@@ -106,11 +107,23 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	if len(args) > 0 && args[0] == "ext" {
 		return extCommand(ctx, args[1:], streams, getenv)
 	}
+	if len(args) > 0 && args[0] == "serve" {
+		return serveCommand(ctx, args[1:], streams, getenv)
+	}
 	if len(args) > 0 && args[0] == "checkpoints" {
 		return checkpointsCommand(ctx, args[1:], streams, getenv)
 	}
 	if len(args) > 0 && args[0] == "login" {
 		return loginCommand(ctx, args[1:], streams, getenv)
+	}
+	if len(args) > 0 && args[0] == "ps" {
+		return psCommand(args[1:], streams, getenv)
+	}
+	if len(args) > 0 && args[0] == "attach" {
+		return attachCommand(ctx, args[1:], streams, getenv)
+	}
+	if len(args) > 1 && args[0] == "acp" && slices.Contains(args[1:], "--attach") {
+		return acpAttachCommand(ctx, args[1:], streams, getenv)
 	}
 	if len(args) > 0 && args[0] == "rpc" {
 		// synaps's command line, as the synaps-bridge runs it.
@@ -153,6 +166,8 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 		}
 	}
 	env := newEnvironment(getenv)
+	// The attach socket, if a session started it, closes with the run.
+	defer env.host.Close()
 	if opts.ListModels {
 		return listModels(streams, env, opts)
 	}
@@ -198,6 +213,10 @@ type environment struct {
 	// when it exists, else "": read as a second source beside dir, never
 	// written (see docs/configuration.md).
 	piDir string
+	// host is what the process shares between its sessions (core/host):
+	// MCP servers per project, the live sessions and their attach socket.
+	// nil (tests that build an environment by hand) shares nothing.
+	host *prochost.Host
 }
 
 func newEnvironment(getenv func(string) string) environment {
@@ -209,7 +228,7 @@ func newEnvironment(getenv func(string) string) environment {
 			dir = filepath.Join(home, ".cairn")
 		}
 	}
-	env := environment{getenv: getenv, dir: dir}
+	env := environment{getenv: getenv, dir: dir, host: prochost.New()}
 	if pd := pihome.Dir(getenv); pihome.Exists(pd) {
 		env.piDir = pd
 	}

@@ -22,6 +22,9 @@ import (
 func TestMain(m *testing.M) {
 	sandbox.RunIfChild()
 	shell.RunIfReaper()
+	if f := os.Getenv(stdioMCPEnv); f != "" {
+		os.Exit(runStdioMCP(f)) // mcpshare_test.go
+	}
 	if os.Getenv(asCairnEnv) != "" {
 		os.Exit(runAsCairn()) // background_test.go
 	}

@@ -26,6 +26,10 @@ type mcpRun struct {
 	// manager is nil when MCP is off (--no-mcp).
 	manager *mcp.Manager
 	source  *mcp.Source
+	// release gives back this session's use of the manager, which the
+	// process's host shares with every session of the project that names
+	// the same servers; the last one stops them.
+	release func()
 }
 
 // approver wraps the session's gate so approval questions for MCP tools
@@ -55,8 +59,8 @@ func (r *mcpRun) servers() *mcp.Manager {
 
 // close stops the servers.
 func (r *mcpRun) close() {
-	if r != nil && r.manager != nil {
-		r.manager.Close()
+	if r != nil && r.release != nil {
+		r.release()
 	}
 }
 
@@ -84,11 +88,16 @@ func startMCP(streams IOStreams, env environment, opts *Options, trusted project
 		cfg.Servers = slices.DeleteFunc(cfg.Servers, func(c mcp.Server) bool { return c.Name == s.Name })
 		cfg.Servers = append(cfg.Servers, s)
 	}
-	cache := &mcp.ToolCache{Path: mcp.CacheFile(env.dir)}
-	m := mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Report: mcpReporter(streams, env, !printMode), Cache: cache})
+	// One set of servers per project and configuration in the process:
+	// every ACP thread of an editor in this project uses the same
+	// processes, each with its own view of their tools (its Source).
+	m, release := env.host.MCP(trusted.project.Dir, cfg, func() *mcp.Manager {
+		cache := &mcp.ToolCache{Path: mcp.CacheFile(env.dir)}
+		return mcp.Start(cfg, mcp.Options{LogDir: mcpLogDir(env), Report: mcpReporter(streams, env, !printMode), Cache: cache})
+	})
 	src := mcp.NewSource(m, func(ctx context.Context) { registry.Wait(ctx, nil) })
 	registry.Add(src)
-	return &mcpRun{manager: m, source: src}
+	return &mcpRun{manager: m, source: src, release: release}
 }
 
 // mcpStartupLimit is how long a prompt waits for MCP servers still

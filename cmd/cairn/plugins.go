@@ -51,6 +51,11 @@ func protectedDirs(env environment) []string {
 	if home := env.lookup("HOME"); home != "" {
 		dirs = append(dirs, filepath.Join(home, ".claude.json"))
 	}
+	// The attach sockets: a command that reaches them could answer the
+	// session's own questions.
+	if d := attachDir(env); d != "" {
+		dirs = append(dirs, d)
+	}
 	return dirs
 }
 

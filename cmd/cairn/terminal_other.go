@@ -10,3 +10,6 @@ func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
+
+// translateNewlines has nothing to do where terminals have no termios.
+func translateNewlines(*os.File) {}

@@ -23,3 +23,22 @@ func isTerminal(f *os.File) bool {
 	})
 	return ok
 }
+
+// translateNewlines turns the terminal's output processing back on after
+// raw mode turned it off, so a newline also returns the cursor to the
+// first column: an attached TUI is drawn by a program that cannot see this
+// terminal and writes its lines as for a terminal that does that.
+func translateNewlines(f *os.File) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) {
+		t, err := unix.IoctlGetTermios(int(fd), ioctlGetTermios)
+		if err != nil {
+			return
+		}
+		t.Oflag |= unix.OPOST | unix.ONLCR
+		_ = unix.IoctlSetTermios(int(fd), ioctlSetTermios, t)
+	})
+}

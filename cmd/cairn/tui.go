@@ -114,6 +114,13 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	if a.noCredentials {
 		o.FirstRun = firstRunHelp(a.cat, env)
 	}
+	// Other terminals attach to this session (cairn attach) with a TUI of
+	// their own, drawn here: the same options, on their screen.
+	remote := o
+	a.offerTUI(func(ctx context.Context, t remoteTerminal) error { return runRemoteTUI(ctx, remote, t) })
+	share, stopShare := sharePage(ctx, env, quiet)
+	defer stopShare()
+	o.Share = share
 	if f, ok := streams.Out.(*os.File); ok && isTerminal(f) {
 		o.Terminal = f // cairn draws its frames there itself
 		o.Preview = preview
@@ -145,14 +152,6 @@ func firstRunHelp(cat *catalog.Catalog, env environment) *tui.FirstRun {
 		"then start cairn with --model ollama/qwen2.5-coder:14b (llama.cpp's llama-server listens on",
 		"http://localhost:8080/v1). See docs/configuration.md in cairn's repository.",
 	}}
-}
-
-// shortHome writes a path under home with ~.
-func shortHome(p, home string) string {
-	if home != "" && strings.HasPrefix(p, home+"/") {
-		return "~" + p[len(home):]
-	}
-	return p
 }
 
 func splitLines(s string) []string {

@@ -10,6 +10,7 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/background"
+	"github.com/cairn-dev/cairn/core/ccperm"
 	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/hook"
 	"github.com/cairn-dev/cairn/core/lsp"
@@ -20,6 +21,8 @@ import (
 	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/core/shell/sandbox"
+	"github.com/cairn-dev/cairn/core/skills"
+	"github.com/cairn-dev/cairn/core/subagent"
 	"github.com/cairn-dev/cairn/core/sysprompt"
 	"github.com/cairn-dev/cairn/core/tools"
 	"github.com/cairn-dev/cairn/core/toolset"
@@ -53,10 +56,17 @@ type app struct {
 	loaded loadedParts
 	// lsp runs the session's language servers; nil when they are off.
 	lsp *lsp.Manager
+	// live is what attached clients reach of the session (goLive); nil
+	// when nothing can attach. unlive takes it back.
+	live   *liveServe
+	unlive func()
 }
 
 // close ends the session and flushes its file, then stops the MCP servers.
 func (a *app) close() {
+	if a.unlive != nil {
+		a.unlive()
+	}
 	a.session.Close()
 	if a.hooks != nil {
 		a.hooks.Close()
@@ -73,266 +83,90 @@ func (a *app) close() {
 // buildApp resolves the model and builds the agent session for opts.
 // unattended says nobody can answer questions (print and json modes), so
 // calls that need approval are refused by policy. Warnings go to stderr.
+// It is the constructors below in order: the project (trust, settings),
+// the conversation (a session file, resumed or new), the model, the gate,
+// the built-in tools, the system prompt, then the session with its
+// conversations, interceptors and tool sources (MCP servers from the
+// process's host, extensions).
 func buildApp(streams IOStreams, env environment, opts *Options, unattended bool) (*app, error) {
-	cwd := opts.dir
-	if cwd == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, fmt.Errorf("find the working directory: %w", err)
-		}
-		cwd = wd
-	}
-	trusted := projectTrustFor(streams, env, opts, cwd, nil)
-	st := loadSettings(streams, env, trusted, cwd)
-	st.OnWrite(func(scope settings.Scope) {
-		if scope == settings.ScopeProject {
-			trusted.keep(streams, cwd, settings.ProjectFile(cwd))
-		}
-	})
-	eff := st.Effective()
-	file, resumed, err := openSessionFile(env, opts, cwd)
+	p, err := openProject(streams, env, opts)
 	if err != nil {
 		return nil, err
 	}
-	var history session.Context
-	if resumed {
-		for _, w := range file.Warnings() {
-			fmt.Fprintf(streams.Err, "cairn: warning: session %s: %v\n", file.FilePath(), w)
-		}
-		history = recoverSubagents(streams, file, file.Context())
-		if opts.Provider == "" && opts.Model == "" && history.Model != nil {
-			if m, err := loadCatalogQuiet(env).Find(history.Model.Provider, history.Model.ModelID); err == nil {
-				opts.Provider, opts.Model = m.Provider, m.ID
-			} else {
-				fmt.Fprintf(streams.Err, "cairn: warning: the session's model %s/%s is not available; using the default\n", history.Model.Provider, history.Model.ModelID)
-			}
-		}
-		if opts.Thinking == "" && history.ThinkingLevel != "" {
-			opts.Thinking = string(history.ThinkingLevel)
-		}
-	}
-	if opts.Provider == "" && opts.Model == "" && eff.DefaultModel != "" {
-		opts.Provider, opts.Model = eff.DefaultProvider, eff.DefaultModel
-	}
-	if opts.Thinking == "" && eff.DefaultThinkingLevel != "" {
-		opts.Thinking = string(eff.DefaultThinkingLevel)
+	conv, err := openConversation(streams, env, opts, p)
+	if err != nil {
+		return nil, err
 	}
 	s, err := resolve(streams, env, opts)
 	if err != nil {
 		return nil, err
 	}
-	mode, err := startingApprovalMode(opts, st)
+	g, err := openGate(streams, env, opts, p)
 	if err != nil {
 		return nil, err
 	}
-	skillSet := skillsFor(env, opts, cwd, trusted)
-	for _, w := range skillWarnings(skillSet) {
-		fmt.Fprintf(streams.Err, "cairn: warning: %s\n", w)
-	}
-	rulesFile := approval.ProjectRulesFile(cwd)
-	if !trusted.trusted() {
-		// An untrusted project may make approvals stricter, never looser,
-		// and its rules file is neither read nor written.
-		if m := projectApprovalMode(cwd); m != "" {
-			mode = stricterMode(mode, m)
-		}
-		rulesFile = ""
-	}
-	var questionTimeout time.Duration
-	if opts.Mode == "rpc" {
-		// A pi host may never answer a question (pi's own RpcClient has no
-		// dialog handling): every question times out and is denied.
-		questionTimeout = rpcQuestionTimeout
-	}
-	runFiles := trusted.runFiles(env.dir)
-	claudePerms := claudePermissions(streams.Err, env)
-	gate, err := approval.Open(approval.Config{
-		Mode: mode, Dir: cwd, RulesFile: rulesFile, Timeout: questionTimeout,
-		SessionRules: claudePerms.Allow,
-		// Writing cairn's own files, and reading them (its keys), is asked
-		// about in every mode but yolo; so is pi's home, whose models.json
-		// and auth.json hold the same keys.
-		ProtectedDirs: protectedDirs(env),
-		// The files the project's control files run (hook scripts, MCP
-		// servers', extensions') are asked about like the control files.
-		RunFiles:   runFiles,
-		AllowWrite: st.AllowWrite(),
-		SkillDirs:  skillSet.Dirs(),
-		Saved:      func() { trusted.keep(streams, cwd, rulesFile) },
-	})
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
-	}
-	// The workspace is local until a host (an ACP editor) offers its files
-	// and terminals.
-	workspace := tools.NewWorkspace()
-	// Background commands belong to the session, which kills them when it
-	// ends (agent.Config.Processes).
-	procs := background.New(background.Options{})
-	builtin := tools.WithBackground(tools.NewIn(cwd, workspace), procs)
-	task := taskTool(streams, env, eff, cwd, trusted)
-	builtin = append(builtin, task)
-	policy, err := sandboxPolicy(st.Sandbox(), opts.Sandbox, cwd, env.dir,
-		func(w string) { fmt.Fprintf(streams.Err, "cairn: warning: %s\n", w) })
-	if err != nil {
-		procs.Close()
-		return nil, err
-	}
-	if policy != nil && env.piDir != "" {
-		// pi's keys, as cairn's own, are out of a sandboxed command's reach.
-		policy.DenyReading(filepath.Join(env.piDir, "auth.json"), filepath.Join(env.piDir, "models.json"))
-	}
-	if policy != nil {
-		// What the gate asks about, the sandbox keeps read-only.
-		for f := range runFiles {
-			policy.ProtectFiles(f)
-		}
-	}
-	setSandbox(builtin, policy)
-	cmdEnv := shellEnv(st, s.cat)
-	setShellEnv(builtin, cmdEnv)
-	builtin, languageServers := withLanguageServers(builtin, st, env, cwd, trusted.trusted(), trusted.trustedByPerson())
-	// The model's checklist, which every front end shows.
-	builtin = append(builtin, tools.NewTodoWrite())
-	// web_fetch, and web_search when the person configured a search API.
-	builtin = append(builtin, webTools(st, env)...)
-	// Plan mode's exit_plan_mode, declared only in plan mode (see below).
-	builtin = append(builtin, gate.ExitPlanTool())
-	var contextFiles []sysprompt.ContextFile
-	if !opts.Pi.NoContextFiles {
-		if contextFiles, err = sysprompt.LoadContextFiles(env.dir, cwd); err != nil {
-			fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
-		}
-	}
-	overridesDir := cwd
-	if !trusted.trusted() {
-		contextFiles = untrustedContext(contextFiles, trusted.project.Root)
-		overridesDir = ""
-	}
-	custom, appendText, err := sysprompt.LoadOverrides(env.dir, overridesDir)
-	if err != nil {
-		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
-	}
-	if opts.SystemPrompt != "" {
-		custom = opts.SystemPrompt
-	}
-	appendText, err = appendSystemPrompt(appendText, opts.Pi.AppendSystemPrompt)
+	tb, err := buildTools(streams, env, opts, p, g, s.cat)
 	if err != nil {
 		return nil, err
 	}
-	systemSections := func(ts []core.Tool) []core.PromptSection {
-		specs := make([]core.ToolSpec, len(ts))
-		for i, t := range ts {
-			specs[i] = t.Spec()
-		}
-		return sysprompt.Sections(sysprompt.Options{Tools: specs, Cwd: cwd, ContextFiles: contextFiles, Custom: custom, Append: appendText,
-			Skills: skillSet.Prompt()})
-	}
-	first, baseURL := s.model, opts.BaseURL
-	open := func(m core.Model) (agent.Connection, error) {
-		if m.Provider == first.Provider && m.ID == first.ID {
-			if baseURL != "" {
-				m.BaseURL = baseURL
-			}
-			if opts.wireAPI != "" {
-				m.API = opts.wireAPI
-			}
-		}
-		creds, err := s.cat.Credentials(m)
-		if err != nil {
-			return agent.Connection{}, err
-		}
-		p, err := s.cat.Open(m, provider.Options{})
-		if err != nil {
-			return agent.Connection{}, err
-		}
-		return agent.Connection{Provider: p, APIKey: creds.APIKey, Headers: creds.Headers}, nil
+	systemSections, contextFiles, err := systemPrompt(streams, env, opts, p, g.skills)
+	if err != nil {
+		tb.procs.Close()
+		return nil, err
 	}
 	cfg := agent.Config{
 		Model:          s.model,
 		Thinking:       s.thinking,
-		Open:           open,
+		Open:           modelOpener(s, opts),
 		Models:         s.cat.Available(),
 		FindModel:      s.cat.Find,
 		Unattended:     unattended,
 		MaxTokens:      opts.MaxTokens,
-		Tools:          builtin,
-		Approver:       gate,
+		Tools:          tb.builtin,
+		Approver:       g.gate,
 		SystemSections: systemSections,
-		SteeringMode:   agent.QueueMode(eff.SteeringMode),
-		FollowUpMode:   agent.QueueMode(eff.FollowUpMode),
-		InterruptMode:  agent.InterruptMode(eff.InterruptMode),
+		SteeringMode:   agent.QueueMode(p.eff.SteeringMode),
+		FollowUpMode:   agent.QueueMode(p.eff.FollowUpMode),
+		InterruptMode:  agent.InterruptMode(p.eff.InterruptMode),
 		Retry: agent.RetrySettings{
-			Enabled: eff.Retry.Enabled, MaxRetries: eff.Retry.MaxRetries,
-			BaseDelay: eff.Retry.BaseDelay(), MaxDelay: eff.Retry.MaxDelay(),
+			Enabled: p.eff.Retry.Enabled, MaxRetries: p.eff.Retry.MaxRetries,
+			BaseDelay: p.eff.Retry.BaseDelay(), MaxDelay: p.eff.Retry.MaxDelay(),
 		},
 		Compaction: agent.CompactionSettings{
-			Enabled: eff.Compaction.Enabled, ReserveTokens: eff.Compaction.ReserveTokens,
-			KeepRecentTokens: eff.Compaction.KeepRecentTokens,
+			Enabled: p.eff.Compaction.Enabled, ReserveTokens: p.eff.Compaction.ReserveTokens,
+			KeepRecentTokens: p.eff.Compaction.KeepRecentTokens,
 		},
-		Processes:   procs,
-		Checkpoints: openCheckpoints(streams, env, cwd, eff.Checkpoints),
+		Processes:   tb.procs,
+		Checkpoints: openCheckpoints(streams, env, p.cwd, p.eff.Checkpoints),
 	}
 	// Hooks' messages for the person go out as the session's notices; the
 	// session exists before any hook runs.
 	var sess *agent.Session
-	hooks := loadHooks(streams, env, cwd, trusted.trusted(), eff.ShellPath)
-	cfg.Interceptors = append(permissionInterceptor(claudePerms, cwd, env.lookup("HOME")),
-		hookInterceptors(hooks, gate.Mode, func(text string) { sess.Notify(core.NotifyInfo, text) })...)
-	cfg.Interceptors = append(cfg.Interceptors, skillGrantInterceptor(skillSet, gate,
-		func(text string) { sess.Notify(core.NotifyInfo, text) }))
-	if file == nil {
-		// --no-session: kept in memory, and begun as a file would be, so
-		// get_entries and get_tree show what pi's show.
-		convs := agent.NewMemoryConversations(nil)
-		if err := recordStart(convs.Store(), s.model, s.thinking); err != nil {
-			return nil, err
-		}
-		cfg.Conversations = convs
-	} else {
-		convs := agent.NewFileConversations(sessionStore(env, opts), cwd, file)
-		convs.Warn = func(path string, w session.Warning) {
-			fmt.Fprintf(streams.Err, "cairn: warning: session %s: %v\n", path, w)
-		}
-		cfg.Conversations = convs
-		cfg.History, cfg.EntryIDs = history.Messages, history.EntryIDs
-		if !resumed {
-			if err := recordStart(file, s.model, s.thinking); err != nil {
-				return nil, err
-			}
-		}
+	notify := func(text string) { sess.Notify(core.NotifyInfo, text) }
+	hooks := loadHooks(streams, env, p.cwd, p.trusted.trusted(), p.eff.ShellPath)
+	cfg.Interceptors = append(permissionInterceptor(g.claudePerms, p.cwd, env.lookup("HOME")),
+		hookInterceptors(hooks, g.gate.Mode, notify)...)
+	cfg.Interceptors = append(cfg.Interceptors, skillGrantInterceptor(g.skills, g.gate, notify))
+	if err := conv.configure(&cfg, streams, env, opts, p.cwd, s); err != nil {
+		return nil, err
 	}
-	registry := toolset.New(cfg.Tools, toolset.Options{Limit: toolsetLimit(mcpStartupLimit(streams, env, eff)),
+	registry := toolset.New(cfg.Tools, toolset.Options{Limit: toolsetLimit(mcpStartupLimit(streams, env, p.eff)),
 		Longer: "raise mcp.startupTimeoutMs or CAIRN_MCP_STARTUP_MS"})
 	// Print and json modes say on stderr what the session's notices say
 	// (failed servers among them); the other modes still need the report.
 	printMode := unattended && opts.Mode != "synaps"
-	servers := startMCP(streams, env, opts, trusted, registry, printMode)
-	cfg.Toolset, cfg.Approver = registry, servers.approver(gate)
-	exts := startExtensions(env, opts, trusted, st, cwd, unattended)
+	servers := startMCP(streams, env, opts, p.trusted, registry, printMode)
+	cfg.Toolset, cfg.Approver = registry, servers.approver(g.gate)
+	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended)
 	registry.Add(exts)
 	cfg.Interceptors = append(cfg.Interceptors, exts.Interceptors()...)
-	if sel := opts.Pi.Tools; sel.Narrows() {
-		// pi's --tools and the like: a view of the live registry, so MCP
-		// tools that arrive later are chosen by the same names.
-		builtinNames := map[string]bool{}
-		for _, t := range cfg.Tools {
-			builtinNames[t.Spec().Name] = true
-		}
-		for _, name := range sel.Unknown(builtinNames) {
-			fmt.Fprintf(streams.Err, "cairn: warning: no tool is named %q (--tools, --exclude-tools)\n", name)
-		}
-		cfg.Toolset = toolset.Filter(registry, func(t core.Tool) bool {
-			name := t.Spec().Name
-			return sel.Keeps(name, builtinNames[name])
-		})
-	}
+	cfg.Toolset = selectTools(streams, opts, cfg.Tools, registry)
 	// Plan mode hides what it refuses, and exit_plan_mode outside it; each
 	// request asks the gate again, so a mode switch reaches the next one.
-	cfg.Toolset = toolset.FilterDeclared(cfg.Toolset, gate.Declares)
+	cfg.Toolset = toolset.FilterDeclared(cfg.Toolset, g.gate.Declares)
 	sess, err = agent.New(cfg)
 	if err != nil {
-		procs.Close()
+		tb.procs.Close()
 		exts.Close()
 		servers.close()
 		return nil, err
@@ -346,8 +180,326 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return nil, fmt.Errorf("--name: %w", err)
 		}
 	}
-	return &app{cwd: cwd, cat: s.cat, settings: st, gate: gate, session: sess, workspace: workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: policy, shellEnv: cmdEnv, extensions: exts, hooks: hooks,
-		loaded: loadedParts{contextFiles: contextPaths(contextFiles), skills: skillSet, hooks: hooks, agents: task}, lsp: languageServers}, nil
+	a := &app{cwd: p.cwd, cat: s.cat, settings: p.st, gate: g.gate, session: sess, workspace: tb.workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: tb.policy, shellEnv: tb.shellEnv, extensions: exts, hooks: hooks,
+		loaded: loadedParts{contextFiles: contextPaths(contextFiles), skills: g.skills, hooks: hooks, agents: tb.task}, lsp: tb.lsp}
+	// Other clients (an editor, another terminal, the web page) can attach
+	// to the session while it runs.
+	a.unlive = a.goLive(streams, env, opts, frontName(opts))
+	return a, nil
+}
+
+// project is the directory a session works in, whether its project is
+// trusted, and the settings that hold there.
+type project struct {
+	cwd     string
+	trusted projectTrust
+	st      *settings.Store
+	eff     settings.Settings
+}
+
+// openProject finds the directory, asks or reads the project's trust and
+// loads the settings (the project's only when trusted; writing them keeps
+// the trust).
+func openProject(streams IOStreams, env environment, opts *Options) (project, error) {
+	cwd := opts.dir
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return project{}, fmt.Errorf("find the working directory: %w", err)
+		}
+		cwd = wd
+	}
+	trusted := projectTrustFor(streams, env, opts, cwd, nil)
+	st := loadSettings(streams, env, trusted, cwd)
+	st.OnWrite(func(scope settings.Scope) {
+		if scope == settings.ScopeProject {
+			trusted.keep(streams, cwd, settings.ProjectFile(cwd))
+		}
+	})
+	return project{cwd: cwd, trusted: trusted, st: st, eff: st.Effective()}, nil
+}
+
+// conversation is the session file a session writes (nil: kept in
+// memory), whether it was resumed, and what it held.
+type conversation struct {
+	file    *session.File
+	resumed bool
+	history session.Context
+}
+
+// openConversation opens the session file opts names (or a new one). A
+// resumed one gives its model and thinking level to opts unless the
+// command line set them; then the settings' defaults fill what is left.
+func openConversation(streams IOStreams, env environment, opts *Options, p project) (conversation, error) {
+	file, resumed, err := openSessionFile(env, opts, p.cwd)
+	if err != nil {
+		return conversation{}, err
+	}
+	c := conversation{file: file, resumed: resumed}
+	if resumed {
+		for _, w := range file.Warnings() {
+			fmt.Fprintf(streams.Err, "cairn: warning: session %s: %v\n", file.FilePath(), w)
+		}
+		c.history = recoverSubagents(streams, file, file.Context())
+		if opts.Provider == "" && opts.Model == "" && c.history.Model != nil {
+			if m, err := loadCatalogQuiet(env).Find(c.history.Model.Provider, c.history.Model.ModelID); err == nil {
+				opts.Provider, opts.Model = m.Provider, m.ID
+			} else {
+				fmt.Fprintf(streams.Err, "cairn: warning: the session's model %s/%s is not available; using the default\n", c.history.Model.Provider, c.history.Model.ModelID)
+			}
+		}
+		if opts.Thinking == "" && c.history.ThinkingLevel != "" {
+			opts.Thinking = string(c.history.ThinkingLevel)
+		}
+	}
+	if opts.Provider == "" && opts.Model == "" && p.eff.DefaultModel != "" {
+		opts.Provider, opts.Model = p.eff.DefaultProvider, p.eff.DefaultModel
+	}
+	if opts.Thinking == "" && p.eff.DefaultThinkingLevel != "" {
+		opts.Thinking = string(p.eff.DefaultThinkingLevel)
+	}
+	return c, nil
+}
+
+// configure gives cfg the session's conversations: --no-session's in
+// memory, begun as a file would be (so get_entries and get_tree show what
+// pi's show), else the file's, with its history when it was resumed and
+// its first entries when it is new.
+func (c conversation) configure(cfg *agent.Config, streams IOStreams, env environment, opts *Options, cwd string, s *setup) error {
+	if c.file == nil {
+		convs := agent.NewMemoryConversations(nil)
+		if err := recordStart(convs.Store(), s.model, s.thinking); err != nil {
+			return err
+		}
+		cfg.Conversations = convs
+		return nil
+	}
+	convs := agent.NewFileConversations(sessionStore(env, opts), cwd, c.file)
+	convs.Warn = func(path string, w session.Warning) {
+		fmt.Fprintf(streams.Err, "cairn: warning: session %s: %v\n", path, w)
+	}
+	cfg.Conversations = convs
+	cfg.History, cfg.EntryIDs = c.history.Messages, c.history.EntryIDs
+	if !c.resumed {
+		return recordStart(c.file, s.model, s.thinking)
+	}
+	return nil
+}
+
+// gateParts is the approval gate and what decided its rules.
+type gateParts struct {
+	gate        *approval.Gate
+	skills      skills.Set
+	runFiles    map[string]string
+	claudePerms ccperm.Permissions
+}
+
+// openGate opens the approval gate in the starting mode with the rules
+// that hold here: an untrusted project may make approvals stricter, never
+// looser, and its rules file is neither read nor written; cairn's own
+// files, pi's home and the files the project's control files run are asked
+// about in every mode but yolo.
+func openGate(streams IOStreams, env environment, opts *Options, p project) (gateParts, error) {
+	mode, err := startingApprovalMode(opts, p.st)
+	if err != nil {
+		return gateParts{}, err
+	}
+	skillSet := skillsFor(env, opts, p.cwd, p.trusted)
+	for _, w := range skillWarnings(skillSet) {
+		fmt.Fprintf(streams.Err, "cairn: warning: %s\n", w)
+	}
+	rulesFile := approval.ProjectRulesFile(p.cwd)
+	if !p.trusted.trusted() {
+		if m := projectApprovalMode(p.cwd); m != "" {
+			mode = stricterMode(mode, m)
+		}
+		rulesFile = ""
+	}
+	var questionTimeout time.Duration
+	if opts.Mode == "rpc" {
+		// A pi host may never answer a question (pi's own RpcClient has no
+		// dialog handling): every question times out and is denied.
+		questionTimeout = rpcQuestionTimeout
+	}
+	runFiles := p.trusted.runFiles(env.dir)
+	claudePerms := claudePermissions(streams.Err, env)
+	trusted, cwd := p.trusted, p.cwd
+	gate, err := approval.Open(approval.Config{
+		Mode: mode, Dir: cwd, RulesFile: rulesFile, Timeout: questionTimeout,
+		SessionRules: claudePerms.Allow,
+		// Writing cairn's own files, and reading them (its keys), is asked
+		// about in every mode but yolo; so is pi's home, whose models.json
+		// and auth.json hold the same keys.
+		ProtectedDirs: protectedDirs(env),
+		// The files the project's control files run (hook scripts, MCP
+		// servers', extensions') are asked about like the control files.
+		RunFiles:   runFiles,
+		AllowWrite: p.st.AllowWrite(),
+		SkillDirs:  skillSet.Dirs(),
+		Saved:      func() { trusted.keep(streams, cwd, rulesFile) },
+	})
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	}
+	return gateParts{gate: gate, skills: skillSet, runFiles: runFiles, claudePerms: claudePerms}, nil
+}
+
+// toolParts are the session's built-in tools and what they run in.
+type toolParts struct {
+	// workspace is local until a host (an ACP editor) offers its files
+	// and terminals.
+	workspace *tools.Workspace
+	// procs are the session's background commands, killed when it ends.
+	procs        *background.Table
+	builtin      []core.Tool
+	task         *subagent.Tool
+	policy       *sandbox.Policy
+	shellEnv     []string
+	lsp          *lsp.Manager
+	contextFiles []sysprompt.ContextFile
+}
+
+// buildTools makes the built-in tools: pi's, background commands, the
+// task tool, the sandbox and environment commands run in, language
+// servers' diagnostics, the checklist, the web tools and plan mode's
+// exit_plan_mode.
+func buildTools(streams IOStreams, env environment, opts *Options, p project, g gateParts, cat *catalog.Catalog) (toolParts, error) {
+	t := toolParts{workspace: tools.NewWorkspace(), procs: background.New(background.Options{})}
+	builtin := tools.WithBackground(tools.NewIn(p.cwd, t.workspace), t.procs)
+	t.task = taskTool(streams, env, p.eff, p.cwd, p.trusted)
+	builtin = append(builtin, t.task)
+	policy, err := sandboxPolicy(p.st.Sandbox(), opts.Sandbox, p.cwd, env.dir,
+		func(w string) { fmt.Fprintf(streams.Err, "cairn: warning: %s\n", w) })
+	if err != nil {
+		t.procs.Close()
+		return toolParts{}, err
+	}
+	if policy != nil {
+		// The attach sockets are out of a sandboxed command's sight as
+		// well as its reach (sockets are refused or scoped already): a
+		// command that attached could answer its own session's questions.
+		if d := attachDir(env); d != "" {
+			policy.DenyReading(d)
+		}
+		if env.piDir != "" {
+			// pi's keys, as cairn's own, are out of a sandboxed command's reach.
+			policy.DenyReading(filepath.Join(env.piDir, "auth.json"), filepath.Join(env.piDir, "models.json"))
+		}
+		// What the gate asks about, the sandbox keeps read-only.
+		for f := range g.runFiles {
+			policy.ProtectFiles(f)
+		}
+	}
+	t.policy = policy
+	setSandbox(builtin, policy)
+	t.shellEnv = shellEnv(p.st, cat)
+	setShellEnv(builtin, t.shellEnv)
+	builtin, t.lsp = withLanguageServers(builtin, p.st, env, p.cwd, p.trusted.trusted(), p.trusted.trustedByPerson())
+	// The model's checklist, which every front end shows.
+	builtin = append(builtin, tools.NewTodoWrite())
+	// web_fetch, and web_search when the person configured a search API.
+	builtin = append(builtin, webTools(p.st, env)...)
+	// Plan mode's exit_plan_mode, declared only in plan mode.
+	builtin = append(builtin, g.gate.ExitPlanTool())
+	t.builtin = builtin
+	return t, nil
+}
+
+// systemPrompt reads the context files (an untrusted project's are told
+// apart) and the system prompt's overrides, and returns the function that
+// writes the prompt's sections for the tools of each request.
+func systemPrompt(streams IOStreams, env environment, opts *Options, p project, skillSet skills.Set) (func([]core.Tool) []core.PromptSection, []sysprompt.ContextFile, error) {
+	var contextFiles []sysprompt.ContextFile
+	var err error
+	if !opts.Pi.NoContextFiles {
+		if contextFiles, err = sysprompt.LoadContextFiles(env.dir, p.cwd); err != nil {
+			fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+		}
+	}
+	overridesDir := p.cwd
+	if !p.trusted.trusted() {
+		contextFiles = untrustedContext(contextFiles, p.trusted.project.Root)
+		overridesDir = ""
+	}
+	custom, appendText, err := sysprompt.LoadOverrides(env.dir, overridesDir)
+	if err != nil {
+		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", err)
+	}
+	if opts.SystemPrompt != "" {
+		custom = opts.SystemPrompt
+	}
+	appendText, err = appendSystemPrompt(appendText, opts.Pi.AppendSystemPrompt)
+	if err != nil {
+		return nil, nil, err
+	}
+	cwd := p.cwd
+	return func(ts []core.Tool) []core.PromptSection {
+		specs := make([]core.ToolSpec, len(ts))
+		for i, t := range ts {
+			specs[i] = t.Spec()
+		}
+		return sysprompt.Sections(sysprompt.Options{Tools: specs, Cwd: cwd, ContextFiles: contextFiles, Custom: custom, Append: appendText,
+			Skills: skillSet.Prompt()})
+	}, contextFiles, nil
+}
+
+// modelOpener connects to a model's provider with its credentials; the
+// first model takes --base-url and the wire API the command line chose.
+func modelOpener(s *setup, opts *Options) func(core.Model) (agent.Connection, error) {
+	first, baseURL, wireAPI := s.model, opts.BaseURL, opts.wireAPI
+	return func(m core.Model) (agent.Connection, error) {
+		if m.Provider == first.Provider && m.ID == first.ID {
+			if baseURL != "" {
+				m.BaseURL = baseURL
+			}
+			if wireAPI != "" {
+				m.API = wireAPI
+			}
+		}
+		creds, err := s.cat.Credentials(m)
+		if err != nil {
+			return agent.Connection{}, err
+		}
+		p, err := s.cat.Open(m, provider.Options{})
+		if err != nil {
+			return agent.Connection{}, err
+		}
+		return agent.Connection{Provider: p, APIKey: creds.APIKey, Headers: creds.Headers}, nil
+	}
+}
+
+// selectTools is pi's --tools and the like: a view of the live registry,
+// so MCP tools that arrive later are chosen by the same names; without
+// them, the registry itself.
+func selectTools(streams IOStreams, opts *Options, builtin []core.Tool, registry *toolset.Registry) toolset.Set {
+	sel := opts.Pi.Tools
+	if !sel.Narrows() {
+		return registry
+	}
+	builtinNames := map[string]bool{}
+	for _, t := range builtin {
+		builtinNames[t.Spec().Name] = true
+	}
+	for _, name := range sel.Unknown(builtinNames) {
+		fmt.Fprintf(streams.Err, "cairn: warning: no tool is named %q (--tools, --exclude-tools)\n", name)
+	}
+	return toolset.Filter(registry, func(t core.Tool) bool {
+		name := t.Spec().Name
+		return sel.Keeps(name, builtinNames[name])
+	})
+}
+
+// frontName names the front end that owns a session built for opts.
+func frontName(opts *Options) string {
+	switch {
+	case opts.front != "":
+		return opts.front
+	case opts.Mode != "" && opts.Mode != "text":
+		return opts.Mode
+	case opts.extMode == "tui":
+		return "tui"
+	}
+	return "print"
 }
 
 // loadSettings reads the global settings and, when the project is

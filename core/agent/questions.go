@@ -83,7 +83,7 @@ func (s *Session) Ask(ctx context.Context, q core.Question) (core.Answer, core.O
 	s.mu.Lock()
 	delete(s.questions, q.ID)
 	s.mu.Unlock()
-	s.publish(core.QuestionClosed{ID: q.ID, Outcome: out})
+	s.publish(core.QuestionClosed{ID: q.ID, Outcome: out, Answer: ans.Value})
 	return ans, out
 }
 

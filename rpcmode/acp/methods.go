@@ -87,11 +87,23 @@ func (s *server) initialize(m message) (any, *rpcError) {
 	}
 	s.mu.Unlock()
 	for _, t := range threads {
-		useClient(t, s, p.ClientCapabilities)
+		if s.live == nil {
+			useClient(t, s, p.ClientCapabilities)
+		}
 	}
 	version := s.host.Version
 	if version == "" {
 		version = "dev"
+	}
+	if s.live != nil {
+		return initializeResult{
+			ProtocolVersion: ProtocolVersion,
+			AgentCapabilities: agentCapabilities{LoadSession: true,
+				PromptCapabilities:  promptCaps{Image: true, EmbeddedContext: true},
+				SessionCapabilities: map[string]any{"list": struct{}{}, "close": struct{}{}}},
+			AuthMethods: []authMethod{},
+			AgentInfo:   implementation{Name: "cairn", Title: "cairn", Version: version},
+		}, nil
 	}
 	return initializeResult{
 		ProtocolVersion: ProtocolVersion,
@@ -182,6 +194,9 @@ func (s *server) newSession(m message) (any, *rpcError) {
 	}
 	if err := s.needsAuth(); err != nil {
 		return nil, err
+	}
+	if s.live != nil {
+		return s.liveNew(m, p)
 	}
 	dir, servers, rerr := s.where(p)
 	if rerr != nil {
@@ -306,6 +321,12 @@ func (s *server) openStored(m message, replay bool) (any, *rpcError) {
 	if p.SessionID == nil || *p.SessionID == "" {
 		return nil, errorf(CodeInvalidParams, `Invalid params: "sessionId" is required`)
 	}
+	if s.live != nil {
+		if !replay {
+			return nil, errNotLive(m.Method)
+		}
+		return s.liveOpen(m, *p.SessionID, p, true, false)
+	}
 	if s.inMemory {
 		return nil, errorf(CodeMethodNotFound, "Method not found: %s (cairn was started with --no-session)", jsonrpc2.Echo(m.Method))
 	}
@@ -368,6 +389,8 @@ type sessionInfo struct {
 	Cwd       string `json:"cwd"`
 	Title     string `json:"title,omitempty"`
 	UpdatedAt string `json:"updatedAt,omitempty"`
+	// Meta is ACP's _meta: for a live session, cairn's front end and state.
+	Meta map[string]any `json:"_meta,omitempty"`
 }
 
 // listSessions lists the stored sessions of a directory, or of every
@@ -379,6 +402,9 @@ func (s *server) listSessions(m message) (any, *rpcError) {
 	}
 	if p.Cursor != nil {
 		return nil, errorf(CodeInvalidParams, "Invalid params: cairn lists every session in one page and gives no cursors")
+	}
+	if s.live != nil {
+		return s.liveList(p)
 	}
 	if s.inMemory {
 		return nil, errorf(CodeMethodNotFound, "Method not found: session/list (cairn was started with --no-session)")

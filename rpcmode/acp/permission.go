@@ -120,6 +120,11 @@ func (s *server) ask(w *writer, q core.Question) {
 		return
 	}
 	if q.Purpose != core.PurposeApproval || q.Kind != core.QuestionSelect {
+		if s.live != nil {
+			// The session's owner (a TUI) may ask it: an attached client
+			// that cannot leaves it to the others.
+			return
+		}
 		s.warn("acp: dismissed a question ACP cannot ask: %s", q.Title)
 		_ = w.sess.Dismiss(q.ID)
 		return
@@ -144,6 +149,10 @@ func (s *server) ask(w *writer, q core.Question) {
 		if c.path != "" {
 			tc.Locations = []location{{Path: c.path}}
 		}
+	} else if s.live != nil {
+		// Asked before this client attached: the card was never sent, so
+		// the question's own title names it.
+		tc.Title = escape.Visible(q.Title)
 	}
 	if q.Subagent != "" {
 		// The card is the task call's; what the subagent asks for is in

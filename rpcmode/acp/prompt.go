@@ -46,7 +46,7 @@ func (s *server) prompt(m message) (any, *rpcError) {
 	first := !t.noticed
 	t.noticed = true
 	s.mu.Unlock()
-	b.sub.Mark(markPrompt{m.ID})
+	b.sub.Mark(markPrompt{id: m.ID, text: typed})
 	for _, what := range skipped {
 		b.sub.Mark(markNotice{core.Notice{Level: core.NotifyWarning, Message: "left out " + what + ": cairn reads text, text files and images only"}})
 	}
@@ -100,10 +100,17 @@ func (s *server) prompt(m message) (any, *rpcError) {
 // the conversation, and a later session/load, show what the person wrote.
 func (s *server) start(b *bound, id json.RawMessage, text, expanded string, images []core.Content) {
 	var err error
+	behavior := agent.BehaviorNone
+	if s.live != nil {
+		// A live session may be busy with its owner's turn: the prompt
+		// steers it (reaching the model after the running tool calls), as
+		// Enter does in the TUI; it is answered when the run ends.
+		behavior = agent.BehaviorSteer
+	}
 	if expanded != "" {
 		err = b.sess.PromptExpanded(text, expanded, images)
 	} else {
-		err = b.sess.Prompt(text, images, agent.BehaviorNone)
+		err = b.sess.Prompt(text, images, behavior)
 	}
 	if err != nil {
 		b.sub.Mark(markRefused{id: id, err: busyError(err)})

@@ -167,13 +167,25 @@ type server struct {
 	background   sync.WaitGroup       // goroutines that end with ctx
 	stopping     bool                 // shutdown began: nothing more starts in the background
 	trustOffered map[string]bool      // directories whose trust was offered
+	// live: the connection attaches to the process's live sessions
+	// (ServeLive); first and spare are nil then.
+	live Live
+	// target is the live session session/new attaches to (AttachMethod).
+	target string
 }
 
 func newServer(h Host, out io.Writer) *server {
-	s := &server{host: h, threads: map[string]*thread{}, nextOut: 1,
-		permissions: map[int]permit{}, pending: map[int]chan message{}, inMemory: h.Session.InMemory(), trustOffered: map[string]bool{}}
+	s := newServerState(h, out)
+	s.inMemory = h.Session.InMemory()
 	s.first = newBound(h)
 	s.spare = s.first
+	return s
+}
+
+// newServerState is a server with no session of its own yet.
+func newServerState(h Host, out io.Writer) *server {
+	s := &server{host: h, threads: map[string]*thread{}, nextOut: 1,
+		permissions: map[int]permit{}, pending: map[int]chan message{}, trustOffered: map[string]bool{}}
 	if s.host.MaxFrameBytes <= 0 {
 		s.host.MaxFrameBytes = MaxFrameBytes
 	}
@@ -235,6 +247,15 @@ func (s *server) shutdown() {
 	s.threads = map[string]*thread{}
 	s.mu.Unlock()
 	s.background.Wait()
+	if s.live != nil {
+		// An attached client going leaves the sessions as they are.
+		for _, t := range threads {
+			s.liveDetach(t)
+		}
+		s.closing.Wait()
+		s.out.flush()
+		return
+	}
 	for _, t := range threads {
 		t.b.sess.Abort()
 	}
@@ -247,7 +268,9 @@ func (s *server) shutdown() {
 		s.detach(t)
 	}
 	s.closing.Wait()
-	s.first.sub.Stop()
+	if s.first != nil {
+		s.first.sub.Stop()
+	}
 	s.out.flush()
 }
 
@@ -280,6 +303,10 @@ func (s *server) dispatch(m message) {
 			s.cancelPrompt(m.Params)
 		case "$/cancel_request":
 			s.cancelRequest(m.Params)
+		case AttachMethod:
+			if s.live != nil {
+				s.setTarget(m.Params)
+			}
 		default:
 			// Unknown notifications, extensions (_x) and $/cancel_request
 			// among them, are ignored as the protocol asks.
@@ -382,7 +409,12 @@ type markEnd struct{}
 
 // markPrompt opens a prompt turn: its request id, before the session's
 // events for it.
-type markPrompt struct{ id json.RawMessage }
+type markPrompt struct {
+	id json.RawMessage
+	// text is what the client sent, so an attached client is not sent its
+	// own prompt back.
+	text string
+}
 
 // markRefused answers a prompt the session refused, or (err nil) one
 // cancelled before its turn started.

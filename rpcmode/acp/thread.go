@@ -164,8 +164,13 @@ func (s *server) attach(b *bound, opened bool) *thread {
 	s.mu.Lock()
 	caps := s.caps
 	s.threads[t.id] = t
+	live := s.live != nil
 	s.mu.Unlock()
-	useClient(t, s, caps)
+	if !live {
+		// A live session's tools stay the owner's: an attached client's
+		// files and terminals are never offered to them.
+		useClient(t, s, caps)
+	}
 	w := &writer{srv: s, t: t, sess: b.sess, out: s.out, sessionID: t.id}
 	go w.run(b.sub, t.written)
 	return t
@@ -177,6 +182,10 @@ func (s *server) attach(b *bound, opened bool) *thread {
 // (its caller closes it), so a new thread starts as fresh as any other;
 // without Host.Open it is the only one there is.
 func (s *server) detach(t *thread) {
+	if s.live != nil {
+		s.liveDetach(t)
+		return
+	}
 	t.b.sub.Mark(markEnd{})
 	<-t.written
 	switch {
@@ -207,7 +216,17 @@ func (s *server) closeSession(m message) (any, *rpcError) {
 	s.mu.Lock()
 	delete(s.threads, t.id)
 	s.closing.Add(1)
+	live := s.live != nil
 	s.mu.Unlock()
+	if live {
+		// Closing an attached session lets go of it; it goes on.
+		go func() {
+			defer s.closing.Done()
+			s.liveDetach(t)
+			s.reply(m.ID, struct{}{})
+		}()
+		return nil, nil
+	}
 	s.abortPrompt(t, nil)
 	go func() {
 		defer s.closing.Done()

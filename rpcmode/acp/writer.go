@@ -38,6 +38,36 @@ type writer struct {
 	answering bool
 	held      []core.Notice
 	tail      string
+	// own is the text of this client's prompt not yet seen as the
+	// session's user message (attached clients only).
+	own string
+}
+
+// othersPrompt shows an attached client a prompt another client (the
+// owner's front end, another attached one) sent: a client shows its own
+// prompts itself, and would never learn of the others'.
+func (w *writer) othersPrompt(m *core.UserMessage) {
+	if w.srv.live == nil {
+		return
+	}
+	text := m.Text()
+	if w.own != "" && text == w.own {
+		w.own = ""
+		return
+	}
+	if text != "" {
+		w.update(contentChunk{SessionUpdate: "user_message_chunk", Content: textBlock{Type: "text", Text: text}})
+	}
+}
+
+// stillOpen reports whether question id still waits for an answer.
+func (w *writer) stillOpen(id string) bool {
+	for _, q := range w.sess.OpenQuestions() {
+		if q.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *writer) run(sub *agent.Subscription, done chan<- struct{}) {
@@ -109,6 +139,11 @@ func (w *writer) handle(e core.Event) {
 		w.replay(e.msgs)
 	case markPrompt:
 		w.promptID, w.last, w.tail = e.id, nil, ""
+		w.own = e.text
+	case markOpenQuestion:
+		if w.stillOpen(e.q.ID) {
+			w.srv.ask(w, e.q)
+		}
 	case markNotice:
 		w.notice(e.notice)
 	case markRefused:
@@ -127,8 +162,11 @@ func (w *writer) handle(e core.Event) {
 			w.chunk("agent_thought_chunk", e.Delta)
 		}
 	case core.MessageStart:
-		if _, ok := e.Message.(*core.AssistantMessage); ok {
+		switch m := e.Message.(type) {
+		case *core.AssistantMessage:
 			w.answering = true
+		case *core.UserMessage:
+			w.othersPrompt(m)
 		}
 	case core.MessageEnd:
 		if m, ok := e.Message.(*core.AssistantMessage); ok {
