@@ -103,7 +103,8 @@ type Credential struct {
 	// EnterpriseURL is the GitHub Enterprise domain of a github-copilot
 	// entry, "" for github.com.
 	EnterpriseURL string `json:"enterpriseUrl,omitempty"`
-	// AvailableModelIDs are the models a github-copilot account may use.
+	// AvailableModelIDs are the models a github-copilot account may use;
+	// nil when the entry lists none (an empty list allows none).
 	AvailableModelIDs []string `json:"availableModelIds,omitempty"`
 }
 

@@ -196,8 +196,12 @@ func (c *Catalog) Models() []core.Model { return slices.Clone(c.models) }
 // asked for by name.
 func (c *Catalog) Available() []core.Model {
 	var out []core.Model
+	copilotAllowed := c.copilotAllowed()
 	for _, m := range c.models {
 		if m.Provider == faux.ProviderName {
+			continue
+		}
+		if m.Provider == copilotProvider && copilotAllowed != nil && !copilotAllowed[m.ID] {
 			continue
 		}
 		if c.HasKey(m) {

@@ -87,3 +87,19 @@ func copilotVision(msgs []core.Message) bool {
 	}
 	return false
 }
+
+// copilotAllowed is the set of models a GitHub Copilot login may use (the
+// availableModelIds its entry lists, from Copilot's /models), or nil when
+// the provider's credential is no login or lists none: as pi's
+// filterModels, which leaves the others out of the models offered.
+func (c *Catalog) copilotAllowed() map[string]bool {
+	a, ok := c.authEntry(copilotProvider)
+	if !ok || a.Type != "oauth" || a.AvailableModelIDs == nil {
+		return nil
+	}
+	allowed := make(map[string]bool, len(a.AvailableModelIDs))
+	for _, id := range a.AvailableModelIDs {
+		allowed[id] = true
+	}
+	return allowed
+}

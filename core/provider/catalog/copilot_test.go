@@ -116,3 +116,32 @@ func TestNewProvidersAreBuiltIn(t *testing.T) {
 		t.Errorf("codex without a login: %v", err)
 	}
 }
+
+// TestCopilotLoginOffersItsModels: a Copilot login's availableModelIds
+// decide which Copilot models are offered, as pi's filterModels does; a
+// key from COPILOT_GITHUB_TOKEN offers them all.
+func TestCopilotLoginOffersItsModels(t *testing.T) {
+	pi := t.TempDir()
+	if err := os.WriteFile(pihome.AuthFile(pi), []byte(`{"github-copilot": {"type": "oauth", "access": "tid=1", "refresh": "gho", "expires": 4102444500000, "availableModelIds": ["gpt-5.4", "claude-sonnet-4.6"]}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	count := func(c *Catalog) (ids []string) {
+		for _, m := range c.Available() {
+			if m.Provider == copilotProvider {
+				ids = append(ids, m.ID)
+			}
+		}
+		return ids
+	}
+	c, err := Load(Options{PiDir: pi, Getenv: env(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := count(c); len(got) != 2 || got[0] != "gpt-5.4" || got[1] != "claude-sonnet-4.6" {
+		t.Errorf("offered %v, want the login's two", got)
+	}
+	c, _ = load(t, "", map[string]string{"COPILOT_GITHUB_TOKEN": "gk"})
+	if got := count(c); len(got) != 8 {
+		t.Errorf("with a token from the environment: %v, want all 8", got)
+	}
+}
