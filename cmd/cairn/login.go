@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -87,6 +88,9 @@ func loginCommand(ctx context.Context, args []string, streams IOStreams, getenv 
 // in cairn's auth.json and, when cat is set, makes it live there. It
 // returns what to tell the person.
 func loginAndKeep(ctx context.Context, client *oauth.Client, env environment, provider string, opts oauth.LoginOptions, in oauth.Interaction, cat *catalog.Catalog) (string, error) {
+	if env.dir == "" {
+		return "", errors.New("cairn cannot tell where to keep the tokens: set HOME or CAIRN_DIR")
+	}
 	ctx, cancel := context.WithTimeout(ctx, loginLimit)
 	defer cancel()
 	entry, err := client.Login(ctx, provider, opts, in)
