@@ -26,7 +26,14 @@ func (s *Session) recoverableLength(final *finalMessage) bool {
 		return false
 	}
 	m := s.currentModel()
-	return final.Provider == m.Provider && final.Model == m.ID && m.MaxTokens > 0 && final.Usage.Output < m.MaxTokens
+	// The limit the answer was meant to have: the model's, or the
+	// person's --max-tokens when lower (an answer that reached it was cut
+	// as asked, not for want of room).
+	desired := m.MaxTokens
+	if s.cfg.MaxTokens > 0 && (desired == 0 || s.cfg.MaxTokens < desired) {
+		desired = s.cfg.MaxTokens
+	}
+	return final.Provider == m.Provider && final.Model == m.ID && desired > 0 && final.Usage.Output < desired
 }
 
 // recoverCutAnswer runs that recovery. It reports whether the turn is to

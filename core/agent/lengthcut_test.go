@@ -16,17 +16,18 @@ import (
 // the model's own maximum is kept.
 func TestCutAnswerLeavesTheContext(t *testing.T) {
 	for _, c := range []struct {
-		name   string
-		output int
-		kept   bool
-	}{{"below the maximum", 10, false}, {"at the maximum", 100, true}} {
+		name      string
+		output    int
+		maxTokens int // --max-tokens
+		kept      bool
+	}{{"below the maximum", 10, 0, false}, {"at the maximum", 100, 0, true}, {"at --max-tokens", 10, 10, true}} {
 		t.Run(c.name, func(t *testing.T) {
 			model := faux.Model
 			model.MaxTokens, model.ContextWindow = 100, 128000
 			dir := t.TempDir()
 			store := session.Store{Dir: dir}
 			file := store.Create(dir)
-			f := newFixture(t, Config{Model: model, Conversations: NewFileConversations(store, dir, file),
+			f := newFixture(t, Config{Model: model, Conversations: NewFileConversations(store, dir, file), MaxTokens: c.maxTokens,
 				Compaction: CompactionSettings{Enabled: true, ReserveTokens: 16384, KeepRecentTokens: 20000}},
 				faux.Response{Text: "A partial ans", StopReason: core.StopLength, Usage: &core.Usage{Input: 50, Output: c.output}})
 			_ = f.s.Prompt("explain", nil, BehaviorNone)
