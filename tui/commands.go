@@ -46,6 +46,7 @@ func builtinCommands() []command {
 		{"fork", "", "start a new session from an earlier message", (*Model).cmdFork},
 		{"name", "<name>", "name this session", (*Model).cmdName},
 		{"export", "[file]", "write the session as an HTML file", (*Model).cmdExport},
+		{"login", "[provider] [--device]", "log in to Claude, ChatGPT or Copilot", (*Model).cmdLogin},
 		{"share", "", "serve a web page on this session, to follow and approve from a browser", (*Model).cmdShare},
 		{"copy", "", "copy the last answer to the clipboard", (*Model).cmdCopy},
 		{"theme", "[name]", "pick the colour theme", (*Model).cmdTheme},

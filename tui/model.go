@@ -258,6 +258,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onBashDone(msg)
 	case commandDoneMsg:
 		return m.onCommandDone(msg)
+	case loginNoticeMsg:
+		return m.onLoginNotice(msg)
 	case processesMsg:
 		return m.onProcesses()
 	case transcriptMsg:

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"io"
 	"os"
 	"time"
@@ -84,6 +85,11 @@ type Options struct {
 	Loaded func() []LoadedGroup
 	// OpenResume opens the session picker at start (--resume).
 	OpenResume bool
+	// Login runs a subscription login for /login (provider as pi names
+	// it; device asks for a device code rather than the browser), showing
+	// its notices through notify, and returns what to tell the person
+	// once the tokens are kept. nil turns /login off.
+	Login func(ctx context.Context, provider string, device bool, notify func(text string)) (string, error)
 	// Scrollback receives the last exchange, drawn as on screen, after the
 	// TUI leaves the alternate screen, so it stays in the terminal's
 	// scrollback; nil prints nothing.

@@ -113,6 +113,9 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	if len(args) > 0 && args[0] == "checkpoints" {
 		return checkpointsCommand(ctx, args[1:], streams, getenv)
 	}
+	if len(args) > 0 && args[0] == "login" {
+		return loginCommand(ctx, args[1:], streams, getenv)
+	}
 	if len(args) > 0 && args[0] == "ps" {
 		return psCommand(args[1:], streams, getenv)
 	}

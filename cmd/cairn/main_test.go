@@ -208,8 +208,9 @@ func TestPrintAgainstLocalOpenAICompatibleServerWithBaseURL(t *testing.T) {
 		t.Fatalf("requests = %+v", reqs)
 	}
 	body := string(reqs[0].Body)
-	if !strings.Contains(body, `summarise:\n\nline from stdin`) || !strings.Contains(body, `"local-model"`) {
-		t.Fatalf("request body does not carry the prompt with stdin appended: %s", body)
+	// pi 0.87.1's order: stdin (trimmed), then the message, nothing between.
+	if !strings.Contains(body, `"line from stdinsummarise:"`) || !strings.Contains(body, `"local-model"`) {
+		t.Fatalf("request body does not carry stdin then the prompt, as pi sends them: %s", body)
 	}
 	if h := reqs[0].Header.Get("Authorization"); h != "" {
 		t.Fatalf("a key-less local server got Authorization %q", h)

@@ -237,7 +237,7 @@ var piCommands = map[string]string{
 	"update":    "cairn does not update itself or pi packages; install a newer cairn the way you installed this one",
 	"list":      "cairn does not manage pi packages; `cairn ext list` lists cairn's extensions, `cairn skills` its skills",
 	"config":    "cairn has no package configuration screen; its settings are ~/.cairn/settings.json (pi's ~/.pi/agent/settings.json is read beneath it)",
-	"auth":      "cairn has no auth command; it reads the API keys and unexpired OAuth tokens in pi's ~/.pi/agent/auth.json, and `cairn --list-models` shows which providers have a key",
+	"auth":      "cairn has no auth command; it reads the API keys and OAuth tokens in pi's ~/.pi/agent/auth.json (refreshing an expiring token as pi does), `cairn login PROVIDER` logs in, and `cairn --list-models` shows which providers have a key",
 }
 
 // piCommandError is the refusal of pi's subcommand name, or nil when name
@@ -247,5 +247,5 @@ func piCommandError(name string) error {
 	if !ok {
 		return nil
 	}
-	return fmt.Errorf("`pi %s` is a pi command cairn does not have: %s. To send %q as a prompt, write `cairn -p -- %s ...`", name, why, name, name)
+	return fmt.Errorf("`pi %s` is a pi command cairn does not have: %s. To send %q as a prompt, quote it: `cairn -p -- \"%s ...\"` (each word on its own would be a prompt of its own, as in pi)", name, why, name, name)
 }

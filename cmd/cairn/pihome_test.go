@@ -42,11 +42,11 @@ func TestModeJSONTakesAPrompt(t *testing.T) {
 func TestPiCommandsAreRefused(t *testing.T) {
 	for name := range piCommands {
 		r := invoke(t, textScript(t), nil, name, "x")
-		if r.code != exitUsage || !strings.Contains(r.stderr, "`pi "+name+"` is a pi command") || !strings.Contains(r.stderr, "cairn -p -- "+name) {
+		if r.code != exitUsage || !strings.Contains(r.stderr, "`pi "+name+"` is a pi command") || !strings.Contains(r.stderr, `cairn -p -- "`+name) {
 			t.Errorf("%s: exit %d, stderr %q", name, r.code, r.stderr)
 		}
 	}
-	r := invoke(t, textScript(t), nil, "--provider", "faux", "--no-session", "-p", "--", "list", "files")
+	r := invoke(t, textScript(t), nil, "--provider", "faux", "--no-session", "-p", "--", "list files")
 	if r.code != 0 {
 		t.Errorf("-p -- list files: exit %d, stderr %q", r.code, r.stderr)
 	}

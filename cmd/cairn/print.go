@@ -6,23 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/approval"
-	"github.com/cairn-dev/cairn/core/pihome"
-	"github.com/cairn-dev/cairn/core/prompts"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/provider/faux"
-	"github.com/cairn-dev/cairn/core/regfile"
 )
 
 // maxStdinPrompt bounds how much piped input joins the prompt.
@@ -162,7 +156,7 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 	for _, e := range errs {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}
-	prompt, err := readPrompt(streams, opts, templates)
+	prompts, err := readPrompts(streams, opts)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage
@@ -200,18 +194,25 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 	}
 	// A prompt of an MCP server waits for its server, which starts with
 	// the app.
-	var images []core.Content
-	if exp, ok, err := a.mcp.servers().ExpandPrompt(ctx, prompt); ok {
-		if err != nil {
-			fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-			return exitUsage
+	send := func(text string, images []core.Content) int {
+		text, _ = templates.Expand(text)
+		if exp, ok, err := a.mcp.servers().ExpandPrompt(ctx, text); ok {
+			if err != nil {
+				fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+				return exitUsage
+			}
+			text, images = exp.Text, append(images, exp.Images...)
 		}
-		prompt, images = exp.Text, exp.Images
+		if err := a.session.Prompt(text, images, agent.BehaviorNone); err != nil {
+			fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+			return exitFailure
+		}
+		return exitOK
 	}
-	if err := a.session.Prompt(prompt, images, agent.BehaviorNone); err != nil {
-		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
+	if code := send(prompts.first, prompts.images); code != exitOK {
+		return code
 	}
+	queued := prompts.rest
 	aborting := ctx.Done()
 	var last *core.AssistantMessage
 	var settled core.Settled
@@ -238,7 +239,16 @@ loop:
 			}
 			if s, ok := e.(core.Settled); ok {
 				settled = s
-				break loop
+				// As pi, each further message is sent once the one before
+				// has been answered, unless that failed or was stopped.
+				if s.Error != "" || len(queued) == 0 || last != nil && last.StopReason == core.StopAborted || ctx.Err() != nil {
+					break loop
+				}
+				next := queued[0]
+				queued = queued[1:]
+				if code := send(next, nil); code != exitOK {
+					return code
+				}
 			}
 		}
 	}
@@ -405,37 +415,6 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// readPrompt joins the messages given as arguments, expands them when
-// they start with a prompt template's /name, puts the @files before them
-// and appends piped stdin.
-func readPrompt(streams IOStreams, opts *Options, templates prompts.Templates) (string, error) {
-	prompt, _ := templates.Expand(strings.Join(opts.Messages, " "))
-	files, err := fileArguments(opts.Files)
-	if err != nil {
-		return "", err
-	}
-	prompt = files + prompt
-	if !streams.InIsTerminal && streams.In != nil {
-		data, err := io.ReadAll(io.LimitReader(streams.In, maxStdinPrompt+1))
-		if err != nil {
-			return "", fmt.Errorf("read stdin: %w", err)
-		}
-		if len(data) > maxStdinPrompt {
-			return "", fmt.Errorf("stdin is larger than %d MiB; pass a smaller input", maxStdinPrompt>>20)
-		}
-		if in := strings.TrimRight(string(data), "\n"); in != "" {
-			if prompt != "" {
-				prompt += "\n\n"
-			}
-			prompt += in
-		}
-	}
-	if strings.TrimSpace(prompt) == "" {
-		return "", errors.New(`no prompt: pass one as an argument (cairn -p "...") or on stdin`)
-	}
-	return prompt, nil
-}
-
 func defaultSystemPrompt() string {
 	cwd, _ := os.Getwd()
 	return fmt.Sprintf("You are cairn, a coding agent working in the user's terminal. Answer concisely and precisely.\n\nCurrent date: %s\nCurrent working directory: %s",
@@ -481,33 +460,4 @@ func tokens(n int) string {
 		return fmt.Sprintf("%dK", n/1000)
 	}
 	return fmt.Sprint(n)
-}
-
-// fileArguments is the text pi puts before the prompt for its @file
-// arguments: each text file as <file name="ABSOLUTE PATH">\n...\n</file>
-// and a newline; an empty file is skipped, as pi skips it. An image, or a
-// file that cannot be read, is an error that says so.
-func fileArguments(paths []string) (string, error) {
-	var b strings.Builder
-	for _, p := range paths {
-		abs, err := filepath.Abs(pihome.ExpandTilde(p, os.Getenv("HOME")))
-		if err != nil {
-			return "", fmt.Errorf("@%s: %w", p, err)
-		}
-		data, err := regfile.Read(abs, regfile.MaxText)
-		if err != nil {
-			return "", fmt.Errorf("@%s: %w", p, err)
-		}
-		if len(data) == 0 {
-			continue
-		}
-		if strings.HasPrefix(http.DetectContentType(data), "image/") {
-			return "", fmt.Errorf("@%s is an image; cairn attaches images only in the interactive interface and over rpc (\"images\"), not from @file yet", p)
-		}
-		if !utf8.Valid(data) {
-			return "", fmt.Errorf("@%s is not a text file", p)
-		}
-		fmt.Fprintf(&b, "<file name=\"%s\">\n%s\n</file>\n", abs, strings.TrimPrefix(string(data), "\ufeff"))
-	}
-	return b.String(), nil
 }

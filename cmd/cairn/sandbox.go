@@ -56,9 +56,9 @@ func sandboxPolicy(cfg sandbox.Config, flag, cwd, cairnDir string, warn func(str
 	}
 	// cairn's files that may hold keys: models.json (apiKey, headers),
 	// mcp.json (servers' env and headers), settings.json
-	// (shellEnvironment.set).
+	// (shellEnvironment.set), auth.json (`cairn login`'s tokens).
 	keyFiles := []string{filepath.Join(cairnDir, "models.json"), filepath.Join(cairnDir, "mcp.json"),
-		filepath.Join(cairnDir, "settings.json")}
+		filepath.Join(cairnDir, "settings.json"), filepath.Join(cairnDir, "auth.json")}
 	p, err := cfg.Policy(sandbox.Place{Project: cwd, Home: home, KeyFiles: keyFiles, CacheRoot: cacheRoot})
 	if err != nil {
 		return nil, err

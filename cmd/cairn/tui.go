@@ -109,6 +109,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 			return out
 		},
 		OpenResume: resume,
+		Login:      tuiLogin(env, a.cat),
 	}
 	if a.noCredentials {
 		o.FirstRun = firstRunHelp(a.cat, env)

@@ -43,6 +43,7 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 	retry := s.cfg.Retry
 	attempt := 0
 	overflowRetried := false
+	lengthRetried := false // a cut answer's recovery ran (see lengthcut.go)
 	if pending = s.prepareRun(ctx, pending); len(pending) == 0 {
 		return "" // every message was handled or blocked by an interceptor
 	}
@@ -53,6 +54,14 @@ func (s *Session) work(ctx context.Context, pending []core.Message) string {
 			s.publish(core.AgentEnd{Messages: added})
 			if attempt > 0 && final != nil && final.StopReason == core.StopAborted {
 				s.publish(core.AutoRetryEnd{Success: false, Attempt: attempt, FinalError: "aborted"})
+			}
+			if s.recoverableLength(final) {
+				retried := lengthRetried
+				lengthRetried = true
+				if s.recoverCutAnswer(ctx, retried) {
+					continue
+				}
+				return ""
 			}
 			s.maybeCompact(ctx, core.CompactionThreshold, false)
 			if final != nil && final.StopReason == core.StopAborted {

@@ -1,7 +1,9 @@
 // Package pihome finds and reads pi's home (~/.pi/agent, or
 // PI_CODING_AGENT_DIR), so a machine set up for pi works with cairn as it
 // is: pi's credentials (auth.json), its settings and where pi keeps
-// sessions. It only reads: nothing here writes into pi's files.
+// sessions. It reads, and writes only one thing: an auth.json entry, under
+// pi's lock and in pi's format (UpdateAuth), which is how a refreshed OAuth
+// token is put back where pi finds it.
 package pihome
 
 import (
@@ -96,22 +98,63 @@ type Credential struct {
 	Access  string `json:"access,omitempty"`
 	Refresh string `json:"refresh,omitempty"`
 	Expires int64  `json:"expires,omitempty"`
+	// AccountID is the ChatGPT account of an openai-codex entry.
+	AccountID string `json:"accountId,omitempty"`
+	// EnterpriseURL is the GitHub Enterprise domain of a github-copilot
+	// entry, "" for github.com.
+	EnterpriseURL string `json:"enterpriseUrl,omitempty"`
+	// AvailableModelIDs are the models a github-copilot account may use;
+	// nil when the entry lists none (an empty list allows none).
+	AvailableModelIDs []string `json:"availableModelIds,omitempty"`
 }
 
-// Usable reports whether an oauth credential's access token is still valid
-// at now (an api_key credential always is).
-func (c Credential) Usable(now time.Time) bool {
+// RefreshMargin is how long before its expiry pi refreshes an OAuth token
+// (pi-ai's DEFAULT_OAUTH_MINIMUM_VALIDITY_MS).
+const RefreshMargin = 5 * time.Minute
+
+// NeedsRefresh reports whether an oauth credential's access token expires
+// within RefreshMargin of now, when pi refreshes it before use. An api_key
+// credential never does.
+func (c Credential) NeedsRefresh(now time.Time) bool {
 	if c.Type != "oauth" {
-		return true
+		return false
 	}
-	return c.Access != "" && now.UnixMilli() < c.Expires
+	return c.Access == "" || now.Add(RefreshMargin).UnixMilli() >= c.Expires
+}
+
+// ParseCredential reads one auth.json entry, checked as pi checks it.
+func ParseCredential(entry json.RawMessage) (Credential, error) {
+	var probe map[string]json.RawMessage
+	var c Credential
+	// The members pi checks decide; the others (pi's extras, whatever a
+	// later pi adds) are read when they have the expected type.
+	var checked struct {
+		Type    string            `json:"type"`
+		Key     string            `json:"key,omitempty"`
+		Env     map[string]string `json:"env,omitempty"`
+		Access  string            `json:"access,omitempty"`
+		Refresh string            `json:"refresh,omitempty"`
+		Expires int64             `json:"expires,omitempty"`
+	}
+	if json.Unmarshal(entry, &probe) != nil || probe == nil || json.Unmarshal(entry, &checked) != nil {
+		return c, errors.New("not a valid credential")
+	}
+	_ = json.Unmarshal(entry, &c)
+	c.Type, c.Key, c.Env, c.Access, c.Refresh, c.Expires = checked.Type, checked.Key, checked.Env, checked.Access, checked.Refresh, checked.Expires
+	switch {
+	case c.Type == "api_key":
+	case c.Type == "oauth" && has(probe, "access", "refresh", "expires"):
+	default:
+		return c, errors.New("not a valid credential")
+	}
+	return c, nil
 }
 
 // ReadAuth reads pi's auth.json in dir, checking each entry as pi does:
 // an entry pi would refuse makes the whole file an error, as in pi. A
 // missing file holds no credentials.
 func ReadAuth(dir string) (map[string]Credential, error) {
-	path := filepath.Join(dir, "auth.json")
+	path := AuthFile(dir)
 	data, err := regfile.Read(path, regfile.MaxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -129,15 +172,8 @@ func parseAuth(path string, data []byte) (map[string]Credential, error) {
 	}
 	out := make(map[string]Credential, len(raw))
 	for name, entry := range raw {
-		var probe map[string]json.RawMessage
-		var c Credential
-		if json.Unmarshal(entry, &probe) != nil || probe == nil || json.Unmarshal(entry, &c) != nil {
-			return nil, fmt.Errorf("%s: the credential of provider %q is not valid", path, name)
-		}
-		switch {
-		case c.Type == "api_key":
-		case c.Type == "oauth" && has(probe, "access", "refresh", "expires"):
-		default:
+		c, err := ParseCredential(entry)
+		if err != nil {
 			return nil, fmt.Errorf("%s: the credential of provider %q is not valid", path, name)
 		}
 		out[name] = c

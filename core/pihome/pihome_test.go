@@ -48,7 +48,7 @@ func TestReadAuthAsPi(t *testing.T) {
 	if err != nil || a["openai"].Key != "$K" || a["openai"].Env["K"] != "v" || a["anthropic"].Access != "sk-ant-oat01-x" {
 		t.Fatalf("auth = %+v, %v", a, err)
 	}
-	if !a["anthropic"].Usable(time.UnixMilli(1999)) || a["anthropic"].Usable(time.UnixMilli(2000)) {
+	if a["anthropic"].NeedsRefresh(time.UnixMilli(1999).Add(-RefreshMargin)) || !a["anthropic"].NeedsRefresh(time.UnixMilli(2000).Add(-RefreshMargin)) {
 		t.Error("an OAuth token is usable until, not at, its expiry")
 	}
 	for _, bad := range []string{`[]`, `{"x": 1}`, `{"x": {"type": "oauth", "access": "a"}}`, `{"x": {"type": "magic"}}`, `{`} {

@@ -37,6 +37,10 @@ func sniffImage(data []byte) string {
 	return ""
 }
 
+// SniffImage is the MIME type of data when it is an image a model can
+// take (PNG, JPEG, GIF or WebP), judged by its first bytes; else "".
+func SniffImage(data []byte) string { return sniffImage(data) }
+
 // fittedImage is an image ready to send: its bytes and type, its size, and
 // the size it had before it was scaled down.
 type fittedImage struct {

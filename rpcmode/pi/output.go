@@ -81,6 +81,12 @@ const (
 	// markRelease writes the held prompt's response, after the frames held
 	// before its agent_start and before the others.
 	markRelease
+	// markCommand starts a prompt that runs an extension command (see
+	// extcommand.go).
+	markCommand
+	// markCommandAnswer gives that prompt's response; immediate when no
+	// run follows.
+	markCommandAnswer
 	// markFilter changes the event filter for the frames after it.
 	markFilter
 	// markEnd stops the writer.
@@ -101,6 +107,8 @@ type mark struct {
 	tail   []byte
 	event  string // the event type of line, for the filter; "" for others
 	filter eventFilter
+	// immediate, with markCommandAnswer, says no run follows.
+	immediate bool
 }
 
 // EventType implements core.Event; other subscribers ignore marks.
@@ -129,6 +137,7 @@ type writer struct {
 
 	holding bool
 	held    []heldFrame
+	command commandAnswer
 
 	// onEvent sees every session event before it is written.
 	onEvent func(core.Event)
@@ -195,6 +204,10 @@ func (w *writer) handle(e core.Event) (end bool) {
 		}
 	case markHold:
 		w.holding = true
+	case markCommand:
+		w.command = commandAnswer{on: true}
+	case markCommandAnswer:
+		w.commandAnswered(m.line, m.immediate)
 	case markRelease:
 		w.release(m.line)
 	case markFilter:
@@ -202,6 +215,9 @@ func (w *writer) handle(e core.Event) (end bool) {
 	case markEnd:
 		if w.holding {
 			w.release(nil)
+		}
+		if w.command.resp != nil {
+			w.write(w.command.resp)
 		}
 		return true
 	}
@@ -212,6 +228,9 @@ func (w *writer) handle(e core.Event) (end bool) {
 func (w *writer) event(e core.Event) {
 	if w.onEvent != nil {
 		w.onEvent(e)
+	}
+	if w.commandEvent(e) {
+		return
 	}
 	switch e := e.(type) {
 	case core.Notice:

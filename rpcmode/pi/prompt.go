@@ -84,8 +84,8 @@ func (s *server) promptFields(c *command) (string, []core.Content, error) {
 }
 
 // disposition is the data of an accepted prompt (pi 0.99): whether it
-// started a run or was queued behind the running one. cairn has no
-// extension commands, so no prompt is ever "handled".
+// started a run, was queued behind the running one, or was handled by an
+// extension command.
 type disposition struct {
 	Disposition string `json:"disposition"`
 }
@@ -96,11 +96,18 @@ type disposition struct {
 func (s *server) accept(c *command, text string, images []core.Content, behavior agent.Behavior, fromPrompt bool) {
 	s.promptMu.Lock()
 	defer s.promptMu.Unlock()
-	s.sub.Mark(mark{srv: s, kind: markHold})
 	// A message sent while the agent works, with a behaviour, is queued;
 	// one sent while idle starts a run.
 	st := s.sess.State()
 	queued := (st.IsStreaming || st.IsCompacting) && behavior != agent.BehaviorNone
+	// An extension command run from an idle prompt is answered when it
+	// has finished (extcommand.go); any other prompt before its run.
+	command := fromPrompt && !st.IsStreaming && !st.IsCompacting && s.isExtensionCommand(text)
+	if command {
+		s.sub.Mark(mark{srv: s, kind: markCommand})
+	} else {
+		s.sub.Mark(mark{srv: s, kind: markHold})
+	}
 	var err error
 	switch {
 	case behavior == agent.BehaviorSteer && !fromPrompt:
@@ -123,11 +130,19 @@ func (s *server) accept(c *command, text string, images []core.Content, behavior
 	var data any
 	if err == nil && !s.host.Compat073 {
 		data = disposition{"started"}
-		if queued {
+		switch {
+		case command:
+			data = disposition{"handled"}
+		case queued:
 			data = disposition{"queued"}
 		}
 	}
-	s.sub.Mark(mark{srv: s, kind: markRelease, line: s.response(c, data, err).appendTo(nil)})
+	line := s.response(c, data, err).appendTo(nil)
+	if command {
+		s.sub.Mark(mark{srv: s, kind: markCommandAnswer, line: line, immediate: err != nil})
+		return
+	}
+	s.sub.Mark(mark{srv: s, kind: markRelease, line: line})
 }
 
 // abortAndPrompt is oh-my-pi's abort_and_prompt: abort the running prompt,

@@ -106,6 +106,10 @@ type rigConfig struct {
 	checkpoints *checkpoint.Store
 	// out, when set, wraps the output the server writes to.
 	out func(io.Writer) io.Writer
+	// interceptors are the session's (an extension's command, say).
+	interceptors []agent.Interceptor
+	// commands lists get_commands' commands (Host.Commands).
+	commands func() []SlashCommand
 }
 
 // providerRequest is what a faux step sees.
@@ -182,6 +186,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 		Retry:          retry,
 		Compaction:     compaction,
 		Sleep:          cfg.sleep,
+		Interceptors:   cfg.interceptors,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +197,7 @@ func newRig(t *testing.T, cfg rigConfig) *rig {
 	if bash == nil {
 		bash = &ExecBash{Dir: cfg.cwd, Compat073: cfg.compat073}
 	}
-	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073, Prompts: cfg.prompts, MCP: cfg.mcp, MCPPrompts: cfg.mcpPrompts, ExportHTML: exportHTML}
+	h := Host{Session: sess, Models: modelList(cfg.models), Settings: cfg.settings, Bash: bash, Approvals: cfg.approvals, MaxFrameBytes: cfg.maxFrame, Compat073: cfg.compat073, Prompts: cfg.prompts, MCP: cfg.mcp, MCPPrompts: cfg.mcpPrompts, ExportHTML: exportHTML, Commands: cfg.commands}
 	var out io.Writer = r.out
 	if cfg.out != nil {
 		out = cfg.out(out)

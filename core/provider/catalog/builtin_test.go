@@ -10,14 +10,15 @@ import (
 
 func TestBuiltinModelsDecode(t *testing.T) {
 	models := readBuiltinJSON(t)
-	if len(models) != 60 {
-		t.Fatalf("%d built-in models, want 60", len(models))
+	if len(models) != 84 {
+		t.Fatalf("%d built-in models, want 84", len(models))
 	}
 	perProvider := map[string]int{}
 	for _, m := range models {
 		perProvider[m.Provider]++
 	}
-	want := map[string]int{"anthropic": 7, "openai": 12, "google": 7, "openrouter": 12, "groq": 7, "xai": 7, "mistral": 8}
+	want := map[string]int{"anthropic": 7, "openai": 12, "google": 7, "openrouter": 12, "groq": 7, "xai": 7, "mistral": 8,
+		"openai-codex": 8, "github-copilot": 8, "vercel-ai-gateway": 8}
 	if !reflect.DeepEqual(perProvider, want) {
 		t.Errorf("models per provider = %v, want %v", perProvider, want)
 	}

@@ -12,9 +12,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/oauth"
 	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/anthropic"
@@ -31,10 +33,12 @@ const (
 	APIOpenAIChat      = "openai-completions"
 	APIOpenAIResponses = "openai-responses"
 	APIGoogle          = "google-generative-ai"
+	// APICodex is ChatGPT's Codex backend (the openai-codex provider).
+	APICodex = openairesp.APICodex
 )
 
 // SupportedAPIs lists every api name a model may use.
-var SupportedAPIs = []string{APIAnthropic, APIOpenAIChat, APIOpenAIResponses, APIGoogle, faux.API}
+var SupportedAPIs = []string{APIAnthropic, APIOpenAIChat, APIOpenAIResponses, APIGoogle, APICodex, faux.API}
 
 // Catalog is the set of models cairn can use, with their credentials.
 type Catalog struct {
@@ -42,9 +46,14 @@ type Catalog struct {
 	providers map[string]*providerConfig
 	env       func(string) string
 	res       *configResolver
-	// auth are the credentials of pi's auth.json, by provider.
-	auth map[string]pihome.Credential
-	now  func() time.Time
+	// auth are the credentials of cairn's auth.json (from `cairn login`)
+	// and pi's, by provider; authPath says which file each came from.
+	auth     map[string]pihome.Credential
+	authPath map[string]string
+	authMu   sync.Mutex // guards auth, which a refresh updates
+	piDir    string
+	oauth    *oauth.Client // nil: OAuth tokens are not refreshed
+	now      func() time.Time
 	// Faux answers requests for the faux provider; nil means faux models
 	// cannot be opened.
 	Faux provider.Provider
@@ -70,6 +79,9 @@ type Options struct {
 	// Now is the clock that decides whether an OAuth token of auth.json has
 	// expired; nil means time.Now.
 	Now func() time.Time
+	// OAuth refreshes expired OAuth tokens of the auth.json files; nil means
+	// oauth.FromEnv(Getenv): the real services, or a local fake in tests.
+	OAuth *oauth.Client
 }
 
 // Load builds the catalog from the built-in models, pi's models.json and
@@ -96,6 +108,7 @@ func Load(opts Options) (*Catalog, error) {
 		run = runShell
 	}
 	c.res = &configResolver{getenv: c.env, run: run}
+	c.oauth = opts.OAuth
 	c.models = append(c.models, faux.Model)
 	var errs []error
 	var own *modelsFile
@@ -122,11 +135,27 @@ func Load(opts Options) (*Catalog, error) {
 			}
 			c.apply(f)
 		}
+		c.piDir = opts.PiDir
 		auth, err := pihome.ReadAuth(opts.PiDir)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%w; pi's stored credentials are not used", err))
 		}
-		c.auth = auth
+		c.addAuth(auth, pihome.AuthFile(opts.PiDir))
+	}
+	if opts.Dir != "" {
+		// cairn's own logins, in pi's format; they win over pi's.
+		auth, err := pihome.ReadAuth(opts.Dir)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w; cairn's stored logins are not used", err))
+		}
+		c.addAuth(auth, pihome.AuthFile(opts.Dir))
+	}
+	if c.oauth == nil && opts.OAuth == nil {
+		cl, err := oauth.FromEnv(c.env)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%w; OAuth tokens are not refreshed", err))
+		}
+		c.oauth = cl
 	}
 	if own != nil {
 		c.apply(own)
@@ -167,8 +196,12 @@ func (c *Catalog) Models() []core.Model { return slices.Clone(c.models) }
 // asked for by name.
 func (c *Catalog) Available() []core.Model {
 	var out []core.Model
+	copilotAllowed := c.copilotAllowed()
 	for _, m := range c.models {
 		if m.Provider == faux.ProviderName {
+			continue
+		}
+		if m.Provider == copilotProvider && copilotAllowed != nil && !copilotAllowed[m.ID] {
 			continue
 		}
 		if c.HasKey(m) {
@@ -309,20 +342,29 @@ func (c *Catalog) Open(m core.Model, opts provider.Options) (provider.Provider, 
 			opts.Timeouts.Total = set.Total
 		}
 	}
+	var p provider.Provider
 	switch m.API {
 	case APIAnthropic:
-		return anthropic.New(opts), nil
+		p = anthropic.New(opts)
 	case APIOpenAIChat:
-		return openai.New(opts), nil
+		p = openai.New(opts)
 	case APIOpenAIResponses:
-		return openairesp.New(opts), nil
+		p = openairesp.New(opts)
 	case APIGoogle:
-		return google.New(opts), nil
+		p = google.New(opts)
+	case APICodex:
+		p = openairesp.NewCodex(opts)
 	case faux.API:
 		if c.Faux == nil {
 			return nil, errors.New("the faux provider needs a script: set CAIRN_FAUX_SCRIPT to a script file, or run `cairn --demo`")
 		}
 		return c.Faux, nil
+	default:
+		return nil, fmt.Errorf("model %s/%s uses api %q, which cairn does not speak; supported: %s", m.Provider, m.ID, m.API, strings.Join(SupportedAPIs, ", "))
 	}
-	return nil, fmt.Errorf("model %s/%s uses api %q, which cairn does not speak; supported: %s", m.Provider, m.ID, m.API, strings.Join(SupportedAPIs, ", "))
+	if m.Provider == copilotProvider {
+		a, _ := c.authEntry(copilotProvider)
+		return newCopilot(p, m.API, a), nil
+	}
+	return p, nil
 }

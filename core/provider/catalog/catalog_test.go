@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cairn-dev/cairn/core/oauth"
+	"github.com/cairn-dev/cairn/core/oauth/oauthtest"
 	"github.com/cairn-dev/cairn/core/provider"
 )
 
@@ -42,7 +44,7 @@ func TestBuiltinCatalogIsConsistent(t *testing.T) {
 			t.Errorf("%s is incomplete: %+v", key, m)
 		}
 		switch m.API {
-		case APIAnthropic, APIOpenAIChat, APIOpenAIResponses, APIGoogle:
+		case APIAnthropic, APIOpenAIChat, APIOpenAIResponses, APIGoogle, APICodex:
 		default:
 			t.Errorf("%s has api %q that cairn does not speak", key, m.API)
 		}
@@ -260,7 +262,8 @@ func TestModelsFileCustomModelSetsEveryField(t *testing.T) {
 
 // TestPiHomeIsASecondSource: pi's models.json adds providers, cairn's wins
 // where both name one, auth.json keys come before models.json's, an
-// expired OAuth token is refused with what to do, and an unset "$VAR" is
+// expired OAuth token whose refresh is refused is an error saying why and
+// what to do, and an unset "$VAR" is
 // no key at all.
 func TestPiHomeIsASecondSource(t *testing.T) {
 	own, pi := t.TempDir(), t.TempDir()
@@ -279,7 +282,9 @@ func TestPiHomeIsASecondSource(t *testing.T) {
 	write(pi, "auth.json", `{"stored": {"type": "api_key", "key": "$K", "env": {"K": "from-auth"}},
 	  "anthropic": {"type": "oauth", "access": "old", "refresh": "r", "expires": 1000}}`)
 	vars := map[string]string{}
-	c, err := Load(Options{Dir: own, PiDir: pi, Getenv: env(vars)})
+	refused := oauthtest.New(t)
+	refused.Status = 400
+	c, err := Load(Options{Dir: own, PiDir: pi, Getenv: env(vars), OAuth: &oauth.Client{Origin: refused.URL}})
 	if err == nil || !strings.Contains(err.Error(), "bedrock-converse-stream") {
 		t.Fatalf("pi's provider in an api cairn does not speak should be reported, err = %v", err)
 	}
@@ -308,8 +313,8 @@ func TestPiHomeIsASecondSource(t *testing.T) {
 		t.Fatalf("auth.json should win over models.json: %+v, %v", cr, err)
 	}
 	a, _ := c.Find("anthropic", "claude-opus-4-6")
-	if _, err := c.Credentials(a); err == nil || !strings.Contains(err.Error(), "expired") {
-		t.Fatalf("an expired OAuth token: %v", err)
+	if _, err := c.Credentials(a); err == nil || !strings.Contains(err.Error(), "expired") || !strings.Contains(err.Error(), "invalid_grant") {
+		t.Fatalf("an expired OAuth token whose refresh is refused: %v", err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/oauth"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 )
 
@@ -23,6 +24,9 @@ var providerKeyEnv = map[string][]string{
 	"cerebras":   {"CEREBRAS_API_KEY"},
 	"mistral":    {"MISTRAL_API_KEY"},
 	"deepseek":   {"DEEPSEEK_API_KEY"},
+	// pi's names for these two.
+	"github-copilot":    {"COPILOT_GITHUB_TOKEN"},
+	"vercel-ai-gateway": {"AI_GATEWAY_API_KEY"},
 }
 
 // defaultOrder is the preference among providers when no model was asked
@@ -36,6 +40,9 @@ var defaultOrder = []struct{ provider, model string }{
 	{"xai", "grok-4-fast-non-reasoning"},
 	{"groq", "openai/gpt-oss-120b"},
 	{"mistral", "devstral-medium-latest"},
+	{"openai-codex", "gpt-5.5"},
+	{"github-copilot", "gpt-5.4"},
+	{"vercel-ai-gateway", "zai/glm-5.1"},
 }
 
 // KeyEnv returns the environment variables that may hold provider's key.
@@ -62,7 +69,9 @@ func (c *Catalog) SetAPIKey(providerName, key string) {
 }
 
 // Credentials finds the key and headers for m, in pi's order: --api-key,
-// then pi's auth.json (an API key, or an OAuth token that has not expired),
+// then cairn's auth.json (`cairn login`) and pi's (an API key, or an
+// OAuth token, refreshed as pi
+// refreshes it when it expires within five minutes; see refreshOAuth),
 // then the provider's apiKey in models.json, then the provider's
 // environment variables. A configured key that cannot be resolved (an
 // unset "$VAR", a failing "!command") is an error naming it. A model
@@ -105,13 +114,24 @@ func (c *Catalog) key(m core.Model, resolve bool) (Credentials, error) {
 		cr.APIKey, cr.Source = pc.runtimeKey, "--api-key"
 		return cr, nil
 	}
-	if a, ok := c.auth[m.Provider]; ok {
+	if a, ok := c.authEntry(m.Provider); ok {
 		switch {
-		case a.Type == "oauth" && a.Usable(c.now()):
-			cr.APIKey, cr.Source = a.Access, "pi's auth.json (OAuth)"
+		case a.Type == "oauth" && !a.NeedsRefresh(c.now()):
+			cr.APIKey, cr.Source = a.Access, c.authFileName(m.Provider)+" (OAuth)"
 			return cr, nil
+		case a.Type == "oauth" && !resolve:
+			if oauth.Supports(m.Provider) && c.oauth != nil {
+				cr.APIKey, cr.Source = "(refreshable)", c.authFileName(m.Provider)+" (OAuth)"
+				return cr, nil
+			}
+			return cr, c.expiredError(m.Provider, nil)
 		case a.Type == "oauth":
-			return cr, fmt.Errorf("the OAuth token of provider %s in pi's auth.json has expired; cairn cannot refresh it yet: run `pi` and /login (or any pi command) to refresh it, or set an API key", m.Provider)
+			fresh, err := c.refreshOAuth(m.Provider)
+			if err != nil {
+				return cr, err
+			}
+			cr.APIKey, cr.Source = fresh.Access, c.authFileName(m.Provider)+" (OAuth, refreshed)"
+			return cr, nil
 		case a.Key != "":
 			getenv := c.env
 			if len(a.Env) > 0 {
@@ -122,8 +142,8 @@ func (c *Catalog) key(m core.Model, resolve bool) (Credentials, error) {
 					return c.env(name)
 				}
 			}
-			v, err := c.value(a.Key, fmt.Sprintf("the API key of provider %s in pi's auth.json", m.Provider), getenv, true, resolve)
-			cr.APIKey, cr.Source = v, "pi's auth.json"
+			v, err := c.value(a.Key, fmt.Sprintf("the API key of provider %s in %s", m.Provider, c.authFileName(m.Provider)), getenv, true, resolve)
+			cr.APIKey, cr.Source = v, c.authFileName(m.Provider)
 			return cr, err
 		}
 	}
@@ -206,6 +226,9 @@ func isHostedDefault(m core.Model) bool {
 
 func (c *Catalog) missingKeyError(providerName string) error {
 	where := "its apiKey in " + c.configPathOrDefault()
+	if oauth.Supports(providerName) {
+		where = "log in with `cairn login " + providerName + "` (or pi's /login), or " + where
+	}
 	if envs := providerKeyEnv[providerName]; len(envs) > 0 {
 		return fmt.Errorf("no API key for provider %s: set %s, or %s, or pass --api-key", providerName, strings.Join(envs, " or "), where)
 	}

@@ -29,7 +29,8 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 // Provider streams answers from a Responses API server. It holds no
 // per-request state and is safe for concurrent use.
 type Provider struct {
-	opts provider.Options
+	opts  provider.Options
+	codex bool // ChatGPT's Codex backend (see NewCodex)
 }
 
 // New returns a provider that talks HTTP as opts say.
@@ -48,6 +49,13 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		Body:       buildBody(req),
 		APIHeaders: provider.BearerAuth,
 		Decode:     errorDecoder(name),
+	}
+	if p.codex {
+		var err error
+		if r, err = codexRequest(req, r); err != nil {
+			perr := &provider.Error{Provider: name, Message: err.Error()}
+			return provider.NewBuilder(&req.Model, emit).Fail(core.StopError, perr), perr
+		}
 	}
 	return provider.StreamJSON(ctx, p.opts, req, emit, r, func(b *provider.Builder, body io.Reader) (*core.AssistantMessage, error) {
 		b.Start()

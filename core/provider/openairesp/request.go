@@ -25,7 +25,7 @@ type requestBody struct {
 
 type reasoningParam struct {
 	Effort  string `json:"effort"`
-	Summary string `json:"summary"`
+	Summary string `json:"summary,omitempty"`
 }
 
 type functionTool struct {
