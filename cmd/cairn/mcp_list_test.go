@@ -250,7 +250,7 @@ func TestPrintExpandsMCPPrompt(t *testing.T) {
 	home := t.TempDir()
 	writeMCPConfig(t, filepath.Join(home, "mcp.json"), map[string]any{"everything": everythingServer(t)})
 	vars := map[string]string{"CAIRN_DIR": home, "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "Sunny."}]}`)}
-	r := invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "-p", "/mcp__everything__args-prompt", "Paris")
+	r := invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "-p", "/mcp__everything__args-prompt Paris")
 	if r.code != exitOK || !strings.Contains(r.stdout, `"text":"What's weather in Paris?"`) {
 		t.Errorf("exit %d\nstdout %.2000s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
