@@ -91,6 +91,7 @@ func TestAttachToTUI(t *testing.T) {
 	// The TUI showed the editor's prompt, its answer, and the approval as
 	// answered elsewhere.
 	owner.waitText("make the file", "Made it, as the editor asked.", "answered in another client")
+	owner.waitText("(cairn-attach-test) left this session")
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the client: %v", err)
 	}
@@ -98,6 +99,7 @@ func TestAttachToTUI(t *testing.T) {
 	// A second TUI attaches, sees the history, and prompts.
 	second := h.tmux.start("second", 90, 28, h.project, cairnBin, "attach")
 	second.waitText("Hi there from the owner.", "Made it, as the editor asked.")
+	owner.waitText("Another terminal (cairn attach) joined this session")
 	h.llm.queue(textReply("Answer to the second terminal.", 4))
 	second.typeText("from the second terminal")
 	second.keys("Enter")
@@ -129,6 +131,7 @@ func TestAttachToTUI(t *testing.T) {
 
 	// Killing it leaves the session running: the owner goes on.
 	h.tmux.must("kill-session", "-t", "second")
+	owner.waitText("Another terminal (cairn attach) left this session")
 	h.llm.queue(textReply("Still here.", 2))
 	owner.typeText("are you there")
 	owner.keys("Enter")

@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/cairn-dev/cairn/core"
 	prochost "github.com/cairn-dev/cairn/core/host"
 	"github.com/cairn-dev/cairn/rpcmode/acp"
 )
@@ -221,6 +222,8 @@ func serveTerminal(ctx context.Context, live liveSessions, hello terminalHello, 
 	}
 	serve := s.Serve.(*liveServe)
 	t := newRemoteTerminal(hello, in, c)
+	s.Session.Notify(core.NotifyInfo, "Another terminal (cairn attach) joined this session")
+	defer s.Session.Notify(core.NotifyInfo, "Another terminal (cairn attach) left this session")
 	if err := (*serve.tui.Load())(ctx, t); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(c, "\r\ncairn: %v\r\n", err)
 	}

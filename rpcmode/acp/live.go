@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/escape"
 	"github.com/cairn-dev/cairn/core/jsonl"
 )
 
@@ -125,6 +126,9 @@ func (s *server) liveOpen(m message, id string, p sessionParams, replay, withID 
 	if t == nil {
 		b := newBound(l.Host)
 		t = s.attach(b, false)
+		// Everyone in front of the session learns who joined it (and,
+		// liveDetach, who left): whoever attaches can answer its questions.
+		l.Host.Session.Notify(core.NotifyInfo, s.joinedName()+" joined this session")
 		if len(p.MCPServers) > 0 && string(p.MCPServers) != "[]" && string(p.MCPServers) != "null" {
 			// Said, not dropped: the live session keeps its owner's servers.
 			b.sub.Mark(markNotice{core.Notice{Level: core.NotifyWarning,
@@ -192,6 +196,21 @@ func (s *server) liveDetach(t *thread) {
 	t.b.sub.Mark(markEnd{})
 	<-t.written
 	t.b.sub.Stop()
+	t.b.sess.Notify(core.NotifyInfo, s.joinedName()+" left this session")
+}
+
+// joinedName names the client in the notices of its coming and going.
+func (s *server) joinedName() string {
+	s.mu.Lock()
+	name := s.clientName
+	s.mu.Unlock()
+	if name == "" {
+		name = "a client"
+	}
+	if r := []rune(name); len(r) > 60 {
+		name = string(r[:59]) + "…"
+	}
+	return "An attached client (" + escape.Visible(name) + ")"
 }
 
 // errNotLive explains a method the attach socket does not serve.

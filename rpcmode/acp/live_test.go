@@ -70,6 +70,8 @@ func TestAttachedClients(t *testing.T) {
 	}
 	b := attachRig(t, h, live)
 	b.result("session/load", map[string]any{"sessionId": sid, "cwd": cwd, "mcpServers": []any{}})
+	// A, already there, is told B came.
+	a.update("agent_thought_chunk", map[string]any{"content.text": "cairn: An attached client (a client) joined this session\n"})
 
 	p := a.prompt(sid, "make the file")
 	reqA := a.request("session/request_permission")

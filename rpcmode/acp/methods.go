@@ -22,6 +22,9 @@ const ProtocolVersion = 1
 type initializeParams struct {
 	ProtocolVersion    *int               `json:"protocolVersion"`
 	ClientCapabilities clientCapabilities `json:"clientCapabilities"`
+	// ClientInfo is read only for the client's name (a malformed one is
+	// no reason to refuse the connection).
+	ClientInfo json.RawMessage `json:"clientInfo"`
 }
 
 type initializeResult struct {
@@ -81,6 +84,13 @@ func (s *server) initialize(m message) (any, *rpcError) {
 	}
 	s.mu.Lock()
 	s.caps = p.ClientCapabilities
+	var info implementation
+	if json.Unmarshal(p.ClientInfo, &info) == nil {
+		s.clientName = firstLine(info.Title)
+		if s.clientName == "" {
+			s.clientName = firstLine(info.Name)
+		}
+	}
 	threads := make([]*thread, 0, len(s.threads))
 	for _, t := range s.threads {
 		threads = append(threads, t)

@@ -172,6 +172,8 @@ type server struct {
 	live Live
 	// target is the live session session/new attaches to (AttachMethod).
 	target string
+	// clientName is what the client called itself in initialize.
+	clientName string
 }
 
 func newServer(h Host, out io.Writer) *server {
