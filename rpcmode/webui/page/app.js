@@ -213,14 +213,16 @@ async function send() {
 function stop() {
   const sid = state.current;
   if (!sid) return;
-  // ACP: the client answers its open questions of the session as cancelled.
+  // ACP: the cancel first, then the client answers its open questions of
+  // the session as cancelled. The other order would let cairn read a
+  // refused question before the cancel and go on with the turn.
+  state.conn.notify('session/cancel', { sessionId: sid });
   for (const [id, q] of state.questions) {
     if (q.sessionId !== sid) continue;
     state.conn.respond(id, { outcome: { outcome: 'cancelled' } });
     closeQuestion(q, 'Cancelled.');
     state.questions.delete(id);
   }
-  state.conn.notify('session/cancel', { sessionId: sid });
 }
 
 function updateButtons() {
