@@ -66,8 +66,10 @@ type extension struct {
 	tools    []*Tool
 	commands []CommandDef
 	events   map[string]bool
-	conn     *conn
-	cmd      *exec.Cmd
+	// members are the extensions a host extension runs (version 2).
+	members []Member
+	conn    *conn
+	cmd     *exec.Cmd
 	// updates routes tool_update notifications to the running calls.
 	updates map[string]func(core.ToolUpdate)
 	// ops are cairn's calls in flight: aborting one ends the dialogs the
@@ -179,8 +181,11 @@ func (e *extension) initialized(raw json.RawMessage) error {
 	if err := strictJSON(raw, &r); err != nil {
 		return fmt.Errorf("its initialize result cannot be read: %w", err)
 	}
-	if r.ProtocolVersion != ProtocolVersion {
-		return fmt.Errorf("it speaks protocol version %d; cairn speaks %d", r.ProtocolVersion, ProtocolVersion)
+	if r.ProtocolVersion < MinProtocolVersion || r.ProtocolVersion > ProtocolVersion {
+		return fmt.Errorf("it speaks protocol version %d; cairn speaks %d to %d", r.ProtocolVersion, MinProtocolVersion, ProtocolVersion)
+	}
+	if r.ProtocolVersion < 2 && len(r.Members) > 0 {
+		return fmt.Errorf("it answers \"members\", which protocol version %d does not have", r.ProtocolVersion)
 	}
 	for _, ev := range r.Events {
 		if !knownEvent(ev) {
@@ -210,6 +215,7 @@ func (e *extension) initialized(raw json.RawMessage) error {
 	}
 	e.name = r.Name
 	e.tools, e.commands = tools, r.Commands
+	e.members = r.Members
 	e.events = map[string]bool{}
 	for _, ev := range r.Events {
 		e.events[ev] = true

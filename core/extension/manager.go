@@ -2,7 +2,10 @@ package extension
 
 import (
 	"context"
+	"errors"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -271,6 +274,13 @@ func (m *Manager) Failures() []toolset.Failure {
 		if st, err := e.snapshot(); st == Failed && err != nil {
 			out = append(out, toolset.Failure{Name: e.cfg.Name, Err: err.Error()})
 		}
+		e.mu.Lock()
+		for _, mb := range e.members {
+			if mb.State != "ready" {
+				out = append(out, toolset.Failure{Name: e.cfg.Name + ":" + mb.Name, Err: mb.Error})
+			}
+		}
+		e.mu.Unlock()
 	}
 	return out
 }
@@ -293,9 +303,15 @@ type Status struct {
 	Active   []bool
 	Commands []CommandDef
 	Events   []string
+	// Note says what of a pi extension's registrations cairn does not
+	// use yet (events it does not send, shortcuts, flags, renderers).
+	Note string
 }
 
-// Statuses reports every extension, in load order.
+// Statuses reports every extension, in load order; the members a host
+// extension runs (protocol version 2) follow it, each as an extension of
+// its own named host:member, with the tools, commands and events it
+// registered.
 func (m *Manager) Statuses() []Status {
 	out := make([]Status, 0, len(m.exts))
 	for _, e := range m.exts {
@@ -308,7 +324,57 @@ func (m *Manager) Statuses() []Status {
 		for ev := range e.events {
 			st.Events = append(st.Events, ev)
 		}
+		if len(e.members) > 0 {
+			// Its members show what it registered, each its own part.
+			st.Tools, st.Active, st.Commands, st.Events = nil, nil, nil, nil
+		}
 		e.mu.Unlock()
+		out = append(out, st)
+		out = append(out, e.memberStatuses()...)
+	}
+	return out
+}
+
+// memberStatuses are the members of a host extension as extensions: each
+// with its own tools, commands and events, or its load error.
+func (e *extension) memberStatuses() []Status {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]Status, 0, len(e.members))
+	for _, mb := range e.members {
+		cfg := e.cfg
+		cfg.Name, cfg.Path = e.cfg.Name+":"+mb.Name, mb.Path
+		st := Status{Config: cfg, Name: mb.Name, State: Ready, Events: mb.Events}
+		if mb.State != "ready" {
+			st.State, st.Err = Failed, errors.New(mb.Error)
+		}
+		for _, t := range e.tools {
+			if slices.Contains(mb.Tools, t.def.Name) {
+				st.Tools = append(st.Tools, t.def)
+				st.Active = append(st.Active, t.active)
+			}
+		}
+		for _, c := range e.commands {
+			if slices.Contains(mb.Commands, c.Name) {
+				st.Commands = append(st.Commands, c)
+			}
+		}
+		var notes []string
+		if len(mb.EventsNotSent) > 0 {
+			notes = append(notes, "cairn does not send "+strings.Join(mb.EventsNotSent, ", "))
+		}
+		if len(mb.Shortcuts) > 0 {
+			notes = append(notes, "shortcuts not bound in cairn: "+strings.Join(mb.Shortcuts, ", "))
+		}
+		if len(mb.Flags) > 0 {
+			notes = append(notes, "flags (defaults only): "+strings.Join(mb.Flags, ", "))
+		}
+		if len(mb.Renderers) > 0 {
+			notes = append(notes, "renderers cairn does not draw: "+strings.Join(mb.Renderers, ", "))
+		}
+		if st.Err == nil && len(notes) > 0 {
+			st.Note = strings.Join(notes, "; ")
+		}
 		out = append(out, st)
 	}
 	return out
