@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/piext"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/rpcmode/pi"
 )
@@ -16,7 +17,9 @@ import (
 // extensionConfigs lists the extensions a session runs, in load order:
 // the person's (~/.cairn/extensions), the project's (.cairn/extensions)
 // only once the project is trusted, then the "extensions" setting (whose
-// project layer is read only when trusted, like every project setting).
+// project layer is read only when trusted, like every project setting),
+// then each --extension that is a program; last, the pi extension host
+// with pi's extensions, found as pi finds them (piExtensionEntries).
 func extensionConfigs(env environment, opts *Options, trusted projectTrust, st *settings.Store, cwd string) []extension.Config {
 	configs := extension.Discover(extension.UserDir(env.dir), extension.ScopeUser)
 	if trusted.trusted() {
@@ -29,11 +32,36 @@ func extensionConfigs(env environment, opts *Options, trusted projectTrust, st *
 	if raw, ok := st.Get("extensions"); ok {
 		configs = append(configs, extension.FromSettings(raw, cwd)...)
 	}
+	var pis []piext.Entry
 	for _, path := range opts.Extensions {
+		if entries, ok := piext.FromPath(path, cwd); ok {
+			pis = append(pis, entries...)
+			continue
+		}
 		configs = append(configs, extension.FromPath(path, cwd))
 	}
-	return configs
+	pis = append(piExtensionEntries(env, trusted, cwd), pis...)
+	return append(configs, piext.Host(pis, piext.Options{CacheDir: piHostCacheDir(env), Cwd: cwd})...)
 }
+
+// piExtensionEntries are pi's extensions a session here runs, in pi's
+// order: the project's .pi/extensions (of the working directory, as pi
+// reads it) only once the project is trusted, then pi's agent directory's
+// extensions (~/.pi/agent/extensions, or PI_CODING_AGENT_DIR's).
+func piExtensionEntries(env environment, trusted projectTrust, cwd string) []piext.Entry {
+	var out []piext.Entry
+	if trusted.trusted() {
+		out = append(out, piext.Discover(filepath.Join(cwd, ".pi", "extensions"), "project")...)
+	}
+	if env.piDir != "" {
+		out = append(out, piext.Discover(filepath.Join(env.piDir, "extensions"), "user")...)
+	}
+	return out
+}
+
+// piHostCacheDir is where the pi extension host is written: cairn's
+// cache, beside nothing a person edits.
+func piHostCacheDir(env environment) string { return filepath.Join(env.dir, "cache") }
 
 // extensionMode names the front end for extensions, and lists the UI
 // methods it renders: the rest fail at once with "no UI in this mode".

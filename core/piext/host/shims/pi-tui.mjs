@@ -59,12 +59,19 @@ export function wrapTextWithAnsi(text, width) {
   return out;
 }
 
-/** Key names the keys pi-tui's matchesKey knows. */
+const SYMBOLS = { backtick: "`", hyphen: "-", equals: "=", leftbracket: "[", rightbracket: "]", backslash: "\\",
+  semicolon: ";", quote: "'", comma: ",", period: ".", slash: "/", exclamation: "!", at: "@", hash: "#", dollar: "$",
+  percent: "%", caret: "^", ampersand: "&", asterisk: "*", leftparen: "(", rightparen: ")", underscore: "_", plus: "+",
+  pipe: "|", tilde: "~", leftbrace: "{", rightbrace: "}", colon: ":", lessthan: "<", greaterthan: ">", question: "?" };
+
+/** Key names keys as pi-tui does: Key.enter is "enter", Key.ctrlShift("p") is "ctrl+shift+p". */
 export const Key = new Proxy({}, {
   get: (_t, name) => {
     if (typeof name !== "string") return undefined;
-    if (["ctrl", "shift", "alt", "super"].includes(name)) return (k) => `${name}+${k}`;
-    return name.replace(/[A-Z]/g, (c) => "+" + c.toLowerCase());
+    if (name in SYMBOLS) return SYMBOLS[name];
+    const mods = name.split(/(?=[A-Z])/).map((m) => m.toLowerCase());
+    if (mods.every((m) => ["ctrl", "shift", "alt", "super"].includes(m))) return (k) => `${mods.join("+")}+${k}`;
+    return name;
   },
 });
 
