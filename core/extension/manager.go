@@ -276,7 +276,7 @@ func (m *Manager) Failures() []toolset.Failure {
 		}
 		e.mu.Lock()
 		for _, mb := range e.members {
-			if mb.State != "ready" {
+			if mb.State == "failed" {
 				out = append(out, toolset.Failure{Name: e.cfg.Name + ":" + mb.Name, Err: mb.Error})
 			}
 		}
@@ -345,8 +345,11 @@ func (e *extension) memberStatuses() []Status {
 		cfg := e.cfg
 		cfg.Name, cfg.Path = e.cfg.Name+":"+mb.Name, mb.Path
 		st := Status{Config: cfg, Name: mb.Name, State: Ready, Events: mb.Events}
-		if mb.State != "ready" {
+		switch mb.State {
+		case "failed":
 			st.State, st.Err = Failed, errors.New(mb.Error)
+		case "loading":
+			st.State = Starting
 		}
 		for _, t := range e.tools {
 			if slices.Contains(mb.Tools, t.def.Name) {

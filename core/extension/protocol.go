@@ -78,7 +78,8 @@ type Member struct {
 	Name string `json:"name"`
 	// Path is its module or directory.
 	Path string `json:"path"`
-	// State is "ready" or "failed".
+	// State is "ready", "failed", or "loading" (still loading when the
+	// host answered initialize; what it registers comes later).
 	State string `json:"state"`
 	// Error says why a failed member did not load.
 	Error    string   `json:"error,omitempty"`

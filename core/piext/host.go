@@ -197,6 +197,7 @@ func Host(entries []Entry, opts Options) []extension.Config {
 	}
 	c.Command = node
 	c.Args = append([]string{entry}, files...)
+	c.Env = map[string]string{"CAIRN_PI_JITI_CACHE": filepath.Join(opts.CacheDir, "pi-host", "jiti")}
 	return append([]extension.Config{c}, out...)
 }
 

@@ -8,6 +8,7 @@
 // A worker that crashes, stops answering (a busy loop), floods the host or
 // runs out of memory is cut off alone: its calls fail with why, its tools
 // are withdrawn, and the others go on.
+import * as os from "node:os";
 import * as readline from "node:readline";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,8 +21,13 @@ if (Number(process.versions.node.split(".")[0]) < 20) {
 }
 const files = process.argv.slice(2);
 
-// Limits of one extension.
-const START_LIMIT_MS = Number(process.env.CAIRN_PI_START_MS) || 8000;
+// Limits of one extension. Loading is bounded per extension, from when
+// its load begins (a cold load transpiles with Babel: seconds on a busy
+// machine); initialize is answered by INIT_LIMIT_MS whatever is still
+// loading, and what loads later is registered then.
+const START_LIMIT_MS = Number(process.env.CAIRN_PI_START_MS) || 20000;
+const INIT_LIMIT_MS = Number(process.env.CAIRN_PI_INIT_MS) || 8000;
+const LOADING_AT_ONCE = Math.max(1, os.availableParallelism());
 const HANG_LIMIT_MS = Number(process.env.CAIRN_PI_HANG_MS) || 5000;
 const FLOOD_BURST = 2000; // messages at once
 const FLOOD_RATE = 500; // messages a second after that
@@ -62,6 +68,16 @@ function extName(file) {
 
 function log(s) {
   process.stderr.write(s + "\n");
+}
+
+// loadNext starts the next extensions waiting to load, a few at a time:
+// loading is CPU-bound, and more at once only makes each slower.
+function loadNext() {
+  while (exts.filter((x) => x.state === "starting" && x.worker).length < LOADING_AT_ONCE) {
+    const x = exts.find((x) => x.state === "starting" && !x.worker);
+    if (!x) return;
+    startWorker(x);
+  }
 }
 
 function startWorker(x) {
@@ -108,6 +124,8 @@ function onWorker(x, m) {
       x.commands = m.commands;
       x.events = m.events;
       x.info = m;
+      if (ready) registerLate(x);
+      loadNext();
       maybeAnswerInitialize();
       return;
     case "failed":
@@ -115,6 +133,8 @@ function onWorker(x, m) {
       x.state = "failed";
       x.why = m.error;
       x.worker.terminate();
+      if (ready) log(`pi extension ${x.name} (${x.file}) not loaded: ${x.why}`);
+      loadNext();
       maybeAnswerInitialize();
       return;
     case "result": {
@@ -167,6 +187,7 @@ function cutOff(x, why) {
   for (const c of x.calls.values()) c.reject(new Error(`pi extension ${x.name} was cut off: ${why}`));
   x.calls.clear();
   if (was === "starting") {
+    loadNext();
     maybeAnswerInitialize();
     return;
   }
@@ -183,8 +204,9 @@ function cutOff(x, why) {
 setInterval(() => {
   const now = Date.now();
   for (const x of exts) {
-    if (x.state !== "ready" && x.state !== "starting") continue;
-    if (x.state === "ready" && x.calls.size === 0) {
+    // Loading is bounded by START_LIMIT_MS instead.
+    if (x.state !== "ready") continue;
+    if (x.calls.size === 0) {
       x.lastPong = now;
       continue;
     }
@@ -218,10 +240,13 @@ const CAIRN_EVENTS = ["session_start", "session_shutdown", "input", "before_agen
   "turn_end", "agent_end", "user_bash", "session_before_compact"];
 
 let initId = null;
-function maybeAnswerInitialize() {
-  if (ready || initId === null || exts.some((x) => x.state === "starting")) return;
+function maybeAnswerInitialize(force = false) {
+  if (ready || initId === null || (!force && exts.some((x) => x.state === "starting"))) return;
   ready = true;
   const events = new Set();
+  // One still loading may handle any event: ask for them all, and answer
+  // null for those nobody handles.
+  if (exts.some((x) => x.state === "starting")) for (const e of CAIRN_EVENTS) events.add(e);
   const commands = [];
   const seen = new Set();
   for (const x of exts) {
@@ -248,8 +273,19 @@ function maybeAnswerInitialize() {
   }
 }
 
+/** registerLate tells cairn what an extension that loaded after initialize registered. */
+function registerLate(x) {
+  for (const t of x.tools) {
+    if (owner("tools", t.name) === x) callCairn("register_tool", t).catch((e) => log(`register_tool ${t.name}: ${e.message}`));
+  }
+  for (const c of x.commands) {
+    if (owner("commands", c.name) === x) callCairn("register_command", c).catch((e) => log(`register_command ${c.name}: ${e.message}`));
+  }
+}
+
 /** member is one pi extension as protocol version 2 reports it. */
 function member(x) {
+  if (x.state === "starting") return { name: x.name, path: x.file, state: "loading" };
   const m = { name: x.name, path: x.file, state: x.state === "ready" ? "ready" : "failed" };
   if (x.state !== "ready") {
     m.error = x.why;
@@ -402,7 +438,8 @@ rl.on("line", (line) => {
     case "initialize":
       init = { ...p, ui: p.ui || [] };
       initId = m.id;
-      for (const x of exts) startWorker(x);
+      loadNext();
+      setTimeout(() => maybeAnswerInitialize(true), INIT_LIMIT_MS).unref();
       maybeAnswerInitialize();
       return;
     case "execute_tool":

@@ -490,7 +490,10 @@ async function load() {
     "@sinclair/typebox/compile": shim("typebox.mjs"),
     "@sinclair/typebox/value": shim("typebox.mjs"),
   };
-  const jiti = createJiti(import.meta.url, { moduleCache: false, alias, fsCache: false });
+  // jiti keeps each transpiled module in cairn's cache, by content hash:
+  // a later start then needs no Babel, which saves most of a worker's
+  // memory and start-up time.
+  const jiti = createJiti(import.meta.url, { moduleCache: false, alias, fsCache: process.env.CAIRN_PI_JITI_CACHE || false });
   let factory;
   try {
     factory = await jiti.import(file, { default: true });
