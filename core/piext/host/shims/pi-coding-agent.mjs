@@ -142,9 +142,10 @@ export class CustomEditor {
   }
 }
 
-function runBash(command, cwd, signal, timeoutSec, onData) {
+function runBash(command, cwd, signal, timeoutSec, onData, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.env.SHELL && fs.existsSync(process.env.SHELL) ? process.env.SHELL : "/bin/sh", ["-c", command], { cwd, detached: true });
+    const shell = fs.existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+    const child = spawn(shell, ["-c", command], { cwd, detached: true, env: env || process.env });
     let out = "";
     const add = (b) => {
       out += b.toString();
@@ -169,7 +170,7 @@ function runBash(command, cwd, signal, timeoutSec, onData) {
 }
 
 const localBash = {
-  exec: (command, cwd, { onData, signal, timeout } = {}) => runBash(command, cwd, signal, timeout, onData),
+  exec: (command, cwd, { onData, signal, timeout, env } = {}) => runBash(command, cwd, signal, timeout, onData, env),
 };
 
 /** createBashTool is pi's bash tool, running commands through operations (local by default). */
@@ -184,9 +185,10 @@ export function createBashTool(cwd, options = {}) {
       timeout: Type.Optional(Type.Number({ description: "Timeout in seconds (optional, no default timeout)" })),
     }),
     async execute(_id, params, signal) {
-      const command = options.commandPrefix ? `${options.commandPrefix}\n${params.command}` : params.command;
+      let spec = { command: options.commandPrefix ? `${options.commandPrefix}\n${params.command}` : params.command, cwd, env: { ...process.env } };
+      if (options.spawnHook) spec = options.spawnHook(spec);
       const chunks = [];
-      const r = await ops.exec(command, cwd, { onData: (b) => chunks.push(b), signal, timeout: params.timeout });
+      const r = await ops.exec(spec.command, spec.cwd, { onData: (b) => chunks.push(b), signal, timeout: params.timeout, env: spec.env });
       const text = truncateTail(Buffer.concat(chunks.map((c) => Buffer.from(c))).toString() || r.output || "").content || "(no output)";
       if (r.exitCode !== 0 && r.exitCode !== null) throw new Error(`${text}\n\nCommand exited with code ${r.exitCode}`);
       return { content: [{ type: "text", text }], details: {} };
@@ -269,8 +271,36 @@ export function createEditTool(cwd, options = {}) {
   };
 }
 
-export const createGrepTool = () => {
-  throw new Error("createGrepTool is not provided by cairn's pi extension host; cairn's own grep tool serves the model");
-};
-export const createFindTool = createGrepTool;
-export const createLsTool = createGrepTool;
+function commandTool(name, description, parameters, argv) {
+  return (cwd) => ({
+    name,
+    label: name,
+    description,
+    parameters,
+    async execute(_id, params, signal) {
+      const r = await new Promise((resolve) => {
+        const [cmd, ...args] = argv(params);
+        const child = spawn(cmd, args, { cwd, signal });
+        let out = "";
+        child.stdout.on("data", (b) => (out += b));
+        child.stderr.on("data", (b) => (out += b));
+        child.on("error", (e) => resolve({ out: e.message, code: 1 }));
+        child.on("close", (code) => resolve({ out, code }));
+      });
+      return { content: [{ type: "text", text: truncateHead(r.out).content || "(no output)" }], details: {} };
+    },
+  });
+}
+
+/** createGrepTool is pi's grep tool, run with grep -rn. */
+export const createGrepTool = commandTool("grep", "Search file contents for a pattern.",
+  Type.Object({ pattern: Type.String(), path: Type.Optional(Type.String()), glob: Type.Optional(Type.String()), ignoreCase: Type.Optional(Type.Boolean()) }),
+  (p) => ["grep", "-rn", ...(p.ignoreCase ? ["-i"] : []), ...(p.glob ? [`--include=${p.glob}`] : []), "--", p.pattern, p.path || "."]);
+/** createFindTool is pi's find tool, run with find -name. */
+export const createFindTool = commandTool("find", "Find files by glob pattern.",
+  Type.Object({ pattern: Type.String(), path: Type.Optional(Type.String()) }),
+  (p) => ["find", p.path || ".", "-name", p.pattern]);
+/** createLsTool is pi's ls tool. */
+export const createLsTool = commandTool("ls", "List directory contents.",
+  Type.Object({ path: Type.Optional(Type.String()) }),
+  (p) => ["ls", "-A", p.path || "."]);
