@@ -240,7 +240,9 @@ func driveInputTransform(t *testing.T) {
 	if r := h.input(t, "ping"); r.Action != agent.InputHandled {
 		t.Errorf("ping: %+v", r)
 	}
-	h.host.waitFor(t, "pong", func(shown []core.Event, _ []string, _ []core.Question) bool { return strings.Contains(notices(shown), "pong") })
+	h.host.waitFor(t, "pong", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "pong")
+	})
 	if r := h.input(t, "hello"); r.Action != agent.InputContinue {
 		t.Errorf("hello: %+v", r)
 	}
@@ -368,7 +370,7 @@ func driveClaudeRules(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cwd, ".claude", "rules", "style.md"), []byte("tabs"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	h := startHostIn(t, cwd, "tui", "claude-rules.ts")
+	h := startHostIn(t, cwd, nil, "tui", "claude-rules.ts")
 	h.host.waitFor(t, "the rules found", func(shown []core.Event, _ []string, _ []core.Question) bool {
 		return strings.Contains(notices(shown), "Found 1 rule(s) in .claude/rules/")
 	})

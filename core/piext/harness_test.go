@@ -137,11 +137,12 @@ type harness struct {
 // with every UI method (tui) or none (print), in a new working directory.
 func startHost(t *testing.T, mode string, files ...string) *harness {
 	t.Helper()
-	return startHostIn(t, t.TempDir(), mode, files...)
+	return startHostIn(t, t.TempDir(), nil, mode, files...)
 }
 
-// startHostIn is startHost in the working directory cwd.
-func startHostIn(t *testing.T, cwd, mode string, files ...string) *harness {
+// startHostIn is startHost in the working directory cwd, with env added to
+// the host's environment.
+func startHostIn(t *testing.T, cwd string, env map[string]string, mode string, files ...string) *harness {
 	t.Helper()
 	needNode(t)
 	var entries []Entry
@@ -164,6 +165,9 @@ func startHostIn(t *testing.T, cwd, mode string, files ...string) *harness {
 			// take longer than a session waits; the tests wait for all.
 			configs[i].Env["CAIRN_PI_INIT_MS"] = "45000"
 			configs[i].Env["CAIRN_PI_START_MS"] = "45000"
+			for k, v := range env {
+				configs[i].Env[k] = v
+			}
 		}
 	}
 	var ui []core.UIMethod

@@ -147,7 +147,7 @@ func untar(r io.Reader, dir string) error {
 }
 
 // ErrNoNode says node is not on PATH.
-var ErrNoNode = errors.New("pi extensions run on Node.js, and node is not on PATH: install Node.js 20 or newer (Debian/Ubuntu: apt install nodejs; or https://nodejs.org), or start cairn with --no-extensions")
+var ErrNoNode = errors.New("pi extensions run on Node.js, and node is not on PATH: install Node.js 18 or newer (Debian/Ubuntu: apt install nodejs; or https://nodejs.org), or start cairn with --no-extensions")
 
 // Options configure Host.
 type Options struct {

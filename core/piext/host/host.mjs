@@ -15,8 +15,8 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-if (Number(process.versions.node.split(".")[0]) < 20) {
-  process.stderr.write(`pi extensions need Node.js 20 or newer; this is ${process.version}: install a newer nodejs\n`);
+if (Number(process.versions.node.split(".")[0]) < 18) {
+  process.stderr.write(`pi extensions need Node.js 18 or newer; this is ${process.version}: install a newer nodejs\n`);
   process.exit(1);
 }
 const files = process.argv.slice(2);
@@ -27,7 +27,7 @@ const files = process.argv.slice(2);
 // loading, and what loads later is registered then.
 const START_LIMIT_MS = Number(process.env.CAIRN_PI_START_MS) || 20000;
 const INIT_LIMIT_MS = Number(process.env.CAIRN_PI_INIT_MS) || 8000;
-const LOADING_AT_ONCE = Math.max(1, os.availableParallelism());
+const LOADING_AT_ONCE = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
 const HANG_LIMIT_MS = Number(process.env.CAIRN_PI_HANG_MS) || 5000;
 const FLOOD_BURST = 2000; // messages at once
 const FLOOD_RATE = 500; // messages a second after that
