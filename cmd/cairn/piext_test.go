@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// piExamples are pi 0.87.1's example extensions (core/piext/testdata).
+var piExamples, _ = filepath.Abs("../../core/piext/testdata/pi-examples")
+
+// helloScript has the faux model call pi's hello example tool, then stop.
+const helloScript = `{"responses": [
+  {"content": [{"type": "toolCall", "id": "c1", "name": "hello", "arguments": {"name": "Ann"}}]},
+  {"text": "Done."}
+]}`
+
+// A pi extension named with -e runs in the pi extension host: the model
+// calls its tool, and the result is the extension's.
+func TestPiExtensionFromFlag(t *testing.T) {
+	needProgram(t, "node")
+	t.Chdir(t.TempDir())
+	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "CAIRN_FAUX_SCRIPT": writeScript(t, helloScript)}
+	r := invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "yolo",
+		"-e", filepath.Join(piExamples, "hello.ts"), "-p", "greet Ann")
+	if !strings.Contains(r.stdout, `Hello, Ann!`) {
+		t.Fatalf("exit %d\nstdout %.3000s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// pi's own extensions directory (PI_CODING_AGENT_DIR/extensions) is read
+// as pi reads it: its permission gate blocks a dangerous command when
+// nobody can be asked.
+func TestPiExtensionFromPiDir(t *testing.T) {
+	needProgram(t, "node")
+	t.Chdir(t.TempDir())
+	piDir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(piDir, "extensions"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(piExamples, "permission-gate.ts"), filepath.Join(piDir, "extensions", "permission-gate.ts")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir("victim", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "PI_CODING_AGENT_DIR": piDir,
+		"CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "rm -rf victim"}}]},
+	  {"text": "Done."}
+	]}`)}
+	r := invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "yolo", "-p", "go")
+	if _, err := os.Stat("victim"); err != nil {
+		t.Fatalf("the command ran: %v\nstdout %.3000s\nstderr %s", err, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "Dangerous command blocked (no UI for confirmation)") {
+		t.Fatalf("exit %d\nstdout %.3000s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// The project's .pi/extensions run only once the project is trusted.
+func TestPiProjectExtensionsNeedTrust(t *testing.T) {
+	needProgram(t, "node")
+	project := t.TempDir()
+	t.Chdir(project)
+	if err := os.MkdirAll(filepath.Join(".pi", "extensions"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(piExamples, "hello.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(".pi", "extensions", "hello.ts"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "CAIRN_DIR": t.TempDir(), "CAIRN_FAUX_SCRIPT": writeScript(t, helloScript)}
+	r := invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "yolo", "-p", "greet Ann")
+	if strings.Contains(r.stdout, "Hello, Ann!") {
+		t.Fatalf("an untrusted project's extension ran:\n%.3000s", r.stdout)
+	}
+	r = invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "yolo", "--trust-project", "-p", "greet Ann")
+	if !strings.Contains(r.stdout, "Hello, Ann!") {
+		t.Fatalf("trusted: exit %d\nstdout %.3000s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+}
