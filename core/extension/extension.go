@@ -188,7 +188,7 @@ func (e *extension) initialized(raw json.RawMessage) error {
 		return fmt.Errorf("it answers \"members\", which protocol version %d does not have", r.ProtocolVersion)
 	}
 	for _, ev := range r.Events {
-		if !knownEvent(ev) {
+		if !knownEventFor(ev, r.ProtocolVersion) {
 			return fmt.Errorf("it handles an event cairn does not have: %q", jsonrpc2.Echo(ev))
 		}
 	}

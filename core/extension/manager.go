@@ -75,6 +75,10 @@ type Manager struct {
 	// starting counts the extensions' start goroutines; Close waits for
 	// them, so nothing (a process, a log file) outlives it.
 	starting sync.WaitGroup
+	// observing is the goroutine telling extensions the session's
+	// events (observe); Close ends it through stopObserving.
+	observing     sync.WaitGroup
+	stopObserving chan struct{}
 }
 
 // New returns a manager of the extensions configs, not yet started.
@@ -91,7 +95,7 @@ func New(configs []Config, opts Options) *Manager {
 	if opts.EventTimeout <= 0 {
 		opts.EventTimeout = 30 * time.Second
 	}
-	m := &Manager{opts: opts, attached: make(chan struct{}), change: make(chan struct{})}
+	m := &Manager{opts: opts, attached: make(chan struct{}), change: make(chan struct{}), stopObserving: make(chan struct{})}
 	for _, c := range configs {
 		m.exts = append(m.exts, &extension{m: m, cfg: c, state: Starting, updates: map[string]func(core.ToolUpdate){},
 			ops: map[*opCtx]struct{}{}, exited: make(chan struct{})})
@@ -134,13 +138,21 @@ func (m *Manager) WaitStarted(ctx context.Context) {
 }
 
 // Attach gives the extensions their session. Dialogs and messages asked
-// for before it wait for it (or for Close).
+// for before it wait for it (or for Close). When the session is a
+// Subscriber, the events version 2 extensions observe are told them from
+// now on.
 func (m *Manager) Attach(h Host) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.h == nil {
-		m.h = h
-		close(m.attached)
+	if m.h != nil || m.shut {
+		return
+	}
+	m.h = h
+	close(m.attached)
+	if sub, ok := h.(Subscriber); ok && len(m.exts) > 0 {
+		events, stop := sub.Subscribe()
+		m.observing.Add(1)
+		go m.observe(events, stop, m.stopObserving)
 	}
 }
 
@@ -184,7 +196,9 @@ func (m *Manager) Close() {
 	if m.h == nil {
 		close(m.attached)
 	}
+	close(m.stopObserving)
 	m.mu.Unlock()
+	m.observing.Wait()
 	var wg sync.WaitGroup
 	for _, e := range m.exts {
 		wg.Add(1)

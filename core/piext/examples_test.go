@@ -61,7 +61,7 @@ var exampleTable = []example{
 	{"entry-renderer.ts", piOnly, "an entry renderer", nil},
 	{"event-bus.ts", works, "", driveEventBus},
 	{"file-trigger.ts", loads, "sendMessage shows the message as a notice; pi's custom message entries are not in the protocol yet", nil},
-	{"git-checkpoint.ts", loads, "turn_start and session_before_fork are not sent yet", nil},
+	{"git-checkpoint.ts", loads, "it checkpoints at turn_start; restoring one needs session_before_fork, not sent yet", nil},
 	{"git-merge-and-resolve.ts", loads, "its command runs; agent_end's follow-up needs the session's messages", nil},
 	{"github-issue-autocomplete.ts", piOnly, "an editor autocomplete provider", nil},
 	{"gondolin", deps, "", nil},
@@ -76,8 +76,8 @@ var exampleTable = []example{
 	{"message-renderer.ts", piOnly, "a message renderer", nil},
 	{"minimal-mode.ts", piOnly, "re-renders every built-in tool", nil},
 	{"modal-editor.ts", piOnly, "replaces the editor", nil},
-	{"model-status.ts", loads, "model_select is not sent yet", nil},
-	{"notify.ts", loads, "agent_settled is not sent yet", nil},
+	{"model-status.ts", works, "", driveModelStatus},
+	{"notify.ts", piOnly, "a desktop notification written to pi's terminal (an OSC escape)", nil},
 	{"overlay-qa-tests.ts", piOnly, "overlays drawn with ui.custom", nil},
 	{"overlay-test.ts", piOnly, "an overlay drawn with ui.custom", nil},
 	{"permission-gate.ts", works, "", drivePermissionGate},
@@ -105,10 +105,10 @@ var exampleTable = []example{
 	{"structured-output.ts", loads, "its result renderer is pi's; the tool itself ends the turn through pi's terminate hint", nil},
 	{"subagent", loads, "spawns pi itself for each subagent", nil},
 	{"summarize.ts", loads, "calls pi's model layer (complete)", nil},
-	{"system-prompt-header.ts", loads, "agent_start is not sent yet", nil},
+	{"system-prompt-header.ts", loads, "ctx.getSystemPrompt() is known only to an extension that handles before_agent_start: it shows 0 chars", nil},
 	{"tic-tac-toe.ts", piOnly, "a game drawn with ui.custom", nil},
 	{"timed-confirm.ts", works, "", driveTimedConfirm},
-	{"titlebar-spinner.ts", loads, "agent_start and agent_settled are not sent yet", nil},
+	{"titlebar-spinner.ts", works, "", driveTitlebarSpinner},
 	{"todo.ts", works, "", driveTodo},
 	{"tool-override.ts", works, "", driveToolOverride},
 	{"tools.ts", piOnly, "picks tools in a ui.custom list", nil},
@@ -285,6 +285,53 @@ func driveStatusLine(t *testing.T) {
 	h := startHost(t, "tui", "status-line.ts")
 	h.host.waitFor(t, "the status", func(shown []core.Event, _ []string, _ []core.Question) bool {
 		return slices.Contains(shown, core.Event(core.StatusChanged{Key: "status-demo", Text: "Ready"}))
+	})
+	driveStatusLineTurns(t, h)
+}
+
+// status-line: Ready at start, then the turn's progress (turn_start,
+// observed, and turn_end, asked).
+func driveStatusLineTurns(t *testing.T, h *harness) {
+	h.host.events <- core.TurnStart{}
+	h.host.waitFor(t, "the turn status", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return slices.Contains(shown, core.Event(core.StatusChanged{Key: "status-demo", Text: "● Turn 1..."}))
+	})
+	if err := h.ic.TurnEnd(t.Context(), agent.TurnEndEvent{Message: &core.AssistantMessage{}}); err != nil {
+		t.Fatal(err)
+	}
+	h.host.waitFor(t, "the turn's end", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return slices.Contains(shown, core.Event(core.StatusChanged{Key: "status-demo", Text: "✓ Turn 1 complete"}))
+	})
+}
+
+// model-status: a model change is told and shown in the status line.
+func driveModelStatus(t *testing.T) {
+	h := startHost(t, "tui", "model-status.ts")
+	h.host.events <- core.ModelChanged{Model: core.Model{ID: "sonnet", Provider: "anthropic"}}
+	h.host.waitFor(t, "the model shown", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "Model: anthropic/sonnet") &&
+			slices.Contains(shown, core.Event(core.StatusChanged{Key: "model", Text: "🤖 sonnet"}))
+	})
+}
+
+// titlebar-spinner: the title spins while the agent works, and is plain
+// again once it settles.
+func driveTitlebarSpinner(t *testing.T) {
+	h := startHost(t, "tui", "titlebar-spinner.ts")
+	base := "π - " + filepath.Base(h.cwd)
+	h.host.events <- core.AgentStart{}
+	h.host.waitFor(t, "a spinning title", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		for _, e := range shown {
+			if tc, ok := e.(core.TitleChanged); ok && strings.HasSuffix(tc.Title, " "+base) && tc.Title != base {
+				return true
+			}
+		}
+		return false
+	})
+	h.host.events <- core.Settled{}
+	h.host.waitFor(t, "the plain title", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		tc, ok := shown[len(shown)-1].(core.TitleChanged)
+		return ok && tc.Title == base
 	})
 }
 

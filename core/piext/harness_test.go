@@ -14,6 +14,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/extension/frametest"
 )
 
 // examples is where pi 0.87.1's example extensions are copied (see
@@ -56,7 +57,11 @@ type fakeHost struct {
 	sent   []string
 	answer func(core.Question) (core.Answer, core.Outcome)
 	change chan struct{}
+	// events is the session's event stream the extensions observe.
+	events chan core.Event
 }
+
+func (h *fakeHost) Subscribe() (<-chan core.Event, func()) { return h.events, func() {} }
 
 func (h *fakeHost) Ask(_ context.Context, q core.Question) (core.Answer, core.Outcome) {
 	h.mu.Lock()
@@ -174,11 +179,17 @@ func startHostIn(t *testing.T, cwd string, env map[string]string, mode string, f
 	if mode == "tui" {
 		ui = core.UIMethods
 	}
-	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: mode, UI: ui, StartTimeout: 50 * time.Second})
-	h := &fakeHost{change: make(chan struct{}, 1)}
+	fc := frametest.New(t, "../../docs/extension-protocol.schema.json")
+	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: mode, UI: ui, StartTimeout: 50 * time.Second, Trace: fc.Check})
+	h := &fakeHost{change: make(chan struct{}, 1), events: make(chan core.Event, 16)}
 	m.Attach(h)
 	m.Start()
-	t.Cleanup(m.Close)
+	t.Cleanup(func() {
+		m.Close()
+		if fc.Frames() < 2 {
+			t.Errorf("only %d frames checked against the schema", fc.Frames())
+		}
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	m.WaitStarted(ctx)

@@ -234,10 +234,14 @@ function activeTools() {
   return out;
 }
 
-// The events cairn sends (protocol version 1); a pi extension may handle
+// The events cairn sends: those it asks about (protocol version 1), and
+// with version 2 those it tells as they happen. A pi extension may handle
 // more, which cairn does not emit yet.
-const CAIRN_EVENTS = ["session_start", "session_shutdown", "input", "before_agent_start", "tool_call", "tool_result",
+const ASKED_EVENTS = ["session_start", "session_shutdown", "input", "before_agent_start", "tool_call", "tool_result",
   "turn_end", "agent_end", "user_bash", "session_before_compact"];
+const OBSERVED_EVENTS = ["agent_start", "turn_start", "message_start", "message_end", "tool_execution_start",
+  "tool_execution_end", "model_select", "thinking_level_select", "agent_settled"];
+let CAIRN_EVENTS = ASKED_EVENTS;
 
 let initId = null;
 function maybeAnswerInitialize(force = false) {
@@ -438,6 +442,7 @@ rl.on("line", (line) => {
     case "initialize":
       init = { ...p, ui: p.ui || [] };
       initId = m.id;
+      if (init.protocolVersion >= 2) CAIRN_EVENTS = [...ASKED_EVENTS, ...OBSERVED_EVENTS];
       loadNext();
       setTimeout(() => maybeAnswerInitialize(true), INIT_LIMIT_MS).unref();
       maybeAnswerInitialize();
@@ -449,6 +454,18 @@ rl.on("line", (line) => {
       respond(m.id, runCommand(m.id, p));
       return;
     case "event":
+      if (m.id === undefined) {
+        // An observed event: every extension that handles it is told, in
+        // load order; nothing is answered.
+        for (const x of exts) {
+          if (x.state === "ready" && x.events.includes(p.type)) {
+            const { type, ...payload } = p;
+            const c = callExt(x, { kind: "event", type, payload });
+            if (!(c instanceof Promise)) c.promise.catch((e) => log(`[${x.name}] ${type}: ${e.message}`));
+          }
+        }
+        return;
+      }
       respond(m.id, event(m.id, p));
       return;
     case "cancel":
