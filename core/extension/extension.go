@@ -68,6 +68,8 @@ type extension struct {
 	events   map[string]bool
 	// members are the extensions a host extension runs (version 2).
 	members []Member
+	// version is the protocol version the extension answered.
+	version int
 	conn    *conn
 	cmd     *exec.Cmd
 	// updates routes tool_update notifications to the running calls.
@@ -216,6 +218,7 @@ func (e *extension) initialized(raw json.RawMessage) error {
 	e.name = r.Name
 	e.tools, e.commands = tools, r.Commands
 	e.members = r.Members
+	e.version = r.ProtocolVersion
 	e.events = map[string]bool{}
 	for _, ev := range r.Events {
 		e.events[ev] = true

@@ -2,6 +2,7 @@ package extension
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/toolset"
 )
 
@@ -23,6 +25,14 @@ type Host interface {
 	// SendUserMessage sends text as the person's message: a run when
 	// idle; deliverAs "steer" or "followUp" while one runs.
 	SendUserMessage(text, deliverAs string) error
+}
+
+// EntryKeeper is a Host that keeps extensions' entries in the session and
+// reads them back (protocol version 2's append_entry and get_entries);
+// *agent.Session is one. Entries are in file order, with the branch tip.
+type EntryKeeper interface {
+	AppendCustom(customType string, data json.RawMessage) (string, error)
+	Entries() ([]session.Entry, string, error)
 }
 
 // Options configure a Manager.

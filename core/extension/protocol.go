@@ -34,6 +34,10 @@ const (
 	MethodRegisterCommand = "register_command"
 	MethodSetActiveTools  = "set_active_tools"
 	MethodSendUserMessage = "send_user_message"
+	// MethodAppendEntry and MethodGetEntries are version 2's: pi's
+	// appendEntry, and the session manager's reads.
+	MethodAppendEntry = "append_entry"
+	MethodGetEntries  = "get_entries"
 )
 
 // Error codes of the protocol, beside JSON-RPC's own.
@@ -189,4 +193,23 @@ type SetActiveToolsParams struct {
 type SendUserMessageParams struct {
 	Content   string `json:"content"`
 	DeliverAs string `json:"deliverAs,omitempty"`
+}
+
+// AppendEntryParams keeps extension state in the session (version 2), as
+// pi's appendEntry: a custom entry that never reaches the model.
+type AppendEntryParams struct {
+	CustomType string          `json:"customType"`
+	Data       json.RawMessage `json:"data,omitempty"`
+}
+
+// AppendEntryResult names the entry kept.
+type AppendEntryResult struct {
+	ID string `json:"id"`
+}
+
+// GetEntriesResult is the session's entries (version 2), each as the
+// session file writes it (pi's format), and the current branch's tip.
+type GetEntriesResult struct {
+	Entries []json.RawMessage `json:"entries"`
+	LeafID  string            `json:"leafId"`
 }

@@ -3,9 +3,11 @@ package piext
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/extension/frametest"
+	"github.com/cairn-dev/cairn/core/session"
 )
 
 // examples is where pi 0.87.1's example extensions are copied (see
@@ -59,9 +62,38 @@ type fakeHost struct {
 	change chan struct{}
 	// events is the session's event stream the extensions observe.
 	events chan core.Event
+	// entries are the session's.
+	entries []session.Entry
 }
 
 func (h *fakeHost) Subscribe() (<-chan core.Event, func()) { return h.events, func() {} }
+
+// AppendCustom and Entries keep the session's entries in memory, each the
+// child of the one before, as a session file does.
+func (h *fakeHost) AppendCustom(customType string, data json.RawMessage) (string, error) {
+	return h.appendEntry(&session.CustomEntry{CustomType: customType, Data: data}), nil
+}
+
+func (h *fakeHost) appendEntry(p session.Payload) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := session.Entry{Type: p.EntryType(), ID: fmt.Sprintf("e%d", len(h.entries)+1), Timestamp: "2026-01-01T00:00:00.000Z", Payload: p}
+	if n := len(h.entries); n > 0 {
+		parent := h.entries[n-1].ID
+		e.ParentID = &parent
+	}
+	h.entries = append(h.entries, e)
+	return e.ID
+}
+
+func (h *fakeHost) Entries() ([]session.Entry, string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.entries) == 0 {
+		return nil, "", nil
+	}
+	return slices.Clone(h.entries), h.entries[len(h.entries)-1].ID, nil
+}
 
 func (h *fakeHost) Ask(_ context.Context, q core.Question) (core.Answer, core.Outcome) {
 	h.mu.Lock()
@@ -149,6 +181,12 @@ func startHost(t *testing.T, mode string, files ...string) *harness {
 // the host's environment.
 func startHostIn(t *testing.T, cwd string, env map[string]string, mode string, files ...string) *harness {
 	t.Helper()
+	return startHostWith(t, cwd, env, nil, mode, files...)
+}
+
+// startHostWith is startHostIn with a session holding the entries prefill.
+func startHostWith(t *testing.T, cwd string, env map[string]string, prefill []session.Payload, mode string, files ...string) *harness {
+	t.Helper()
 	needNode(t)
 	var entries []Entry
 	for _, f := range files {
@@ -182,6 +220,9 @@ func startHostIn(t *testing.T, cwd string, env map[string]string, mode string, f
 	fc := frametest.New(t, "../../docs/extension-protocol.schema.json")
 	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: mode, UI: ui, StartTimeout: 50 * time.Second, Trace: fc.Check})
 	h := &fakeHost{change: make(chan struct{}, 1), events: make(chan core.Event, 16)}
+	for _, p := range prefill {
+		h.appendEntry(p)
+	}
 	m.Attach(h)
 	m.Start()
 	t.Cleanup(func() {

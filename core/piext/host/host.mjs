@@ -117,6 +117,24 @@ function onWorker(x, m) {
   switch (m.t) {
     case "pong":
       return;
+    case "syncPort":
+      x.syncPort = m.port;
+      x.syncFlag = new Int32Array(m.flag);
+      return;
+    case "syncRpc": {
+      const answer = (a) => {
+        if (x.state === "dead" || !x.syncPort) return;
+        x.syncPort.postMessage({ seq: m.seq, ...a });
+        Atomics.store(x.syncFlag, 0, 1);
+        Atomics.notify(x.syncFlag, 0);
+      };
+      if (!(init.protocolVersion >= 2)) {
+        answer({ error: "cairn speaks protocol version 1 here: no session entries" });
+        return;
+      }
+      callCairn(m.method, m.params).then((result) => answer({ result }), (e) => answer({ error: e.message }));
+      return;
+    }
     case "loaded":
       clearTimeout(x.loadTimer);
       x.state = "ready";

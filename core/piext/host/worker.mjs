@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parentPort, workerData } from "node:worker_threads";
+import { MessageChannel, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { createJiti } from "./jiti/lib/jiti.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -43,6 +43,35 @@ function rpc(method, params) {
     pending.set(id, { resolve, reject });
     post({ t: "rpc", id, method, params });
   });
+}
+
+// Some of pi's API answers at once (sessionManager.getEntries(),
+// appendEntry): syncRPC waits, bounded, for cairn's answer, on a port of
+// its own and a shared flag the host raises when the answer is there.
+const syncFlag = new Int32Array(new SharedArrayBuffer(4));
+const sync = new MessageChannel();
+parentPort.postMessage({ t: "syncPort", port: sync.port2, flag: syncFlag.buffer }, [sync.port2]);
+let syncSeq = 0;
+const SYNC_LIMIT_MS = 3000;
+
+function syncRPC(method, params) {
+  const seq = ++syncSeq;
+  Atomics.store(syncFlag, 0, 0);
+  post({ t: "syncRpc", seq, method, params });
+  const deadline = Date.now() + SYNC_LIMIT_MS;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0 || Atomics.wait(syncFlag, 0, 0, left) === "timed-out") {
+      throw new Error(`${method}: cairn did not answer within ${SYNC_LIMIT_MS / 1000} s`);
+    }
+    Atomics.store(syncFlag, 0, 0);
+    // Answers to calls that timed out before are dropped.
+    for (let m = receiveMessageOnPort(sync.port1); m; m = receiveMessageOnPort(sync.port1)) {
+      if (m.message.seq !== seq) continue;
+      if (m.message.error) throw new Error(m.message.error);
+      return m.message.result;
+    }
+  }
 }
 
 // ---- what the extension registers ----
@@ -145,13 +174,35 @@ const uiContext = {
   theme,
 };
 
+// sessionEntries reads the session's entries from cairn; a session that
+// keeps none (in memory) has this extension's own.
+function sessionEntries() {
+  try {
+    const r = syncRPC("get_entries", {});
+    return { all: r.entries, leaf: r.leafId || null };
+  } catch (e) {
+    process.stderr.write(`sessionManager: ${e.message}; using this extension's own entries\n`);
+    return { all: [...entries], leaf: entries.at(-1)?.id ?? null };
+  }
+}
+
+function branchOf({ all, leaf }) {
+  const byId = new Map(all.map((e) => [e.id, e]));
+  const out = [];
+  for (let e = byId.get(leaf); e; e = e.parentId ? byId.get(e.parentId) : undefined) out.push(e);
+  return out.reverse();
+}
+
 const sessionManager = {
   getCwd: () => cwd,
-  getEntries: () => [...entries],
-  getBranch: () => [...entries],
-  getLeafId: () => entries.at(-1)?.id ?? null,
-  getLeafEntry: () => entries.at(-1),
-  getEntry: (id) => entries.find((e) => e.id === id),
+  getEntries: () => sessionEntries().all,
+  getBranch: () => branchOf(sessionEntries()),
+  getLeafId: () => sessionEntries().leaf,
+  getLeafEntry: () => {
+    const s = sessionEntries();
+    return s.all.find((e) => e.id === s.leaf);
+  },
+  getEntry: (id) => sessionEntries().all.find((e) => e.id === id),
   getHeader: () => ({ type: "session", cwd }),
   getSessionFile: () => undefined,
   getSessionDir: () => undefined,
@@ -288,7 +339,16 @@ const api = {
     rpc("send_user_message", p).catch((e) => process.stderr.write(`sendUserMessage: ${e.message}\n`));
   },
   appendEntry(customType, data) {
-    entries.push({ type: "custom", customType, data, id: `${Date.now().toString(16)}${entries.length}`, timestamp: new Date().toISOString() });
+    const entry = { type: "custom", customType, data, id: `${Date.now().toString(16)}${entries.length}`, timestamp: new Date().toISOString() };
+    try {
+      const params = { customType };
+      if (data !== undefined) params.data = data;
+      entry.id = syncRPC("append_entry", params).id;
+    } catch (e) {
+      // Kept here for this session only: cairn keeps no entries now.
+      process.stderr.write(`appendEntry: ${e.message}\n`);
+      entries.push(entry);
+    }
   },
   setSessionName(name) {
     sessionName = name;
