@@ -84,3 +84,31 @@ func TestPiProjectExtensionsNeedTrust(t *testing.T) {
 		t.Fatalf("trusted: exit %d\nstdout %.3000s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// pi's appendEntry keeps a custom entry in the session file, in pi's
+// format: a later run continuing the session finds it there.
+func TestPiAppendEntryInSessionFile(t *testing.T) {
+	needProgram(t, "node")
+	entries, _ := filepath.Abs("../../core/piext/testdata/api/entries.ts")
+	t.Chdir(t.TempDir())
+	home := t.TempDir()
+	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "CAIRN_DIR": home,
+		"CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "Hi."}]}`)}
+	if r := invoke(t, vars, nil, "--provider", "faux", "-p", "hi"); r.code != 0 {
+		t.Fatalf("first run: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := invoke(t, vars, nil, "--provider", "faux", "-c", "-e", entries, "-p", "/mark kept"); r.code != 0 {
+		t.Fatalf("second run: exit %d\n%s", r.code, r.stderr)
+	}
+	var found bool
+	_ = filepath.WalkDir(home, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".jsonl") {
+			data, _ := os.ReadFile(p)
+			found = found || strings.Contains(string(data), `{"type":"custom","customType":"mark","data":{"note":"kept"},"id":`)
+		}
+		return nil
+	})
+	if !found {
+		t.Error("no custom entry in the session file")
+	}
+}
