@@ -9,6 +9,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/piext"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/rpcmode/pi"
@@ -41,7 +42,30 @@ func extensionConfigs(env environment, opts *Options, trusted projectTrust, st *
 		configs = append(configs, extension.FromPath(path, cwd))
 	}
 	pis = append(piExtensionEntries(env, trusted, cwd), pis...)
+	pis = append(pis, piPackageEntries(env, st)...)
 	return append(configs, piext.Host(pis, piext.Options{CacheDir: piHostCacheDir(env), Cwd: cwd})...)
+}
+
+// piPackageEntries are the extensions of the "packages" setting, pi's
+// packages: cairn's (its settings; a relative local path is relative to
+// ~/.cairn) and then pi's own (~/.pi/agent/settings.json), each looked for
+// where `cairn install` and `pi install` put them (~/.cairn/npm, then
+// ~/.pi/agent/npm and pi's git checkouts).
+func piPackageEntries(env environment, st *settings.Store) []piext.Entry {
+	roots := []string{env.dir, env.piDir}
+	home := env.getenv("HOME")
+	var out []piext.Entry
+	if raw, ok := st.Get("packages"); ok {
+		out = append(out, piext.Packages(raw, roots, env.dir, home)...)
+	}
+	if env.piDir != "" {
+		raw, err := piext.ReadPiPackages(env.piDir)
+		if err != nil {
+			out = append(out, piext.Entry{Path: pihome.SettingsFile(env.piDir), Source: "package", Err: err})
+		}
+		out = append(out, piext.Packages(raw, roots, env.piDir, home)...)
+	}
+	return out
 }
 
 // piExtensionEntries are pi's extensions a session here runs, in pi's

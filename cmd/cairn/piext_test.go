@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -110,5 +111,42 @@ func TestPiAppendEntryInSessionFile(t *testing.T) {
 	})
 	if !found {
 		t.Error("no custom entry in the session file")
+	}
+}
+
+// `cairn install npm:NAME` installs the package with npm into ~/.cairn/npm
+// and adds it to "packages"; a session then runs its extension. The
+// package is the test fixture, packed by npm and installed offline from
+// its tarball (NAME@file:...), as a registry package would be.
+func TestPiInstallPackage(t *testing.T) {
+	needProgram(t, "node")
+	needProgram(t, "npm")
+	fixture, _ := filepath.Abs("../../core/piext/testdata/packages/pi-hello-pkg")
+	work := t.TempDir()
+	pack := exec.Command("npm", "pack", fixture, "--pack-destination", work)
+	pack.Dir = work
+	if out, err := pack.CombinedOutput(); err != nil {
+		t.Fatalf("npm pack: %v\n%s", err, out)
+	}
+	t.Chdir(t.TempDir())
+	home := t.TempDir()
+	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "CAIRN_DIR": home}
+	getenv := func(k string) string { return vars[k] }
+	var out, errb strings.Builder
+	source := "npm:pi-hello-pkg@file:" + filepath.Join(work, "pi-hello-pkg-1.0.0.tgz")
+	if code := installCommand(t.Context(), []string{source}, IOStreams{Out: &out, Err: &errb}, getenv); code != 0 {
+		t.Fatalf("install: %d\n%s%s", code, out.String(), errb.String())
+	}
+	data, err := os.ReadFile(filepath.Join(home, "settings.json"))
+	if err != nil || !strings.Contains(string(data), `"npm:pi-hello-pkg@file:`) {
+		t.Fatalf("settings: %s %v", data, err)
+	}
+	vars["CAIRN_FAUX_SCRIPT"] = writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "pkg_greet", "arguments": {"name": "Ann"}}]},
+	  {"text": "Done."}
+	]}`)
+	r := invoke(t, vars, nil, "--mode", "json", "--no-session", "--provider", "faux", "--approval", "yolo", "-p", "greet")
+	if !strings.Contains(r.stdout, "Hello from a package, Ann!") {
+		t.Fatalf("exit %d\nstdout %.3000s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
