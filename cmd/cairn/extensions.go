@@ -9,8 +9,8 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/extension"
-	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/piext"
+	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/rpcmode/pi"
 )
