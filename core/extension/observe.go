@@ -15,10 +15,14 @@ import (
 var observedEvents = []string{"agent_start", "turn_start", "message_start", "message_end",
 	"tool_execution_start", "tool_execution_end", "model_select", "thinking_level_select", "agent_settled"}
 
+// askedEventsV2 are the events version 2 adds to those cairn asks about:
+// pi's context, which may rewrite each request's messages.
+var askedEventsV2 = []string{"context"}
+
 // knownEventFor reports whether an extension speaking protocol version v
 // may handle the event name.
 func knownEventFor(name string, v int) bool {
-	return knownEvent(name) || (v >= 2 && slices.Contains(observedEvents, name))
+	return knownEvent(name) || (v >= 2 && (slices.Contains(observedEvents, name) || slices.Contains(askedEventsV2, name)))
 }
 
 // Subscriber is a Host whose session events extensions may observe

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/session"
 )
 
@@ -42,5 +43,30 @@ func TestTodoStateFromSession(t *testing.T) {
 	}, "print", "todo.ts")
 	if got := text(h.tool(t, "todo", `{"action": "list"}`)); !strings.Contains(got, "from the session") {
 		t.Errorf("list: %q", got)
+	}
+}
+
+// TestContextRewritesRequest: pi's context event (protocol v2) gets each
+// request's messages in pi's form and may return others.
+func TestContextRewritesRequest(t *testing.T) {
+	ext, _ := filepath.Abs("testdata/api/context.ts")
+	h := startHost(t, "print", ext)
+	msgs := []core.Message{
+		&core.UserMessage{Content: []core.Content{core.TextBlock("keep me")}},
+		&core.UserMessage{Content: []core.Content{core.TextBlock("[private] drop me")}},
+		&core.AssistantMessage{Content: []core.Content{core.TextBlock("an answer")}},
+	}
+	got, err := h.ic.Context(t.Context(), agent.ContextEvent{Messages: msgs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d messages: %+v", len(got), got)
+	}
+	if u, ok := got[0].(*core.UserMessage); !ok || u.Text() != "keep me" {
+		t.Errorf("first %+v", got[0])
+	}
+	if a, ok := got[1].(*core.AssistantMessage); !ok || a.Content[0].Text != "an answer" {
+		t.Errorf("second %+v", got[1])
 	}
 }

@@ -82,7 +82,7 @@ var exampleTable = []example{
 	{"overlay-test.ts", piOnly, "an overlay drawn with ui.custom", nil},
 	{"permission-gate.ts", works, "", drivePermissionGate},
 	{"pirate.ts", works, "", drivePirate},
-	{"plan-mode", loads, "its tool_call gate works; the context event, flags from the command line and shortcuts are not in the protocol yet", nil},
+	{"plan-mode", loads, "its tool_call gate and context filter run; its --plan flag (pi's command line) and its shortcut are not in the protocol yet", nil},
 	{"preset.ts", loads, "switches models and thinking levels, which the protocol does not carry yet", nil},
 	{"project-trust.ts", loads, "project_trust is cairn's own trust prompt", nil},
 	{"prompt-customizer.ts", loads, "reads pi's systemPromptOptions, which cairn does not send", nil},

@@ -403,6 +403,10 @@ async function event(rpcId, p) {
       case "session_before_compact":
       case "user_bash":
         return r;
+      case "context":
+        payload.messages = r.messages;
+        out = r;
+        break;
     }
   }
   if (type === "before_agent_start") {
@@ -460,7 +464,7 @@ rl.on("line", (line) => {
     case "initialize":
       init = { ...p, ui: p.ui || [] };
       initId = m.id;
-      if (init.protocolVersion >= 2) CAIRN_EVENTS = [...ASKED_EVENTS, ...OBSERVED_EVENTS];
+      if (init.protocolVersion >= 2) CAIRN_EVENTS = [...ASKED_EVENTS, "context", ...OBSERVED_EVENTS];
       loadNext();
       setTimeout(() => maybeAnswerInitialize(true), INIT_LIMIT_MS).unref();
       maybeAnswerInitialize();

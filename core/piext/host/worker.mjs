@@ -445,6 +445,18 @@ async function runEvent(type, payload, signal) {
       }
       return changed ? { content: event.content, details: event.details, isError: event.isError } : null;
     }
+    case "context": {
+      // Each handler sees the messages the ones before returned.
+      let changed = false;
+      for (const h of list) {
+        const r = await h(event, ctx);
+        if (Array.isArray(r?.messages)) {
+          event.messages = r.messages;
+          changed = true;
+        }
+      }
+      return changed ? { messages: event.messages } : null;
+    }
     case "session_before_compact": {
       for (const h of list) {
         const r = await h(event, ctx);
