@@ -7,9 +7,12 @@ import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
-import { createJiti } from "./jiti/lib/jiti.mjs";
+import { createRequire } from "node:module";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// jiti's CommonJS entry: importing its ESM entry makes Node scan its
+// 190 KB bundle for exports, about 80 ms more for every extension.
+const createJiti = createRequire(import.meta.url)("./jiti/lib/jiti.cjs");
 const { file, cwd, hasUI, ui: uiMethods, mode } = workerData;
 
 // A stray console.log must never reach cairn's protocol stream: the host
