@@ -132,6 +132,7 @@ func (e *extension) start(ctx context.Context) {
 		return
 	}
 	c := newConn(stdin, e.serve)
+	c.inline = e.servedInline
 	if tr := e.m.opts.Trace; tr != nil {
 		c.trace = func(in bool, line []byte) { tr(e.cfg.Name, in, line) }
 	}
@@ -414,4 +415,17 @@ func (e *extension) callOp(ctx context.Context, method string, params any) (json
 		e.mu.Unlock()
 	}()
 	return c.call(ctx, method, params)
+}
+
+// servedInline says which of an extension's requests never wait, and are
+// served in order on the reading goroutine: UI calls that show something
+// (notify, setStatus, setWidget, setTitle, set_editor_text), not dialogs.
+func (e *extension) servedInline(m jsonrpc2.Message) bool {
+	if m.Method != MethodUI {
+		return false
+	}
+	var p struct {
+		Method core.UIMethod `json:"method"`
+	}
+	return json.Unmarshal(m.Params, &p) == nil && p.Method != "" && !p.Method.Dialog()
 }

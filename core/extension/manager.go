@@ -89,6 +89,8 @@ type Manager struct {
 	// events (observe); Close ends it through stopObserving.
 	observing     sync.WaitGroup
 	stopObserving chan struct{}
+	// early are UI events shown before Attach, shown at Attach in order.
+	early []core.Event
 }
 
 // New returns a manager of the extensions configs, not yet started.
@@ -159,6 +161,10 @@ func (m *Manager) Attach(h Host) {
 	}
 	m.h = h
 	close(m.attached)
+	for _, ev := range m.early {
+		h.Show(ev)
+	}
+	m.early = nil
 	if sub, ok := h.(Subscriber); ok && len(m.exts) > 0 {
 		events, stop := sub.Subscribe()
 		m.observing.Add(1)
@@ -182,6 +188,33 @@ func (m *Manager) host(ctx context.Context) Host {
 		return nil
 	}
 	return m.h
+}
+
+// maxEarly bounds the UI events kept for a session not attached yet.
+const maxEarly = 256
+
+// showInOrder publishes e on the session, or keeps it for Attach (up to
+// maxEarly: the oldest go first), so an extension's status lines and
+// widgets keep their order whenever they come. It reports false once the
+// session has ended.
+func (m *Manager) showInOrder(e core.Event) bool {
+	m.mu.Lock()
+	if m.shut {
+		m.mu.Unlock()
+		return false
+	}
+	h := m.h
+	if h == nil {
+		if len(m.early) == maxEarly {
+			m.early = m.early[1:]
+		}
+		m.early = append(m.early, e)
+		m.mu.Unlock()
+		return true
+	}
+	m.mu.Unlock()
+	h.Show(e)
+	return true
 }
 
 // show publishes e on the session, when there is one.

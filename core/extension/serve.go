@@ -184,17 +184,19 @@ func (e *extension) ui(p UIParams) (any, *jsonrpc2.Error) {
 		return nil, &jsonrpc2.Error{Code: CodeNoUI, Message: fmt.Sprintf("no UI in this mode: %s cannot %s", e.m.opts.Mode, p.Method),
 			Data: map[string]string{"method": string(p.Method), "mode": e.m.opts.Mode}}
 	}
-	h := e.m.host(context.Background())
-	if h == nil {
-		return nil, &jsonrpc2.Error{Code: CodeNoUI, Message: "no UI: the session has ended"}
-	}
 	if !p.Method.Dialog() {
 		ev, err := uiEvent(p)
 		if err != nil {
 			return nil, err
 		}
-		h.Show(ev)
+		if !e.m.showInOrder(ev) {
+			return nil, &jsonrpc2.Error{Code: CodeNoUI, Message: "no UI: the session has ended"}
+		}
 		return nil, nil
+	}
+	h := e.m.host(context.Background())
+	if h == nil {
+		return nil, &jsonrpc2.Error{Code: CodeNoUI, Message: "no UI: the session has ended"}
 	}
 	q, err := question(p, e.m.opts.DialogTimeout)
 	if err != nil {
