@@ -348,10 +348,11 @@ const api = {
       if (data !== undefined) params.data = data;
       entry.id = syncRPC("append_entry", params).id;
     } catch (e) {
-      // Kept here for this session only: cairn keeps no entries now.
       process.stderr.write(`appendEntry: ${e.message}\n`);
-      entries.push(entry);
     }
+    // Also kept here, for reads when cairn cannot give the session's
+    // entries (a conversation kept in memory).
+    entries.push(entry);
   },
   setSessionName(name) {
     sessionName = name;
