@@ -28,11 +28,13 @@ type Host interface {
 }
 
 // EntryKeeper is a Host that keeps extensions' entries in the session and
-// reads them back (protocol version 2's append_entry and get_entries);
-// *agent.Session is one. Entries are in file order, with the branch tip.
+// reads them back, and names the session (protocol version 2's
+// append_entry, get_entries and set_session_name); *agent.Session is one.
+// Entries are in file order, with the branch tip.
 type EntryKeeper interface {
 	AppendCustom(customType string, data json.RawMessage) (string, error)
 	Entries() ([]session.Entry, string, error)
+	SetName(name string) error
 }
 
 // Options configure a Manager.

@@ -38,6 +38,8 @@ const (
 	// appendEntry, and the session manager's reads.
 	MethodAppendEntry = "append_entry"
 	MethodGetEntries  = "get_entries"
+	// MethodSetSessionName is version 2's pi.setSessionName.
+	MethodSetSessionName = "set_session_name"
 )
 
 // Error codes of the protocol, beside JSON-RPC's own.
@@ -212,4 +214,10 @@ type AppendEntryResult struct {
 type GetEntriesResult struct {
 	Entries []json.RawMessage `json:"entries"`
 	LeafID  string            `json:"leafId"`
+}
+
+// SetSessionNameParams names the session (version 2), as pi's
+// setSessionName.
+type SetSessionNameParams struct {
+	Name string `json:"name"`
 }

@@ -76,14 +76,14 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 			return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
 		}
 		return nil, nil
-	case MethodAppendEntry, MethodGetEntries:
+	case MethodAppendEntry, MethodGetEntries, MethodSetSessionName:
 		return e.entries(m)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "cairn has no method %q", jsonrpc2.Echo(m.Method))
 }
 
-// entries serves version 2's append_entry and get_entries from the
-// session, when it keeps entries.
+// entries serves version 2's append_entry, get_entries and
+// set_session_name from the session, when it keeps entries.
 func (e *extension) entries(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 	e.mu.Lock()
 	v := e.version
@@ -98,6 +98,16 @@ func (e *extension) entries(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 	k, ok := h.(EntryKeeper)
 	if !ok {
 		return nil, jsonrpc2.Errorf(CodeRefused, "this session keeps no entries")
+	}
+	if m.Method == MethodSetSessionName {
+		var p SetSessionNameParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		if err := k.SetName(p.Name); err != nil {
+			return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
+		}
+		return nil, nil
 	}
 	if m.Method == MethodAppendEntry {
 		var p AppendEntryParams

@@ -96,7 +96,7 @@ var exampleTable = []example{
 	{"rpc-demo.ts", works, "", driveRPCDemo},
 	{"sandbox", deps, "", nil},
 	{"send-user-message.ts", works, "", driveSendUserMessage},
-	{"session-name.ts", loads, "pi's session name is not in the protocol yet", nil},
+	{"session-name.ts", works, "", driveSessionName},
 	{"shutdown-command.ts", loads, "ctx.shutdown is not in the protocol yet", nil},
 	{"snake.ts", piOnly, "a game drawn with ui.custom", nil},
 	{"space-invaders.ts", piOnly, "a game drawn with ui.custom", nil},
@@ -495,5 +495,21 @@ func driveAutoCommit(t *testing.T) {
 	}
 	if got := git("log", "--format=%s"); strings.TrimSpace(got) != "[pi] Work in progress" {
 		t.Errorf("log: %q", got)
+	}
+}
+
+// session-name: /session-name NAME names the session, and /session-name
+// shows it.
+func driveSessionName(t *testing.T) {
+	h := startHost(t, "tui", "session-name.ts")
+	h.input(t, "/session-name refactor auth")
+	h.input(t, "/session-name")
+	h.host.waitFor(t, "the name set and shown", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "Session: refactor auth")
+	})
+	h.host.mu.Lock()
+	defer h.host.mu.Unlock()
+	if h.host.name != "refactor auth" {
+		t.Errorf("session name %q", h.host.name)
 	}
 }

@@ -62,8 +62,9 @@ type fakeHost struct {
 	change chan struct{}
 	// events is the session's event stream the extensions observe.
 	events chan core.Event
-	// entries are the session's.
+	// entries are the session's; name is its name.
 	entries []session.Entry
+	name    string
 }
 
 func (h *fakeHost) Subscribe() (<-chan core.Event, func()) { return h.events, func() {} }
@@ -84,6 +85,14 @@ func (h *fakeHost) appendEntry(p session.Payload) string {
 	}
 	h.entries = append(h.entries, e)
 	return e.ID
+}
+
+func (h *fakeHost) SetName(name string) error {
+	h.mu.Lock()
+	h.name = name
+	h.mu.Unlock()
+	h.changed()
+	return nil
 }
 
 func (h *fakeHost) Entries() ([]session.Entry, string, error) {

@@ -18,7 +18,7 @@ var resultDefs = map[string]string{
 	"initialize": "initializeResult", "execute_tool": "executeToolResult", "event": "eventResult",
 	"run_command": "emptyResult", "ui": "uiResult", "register_tool": "emptyResult",
 	"register_command": "emptyResult", "set_active_tools": "emptyResult", "send_user_message": "emptyResult",
-	"append_entry": "appendEntryResult", "get_entries": "getEntriesResult",
+	"append_entry": "appendEntryResult", "get_entries": "getEntriesResult", "set_session_name": "emptyResult",
 }
 
 // Checker validates every line exchanged against the protocol's schema,

@@ -356,6 +356,7 @@ const api = {
   },
   setSessionName(name) {
     sessionName = name;
+    rpc("set_session_name", { name: String(name) }).catch((e) => process.stderr.write(`setSessionName: ${e.message}\n`));
   },
   getSessionName: () => sessionName,
   setLabel() {},
