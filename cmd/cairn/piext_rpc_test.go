@@ -50,11 +50,12 @@ func uiFrames(stdout string) []string {
 
 // The frames a pi extension's UI makes in --mode rpc are pi 0.87.1's,
 // byte for byte but for their random ids: both run the same examples,
-// which set a title, status lines and widgets at session start.
+// which set a title, status lines (coloured with pi's theme) and widgets
+// at session start.
 func TestPiExtensionRPCFramesAsPi(t *testing.T) {
 	needProgram(t, "node")
 	pi := piWrapper(t)
-	for _, name := range []string{"rpc-demo.ts", "widget-placement.ts"} {
+	for _, name := range []string{"rpc-demo.ts", "widget-placement.ts", "status-line.ts"} {
 		t.Run(name, func(t *testing.T) {
 			ext := filepath.Join(piExamples, name)
 			dir := t.TempDir()

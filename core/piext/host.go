@@ -23,7 +23,7 @@ import (
 // (one extension's thread), the shims of pi's packages, and jiti as npm
 // publishes it.
 //
-//go:embed host/host.mjs host/worker.mjs host/shims/*.mjs host/jiti-2.7.0.tgz
+//go:embed host/host.mjs host/worker.mjs host/shims/*.mjs host/shims/*.json host/jiti-2.7.0.tgz
 var hostFiles embed.FS
 
 // jitiTarball is jiti 2.7.0's npm tarball, unchanged (MIT, its LICENSE is

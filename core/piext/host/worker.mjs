@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { createRequire } from "node:module";
+import { makeTheme } from "./shims/theme.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // jiti's CommonJS entry: importing its ESM entry makes Node scan its
@@ -97,13 +98,8 @@ function toolDef(t) {
   return d;
 }
 
-const theme = new Proxy({}, {
-  get: (_t, name) => {
-    if (name === "name") return "dark";
-    // fg(color, text), bg(color, text), bold(text): cairn draws plain text.
-    return (...a) => String(a[a.length - 1] ?? "");
-  },
-});
+// ctx.ui.theme: pi's colours in --mode rpc, plain where cairn draws.
+const theme = makeTheme(mode);
 
 const canDo = (m) => uiMethods.includes(m);
 
