@@ -227,7 +227,15 @@ func startHostWith(t *testing.T, cwd string, env map[string]string, prefill []se
 		ui = core.UIMethods
 	}
 	fc := frametest.New(t, "../../docs/extension-protocol.schema.json")
-	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: mode, UI: ui, StartTimeout: 50 * time.Second, Trace: fc.Check})
+	trace := func(ext string, in bool, line []byte) {
+		// Nothing but protocol frames may reach cairn: an extension's
+		// console.log goes to the log.
+		if in && !json.Valid(line) {
+			t.Errorf("a line from the host is not JSON: %.200s", line)
+		}
+		fc.Check(ext, in, line)
+	}
+	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: mode, UI: ui, StartTimeout: 50 * time.Second, Trace: trace})
 	h := &fakeHost{change: make(chan struct{}, 1), events: make(chan core.Event, 16)}
 	for _, p := range prefill {
 		h.appendEntry(p)

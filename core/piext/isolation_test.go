@@ -17,17 +17,19 @@ import (
 // load (testdata/misbehaving).
 var misbehaving, _ = filepath.Abs("testdata/misbehaving")
 
-// TestOneExtensionCutOffAlone: a crash, a busy loop or a flood in one pi
-// extension fails its own call with why and withdraws its tools; the
-// host, and hello beside it, go on.
+// TestOneExtensionCutOffAlone: a crash, a busy loop, a flood (with stray
+// console output, which must stay off the protocol) or running out of
+// memory in one pi extension fails its own call with why and withdraws
+// its tools; the host, and hello beside it, go on.
 func TestOneExtensionCutOffAlone(t *testing.T) {
 	for _, tc := range []struct{ file, tool, why string }{
 		{"crash.ts", "crash", "it exited (code 3)"},
 		{"hang.ts", "hang", "stopped responding"},
 		{"flood.ts", "flood", "flooded the host"},
+		{"hog.ts", "hog", "ran out of memory (64 MiB)"},
 	} {
 		t.Run(tc.tool, func(t *testing.T) {
-			h := startHostIn(t, t.TempDir(), map[string]string{"CAIRN_PI_HANG_MS": "1500"}, "tui",
+			h := startHostIn(t, t.TempDir(), map[string]string{"CAIRN_PI_HANG_MS": "1500", "CAIRN_PI_HEAP_MB": "64"}, "tui",
 				filepath.Join(misbehaving, tc.file), "hello.ts")
 			tool := h.m.Find(tc.tool)
 			if tool == nil {

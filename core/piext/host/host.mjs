@@ -31,7 +31,7 @@ const LOADING_AT_ONCE = Math.max(1, os.availableParallelism?.() ?? os.cpus().len
 const HANG_LIMIT_MS = Number(process.env.CAIRN_PI_HANG_MS) || 5000;
 const FLOOD_BURST = 2000; // messages at once
 const FLOOD_RATE = 500; // messages a second after that
-const HEAP_MB = 512;
+const HEAP_MB = Number(process.env.CAIRN_PI_HEAP_MB) || 512;
 
 // cairn's protocol stream is ours alone: anything else written to stdout
 // goes to stderr (cairn's log of this extension).
@@ -92,7 +92,8 @@ function startWorker(x) {
   pipe(x.worker.stdout);
   pipe(x.worker.stderr);
   x.worker.on("message", (m) => onWorker(x, m));
-  x.worker.on("error", (e) => cutOff(x, `it crashed: ${e?.message || e}`));
+  x.worker.on("error", (e) =>
+    cutOff(x, e?.code === "ERR_WORKER_OUT_OF_MEMORY" ? `it ran out of memory (${HEAP_MB} MiB)` : `it crashed: ${e?.message || e}`));
   x.worker.on("exit", (code) => cutOff(x, `it exited (code ${code})`));
   x.loadTimer = setTimeout(() => {
     if (x.state === "starting") cutOff(x, `it did not load within ${START_LIMIT_MS / 1000} s`);
