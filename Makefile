@@ -9,7 +9,7 @@ ARGS     ?=
 # 1 ms sooner in 1.3 MiB less memory (make bench-startup). CGO=1 links libc.
 CGO      ?= 0
 
-.PHONY: help build run test bench bench-startup bench-rpc bench-tui bench-soak bench-getmessages bench-piext lint demo demo-tui install fuzz clean
+.PHONY: help build run test bench bench-startup bench-rpc bench-tui bench-soak bench-getmessages lint demo demo-tui install fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
@@ -71,6 +71,7 @@ bench-soak: ## a 2,000-turn session in the TUI under tmux (50 KB bash result and
 bench-getmessages: ## rpc get_messages on 27 MB and 135 MB sessions beside pi 0.87.1: wall, CPU, peak RSS (RUNS=5)
 	RUNS=$${RUNS:-5} scripts/bench-getmessages.sh
 
+.PHONY: bench-piext
 bench-piext: ## 10 of pi's example extensions in cairn beside pi 0.87.1 (start to get_commands: wall, CPU, peak RSS), and start-up without extensions beside the merge base (RUNS=7)
 	RUNS=$${RUNS:-7} scripts/bench-piext.sh
 
