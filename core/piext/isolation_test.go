@@ -71,10 +71,10 @@ func TestOneExtensionCutOffAlone(t *testing.T) {
 // a factory and one that throws are reported each with why, and the
 // others load.
 func TestBrokenExtensionsSayWhy(t *testing.T) {
-	h := startHostIn(t, t.TempDir(), map[string]string{"CAIRN_PI_START_MS": "2000"}, "print",
+	h := startHostIn(t, t.TempDir(), map[string]string{"CAIRN_PI_START_MS": "10000"}, "print",
 		filepath.Join(misbehaving, "slowload.ts"), filepath.Join(misbehaving, "noexport.ts"), "hello.ts")
 	for name, why := range map[string]string{
-		"slowload": "did not load within 2 s",
+		"slowload": "did not load within 10 s",
 		"noexport": "does not export a valid factory function",
 	} {
 		st := h.member(t, name)
