@@ -150,3 +150,38 @@ func TestPiInstallPackage(t *testing.T) {
 		t.Fatalf("exit %d\nstdout %.3000s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// `cairn ext list` shows the pi extension host and each pi extension in
+// it, with what it registered, and a broken one with why (and fails).
+func TestPiExtList(t *testing.T) {
+	needProgram(t, "node")
+	t.Chdir(t.TempDir())
+	piDir := t.TempDir()
+	exts := filepath.Join(piDir, "extensions")
+	if err := os.MkdirAll(filepath.Join(exts, "helpers"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(piExamples, "todo.ts"), filepath.Join(exts, "todo.ts")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(exts, "broken.ts"), []byte(`export default function () { throw new Error("no config file") }`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "PI_CODING_AGENT_DIR": piDir}
+	r := invoke(t, vars, nil, "ext", "list", "--timeout", "30")
+	for _, want := range []string{
+		"pi (user, ",
+		"pi:broken (user, " + filepath.Join(exts, "broken.ts") + "): failed\n  Failed to load extension: no config file",
+		"pi:todo (user, " + filepath.Join(exts, "todo.ts") + "): ready\n  tool todo: Manage a todo list",
+		"  command /todos: Show all todos on the current branch",
+		"pi:helpers (user, " + filepath.Join(exts, "helpers") + "): failed\n",
+		`has no index.ts, index.js or package.json "pi.extensions"`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("ext list lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r.code == 0 {
+		t.Errorf("ext list succeeded with broken extensions:\n%s", r.stdout)
+	}
+}
