@@ -349,13 +349,35 @@ func driveWidgetPlacement(t *testing.T) {
 	})
 }
 
+// send-user-message: /ask sends a message when the agent is idle and
+// refuses while it works; /steer and /followup queue theirs then.
+// titlebar-spinner runs beside it to show when the host has been told
+// the agent started (its title spins): the host tells every extension
+// before it runs the handlers, so /ask after that sees a busy agent.
 func driveSendUserMessage(t *testing.T) {
-	h := startHost(t, "tui", "send-user-message.ts")
+	h := startHost(t, "tui", "send-user-message.ts", "titlebar-spinner.ts")
 	h.input(t, "/ask what time is it")
 	h.input(t, "/followup and then?")
 	h.host.waitFor(t, "both messages", func(_ []core.Event, sent []string, _ []core.Question) bool {
 		return slices.Contains(sent, ":what time is it") && slices.Contains(sent, ":and then?")
 	})
+	h.host.events <- core.AgentStart{}
+	h.host.waitFor(t, "the agent started", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		for _, e := range shown {
+			if tc, ok := e.(core.TitleChanged); ok && !strings.HasPrefix(tc.Title, "π") {
+				return true
+			}
+		}
+		return false
+	})
+	h.input(t, "/ask now?")
+	h.input(t, "/steer turn left")
+	h.input(t, "/followup then stop")
+	h.host.waitFor(t, "the busy agent refused and the queued messages", func(shown []core.Event, sent []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "Agent is busy") && !slices.Contains(sent, ":now?") &&
+			slices.Contains(sent, "steer:turn left") && slices.Contains(sent, "followUp:then stop")
+	})
+	h.host.events <- core.Settled{}
 }
 
 func driveTimedConfirm(t *testing.T) {

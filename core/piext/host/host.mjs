@@ -261,6 +261,8 @@ const ASKED_EVENTS = ["session_start", "session_shutdown", "input", "before_agen
 const OBSERVED_EVENTS = ["agent_start", "turn_start", "message_start", "message_end", "tool_execution_start",
   "tool_execution_end", "model_select", "thinking_level_select", "agent_settled"];
 let CAIRN_EVENTS = ASKED_EVENTS;
+// IDLE_EVENTS start and end the agent's work, for ctx.isIdle().
+const IDLE_EVENTS = ["agent_start", "agent_settled"];
 
 let initId = null;
 function maybeAnswerInitialize(force = false) {
@@ -270,6 +272,8 @@ function maybeAnswerInitialize(force = false) {
   // One still loading may handle any event: ask for them all, and answer
   // null for those nobody handles.
   if (exts.some((x) => x.state === "starting")) for (const e of CAIRN_EVENTS) events.add(e);
+  // Every extension's ctx.isIdle() follows the agent: told, never asked.
+  if (init.protocolVersion >= 2) for (const e of IDLE_EVENTS) events.add(e);
   const commands = [];
   const seen = new Set();
   for (const x of exts) {
@@ -480,6 +484,9 @@ rl.on("line", (line) => {
       if (m.id === undefined) {
         // An observed event: every extension that handles it is told, in
         // load order; nothing is answered.
+        if (IDLE_EVENTS.includes(p.type)) {
+          for (const x of exts) if (x.state === "ready") x.worker.postMessage({ t: "idle", idle: p.type === "agent_settled" });
+        }
         for (const x of exts) {
           if (x.state === "ready" && x.events.includes(p.type)) {
             const { type, ...payload } = p;

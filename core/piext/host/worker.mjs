@@ -396,8 +396,6 @@ async function runEvent(type, payload, signal) {
   const event = { type, ...payload };
   const ctx = context(signal);
   if (type === "before_agent_start") systemPrompt = event.systemPrompt ?? "";
-  if (type === "agent_start") idle = false;
-  if (type === "agent_end") idle = true;
   switch (type) {
     case "tool_call": {
       const before = JSON.stringify(event.input);
@@ -523,6 +521,9 @@ parentPort.on("message", async (m) => {
     }
     case "bus":
       deliver(m.channel, m.data);
+      return;
+    case "idle":
+      idle = m.idle;
       return;
     case "cancel":
       calls.get(m.id)?.abort();
