@@ -20,10 +20,11 @@ import (
 )
 
 // hostFiles is the pi extension host: host.mjs (the process), worker.mjs
-// (one extension's thread), the shims of pi's packages, and jiti as npm
+// (one extension's thread) with combine.mjs (pi's rules for combining
+// handlers' results), the shims of pi's packages, and jiti as npm
 // publishes it.
 //
-//go:embed host/host.mjs host/worker.mjs host/shims/*.mjs host/shims/*.json host/jiti-2.7.0.tgz
+//go:embed host/*.mjs host/shims/*.mjs host/shims/*.json host/jiti-2.7.0.tgz
 var hostFiles embed.FS
 
 // jitiTarball is jiti 2.7.0's npm tarball, unchanged (MIT, its LICENSE is

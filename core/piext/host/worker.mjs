@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { createRequire } from "node:module";
+import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -251,10 +252,6 @@ function commandContext(signal) {
   };
 }
 
-function textOf(content) {
-  if (typeof content === "string") return content;
-  return (content || []).filter((c) => c.type === "text").map((c) => c.text).join("");
-}
 
 function exec(command, args = [], options = {}) {
   return new Promise((resolve) => {
@@ -394,87 +391,8 @@ function deliver(channel, data) {
 async function runEvent(type, payload, signal) {
   const list = handlers.get(type) || [];
   const event = { type, ...payload };
-  const ctx = context(signal);
   if (type === "before_agent_start") systemPrompt = event.systemPrompt ?? "";
-  switch (type) {
-    case "tool_call": {
-      const before = JSON.stringify(event.input);
-      for (const h of list) {
-        const r = await h(event, ctx);
-        if (r?.block) return { block: true, ...(r.reason ? { reason: String(r.reason) } : {}) };
-      }
-      const after = JSON.stringify(event.input);
-      return after !== before ? { input: event.input } : null;
-    }
-    case "input": {
-      let changed = false;
-      for (const h of list) {
-        const r = await h(event, ctx);
-        if (r?.action === "handled") return { action: "handled" };
-        if (r?.action === "transform") {
-          event.text = r.text;
-          if (r.images) event.images = r.images;
-          changed = true;
-        }
-      }
-      return changed ? { action: "transform", text: event.text, ...(event.images?.length ? { images: event.images } : {}) } : null;
-    }
-    case "before_agent_start": {
-      const messages = [];
-      let prompt;
-      for (const h of list) {
-        const r = await h(event, ctx);
-        if (r?.systemPrompt !== undefined) event.systemPrompt = prompt = r.systemPrompt;
-        if (r?.message) messages.push(textOf(r.message.content));
-      }
-      if (prompt === undefined && !messages.length) return null;
-      return { ...(prompt !== undefined ? { systemPrompt: prompt } : {}), ...(messages.length ? { messages } : {}) };
-    }
-    case "tool_result": {
-      let changed = false;
-      for (const h of list) {
-        const r = await h(event, ctx);
-        if (!r) continue;
-        for (const k of ["content", "details", "isError"]) {
-          if (r[k] !== undefined) {
-            event[k] = r[k];
-            changed = true;
-          }
-        }
-      }
-      return changed ? { content: event.content, details: event.details, isError: event.isError } : null;
-    }
-    case "context": {
-      // Each handler sees the messages the ones before returned.
-      let changed = false;
-      for (const h of list) {
-        const r = await h(event, ctx);
-        if (Array.isArray(r?.messages)) {
-          event.messages = r.messages;
-          changed = true;
-        }
-      }
-      return changed ? { messages: event.messages } : null;
-    }
-    case "session_before_compact": {
-      for (const h of list) {
-        const r = await h(event, ctx);
-        if (r?.cancel) return { cancel: true };
-      }
-      return null;
-    }
-    case "user_bash": {
-      for (const h of list) {
-        const r = await h(event, ctx);
-        if (r?.result) return { result: { output: String(r.result.output ?? ""), exitCode: r.result.exitCode ?? 0 } };
-        if (r?.operations) unsupported.add("user_bash operations");
-      }
-      return null;
-    }
-    default:
-      for (const h of list) await h(event, ctx);
-      return null;
-  }
+  return combine(type, event, list, context(signal), (name) => unsupported.add(name));
 }
 
 function toolResult(r) {
