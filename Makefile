@@ -75,6 +75,10 @@ bench-soak: ## a 2,000-turn session in the TUI under tmux (50 KB bash result and
 bench-getmessages: ## rpc get_messages on 27 MB and 135 MB sessions beside pi 0.87.1: wall, CPU, peak RSS (RUNS=5)
 	RUNS=$${RUNS:-5} scripts/bench-getmessages.sh
 
+.PHONY: bench-piext
+bench-piext: ## 10 of pi's example extensions in cairn beside pi 0.87.1 (start to get_commands: wall, CPU, peak RSS), and start-up without extensions beside the merge base (RUNS=7)
+	RUNS=$${RUNS:-7} scripts/bench-piext.sh
+
 lint: ## gofmt check and vet
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...

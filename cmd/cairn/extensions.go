@@ -9,6 +9,8 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/piext"
+	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/rpcmode/pi"
 )
@@ -16,7 +18,9 @@ import (
 // extensionConfigs lists the extensions a session runs, in load order:
 // the person's (~/.cairn/extensions), the project's (.cairn/extensions)
 // only once the project is trusted, then the "extensions" setting (whose
-// project layer is read only when trusted, like every project setting).
+// project layer is read only when trusted, like every project setting),
+// then each --extension that is a program; last, the pi extension host
+// with pi's extensions, found as pi finds them (piExtensionEntries).
 func extensionConfigs(env environment, opts *Options, trusted projectTrust, st *settings.Store, cwd string) []extension.Config {
 	configs := extension.Discover(extension.UserDir(env.dir), extension.ScopeUser)
 	if trusted.trusted() {
@@ -29,11 +33,59 @@ func extensionConfigs(env environment, opts *Options, trusted projectTrust, st *
 	if raw, ok := st.Get("extensions"); ok {
 		configs = append(configs, extension.FromSettings(raw, cwd)...)
 	}
+	var pis []piext.Entry
 	for _, path := range opts.Extensions {
+		if entries, ok := piext.FromPath(path, cwd); ok {
+			pis = append(pis, entries...)
+			continue
+		}
 		configs = append(configs, extension.FromPath(path, cwd))
 	}
-	return configs
+	pis = append(piExtensionEntries(env, trusted, cwd), pis...)
+	pis = append(pis, piPackageEntries(env, st)...)
+	return append(configs, piext.Host(pis, piext.Options{CacheDir: piHostCacheDir(env), Cwd: cwd})...)
 }
+
+// piPackageEntries are the extensions of the "packages" setting, pi's
+// packages: cairn's (its settings; a relative local path is relative to
+// ~/.cairn) and then pi's own (~/.pi/agent/settings.json), each looked for
+// where `cairn install` and `pi install` put them (~/.cairn/npm, then
+// ~/.pi/agent/npm and pi's git checkouts).
+func piPackageEntries(env environment, st *settings.Store) []piext.Entry {
+	roots := []string{env.dir, env.piDir}
+	home := env.getenv("HOME")
+	var out []piext.Entry
+	if raw, ok := st.Get("packages"); ok {
+		out = append(out, piext.Packages(raw, roots, env.dir, home)...)
+	}
+	if env.piDir != "" {
+		raw, err := piext.ReadPiPackages(env.piDir)
+		if err != nil {
+			out = append(out, piext.Entry{Path: pihome.SettingsFile(env.piDir), Source: "package", Err: err})
+		}
+		out = append(out, piext.Packages(raw, roots, env.piDir, home)...)
+	}
+	return out
+}
+
+// piExtensionEntries are pi's extensions a session here runs, in pi's
+// order: the project's .pi/extensions (of the working directory, as pi
+// reads it) only once the project is trusted, then pi's agent directory's
+// extensions (~/.pi/agent/extensions, or PI_CODING_AGENT_DIR's).
+func piExtensionEntries(env environment, trusted projectTrust, cwd string) []piext.Entry {
+	var out []piext.Entry
+	if trusted.trusted() {
+		out = append(out, piext.Discover(filepath.Join(cwd, ".pi", "extensions"), "project")...)
+	}
+	if env.piDir != "" {
+		out = append(out, piext.Discover(filepath.Join(env.piDir, "extensions"), "user")...)
+	}
+	return out
+}
+
+// piHostCacheDir is where the pi extension host is written: cairn's
+// cache, beside nothing a person edits.
+func piHostCacheDir(env environment) string { return filepath.Join(env.dir, "cache") }
 
 // extensionMode names the front end for extensions, and lists the UI
 // methods it renders: the rest fail at once with "no UI in this mode".

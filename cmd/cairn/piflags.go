@@ -201,11 +201,13 @@ var piFlagSpecs = []flagSpec{
 	// check, no catalog download), so --offline is what it always does.
 	{[]string{"--offline"}, false, func(*Options, string) error { return nil }},
 	{[]string{"--models"}, true, noEffect("--models has no effect in cairn: cycle_model and Ctrl+P cycle through every available model")},
-	// cairn's extensions are programs (docs/extensions.md): --extension
-	// names one to run; pi's TypeScript modules are not programs.
+	// --extension names an extension to run: one of cairn's (a program,
+	// or a directory with an extension.json) or one of pi's (a .ts or .js
+	// module, or a directory pi would load), which the pi extension host
+	// runs (docs/extensions.md).
 	{[]string{"--extension", "-e"}, true, func(o *Options, v string) error {
 		if v == "" {
-			return fmt.Errorf("--extension needs the path of an executable extension")
+			return fmt.Errorf("--extension needs the path of an extension: a program, or a pi extension (.ts or .js file, or its directory)")
 		}
 		o.Extensions = append(o.Extensions, v)
 		return nil

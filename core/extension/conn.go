@@ -28,6 +28,10 @@ type conn struct {
 	trace func(in bool, line []byte)
 	// dispatchSync serves requests on the reading goroutine (fuzzing).
 	dispatchSync bool
+	// inline, when set, says which requests are served on the reading
+	// goroutine, in the order they came: those that never wait (a status
+	// line, a widget), so that what an extension shows keeps its order.
+	inline func(jsonrpc2.Message) bool
 
 	wmu sync.Mutex
 
@@ -106,7 +110,7 @@ func (c *conn) dispatch(m jsonrpc2.Message) bool {
 		_, err := c.serve(m)
 		return err == nil
 	case jsonrpc2.Request:
-		if c.dispatchSync {
+		if c.dispatchSync || (c.inline != nil && c.inline(m)) {
 			result, rerr := c.serve(m)
 			c.respond(m.ID, result, rerr)
 			break

@@ -242,6 +242,23 @@ func (e *extension) interceptor() agent.Interceptor {
 			}
 			return agent.ToolResultResult{Result: &res}, nil
 		},
+		Context: func(ctx context.Context, ev agent.ContextEvent) ([]core.Message, error) {
+			var r struct {
+				Messages []json.RawMessage `json:"messages"`
+			}
+			if err := e.call(ctx, "context", map[string]any{"messages": nonNil(ev.Messages)}, &r); err != nil || r.Messages == nil {
+				return nil, err
+			}
+			out := make([]core.Message, 0, len(r.Messages))
+			for i, raw := range r.Messages {
+				m, err := core.DecodeAgentMessage(raw)
+				if err != nil {
+					return nil, fmt.Errorf("its context result's message %d cannot be read: %w", i, err)
+				}
+				out = append(out, m)
+			}
+			return out, nil
+		},
 		TurnEnd: func(ctx context.Context, ev agent.TurnEndEvent) error {
 			return e.call(ctx, "turn_end", map[string]any{"message": ev.Message, "toolResults": nonNil(ev.Results)}, nil)
 		},

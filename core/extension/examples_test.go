@@ -33,7 +33,7 @@ func needTool(t testing.TB, name string) string {
 func exampleManager(t *testing.T, c Config, opts Options) (*Manager, *fakeHost) {
 	t.Helper()
 	fc := newFrameChecker(t)
-	opts.Trace = fc.check
+	opts.Trace = fc.Check
 	opts.Cwd = t.TempDir()
 	m := New([]Config{c}, opts)
 	h := newHost()

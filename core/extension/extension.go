@@ -66,8 +66,12 @@ type extension struct {
 	tools    []*Tool
 	commands []CommandDef
 	events   map[string]bool
-	conn     *conn
-	cmd      *exec.Cmd
+	// members are the extensions a host extension runs (version 2).
+	members []Member
+	// version is the protocol version the extension answered.
+	version int
+	conn    *conn
+	cmd     *exec.Cmd
 	// updates routes tool_update notifications to the running calls.
 	updates map[string]func(core.ToolUpdate)
 	// ops are cairn's calls in flight: aborting one ends the dialogs the
@@ -128,6 +132,7 @@ func (e *extension) start(ctx context.Context) {
 		return
 	}
 	c := newConn(stdin, e.serve)
+	c.inline = e.servedInline
 	if tr := e.m.opts.Trace; tr != nil {
 		c.trace = func(in bool, line []byte) { tr(e.cfg.Name, in, line) }
 	}
@@ -179,11 +184,14 @@ func (e *extension) initialized(raw json.RawMessage) error {
 	if err := strictJSON(raw, &r); err != nil {
 		return fmt.Errorf("its initialize result cannot be read: %w", err)
 	}
-	if r.ProtocolVersion != ProtocolVersion {
-		return fmt.Errorf("it speaks protocol version %d; cairn speaks %d", r.ProtocolVersion, ProtocolVersion)
+	if r.ProtocolVersion < MinProtocolVersion || r.ProtocolVersion > ProtocolVersion {
+		return fmt.Errorf("it speaks protocol version %d; cairn speaks %d to %d", r.ProtocolVersion, MinProtocolVersion, ProtocolVersion)
+	}
+	if r.ProtocolVersion < 2 && len(r.Members) > 0 {
+		return fmt.Errorf("it answers \"members\", which protocol version %d does not have", r.ProtocolVersion)
 	}
 	for _, ev := range r.Events {
-		if !knownEvent(ev) {
+		if !knownEventFor(ev, r.ProtocolVersion) {
 			return fmt.Errorf("it handles an event cairn does not have: %q", jsonrpc2.Echo(ev))
 		}
 	}
@@ -210,6 +218,8 @@ func (e *extension) initialized(raw json.RawMessage) error {
 	}
 	e.name = r.Name
 	e.tools, e.commands = tools, r.Commands
+	e.members = r.Members
+	e.version = r.ProtocolVersion
 	e.events = map[string]bool{}
 	for _, ev := range r.Events {
 		e.events[ev] = true
@@ -405,4 +415,17 @@ func (e *extension) callOp(ctx context.Context, method string, params any) (json
 		e.mu.Unlock()
 	}()
 	return c.call(ctx, method, params)
+}
+
+// servedInline says which of an extension's requests never wait, and are
+// served in order on the reading goroutine: UI calls that show something
+// (notify, setStatus, setWidget, setTitle, set_editor_text), not dialogs.
+func (e *extension) servedInline(m jsonrpc2.Message) bool {
+	if m.Method != MethodUI {
+		return false
+	}
+	var p struct {
+		Method core.UIMethod `json:"method"`
+	}
+	return json.Unmarshal(m.Params, &p) == nil && p.Method != "" && !p.Method.Dialog()
 }

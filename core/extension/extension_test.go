@@ -13,8 +13,8 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/extension/frametest"
 	"github.com/cairn-dev/cairn/core/toolset"
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // fakeHost answers dialogs with answer and records what is shown.
@@ -54,99 +54,14 @@ func (h *fakeHost) SendUserMessage(text, deliverAs string) error {
 	return nil
 }
 
-// frameChecker validates every line exchanged against the protocol's
-// JSON Schema, and each response's result against its request's.
-type frameChecker struct {
-	t       testing.TB
-	all     *jsonschema.Resolved
-	results map[string]*jsonschema.Resolved
-	mu      sync.Mutex
-	methods map[string]string // "<ext> <in> <id>" of each request → method
-	frames  int
-}
-
-var resultDefs = map[string]string{
-	MethodInitialize: "initializeResult", MethodExecuteTool: "executeToolResult", MethodEvent: "eventResult",
-	MethodRunCommand: "emptyResult", MethodUI: "uiResult", MethodRegisterTool: "emptyResult",
-	MethodRegisterCommand: "emptyResult", MethodSetActiveTools: "emptyResult", MethodSendUserMessage: "emptyResult",
-}
-
-func newFrameChecker(t testing.TB) *frameChecker {
-	data, err := os.ReadFile("../../docs/extension-protocol.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resolve := func(ref string) *jsonschema.Resolved {
-		var m map[string]any
-		if err := json.Unmarshal(data, &m); err != nil {
-			t.Fatal(err)
-		}
-		if ref != "" {
-			delete(m, "oneOf")
-			m["$ref"] = "#/$defs/" + ref
-		}
-		b, _ := json.Marshal(m)
-		var s jsonschema.Schema
-		if err := json.Unmarshal(b, &s); err != nil {
-			t.Fatal(err)
-		}
-		rs, err := s.Resolve(nil)
-		if err != nil {
-			t.Fatalf("resolve schema %s: %v", ref, err)
-		}
-		return rs
-	}
-	fc := &frameChecker{t: t, all: resolve(""), results: map[string]*jsonschema.Resolved{}, methods: map[string]string{}}
-	for _, def := range resultDefs {
-		if fc.results[def] == nil {
-			fc.results[def] = resolve(def)
-		}
-	}
-	return fc
-}
-
-func (fc *frameChecker) check(ext string, in bool, line []byte) {
-	var v map[string]any
-	if err := json.Unmarshal(line, &v); err != nil {
-		return // the decoder's business: bad lines are counted and cut off
-	}
-	if len(line) > 1<<20 {
-		return
-	}
-	if err := fc.all.Validate(v); err != nil {
-		fc.t.Errorf("frame does not match the schema: %v\n%s", err, line)
-		return
-	}
-	fc.mu.Lock()
-	defer fc.mu.Unlock()
-	fc.frames++
-	id, _ := json.Marshal(v["id"])
-	if m, ok := v["method"].(string); ok {
-		if v["id"] != nil {
-			fc.methods[ext+" "+boolStr(in)+" "+string(id)] = m
-		}
-		return
-	}
-	// A response answers a request that went the other way.
-	method := fc.methods[ext+" "+boolStr(!in)+" "+string(id)]
-	if def, ok := resultDefs[method]; ok && v["result"] != nil || method == MethodEvent {
-		if _, has := v["result"]; has {
-			if err := fc.results[resultDefs[method]].Validate(v["result"]); err != nil {
-				fc.t.Errorf("%s result does not match %s: %v\n%s", method, def, err, line)
-			}
-		}
-	}
-}
-
-func boolStr(b bool) string {
-	if b {
-		return "in"
-	}
-	return "out"
+// newFrameChecker checks every line exchanged against the protocol's
+// schema (frametest).
+func newFrameChecker(t testing.TB) *frametest.Checker {
+	return frametest.New(t, "../../docs/extension-protocol.schema.json")
 }
 
 // testManager starts extensions playing roles, each named by its role.
-func testManager(t testing.TB, opts Options, roles ...string) (*Manager, *fakeHost, *frameChecker) {
+func testManager(t testing.TB, opts Options, roles ...string) (*Manager, *fakeHost, *frametest.Checker) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -157,7 +72,7 @@ func testManager(t testing.TB, opts Options, roles ...string) (*Manager, *fakeHo
 		configs = append(configs, Config{Name: r, Command: exe, Env: map[string]string{"CAIRN_EXT_ROLE": r}, Scope: ScopeUser})
 	}
 	fc := newFrameChecker(t)
-	opts.Trace = fc.check
+	opts.Trace = fc.Check
 	if opts.Cwd == "" {
 		opts.Cwd = t.TempDir()
 	}
@@ -209,8 +124,8 @@ func TestToolRoundTrip(t *testing.T) {
 	if !res.IsError || core.PlainText(res.Content) != "it broke" {
 		t.Errorf("fail = %+v", res)
 	}
-	if fc.frames < 6 {
-		t.Errorf("only %d frames checked", fc.frames)
+	if fc.Frames() < 6 {
+		t.Errorf("only %d frames checked", fc.Frames())
 	}
 }
 

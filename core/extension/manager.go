@@ -2,11 +2,16 @@ package extension
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/session"
 	"github.com/cairn-dev/cairn/core/toolset"
 )
 
@@ -20,6 +25,16 @@ type Host interface {
 	// SendUserMessage sends text as the person's message: a run when
 	// idle; deliverAs "steer" or "followUp" while one runs.
 	SendUserMessage(text, deliverAs string) error
+}
+
+// EntryKeeper is a Host that keeps extensions' entries in the session and
+// reads them back, and names the session (protocol version 2's
+// append_entry, get_entries and set_session_name); *agent.Session is one.
+// Entries are in file order, with the branch tip.
+type EntryKeeper interface {
+	AppendCustom(customType string, data json.RawMessage) (string, error)
+	Entries() ([]session.Entry, string, error)
+	SetName(name string) error
 }
 
 // Options configure a Manager.
@@ -72,6 +87,12 @@ type Manager struct {
 	// starting counts the extensions' start goroutines; Close waits for
 	// them, so nothing (a process, a log file) outlives it.
 	starting sync.WaitGroup
+	// observing is the goroutine telling extensions the session's
+	// events (observe); Close ends it through stopObserving.
+	observing     sync.WaitGroup
+	stopObserving chan struct{}
+	// early are UI events shown before Attach, shown at Attach in order.
+	early []core.Event
 }
 
 // New returns a manager of the extensions configs, not yet started.
@@ -88,7 +109,7 @@ func New(configs []Config, opts Options) *Manager {
 	if opts.EventTimeout <= 0 {
 		opts.EventTimeout = 30 * time.Second
 	}
-	m := &Manager{opts: opts, attached: make(chan struct{}), change: make(chan struct{})}
+	m := &Manager{opts: opts, attached: make(chan struct{}), change: make(chan struct{}), stopObserving: make(chan struct{})}
 	for _, c := range configs {
 		m.exts = append(m.exts, &extension{m: m, cfg: c, state: Starting, updates: map[string]func(core.ToolUpdate){},
 			ops: map[*opCtx]struct{}{}, exited: make(chan struct{})})
@@ -131,13 +152,25 @@ func (m *Manager) WaitStarted(ctx context.Context) {
 }
 
 // Attach gives the extensions their session. Dialogs and messages asked
-// for before it wait for it (or for Close).
+// for before it wait for it (or for Close). When the session is a
+// Subscriber, the events version 2 extensions observe are told them from
+// now on.
 func (m *Manager) Attach(h Host) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.h == nil {
-		m.h = h
-		close(m.attached)
+	if m.h != nil || m.shut {
+		return
+	}
+	m.h = h
+	close(m.attached)
+	for _, ev := range m.early {
+		h.Show(ev)
+	}
+	m.early = nil
+	if sub, ok := h.(Subscriber); ok && len(m.exts) > 0 {
+		events, stop := sub.Subscribe()
+		m.observing.Add(1)
+		go m.observe(events, stop, m.stopObserving)
 	}
 }
 
@@ -157,6 +190,33 @@ func (m *Manager) host(ctx context.Context) Host {
 		return nil
 	}
 	return m.h
+}
+
+// maxEarly bounds the UI events kept for a session not attached yet.
+const maxEarly = 256
+
+// showInOrder publishes e on the session, or keeps it for Attach (up to
+// maxEarly: the oldest go first), so an extension's status lines and
+// widgets keep their order whenever they come. It reports false once the
+// session has ended.
+func (m *Manager) showInOrder(e core.Event) bool {
+	m.mu.Lock()
+	if m.shut {
+		m.mu.Unlock()
+		return false
+	}
+	h := m.h
+	if h == nil {
+		if len(m.early) == maxEarly {
+			m.early = m.early[1:]
+		}
+		m.early = append(m.early, e)
+		m.mu.Unlock()
+		return true
+	}
+	m.mu.Unlock()
+	h.Show(e)
+	return true
 }
 
 // show publishes e on the session, when there is one.
@@ -181,7 +241,9 @@ func (m *Manager) Close() {
 	if m.h == nil {
 		close(m.attached)
 	}
+	close(m.stopObserving)
 	m.mu.Unlock()
+	m.observing.Wait()
 	var wg sync.WaitGroup
 	for _, e := range m.exts {
 		wg.Add(1)
@@ -271,6 +333,13 @@ func (m *Manager) Failures() []toolset.Failure {
 		if st, err := e.snapshot(); st == Failed && err != nil {
 			out = append(out, toolset.Failure{Name: e.cfg.Name, Err: err.Error()})
 		}
+		e.mu.Lock()
+		for _, mb := range e.members {
+			if mb.State == "failed" {
+				out = append(out, toolset.Failure{Name: e.cfg.Name + ":" + mb.Name, Err: mb.Error})
+			}
+		}
+		e.mu.Unlock()
 	}
 	return out
 }
@@ -293,9 +362,15 @@ type Status struct {
 	Active   []bool
 	Commands []CommandDef
 	Events   []string
+	// Note says what of a pi extension's registrations cairn does not
+	// use yet (events it does not send, shortcuts, flags, renderers).
+	Note string
 }
 
-// Statuses reports every extension, in load order.
+// Statuses reports every extension, in load order; the members a host
+// extension runs (protocol version 2) follow it, each as an extension of
+// its own named host:member, with the tools, commands and events it
+// registered.
 func (m *Manager) Statuses() []Status {
 	out := make([]Status, 0, len(m.exts))
 	for _, e := range m.exts {
@@ -308,7 +383,60 @@ func (m *Manager) Statuses() []Status {
 		for ev := range e.events {
 			st.Events = append(st.Events, ev)
 		}
+		if len(e.members) > 0 {
+			// Its members show what it registered, each its own part.
+			st.Tools, st.Active, st.Commands, st.Events = nil, nil, nil, nil
+		}
 		e.mu.Unlock()
+		out = append(out, st)
+		out = append(out, e.memberStatuses()...)
+	}
+	return out
+}
+
+// memberStatuses are the members of a host extension as extensions: each
+// with its own tools, commands and events, or its load error.
+func (e *extension) memberStatuses() []Status {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]Status, 0, len(e.members))
+	for _, mb := range e.members {
+		cfg := e.cfg
+		cfg.Name, cfg.Path = e.cfg.Name+":"+mb.Name, mb.Path
+		st := Status{Config: cfg, Name: mb.Name, State: Ready, Events: mb.Events}
+		switch mb.State {
+		case "failed":
+			st.State, st.Err = Failed, errors.New(mb.Error)
+		case "loading":
+			st.State = Starting
+		}
+		for _, t := range e.tools {
+			if slices.Contains(mb.Tools, t.def.Name) {
+				st.Tools = append(st.Tools, t.def)
+				st.Active = append(st.Active, t.active)
+			}
+		}
+		for _, c := range e.commands {
+			if slices.Contains(mb.Commands, c.Name) {
+				st.Commands = append(st.Commands, c)
+			}
+		}
+		var notes []string
+		if len(mb.EventsNotSent) > 0 {
+			notes = append(notes, "cairn does not send "+strings.Join(mb.EventsNotSent, ", "))
+		}
+		if len(mb.Shortcuts) > 0 {
+			notes = append(notes, "shortcuts not bound in cairn: "+strings.Join(mb.Shortcuts, ", "))
+		}
+		if len(mb.Flags) > 0 {
+			notes = append(notes, "flags (defaults only): "+strings.Join(mb.Flags, ", "))
+		}
+		if len(mb.Renderers) > 0 {
+			notes = append(notes, "renderers cairn does not draw: "+strings.Join(mb.Renderers, ", "))
+		}
+		if st.Err == nil && len(notes) > 0 {
+			st.Note = strings.Join(notes, "; ")
+		}
 		out = append(out, st)
 	}
 	return out

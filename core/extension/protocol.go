@@ -6,10 +6,15 @@ import (
 	"github.com/cairn-dev/cairn/core"
 )
 
-// ProtocolVersion is the version of the wire protocol this package
-// speaks; initialize carries it both ways, and an extension answering
-// another version is refused.
-const ProtocolVersion = 1
+// ProtocolVersion is the newest version of the wire protocol this package
+// speaks. cairn offers it in initialize; an extension answers the version
+// it speaks, from MinProtocolVersion to ProtocolVersion, and cairn uses
+// only what that version has. Another answer is refused.
+const ProtocolVersion = 2
+
+// MinProtocolVersion is the oldest version cairn still speaks: version 1
+// extensions keep working unchanged.
+const MinProtocolVersion = 1
 
 // Methods cairn calls on an extension.
 const (
@@ -29,6 +34,12 @@ const (
 	MethodRegisterCommand = "register_command"
 	MethodSetActiveTools  = "set_active_tools"
 	MethodSendUserMessage = "send_user_message"
+	// MethodAppendEntry and MethodGetEntries are version 2's: pi's
+	// appendEntry, and the session manager's reads.
+	MethodAppendEntry = "append_entry"
+	MethodGetEntries  = "get_entries"
+	// MethodSetSessionName is version 2's pi.setSessionName.
+	MethodSetSessionName = "set_session_name"
 )
 
 // Error codes of the protocol, beside JSON-RPC's own.
@@ -62,6 +73,32 @@ type InitializeResult struct {
 	Commands        []CommandDef `json:"commands,omitempty"`
 	// Events lists the events the extension handles, by pi's names.
 	Events []string `json:"events,omitempty"`
+	// Members (version 2) are the extensions a host extension runs
+	// inside itself, such as the pi extension host's pi extensions,
+	// each with what it registered or why it failed to load.
+	Members []Member `json:"members,omitempty"`
+}
+
+// Member is one extension run inside a host extension (version 2).
+type Member struct {
+	Name string `json:"name"`
+	// Path is its module or directory.
+	Path string `json:"path"`
+	// State is "ready", "failed", or "loading" (still loading when the
+	// host answered initialize; what it registers comes later).
+	State string `json:"state"`
+	// Error says why a failed member did not load.
+	Error    string   `json:"error,omitempty"`
+	Tools    []string `json:"tools,omitempty"`
+	Commands []string `json:"commands,omitempty"`
+	Events   []string `json:"events,omitempty"`
+	// EventsNotSent are events it handles that cairn does not send.
+	EventsNotSent []string `json:"eventsNotSent,omitempty"`
+	// Shortcuts, Flags and Renderers are registrations cairn does not
+	// use yet, listed so a person sees them.
+	Shortcuts []string `json:"shortcuts,omitempty"`
+	Flags     []string `json:"flags,omitempty"`
+	Renderers []string `json:"renderers,omitempty"`
 }
 
 // ToolDef is a tool an extension offers, in pi's registerTool shape.
@@ -158,4 +195,29 @@ type SetActiveToolsParams struct {
 type SendUserMessageParams struct {
 	Content   string `json:"content"`
 	DeliverAs string `json:"deliverAs,omitempty"`
+}
+
+// AppendEntryParams keeps extension state in the session (version 2), as
+// pi's appendEntry: a custom entry that never reaches the model.
+type AppendEntryParams struct {
+	CustomType string          `json:"customType"`
+	Data       json.RawMessage `json:"data,omitempty"`
+}
+
+// AppendEntryResult names the entry kept.
+type AppendEntryResult struct {
+	ID string `json:"id"`
+}
+
+// GetEntriesResult is the session's entries (version 2), each as the
+// session file writes it (pi's format), and the current branch's tip.
+type GetEntriesResult struct {
+	Entries []json.RawMessage `json:"entries"`
+	LeafID  string            `json:"leafId"`
+}
+
+// SetSessionNameParams names the session (version 2), as pi's
+// setSessionName.
+type SetSessionNameParams struct {
+	Name string `json:"name"`
 }

@@ -2,6 +2,7 @@ package extension
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -75,8 +76,66 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 			return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
 		}
 		return nil, nil
+	case MethodAppendEntry, MethodGetEntries, MethodSetSessionName:
+		return e.entries(m)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "cairn has no method %q", jsonrpc2.Echo(m.Method))
+}
+
+// entries serves version 2's append_entry, get_entries and
+// set_session_name from the session, when it keeps entries.
+func (e *extension) entries(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
+	e.mu.Lock()
+	v := e.version
+	e.mu.Unlock()
+	if v < 2 {
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s is protocol version 2's; this extension speaks version %d", m.Method, v)
+	}
+	h := e.m.host(context.Background())
+	if h == nil {
+		return nil, jsonrpc2.Errorf(CodeRefused, "the session has ended")
+	}
+	k, ok := h.(EntryKeeper)
+	if !ok {
+		return nil, jsonrpc2.Errorf(CodeRefused, "this session keeps no entries")
+	}
+	if m.Method == MethodSetSessionName {
+		var p SetSessionNameParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		if err := k.SetName(p.Name); err != nil {
+			return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
+		}
+		return nil, nil
+	}
+	if m.Method == MethodAppendEntry {
+		var p AppendEntryParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		id, err := k.AppendCustom(p.CustomType, p.Data)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
+		}
+		return AppendEntryResult{ID: id}, nil
+	}
+	if err := decodeParams(m.Params, &struct{}{}); err != nil {
+		return nil, err
+	}
+	entries, leaf, err := k.Entries()
+	if err != nil {
+		return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
+	}
+	out := GetEntriesResult{Entries: make([]json.RawMessage, 0, len(entries)), LeafID: leaf}
+	for _, en := range entries {
+		raw, err := json.Marshal(en)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "entry %s: %v", en.ID, err)
+		}
+		out.Entries = append(out.Entries, raw)
+	}
+	return out, nil
 }
 
 // decodeParams reads params strictly: a member cairn does not know is an
@@ -135,17 +194,19 @@ func (e *extension) ui(p UIParams) (any, *jsonrpc2.Error) {
 		return nil, &jsonrpc2.Error{Code: CodeNoUI, Message: fmt.Sprintf("no UI in this mode: %s cannot %s", e.m.opts.Mode, p.Method),
 			Data: map[string]string{"method": string(p.Method), "mode": e.m.opts.Mode}}
 	}
-	h := e.m.host(context.Background())
-	if h == nil {
-		return nil, &jsonrpc2.Error{Code: CodeNoUI, Message: "no UI: the session has ended"}
-	}
 	if !p.Method.Dialog() {
 		ev, err := uiEvent(p)
 		if err != nil {
 			return nil, err
 		}
-		h.Show(ev)
+		if !e.m.showInOrder(ev) {
+			return nil, &jsonrpc2.Error{Code: CodeNoUI, Message: "no UI: the session has ended"}
+		}
 		return nil, nil
+	}
+	h := e.m.host(context.Background())
+	if h == nil {
+		return nil, &jsonrpc2.Error{Code: CodeNoUI, Message: "no UI: the session has ended"}
 	}
 	q, err := question(p, e.m.opts.DialogTimeout)
 	if err != nil {

@@ -101,14 +101,16 @@ func (s Scan) Fingerprint() string {
 // ControlFiles lists the paths of the project's control files (see Scan).
 func (p Project) ControlFiles() []string { return p.Scan().Paths() }
 
-// OtherAgentTrees are the directories of other agents' skills and agent
-// definitions under a project's working directory, which cairn reads
-// unless the otherAgentDirs setting is off; Scan fingerprints them like
-// .cairn/.
+// OtherAgentTrees are the directories of other agents' skills, agent
+// definitions and pi's extensions under a project's working directory,
+// which cairn reads (skills, agents: unless the otherAgentDirs setting is
+// off) or runs (pi's extensions, once the project is trusted); Scan
+// fingerprints them like .cairn/.
 var OtherAgentTrees = []string{
 	filepath.Join(".claude", "skills"),
 	filepath.Join(".claude", "agents"),
 	filepath.Join(".pi", "skills"),
+	filepath.Join(".pi", "extensions"),
 	filepath.Join(".agents", "skills"),
 }
 

@@ -378,15 +378,16 @@ func TestOutdatedEntry(t *testing.T) {
 }
 
 // TestOtherAgentTreesAreControlFiles: another agent's project skills and
-// agent definitions, which cairn reads, need trust like .cairn/; the rest
-// of those agents' directories does not.
+// agent definitions, which cairn reads, and pi's project extensions, which
+// it runs, need trust like .cairn/; the rest of those agents' directories
+// does not.
 func TestOtherAgentTreesAreControlFiles(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range []string{".claude/skills/x/SKILL.md", ".claude/agents/a.md", ".pi/skills/y/SKILL.md",
-		".agents/skills/z/SKILL.md", ".claude/settings.json", ".pi/settings.json"} {
+		".agents/skills/z/SKILL.md", ".claude/settings.json", ".pi/settings.json", ".pi/extensions/gate.ts"} {
 		write(t, filepath.Join(dir, f), "x")
 	}
-	want := []string{".agents/skills/z/SKILL.md", ".claude/agents/a.md", ".claude/skills/x/SKILL.md", ".pi/skills/y/SKILL.md"}
+	want := []string{".agents/skills/z/SKILL.md", ".claude/agents/a.md", ".claude/skills/x/SKILL.md", ".pi/extensions/gate.ts", ".pi/skills/y/SKILL.md"}
 	if got := Find(dir).ControlFiles(); !slices.Equal(got, want) {
 		t.Errorf("ControlFiles = %q, want %q", got, want)
 	}
@@ -398,5 +399,12 @@ func TestOtherAgentTreesAreControlFiles(t *testing.T) {
 	write(t, filepath.Join(dir, ".pi/skills/y/SKILL.md"), "changed")
 	if st := checkState(t, s, p); st != Changed {
 		t.Errorf("after a skill changed: %v, want changed", st)
+	}
+	if err := s.Trust(p, p.Scan()); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, ".pi/extensions/gate.ts"), "export default () => {}")
+	if st := checkState(t, s, p); st != Changed {
+		t.Errorf("after a pi extension changed: %v, want changed", st)
 	}
 }

@@ -1,0 +1,215 @@
+package piext
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/cairn-dev/cairn/core/extension"
+)
+
+// hostFiles is the pi extension host: host.mjs (the process), worker.mjs
+// (one extension's thread) with combine.mjs (pi's rules for combining
+// handlers' results), the shims of pi's packages, and jiti as npm
+// publishes it.
+//
+//go:embed host/*.mjs host/shims/*.mjs host/shims/*.json host/jiti-2.7.0.tgz
+var hostFiles embed.FS
+
+// jitiTarball is jiti 2.7.0's npm tarball, unchanged (MIT, its LICENSE is
+// inside): npm's integrity for it is sha512-AC/7JofJvZGrrneWNaEnJeOLUx+Jl
+// Gt7tNa0wZiRPT4MY1wmfKjt2+6O2p2uz2+skll8OZZmJMNqeke7kKbNgQ==.
+const jitiTarball = "host/jiti-2.7.0.tgz"
+
+// maxJitiFile bounds one file of the tarball when it is unpacked.
+const maxJitiFile = 8 << 20
+
+// Name is the name the host runs under among cairn's extensions.
+const Name = "pi"
+
+// version fingerprints the embedded host, so that a cairn with another
+// host writes its own directory and never runs a stale one.
+func version() string {
+	h := sha256.New()
+	_ = fs.WalkDir(hostFiles, "host", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, _ := hostFiles.ReadFile(p)
+		h.Write([]byte(p))
+		h.Write(data)
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// Install writes the host under cacheDir (once per host version) and
+// returns the path of its host.mjs. It writes into a fresh directory and
+// renames it into place, so a host is never half written.
+func Install(cacheDir string) (string, error) {
+	dir := filepath.Join(cacheDir, "pi-host", version())
+	entry := filepath.Join(dir, "host.mjs")
+	if _, err := os.Stat(entry); err == nil {
+		return entry, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return "", fmt.Errorf("install the pi extension host: %w", err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".tmp-")
+	if err != nil {
+		return "", fmt.Errorf("install the pi extension host: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := writeHost(tmp); err != nil {
+		return "", fmt.Errorf("install the pi extension host in %s: %w", tmp, err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Stat(entry); serr == nil {
+			// Another cairn installed the same host meanwhile.
+			return entry, nil
+		}
+		return "", fmt.Errorf("install the pi extension host: %w", err)
+	}
+	return entry, nil
+}
+
+func writeHost(dir string) error {
+	err := fs.WalkDir(hostFiles, "host", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || p == jitiTarball {
+			return err
+		}
+		data, err := hostFiles.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(p, "host/")))
+		if err := os.MkdirAll(filepath.Dir(out), 0o700); err != nil {
+			return err
+		}
+		return os.WriteFile(out, data, 0o600)
+	})
+	if err != nil {
+		return err
+	}
+	f, err := hostFiles.Open(jitiTarball)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return untar(f, filepath.Join(dir, "jiti"))
+}
+
+// untar unpacks npm's tarball r (its files under package/) into dir.
+func untar(r io.Reader, dir string) error {
+	z, err := gzip.NewReader(r)
+	if err != nil {
+		return err
+	}
+	t := tar.NewReader(z)
+	for {
+		h, err := t.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		name := path.Clean(h.Name)
+		rel, ok := strings.CutPrefix(name, "package/")
+		if !ok || !fs.ValidPath(rel) || h.Size > maxJitiFile {
+			return fmt.Errorf("unexpected file %q in the jiti tarball", h.Name)
+		}
+		out := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(out), 0o700); err != nil {
+			return err
+		}
+		data, err := io.ReadAll(io.LimitReader(t, maxJitiFile))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(out, data, 0o600); err != nil {
+			return err
+		}
+	}
+}
+
+// ErrNoNode says node is not on PATH.
+var ErrNoNode = errors.New("pi extensions run on Node.js, and node is not on PATH: install Node.js 18 or newer (Debian/Ubuntu: apt install nodejs; or https://nodejs.org), or start cairn with --no-extensions")
+
+// Options configure Host.
+type Options struct {
+	// CacheDir is where the host is written (cairn's cache directory).
+	CacheDir string
+	// Cwd is where the host runs: the session's working directory, as
+	// pi's extensions run in pi's.
+	Cwd string
+	// LookPath finds node; nil means exec.LookPath.
+	LookPath func(string) (string, error)
+}
+
+// Host is the extension that runs entries: the pi extension host started
+// with each good entry, plus one failed Config per bad entry, so each is
+// reported with why. No good entry, no host.
+func Host(entries []Entry, opts Options) []extension.Config {
+	var out []extension.Config
+	var files []string
+	scope := extension.ScopePath
+	for _, e := range Dedup(entries) {
+		if e.Err != nil {
+			out = append(out, extension.Config{Name: Name + ":" + filepath.Base(e.Path), Scope: scopeOf(e.Source), Path: e.Path, Err: e.Err})
+			continue
+		}
+		files = append(files, e.Path)
+		if len(files) == 1 {
+			scope = scopeOf(e.Source)
+		}
+	}
+	if len(files) == 0 {
+		return out
+	}
+	c := extension.Config{Name: Name, Scope: scope, Path: strings.Join(files, ", "), Dir: opts.Cwd}
+	look := opts.LookPath
+	if look == nil {
+		look = exec.LookPath
+	}
+	node, err := look("node")
+	if err != nil {
+		c.Err = ErrNoNode
+		return append([]extension.Config{c}, out...)
+	}
+	entry, err := Install(opts.CacheDir)
+	if err != nil {
+		c.Err = err
+		return append([]extension.Config{c}, out...)
+	}
+	c.Command = node
+	c.Args = append([]string{entry}, files...)
+	c.Env = map[string]string{"CAIRN_PI_JITI_CACHE": filepath.Join(opts.CacheDir, "pi-host", "jiti")}
+	return append([]extension.Config{c}, out...)
+}
+
+func scopeOf(source string) extension.Scope {
+	switch source {
+	case "user":
+		return extension.ScopeUser
+	case "project":
+		return extension.ScopeProject
+	case "package":
+		return extension.ScopeSettings
+	}
+	return extension.ScopePath
+}

@@ -1,0 +1,39 @@
+// The runtime values of @earendil-works/pi-ai (MIT) that pi extensions
+// import: TypeBox's Type, StringEnum and uuidv7. Model streaming and
+// provider registration belong to cairn's own provider layer; calling them
+// from an extension fails with a message saying so.
+import { randomBytes } from "node:crypto";
+import { Type } from "./typebox.mjs";
+
+export { Type };
+
+/** StringEnum is pi-ai's string enum schema: {type: "string", enum}. */
+export function StringEnum(values, options) {
+  return Type.Unsafe({ type: "string", enum: [...values], ...(options || {}) });
+}
+
+/** uuidv7 returns a time-ordered UUID (RFC 9562, version 7), as pi-ai's does. */
+export function uuidv7() {
+  const b = randomBytes(16);
+  const ms = BigInt(Date.now());
+  for (let i = 0; i < 6; i++) b[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  b[6] = (b[6] & 0x0f) | 0x70;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = b.toString("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+function notInCairn(name) {
+  return () => {
+    throw new Error(`${name} is pi's model layer, which cairn's pi extension host does not run: cairn's own providers serve the session`);
+  };
+}
+
+export const streamSimple = notInCairn("streamSimple");
+export const stream = notInCairn("stream");
+export const complete = notInCairn("complete");
+export const completeSimple = notInCairn("completeSimple");
+export const registerApiProvider = notInCairn("registerApiProvider");
+export const getModel = () => undefined;
+export const getModels = () => [];
+export const getProviders = () => [];

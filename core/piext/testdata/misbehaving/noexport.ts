@@ -1,0 +1,2 @@
+// Not a pi extension: no default export.
+export const x = 1;

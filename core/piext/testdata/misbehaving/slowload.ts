@@ -1,0 +1,4 @@
+// A pi extension whose factory never finishes loading.
+export default function () {
+	for (;;) {}
+}
