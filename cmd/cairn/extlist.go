@@ -70,5 +70,8 @@ func printExtension(streams IOStreams, s extension.Status) bool {
 	if len(s.Events) > 0 {
 		fmt.Fprintf(streams.Out, "  events: %s\n", strings.Join(s.Events, ", "))
 	}
+	if s.Note != "" {
+		fmt.Fprintf(streams.Out, "  note: %s\n", s.Note)
+	}
 	return s.State == extension.Ready
 }

@@ -116,6 +116,10 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 	if len(args) > 0 && args[0] == "login" {
 		return loginCommand(ctx, args[1:], streams, getenv)
 	}
+	if len(args) > 0 && args[0] == "install" {
+		// pi's `pi install npm:NAME`: a pi package into cairn's directory.
+		return installCommand(ctx, args[1:], streams, getenv)
+	}
 	if len(args) > 0 && args[0] == "ps" {
 		return psCommand(args[1:], streams, getenv)
 	}

@@ -228,16 +228,15 @@ var piFlagSpecs = []flagSpec{
 	{[]string{"--tui-mode"}, true, noEffect("--tui-mode has no effect in cairn: its interface has one layout")},
 }
 
-// piCommands are pi's subcommands (`pi install <source>`, `pi auth ...`)
+// piCommands are pi's subcommands (`pi remove <source>`, `pi auth ...`)
 // that cairn has no counterpart for, with why and what to do instead. As
 // in pi, the first word names the command, so `cairn list` is refused
 // rather than sent to the model as a prompt.
 var piCommands = map[string]string{
-	"install":   "cairn does not install pi packages (npm:, git: or local sources); its extensions are executables in ~/.cairn/extensions (see `cairn ext`), and pi's skills, prompt templates and themes in ~/.pi/agent are read as they are",
-	"remove":    "cairn does not manage pi packages; see `cairn ext` for cairn's extensions",
-	"uninstall": "cairn does not manage pi packages; see `cairn ext` for cairn's extensions",
+	"remove":    "cairn only installs pi packages (`cairn install npm:NAME`); to remove one, take it out of \"packages\" in ~/.cairn/settings.json",
+	"uninstall": "cairn only installs pi packages (`cairn install npm:NAME`); to remove one, take it out of \"packages\" in ~/.cairn/settings.json",
 	"update":    "cairn does not update itself or pi packages; install a newer cairn the way you installed this one",
-	"list":      "cairn does not manage pi packages; `cairn ext list` lists cairn's extensions, `cairn skills` its skills",
+	"list":      "`cairn ext list` lists the extensions, those of pi packages included, and `cairn skills` the skills",
 	"config":    "cairn has no package configuration screen; its settings are ~/.cairn/settings.json (pi's ~/.pi/agent/settings.json is read beneath it)",
 	"auth":      "cairn has no auth command; it reads the API keys and OAuth tokens in pi's ~/.pi/agent/auth.json (refreshing an expiring token as pi does), `cairn login PROVIDER` logs in, and `cairn --list-models` shows which providers have a key",
 }

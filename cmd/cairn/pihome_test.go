@@ -37,7 +37,7 @@ func TestModeJSONTakesAPrompt(t *testing.T) {
 	}
 }
 
-// TestPiCommandsAreRefused: `cairn install npm:x` is pi's package command,
+// TestPiCommandsAreRefused: `cairn remove npm:x` is pi's package command,
 // not a prompt; it is refused, saying why and how to send the words.
 func TestPiCommandsAreRefused(t *testing.T) {
 	for name := range piCommands {
