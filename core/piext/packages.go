@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/regfile"
 )
 
@@ -158,7 +159,7 @@ func Packages(raw json.RawMessage, roots []string, base, home string) []Entry {
 		var dir string
 		switch src.Kind {
 		case "local":
-			dir = expandHome(src.Path, home)
+			dir = pihome.ExpandTilde(src.Path, home)
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(base, dir)
 			}
@@ -220,19 +221,6 @@ func sourceOf(item json.RawMessage) (string, error) {
 		}
 	}
 	return s, nil
-}
-
-func expandHome(p, home string) string {
-	if home == "" {
-		return p
-	}
-	if p == "~" {
-		return home
-	}
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		return filepath.Join(home, rest)
-	}
-	return p
 }
 
 // InstallNPM installs the npm package spec (NAME or NAME@VERSION) under
