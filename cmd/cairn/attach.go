@@ -182,6 +182,9 @@ type terminalHello struct {
 	Profile int `json:"profile"`
 }
 
+// helloLimit bounds the wait for a connection's first frame.
+const helloLimit = 30 * time.Second
+
 // maxHello bounds the first line of a connection.
 const maxHello = 64 << 10
 
@@ -192,10 +195,14 @@ func attachHandler(env environment, streams IOStreams) func(ctx context.Context,
 	live := liveSessions{env.host}
 	return func(ctx context.Context, c net.Conn) {
 		r := bufio.NewReaderSize(c, maxHello)
+		// The first frame says what the connection is; a client that
+		// sends none in helloLimit is let go.
+		_ = c.SetReadDeadline(time.Now().Add(helloLimit))
 		first, err := r.ReadSlice('\n')
 		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 			return
 		}
+		_ = c.SetReadDeadline(time.Time{})
 		var hello struct {
 			Method string        `json:"method"`
 			Params terminalHello `json:"params"`
