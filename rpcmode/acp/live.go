@@ -151,7 +151,7 @@ func (s *server) liveOpen(m message, id string, p sessionParams, replay, withID 
 		t.send(response{JSONRPC: "2.0", ID: m.ID, Result: res})
 	}
 	// Questions asked before this client came: put to it too, unless
-	// answered by the time they are written.
+	// answered by the time they are written (or put already).
 	for _, q := range t.b.sess.OpenQuestions() {
 		t.b.sub.Mark(markOpenQuestion{q})
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,9 +121,18 @@ func TestAttachSeesOpenQuestion(t *testing.T) {
 	waitQuestion(t, events)
 	live := fixedLive{{Host: h, Front: "rpc", Started: time.Now()}}
 	c := attachRig(t, h, live)
-	c.result("session/new", map[string]any{"cwd": cwd, "mcpServers": []any{}})
+	sid := c.result("session/new", map[string]any{"cwd": cwd, "mcpServers": []any{}})["sessionId"]
 	c.update("user_message_chunk", map[string]any{"content.text": "ask first"})
 	req := c.request("session/request_permission")
+	// Loading it again on the same connection replays it, but does not
+	// put the question a second time.
+	c.result("session/load", map[string]any{"sessionId": sid, "cwd": cwd, "mcpServers": []any{}})
+	c.wait("the commands after the second load", func(l *line) bool {
+		return l.str("params.update.sessionUpdate") == "available_commands_update"
+	})
+	if n := strings.Count(c.out.dump(0), `"method":"session/request_permission"`); n != 1 {
+		t.Fatalf("the open question was put %d times", n)
+	}
 	c.answer(req, selected(optionOfKind(t, req, "allow_once")))
 	c.update("agent_message_chunk", map[string]any{"content.text": "done late"})
 }

@@ -391,6 +391,7 @@ func textContent(blocks []core.Content) []toolContent {
 // timeout) is withdrawn with $/cancel_request; after session/cancel the
 // client answers its requests itself, as the protocol asks.
 func (w *writer) questionClosed(e core.QuestionClosed) {
+	delete(w.asked, e.ID)
 	c, answered, stale := w.srv.closedQuestion(w.t, e.ID)
 	if e.Outcome == core.Aborted && w.srv.cancelling(w.t) {
 		stale = nil

@@ -41,6 +41,9 @@ type writer struct {
 	// own is the text of this client's prompt not yet seen as the
 	// session's user message (attached clients only).
 	own string
+	// asked are the questions put to the client, so one is never put
+	// twice (an attached client may learn of it twice).
+	asked map[string]bool
 }
 
 // othersPrompt shows an attached client a prompt another client (the
@@ -72,7 +75,7 @@ func (w *writer) stillOpen(id string) bool {
 
 func (w *writer) run(sub *agent.Subscription, done chan<- struct{}) {
 	defer close(done)
-	w.calls, w.plans, w.retitle = map[string]*toolCall{}, map[string]bool{}, map[string]string{}
+	w.calls, w.plans, w.retitle, w.asked = map[string]*toolCall{}, map[string]bool{}, map[string]string{}, map[string]bool{}
 	events := sub.Events()
 	for e := range events {
 		if _, end := e.(markEnd); end {
@@ -141,7 +144,10 @@ func (w *writer) handle(e core.Event) {
 		w.promptID, w.last, w.tail = e.id, nil, ""
 		w.own = e.text
 	case markOpenQuestion:
-		if w.stillOpen(e.q.ID) {
+		// Asked already when it was also published after the client
+		// subscribed; answered meanwhile when it is no longer open.
+		if !w.asked[e.q.ID] && w.stillOpen(e.q.ID) {
+			w.asked[e.q.ID] = true
 			w.srv.ask(w, e.q)
 		}
 	case markNotice:
@@ -188,6 +194,10 @@ func (w *writer) handle(e core.Event) {
 			w.update(configOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: w.srv.configOptions(w.t.b)})
 		}
 	case core.Question:
+		if w.asked[e.ID] {
+			break
+		}
+		w.asked[e.ID] = true
 		w.srv.ask(w, e)
 	case core.QuestionClosed:
 		w.questionClosed(e)
