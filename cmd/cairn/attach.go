@@ -47,9 +47,10 @@ func (a *app) offerTUI(f remoteTUI) {
 // the attach socket if it is not running yet: from then on `cairn ps`
 // lists it and `cairn acp --attach`, `cairn attach` and the web page
 // reach it. stop removes it (call it before the session closes). Set
-// CAIRN_ATTACH=off to serve no socket.
+// CAIRN_ATTACH=off to serve no socket (the session is still live in the
+// process: its web page, /share, still reaches it).
 func (a *app) goLive(streams IOStreams, env environment, opts *Options, front string) (stop func()) {
-	if env.host == nil || attachOff(env) {
+	if env.host == nil {
 		return func() {}
 	}
 	o := *opts
@@ -65,6 +66,9 @@ func (a *app) goLive(streams IOStreams, env environment, opts *Options, front st
 	})}
 	a.live = serve
 	unregister := env.host.Register(&prochost.Live{Session: a.session, Cwd: a.cwd, Front: front, Serve: serve})
+	if attachOff(env) {
+		return unregister
+	}
 	if _, err := env.host.Listen(prochost.Dir(env.getenv), attachHandler(env, streams)); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: warning: other clients cannot attach to this session: %v\n", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -170,4 +171,36 @@ func TestServeDrivesASession(t *testing.T) {
 func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// With CAIRN_ATTACH=off no socket is served, but the page still reaches
+// the session serve started.
+func TestServeWithoutAttachSocket(t *testing.T) {
+	dir, proj, runDir := t.TempDir(), t.TempDir(), t.TempDir()
+	t.Chdir(proj)
+	vars := map[string]string{"CAIRN_DIR": dir, "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses":[{"text":"still here"}]}`),
+		"CAIRN_ATTACH": "off", "CAIRN_RUNTIME_DIR": runDir}
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, []string{"serve", "--provider", "faux"}, IOStreams{In: strings.NewReader(""), Out: outW, Err: &lockedBuffer{}}, func(k string) string { return vars[k] })
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	if !lines.Scan() {
+		t.Fatal("cairn serve printed nothing")
+	}
+	p := dialServe(t, lines.Text())
+	p.call("initialize", map[string]any{"protocolVersion": 1})
+	if list, _ := p.call("session/list", map[string]any{}); !strings.Contains(mustJSON(list), proj) {
+		t.Fatalf("the page lists %v", list)
+	}
+	if entries, _ := os.ReadDir(runDir); len(entries) != 0 {
+		t.Errorf("a socket was served with CAIRN_ATTACH=off: %v", entries)
+	}
+	p.c.Close(websocket.StatusNormalClosure, "")
+	cancel()
+	<-code
 }
