@@ -85,7 +85,7 @@ type ModelRef struct {
 }
 
 // SetThinkingLevelParams is a thinking level: off, minimal, low, medium,
-// high or xhigh.
+// high, xhigh or max.
 type SetThinkingLevelParams struct {
 	Level core.ThinkingLevel `json:"level"`
 }
@@ -125,6 +125,9 @@ func (e *extension) model(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 			return nil, err
 		}
 		model, level := k.ModelState()
+		if level == "" {
+			level = core.ThinkingOff
+		}
 		r := GetModelResult{ThinkingLevel: level}
 		if model.ID != "" {
 			shown := model.Shown()

@@ -42,7 +42,7 @@ export function modelAPI(rpc, syncRPC, log) {
     // completeSimple's reasoning, or an API's reasoningEffort, when it is
     // a level cairn knows; cairn picks each provider's own way to send it.
     const level = options.reasoning ?? options.reasoningEffort;
-    if (["minimal", "low", "medium", "high", "xhigh"].includes(level)) params.reasoning = level;
+    if (["minimal", "low", "medium", "high", "xhigh", "max"].includes(level)) params.reasoning = level;
     if (Number.isInteger(options.maxTokens) && options.maxTokens > 0) params.maxTokens = options.maxTokens;
     const signal = options.signal;
     if (signal?.aborted) return aborted(model);
