@@ -38,4 +38,7 @@ func (h extensionHost) Complete(ctx context.Context, req extension.CompleteReque
 	return h.Session.Complete(ctx, provider.Request{Model: req.Model, System: req.System, Messages: req.Messages, Thinking: req.Thinking, MaxTokens: req.MaxTokens})
 }
 
-var _ extension.ModelKeeper = extensionHost{}
+var (
+	_ extension.ModelKeeper  = extensionHost{}
+	_ extension.PromptKeeper = extensionHost{}
+)

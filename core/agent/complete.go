@@ -22,3 +22,10 @@ func (s *Session) Complete(ctx context.Context, req provider.Request) (*core.Ass
 	req.APIKey, req.Headers = conn.APIKey, conn.Headers
 	return conn.Provider.Stream(ctx, &req, func(provider.Event) {})
 }
+
+// SystemPrompt is the system prompt the next request sends with the
+// tools available now, with the sections interceptors added for the
+// current run (pi's getSystemPrompt).
+func (s *Session) SystemPrompt() string {
+	return joinSections(s.systemSections(s.cfg.Toolset.Tools()))
+}

@@ -40,3 +40,12 @@ func TestCompleteUsesTheSessionsCredentialsAndLeavesTheConversation(t *testing.T
 		t.Errorf("unopenable model: %v", err)
 	}
 }
+
+// TestSystemPromptIsTheNextRequests: SystemPrompt is the text the next
+// request sends.
+func TestSystemPromptIsTheNextRequests(t *testing.T) {
+	f := newFixture(t, Config{SystemPrompt: func([]core.Tool) string { return "You are cairn." }}, faux.Response{Text: "ok"})
+	if got := f.s.SystemPrompt(); got != "You are cairn." {
+		t.Errorf("SystemPrompt %q", got)
+	}
+}

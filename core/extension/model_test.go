@@ -121,3 +121,20 @@ func TestModelMethods(t *testing.T) {
 		t.Errorf("a session keeping its model: %v", err)
 	}
 }
+
+func (h *modelHost) SystemPrompt() string { return "be " + string(h.thinking) }
+
+// TestGetSystemPrompt: an extension reads the session's prompt as it is
+// now; a session that does not share it refuses.
+func TestGetSystemPrompt(t *testing.T) {
+	h := &modelHost{thinking: core.ThinkingLow}
+	if got, err := call(modelExt(h, 2), MethodGetSystemPrompt, `{}`); err != nil || got != `{"systemPrompt":"be low"}` {
+		t.Errorf("get_system_prompt: %s %v", got, err)
+	}
+	if _, err := call(modelExt(h, 2), MethodGetSystemPrompt, `{"x":1}`); err == nil || err.Code != jsonrpc2.InvalidParams {
+		t.Errorf("with params: %v", err)
+	}
+	if _, err := call(modelExt(answeringHost{}, 2), MethodGetSystemPrompt, `{}`); err == nil || err.Code != CodeRefused {
+		t.Errorf("not shared: %v", err)
+	}
+}

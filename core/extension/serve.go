@@ -81,6 +81,8 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 	// ---- version 2: the session's model (model.go) ----
 	case MethodGetModel, MethodGetModels, MethodSetModel, MethodSetThinkingLevel, MethodComplete:
 		return e.model(m)
+	case MethodGetSystemPrompt:
+		return e.systemPrompt(m)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "cairn has no method %q", jsonrpc2.Echo(m.Method))
 }

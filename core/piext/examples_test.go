@@ -105,7 +105,7 @@ var exampleTable = []example{
 	{"structured-output.ts", loads, "its result renderer is pi's; the tool itself ends the turn through pi's terminate hint", nil},
 	{"subagent", loads, "spawns pi itself for each subagent", nil},
 	{"summarize.ts", piOnly, "its model call runs in cairn; the summary is shown only in a ui.custom component", nil},
-	{"system-prompt-header.ts", loads, "ctx.getSystemPrompt() is known only to an extension that handles before_agent_start: it shows 0 chars", nil},
+	{"system-prompt-header.ts", works, "", driveSystemPromptHeader},
 	{"tic-tac-toe.ts", piOnly, "a game drawn with ui.custom", nil},
 	{"timed-confirm.ts", works, "", driveTimedConfirm},
 	{"titlebar-spinner.ts", works, "", driveTitlebarSpinner},

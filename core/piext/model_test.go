@@ -134,3 +134,19 @@ func driveQnA(t *testing.T) {
 		t.Errorf("requests %+v", reqs)
 	}
 }
+
+// systemPrompt is the fake session's system prompt.
+const systemPrompt = "You are cairn."
+
+func (h *fakeHost) SystemPrompt() string { return systemPrompt }
+
+// system-prompt-header: when the agent starts, the status line shows the
+// length of the session's system prompt.
+func driveSystemPromptHeader(t *testing.T) {
+	h := startHost(t, "tui", "system-prompt-header.ts")
+	h.host.events <- core.AgentStart{}
+	want := core.StatusChanged{Key: "system-prompt", Text: "System: 14 chars"}
+	h.host.waitFor(t, "the prompt's length", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return slices.Contains(shown, core.Event(want))
+	})
+}

@@ -240,6 +240,17 @@ const sessionManager = {
   getTree: () => [],
 };
 
+// sessionSystemPrompt is the session's system prompt, read from cairn
+// when called; without an answer, the one before_agent_start last showed.
+function sessionSystemPrompt() {
+  try {
+    return syncRPC("get_system_prompt", {}).systemPrompt;
+  } catch (e) {
+    process.stderr.write(`getSystemPrompt: ${e.message}\n`);
+    return systemPrompt;
+  }
+}
+
 function context(signal) {
   return {
     ui: uiContext,
@@ -262,7 +273,7 @@ function context(signal) {
     compact: () => {
       unsupported.add("ctx.compact");
     },
-    getSystemPrompt: () => systemPrompt,
+    getSystemPrompt: sessionSystemPrompt,
   };
 }
 
