@@ -11,6 +11,7 @@ import (
 	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/piext"
 	"github.com/cairn-dev/cairn/core/pihome"
+	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/settings"
 	"github.com/cairn-dev/cairn/rpcmode/pi"
 )
@@ -143,8 +144,12 @@ func startExtensions(env environment, opts *Options, trusted projectTrust, st *s
 // taken for an extension).
 func extensionLogDir(env environment) string { return filepath.Join(env.dir, "logs", "extensions") }
 
-// extensionHost is a session as extensions use it.
-type extensionHost struct{ *agent.Session }
+// extensionHost is a session as extensions use it; cat is where they
+// find models (nil: only the session's own).
+type extensionHost struct {
+	*agent.Session
+	cat *catalog.Catalog
+}
 
 // SendUserMessage sends text as a prompt when the agent is idle, else
 // queues it as deliverAs says (a follow-up by default, as a command's

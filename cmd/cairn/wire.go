@@ -171,7 +171,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		servers.close()
 		return nil, err
 	}
-	exts.Attach(extensionHost{sess})
+	exts.Attach(extensionHost{Session: sess, cat: s.cat})
 	if opts.Pi.Name != "" {
 		if err := sess.SetName(opts.Pi.Name); err != nil {
 			sess.Close()

@@ -31,6 +31,8 @@ func FuzzDecode(f *testing.F) {
 		`{"jsonrpc":"2.0","method":"tool_update","params":{"toolCallId":"c","content":[{"type":"text","text":"x"}]}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"set_active_tools","params":{"names":["t"]}}`,
 		`{"jsonrpc":"2.0","id":5,"method":"send_user_message","params":{"content":"hi","deliverAs":"steer"}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"complete","params":{"provider":"p","id":"m","messages":[{"role":"user","content":"hi"}]}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"set_thinking_level","params":{"level":"high"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}`,
 		"not json\n\n[1,2]\n{\"jsonrpc\":\"1.0\"}",
 	} {

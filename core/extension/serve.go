@@ -78,6 +78,11 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		return nil, nil
 	case MethodAppendEntry, MethodGetEntries, MethodSetSessionName:
 		return e.entries(m)
+	// ---- version 2: the session's model (model.go) ----
+	case MethodGetModel, MethodGetModels, MethodSetModel, MethodSetThinkingLevel, MethodComplete:
+		return e.model(m)
+	case MethodGetSystemPrompt:
+		return e.systemPrompt(m)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "cairn has no method %q", jsonrpc2.Echo(m.Method))
 }

@@ -65,6 +65,8 @@ type fakeHost struct {
 	// entries are the session's; name is its name.
 	entries []session.Entry
 	name    string
+	// models is the session's model and its catalog (model_test.go).
+	models fakeModels
 }
 
 func (h *fakeHost) Subscribe() (<-chan core.Event, func()) { return h.events, func() {} }

@@ -19,6 +19,9 @@ var resultDefs = map[string]string{
 	"run_command": "emptyResult", "ui": "uiResult", "register_tool": "emptyResult",
 	"register_command": "emptyResult", "set_active_tools": "emptyResult", "send_user_message": "emptyResult",
 	"append_entry": "appendEntryResult", "get_entries": "getEntriesResult", "set_session_name": "emptyResult",
+	// The session's model (version 2).
+	"get_model": "getModelResult", "get_models": "getModelsResult", "set_model": "emptyResult",
+	"set_thinking_level": "emptyResult", "complete": "completeResult", "get_system_prompt": "getSystemPromptResult",
 }
 
 // Checker validates every line exchanged against the protocol's schema,

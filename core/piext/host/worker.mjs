@@ -10,6 +10,11 @@ import { MessageChannel, parentPort, receiveMessageOnPort, workerData } from "no
 import { createRequire } from "node:module";
 import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
+import { modelAPI } from "./model.mjs";
+
+// loaderMark is the property by which the pi-coding-agent shim's
+// BorderedLoader is known, and its message read.
+const loaderMark = Symbol.for("cairn.pi.loader");
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 // jiti's CommonJS entry: importing its ESM entry makes Node scan its
@@ -79,6 +84,8 @@ function syncRPC(method, params) {
   }
 }
 
+const models = modelAPI(rpc, syncRPC, (line) => process.stderr.write(line + "\n"));
+
 // ---- what the extension registers ----
 const handlers = new Map();
 const tools = new Map();
@@ -146,9 +153,29 @@ const uiContext = {
   setEditorText: (text) => fire("set_editor_text", { text: String(text) }),
   pasteToEditor: (text) => fire("set_editor_text", { text: String(text) }),
   getEditorText: () => "",
-  custom: async () => {
-    unsupported.add("ui.custom");
-    return undefined;
+  custom: async (factory) => {
+    let finish;
+    const finished = new Promise((resolve) => (finish = resolve));
+    let component;
+    try {
+      component = await factory({ requestRender() {}, terminal: { columns: 100, rows: 30 } }, theme, {}, (v) => finish(v));
+    } catch (e) {
+      process.stderr.write(`ui.custom: ${e.message}\n`);
+    }
+    const message = component?.[loaderMark];
+    if (message === undefined) {
+      component?.dispose?.();
+      unsupported.add("ui.custom");
+      return undefined;
+    }
+    // pi's BorderedLoader: a spinner while the extension works. cairn
+    // shows its message in the status line until the work is done.
+    uiContext.setStatus("loader", message);
+    try {
+      return await finished;
+    } finally {
+      uiContext.setStatus("loader", undefined);
+    }
   },
   onTerminalInput: () => () => {},
   setWorkingMessage() {},
@@ -213,6 +240,17 @@ const sessionManager = {
   getTree: () => [],
 };
 
+// sessionSystemPrompt is the session's system prompt, read from cairn
+// when called; without an answer, the one before_agent_start last showed.
+function sessionSystemPrompt() {
+  try {
+    return syncRPC("get_system_prompt", {}).systemPrompt;
+  } catch (e) {
+    process.stderr.write(`getSystemPrompt: ${e.message}\n`);
+    return systemPrompt;
+  }
+}
+
 function context(signal) {
   return {
     ui: uiContext,
@@ -220,8 +258,10 @@ function context(signal) {
     mode,
     cwd,
     sessionManager,
-    modelRegistry: { getAll: () => [], getAvailable: () => [], find: () => undefined, getApiKey: async () => undefined },
-    model: undefined,
+    modelRegistry: models.modelRegistry,
+    get model() {
+      return models.model;
+    },
     signal,
     isIdle: () => idle,
     abort: () => {},
@@ -233,7 +273,7 @@ function context(signal) {
     compact: () => {
       unsupported.add("ctx.compact");
     },
-    getSystemPrompt: () => systemPrompt,
+    getSystemPrompt: sessionSystemPrompt,
   };
 }
 
@@ -241,15 +281,16 @@ function commandContext(signal) {
   const notHere = (name) => async () => {
     throw new Error(`ctx.${name} is not in cairn's extension protocol yet`);
   };
-  return {
-    ...context(signal),
+  // The context's getters (ctx.model) stay getters: copied, not read.
+  const c = Object.defineProperties({}, Object.getOwnPropertyDescriptors(context(signal)));
+  return Object.assign(c, {
     waitForIdle: async () => {},
     newSession: notHere("newSession"),
     fork: notHere("fork"),
     navigateTree: notHere("navigateTree"),
     switchSession: notHere("switchSession"),
     reload: notHere("reload"),
-  };
+  });
 }
 
 
@@ -360,9 +401,9 @@ const api = {
     rpc("set_active_tools", { names: names.filter((n) => tools.has(n)) }).catch(() => {});
   },
   getCommands: () => [...commands.values()].map((c) => ({ name: c.name, description: c.description, source: "extension" })),
-  setModel: async () => false,
-  getThinkingLevel: () => "off",
-  setThinkingLevel() {},
+  setModel: models.setModel,
+  getThinkingLevel: models.getThinkingLevel,
+  setThinkingLevel: models.setThinkingLevel,
   events: {
     emit(channel, data) {
       post({ t: "bus", channel, data });

@@ -1,7 +1,8 @@
 // The runtime values of @earendil-works/pi-ai (MIT) that pi extensions
-// import: TypeBox's Type, StringEnum and uuidv7. Model streaming and
-// provider registration belong to cairn's own provider layer; calling them
-// from an extension fails with a message saying so.
+// import: TypeBox's Type, StringEnum and uuidv7, and complete and
+// completeSimple, which cairn runs. Streaming and provider registration
+// belong to cairn's own provider layer; calling them from an extension
+// fails with a message saying so.
 import { randomBytes } from "node:crypto";
 import { Type } from "./typebox.mjs";
 
@@ -31,8 +32,19 @@ function notInCairn(name) {
 
 export const streamSimple = notInCairn("streamSimple");
 export const stream = notInCairn("stream");
-export const complete = notInCairn("complete");
-export const completeSimple = notInCairn("completeSimple");
+/**
+ * complete runs one completion in cairn, through its own providers and
+ * the session's credentials (the host's model.mjs); it resolves with pi's
+ * AssistantMessage, whose stopReason says how it ended.
+ */
+export function complete(model, context, options) {
+  const run = globalThis[Symbol.for("cairn.pi.complete")];
+  if (!run) return notInCairn("complete")();
+  return run(model, context, options);
+}
+
+/** completeSimple is complete with pi-ai's provider-neutral options. */
+export const completeSimple = complete;
 export const registerApiProvider = notInCairn("registerApiProvider");
 export const getModel = () => undefined;
 export const getModels = () => [];

@@ -126,12 +126,14 @@ export class DynamicBorder {
   }
 }
 
-/** BorderedLoader is pi's spinner box; in cairn it is its message between borders. */
+/** BorderedLoader is pi's spinner box; in cairn its message is shown in the status line while ui.custom waits. */
 export class BorderedLoader extends Container {
   constructor(_tui, _theme, message) {
     super();
     this.signal = new AbortController().signal;
     this.addChild(new Text(message || "", 1, 0));
+    // The worker's ui.custom shows a loader's message while it waits.
+    this[Symbol.for("cairn.pi.loader")] = String(message || "Working...");
   }
   set onAbort(_f) {}
 }
