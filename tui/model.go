@@ -49,6 +49,7 @@ type Model struct {
 	streamingCalls map[int]string
 
 	busy      bool      // the agent is working
+	switching bool      // a session change (switchTo) is under way
 	busySince time.Time // when it started
 	// aborting is set from an interrupt until the run settles; messages
 	// sent meanwhile wait in afterAbort and go as a new prompt then (the
@@ -224,6 +225,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return nil
 	case processOutputMsg:
 		return m.onProcessOutput(msg)
+	case switchedMsg:
+		return m.onSwitched(msg)
 	case mcpChangedMsg:
 		m.mcpWatching = false // syncMCP, after route, reads the change
 	case tea.WindowSizeMsg:
