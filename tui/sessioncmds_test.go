@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -178,4 +179,22 @@ func (markdownSessions) Tree() ([]agent.TreeNode, error) {
 		{ID: "a1", ParentID: "u1", Role: "assistant", OnPath: true,
 			Text: "## Plan\n\nI **read** the file and fixed `Parse`: the empty input case now returns an error, covered by a new table test."},
 	}, nil
+}
+
+// TestCancelledSwitchIsANotice: an extension that cancels /new keeps the
+// conversation, and the TUI says so as a notice, not an error.
+func TestCancelledSwitchIsANotice(t *testing.T) {
+	ic := agent.Interceptor{Name: `extension "guard"`, BeforeSwitch: func(context.Context, agent.SwitchEvent) (agent.SwitchResult, error) {
+		return agent.SwitchResult{Cancel: true, Reason: "commit first"}, nil
+	}}
+	r := newRig(t, rigOptions{interceptors: []agent.Interceptor{ic}, conversations: newFakeSessions(),
+		history: []core.Message{&core.UserMessage{Content: []core.Content{core.TextBlock("keep me")}}}})
+	r.command("/new")
+	screen := ansi.Strip(r.m.render())
+	if !strings.Contains(screen, `New session cancelled by extension "guard": commit first.`) {
+		t.Errorf("no notice of the cancel:\n%s", screen)
+	}
+	if len(r.sess.Messages()) != 1 {
+		t.Errorf("the conversation was not kept: %d messages", len(r.sess.Messages()))
+	}
 }
