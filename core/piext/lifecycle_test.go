@@ -4,9 +4,11 @@ package piext
 // session_before_fork, with pi's cancel semantics.
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,4 +133,66 @@ func driveDirtyRepoGuard(t *testing.T) {
 	if r := h.switchTo(t, agent.SwitchEvent{Kind: agent.SwitchNew}); !r.Cancel {
 		t.Errorf("dirty, no UI: %+v", r)
 	}
+}
+
+// trigger-compact: a turn that takes the context past 100k tokens
+// compacts it; /trigger-compact compacts with the instructions given; each
+// says when it started and how it ended.
+func driveTriggerCompact(t *testing.T) {
+	h := startHost(t, "tui", "trigger-compact.ts")
+	turn := func(tokens int) {
+		t.Helper()
+		msg := &core.AssistantMessage{Usage: core.Usage{Input: tokens - 500, Output: 500, TotalTokens: tokens}}
+		if err := h.ic.TurnEnd(t.Context(), agent.TurnEndEvent{Message: msg}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	completed := func(n int) func([]core.Event, []string, []core.Question) bool {
+		return func(shown []core.Event, _ []string, _ []core.Question) bool {
+			return strings.Count(notices(shown), "Compaction completed") == n
+		}
+	}
+	turn(90_000)
+	turn(99_000)
+	h.host.mu.Lock()
+	early := len(h.host.compacted)
+	h.host.mu.Unlock()
+	if early != 0 {
+		t.Errorf("compacted below the threshold")
+	}
+	turn(120_000)
+	h.host.waitFor(t, "the compaction past 100k", completed(1))
+	h.input(t, "/trigger-compact keep the API notes")
+	h.host.waitFor(t, "the compaction asked for", completed(2))
+	h.host.mu.Lock()
+	h.host.compactErr = errors.New("nothing to compact")
+	compacted := slices.Clone(h.host.compacted)
+	started := strings.Count(notices(h.host.shown), "Compaction started")
+	h.host.mu.Unlock()
+	if !slices.Equal(compacted, []string{"", "keep the API notes"}) {
+		t.Errorf("compacted with %q", compacted)
+	}
+	if started != 2 {
+		t.Errorf("%d starts told", started)
+	}
+	h.input(t, "/trigger-compact")
+	h.host.waitFor(t, "the failure told", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "Compaction failed: nothing to compact")
+	})
+}
+
+// shutdown-command: /quit, and the finish_and_exit tool, ask cairn to end
+// the session; the tool's result still reaches the model.
+func driveShutdownCommand(t *testing.T) {
+	h := startHost(t, "tui", "shutdown-command.ts")
+	shutdowns := func(n int) func([]core.Event, []string, []core.Question) bool {
+		// waitFor holds the host's lock while it asks.
+		return func([]core.Event, []string, []core.Question) bool { return h.host.shutdowns == n }
+	}
+	h.input(t, "/quit")
+	h.host.waitFor(t, "a shutdown asked by /quit", shutdowns(1))
+	if got := text(h.tool(t, "finish_and_exit", `{}`)); got != "Shutdown requested. Exiting after this response." {
+		t.Errorf("finish_and_exit: %q", got)
+	}
+	h.host.waitFor(t, "a shutdown asked by the tool", shutdowns(2))
 }
