@@ -179,6 +179,12 @@ func (m *Model) Init() tea.Cmd {
 	if !m.themeChosen {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
+	if ch := m.opts.Shutdown; ch != nil {
+		cmds = append(cmds, func() tea.Msg {
+			<-ch
+			return shutdownMsg{}
+		})
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -227,6 +233,8 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return m.onProcessOutput(msg)
 	case switchedMsg:
 		return m.onSwitched(msg)
+	case shutdownMsg:
+		return m.quit()
 	case mcpChangedMsg:
 		m.mcpWatching = false // syncMCP, after route, reads the change
 	case tea.WindowSizeMsg:

@@ -199,6 +199,9 @@ func (m *Model) switchTo(open func() (then func(*Model), err error), done string
 	}
 }
 
+// shutdownMsg says Options.Shutdown was closed: the interface quits.
+type shutdownMsg struct{}
+
 // switchedMsg ends a conversation change switchTo started.
 type switchedMsg struct {
 	err  error

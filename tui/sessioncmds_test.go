@@ -198,3 +198,28 @@ func TestCancelledSwitchIsANotice(t *testing.T) {
 		t.Errorf("the conversation was not kept: %d messages", len(r.sess.Messages()))
 	}
 }
+
+// TestShutdownQuits: closing Options.Shutdown (an extension's
+// ctx.shutdown) quits as /quit does.
+func TestShutdownQuits(t *testing.T) {
+	ch := make(chan struct{})
+	r := newRig(t, rigOptions{})
+	r.m.opts.Shutdown = ch
+	close(ch)
+	var got tea.Msg
+	for _, c := range r.m.Init()().(tea.BatchMsg) {
+		if c == nil {
+			continue
+		}
+		if msg, ok := c().(shutdownMsg); ok {
+			got = msg
+		}
+	}
+	if got == nil {
+		t.Fatal("Init does not watch Shutdown")
+	}
+	_, cmd := r.m.Update(got)
+	if !r.m.quitting || cmd == nil {
+		t.Errorf("not quitting: %v", r.m.quitting)
+	}
+}
