@@ -61,7 +61,7 @@ var exampleTable = []example{
 	{"entry-renderer.ts", piOnly, "an entry renderer", nil},
 	{"event-bus.ts", works, "", driveEventBus},
 	{"file-trigger.ts", loads, "sendMessage shows the message as a notice; pi's custom message entries are not in the protocol yet", nil},
-	{"git-checkpoint.ts", loads, "it checkpoints at turn_start; restoring one needs session_before_fork, not sent yet", nil},
+	{"git-checkpoint.ts", works, "", driveGitCheckpoint},
 	{"git-merge-and-resolve.ts", loads, "its command runs; agent_end's follow-up needs the session's messages", nil},
 	{"github-issue-autocomplete.ts", piOnly, "an editor autocomplete provider", nil},
 	{"gondolin", deps, "", nil},

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -195,4 +196,55 @@ func driveShutdownCommand(t *testing.T) {
 		t.Errorf("finish_and_exit: %q", got)
 	}
 	h.host.waitFor(t, "a shutdown asked by the tool", shutdowns(2))
+}
+
+// git-checkpoint: the working tree is stashed (git stash create) as each
+// turn starts, under the entry the last tool result left; forking from
+// that entry offers to restore it, and restores it when asked to.
+func driveGitCheckpoint(t *testing.T) {
+	cwd := t.TempDir()
+	gitRepo(t, cwd)
+	user := &session.MessageEntry{Message: &core.UserMessage{Content: []core.Content{core.TextBlock("edit a.txt")}}}
+	h := startHostWith(t, cwd, nil, []session.Payload{user}, "tui", "git-checkpoint.ts")
+	a := filepath.Join(cwd, "a.txt")
+	if err := os.WriteFile(a, []byte("two\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.ic.ToolResult(t.Context(), agent.ToolResultEvent{Call: core.ToolCall{ID: "c1", Name: "bash", Arguments: []byte(`{}`)},
+		Result: core.ToolResult{Content: []core.Content{core.TextBlock("ok")}}}); err != nil {
+		t.Fatal(err)
+	}
+	h.host.events <- core.TurnStart{}
+	h.host.answer = func(q core.Question) (core.Answer, core.Outcome) {
+		// Since the checkpoint, the turn's changes were lost. (Not
+		// git(): this runs on the host's goroutine, where t.Fatal may not.)
+		if out, err := exec.Command("git", "-C", cwd, "checkout", "--", "a.txt").CombinedOutput(); err != nil {
+			t.Errorf("git checkout: %v\n%s", err, out)
+		}
+		return core.Answer{Value: "Yes, restore code to that point"}, core.Answered
+	}
+	// turn_start is told, not asked: its stash is made while cairn goes
+	// on. Each fork below is a round trip to the host, which then has had
+	// time to finish it; the first that finds the checkpoint asks.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		h.host.mu.Lock()
+		asked := len(h.host.asked)
+		h.host.mu.Unlock()
+		if asked > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the fork never offered the checkpoint")
+		}
+		if r := h.switchTo(t, agent.SwitchEvent{Kind: agent.SwitchFork, EntryID: "e1"}); r.Cancel {
+			t.Fatalf("fork cancelled: %+v", r)
+		}
+	}
+	h.host.waitFor(t, "the code restored", func(shown []core.Event, _ []string, asked []core.Question) bool {
+		return strings.Contains(notices(shown), "Code restored to checkpoint") && asked[0].Title == "Restore code state?"
+	})
+	if got, err := os.ReadFile(a); err != nil || string(got) != "two\n" {
+		t.Errorf("a.txt holds %q (%v), want the checkpoint's", got, err)
+	}
 }
