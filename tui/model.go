@@ -49,6 +49,7 @@ type Model struct {
 	streamingCalls map[int]string
 
 	busy      bool      // the agent is working
+	switching bool      // a session change (switchTo) is under way
 	busySince time.Time // when it started
 	// aborting is set from an interrupt until the run settles; messages
 	// sent meanwhile wait in afterAbort and go as a new prompt then (the
@@ -178,6 +179,12 @@ func (m *Model) Init() tea.Cmd {
 	if !m.themeChosen {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
+	if ch := m.opts.Shutdown; ch != nil {
+		cmds = append(cmds, func() tea.Msg {
+			<-ch
+			return shutdownMsg{}
+		})
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -224,6 +231,10 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 		return nil
 	case processOutputMsg:
 		return m.onProcessOutput(msg)
+	case switchedMsg:
+		return m.onSwitched(msg)
+	case shutdownMsg:
+		return m.quit()
 	case mcpChangedMsg:
 		m.mcpWatching = false // syncMCP, after route, reads the change
 	case tea.WindowSizeMsg:

@@ -25,6 +25,9 @@ import (
 type Options struct {
 	// Session is the conversation the TUI shows and drives.
 	Session *agent.Session
+	// Shutdown, when closed, quits the interface as /quit does (an
+	// extension's ctx.shutdown); nil never does.
+	Shutdown <-chan struct{}
 	// Approvals switches the approval mode (/mode, the footer shows it).
 	Approvals *approval.Gate
 	// Models lists the models /model offers.

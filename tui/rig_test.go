@@ -55,6 +55,8 @@ type rigOptions struct {
 	conversations agent.Conversations
 	// history is the conversation the session starts with.
 	history []core.Message
+	// interceptors are the session's (an extension's BeforeSwitch, say).
+	interceptors []agent.Interceptor
 	// templates are the prompt templates offered as commands.
 	templates prompts.Templates
 	// model replaces the faux model the session starts on.
@@ -101,6 +103,7 @@ func newRig(t testing.TB, o rigOptions) *rig {
 
 		Conversations: o.conversations,
 		History:       o.history,
+		Interceptors:  o.interceptors,
 		Retry:         retry,
 		Sleep:         o.sleep,
 	})

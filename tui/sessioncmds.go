@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -109,7 +110,7 @@ func (m *Model) onPicked(p pickedMsg) tea.Cmd {
 	case pickModel:
 		m.setModel(p.value)
 	case pickResume:
-		return m.switchTo(func() error { return m.sess.OpenConversation(p.value) }, "Resumed the session.")
+		return m.switchTo(func() (func(*Model), error) { return nil, m.sess.OpenConversation(p.value) }, "Resumed the session.")
 	case pickTree:
 		// Picking a user message goes to just before it, with its text in
 		// the editor to edit and send again; picking an answer continues
@@ -119,22 +120,23 @@ func (m *Model) onPicked(p pickedMsg) tea.Cmd {
 		if n.Role == "user" {
 			at, done = n.ParentID, "Moved to before the chosen message; edit it and send it to start a new branch."
 		}
-		cmd := m.switchTo(func() error { return m.sess.Branch(at) }, done)
-		if n.Role == "user" {
-			m.ed.SetValue(n.Text)
-		}
-		return cmd
+		return m.switchTo(func() (func(*Model), error) {
+			err := m.sess.Branch(at)
+			return func(m *Model) {
+				if n.Role == "user" {
+					m.ed.SetValue(n.Text)
+				}
+			}, err
+		}, done)
 	case pickFork:
-		var text string
-		cmd := m.switchTo(func() error {
-			t, err := m.sess.Fork(p.value)
-			text = t
-			return err
+		return m.switchTo(func() (func(*Model), error) {
+			text, err := m.sess.Fork(p.value)
+			return func(m *Model) {
+				if text != "" {
+					m.ed.SetValue(text)
+				}
+			}, err
 		}, "Forked into a new session; edit the message and send it.")
-		if text != "" {
-			m.ed.SetValue(text)
-		}
-		return cmd
 	}
 	return nil
 }
@@ -170,27 +172,65 @@ func (m *Model) cmdNew(string) tea.Cmd {
 	if !m.needSessions() {
 		return nil
 	}
-	return m.switchTo(func() error { return m.sess.NewConversation("") }, "Started a new session.")
+	return m.switchTo(func() (func(*Model), error) { return nil, m.sess.NewConversation("") }, "Started a new session.")
 }
 
 // switchTo moves the session to the conversation open chooses (the
 // session restores its model and thinking level) and shows it. The run in
 // progress must have stopped first.
-func (m *Model) switchTo(open func() error, done string) tea.Cmd {
+//
+// open runs off the event loop: an extension's BeforeSwitch handler (pi's
+// session_before_switch, session_before_fork) may ask the person first,
+// and the loop must stay free to show its dialog. then, when open returns
+// one, runs on the loop after a change that happened.
+func (m *Model) switchTo(open func() (then func(*Model), err error), done string) tea.Cmd {
 	if m.busy {
 		m.status.set(core.NotifyWarning, "Wait for the agent to finish (or press esc) first.", m.now())
 		return nil
 	}
-	if err := open(); err != nil {
-		m.say(core.NotifyError, err.Error())
+	if m.switching {
+		m.status.set(core.NotifyWarning, "A session change is already under way.", m.now())
 		return nil
+	}
+	m.switching = true
+	return func() tea.Msg {
+		then, err := open()
+		return switchedMsg{err: err, done: done, then: then}
+	}
+}
+
+// shutdownMsg says Options.Shutdown was closed: the interface quits.
+type shutdownMsg struct{}
+
+// switchedMsg ends a conversation change switchTo started.
+type switchedMsg struct {
+	err  error
+	done string
+	then func(*Model)
+}
+
+// onSwitched shows the conversation a change moved to, or why it did not
+// happen: a change an extension cancelled is a notice, not a failure.
+func (m *Model) onSwitched(msg switchedMsg) tea.Cmd {
+	m.switching = false
+	if errors.Is(msg.err, agent.ErrSwitchCancelled) {
+		e := msg.err.Error()
+		m.say(core.NotifyInfo, strings.ToUpper(e[:1])+e[1:]+".")
+		return nil
+	}
+	if msg.err != nil {
+		m.say(core.NotifyError, msg.err.Error())
+		return nil
+	}
+	if msg.then != nil {
+		msg.then(m)
 	}
 	m.tr.clear()
 	clear(m.tools)
 	m.current = nil
 	m.showConversation(m.sess.Messages())
 	m.foot.reset(m.opts, m.sess)
-	m.say(core.NotifyInfo, done)
+	m.say(core.NotifyInfo, msg.done)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -178,4 +179,47 @@ func (markdownSessions) Tree() ([]agent.TreeNode, error) {
 		{ID: "a1", ParentID: "u1", Role: "assistant", OnPath: true,
 			Text: "## Plan\n\nI **read** the file and fixed `Parse`: the empty input case now returns an error, covered by a new table test."},
 	}, nil
+}
+
+// TestCancelledSwitchIsANotice: an extension that cancels /new keeps the
+// conversation, and the TUI says so as a notice, not an error.
+func TestCancelledSwitchIsANotice(t *testing.T) {
+	ic := agent.Interceptor{Name: `extension "guard"`, BeforeSwitch: func(context.Context, agent.SwitchEvent) (agent.SwitchResult, error) {
+		return agent.SwitchResult{Cancel: true, Reason: "commit first"}, nil
+	}}
+	r := newRig(t, rigOptions{interceptors: []agent.Interceptor{ic}, conversations: newFakeSessions(),
+		history: []core.Message{&core.UserMessage{Content: []core.Content{core.TextBlock("keep me")}}}})
+	r.command("/new")
+	screen := ansi.Strip(r.m.render())
+	if !strings.Contains(screen, `New session cancelled by extension "guard": commit first.`) {
+		t.Errorf("no notice of the cancel:\n%s", screen)
+	}
+	if len(r.sess.Messages()) != 1 {
+		t.Errorf("the conversation was not kept: %d messages", len(r.sess.Messages()))
+	}
+}
+
+// TestShutdownQuits: closing Options.Shutdown (an extension's
+// ctx.shutdown) quits as /quit does.
+func TestShutdownQuits(t *testing.T) {
+	ch := make(chan struct{})
+	r := newRig(t, rigOptions{})
+	r.m.opts.Shutdown = ch
+	close(ch)
+	var got tea.Msg
+	for _, c := range r.m.Init()().(tea.BatchMsg) {
+		if c == nil {
+			continue
+		}
+		if msg, ok := c().(shutdownMsg); ok {
+			got = msg
+		}
+	}
+	if got == nil {
+		t.Fatal("Init does not watch Shutdown")
+	}
+	_, cmd := r.m.Update(got)
+	if !r.m.quitting || cmd == nil {
+		t.Errorf("not quitting: %v", r.m.quitting)
+	}
 }

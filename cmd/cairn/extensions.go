@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
@@ -145,10 +147,52 @@ func startExtensions(env environment, opts *Options, trusted projectTrust, st *s
 func extensionLogDir(env environment) string { return filepath.Join(env.dir, "logs", "extensions") }
 
 // extensionHost is a session as extensions use it; cat is where they
-// find models (nil: only the session's own).
+// find models (nil: only the session's own), hook what ends the front end.
 type extensionHost struct {
 	*agent.Session
-	cat *catalog.Catalog
+	cat  *catalog.Catalog
+	hook *shutdownHook
+}
+
+// shutdownWait bounds how long an extension's shutdown waits for the
+// agent to finish its work; then the session ends anyway, as the person's
+// own quit would end it.
+const shutdownWait = 30 * time.Minute
+
+// shutdownHook ends the front end for an extension (pi's ctx.shutdown).
+type shutdownHook struct {
+	mu    sync.Mutex
+	stop  func()
+	asked bool
+}
+
+// set makes stop what ends the front end.
+func (h *shutdownHook) set(stop func()) {
+	h.mu.Lock()
+	h.stop = stop
+	h.mu.Unlock()
+}
+
+// RequestShutdown ends the session once the agent is idle (pi's
+// ctx.shutdown, "deferred until the agent is idle"); it returns at once.
+func (h extensionHost) RequestShutdown() error {
+	h.hook.mu.Lock()
+	defer h.hook.mu.Unlock()
+	if h.hook.stop == nil {
+		return errors.New("this front end cannot be ended by an extension; quit it as usual")
+	}
+	if h.hook.asked {
+		return nil
+	}
+	h.hook.asked = true
+	stop := h.hook.stop
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownWait)
+		defer cancel()
+		_ = h.Wait(ctx)
+		stop()
+	}()
+	return nil
 }
 
 // SendUserMessage sends text as a prompt when the agent is idle, else

@@ -17,6 +17,11 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		return exitFailure
 	}
 	defer a.close()
+	// An extension's ctx.shutdown ends the session as the end of stdin
+	// does.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	a.shutdown.set(stop)
 	templates, errs := loadPrompts(env, opts, a.cwd, *opts.trust)
 	for _, e := range errs {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)

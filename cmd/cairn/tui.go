@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -73,7 +74,11 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	if err != nil {
 		notices = append(notices, err.Error())
 	}
+	// An extension's ctx.shutdown quits as /quit does.
+	shutdown := make(chan struct{})
+	a.shutdown.set(sync.OnceFunc(func() { close(shutdown) }))
 	o := tui.Options{
+		Shutdown:      shutdown,
 		Session:       a.session,
 		Approvals:     a.gate,
 		Models:        a.cat.Available,

@@ -50,6 +50,9 @@ type app struct {
 	shellEnv []string
 	// extensions runs the session's extensions.
 	extensions *extension.Manager
+	// shutdown is how an extension ends the session (pi's ctx.shutdown);
+	// the front end that can be ended so sets its stop.
+	shutdown *shutdownHook
 	// hooks runs the session's hooks; its async hooks are stopped at close.
 	hooks *hook.Hooks
 	// loaded is what the session loaded, for the TUI's welcome.
@@ -171,7 +174,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		servers.close()
 		return nil, err
 	}
-	exts.Attach(extensionHost{Session: sess, cat: s.cat})
+	hook := &shutdownHook{}
+	exts.Attach(extensionHost{Session: sess, cat: s.cat, hook: hook})
 	if opts.Pi.Name != "" {
 		if err := sess.SetName(opts.Pi.Name); err != nil {
 			sess.Close()
@@ -180,7 +184,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return nil, fmt.Errorf("--name: %w", err)
 		}
 	}
-	a := &app{cwd: p.cwd, cat: s.cat, settings: p.st, gate: g.gate, session: sess, workspace: tb.workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: tb.policy, shellEnv: tb.shellEnv, extensions: exts, hooks: hooks,
+	a := &app{cwd: p.cwd, cat: s.cat, settings: p.st, gate: g.gate, session: sess, workspace: tb.workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: tb.policy, shellEnv: tb.shellEnv, extensions: exts, shutdown: hook, hooks: hooks,
 		loaded: loadedParts{contextFiles: contextPaths(contextFiles), skills: g.skills, hooks: hooks, agents: tb.task}, lsp: tb.lsp}
 	// Other clients (an editor, another terminal, the web page) can attach
 	// to the session while it runs.

@@ -138,12 +138,12 @@ func (s *Session) SetName(name string) error {
 // NewConversation starts an empty conversation (parent names the session
 // file it came from, may be empty). It fails while the agent works.
 func (s *Session) NewConversation(parent string) error {
-	return s.switchTo(func(c Conversations) (Loaded, error) { return c.New(parent) })
+	return s.switchTo(SwitchEvent{Kind: SwitchNew}, func(c Conversations) (Loaded, error) { return c.New(parent) })
 }
 
 // OpenConversation continues the conversation stored at path.
 func (s *Session) OpenConversation(path string) error {
-	return s.switchTo(func(c Conversations) (Loaded, error) { return c.Open(path) })
+	return s.switchTo(SwitchEvent{Kind: SwitchResume, Target: path}, func(c Conversations) (Loaded, error) { return c.Open(path) })
 }
 
 // Fork continues in a new conversation holding the current one up to, not
@@ -151,7 +151,7 @@ func (s *Session) OpenConversation(path string) error {
 // the person to edit and send again.
 func (s *Session) Fork(entryID string) (string, error) {
 	var text string
-	err := s.switchTo(func(c Conversations) (Loaded, error) {
+	err := s.switchTo(SwitchEvent{Kind: SwitchFork, EntryID: entryID}, func(c Conversations) (Loaded, error) {
 		t, l, err := c.Fork(entryID)
 		text = t
 		return l, err
@@ -162,7 +162,7 @@ func (s *Session) Fork(entryID string) (string, error) {
 // Branch moves the current conversation to entryID ("" for before the
 // first entry): the next message grows a new branch from there.
 func (s *Session) Branch(entryID string) error {
-	return s.switchTo(func(c Conversations) (Loaded, error) { return c.Branch(entryID) })
+	return s.switchTo(SwitchEvent{}, func(c Conversations) (Loaded, error) { return c.Branch(entryID) })
 }
 
 // ListConversations returns the stored conversations of the working
@@ -198,7 +198,13 @@ func (s *Session) Entries() ([]session.Entry, string, error) {
 // its tip (pi's /clone). It fails while the agent works, and with
 // ErrNoSessionFile when conversations are kept in memory.
 func (s *Session) Clone() error {
-	return s.switchTo(func(c Conversations) (Loaded, error) {
+	var leaf string
+	if k, ok := s.convs.(entryKeeper); ok {
+		s.convMu.Lock()
+		_, leaf, _ = k.Entries()
+		s.convMu.Unlock()
+	}
+	return s.switchTo(SwitchEvent{Kind: SwitchClone, EntryID: leaf}, func(c Conversations) (Loaded, error) {
 		k, ok := c.(entryKeeper)
 		if !ok {
 			return Loaded{}, fmt.Errorf("cannot clone: %w; start cairn without --no-session to clone sessions", ErrNoSessionFile)
@@ -217,12 +223,19 @@ func (s *Session) ForkPoints() ([]ForkPoint, error) {
 // switchTo replaces the conversation with the one open returns, then
 // restores the model and thinking level it last used. Queued messages and
 // `!cmd` results that have not joined the old conversation are dropped.
-func (s *Session) switchTo(open func(Conversations) (Loaded, error)) error {
+// The BeforeSwitch handlers are asked first when ev has a Kind (a move
+// within the conversation, Branch, has none).
+func (s *Session) switchTo(ev SwitchEvent, open func(Conversations) (Loaded, error)) error {
 	s.mu.Lock()
 	busy := s.run != nil || s.compacting
 	s.mu.Unlock()
 	if busy {
 		return errBusySwitch
+	}
+	if ev.Kind != "" {
+		if err := s.beforeSwitch(ev); err != nil {
+			return err
+		}
 	}
 	s.endSession(EndSwitch)
 	s.convMu.Lock()

@@ -96,6 +96,11 @@ type Interceptor struct {
 	// UserBash is called by front ends through Session.InterceptUserBash
 	// before they run a `!cmd` the person typed (pi's user_bash).
 	UserBash func(ctx context.Context, e UserBashEvent) (UserBashResult, error)
+	// BeforeSwitch is called before the session moves to another
+	// conversation (new, resume, fork, clone; pi's session_before_switch
+	// and session_before_fork): it may cancel the move. See
+	// beforeswitch.go.
+	BeforeSwitch func(ctx context.Context, e SwitchEvent) (SwitchResult, error)
 }
 
 // NonBlockingError wraps a handler's failure that must not stop what the

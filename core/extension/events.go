@@ -15,7 +15,9 @@ import (
 
 // The events an extension may handle, by pi's names.
 var events = []string{"session_start", "session_shutdown", "input", "before_agent_start",
-	"tool_call", "tool_result", "turn_end", "agent_end", "user_bash", "session_before_compact"}
+	"tool_call", "tool_result", "turn_end", "agent_end", "user_bash", "session_before_compact",
+	// The session lifecycle's before-events (beforeSwitch).
+	"session_before_switch", "session_before_fork"}
 
 func knownEvent(name string) bool {
 	for _, e := range events {
@@ -273,6 +275,7 @@ func (e *extension) interceptor() agent.Interceptor {
 			err := e.call(ctx, "session_before_compact", map[string]any{"reason": string(ev.Reason), "customInstructions": ev.Instructions}, &r)
 			return agent.CompactResult{Cancel: r.Cancel, Reason: r.Reason}, err
 		},
+		BeforeSwitch: e.beforeSwitch,
 		UserBash: func(ctx context.Context, ev agent.UserBashEvent) (agent.UserBashResult, error) {
 			var r struct {
 				Result *struct {
@@ -380,4 +383,45 @@ func joinSections(secs []core.PromptSection) string {
 		texts = append(texts, s.Text)
 	}
 	return strings.Join(texts, "\n\n")
+}
+
+// beforeSwitch asks the extension about a move to another conversation:
+// pi's session_before_switch for a new or resumed one, its
+// session_before_fork for a fork (position "before" the user message) or
+// a clone (position "at" the tip). {"cancel": true} keeps the session
+// where it is.
+func (e *extension) beforeSwitch(ctx context.Context, ev agent.SwitchEvent) (agent.SwitchResult, error) {
+	var r struct {
+		Cancel bool   `json:"cancel"`
+		Reason string `json:"reason"`
+		// pi's skipConversationRestore: cairn's fork restores no
+		// conversation state an extension could skip, so it is read and
+		// has no effect.
+		SkipConversationRestore bool `json:"skipConversationRestore"`
+	}
+	var name string
+	var p map[string]any
+	switch ev.Kind {
+	case agent.SwitchNew, agent.SwitchResume:
+		name, p = "session_before_switch", map[string]any{"reason": string(ev.Kind)}
+		if ev.Target != "" {
+			p["targetSessionFile"] = ev.Target
+		}
+	case agent.SwitchFork:
+		name, p = "session_before_fork", map[string]any{"entryId": ev.EntryID, "position": "before"}
+	case agent.SwitchClone:
+		name, p = "session_before_fork", map[string]any{"entryId": ev.EntryID, "position": "at"}
+	default:
+		return agent.SwitchResult{}, nil
+	}
+	if err := e.call(ctx, name, p, &r); err != nil {
+		return agent.SwitchResult{}, err
+	}
+	if !r.Cancel {
+		return agent.SwitchResult{}, nil
+	}
+	if r.Reason == "" {
+		r.Reason = "its " + name + " handler cancelled it"
+	}
+	return agent.SwitchResult{Cancel: true, Reason: r.Reason}, nil
 }

@@ -221,3 +221,31 @@ type GetEntriesResult struct {
 type SetSessionNameParams struct {
 	Name string `json:"name"`
 }
+
+// ---- Session lifecycle (version 2): an extension compacts the session
+// and asks it to end, as pi's ctx.compact and ctx.shutdown. ----
+
+// Methods an extension calls on cairn to steer the session's lifecycle
+// (version 2).
+const (
+	// MethodCompact compacts the conversation (pi's ctx.compact); cairn
+	// answers when the compaction has ended, with its CompactResult or
+	// an error saying why it did not happen.
+	MethodCompact = "compact"
+	// MethodRequestShutdown asks cairn to end the session once the agent
+	// is idle (pi's ctx.shutdown); cairn answers at once.
+	MethodRequestShutdown = "request_shutdown"
+)
+
+// CompactParams is a compaction an extension asks for.
+type CompactParams struct {
+	CustomInstructions string `json:"customInstructions,omitempty"`
+}
+
+// CompactResult is what a compaction kept, in pi's CompactionResult
+// shape.
+type CompactResult struct {
+	Summary          string `json:"summary"`
+	FirstKeptEntryID string `json:"firstKeptEntryId"`
+	TokensBefore     int    `json:"tokensBefore"`
+}

@@ -67,6 +67,31 @@ type fakeHost struct {
 	name    string
 	// models is the session's model and its catalog (model_test.go).
 	models fakeModels
+	// compacted are the instructions of each compaction asked for;
+	// compactErr fails them. shutdowns counts the shutdowns asked for.
+	compacted  []string
+	compactErr error
+	shutdowns  int
+}
+
+func (h *fakeHost) Compact(_ context.Context, instructions string) (core.CompactionResult, error) {
+	h.mu.Lock()
+	h.compacted = append(h.compacted, instructions)
+	err := h.compactErr
+	h.mu.Unlock()
+	h.changed()
+	if err != nil {
+		return core.CompactionResult{}, err
+	}
+	return core.CompactionResult{Summary: "summary", FirstKeptEntryID: "e1", TokensBefore: 1000}, nil
+}
+
+func (h *fakeHost) RequestShutdown() error {
+	h.mu.Lock()
+	h.shutdowns++
+	h.mu.Unlock()
+	h.changed()
+	return nil
 }
 
 func (h *fakeHost) Subscribe() (<-chan core.Event, func()) { return h.events, func() {} }

@@ -61,10 +61,21 @@ func (s *server) abortRetry(c *command) {
 	s.send(answer)
 }
 
-// cancelled is the data of the session commands: pi's extensions may
-// cancel them; cairn's never do.
+// cancelled is the data of the session commands: an extension's
+// BeforeSwitch handler (pi's session_before_switch, session_before_fork)
+// may cancel them.
 type cancelled struct {
 	Cancelled bool `json:"cancelled"`
+}
+
+// switched is a session command's answer to err: cancelled when a
+// BeforeSwitch handler cancelled it (the reason is shown as a notice by
+// the handler's extension, as pi's examples do), the error otherwise.
+func switched(err error) (any, error) {
+	if errors.Is(err, agent.ErrSwitchCancelled) {
+		return cancelled{Cancelled: true}, nil
+	}
+	return cancelled{}, err
 }
 
 func (s *server) newSession(c *command) (any, error) {
@@ -75,7 +86,7 @@ func (s *server) newSession(c *command) (any, error) {
 	if err := s.stop(); err != nil {
 		return nil, err
 	}
-	return cancelled{}, s.sess.NewConversation(parent)
+	return switched(s.sess.NewConversation(parent))
 }
 
 func (s *server) switchSession(c *command) (any, error) {
@@ -86,7 +97,7 @@ func (s *server) switchSession(c *command) (any, error) {
 	if err := s.stop(); err != nil {
 		return nil, err
 	}
-	return cancelled{}, s.sess.OpenConversation(path)
+	return switched(s.sess.OpenConversation(path))
 }
 
 // fork answers fork (pi) and branch (oh-my-pi).
@@ -99,6 +110,12 @@ func (s *server) fork(c *command) (any, error) {
 		return nil, err
 	}
 	text, err := s.sess.Fork(entry)
+	if errors.Is(err, agent.ErrSwitchCancelled) {
+		return struct {
+			Text      string `json:"text"`
+			Cancelled bool   `json:"cancelled"`
+		}{"", true}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -160,5 +160,5 @@ func (s *server) clone(*command) (any, error) {
 	if err := s.stop(); err != nil {
 		return nil, err
 	}
-	return cancelled{}, s.sess.Clone()
+	return switched(s.sess.Clone())
 }

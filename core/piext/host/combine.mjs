@@ -75,7 +75,9 @@ export async function combine(type, event, list, ctx, unsupported) {
       }
       return changed ? { messages: event.messages } : null;
     }
-    case "session_before_compact": {
+    case "session_before_compact":
+    case "session_before_switch":
+    case "session_before_fork": {
       for (const h of list) {
         const r = await h(event, ctx);
         if (r?.cancel) return { cancel: true };

@@ -257,7 +257,9 @@ function activeTools() {
 // with version 2 those it tells as they happen. A pi extension may handle
 // more, which cairn does not emit yet.
 const ASKED_EVENTS = ["session_start", "session_shutdown", "input", "before_agent_start", "tool_call", "tool_result",
-  "turn_end", "agent_end", "user_bash", "session_before_compact"];
+  "turn_end", "agent_end", "user_bash", "session_before_compact",
+  // the session lifecycle's before-events
+  "session_before_switch", "session_before_fork"];
 const OBSERVED_EVENTS = ["agent_start", "turn_start", "message_start", "message_end", "tool_execution_start",
   "tool_execution_end", "model_select", "thinking_level_select", "agent_settled"];
 let CAIRN_EVENTS = ASKED_EVENTS;
@@ -406,6 +408,8 @@ async function event(rpcId, p) {
         out = { content: payload.content, ...(payload.details !== undefined ? { details: payload.details } : {}), isError: !!payload.isError };
         break;
       case "session_before_compact":
+      case "session_before_switch":
+      case "session_before_fork":
       case "user_bash":
         return r;
       case "context":

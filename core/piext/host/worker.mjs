@@ -98,6 +98,15 @@ const entries = [];
 let loaded = false;
 let idle = true;
 let systemPrompt = "";
+// The context's size as the last answer's usage tells it (pi's
+// calculateContextTokens), for ctx.getContextUsage(): unknown (null)
+// before this host's first answer and after a compaction.
+let contextTokens = null;
+function noteUsage(message) {
+  const u = message?.role === "assistant" ? message.usage : undefined;
+  if (!u) return;
+  contextTokens = u.totalTokens || (u.input || 0) + (u.output || 0) + (u.cacheRead || 0) + (u.cacheWrite || 0);
+}
 let sessionName;
 
 function toolDef(t) {
@@ -266,12 +275,26 @@ function context(signal) {
     isIdle: () => idle,
     abort: () => {},
     hasPendingMessages: () => false,
+    // ctx.shutdown: cairn ends the session once the agent is idle.
     shutdown: () => {
-      unsupported.add("ctx.shutdown");
+      rpc("request_shutdown", {}).catch((e) => process.stderr.write(`shutdown: ${e.message}\n`));
     },
-    getContextUsage: () => undefined,
-    compact: () => {
-      unsupported.add("ctx.compact");
+    // The host is not told the model's context window: contextWindow is
+    // 0 and percent null (pi's "unknown").
+    getContextUsage: () => (contextTokens === null ? undefined : { tokens: contextTokens, contextWindow: 0, percent: null }),
+    // ctx.compact: fire and forget, as pi's; its callbacks say how it ended.
+    compact: (options) => {
+      const p = options?.customInstructions ? { customInstructions: String(options.customInstructions) } : {};
+      rpc("compact", p).then(
+        (result) => {
+          contextTokens = null;
+          options?.onComplete?.(result);
+        },
+        (e) => {
+          if (options?.onError) options.onError(e);
+          else process.stderr.write(`compact: ${e.message}\n`);
+        },
+      );
     },
     getSystemPrompt: sessionSystemPrompt,
   };
@@ -433,6 +456,7 @@ async function runEvent(type, payload, signal) {
   const list = handlers.get(type) || [];
   const event = { type, ...payload };
   if (type === "before_agent_start") systemPrompt = event.systemPrompt ?? "";
+  if (type === "turn_end" || type === "message_end") noteUsage(event.message);
   return combine(type, event, list, context(signal), (name) => unsupported.add(name));
 }
 
