@@ -33,6 +33,8 @@ export function modelAPI(rpc, syncRPC, log) {
   };
   const choice = (provider, id) => choices().find((c) => c.provider === provider && c.id === id);
 
+  const carried = new Set(["reasoning", "reasoningEffort", "maxTokens", "signal"]);
+  const unsent = new Set();
   async function complete(model, context, options = {}) {
     if (!model || typeof model.provider !== "string" || typeof model.id !== "string") {
       throw new Error("complete needs a model (ctx.model or one from ctx.modelRegistry)");
@@ -44,6 +46,14 @@ export function modelAPI(rpc, syncRPC, log) {
     const level = options.reasoning ?? options.reasoningEffort;
     if (["minimal", "low", "medium", "high", "xhigh", "max"].includes(level)) params.reasoning = level;
     if (Number.isInteger(options.maxTokens) && options.maxTokens > 0) params.maxTokens = options.maxTokens;
+    // What cairn does not carry (temperature, headers, cacheRetention,
+    // sessionId, ...) is said in the extension's log, once each, never
+    // dropped unsaid.
+    for (const [k, v] of Object.entries(options)) {
+      if (v === undefined || carried.has(k) || unsent.has(k)) continue;
+      unsent.add(k);
+      log(`complete: cairn does not pass the option ${k} to the model; the request goes without it`);
+    }
     const signal = options.signal;
     if (signal?.aborted) return aborted(model);
     const answer = rpc("complete", params);
