@@ -106,10 +106,12 @@ func TestResumeLargeSession(t *testing.T) {
 		t.Fatalf("the first screen is not the end of the session:\n%s", screen)
 	}
 	p.keys("Home")
-	screen = p.waitText("Question 1:")
-	if strings.Contains(screen, last) || !strings.Contains(screen, "go test ./case1/") {
-		t.Fatalf("Home does not show the start of the session:\n%s", screen)
-	}
+	// Waited for whole: a capture can fall between the rows of one frame
+	// (seen once under -race on a loaded machine: the new top, the old
+	// bottom).
+	p.waitFor("Home to show the start of the session", func(s string) bool {
+		return strings.Contains(s, "Question 1:") && strings.Contains(s, "go test ./case1/") && !strings.Contains(s, last)
+	})
 	p.keys("PageDown")
 	p.waitGone("Question 1:")
 	p.keys("End")
