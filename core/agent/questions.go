@@ -3,9 +3,11 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
 )
 
 // ErrNoQuestion answers Answer for a question that is not open: unknown,
@@ -131,4 +133,74 @@ func (s *Session) OpenQuestions() []core.Question {
 		out = append(out, oq.q)
 	}
 	return out
+}
+
+// permissionRequest puts an approval question about call to the
+// PermissionRequest handlers, in order; the first that decides answers it
+// with the question's own options (allow once, or deny with its reason).
+// ok is false when none decided, or the question lacks those options.
+func (s *Session) permissionRequest(ctx context.Context, call core.ToolCall, q core.Question) (core.Answer, bool) {
+	has := func(v string) bool {
+		for _, o := range q.Options {
+			if o.Value == v {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range s.cfg.Interceptors {
+		ic := &s.cfg.Interceptors[i]
+		if ic.PermissionRequest == nil {
+			continue
+		}
+		e := PermissionRequestEvent{Conversation: s.Conversation(), Call: call, Question: q}
+		r, err := intercept(ctx, ic, func(c context.Context) (PermissionRequestResult, error) { return ic.PermissionRequest(c, e) })
+		if err != nil {
+			s.interceptFailed(ctx, ic, "permission request", err)
+			continue
+		}
+		switch {
+		case r.Decision == CallAllow && has(string(approval.OptionAllowOnce)):
+			s.publish(core.Notice{Level: core.NotifyInfo, Message: fmt.Sprintf("%s allowed %s", ic.Name, call.Name)})
+			return core.Answer{Value: string(approval.OptionAllowOnce)}, true
+		case r.Decision == CallBlock && has(string(approval.OptionDenyReason)):
+			reason := r.Reason
+			if reason == "" {
+				reason = "denied by " + ic.Name
+			}
+			return core.Answer{Value: string(approval.OptionDenyReason), Text: reason}, true
+		case r.Decision == CallBlock && has(string(approval.OptionDeny)):
+			return core.Answer{Value: string(approval.OptionDeny)}, true
+		}
+	}
+	return core.Answer{}, false
+}
+
+// notify tells the Notification handlers about a question, on goroutines
+// that Close waits for.
+func (s *Session) notify(q core.Question) {
+	kind := NotifyElicitation
+	if q.Purpose == core.PurposeApproval {
+		kind = NotifyPermission
+	}
+	var e *NotificationEvent
+	for i := range s.cfg.Interceptors {
+		ic := &s.cfg.Interceptors[i]
+		if ic.Notification == nil {
+			continue
+		}
+		if e == nil {
+			e = &NotificationEvent{Conversation: s.Conversation(), Kind: kind, Title: q.Title, Message: q.Message}
+		}
+		ev := *e
+		s.icpt.notes.Add(1)
+		go func() {
+			defer s.icpt.notes.Done()
+			if _, err := intercept(s.base, ic, func(c context.Context) (struct{}, error) {
+				return struct{}{}, ic.Notification(c, ev)
+			}); err != nil {
+				s.interceptFailed(s.base, ic, "notification", err)
+			}
+		}()
+	}
 }
