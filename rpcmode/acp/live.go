@@ -129,6 +129,11 @@ func (s *server) liveOpen(m message, id string, p sessionParams, replay, withID 
 		// Everyone in front of the session learns who joined it (and,
 		// liveDetach, who left): whoever attaches can answer its questions.
 		l.Host.Session.Notify(core.NotifyInfo, s.joinedName()+" joined this session")
+		if p.Cwd != nil && !sameDir(*p.Cwd, l.Host.Cwd) {
+			// Said, not ignored: the session works where its owner put it.
+			b.sub.Mark(markNotice{core.Notice{Level: core.NotifyWarning,
+				Message: "this session works in " + l.Host.Cwd + ", not in " + *p.Cwd + " (the directory this client named): it runs in another front end, which chose it"}})
+		}
 		if len(p.MCPServers) > 0 && string(p.MCPServers) != "[]" && string(p.MCPServers) != "null" {
 			// Said, not dropped: the live session keeps its owner's servers.
 			b.sub.Mark(markNotice{core.Notice{Level: core.NotifyWarning,

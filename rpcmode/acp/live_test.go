@@ -70,7 +70,12 @@ func TestAttachedClients(t *testing.T) {
 		t.Fatalf("session/new attached to %v, want %s", got["sessionId"], sid)
 	}
 	b := attachRig(t, h, live)
-	b.result("session/load", map[string]any{"sessionId": sid, "cwd": cwd, "mcpServers": []any{}})
+	// Named from elsewhere, the session says where it works.
+	elsewhere := t.TempDir()
+	b.result("session/load", map[string]any{"sessionId": sid, "cwd": elsewhere, "mcpServers": []any{}})
+	if !strings.Contains(b.out.dump(0), "this session works in "+cwd+", not in "+elsewhere) {
+		t.Errorf("no notice of the session's own directory:\n%s", b.out.dump(0))
+	}
 	// A, already there, is told B came.
 	a.update("agent_thought_chunk", map[string]any{"content.text": "cairn: An attached client (a client) joined this session\n"})
 
