@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/child"
 	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/piext"
 	"github.com/cairn-dev/cairn/core/pihome"
@@ -46,7 +47,18 @@ func extensionConfigs(env environment, opts *Options, trusted projectTrust, st *
 	}
 	pis = append(piExtensionEntries(env, trusted, cwd), pis...)
 	pis = append(pis, piPackageEntries(env, st)...)
-	return append(configs, piext.Host(pis, piext.Options{CacheDir: piHostCacheDir(env), Cwd: cwd})...)
+	return append(configs, piext.Host(pis, piext.Options{CacheDir: piHostCacheDir(env), Cwd: cwd, Cairn: piCLI(env), CairnDir: env.dir})...)
+}
+
+// piCLI is what a pi extension that runs "the agent it runs in" again (pi's
+// subagent example) runs: $CAIRN_PI_CLI when set (pi itself, say), else
+// cairn, whose headless build is enough for what it runs.
+func piCLI(env environment) string {
+	if p := env.getenv("CAIRN_PI_CLI"); p != "" {
+		return p
+	}
+	self, _ := child.Executable()
+	return self
 }
 
 // piPackageEntries are the extensions of the "packages" setting, pi's

@@ -159,6 +159,13 @@ type Options struct {
 	Cwd string
 	// LookPath finds node; nil means exec.LookPath.
 	LookPath func(string) (string, error)
+	// Cairn is cairn's executable: an extension that runs the agent it
+	// runs in again (pi's subagent example) runs it with pi's command
+	// line. Empty: such an extension is told there is none.
+	Cairn string
+	// CairnDir is cairn's directory (~/.cairn or $CAIRN_DIR), which the
+	// cairn Cairn names runs with, as its parent does.
+	CairnDir string
 }
 
 // Host is the extension that runs entries: the pi extension host started
@@ -199,6 +206,12 @@ func Host(entries []Entry, opts Options) []extension.Config {
 	c.Command = node
 	c.Args = append([]string{entry}, files...)
 	c.Env = map[string]string{"CAIRN_PI_JITI_CACHE": filepath.Join(opts.CacheDir, "pi-host", "jiti")}
+	if opts.Cairn != "" {
+		c.Env["CAIRN_PI_CLI"] = opts.Cairn
+		if opts.CairnDir != "" {
+			c.Env["CAIRN_DIR"] = opts.CairnDir
+		}
+	}
 	return append([]extension.Config{c}, out...)
 }
 
