@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -47,7 +48,25 @@ func extensionConfigs(env environment, opts *Options, trusted projectTrust, st *
 	}
 	pis = append(piExtensionEntries(env, trusted, cwd), pis...)
 	pis = append(pis, piPackageEntries(env, st)...)
-	return append(configs, piext.Host(pis, piext.Options{CacheDir: piHostCacheDir(env), Cwd: cwd, Cairn: piCLI(env), CairnDir: env.dir})...)
+	limit, err := piLoadLimit(env)
+	if err != nil && len(pis) > 0 {
+		return append(configs, extension.Config{Name: piext.Name, Err: err})
+	}
+	return append(configs, piext.Host(pis, piext.Options{CacheDir: piHostCacheDir(env), Cwd: cwd, Cairn: piCLI(env), CairnDir: env.dir, LoadLimit: limit})...)
+}
+
+// piLoadLimit is $CAIRN_PI_START_MS, how long each pi extension may take
+// to load, in milliseconds; 0 (the host's own limit) when it is not set.
+func piLoadLimit(env environment) (time.Duration, error) {
+	v := env.getenv("CAIRN_PI_START_MS")
+	if v == "" {
+		return 0, nil
+	}
+	ms, err := strconv.Atoi(v)
+	if err != nil || ms <= 0 {
+		return 0, fmt.Errorf("CAIRN_PI_START_MS=%q is not a number of milliseconds: give one (60000 waits a minute for each pi extension to load) or unset it", v)
+	}
+	return time.Duration(ms) * time.Millisecond, nil
 }
 
 // piCLI is what a pi extension that runs "the agent it runs in" again (pi's
