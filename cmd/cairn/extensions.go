@@ -155,7 +155,8 @@ func extensionUI(mode string) []core.UIMethod {
 // startExtensions starts the session's extensions (unless --no-extensions)
 // without waiting for them: the registry's bounded wait does, before the
 // first request.
-func startExtensions(env environment, opts *Options, trusted projectTrust, st *settings.Store, cwd string, unattended bool) *extension.Manager {
+// The model providers they register go into cat.
+func startExtensions(env environment, opts *Options, trusted projectTrust, st *settings.Store, cwd string, unattended bool, cat *catalog.Catalog) *extension.Manager {
 	if opts.NoExtensions {
 		return extension.New(nil, extension.Options{})
 	}
@@ -166,7 +167,7 @@ func startExtensions(env environment, opts *Options, trusted projectTrust, st *s
 	}
 	m := extension.New(extensionConfigs(env, opts, trusted, st, cwd), extension.Options{
 		Cwd: cwd, Mode: mode, UI: ui, CairnVersion: versionString(), Getenv: env.getenv, DialogTimeout: dialogTimeout,
-		LogDir: extensionLogDir(env),
+		LogDir: extensionLogDir(env), Providers: cat,
 	})
 	m.Start()
 	return m

@@ -160,7 +160,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	printMode := unattended && opts.Mode != "synaps"
 	servers := startMCP(streams, env, opts, p.trusted, registry, printMode)
 	cfg.Toolset, cfg.Approver = registry, servers.approver(g.gate)
-	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended)
+	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended, s.cat)
 	registry.Add(exts)
 	cfg.Interceptors = append(cfg.Interceptors, exts.Interceptors()...)
 	cfg.Toolset = selectTools(streams, opts, cfg.Tools, registry)

@@ -225,6 +225,7 @@ func (e *extension) initialized(raw json.RawMessage) error {
 		e.events[ev] = true
 	}
 	e.state = Ready
+	e.registerProviders(r)
 	return nil
 }
 
@@ -258,6 +259,7 @@ func (e *extension) watch(stdout io.Reader) {
 		e.state, e.err = Crashed, why
 	}
 	e.mu.Unlock()
+	e.dropProviders()
 	e.m.changed()
 	if was == Ready && !e.m.closing() {
 		e.m.show(core.Notice{Level: core.NotifyError, Message: fmt.Sprintf("extension %q stopped: %v", e.cfg.Name, why)})

@@ -69,6 +69,9 @@ type Options struct {
 	// Trace, when set, is given every line exchanged with an extension
 	// (in: from it), for tests and debugging.
 	Trace func(extension string, in bool, line []byte)
+	// Providers takes the model providers extensions register
+	// (provider.go); nil refuses them.
+	Providers ProviderRegistry
 }
 
 // Manager runs a session's extensions. It is the extensions' tool source
@@ -93,6 +96,12 @@ type Manager struct {
 	stopObserving chan struct{}
 	// early are UI events shown before Attach, shown at Attach in order.
 	early []core.Event
+
+	// provMu guards providers (each registered provider's extension) and
+	// streams (the answers in flight of extensions' providers).
+	provMu    sync.Mutex
+	providers map[string]*extension
+	streams   map[string]*stream
 }
 
 // New returns a manager of the extensions configs, not yet started.

@@ -80,6 +80,9 @@ type InitializeResult struct {
 	// inside itself, such as the pi extension host's pi extensions,
 	// each with what it registered or why it failed to load.
 	Members []Member `json:"members,omitempty"`
+	// Providers (version 2) are the model providers registered while
+	// starting, as register_provider's params (provider.go).
+	Providers []RegisterProviderParams `json:"providers,omitempty"`
 }
 
 // Member is one extension run inside a host extension (version 2).

@@ -53,6 +53,7 @@ const exts = files.map((file, i) => ({
   state: "starting",
   why: "",
   tools: [],
+  providers: [],
   commands: [],
   events: [],
   calls: new Map(), // call id -> {resolve, reject}
@@ -142,6 +143,7 @@ function onWorker(x, m) {
       x.tools = m.tools;
       x.commands = m.commands;
       x.events = m.events;
+      x.providers = m.providers;
       x.info = m;
       if (ready) registerLate(x).then(() => memberChanged(x));
       loadNext();
@@ -187,6 +189,10 @@ function onWorker(x, m) {
       return;
     case "events":
       x.events = m.events;
+      return;
+    case "provider":
+    case "unprovider":
+      providerChanged(x, m);
       return;
     case "unsupported":
       log(`[${x.name}] uses what cairn does not provide yet: ${m.names.join(", ")}`);
@@ -293,6 +299,8 @@ function maybeAnswerInitialize(force = false) {
   if (init.protocolVersion >= 2) {
     result.protocolVersion = 2;
     result.members = exts.map(member);
+    const providers = exts.flatMap((x) => (x.state === "ready" ? x.providers : []));
+    if (providers.length) result.providers = providers;
   }
   send({ id: initId, result });
   for (const x of exts) {
@@ -316,6 +324,7 @@ function registerLate(x) {
   for (const c of x.commands) {
     if (owner("commands", c.name) === x) calls.push(callCairn("register_command", c).catch((e) => log(`register_command ${c.name}: ${e.message}`)));
   }
+  for (const p of x.providers) calls.push(registerProvider(x, p));
   return Promise.all(calls);
 }
 
@@ -449,6 +458,37 @@ async function event(rpcId, p) {
   return out;
 }
 
+// ---- model providers (provider.mjs) ----
+
+/**
+ * registerProvider tells cairn of a provider x registered, when cairn
+ * takes providers; it resolves once cairn has answered.
+ */
+function registerProvider(x, def) {
+  if (!(init.protocolVersion >= 2)) {
+    log(`[${x.name}] registerProvider ${def.name}: cairn speaks protocol version 1 here, which has no providers`);
+    return Promise.resolve();
+  }
+  return callCairn("register_provider", def).catch((e) => log(`[${x.name}] registerProvider ${def.name}: ${e.message}`));
+}
+
+/** providerChanged follows a provider registered or taken back after x loaded. */
+function providerChanged(x, m) {
+  const name = m.t === "provider" ? m.def.name : m.name;
+  x.providers = (x.providers || []).filter((p) => p.name !== name);
+  if (m.t === "provider") x.providers.push(m.def);
+  if (!ready) return;
+  if (m.t === "provider") registerProvider(x, m.def);
+  else callCairn("unregister_provider", { name }).catch((e) => log(`[${x.name}] unregisterProvider ${name}: ${e.message}`));
+}
+
+/** stream runs cairn's stream request in the extension whose provider streams the model. */
+function stream(rpcId, p) {
+  const x = exts.find((x) => x.state === "ready" && (x.providers || []).some((d) => d.name === p.model?.provider && d.stream));
+  if (!x) return Promise.reject(new Error(`no pi extension streams the provider ${p.model?.provider}`));
+  return runExt(rpcId, x, { kind: "stream", ...p });
+}
+
 // ---- cairn's side of the wire ----
 let nextCairnId = 1;
 const cairnCalls = new Map();
@@ -500,6 +540,9 @@ rl.on("line", (line) => {
       return;
     case "run_command":
       respond(m.id, runCommand(m.id, p));
+      return;
+    case "stream":
+      respond(m.id, stream(m.id, p));
       return;
     case "event":
       if (m.id === undefined) {

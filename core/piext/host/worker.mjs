@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
+import { providerAPI } from "./provider.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -89,6 +90,7 @@ function syncRPC(method, params) {
 }
 
 const models = modelAPI(rpc, syncRPC, (line) => process.stderr.write(line + "\n"));
+const providers = providerAPI(post, (line) => process.stderr.write(line + "\n"));
 
 // ---- what the extension registers ----
 const handlers = new Map();
@@ -388,10 +390,8 @@ const api = {
     renderers.set(type, r);
   },
   registerMarkdownTransformer() {},
-  registerProvider() {
-    unsupported.add("registerProvider");
-  },
-  unregisterProvider() {},
+  registerProvider: providers.registerProvider,
+  unregisterProvider: providers.unregisterProvider,
   sendMessage(message, options) {
     const text = textOf(message?.content);
     if (message?.display !== false && text) uiContext.notify(text, "info");
@@ -489,6 +489,8 @@ async function runCall(m, signal) {
     }
     case "event":
       return runEvent(m.type, m.payload, signal);
+    case "stream":
+      return providers.stream(m, signal);
   }
   throw new Error(`unknown call ${m.kind}`);
 }
@@ -581,6 +583,7 @@ async function load() {
     shortcuts: [...shortcuts.keys()],
     flags: [...flags.keys()],
     renderers: [...renderers.keys()],
+    providers: providers.defs(),
   });
 }
 

@@ -61,6 +61,11 @@ type Catalog struct {
 	ConfigPath string
 	// PiConfigPath is pi's models.json when it was read, else "".
 	PiConfigPath string
+
+	// live guards models and providers once extensions add and remove
+	// providers while the session runs (runtime.go): both are replaced
+	// whole, never changed in place, so a reader keeps what it read.
+	live live
 }
 
 // Options configure Load.
@@ -189,7 +194,7 @@ func readModelsFile(path string, lenient bool) (*modelsFile, error) {
 
 // Models returns every model in catalog order: built-ins by provider, then
 // custom ones.
-func (c *Catalog) Models() []core.Model { return slices.Clone(c.models) }
+func (c *Catalog) Models() []core.Model { return slices.Clone(c.list()) }
 
 // Available returns the models whose provider has credentials (or needs
 // none), in catalog order. The faux model is left out: it is only used when
@@ -197,7 +202,7 @@ func (c *Catalog) Models() []core.Model { return slices.Clone(c.models) }
 func (c *Catalog) Available() []core.Model {
 	var out []core.Model
 	copilotAllowed := c.copilotAllowed()
-	for _, m := range c.models {
+	for _, m := range c.list() {
 		if m.Provider == faux.ProviderName {
 			continue
 		}
@@ -219,7 +224,7 @@ func (c *Catalog) Find(providerName, ref string) (core.Model, error) {
 	if ref == "" {
 		return core.Model{}, errors.New("empty model name")
 	}
-	candidates := c.models
+	candidates := c.list()
 	if providerName != "" {
 		candidates = c.byProvider(providerName)
 		if len(candidates) == 0 {
@@ -287,7 +292,7 @@ func (c *Catalog) Default() (core.Model, error) {
 // ProviderNames lists every provider with at least one model.
 func (c *Catalog) ProviderNames() []string {
 	var names []string
-	for _, m := range c.models {
+	for _, m := range c.list() {
 		if !slices.Contains(names, m.Provider) {
 			names = append(names, m.Provider)
 		}
@@ -297,7 +302,7 @@ func (c *Catalog) ProviderNames() []string {
 
 func (c *Catalog) byProvider(name string) []core.Model {
 	var out []core.Model
-	for _, m := range c.models {
+	for _, m := range c.list() {
 		if m.Provider == name {
 			out = append(out, m)
 		}
@@ -326,7 +331,10 @@ func (c *Catalog) AdHoc(providerName, id, baseURL string) core.Model {
 // Open returns the Provider that speaks m's wire format. The time limits
 // models.json sets for m's provider replace those of opts.
 func (c *Catalog) Open(m core.Model, opts provider.Options) (provider.Provider, error) {
-	if pc := c.providers[m.Provider]; pc != nil {
+	if p := c.extStream(m.Provider); p != nil {
+		return p, nil
+	}
+	if pc := c.providerConfig(m.Provider); pc != nil {
 		// Validated when the file was read, so no error here.
 		set, _ := pc.Timeouts.parse()
 		if set.Connect != 0 {

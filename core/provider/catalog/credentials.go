@@ -60,6 +60,8 @@ type Credentials struct {
 // SetAPIKey makes key the one used for providerName, ahead of every other
 // source (the --api-key flag).
 func (c *Catalog) SetAPIKey(providerName, key string) {
+	c.live.mu.Lock()
+	defer c.live.mu.Unlock()
 	pc := c.providers[providerName]
 	if pc == nil {
 		pc = &providerConfig{}
@@ -82,7 +84,7 @@ func (c *Catalog) Credentials(m core.Model) (Credentials, error) {
 	if err != nil {
 		return cr, err
 	}
-	pc := c.providers[m.Provider]
+	pc := c.providerConfig(m.Provider)
 	headers, err := c.headers(m, pc, cr.APIKey)
 	if err != nil {
 		return cr, err
@@ -109,7 +111,7 @@ func (c *Catalog) HasKey(m core.Model) bool {
 // not run and a configured command key is returned as a placeholder.
 func (c *Catalog) key(m core.Model, resolve bool) (Credentials, error) {
 	var cr Credentials
-	pc := c.providers[m.Provider]
+	pc := c.providerConfig(m.Provider)
 	if pc != nil && pc.runtimeKey != "" {
 		cr.APIKey, cr.Source = pc.runtimeKey, "--api-key"
 		return cr, nil
@@ -272,8 +274,8 @@ func (c *Catalog) Preferred() (core.Model, bool) {
 			}
 		}
 	}
-	if len(c.models) > 0 {
-		return c.models[0], true
+	if ms := c.list(); len(ms) > 0 {
+		return ms[0], true
 	}
 	return core.Model{}, false
 }
@@ -302,13 +304,13 @@ func (c *Catalog) KeyVars() []string {
 			seen[n] = true
 		}
 	}
-	for _, pc := range c.providers {
+	for _, pc := range c.providerConfigs() {
 		addValue(pc.APIKey)
 		for _, v := range pc.Headers {
 			addValue(v)
 		}
 	}
-	for _, m := range c.models {
+	for _, m := range c.list() {
 		for _, v := range m.Headers {
 			addValue(v)
 		}

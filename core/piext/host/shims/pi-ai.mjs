@@ -1,8 +1,9 @@
 // The runtime values of @earendil-works/pi-ai (MIT) that pi extensions
-// import: TypeBox's Type, StringEnum and uuidv7, and complete and
-// completeSimple, which cairn runs. Streaming and provider registration
-// belong to cairn's own provider layer; calling them from an extension
-// fails with a message saying so.
+// import: TypeBox's Type, StringEnum and uuidv7, complete and
+// completeSimple, which cairn runs, and what a provider's own streamSimple
+// builds on (pi-ai-stream.mjs). pi-ai's own providers and its registry
+// belong to cairn's provider layer; calling them from an extension fails
+// with a message saying so.
 import { randomBytes } from "node:crypto";
 import { Type } from "./typebox.mjs";
 
@@ -49,3 +50,13 @@ export const registerApiProvider = notInCairn("registerApiProvider");
 export const getModel = () => undefined;
 export const getModels = () => [];
 export const getProviders = () => [];
+export {
+  AssistantMessageEventStream,
+  EventStream,
+  calculateCost,
+  collapseSystemMessages,
+  createAssistantMessageEventStream,
+  getCurrentSystemPrompt,
+  getCurrentTools,
+  normalizeContext,
+} from "./pi-ai-stream.mjs";

@@ -1,0 +1,178 @@
+package piext
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/provider"
+	modelcat "github.com/cairn-dev/cairn/core/provider/catalog"
+)
+
+// depsInstalled says whether the example's npm dependencies are
+// installed in its directory (.ci/run installs them with `npm ci`); in CI
+// they must be.
+func depsInstalled(t *testing.T, name string) bool {
+	t.Helper()
+	dir := filepath.Join(examples, name)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err == nil {
+		return true
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s has no node_modules: run `npm ci --prefix %s --ignore-scripts` (.ci/run does)", name, dir)
+	}
+	return false
+}
+
+// providerCatalog is a session's catalog, with env as its environment.
+func providerCatalog(t *testing.T, env map[string]string) *modelcat.Catalog {
+	t.Helper()
+	cat, err := modelcat.Load(modelcat.Options{Dir: t.TempDir(), Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+// stream asks the catalog's provider of m for one answer to "hi".
+func stream(t *testing.T, cat *modelcat.Catalog, m core.Model, apiKey string) (*core.AssistantMessage, []provider.Event, error) {
+	t.Helper()
+	p, err := cat.Open(m, provider.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var events []provider.Event
+	req := &provider.Request{Model: m, System: "Be brief.", APIKey: apiKey,
+		Messages: []core.Message{&core.UserMessage{Content: []core.Content{{Type: core.ContentText, Text: "hi"}}}}}
+	msg, err := p.Stream(ctx, req, func(e provider.Event) { events = append(events, e) })
+	return msg, events, err
+}
+
+// custom-provider-gitlab-duo: its provider and models are in cairn's
+// catalog (available once GITLAB_TOKEN is set, as its apiKey says), and a
+// request to one of them runs its streamSimple, whose error comes back as
+// the answer's.
+func TestProviderGitLabDuo(t *testing.T) {
+	cat := providerCatalog(t, map[string]string{"GITLAB_TOKEN": "glpat-test"})
+	h := startHostFull(t, t.TempDir(), nil, nil, cat, "tui", "custom-provider-gitlab-duo")
+	if st := h.member(t, "custom-provider-gitlab-duo"); st.Err != nil {
+		t.Fatal(st.Err)
+	}
+	m, err := cat.Find("gitlab-duo", "claude-sonnet-4-6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.API != "gitlab-duo-api" || m.BaseURL != "https://cloud.gitlab.com" || !m.Reasoning || m.ContextWindow != 1000000 {
+		t.Errorf("model %+v", m)
+	}
+	var duo []string
+	for _, a := range cat.Available() {
+		if a.Provider == "gitlab-duo" {
+			duo = append(duo, a.ID)
+		}
+	}
+	if len(duo) != 9 || !slices.Contains(duo, "gpt-5-codex") {
+		t.Errorf("available gitlab-duo models %q", duo)
+	}
+	msg, _, err := stream(t, cat, m, "")
+	if err == nil || msg.StopReason != core.StopError || !strings.Contains(msg.ErrorMessage, "No GitLab access token. Run /login gitlab-duo or set GITLAB_TOKEN") {
+		t.Errorf("without a token: %v %+v", err, msg)
+	}
+
+	// Without GITLAB_TOKEN its models are listed but not available.
+	bare := providerCatalog(t, nil)
+	startHostFull(t, t.TempDir(), nil, nil, bare, "print", "custom-provider-gitlab-duo")
+	if _, err := bare.Find("gitlab-duo", "gpt-5-codex"); err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(bare.Available(), func(m core.Model) bool { return m.Provider == "gitlab-duo" }) {
+		t.Error("gitlab-duo available without GITLAB_TOKEN")
+	}
+}
+
+// anthropicSSE is a short answer in Anthropic's Messages stream format.
+const anthropicSSE = `event: message_start
+data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"usage":{"input_tokens":12,"output_tokens":1}}}
+
+event: content_block_start
+data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}
+
+event: content_block_delta
+data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" there"}}
+
+event: content_block_stop
+data: {"type":"content_block_stop","index":0}
+
+event: message_delta
+data: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"input_tokens":12,"output_tokens":3}}
+
+event: message_stop
+data: {"type":"message_stop"}
+
+`
+
+// custom-provider-anthropic (after npm install): its models are
+// selectable as custom-anthropic/..., and an answer is streamed by its
+// own streamSimple (the Anthropic SDK it depends on) from the server at
+// the model's base URL, with the key of its apiKey, event by event.
+func driveCustomProviderAnthropic(t *testing.T) {
+	if !depsInstalled(t, "custom-provider-anthropic") {
+		t.Skip("npm install has not been run in custom-provider-anthropic")
+	}
+	var gotKey, gotPath, gotBody string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotKey, gotPath = r.Header.Get("X-Api-Key"), r.URL.Path
+		body := make([]byte, 64<<10)
+		n, _ := r.Body.Read(body)
+		gotBody = string(body[:n])
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, anthropicSSE)
+	}))
+	defer srv.Close()
+	cat := providerCatalog(t, map[string]string{"CUSTOM_ANTHROPIC_API_KEY": "sk-ant-test"})
+	startHostFull(t, t.TempDir(), nil, nil, cat, "tui", "custom-provider-anthropic")
+	m, err := cat.Find("custom-anthropic", "claude-sonnet-4-5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != "Claude Sonnet 4.5 (Custom)" || m.API != "custom-anthropic-api" {
+		t.Errorf("model %+v", m)
+	}
+	creds, err := cat.Credentials(m)
+	if err != nil || creds.APIKey != "sk-ant-test" {
+		t.Fatalf("credentials %+v %v", creds, err)
+	}
+	m.BaseURL = srv.URL
+	msg, events, err := stream(t, cat, m, creds.APIKey)
+	if err != nil {
+		t.Fatalf("stream: %v %+v", err, msg)
+	}
+	if msg.StopReason != core.StopEnd || len(msg.Content) != 1 || msg.Content[0].Text != "Hello there" || msg.Usage.Output != 3 {
+		t.Errorf("message %+v", msg)
+	}
+	var deltas []string
+	for _, e := range events {
+		if e.Type == provider.EventTextDelta {
+			deltas = append(deltas, e.Delta)
+		}
+	}
+	if !slices.Equal(deltas, []string{"Hello", " there"}) {
+		t.Errorf("deltas %q", deltas)
+	}
+	if gotKey != "sk-ant-test" || gotPath != "/v1/messages" || !strings.Contains(gotBody, `"Be brief."`) || !strings.Contains(gotBody, `"hi"`) {
+		t.Errorf("request: key %q path %q body %s", gotKey, gotPath, gotBody)
+	}
+}
