@@ -52,8 +52,8 @@ var exampleTable = []example{
 	{"custom-compaction.ts", loads, "session_before_compact is not sent yet (its complete call would run in cairn)", nil},
 	{"custom-footer.ts", piOnly, "replaces the footer", nil},
 	{"custom-header.ts", piOnly, "replaces the header", nil},
-	{"custom-provider-anthropic", deps, "", nil},
-	{"custom-provider-gitlab-duo", loads, "registers a model provider: cairn's providers are its own", nil},
+	{"custom-provider-anthropic", works, "", driveCustomProviderAnthropic},
+	{"custom-provider-gitlab-duo", loads, "its provider and models join cairn's catalog and its streamSimple runs (TestProviderGitLabDuo); it hands the stream to pi-ai's anthropicMessagesApi and openAIResponsesApi, which the host does not provide", nil},
 	{"dirty-repo-guard.ts", works, "", driveDirtyRepoGuard},
 	{"doom-overlay", piOnly, "a game drawn with ui.custom", nil},
 	{"dynamic-resources", loads, "resources_discover is not sent yet", nil},
@@ -115,7 +115,7 @@ var exampleTable = []example{
 	{"trigger-compact.ts", works, "", driveTriggerCompact},
 	{"truncated-tool.ts", works, "", driveTruncatedTool},
 	{"widget-placement.ts", works, "", driveWidgetPlacement},
-	{"with-deps", deps, "", nil},
+	{"with-deps", works, "", driveWithDeps},
 	{"working-indicator.ts", piOnly, "pi's working indicator", nil},
 	{"working-message-test.ts", piOnly, "pi's working message", nil},
 }
@@ -169,10 +169,12 @@ func TestExamplesLoad(t *testing.T) {
 			name := strings.TrimSuffix(ex.name, ".ts")
 			st := h.member(t, name)
 			switch {
-			case ex.fate == deps:
+			case needsInstall(ex.name) && !depsInstalled(t, ex.name):
 				if st.State != extension.Failed || !strings.Contains(st.Err.Error(), "Cannot find module") {
 					t.Errorf("%s: %v %v, want a missing module", ex.name, st.State, st.Err)
 				}
+			case ex.fate == deps:
+				checkInstalledDeps(t, ex.name, st)
 			case st.State != extension.Ready:
 				t.Errorf("%s: %v: %v", ex.name, st.State, st.Err)
 			}
