@@ -102,6 +102,9 @@ type Manager struct {
 	provMu    sync.Mutex
 	providers map[string]*extension
 	streams   map[string]*stream
+	// apiStreams cancel the stream_api calls in flight, by extension
+	// and stream id (providerapi.go).
+	apiStreams map[string]context.CancelFunc
 }
 
 // New returns a manager of the extensions configs, not yet started.

@@ -89,6 +89,8 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		return e.lifecycle(m)
 	case MethodRegisterProvider, MethodUnregisterProvider, MethodStreamEvent:
 		return e.provider(m)
+	case MethodStreamAPI, MethodCancelStream:
+		return e.streamAPI(m)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "cairn has no method %q", jsonrpc2.Echo(m.Method))
 }

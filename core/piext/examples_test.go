@@ -53,7 +53,7 @@ var exampleTable = []example{
 	{"custom-footer.ts", piOnly, "replaces the footer", nil},
 	{"custom-header.ts", piOnly, "replaces the header", nil},
 	{"custom-provider-anthropic", works, "", driveCustomProviderAnthropic},
-	{"custom-provider-gitlab-duo", loads, "its provider and models join cairn's catalog and its streamSimple runs (TestProviderGitLabDuo); it hands the stream to pi-ai's anthropicMessagesApi and openAIResponsesApi, which the host does not provide", nil},
+	{"custom-provider-gitlab-duo", works, "", driveGitLabDuo},
 	{"dirty-repo-guard.ts", works, "", driveDirtyRepoGuard},
 	{"doom-overlay", piOnly, "a game drawn with ui.custom", nil},
 	{"dynamic-resources", loads, "resources_discover is not sent yet", nil},

@@ -5,15 +5,18 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
+	"github.com/cairn-dev/cairn/core/provider/anthropic"
 	modelcat "github.com/cairn-dev/cairn/core/provider/catalog"
 )
 
@@ -97,6 +100,106 @@ func TestProviderGitLabDuo(t *testing.T) {
 	}
 	if slices.ContainsFunc(bare.Available(), func(m core.Model) bool { return m.Provider == "gitlab-duo" }) {
 		t.Error("gitlab-duo available without GITLAB_TOKEN")
+	}
+}
+
+// fakeGitLab is GitLab's direct-access endpoint and AI gateway's
+// Anthropic proxy, as custom-provider-gitlab-duo reaches them.
+func fakeGitLab(t *testing.T) (*httptest.Server, func() []*http.Request) {
+	var mu sync.Mutex
+	var seen []*http.Request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Clone(context.Background()))
+		mu.Unlock()
+		switch r.URL.Path {
+		case "/api/v4/ai/third_party_agents/direct_access":
+			if r.Header.Get("Authorization") != "Bearer glpat-test" {
+				http.Error(w, "no", http.StatusUnauthorized)
+				return
+			}
+			fmt.Fprint(w, `{"token": "dat-1", "headers": {"x-gitlab-instance-id": "inst-7"}}`)
+		case "/ai/v1/proxy/anthropic/v1/messages":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, anthropicSSE)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []*http.Request {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(seen)
+	}
+}
+
+// toFake sends every request to srv, whatever its host.
+type toFake struct{ srv *httptest.Server }
+
+func (f toFake) Do(r *http.Request) (*http.Response, error) {
+	u, _ := url.Parse(f.srv.URL)
+	r.URL.Scheme, r.URL.Host = u.Scheme, u.Host
+	return f.srv.Client().Do(r)
+}
+
+// gatewayCatalog is a catalog whose own providers reach srv.
+type gatewayCatalog struct {
+	*modelcat.Catalog
+	srv *httptest.Server
+}
+
+func (g gatewayCatalog) ForAPI(api string) (provider.Provider, error) {
+	if api != modelcat.APIAnthropic {
+		return nil, fmt.Errorf("api %s", api)
+	}
+	return anthropic.New(provider.Options{Client: toFake{g.srv}}), nil
+}
+
+// custom-provider-gitlab-duo, driven against a fake GitLab: a request to
+// one of its Claude models gets a direct-access token with the person's
+// GitLab token, then streams from the AI gateway's Anthropic proxy through
+// cairn's own Anthropic provider, with the token and GitLab's headers.
+func driveGitLabDuo(t *testing.T) {
+	srv, seen := fakeGitLab(t)
+	preload, err := filepath.Abs("testdata/provider/fetch-to-fake.cjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := providerCatalog(t, map[string]string{"GITLAB_TOKEN": "glpat-test"})
+	env := map[string]string{"NODE_OPTIONS": "--require " + preload, "CAIRN_TEST_FAKE_URL": srv.URL}
+	startHostFull(t, t.TempDir(), env, nil, gatewayCatalog{cat, srv}, "tui", "custom-provider-gitlab-duo")
+	m, err := cat.Find("gitlab-duo", "claude-sonnet-4-5-20250929")
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds, err := cat.Credentials(m)
+	if err != nil || creds.APIKey != "glpat-test" {
+		t.Fatalf("credentials %+v %v", creds, err)
+	}
+	msg, events, err := stream(t, cat, m, creds.APIKey)
+	if err != nil {
+		t.Fatalf("stream: %v %+v", err, msg)
+	}
+	if msg.StopReason != core.StopEnd || len(msg.Content) != 1 || msg.Content[0].Text != "Hello there" || msg.Usage.Input != 12 {
+		t.Errorf("message %+v", msg)
+	}
+	var deltas []string
+	for _, e := range events {
+		if e.Type == provider.EventTextDelta {
+			deltas = append(deltas, e.Delta)
+		}
+	}
+	if !slices.Equal(deltas, []string{"Hello", " there"}) {
+		t.Errorf("deltas %q", deltas)
+	}
+	reqs := seen()
+	if len(reqs) != 2 {
+		t.Fatalf("requests %d", len(reqs))
+	}
+	proxy := reqs[1]
+	if proxy.Header.Get("Authorization") != "Bearer dat-1" || proxy.Header.Get("X-Gitlab-Instance-Id") != "inst-7" || proxy.Header.Get("X-Api-Key") != "gitlab-duo" {
+		t.Errorf("proxy request headers %v", proxy.Header)
 	}
 }
 

@@ -21,7 +21,7 @@ var resultDefs = map[string]string{
 	"append_entry": "appendEntryResult", "get_entries": "getEntriesResult", "set_session_name": "emptyResult",
 	// The session's model (version 2).
 	"get_model": "getModelResult", "get_models": "getModelsResult", "set_model": "emptyResult",
-	"set_thinking_level": "emptyResult", "complete": "completeResult", "stream": "completeResult",
+	"set_thinking_level": "emptyResult", "complete": "completeResult", "stream": "completeResult", "stream_api": "completeResult",
 	"register_provider": "emptyResult", "unregister_provider": "emptyResult", "get_system_prompt": "getSystemPromptResult",
 }
 

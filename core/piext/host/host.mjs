@@ -168,7 +168,8 @@ function onWorker(x, m) {
       return;
     }
     case "rpc":
-      callCairn(m.method, m.params).then(
+      if (m.method === "stream_api") trackApiStream(x, m.params?.streamId);
+      callCairn(m.method, m.params).finally(() => apiStreamOwners.delete(m.params?.streamId)).then(
         (result) => x.state !== "dead" && x.worker.postMessage({ t: "rpcResult", id: m.id, result }),
         (e) => x.state !== "dead" && x.worker.postMessage({ t: "rpcResult", id: m.id, error: e.message }),
       );
@@ -482,6 +483,14 @@ function providerChanged(x, m) {
   else callCairn("unregister_provider", { name }).catch((e) => log(`[${x.name}] unregisterProvider ${name}: ${e.message}`));
 }
 
+// The stream_api calls in flight, by stream id: where cairn's
+// stream_event notifications for them go.
+const apiStreamOwners = new Map();
+
+function trackApiStream(x, streamId) {
+  if (typeof streamId === "string") apiStreamOwners.set(streamId, x);
+}
+
 /** stream runs cairn's stream request in the extension whose provider streams the model. */
 function stream(rpcId, p) {
   const x = exts.find((x) => x.state === "ready" && (x.providers || []).some((d) => d.name === p.model?.provider && d.stream));
@@ -565,6 +574,11 @@ rl.on("line", (line) => {
     case "cancel":
       for (const e of inflight.get(JSON.stringify(p.id)) || []) e.x.worker?.postMessage({ t: "cancel", id: e.id });
       return;
+    case "stream_event": {
+      const x = apiStreamOwners.get(p.streamId);
+      if (x && x.state !== "dead") x.worker.postMessage({ t: "streamEvent", streamId: p.streamId, events: p.events });
+      return;
+    }
     case "shutdown":
       if (m.id !== undefined) send({ id: m.id, result: null });
       shutdown();

@@ -4,7 +4,7 @@
 // catalog, and a provider with a streamSimple of its own answers cairn's
 // stream requests here, its events sent back as they come.
 
-import { normalizeContext } from "./shims/pi-ai-stream.mjs";
+import { collapseSystemMessages, createAssistantMessageEventStream, getCurrentSystemPrompt, getCurrentTools, normalizeContext } from "./shims/pi-ai-stream.mjs";
 
 // The fields of pi's ProviderConfig and model config cairn's catalog
 // carries (models.json's shape); the others are said in the log.
@@ -32,7 +32,8 @@ export function providerAPI(post, log) {
         log(`registerProvider ${name}: cairn's /login does not run an extension's OAuth; give the provider's key with its apiKey (${config.apiKey ?? "unset"})`);
         continue;
       }
-      if (PROVIDER_FIELDS.includes(k)) out[k] = v;
+      if (k === "compat") out.compat = knownCompat(v, (ck) => log(`registerProvider ${name}: cairn does not use compat.${ck}`));
+      else if (PROVIDER_FIELDS.includes(k)) out[k] = v;
       else log(`registerProvider ${name}: cairn does not use the field ${k}`);
     }
     if (Array.isArray(config.models)) {
@@ -40,7 +41,8 @@ export function providerAPI(post, log) {
         const model = {};
         for (const [k, v] of Object.entries(m ?? {})) {
           if (v === undefined) continue;
-          if (MODEL_FIELDS.includes(k)) model[k] = v;
+          if (k === "compat") model.compat = knownCompat(v, (ck) => log(`registerProvider ${name}: model ${m.id}: cairn does not use compat.${ck}`));
+          else if (MODEL_FIELDS.includes(k)) model[k] = v;
           else log(`registerProvider ${name}: model ${m.id}: cairn does not use the field ${k}`);
         }
         return model;
@@ -138,4 +140,153 @@ function plainMessage(msg) {
     return rest;
   });
   return { ...msg, content };
+}
+
+// ---- pi-ai's own providers, run by cairn (stream_api) ----
+
+// The fields of a model's compat cairn's providers read (core.Compat's).
+const COMPAT_FIELDS = ["supportsStore", "supportsDeveloperRole", "supportsReasoningEffort", "reasoningEffortMap", "supportsUsageInStreaming",
+  "maxTokensField", "requiresToolResultName", "requiresAssistantAfterToolResult", "requiresThinkingAsText", "thinkingFormat",
+  "openRouterRouting", "vercelGatewayRouting", "supportsStrictMode"];
+const MODEL_KEYS = [...MODEL_FIELDS, "provider"];
+
+// cairnModel is a model as cairn reads it; what else it sets is said in
+// the log, once each.
+const dropped = new Set();
+function cairnModel(model, log) {
+  const out = {};
+  const drop = (what) => {
+    if (dropped.has(what)) return;
+    dropped.add(what);
+    log(`${model.provider}/${model.id}: cairn's provider does not use ${what}`);
+  };
+  for (const [k, v] of Object.entries(model)) {
+    if (v === undefined) continue;
+    if (!MODEL_KEYS.includes(k)) drop(`the field ${k}`);
+    else if (k === "cost") out.cost = { input: v.input ?? 0, output: v.output ?? 0, cacheRead: v.cacheRead ?? 0, cacheWrite: v.cacheWrite ?? 0 };
+    else if (k === "compat") out.compat = knownCompat(v, (ck) => drop(`compat.${ck}`));
+    else out[k] = v;
+  }
+  return JSON.parse(JSON.stringify(out));
+}
+
+// knownCompat is the part of a compat cairn reads; drop is told each
+// other key.
+function knownCompat(compat, drop) {
+  const out = {};
+  for (const [k, v] of Object.entries(compat ?? {})) {
+    if (COMPAT_FIELDS.includes(k)) out[k] = v;
+    else drop(k);
+  }
+  return out;
+}
+
+/** apiHook is where the pi-ai shim finds streamApi. */
+export const apiHook = Symbol.for("cairn.pi.streamApi");
+
+// The options of pi-ai's streamSimple that stream_api carries; others
+// are said in the log, once each.
+const API_OPTIONS = ["apiKey", "headers", "reasoning", "maxTokens", "sessionId", "signal"];
+
+/**
+ * apiStreams installs the pi-ai shim's hook for anthropicMessagesApi()
+ * and the like: their streams are cairn's own providers' (stream_api),
+ * whose events come back through onEvents. rpc calls cairn, post sends
+ * to the host, log writes the extension's log.
+ */
+export function apiStreams(rpc, post, log) {
+  const listeners = new Map();
+  const unsent = new Set();
+  let next = 0;
+
+  globalThis[apiHook] = (api, model, context, options = {}) => {
+    const out = createAssistantMessageEventStream();
+    const streamId = `${process.pid}-${Date.now().toString(36)}-${++next}`;
+    const partial = {
+      role: "assistant", content: [], api: model.api, provider: model.provider, model: model.id,
+      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+      stopReason: "pending", timestamp: Date.now(),
+    };
+    const json = new Map();
+    listeners.set(streamId, (events) => {
+      for (const e of events) {
+        const i = e.contentIndex;
+        const block = partial.content[i];
+        switch (e.type) {
+          case "start":
+            out.push({ type: "start", partial });
+            continue;
+          case "text_start":
+            partial.content[i] = { type: "text", text: "" };
+            break;
+          case "thinking_start":
+            partial.content[i] = { type: "thinking", thinking: "" };
+            break;
+          case "toolcall_start":
+            partial.content[i] = { type: "toolCall", id: e.id, name: e.name, arguments: {} };
+            json.set(i, "");
+            break;
+          case "text_delta":
+            if (block) block.text += e.delta;
+            break;
+          case "thinking_delta":
+            if (block) block.thinking += e.delta;
+            break;
+          case "toolcall_delta":
+            json.set(i, (json.get(i) ?? "") + e.delta);
+            break;
+          case "toolcall_end":
+            try {
+              if (block) block.arguments = JSON.parse(json.get(i) || "{}");
+            } catch {}
+            out.push({ type: e.type, contentIndex: i, toolCall: block, partial });
+            continue;
+          case "text_end":
+            out.push({ type: e.type, contentIndex: i, content: block?.text ?? "", partial });
+            continue;
+          case "thinking_end":
+            out.push({ type: e.type, contentIndex: i, content: block?.thinking ?? "", partial });
+            continue;
+        }
+        out.push(e.delta !== undefined ? { type: e.type, contentIndex: i, delta: e.delta, partial } : { type: e.type, contentIndex: i, partial });
+      }
+    });
+    const transcript = collapseSystemMessages(context?.messages ? normalizeContext({ ...context, messages: context.messages }) : { messages: [] });
+    const params = {
+      streamId,
+      model: cairnModel({ ...model, api }, log),
+      context: {
+        messages: transcript.messages.filter((m) => m.role !== "system"),
+        ...(getCurrentSystemPrompt(transcript.messages) ? { systemPrompt: getCurrentSystemPrompt(transcript.messages) } : {}),
+      },
+      options: {},
+    };
+    const tools = getCurrentTools(transcript.messages).map((t) => ({ name: t.name, description: t.description ?? "", parameters: t.parameters ?? { type: "object" } }));
+    if (tools.length) params.context.tools = JSON.parse(JSON.stringify(tools));
+    for (const [k, v] of Object.entries(options)) {
+      if (v === undefined || k === "signal") continue;
+      if (API_OPTIONS.includes(k)) params.options[k] = v;
+      else if (!unsent.has(k)) {
+        unsent.add(k);
+        log(`${api}: cairn does not pass the option ${k} to the model; the request goes without it`);
+      }
+    }
+    if (params.options.reasoning === "off") delete params.options.reasoning;
+    options.signal?.addEventListener("abort", () => post({ t: "notify", method: "cancel_stream", params: { streamId } }), { once: true });
+    const end = (final) => {
+      listeners.delete(streamId);
+      if (final.stopReason === "error" || final.stopReason === "aborted") out.push({ type: "error", reason: final.stopReason, error: final });
+      else out.push({ type: "done", reason: final.stopReason, message: final });
+      out.end(final);
+    };
+    rpc("stream_api", params).then(end, (e) => end({ ...partial, stopReason: "error", errorMessage: e.message }));
+    return out;
+  };
+
+  return {
+    /** onEvents takes cairn's stream_event notification for one of these streams. */
+    onEvents(streamId, events) {
+      listeners.get(streamId)?.(events);
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
-import { providerAPI } from "./provider.mjs";
+import { apiStreams, providerAPI } from "./provider.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -91,6 +91,7 @@ function syncRPC(method, params) {
 
 const models = modelAPI(rpc, syncRPC, (line) => process.stderr.write(line + "\n"));
 const providers = providerAPI(post, (line) => process.stderr.write(line + "\n"));
+const apis = apiStreams(rpc, post, (line) => process.stderr.write(line + "\n"));
 
 // ---- what the extension registers ----
 const handlers = new Map();
@@ -510,6 +511,9 @@ parentPort.on("message", async (m) => {
     }
     case "bus":
       deliver(m.channel, m.data);
+      return;
+    case "streamEvent":
+      apis.onEvents(m.streamId, m.events);
       return;
     case "idle":
       idle = m.idle;

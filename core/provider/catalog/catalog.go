@@ -350,8 +350,30 @@ func (c *Catalog) Open(m core.Model, opts provider.Options) (provider.Provider, 
 			opts.Timeouts.Total = set.Total
 		}
 	}
+	p, err := c.forAPI(m.API, opts)
+	if err != nil && !slices.Contains(SupportedAPIs, m.API) {
+		return nil, fmt.Errorf("model %s/%s %w", m.Provider, m.ID, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if m.Provider == copilotProvider {
+		a, _ := c.authEntry(copilotProvider)
+		return newCopilot(p, m.API, a), nil
+	}
+	return p, nil
+}
+
+// ForAPI returns cairn's own provider of the wire format api, whoever the
+// model's provider is: for an extension's provider that hands its stream
+// to one of them, as pi-ai's anthropicMessagesApi() and the like do.
+func (c *Catalog) ForAPI(api string) (provider.Provider, error) {
+	return c.forAPI(api, provider.Options{})
+}
+
+func (c *Catalog) forAPI(api string, opts provider.Options) (provider.Provider, error) {
 	var p provider.Provider
-	switch m.API {
+	switch api {
 	case APIAnthropic:
 		p = anthropic.New(opts)
 	case APIOpenAIChat:
@@ -368,11 +390,7 @@ func (c *Catalog) Open(m core.Model, opts provider.Options) (provider.Provider, 
 		}
 		return c.Faux, nil
 	default:
-		return nil, fmt.Errorf("model %s/%s uses api %q, which cairn does not speak; supported: %s", m.Provider, m.ID, m.API, strings.Join(SupportedAPIs, ", "))
-	}
-	if m.Provider == copilotProvider {
-		a, _ := c.authEntry(copilotProvider)
-		return newCopilot(p, m.API, a), nil
+		return nil, fmt.Errorf("uses api %q, which cairn does not speak; supported: %s", api, strings.Join(SupportedAPIs, ", "))
 	}
 	return p, nil
 }

@@ -60,3 +60,20 @@ export {
   getCurrentTools,
   normalizeContext,
 } from "./pi-ai-stream.mjs";
+
+// pi-ai's own providers, each run by cairn's provider of the same wire
+// format (the host's provider.mjs): a provider extension hands them its
+// model, with its own base URL, key and headers.
+function cairnApi(api) {
+  const run = (model, context, options) => {
+    const hook = globalThis[Symbol.for("cairn.pi.streamApi")];
+    if (!hook) return notInCairn(api)();
+    return hook(api, model, context, options);
+  };
+  return { api, stream: run, streamSimple: run };
+}
+
+export const anthropicMessagesApi = () => cairnApi("anthropic-messages");
+export const openAICompletionsApi = () => cairnApi("openai-completions");
+export const openAIResponsesApi = () => cairnApi("openai-responses");
+export const googleGenerativeAIApi = () => cairnApi("google-generative-ai");
