@@ -154,8 +154,7 @@ func extensionUI(mode string) []core.UIMethod {
 
 // startExtensions starts the session's extensions (unless --no-extensions)
 // without waiting for them: the registry's bounded wait does, before the
-// first request.
-// The model providers they register go into cat.
+// first request. The model providers they register go into cat.
 func startExtensions(env environment, opts *Options, trusted projectTrust, st *settings.Store, cwd string, unattended bool, cat *catalog.Catalog) *extension.Manager {
 	if opts.NoExtensions {
 		return extension.New(nil, extension.Options{})

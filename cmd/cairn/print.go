@@ -56,6 +56,12 @@ func resolve(streams IOStreams, env environment, opts *Options) (*setup, error) 
 	if err != nil {
 		return nil, err
 	}
+	return resolveIn(cat, opts)
+}
+
+// resolveIn is resolve with the catalog cat.
+func resolveIn(cat *catalog.Catalog, opts *Options) (*setup, error) {
+	var err error
 	if opts.Demo {
 		if cat.Faux, err = demoProvider(); err != nil {
 			return nil, err

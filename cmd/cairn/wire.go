@@ -100,7 +100,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, err
 	}
-	s, err := resolve(streams, env, opts)
+	s, exts, err := resolveModel(streams, env, opts, p, unattended)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +160,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	printMode := unattended && opts.Mode != "synaps"
 	servers := startMCP(streams, env, opts, p.trusted, registry, printMode)
 	cfg.Toolset, cfg.Approver = registry, servers.approver(g.gate)
-	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended, s.cat)
+	if exts == nil {
+		exts = startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended, s.cat)
+	}
 	registry.Add(exts)
 	cfg.Interceptors = append(cfg.Interceptors, exts.Interceptors()...)
 	cfg.Toolset = selectTools(streams, opts, cfg.Tools, registry)
