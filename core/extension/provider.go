@@ -143,13 +143,17 @@ func (e *extension) provider(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		if err := decodeParams(m.Params, &p); err != nil {
 			return nil, err
 		}
-		return nil, e.registerProvider(p)
+		err := e.registerProvider(p)
+		e.m.changed()
+		return nil, err
 	case MethodUnregisterProvider:
 		var p UnregisterProviderParams
 		if err := decodeParams(m.Params, &p); err != nil {
 			return nil, err
 		}
-		return nil, e.unregisterProvider(p.Name)
+		err := e.unregisterProvider(p.Name)
+		e.m.changed()
+		return nil, err
 	}
 	var p StreamEventParams
 	if err := decodeParams(m.Params, &p); err != nil {

@@ -279,3 +279,75 @@ func driveCustomProviderAnthropic(t *testing.T) {
 		t.Errorf("request: key %q path %q body %s", gotKey, gotPath, gotBody)
 	}
 }
+
+// A provider's own stream: events arrive while it runs (its first
+// fragment, with the system prompt and the key cairn resolved), an abort
+// reaches the extension's signal and ends the answer as aborted at once,
+// and unregisterProvider takes its models back.
+func TestProviderStreamAbortsAndUnregisters(t *testing.T) {
+	cat := providerCatalog(t, nil)
+	ext, err := filepath.Abs("testdata/provider/slow-provider.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := startHostFull(t, t.TempDir(), nil, nil, cat, "tui", ext)
+	m, err := cat.Find("slow", "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds, err := cat.Credentials(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := cat.Open(m, provider.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	first := make(chan string, 1)
+	req := &provider.Request{Model: m, System: "sys", APIKey: creds.APIKey,
+		Messages: []core.Message{&core.UserMessage{Content: []core.Content{{Type: core.ContentText, Text: "hi"}}}}}
+	done := make(chan *core.AssistantMessage, 1)
+	go func() {
+		msg, _ := p.Stream(ctx, req, func(e provider.Event) {
+			if e.Type == provider.EventTextDelta {
+				first <- e.Delta
+			}
+		})
+		done <- msg
+	}()
+	select {
+	case d := <-first:
+		if d != "first (sys, slow-key)" {
+			t.Errorf("first fragment %q", d)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no first fragment")
+	}
+	cancel()
+	select {
+	case msg := <-done:
+		if msg.StopReason != core.StopAborted || msg.Content[0].Text != "first (sys, slow-key)" {
+			t.Errorf("aborted message %+v", msg)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the stream did not end on abort")
+	}
+	h.host.waitFor(t, "the extension told of the abort", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "slow stream aborted")
+	})
+	h.input(t, "/unslow")
+	deadline := time.After(20 * time.Second)
+	for {
+		changed := h.m.Changed()
+		if _, err := cat.Find("slow", "s1"); err != nil {
+			break
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatal("slow/s1 still in the catalog after unregisterProvider")
+		}
+	}
+}
