@@ -1,7 +1,9 @@
 package piext
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -47,8 +49,9 @@ func driveWithDeps(t *testing.T) {
 // sandbox (after npm install): at session start it sets up
 // @anthropic-ai/sandbox-runtime, which on Linux needs bubblewrap, socat
 // and ripgrep; where they are missing it says so, as its comments
-// describe. With all three it reports the sandbox set up.
-func TestSandboxExample(t *testing.T) {
+// describe. With all three it reports the sandbox set up, and its bash
+// tool (in place of cairn's) writes in the project only.
+func driveSandbox(t *testing.T) {
 	if !depsInstalled(t, "sandbox") {
 		t.Skip("npm install has not been run in sandbox")
 	}
@@ -67,6 +70,19 @@ func TestSandboxExample(t *testing.T) {
 	for _, tool := range []string{"bwrap", "socat", "rg"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			have = false
+		}
+	}
+	if have {
+		// Its bash runs in the sandbox: the project is writable, the rest
+		// of the file system is not.
+		outside := filepath.Join("/var/tmp", "cairn-sandbox-"+filepath.Base(t.TempDir()))
+		defer os.Remove(outside)
+		got := text(h.tool(t, "bash", `{"command": "echo x > in.txt && echo wrote-in; echo y > `+outside+` && echo wrote-out"}`))
+		if !strings.Contains(got, "wrote-in") || strings.Contains(got, "wrote-out") || !strings.Contains(got, "Read-only file system") {
+			t.Errorf("sandboxed bash: %s", got)
+		}
+		if _, err := os.Stat(outside); err == nil {
+			t.Errorf("the sandboxed command wrote %s", outside)
 		}
 	}
 	switch {
