@@ -56,7 +56,7 @@ export function providerAPI(post, log) {
   return {
     registerProvider(name, config) {
       if (typeof name !== "string" || !config || typeof config !== "object") {
-        throw new Error("registerProvider needs a name and a config");
+        throw new Error("cairn takes registerProvider(name, config); a provider object of pi-ai's (registerProvider(provider)) is not supported");
       }
       const def = definition(name, config);
       providers.set(name, { config, def });

@@ -66,6 +66,10 @@ func (c *Catalog) SetAPIKey(providerName, key string) {
 	if pc == nil {
 		pc = &providerConfig{}
 		c.providers[providerName] = pc
+		// Kept when extensions' providers are laid over the catalog again.
+		if c.live.loadedProviders != nil {
+			c.live.loadedProviders[providerName] = pc
+		}
 	}
 	pc.runtimeKey = key
 }
