@@ -227,7 +227,7 @@ func startHostWith(t *testing.T, cwd string, env map[string]string, prefill []se
 }
 
 // startHostFull is startHostWith whose extensions' providers go to reg.
-func startHostFull(t *testing.T, cwd string, env map[string]string, prefill []session.Payload, reg extension.ProviderRegistry, mode string, files ...string) *harness {
+func startHostFull(t testing.TB, cwd string, env map[string]string, prefill []session.Payload, reg extension.ProviderRegistry, mode string, files ...string) *harness {
 	t.Helper()
 	needNode(t)
 	var entries []Entry

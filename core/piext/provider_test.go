@@ -36,7 +36,7 @@ func depsInstalled(t *testing.T, name string) bool {
 }
 
 // providerCatalog is a session's catalog, with env as its environment.
-func providerCatalog(t *testing.T, env map[string]string) *modelcat.Catalog {
+func providerCatalog(t testing.TB, env map[string]string) *modelcat.Catalog {
 	t.Helper()
 	cat, err := modelcat.Load(modelcat.Options{Dir: t.TempDir(), Getenv: func(k string) string { return env[k] }})
 	if err != nil {
