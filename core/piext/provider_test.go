@@ -17,6 +17,7 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/anthropic"
+	"github.com/cairn-dev/cairn/core/provider/openairesp"
 	modelcat "github.com/cairn-dev/cairn/core/provider/catalog"
 )
 
@@ -122,6 +123,9 @@ func fakeGitLab(t *testing.T) (*httptest.Server, func() []*http.Request) {
 		case "/ai/v1/proxy/anthropic/v1/messages":
 			w.Header().Set("Content-Type", "text/event-stream")
 			fmt.Fprint(w, anthropicSSE)
+		case "/ai/v1/proxy/openai/v1/responses":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, responsesSSE)
 		default:
 			http.NotFound(w, r)
 		}
@@ -150,11 +154,23 @@ type gatewayCatalog struct {
 }
 
 func (g gatewayCatalog) ForAPI(api string) (provider.Provider, error) {
-	if api != modelcat.APIAnthropic {
-		return nil, fmt.Errorf("api %s", api)
+	switch api {
+	case modelcat.APIAnthropic:
+		return anthropic.New(provider.Options{Client: toFake{g.srv}}), nil
+	case modelcat.APIOpenAIResponses:
+		return openairesp.New(provider.Options{Client: toFake{g.srv}}), nil
 	}
-	return anthropic.New(provider.Options{Client: toFake{g.srv}}), nil
+	return nil, fmt.Errorf("api %s", api)
 }
+
+// responsesSSE is a short answer in OpenAI's Responses stream format.
+const responsesSSE = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"status\":\"in_progress\"}}\n\n" +
+	"event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"status\":\"in_progress\",\"content\":[],\"role\":\"assistant\"}}\n\n" +
+	"event: response.content_part.added\ndata: {\"type\":\"response.content_part.added\",\"output_index\":0,\"content_index\":0,\"part\":{\"type\":\"output_text\",\"annotations\":[],\"text\":\"\"}}\n\n" +
+	"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"content_index\":0,\"delta\":\"Codex\"}\n\n" +
+	"event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"content_index\":0,\"delta\":\" here\"}\n\n" +
+	"event: response.output_item.done\ndata: {\"type\":\"response.output_item.done\",\"output_index\":0,\"item\":{\"id\":\"msg_1\",\"type\":\"message\",\"status\":\"completed\",\"content\":[{\"type\":\"output_text\",\"text\":\"Codex here\"}],\"role\":\"assistant\"}}\n\n" +
+	"event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"usage\":{\"input_tokens\":9,\"output_tokens\":2,\"total_tokens\":11}}}\n\n"
 
 // custom-provider-gitlab-duo, driven against a fake GitLab: a request to
 // one of its Claude models gets a direct-access token with the person's
@@ -200,6 +216,21 @@ func driveGitLabDuo(t *testing.T) {
 	proxy := reqs[1]
 	if proxy.Header.Get("Authorization") != "Bearer dat-1" || proxy.Header.Get("X-Gitlab-Instance-Id") != "inst-7" || proxy.Header.Get("X-Api-Key") != "gitlab-duo" {
 		t.Errorf("proxy request headers %v", proxy.Header)
+	}
+
+	// Its GPT models go through the gateway's OpenAI proxy (Responses),
+	// with the direct-access token it keeps for 25 minutes.
+	gpt, err := cat.Find("gitlab-duo", "gpt-5-codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, _, err = stream(t, cat, gpt, creds.APIKey)
+	if err != nil || msg.Text() != "Codex here" || msg.Usage.Input != 9 {
+		t.Errorf("gpt-5-codex: %v %+v", err, msg)
+	}
+	reqs = seen()
+	if len(reqs) != 3 || reqs[2].URL.Path != "/ai/v1/proxy/openai/v1/responses" || reqs[2].Header.Get("Authorization") != "Bearer dat-1" {
+		t.Errorf("requests %d; the last %v %v", len(reqs), reqs[len(reqs)-1].URL, reqs[len(reqs)-1].Header)
 	}
 }
 
