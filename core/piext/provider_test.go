@@ -17,8 +17,8 @@ import (
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/provider"
 	"github.com/cairn-dev/cairn/core/provider/anthropic"
-	"github.com/cairn-dev/cairn/core/provider/openairesp"
 	modelcat "github.com/cairn-dev/cairn/core/provider/catalog"
+	"github.com/cairn-dev/cairn/core/provider/openairesp"
 )
 
 // depsInstalled says whether the example's npm dependencies are
