@@ -68,6 +68,8 @@ func runRole(role string) {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "cannot start: missing config")
 		os.Exit(2)
+	case "quiet-provider":
+		quietProvider()
 	case "stalled-gate":
 		// Handles tool_call and never answers it.
 		x := sdk.New("stalled")

@@ -47,6 +47,9 @@ const (
 	maxStreamEvents = 4096
 )
 
+// streamIdle is StreamIdleTimeout, shorter in tests.
+var streamIdle = StreamIdleTimeout
+
 // RegisterProviderParams is a model provider, in models.json's provider
 // shape (baseUrl, api, apiKey, headers, authHeader, compat, models), which
 // is pi's ProviderConfig without its functions. Stream says the extension
@@ -307,14 +310,14 @@ func (p *extStream) Stream(ctx context.Context, req *provider.Request, emit func
 	idle, stopIdle := context.WithCancelCause(sctx)
 	defer stopIdle(nil)
 	go func() {
-		t := time.NewTimer(StreamIdleTimeout)
+		t := time.NewTimer(streamIdle)
 		defer t.Stop()
 		for {
 			select {
 			case <-s.touch:
-				t.Reset(StreamIdleTimeout)
+				t.Reset(streamIdle)
 			case <-t.C:
-				stopIdle(fmt.Errorf("no event for %v", StreamIdleTimeout))
+				stopIdle(fmt.Errorf("no event for %v", streamIdle))
 				return
 			case <-idle.Done():
 				return

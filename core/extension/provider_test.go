@@ -1,8 +1,12 @@
 package extension
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -100,4 +104,69 @@ func FuzzProviderFrames(f *testing.F) {
 			}
 		}
 	})
+}
+
+// quietProvider is a fake extension (version 2) that registers a provider
+// it streams itself, then never answers a stream: it tells cairn of each
+// cancel it gets with a notice.
+func quietProvider() {
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil {
+			continue
+		}
+		switch m.Method {
+		case MethodInitialize:
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":2,"providers":[{"name":"quiet","config":{"api":"quiet-api","models":[{"id":"q"}]},"stream":true}]}}`+"\n", m.ID)
+		case MethodCancel:
+			fmt.Println(`{"jsonrpc":"2.0","id":"n1","method":"ui","params":{"method":"notify","message":"stream cancelled"}}`)
+		}
+	}
+}
+
+// A stream of an extension's provider that falls silent ends after the
+// idle limit, saying so, and the extension is told to cancel it.
+func TestProviderStreamIdleLimit(t *testing.T) {
+	defer func(d time.Duration) { streamIdle = d }(streamIdle)
+	streamIdle = 300 * time.Millisecond
+	cat, err := catalog.Load(catalog.Options{Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, host, _ := testManager(t, Options{Providers: cat, UI: allUI}, "quiet-provider")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	m.WaitStarted(ctx)
+	model, err := cat.Find("quiet", "q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := cat.Open(model, provider.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	msg, err := p.Stream(context.Background(), &provider.Request{Model: model}, func(provider.Event) {})
+	if err == nil || msg.StopReason != core.StopError || !strings.Contains(msg.ErrorMessage, "no event for 300ms") {
+		t.Errorf("%v %+v", err, msg)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("ended after %v", d)
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case ev := <-host.showCh:
+			if n, ok := ev.(core.Notice); ok && n.Message == "stream cancelled" {
+				return
+			}
+		case <-deadline:
+			t.Fatal("the extension was not told to cancel")
+		}
+	}
 }
