@@ -70,6 +70,11 @@ type Options struct {
 	// resolved into Mode once every flag is read (flags come in any order).
 	rpcDialect string
 
+	// sessionModel says Provider and Model are the resumed session's,
+	// which no provider cairn knows serves until the extensions start:
+	// if none does then, the session goes on with the default model.
+	sessionModel bool
+
 	// wireAPI, when set, is the wire format the model is spoken to in,
 	// whatever the catalog says (--json-stream's --provider openai is
 	// Chat Completions; see aionrsProvider).

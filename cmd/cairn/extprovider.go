@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -27,19 +28,35 @@ func resolveModel(streams IOStreams, env environment, opts *Options, p project, 
 		return nil, nil, err
 	}
 	s, err := resolveIn(cat, opts)
-	if err == nil || opts.NoExtensions || !modelUnknown(cat, opts) {
-		return s, nil, err
+	var exts *extension.Manager
+	if err != nil && !opts.NoExtensions && modelUnknown(cat, opts) {
+		exts = startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended, cat)
+		ctx, cancel := context.WithTimeout(context.Background(), extensionProviderWait)
+		exts.WaitStarted(ctx)
+		cancel()
+		s, err = resolveIn(cat, opts)
 	}
-	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended, cat)
-	ctx, cancel := context.WithTimeout(context.Background(), extensionProviderWait)
-	defer cancel()
-	exts.WaitStarted(ctx)
-	s, err = resolveIn(cat, opts)
+	if err != nil && opts.sessionModel {
+		fmt.Fprintf(streams.Err, "cairn: warning: the session's model %s/%s is not available; using the default\n", opts.Provider, opts.Model)
+		opts.Provider, opts.Model, opts.sessionModel = "", "", false
+		useDefaultModel(opts, p)
+		s, err = resolveIn(cat, opts)
+	}
 	if err != nil {
-		exts.Close()
+		if exts != nil {
+			exts.Close()
+		}
 		return nil, nil, err
 	}
 	return s, exts, nil
+}
+
+// useDefaultModel gives opts the settings' default model when it names
+// none.
+func useDefaultModel(opts *Options, p project) {
+	if opts.Provider == "" && opts.Model == "" && p.eff.DefaultModel != "" {
+		opts.Provider, opts.Model = p.eff.DefaultProvider, p.eff.DefaultModel
+	}
 }
 
 // modelUnknown says whether the model opts asks for is none cat knows.

@@ -58,28 +58,9 @@ func TestPiExtensionProviderInRPC(t *testing.T) {
 	if err := os.WriteFile(ext, []byte(strings.Replace(localProviderExt, "BASE_URL", srv.URL, 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "CAIRN_DIR": t.TempDir(), "LOCAL_LLM_KEY": "sk-local"}
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	c := &synapsConn{t: t, in: inW, frames: make(chan synapsFrame, 4096), exit: make(chan int, 1)}
-	var stderr strings.Builder
-	go func() {
-		code := run(context.Background(), []string{"--mode", "rpc", "--no-session", "-e", ext, "--model", "local-llm/tiny"},
-			IOStreams{In: inR, Out: outW, Err: &stderr}, func(k string) string { return vars[k] })
-		outW.Close()
-		c.exit <- code
-	}()
-	go c.readFrames(outR)
-	defer func() {
-		inW.Close()
-		select {
-		case <-c.exit:
-		case <-time.After(10 * time.Second):
-			t.Error("cairn did not exit")
-		}
-		for range c.frames {
-		}
-	}()
+	home, dir := t.TempDir(), t.TempDir()
+	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": home, "CAIRN_DIR": dir, "LOCAL_LLM_KEY": "sk-local"}
+	c, stderr := rpcInProcess(t, vars, "--mode", "rpc", "-e", ext, "--model", "local-llm/tiny")
 	c.send(`{"id":"m","type":"get_available_models"}`)
 	models := c.untilFrame("response", "agent_settled")
 	if !strings.Contains(fmt.Sprint(models), "Tiny Local") {
@@ -105,9 +86,61 @@ func TestPiExtensionProviderInRPC(t *testing.T) {
 	if text.String() != "Hi from tiny" {
 		t.Errorf("answer %q; stderr %s", text.String(), stderr.String())
 	}
+	c.close()
+
+	// Resumed, the session goes on with its model, found once the
+	// extension has registered its provider.
+	c, stderr = rpcInProcess(t, vars, "--mode", "rpc", "-e", ext, "--continue")
+	c.send(`{"id":"st","type":"get_state"}`)
+	st := c.untilFrame("response", "agent_settled")
+	if model, _ := st["data"].(map[string]any)["model"].(map[string]any); model["provider"] != "local-llm" || model["id"] != "tiny" {
+		t.Errorf("resumed model %v; stderr %s", st["data"], stderr.String())
+	}
+	c.close()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(keys) != 1 || keys[0] != "Bearer sk-local" {
 		t.Errorf("requests' keys %q", keys)
+	}
+}
+
+// rpcInProcess runs cairn with args in process, with the environment vars;
+// close ends its input and waits for it.
+func rpcInProcess(t *testing.T, vars map[string]string, args ...string) (*inProcess, *strings.Builder) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	c := &inProcess{synapsConn: &synapsConn{t: t, in: inW, frames: make(chan synapsFrame, 4096), exit: make(chan int, 1)}}
+	stderr := &strings.Builder{}
+	go func() {
+		code := run(context.Background(), args, IOStreams{In: inR, Out: outW, Err: stderr}, func(k string) string { return vars[k] })
+		// What is sent after cairn ended fails, rather than waits.
+		inR.CloseWithError(fmt.Errorf("cairn exited (%d): %s", code, stderr.String()))
+		outW.Close()
+		c.exit <- code
+	}()
+	go c.readFrames(outR)
+	t.Cleanup(c.close)
+	return c, stderr
+}
+
+// inProcess is cairn run in process.
+type inProcess struct {
+	*synapsConn
+	closed bool
+}
+
+func (c *inProcess) close() {
+	if c.closed {
+		return
+	}
+	c.closed = true
+	c.in.Close()
+	select {
+	case <-c.exit:
+	case <-time.After(10 * time.Second):
+		c.t.Error("cairn did not exit")
+	}
+	for range c.frames {
 	}
 }

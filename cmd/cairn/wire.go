@@ -250,6 +250,9 @@ func openConversation(streams IOStreams, env environment, opts *Options, p proje
 		if opts.Provider == "" && opts.Model == "" && c.history.Model != nil {
 			if m, err := loadCatalogQuiet(env).Find(c.history.Model.Provider, c.history.Model.ModelID); err == nil {
 				opts.Provider, opts.Model = m.Provider, m.ID
+			} else if !opts.NoExtensions {
+				// Perhaps an extension's provider (resolveModel).
+				opts.Provider, opts.Model, opts.sessionModel = c.history.Model.Provider, c.history.Model.ModelID, true
 			} else {
 				fmt.Fprintf(streams.Err, "cairn: warning: the session's model %s/%s is not available; using the default\n", c.history.Model.Provider, c.history.Model.ModelID)
 			}
@@ -258,9 +261,7 @@ func openConversation(streams IOStreams, env environment, opts *Options, p proje
 			opts.Thinking = string(c.history.ThinkingLevel)
 		}
 	}
-	if opts.Provider == "" && opts.Model == "" && p.eff.DefaultModel != "" {
-		opts.Provider, opts.Model = p.eff.DefaultProvider, p.eff.DefaultModel
-	}
+	useDefaultModel(opts, p)
 	if opts.Thinking == "" && p.eff.DefaultThinkingLevel != "" {
 		opts.Thinking = string(p.eff.DefaultThinkingLevel)
 	}
