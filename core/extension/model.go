@@ -194,41 +194,22 @@ func (e *extension) complete(k ModelKeeper, m jsonrpc2.Message) (any, *jsonrpc2.
 	if err := decodeParams(m.Params, &p); err != nil {
 		return nil, err
 	}
-	if p.Reasoning != "" {
-		if _, err := core.ParseThinkingLevel(string(p.Reasoning)); err != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "reasoning: %v", err)
-		}
-	}
-	if p.MaxTokens < 0 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "maxTokens must not be negative")
+	if err := checkOptions(p.Reasoning, p.MaxTokens); err != nil {
+		return nil, err
 	}
 	req := CompleteRequest{System: p.SystemPrompt, Thinking: p.Reasoning, MaxTokens: p.MaxTokens}
-	for i, raw := range p.Messages {
-		msg, err := core.DecodeMessage(raw)
-		if err != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "messages[%d]: %v", i, err)
-		}
-		switch msg.(type) {
-		case *core.UserMessage, *core.AssistantMessage, *core.ToolResultMessage:
-		default:
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "messages[%d]: only user, assistant and toolResult messages can be sent", i)
-		}
-		req.Messages = append(req.Messages, msg)
+	msgs, rerr := decodeMessages(p.Messages)
+	if rerr != nil {
+		return nil, rerr
 	}
+	req.Messages = msgs
 	c, rerr := findModel(k, p.Provider, p.ID)
 	if rerr != nil {
 		return nil, rerr
 	}
 	req.Model = c.Model
-	ctx, cancel := context.WithTimeout(context.Background(), CompleteTimeout)
+	ctx, cancel := e.lifeBound(CompleteTimeout)
 	defer cancel()
-	go func() {
-		select {
-		case <-e.exited:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	msg, err := k.Complete(ctx, req)
 	if msg == nil {
 		return nil, jsonrpc2.Errorf(CodeRefused, "complete with %s/%s: %v", c.Provider, c.ID, err)
@@ -240,4 +221,52 @@ func (e *extension) complete(k ModelKeeper, m jsonrpc2.Message) (any, *jsonrpc2.
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%v", fmt.Errorf("encode the answer: %w", jerr))
 	}
 	return json.RawMessage(raw), nil
+}
+
+// checkOptions checks a request's thinking level (empty is off) and
+// output cap (zero is the model's own).
+func checkOptions(level core.ThinkingLevel, maxTokens int) *jsonrpc2.Error {
+	if level != "" {
+		if _, err := core.ParseThinkingLevel(string(level)); err != nil {
+			return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "reasoning: %v", err)
+		}
+	}
+	if maxTokens < 0 {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "maxTokens must not be negative")
+	}
+	return nil
+}
+
+// decodeMessages reads the messages of a request an extension asks cairn
+// to send, in pi's form: user, assistant and toolResult messages only.
+func decodeMessages(raws []json.RawMessage) ([]core.Message, *jsonrpc2.Error) {
+	var out []core.Message
+	for i, raw := range raws {
+		msg, err := core.DecodeMessage(raw)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "messages[%d]: %v", i, err)
+		}
+		switch msg.(type) {
+		case *core.UserMessage, *core.AssistantMessage, *core.ToolResultMessage:
+		default:
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "messages[%d]: only user, assistant and toolResult messages can be sent", i)
+		}
+		out = append(out, msg)
+	}
+	return out, nil
+}
+
+// lifeBound is a context that ends after limit or when the extension
+// does, whichever comes first: a request cairn runs for it never outlives
+// it.
+func (e *extension) lifeBound(limit time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeoutCause(context.Background(), limit, fmt.Errorf("no answer within %v", limit))
+	go func() {
+		select {
+		case <-e.exited:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }

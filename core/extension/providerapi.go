@@ -8,7 +8,6 @@ package extension
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/jsonrpc2"
@@ -93,24 +92,19 @@ func (e *extension) streamAPI(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 	if p.Model.BaseURL == "" {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "the model needs a baseUrl")
 	}
+	if err := checkOptions(p.Options.Reasoning, p.Options.MaxTokens); err != nil {
+		return nil, err
+	}
+	msgs, rerr := decodeMessages(p.Context.Messages)
+	if rerr != nil {
+		return nil, rerr
+	}
 	req := &provider.Request{Model: p.Model, System: p.Context.SystemPrompt, Thinking: p.Options.Reasoning, MaxTokens: p.Options.MaxTokens,
-		APIKey: p.Options.APIKey, Headers: p.Options.Headers, SessionID: p.Options.SessionID}
-	if req.Thinking != "" {
-		if _, err := core.ParseThinkingLevel(string(req.Thinking)); err != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "reasoning: %v", err)
-		}
-	}
-	for i, raw := range p.Context.Messages {
-		msg, err := core.DecodeMessage(raw)
-		if err != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "messages[%d]: %v", i, err)
-		}
-		req.Messages = append(req.Messages, msg)
-	}
+		APIKey: p.Options.APIKey, Headers: p.Options.Headers, SessionID: p.Options.SessionID, Messages: msgs}
 	for _, t := range p.Context.Tools {
 		req.Tools = append(req.Tools, core.ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
 	}
-	ctx, cancel := context.WithTimeoutCause(context.Background(), StreamTimeout, fmt.Errorf("no answer within %v", StreamTimeout))
+	ctx, cancel := e.lifeBound(StreamTimeout)
 	defer cancel()
 	key := e.cfg.Name + "\x00" + p.StreamID
 	e.m.provMu.Lock()
@@ -127,13 +121,6 @@ func (e *extension) streamAPI(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		e.m.provMu.Lock()
 		delete(e.m.apiStreams, key)
 		e.m.provMu.Unlock()
-	}()
-	go func() {
-		select {
-		case <-e.exited:
-			cancel()
-		case <-ctx.Done():
-		}
 	}()
 	e.mu.Lock()
 	c := e.conn
