@@ -29,7 +29,7 @@ export function providerAPI(post, log) {
     for (const [k, v] of Object.entries(config)) {
       if (v === undefined || k === "models" || k === "streamSimple") continue;
       if (k === "oauth") {
-        log(`registerProvider ${name}: cairn's /login does not run an extension's OAuth; give the provider's key with its apiKey (${config.apiKey ?? "unset"})`);
+        log(`registerProvider ${name}: cairn's /login does not run an extension's OAuth; the provider's key comes from its apiKey (as "$VARIABLE", a command "!cmd" or the key itself)`);
         continue;
       }
       if (k === "compat") out.compat = knownCompat(v, (ck) => log(`registerProvider ${name}: cairn does not use compat.${ck}`));
@@ -93,6 +93,8 @@ export function providerAPI(post, log) {
         if (batch.length >= BATCH) flush();
         else timer ??= setTimeout(flush, FLUSH_MS);
       };
+      // A bad index is block 0 rather than a frame cairn refuses.
+      const at = (ev) => (Number.isInteger(ev.contentIndex) && ev.contentIndex >= 0 ? ev.contentIndex : 0);
       let final;
       for await (const ev of events) {
         switch (ev?.type) {
@@ -104,17 +106,17 @@ export function providerAPI(post, log) {
           case "text_end":
           case "thinking_end":
           case "toolcall_end":
-            send({ type: ev.type, contentIndex: ev.contentIndex });
+            send({ type: ev.type, contentIndex: at(ev) });
             break;
           case "toolcall_start": {
             const block = ev.partial?.content?.[ev.contentIndex] ?? {};
-            send({ type: ev.type, contentIndex: ev.contentIndex, id: String(block.id ?? ""), name: String(block.name ?? "") });
+            send({ type: ev.type, contentIndex: at(ev), id: String(block.id ?? ""), name: String(block.name ?? "") });
             break;
           }
           case "text_delta":
           case "thinking_delta":
           case "toolcall_delta":
-            send({ type: ev.type, contentIndex: ev.contentIndex, delta: String(ev.delta ?? "") });
+            send({ type: ev.type, contentIndex: at(ev), delta: String(ev.delta ?? "") });
             break;
           case "done":
             final = ev.message;
