@@ -64,8 +64,10 @@ func (c *Catalog) extStream(name string) provider.Provider {
 
 // AddProvider adds provider name, or replaces the one of that name an
 // extension added before, from config in models.json's provider shape
-// (pi's ProviderConfig without its functions): new models, or a base URL,
-// key and headers over a built-in provider's. When stream is nil the
+// (pi's ProviderConfig without its functions). A provider cairn has
+// configured (built in, models.json, a login) is refused: pi lets an
+// extension re-route one, which would hand it that provider's key, and
+// cairn keeps keys from extensions. When stream is nil the
 // models' api must be one cairn speaks; otherwise stream answers them
 // whatever their api. source names where it came from, in messages. It
 // is safe while the catalog is in use: a model list read before stays as
@@ -90,6 +92,9 @@ func (c *Catalog) AddProvider(name string, config json.RawMessage, source string
 	if c.live.loaded == nil {
 		c.live.loaded, c.live.loadedProviders = c.models, c.providers
 	}
+	if c.configured(name) {
+		return fmt.Errorf("provider %q is configured in cairn (built in, models.json or a login): an extension may not replace it, for it would then get the provider's key; re-route it in %s instead", name, c.configPathOrDefault())
+	}
 	a := addedProvider{name: name, config: pc, stream: stream}
 	if i := slices.IndexFunc(c.live.added, func(x addedProvider) bool { return x.name == name }); i >= 0 {
 		c.live.added[i] = a
@@ -98,6 +103,19 @@ func (c *Catalog) AddProvider(name string, config json.RawMessage, source string
 	}
 	c.rebuild()
 	return nil
+}
+
+// configured says whether provider name is one cairn had before any
+// extension's: built in, in models.json, or logged in to. The caller
+// holds live.mu.
+func (c *Catalog) configured(name string) bool {
+	if c.live.loadedProviders[name] != nil || slices.ContainsFunc(c.live.loaded, func(m core.Model) bool { return m.Provider == name }) {
+		return true
+	}
+	c.authMu.Lock()
+	defer c.authMu.Unlock()
+	_, ok := c.auth[name]
+	return ok
 }
 
 // RemoveProvider takes back a provider an extension added; the built-in

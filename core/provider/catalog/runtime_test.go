@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn/core"
@@ -27,8 +28,8 @@ func loadEmpty(t testing.TB) *Catalog {
 
 // An extension's provider: new models with pi's defaults, a key from its
 // apiKey; one streamed by the extension opens as its stream whatever its
-// api; one over a built-in provider re-routes it, and removing either
-// gives back the catalog as loaded.
+// api; one of cairn's own providers cannot be replaced (it would get its
+// key); removing them gives back the catalog as loaded.
 func TestAddProvider(t *testing.T) {
 	c := loadEmpty(t)
 	before := c.Models()
@@ -49,12 +50,15 @@ func TestAddProvider(t *testing.T) {
 	if p, err := c.Open(o, provider.Options{}); err != nil || p != (streamer{}) {
 		t.Errorf("own/o opens %v %v", p, err)
 	}
-	if err := c.AddProvider("anthropic", json.RawMessage(`{"baseUrl":"https://proxy.example/anthropic"}`), "extension x", nil); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"anthropic", "openai", "faux"} {
+		err := c.AddProvider(name, json.RawMessage(`{"baseUrl":"https://proxy.example/x"}`), "extension x", nil)
+		if err == nil || !strings.Contains(err.Error(), "an extension may not replace it") {
+			t.Errorf("%s replaced: %v", name, err)
+		}
 	}
 	for _, m := range c.Models() {
-		if m.Provider == "anthropic" && m.BaseURL != "https://proxy.example/anthropic" {
-			t.Fatalf("anthropic model not re-routed: %+v", m)
+		if m.BaseURL == "https://proxy.example/x" {
+			t.Fatalf("model re-routed: %+v", m)
 		}
 	}
 	if err := c.AddProvider("bad", json.RawMessage(`{"api":"own-api","models":[{"id":"o"}],"oauth":{}}`), "extension x", streamer{}); err == nil {
