@@ -65,7 +65,7 @@ func (c *Catalog) extStream(name string) provider.Provider {
 // AddProvider adds provider name, or replaces the one of that name an
 // extension added before, from config in models.json's provider shape
 // (pi's ProviderConfig without its functions). A provider cairn has
-// configured (built in, models.json, a login) is refused: pi lets an
+// configured (built in, models.json) is refused: pi lets an
 // extension re-route one, which would hand it that provider's key, and
 // cairn keeps keys from extensions. When stream is nil the
 // models' api must be one cairn speaks; otherwise stream answers them
@@ -93,7 +93,7 @@ func (c *Catalog) AddProvider(name string, config json.RawMessage, source string
 		c.live.loaded, c.live.loadedProviders = c.models, c.providers
 	}
 	if c.configured(name) {
-		return fmt.Errorf("provider %q is configured in cairn (built in, models.json or a login): an extension may not replace it, for it would then get the provider's key; re-route it in %s instead", name, c.configPathOrDefault())
+		return fmt.Errorf("provider %q is configured in cairn (built in or in models.json): an extension may not replace it, for it would then get the provider's key; re-route it in %s instead", name, c.configPathOrDefault())
 	}
 	a := addedProvider{name: name, config: pc, stream: stream}
 	if i := slices.IndexFunc(c.live.added, func(x addedProvider) bool { return x.name == name }); i >= 0 {
@@ -106,16 +106,11 @@ func (c *Catalog) AddProvider(name string, config json.RawMessage, source string
 }
 
 // configured says whether provider name is one cairn had before any
-// extension's: built in, in models.json, or logged in to. The caller
-// holds live.mu.
+// extension's: built in or in models.json. (A login of auth.json alone
+// may well be for an extension's provider: pi's /login of its OAuth.)
+// The caller holds live.mu.
 func (c *Catalog) configured(name string) bool {
-	if c.live.loadedProviders[name] != nil || slices.ContainsFunc(c.live.loaded, func(m core.Model) bool { return m.Provider == name }) {
-		return true
-	}
-	c.authMu.Lock()
-	defer c.authMu.Unlock()
-	_, ok := c.auth[name]
-	return ok
+	return c.live.loadedProviders[name] != nil || slices.ContainsFunc(c.live.loaded, func(m core.Model) bool { return m.Provider == name })
 }
 
 // RemoveProvider takes back a provider an extension added; the built-in
