@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -109,9 +110,13 @@ func extensionMode(opts *Options, unattended bool) (string, []core.UIMethod) {
 // extensionUI is what each front end renders of the extension UI.
 func extensionUI(mode string) []core.UIMethod {
 	switch mode {
-	case "tui", "rpc":
-		// The TUI draws each inline; rpc forwards each as pi's
-		// extension_ui_request.
+	case "tui":
+		// The TUI draws each inline, and an extension's footer, header
+		// and renderers (core.ChromeUIMethods).
+		return append(slices.Clone(core.UIMethods), core.ChromeUIMethods...)
+	case "rpc":
+		// rpc forwards each as pi's extension_ui_request; pi's rpc mode
+		// ignores the chrome's calls, and so does cairn's.
 		return core.UIMethods
 	case "acp":
 		// Dialogs through session/request_permission (select, confirm);

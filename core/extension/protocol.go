@@ -99,6 +99,11 @@ type Member struct {
 	Shortcuts []string `json:"shortcuts,omitempty"`
 	Flags     []string `json:"flags,omitempty"`
 	Renderers []string `json:"renderers,omitempty"`
+	// MessageRenderers, EntryRenderers and ToolRenderers are the custom
+	// types and tools it draws itself, asked with render (render.go).
+	MessageRenderers []string `json:"messageRenderers,omitempty"`
+	EntryRenderers   []string `json:"entryRenderers,omitempty"`
+	ToolRenderers    []string `json:"toolRenderers,omitempty"`
 }
 
 // ToolDef is a tool an extension offers, in pi's registerTool shape.
@@ -171,6 +176,12 @@ type UIParams struct {
 	WidgetLines     []string             `json:"widgetLines,omitempty"`
 	WidgetPlacement core.WidgetPlacement `json:"widgetPlacement,omitempty"`
 	Text            *string              `json:"text,omitempty"`
+	// Component, Indicator and Visible are the chrome's (render.go):
+	// setFooter and setHeader's component, setWorkingIndicator's
+	// indicator (absent: cairn's own), setWorkingVisible's visibility.
+	Component *bool             `json:"component,omitempty"`
+	Indicator *WorkingIndicator `json:"indicator,omitempty"`
+	Visible   *bool             `json:"visible,omitempty"`
 }
 
 // UIResult answers a dialog, as pi's extension_ui_response does: a

@@ -251,7 +251,7 @@ func startHostWith(t *testing.T, cwd string, env map[string]string, prefill []se
 	}
 	var ui []core.UIMethod
 	if mode == "tui" {
-		ui = core.UIMethods
+		ui = append(slices.Clone(core.UIMethods), core.ChromeUIMethods...)
 	}
 	fc := frametest.New(t, "../../docs/extension-protocol.schema.json")
 	trace := func(ext string, in bool, line []byte) {

@@ -13,6 +13,7 @@ import * as readline from "node:readline";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { forgetChrome, noteChrome, renderer } from "./renderhost.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 if (Number(process.versions.node.split(".")[0]) < 18) {
@@ -165,6 +166,7 @@ function onWorker(x, m) {
       return;
     }
     case "rpc":
+      if (m.method === "ui") noteChrome(x, m.params);
       callCairn(m.method, m.params).then(
         (result) => x.state !== "dead" && x.worker.postMessage({ t: "rpcResult", id: m.id, result }),
         (e) => x.state !== "dead" && x.worker.postMessage({ t: "rpcResult", id: m.id, error: e.message }),
@@ -201,6 +203,7 @@ function cutOff(x, why) {
   clearTimeout(x.loadTimer);
   x.state = "dead";
   x.why = why;
+  forgetChrome(x);
   log(`pi extension ${x.name} cut off: ${why}`);
   x.worker.terminate();
   for (const c of x.calls.values()) c.reject(new Error(`pi extension ${x.name} was cut off: ${why}`));
@@ -325,7 +328,7 @@ function member(x) {
   m.events = x.events;
   const ignored = x.events.filter((e) => !CAIRN_EVENTS.includes(e));
   if (ignored.length) m.eventsNotSent = ignored;
-  for (const k of ["shortcuts", "flags", "renderers"]) if (x.info?.[k]?.length) m[k] = x.info[k];
+  for (const k of ["shortcuts", "flags", "messageRenderers", "entryRenderers", "toolRenderers"]) if (x.info?.[k]?.length) m[k] = x.info[k];
   return m;
 }
 
@@ -372,6 +375,13 @@ async function runCommand(rpcId, p) {
   if (!x) throw new Error(`no pi extension has the command /${p.name}`);
   await runExt(rpcId, x, { kind: "command", name: p.name, args: p.args });
   return null;
+}
+
+// render asks the extension that draws p for its lines; null when none
+// does (cairn draws its own).
+async function render(rpcId, p) {
+  const x = renderer(exts, owner, p);
+  return x ? runExt(rpcId, x, { kind: "render", p }) : null;
 }
 
 // event runs an event through every extension that handles it, in load
@@ -483,6 +493,9 @@ rl.on("line", (line) => {
       return;
     case "run_command":
       respond(m.id, runCommand(m.id, p));
+      return;
+    case "render":
+      respond(m.id, render(m.id, p));
       return;
     case "event":
       if (m.id === undefined) {

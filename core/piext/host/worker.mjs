@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
+import { makeRender } from "./render.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -92,7 +93,6 @@ const tools = new Map();
 const commands = new Map();
 const flags = new Map();
 const shortcuts = new Map();
-const renderers = new Map();
 const unsupported = new Set();
 const entries = [];
 let loaded = false;
@@ -119,6 +119,8 @@ function toolDef(t) {
 const theme = makeTheme(mode);
 
 const canDo = (m) => uiMethods.includes(m);
+// What it draws in cairn's TUI: footer, header, renderers (render.mjs).
+const drawing = makeRender({ fire, canDo, theme, cwd, tools, log: (s) => process.stderr.write(s + "\n") });
 
 function dialog(method, params, opts) {
   if (!canDo(method)) return Promise.resolve(undefined);
@@ -153,7 +155,10 @@ const uiContext = {
     if (canDo("notify")) fire("notify", { message: String(message), ...(type ? { notifyType: type } : {}) });
     else process.stderr.write(`[${type || "info"}] ${message}\n`);
   },
-  setStatus: (key, text) => fire("setStatus", { statusKey: key, ...(text === undefined ? {} : { statusText: String(text) }) }),
+  setStatus: (key, text) => {
+    drawing.noteStatus(key, text);
+    fire("setStatus", { statusKey: key, ...(text === undefined ? {} : { statusText: String(text) }) });
+  },
   setWidget: (key, content, options) => {
     const lines = renderLines(content);
     fire("setWidget", { widgetKey: key, ...(lines ? { widgetLines: lines } : {}), ...(options?.placement ? { widgetPlacement: options.placement } : {}) });
@@ -187,16 +192,7 @@ const uiContext = {
     }
   },
   onTerminalInput: () => () => {},
-  setWorkingMessage() {},
-  setWorkingVisible() {},
-  setWorkingIndicator() {},
-  setHiddenThinkingLabel() {},
-  setFooter() {
-    unsupported.add("ui.setFooter");
-  },
-  setHeader() {
-    unsupported.add("ui.setHeader");
-  },
+  ...drawing.ui,
   setEditorComponent() {
     unsupported.add("ui.setEditorComponent");
   },
@@ -378,10 +374,10 @@ const api = {
   },
   getFlag: (name) => flags.get(name)?.value,
   registerMessageRenderer(type, r) {
-    renderers.set(type, r);
+    drawing.messageRenderers.set(type, r);
   },
   registerEntryRenderer(type, r) {
-    renderers.set(type, r);
+    drawing.entryRenderers.set(type, r);
   },
   registerMarkdownTransformer() {},
   registerProvider() {
@@ -485,6 +481,8 @@ async function runCall(m, signal) {
     }
     case "event":
       return runEvent(m.type, m.payload, signal);
+    case "render":
+      return drawing.render(m.p);
   }
   throw new Error(`unknown call ${m.kind}`);
 }
@@ -576,7 +574,7 @@ async function load() {
     events: [...handlers.keys()],
     shortcuts: [...shortcuts.keys()],
     flags: [...flags.keys()],
-    renderers: [...renderers.keys()],
+    ...drawing.registered(),
   });
 }
 
