@@ -167,6 +167,8 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		m.notify(e.Level, e.Message)
 	case core.StatusChanged, core.WidgetChanged, core.TitleChanged, core.EditorTextSet:
 		return m.onExtensionUI(e)
+	case core.ChromeSet, core.WorkingChanged, core.RenderRequested:
+		return m.onDrawingEvent(e)
 	case core.Settled:
 		return m.onSettled(e)
 	}
@@ -181,9 +183,7 @@ func (m *Model) onMessageStart(msg core.Message) {
 		m.current = m.tr.add(newAssistantItem(msg, true))
 		clear(m.streamingCalls)
 	case *core.CustomMessage:
-		if msg.Display {
-			m.tr.add(&noticeItem{level: core.NotifyInfo, text: customText(msg)})
-		}
+		m.addCustomMessage(msg)
 	}
 }
 

@@ -1,0 +1,325 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/escape"
+	"github.com/cairn-dev/cairn/core/extension"
+)
+
+// What extensions draw in cairn's own places (pi's setFooter, setHeader,
+// message renderers, working indicator): the extension builds a component
+// and renders it to lines for a width when cairn asks. Asking never
+// blocks the screen: it happens in a tea.Cmd, bounded by
+// extension.RenderTimeout, and cairn draws its own until the lines come;
+// the lines are kept per width until the extension says they changed.
+
+// Bounds of the asking.
+const (
+	// maxDrawingsAsked is how many render requests may be in flight.
+	maxDrawingsAsked = 4
+	// maxDrawnItems is how many of the newest extension-drawn transcript
+	// items are asked for again after a resize; older ones keep cairn's
+	// own drawing until then.
+	maxDrawnItems = 64
+	// maxDrawings bounds the drawings kept.
+	maxDrawings = 512
+)
+
+// drawKey is one drawing asked for: a place (item nil) or a transcript
+// item, at a width, expanded or not.
+type drawKey struct {
+	target   extension.RenderTarget
+	item     *extItem
+	width    int
+	expanded bool
+}
+
+// drawnMsg brings an extension's lines, or why there are none.
+type drawnMsg struct {
+	key   drawKey
+	gen   int
+	lines []string
+	err   error
+}
+
+// extDrawings is the extensions' drawings and what they set of the
+// working line.
+type extDrawings struct {
+	// places names the extension holding the footer or header.
+	places map[core.ChromePlace]string
+	// drawn holds the lines of each drawing (nil: cairn draws its own);
+	// stale, those from before the extension asked for a new rendering,
+	// shown until the new ones come.
+	drawn, stale map[drawKey][]string
+	asking       map[drawKey]bool
+	gen          int
+	items        []*extItem
+	working      workingLook
+}
+
+// workingLook is what extensions set of the working line.
+type workingLook struct {
+	message   *string
+	indicator bool // frames replace cairn's spinner
+	frames    []string
+	interval  int
+	hidden    bool
+	// thinkingLabel names folded thinking; "" is cairn's own.
+	thinkingLabel string
+}
+
+// extItem is a transcript item an extension draws (a custom message), with
+// cairn's own drawing until its lines come.
+type extItem struct {
+	p     extension.RenderParams
+	own   item
+	entry *entry
+	lines map[drawKey][]string
+}
+
+func (it *extItem) render(rc *renderContext) string {
+	if lines, ok := it.lines[drawKey{target: it.p.Target, item: it, width: rc.contentWidth(), expanded: rc.expandTools}]; ok && lines != nil {
+		return indent(strings.Join(lines, "\n"))
+	}
+	return it.own.render(rc)
+}
+
+// onDrawingEvent takes what an extension set of its drawings.
+func (m *Model) onDrawingEvent(e core.Event) tea.Cmd {
+	d := &m.draw
+	switch e := e.(type) {
+	case core.ChromeSet:
+		if d.places == nil {
+			d.places = map[core.ChromePlace]string{}
+		}
+		if e.Set {
+			d.places[e.Place] = e.Extension
+		} else {
+			delete(d.places, e.Place)
+		}
+		d.forget(extension.RenderTarget(e.Place))
+		m.welcome = welcomeCache{}
+	case core.RenderRequested:
+		d.stale, d.drawn = d.drawn, nil
+		d.gen++
+	case core.WorkingChanged:
+		w := &d.working
+		if e.Message != nil {
+			w.message = e.Message
+			if *e.Message == "" {
+				w.message = nil
+			}
+		}
+		if e.Indicator != nil {
+			w.indicator, w.frames, w.interval = *e.Indicator, e.Frames, e.Interval
+		}
+		if e.Visible != nil {
+			w.hidden = !*e.Visible
+		}
+		if e.ThinkingLabel != nil && *e.ThinkingLabel != w.thinkingLabel {
+			w.thinkingLabel = *e.ThinkingLabel
+			m.tr.invalidate()
+		}
+	}
+	return nil
+}
+
+// forget drops the drawings of a place.
+func (d *extDrawings) forget(target extension.RenderTarget) {
+	for k := range d.drawn {
+		if k.target == target {
+			delete(d.drawn, k)
+		}
+	}
+	for k := range d.stale {
+		if k.target == target {
+			delete(d.stale, k)
+		}
+	}
+}
+
+// addCustomMessage puts a custom message the person sees in the
+// transcript: drawn by the extension that registered a renderer of its
+// type, or as cairn's notice.
+func (m *Model) addCustomMessage(msg *core.CustomMessage) {
+	if !msg.Display {
+		return
+	}
+	own := &noticeItem{level: core.NotifyInfo, text: customText(msg)}
+	p := extension.RenderParams{Target: extension.RenderMessage, CustomType: msg.CustomType, Content: msg.Content, Details: msg.Details}
+	if m.opts.ExtensionDraws == nil || m.opts.RenderExtension == nil || !m.opts.ExtensionDraws(p) {
+		m.tr.add(own)
+		return
+	}
+	it := &extItem{p: p, own: own, lines: map[drawKey][]string{}}
+	it.entry = m.tr.add(it)
+	m.draw.items = append(m.draw.items, it)
+	if len(m.draw.items) > maxDrawnItems {
+		m.draw.items = m.draw.items[len(m.draw.items)-maxDrawnItems:]
+	}
+}
+
+// wanted are the drawings the screen needs now, newest items last.
+func (m *Model) wanted() []drawKey {
+	d := &m.draw
+	var out []drawKey
+	for _, place := range []core.ChromePlace{core.ChromeFooter, core.ChromeHeader} {
+		if d.places[place] != "" && m.width > 0 {
+			out = append(out, drawKey{target: extension.RenderTarget(place), width: m.width})
+		}
+	}
+	cw := max(m.width-2, 10)
+	for i := len(d.items) - 1; i >= 0; i-- {
+		it := d.items[i]
+		out = append(out, drawKey{target: it.p.Target, item: it, width: cw, expanded: m.expandTools})
+	}
+	return out
+}
+
+// askDrawings asks for the drawings the screen needs and does not have,
+// a few at a time; the answers bring the next asks.
+func (m *Model) askDrawings() tea.Cmd {
+	render := m.opts.RenderExtension
+	d := &m.draw
+	if render == nil || (len(d.places) == 0 && len(d.items) == 0) {
+		return nil
+	}
+	var cmds []tea.Cmd
+	for _, k := range m.wanted() {
+		if len(d.asking) >= maxDrawingsAsked {
+			break
+		}
+		if _, ok := d.drawn[k]; ok || d.asking[k] {
+			continue
+		}
+		if k.item != nil {
+			if _, ok := k.item.lines[k]; ok {
+				continue
+			}
+		}
+		if d.asking == nil {
+			d.asking = map[drawKey]bool{}
+		}
+		d.asking[k] = true
+		p := extension.RenderParams{Target: k.target, Width: k.width, Expanded: k.expanded}
+		name := d.places[core.ChromePlace(k.target)]
+		if k.item != nil {
+			p = k.item.p
+			p.Width, p.Expanded = k.width, k.expanded
+		}
+		gen := d.gen
+		cmds = append(cmds, func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), extension.RenderTimeout)
+			defer cancel()
+			lines, err := render(ctx, name, p)
+			return drawnMsg{key: k, gen: gen, lines: lines, err: err}
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+// onDrawn keeps an extension's lines; on an error cairn keeps drawing its
+// own until the extension asks for a new rendering.
+func (m *Model) onDrawn(msg drawnMsg) {
+	d := &m.draw
+	delete(d.asking, msg.key)
+	if msg.gen != d.gen {
+		return
+	}
+	lines := msg.lines
+	if msg.err != nil {
+		lines = nil
+	} else if lines == nil {
+		lines = []string{}
+	}
+	for i, l := range lines {
+		lines[i] = drawnLine(l, msg.key.width)
+	}
+	if it := msg.key.item; it != nil {
+		it.lines[msg.key] = lines
+		it.entry.touch()
+		return
+	}
+	if d.drawn == nil || len(d.drawn) >= maxDrawings {
+		d.drawn = map[drawKey][]string{}
+	}
+	d.drawn[msg.key] = lines
+}
+
+// drawnLine is one line an extension drew, made safe to show: its
+// escapes taken out (cairn styles its screen itself), any other control
+// character shown, cut to the width.
+func drawnLine(s string, w int) string {
+	return ansi.Truncate(escape.Visible(ansi.Strip(s)), w, "…")
+}
+
+// placeLines are the extension's lines for a place at width w, and
+// whether there are any (else cairn draws its own).
+func (m *Model) placeLines(place core.ChromePlace, w int) ([]string, bool) {
+	d := &m.draw
+	if d.places[place] == "" {
+		return nil, false
+	}
+	k := drawKey{target: extension.RenderTarget(place), width: w}
+	if lines, ok := d.drawn[k]; ok {
+		return lines, lines != nil
+	}
+	lines, ok := d.stale[k]
+	return lines, ok && lines != nil
+}
+
+// footerOrExtension is the footer: an extension's, when one holds it.
+func (m *Model) footerOrExtension(w int) string {
+	if lines, ok := m.placeLines(core.ChromeFooter, w); ok {
+		return strings.Join(lines, "\n")
+	}
+	return m.footerView(w)
+}
+
+// headerWelcome is the welcome screen with an extension's header in place
+// of cairn's, at the bottom of h lines; ok false when none holds it.
+func (m *Model) headerWelcome(h int) ([]string, bool) {
+	lines, ok := m.placeLines(core.ChromeHeader, m.width)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, h)
+	for i := len(lines); i < h; i++ {
+		out = append(out, "")
+	}
+	out = append(out, lines...)
+	return out[len(out)-h:], true
+}
+
+// workingState is the working line's start: the extension's indicator
+// and message where they set them, cairn's spinner and state otherwise.
+func (m *Model) workingState(state string) string {
+	w := &m.draw.working
+	if w.message != nil {
+		state = escape.Visible(ansi.Strip(*w.message))
+	}
+	if !w.indicator {
+		return m.spinner() + " " + state
+	}
+	if len(w.frames) == 0 {
+		return state
+	}
+	interval := time.Duration(max(w.interval, 80)) * time.Millisecond
+	i := int(m.now().Sub(m.busySince)/interval) % len(w.frames)
+	return escape.Visible(ansi.Strip(w.frames[i])) + " " + state
+}
+
+// thinkingLabel names folded thinking, for the transcript.
+func (m *Model) thinkingLabel() string {
+	if l := m.draw.working.thinkingLabel; l != "" {
+		return escape.Visible(ansi.Strip(l))
+	}
+	return "Thinking:"
+}

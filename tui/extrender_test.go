@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/extension"
+)
+
+// fakeDrawer is an extension host that draws a footer and status-update
+// messages, counting what it is asked.
+type fakeDrawer struct {
+	mu      sync.Mutex
+	asked   map[string]int
+	version int
+	block   chan struct{} // when set, rendering waits on it
+}
+
+func (f *fakeDrawer) render(_ context.Context, ext string, p extension.RenderParams) ([]string, error) {
+	if f.block != nil {
+		<-f.block
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.asked == nil {
+		f.asked = map[string]int{}
+	}
+	f.asked[fmt.Sprintf("%s %s %d", ext, p.Target, p.Width)]++
+	switch p.Target {
+	case extension.RenderFooter:
+		// An escape in the lines: cairn takes it out, never writes it.
+		return []string{fmt.Sprintf("ext footer v%d \x1b[31mred\x1b[39m at %d", f.version, p.Width)}, nil
+	case extension.RenderMessage:
+		return []string{"[WARN] " + p.Content[0].Text}, nil
+	}
+	return nil, extension.ErrNoRenderer
+}
+
+func (f *fakeDrawer) draws(p extension.RenderParams) bool {
+	return p.Target == extension.RenderMessage && p.CustomType == "status-update"
+}
+
+func (f *fakeDrawer) count(key string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.asked[key]
+}
+
+func lastLine(frame string) string {
+	lines := strings.Split(ansi.Strip(frame), "\n")
+	return lines[len(lines)-1]
+}
+
+// TestExtensionFooter: an extension's footer replaces cairn's at the
+// screen's width, drawn again after a resize and when the extension asks;
+// given back, cairn's own returns.
+func TestExtensionFooter(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	f := &fakeDrawer{}
+	r.m.opts.RenderExtension, r.m.opts.ExtensionDraws = f.render, f.draws
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	own := lastLine(r.m.render())
+	r.send(eventsMsg{core.ChromeSet{Extension: "pi", Place: core.ChromeFooter, Set: true}})
+	frame := r.m.render()
+	checkScreen(t, frame, 80, 24)
+	if got := lastLine(frame); got != "ext footer v0 red at 80" {
+		t.Fatalf("footer %q (cairn's was %q)", got, own)
+	}
+	if strings.Contains(frame, "\x1b[31m") || strings.Contains(frame, `\x1b`) {
+		t.Errorf("the extension's escape reached the screen: %q", frame)
+	}
+	r.send(tea.WindowSizeMsg{Width: 60, Height: 24})
+	if got := lastLine(r.m.render()); got != "ext footer v0 red at 60" {
+		t.Errorf("footer after a resize %q", got)
+	}
+	f.mu.Lock()
+	f.version = 1
+	f.mu.Unlock()
+	r.send(eventsMsg{core.RenderRequested{Extension: "pi"}})
+	if got := lastLine(r.m.render()); got != "ext footer v1 red at 60" || f.count("pi footer 60") != 2 {
+		t.Errorf("footer after requestRender %q, asked %v", got, f.asked)
+	}
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	r.send(eventsMsg{core.ChromeSet{Extension: "pi", Place: core.ChromeFooter}})
+	if got := lastLine(r.m.render()); got != own {
+		t.Errorf("footer given back %q, want cairn's %q", got, own)
+	}
+}
+
+// TestExtensionFooterNeverBlocks: while the extension has not answered,
+// the screen draws at once, with cairn's footer.
+func TestExtensionFooterNeverBlocks(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	f := &fakeDrawer{block: make(chan struct{})}
+	defer close(f.block)
+	r.m.opts.RenderExtension = f.render
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	own := lastLine(r.m.render())
+	r.send(eventsMsg{core.ChromeSet{Extension: "pi", Place: core.ChromeFooter, Set: true}})
+	if got := lastLine(r.m.render()); got != own {
+		t.Errorf("footer while the extension draws %q, want cairn's %q", got, own)
+	}
+	if len(r.m.draw.asking) != 1 {
+		t.Errorf("asking %v", r.m.draw.asking)
+	}
+}
+
+// TestExtensionMessageRenderer: a custom message an extension draws shows
+// its lines in the transcript; one nobody draws is cairn's notice.
+func TestExtensionMessageRenderer(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	f := &fakeDrawer{}
+	r.m.opts.RenderExtension, r.m.opts.ExtensionDraws = f.render, f.draws
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	r.send(eventsMsg{
+		core.MessageStart{Message: &core.CustomMessage{CustomType: "status-update", Content: []core.Content{core.TextBlock("deploy done")}, Display: true}},
+		core.MessageStart{Message: &core.CustomMessage{CustomType: "other", Content: []core.Content{core.TextBlock("plain note")}, Display: true}},
+	})
+	frame := ansi.Strip(r.m.render())
+	if !strings.Contains(frame, "  [WARN] deploy done") || !strings.Contains(frame, "plain note") {
+		t.Errorf("transcript:\n%s", frame)
+	}
+	if f.count(" message 78") != 1 {
+		t.Errorf("asked %v", f.asked)
+	}
+}
+
+// TestExtensionWorkingLine: an extension's working message and indicator
+// replace cairn's spinner and state; hidden, the line goes; the hidden
+// thinking label names folded thinking.
+func TestExtensionWorkingLine(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	r.m.busy, r.m.busySince = true, testClock
+	msg, on, label := "\x1b[38;2;155;86;63mWorking... (custom)\x1b[39m", true, "Pondering..."
+	r.send(eventsMsg{core.WorkingChanged{Message: &msg, Indicator: &on, Frames: []string{"\x1b[38;2;155;86;63m●\x1b[39m"}, ThinkingLabel: &label}})
+	if s := ansi.Strip(r.m.render()); !strings.Contains(s, " ● Working... (custom) ") {
+		t.Errorf("working line:\n%s", s)
+	}
+	if got := ansi.Strip(renderThinking(r.m.renderContext(), "weighing options", 60, false)); got != "∴ Pondering... weighing options" {
+		t.Errorf("folded thinking %q", got)
+	}
+	off := false
+	r.send(eventsMsg{core.WorkingChanged{Visible: &off}})
+	if s := ansi.Strip(r.m.render()); strings.Contains(s, "Working") {
+		t.Errorf("hidden working line:\n%s", s)
+	}
+}
