@@ -265,6 +265,7 @@ func (m *Model) toolEntry(id, name string, args []byte) *entry {
 	t := &toolItem{id: id, name: name, args: args}
 	e := m.tr.add(t)
 	m.tools[id] = e
+	m.addToolCall(e)
 	return e
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -39,6 +40,8 @@ type drawKey struct {
 	item     *extItem
 	width    int
 	expanded bool
+	// ver is a tool call's state when drawn: a new state, new lines.
+	ver int
 }
 
 // drawnMsg brings an extension's lines, or why there are none.
@@ -75,13 +78,18 @@ type workingLook struct {
 	thinkingLabel string
 }
 
-// extItem is a transcript item an extension draws (a custom message), with
-// cairn's own drawing until its lines come.
+// extItem is a transcript item an extension draws (a custom message, a
+// tool call), with cairn's own drawing until its lines come.
 type extItem struct {
 	p     extension.RenderParams
 	own   item
 	entry *entry
 	lines map[drawKey][]string
+	// tool is the call drawn (p is then made from its state); draws says
+	// whether an extension draws its tool, asked once its name is known.
+	tool      *toolItem
+	toolName  string
+	toolDraws bool
 }
 
 func (it *extItem) render(rc *renderContext) string {
@@ -89,6 +97,93 @@ func (it *extItem) render(rc *renderContext) string {
 		return indent(strings.Join(lines, "\n"))
 	}
 	return it.own.render(rc)
+}
+
+// addToolCall lets an extension draw a tool call (pi's renderCall and
+// renderResult), once its tool is known to be one it draws.
+func (m *Model) addToolCall(e *entry) {
+	t := e.it.(*toolItem)
+	if m.opts.ExtensionDraws == nil || m.opts.RenderExtension == nil {
+		return
+	}
+	it := &extItem{tool: t, entry: e, lines: map[drawKey][]string{}}
+	if t.name != "" && !it.drawsTool(m.opts.ExtensionDraws) {
+		return
+	}
+	t.drawn = it
+	m.draw.items = append(m.draw.items, it)
+	if len(m.draw.items) > maxDrawnItems {
+		m.draw.items = m.draw.items[len(m.draw.items)-maxDrawnItems:]
+	}
+}
+
+// drawsTool reports whether an extension draws the call's tool.
+func (it *extItem) drawsTool(draws func(extension.RenderParams) bool) bool {
+	if it.tool.name != it.toolName {
+		it.toolName = it.tool.name
+		it.toolDraws = it.toolName != "" && draws(extension.RenderParams{Target: extension.RenderToolCall, ToolName: it.toolName})
+	}
+	return it.toolDraws
+}
+
+// toolParams is what a tool call's drawing is asked with.
+func (it *extItem) toolParams(target extension.RenderTarget) extension.RenderParams {
+	t := it.tool
+	p := extension.RenderParams{Target: target, ToolName: t.name, ToolCallID: t.id}
+	if json.Valid(t.args) && strings.HasPrefix(strings.TrimSpace(string(t.args)), "{") {
+		p.Args = t.args
+	}
+	if target == extension.RenderToolResult {
+		switch {
+		case t.result != nil:
+			p.Content, p.Details, p.IsError = t.result.Content, t.result.Details, t.result.IsError
+		case t.partial != nil:
+			p.Content, p.Details, p.IsPartial = t.partial.Content, t.partial.Details, true
+		}
+	}
+	return p
+}
+
+// toolVer is the call's state, for its drawings' keys.
+func toolVer(t *toolItem) int {
+	v := int(t.state) * 2
+	if t.partial != nil {
+		v++
+	}
+	return v
+}
+
+// toolKeys are the drawings a tool call needs: its call, and its result
+// once there is one, partial or whole.
+func (it *extItem) toolKeys(width int, expanded bool) []drawKey {
+	ver := toolVer(it.tool)
+	keys := []drawKey{{target: extension.RenderToolCall, item: it, width: width, expanded: expanded, ver: ver}}
+	if it.tool.result != nil || it.tool.partial != nil {
+		keys = append(keys, drawKey{target: extension.RenderToolResult, item: it, width: width, expanded: expanded, ver: ver})
+	}
+	return keys
+}
+
+// toolLines draws a tool call with its extension's lines: none while an
+// approval prompt shows for it (the person decides on cairn's preview),
+// or before they came.
+func (it *extItem) toolLines(rc *renderContext) (string, bool) {
+	if it.tool.awaiting || !it.toolDraws {
+		return "", false
+	}
+	var out []string
+	for _, k := range it.toolKeys(rc.contentWidth(), rc.expandTools) {
+		lines, ok := it.lines[k]
+		if !ok {
+			// Drawn for an earlier state: shown until the new lines come.
+			lines, ok = it.lines[drawKey{target: k.target, item: it, width: k.width, expanded: k.expanded, ver: -1}]
+		}
+		if !ok || lines == nil {
+			return "", false
+		}
+		out = append(out, lines...)
+	}
+	return indent(strings.Join(out, "\n")), true
 }
 
 // onDrawingEvent takes what an extension set of its drawings.
@@ -178,7 +273,11 @@ func (m *Model) wanted() []drawKey {
 	cw := max(m.width-2, 10)
 	for i := len(d.items) - 1; i >= 0; i-- {
 		it := d.items[i]
-		out = append(out, drawKey{target: it.p.Target, item: it, width: cw, expanded: m.expandTools})
+		if it.tool == nil {
+			out = append(out, drawKey{target: it.p.Target, item: it, width: cw, expanded: m.expandTools})
+		} else if it.drawsTool(m.opts.ExtensionDraws) {
+			out = append(out, it.toolKeys(cw, m.expandTools)...)
+		}
 	}
 	return out
 }
@@ -210,8 +309,11 @@ func (m *Model) askDrawings() tea.Cmd {
 		d.asking[k] = true
 		p := extension.RenderParams{Target: k.target, Width: k.width, Expanded: k.expanded}
 		name := d.places[core.ChromePlace(k.target)]
-		if k.item != nil {
-			p = k.item.p
+		if it := k.item; it != nil {
+			p = it.p
+			if it.tool != nil {
+				p = it.toolParams(k.target)
+			}
 			p.Width, p.Expanded = k.width, k.expanded
 		}
 		gen := d.gen
@@ -244,6 +346,14 @@ func (m *Model) onDrawn(msg drawnMsg) {
 	}
 	if it := msg.key.item; it != nil {
 		it.lines[msg.key] = lines
+		if it.tool != nil {
+			latest := msg.key
+			latest.ver = -1
+			it.lines[latest] = lines
+		}
+		if len(it.lines) > maxDrawings {
+			clear(it.lines)
+		}
 		it.entry.touch()
 		return
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -32,19 +33,30 @@ func (f *fakeDrawer) render(_ context.Context, ext string, p extension.RenderPar
 	if f.asked == nil {
 		f.asked = map[string]int{}
 	}
-	f.asked[fmt.Sprintf("%s %s %d", ext, p.Target, p.Width)]++
+	f.asked[fmt.Sprintf("%s %s %s%s %d", ext, p.Target, p.CustomType, p.ToolName, p.Width)]++
 	switch p.Target {
 	case extension.RenderFooter:
 		// An escape in the lines: cairn takes it out, never writes it.
 		return []string{fmt.Sprintf("ext footer v%d \x1b[31mred\x1b[39m at %d", f.version, p.Width)}, nil
 	case extension.RenderMessage:
 		return []string{"[WARN] " + p.Content[0].Text}, nil
+	case extension.RenderToolCall:
+		return []string{"$ " + string(p.Args)}, nil
+	case extension.RenderToolResult:
+		if p.IsPartial {
+			return []string{"Running..."}, nil
+		}
+		if !p.Expanded {
+			return []string{}, nil // minimal-mode: nothing until expanded
+		}
+		return []string{"output: " + p.Content[0].Text}, nil
 	}
 	return nil, extension.ErrNoRenderer
 }
 
 func (f *fakeDrawer) draws(p extension.RenderParams) bool {
-	return p.Target == extension.RenderMessage && p.CustomType == "status-update"
+	return p.Target == extension.RenderMessage && p.CustomType == "status-update" ||
+		p.Target == extension.RenderToolCall && p.ToolName == "bash"
 }
 
 func (f *fakeDrawer) count(key string) int {
@@ -84,7 +96,7 @@ func TestExtensionFooter(t *testing.T) {
 	f.version = 1
 	f.mu.Unlock()
 	r.send(eventsMsg{core.RenderRequested{Extension: "pi"}})
-	if got := lastLine(r.m.render()); got != "ext footer v1 red at 60" || f.count("pi footer 60") != 2 {
+	if got := lastLine(r.m.render()); got != "ext footer v1 red at 60" || f.count("pi footer  60") != 2 {
 		t.Errorf("footer after requestRender %q, asked %v", got, f.asked)
 	}
 	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -127,7 +139,7 @@ func TestExtensionMessageRenderer(t *testing.T) {
 	if !strings.Contains(frame, "  [WARN] deploy done") || !strings.Contains(frame, "plain note") {
 		t.Errorf("transcript:\n%s", frame)
 	}
-	if f.count(" message 78") != 1 {
+	if f.count(" message status-update 78") != 1 {
 		t.Errorf("asked %v", f.asked)
 	}
 }
@@ -151,5 +163,36 @@ func TestExtensionWorkingLine(t *testing.T) {
 	r.send(eventsMsg{core.WorkingChanged{Visible: &off}})
 	if s := ansi.Strip(r.m.render()); strings.Contains(s, "Working") {
 		t.Errorf("hidden working line:\n%s", s)
+	}
+}
+
+// TestExtensionToolRenderer: a tool whose extension draws it shows the
+// extension's call line and result lines, the result only when expanded
+// (minimal-mode); a tool it does not draw is cairn's.
+func TestExtensionToolRenderer(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	f := &fakeDrawer{}
+	r.m.opts.RenderExtension, r.m.opts.ExtensionDraws = f.render, f.draws
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	args := json.RawMessage(`{"command":"ls"}`)
+	r.send(eventsMsg{core.ToolExecutionStart{ToolCallID: "c1", ToolName: "bash", Args: args}})
+	r.send(eventsMsg{core.ToolExecutionUpdate{ToolCallID: "c1", ToolName: "bash", Partial: core.ToolUpdate{Content: []core.Content{core.TextBlock("a")}}}})
+	if s := ansi.Strip(r.m.render()); !strings.Contains(s, `  $ {"command":"ls"}`+"\n  Running...") {
+		t.Errorf("running:\n%s", s)
+	}
+	r.send(eventsMsg{core.ToolExecutionEnd{ToolCallID: "c1", ToolName: "bash", Result: core.ToolResult{Content: []core.Content{core.TextBlock("a.txt")}}}})
+	s := ansi.Strip(r.m.render())
+	if !strings.Contains(s, `  $ {"command":"ls"}`) || strings.Contains(s, "Running...") || strings.Contains(s, "output:") {
+		t.Errorf("done, collapsed:\n%s", s)
+	}
+	r.send(key("ctrl+o"))
+	if s := ansi.Strip(r.m.render()); !strings.Contains(s, "  output: a.txt") {
+		t.Errorf("done, expanded:\n%s", s)
+	}
+	r.send(eventsMsg{core.ToolExecutionStart{ToolCallID: "c2", ToolName: "read", Args: json.RawMessage(`{"path":"x.go"}`)}})
+	for k := range f.asked {
+		if strings.Contains(k, "read") {
+			t.Errorf("asked to draw a tool no extension draws: %v", f.asked)
+		}
 	}
 }
