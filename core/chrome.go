@@ -1,5 +1,7 @@
 package core
 
+import "encoding/json"
+
 // The UI methods of an extension's chrome (protocol version 2): what it
 // draws in a full-screen front end's own places, which only cairn's TUI
 // renders. pi's rpc mode ignores them all, so headless front ends do not
@@ -61,11 +63,21 @@ type WorkingChanged struct {
 	ThinkingLabel *string
 }
 
+// CustomEntryAdded says an extension kept a custom entry in the session
+// (pi's appendEntry): a front end shows it where an extension draws its
+// type (pi's registerEntryRenderer), and nothing otherwise.
+type CustomEntryAdded struct {
+	ID         string
+	CustomType string
+	Data       json.RawMessage
+}
+
 // RenderRequested says Extension's drawings changed: a front end drops
 // the lines it keeps of them and asks again.
 type RenderRequested struct{ Extension string }
 
 // EventType implementations.
-func (ChromeSet) EventType() string       { return "chrome_set" }
-func (WorkingChanged) EventType() string  { return "working_changed" }
-func (RenderRequested) EventType() string { return "render_requested" }
+func (ChromeSet) EventType() string        { return "chrome_set" }
+func (WorkingChanged) EventType() string   { return "working_changed" }
+func (RenderRequested) EventType() string  { return "render_requested" }
+func (CustomEntryAdded) EventType() string { return "custom_entry_added" }

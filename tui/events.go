@@ -167,7 +167,7 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		m.notify(e.Level, e.Message)
 	case core.StatusChanged, core.WidgetChanged, core.TitleChanged, core.EditorTextSet:
 		return m.onExtensionUI(e)
-	case core.ChromeSet, core.WorkingChanged, core.RenderRequested:
+	case core.ChromeSet, core.WorkingChanged, core.RenderRequested, core.CustomEntryAdded:
 		return m.onDrawingEvent(e)
 	case core.Settled:
 		return m.onSettled(e)

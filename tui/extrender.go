@@ -84,7 +84,9 @@ type extItem struct {
 	p     extension.RenderParams
 	own   item
 	entry *entry
-	lines map[drawKey][]string
+	// lines are its drawings; stale, those from before its extension
+	// asked for new ones, shown until they come.
+	lines, stale map[drawKey][]string
 	// tool is the call drawn (p is then made from its state); draws says
 	// whether an extension draws its tool, asked once its name is known.
 	tool      *toolItem
@@ -92,8 +94,17 @@ type extItem struct {
 	toolDraws bool
 }
 
+// get is the drawing k, or its stale one.
+func (it *extItem) get(k drawKey) ([]string, bool) {
+	if lines, ok := it.lines[k]; ok {
+		return lines, true
+	}
+	lines, ok := it.stale[k]
+	return lines, ok
+}
+
 func (it *extItem) render(rc *renderContext) string {
-	if lines, ok := it.lines[drawKey{target: it.p.Target, item: it, width: rc.contentWidth(), expanded: rc.expandTools}]; ok && lines != nil {
+	if lines, ok := it.get(drawKey{target: it.p.Target, item: it, width: rc.contentWidth(), expanded: rc.expandTools}); ok && lines != nil {
 		return indent(strings.Join(lines, "\n"))
 	}
 	return it.own.render(rc)
@@ -111,10 +122,7 @@ func (m *Model) addToolCall(e *entry) {
 		return
 	}
 	t.drawn = it
-	m.draw.items = append(m.draw.items, it)
-	if len(m.draw.items) > maxDrawnItems {
-		m.draw.items = m.draw.items[len(m.draw.items)-maxDrawnItems:]
-	}
+	m.draw.track(it)
 }
 
 // drawsTool reports whether an extension draws the call's tool.
@@ -173,10 +181,10 @@ func (it *extItem) toolLines(rc *renderContext) (string, bool) {
 	}
 	var out []string
 	for _, k := range it.toolKeys(rc.contentWidth(), rc.expandTools) {
-		lines, ok := it.lines[k]
+		lines, ok := it.get(k)
 		if !ok {
 			// Drawn for an earlier state: shown until the new lines come.
-			lines, ok = it.lines[drawKey{target: k.target, item: it, width: k.width, expanded: k.expanded, ver: -1}]
+			lines, ok = it.get(drawKey{target: k.target, item: it, width: k.width, expanded: k.expanded, ver: -1})
 		}
 		if !ok || lines == nil {
 			return "", false
@@ -204,6 +212,11 @@ func (m *Model) onDrawingEvent(e core.Event) tea.Cmd {
 	case core.RenderRequested:
 		d.stale, d.drawn = d.drawn, nil
 		d.gen++
+		for _, it := range d.items {
+			it.stale, it.lines = it.lines, map[drawKey][]string{}
+		}
+	case core.CustomEntryAdded:
+		m.addCustomEntry(e)
 	case core.WorkingChanged:
 		w := &d.working
 		if e.Message != nil {
@@ -224,6 +237,15 @@ func (m *Model) onDrawingEvent(e core.Event) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// track keeps an item among those asked for again after a resize: the
+// newest maxDrawnItems.
+func (d *extDrawings) track(it *extItem) {
+	d.items = append(d.items, it)
+	if len(d.items) > maxDrawnItems {
+		d.items = d.items[len(d.items)-maxDrawnItems:]
+	}
 }
 
 // forget drops the drawings of a place.
@@ -255,10 +277,19 @@ func (m *Model) addCustomMessage(msg *core.CustomMessage) {
 	}
 	it := &extItem{p: p, own: own, lines: map[drawKey][]string{}}
 	it.entry = m.tr.add(it)
-	m.draw.items = append(m.draw.items, it)
-	if len(m.draw.items) > maxDrawnItems {
-		m.draw.items = m.draw.items[len(m.draw.items)-maxDrawnItems:]
+	m.draw.track(it)
+}
+
+// addCustomEntry shows a custom entry an extension draws (pi's
+// registerEntryRenderer); one nobody draws is not shown, as in pi.
+func (m *Model) addCustomEntry(e core.CustomEntryAdded) {
+	p := extension.RenderParams{Target: extension.RenderEntry, CustomType: e.CustomType, Data: e.Data}
+	if m.opts.ExtensionDraws == nil || m.opts.RenderExtension == nil || !m.opts.ExtensionDraws(p) {
+		return
 	}
+	it := &extItem{p: p, own: &textItem{}, lines: map[drawKey][]string{}}
+	it.entry = m.tr.add(it)
+	m.draw.track(it)
 }
 
 // wanted are the drawings the screen needs now, newest items last.

@@ -39,7 +39,9 @@ func (f *fakeDrawer) render(_ context.Context, ext string, p extension.RenderPar
 		// An escape in the lines: cairn takes it out, never writes it.
 		return []string{fmt.Sprintf("ext footer v%d \x1b[31mred\x1b[39m at %d", f.version, p.Width)}, nil
 	case extension.RenderMessage:
-		return []string{"[WARN] " + p.Content[0].Text}, nil
+		return []string{fmt.Sprintf("[WARN] %s v%d", p.Content[0].Text, f.version)}, nil
+	case extension.RenderEntry:
+		return []string{"[status] " + string(p.Data)}, nil
 	case extension.RenderToolCall:
 		return []string{"$ " + string(p.Args)}, nil
 	case extension.RenderToolResult:
@@ -56,6 +58,7 @@ func (f *fakeDrawer) render(_ context.Context, ext string, p extension.RenderPar
 
 func (f *fakeDrawer) draws(p extension.RenderParams) bool {
 	return p.Target == extension.RenderMessage && p.CustomType == "status-update" ||
+		p.Target == extension.RenderEntry && p.CustomType == "status-card" ||
 		p.Target == extension.RenderToolCall && p.ToolName == "bash"
 }
 
@@ -141,6 +144,30 @@ func TestExtensionMessageRenderer(t *testing.T) {
 	}
 	if f.count(" message status-update 78") != 1 {
 		t.Errorf("asked %v", f.asked)
+	}
+	f.mu.Lock()
+	f.version = 1
+	f.mu.Unlock()
+	r.send(eventsMsg{core.RenderRequested{Extension: "pi"}})
+	if frame := ansi.Strip(r.m.render()); !strings.Contains(frame, "  [WARN] deploy done v1") {
+		t.Errorf("after requestRender:\n%s", frame)
+	}
+}
+
+// TestExtensionEntryRenderer: a custom entry an extension draws shows in
+// the transcript; one nobody draws does not (pi's appendEntry).
+func TestExtensionEntryRenderer(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	f := &fakeDrawer{}
+	r.m.opts.RenderExtension, r.m.opts.ExtensionDraws = f.render, f.draws
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	r.send(eventsMsg{
+		core.CustomEntryAdded{ID: "e1", CustomType: "status-card", Data: json.RawMessage(`"shipped"`)},
+		core.CustomEntryAdded{ID: "e2", CustomType: "state", Data: json.RawMessage(`"hidden state"`)},
+	})
+	frame := ansi.Strip(r.m.render())
+	if !strings.Contains(frame, `  [status] "shipped"`) || strings.Contains(frame, "hidden state") {
+		t.Errorf("transcript:\n%s", frame)
 	}
 }
 

@@ -125,6 +125,8 @@ func (e *extension) entries(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		if err != nil {
 			return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
 		}
+		// A front end shows it where an extension draws its type.
+		e.m.show(core.CustomEntryAdded{ID: id, CustomType: p.CustomType, Data: p.Data})
 		return AppendEntryResult{ID: id}, nil
 	}
 	if err := decodeParams(m.Params, &struct{}{}); err != nil {

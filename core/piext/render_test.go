@@ -176,6 +176,9 @@ func driveMessageRenderer(t *testing.T) {
 func driveEntryRenderer(t *testing.T) {
 	h := startHost(t, "tui", "entry-renderer.ts")
 	h.input(t, "/status-card shipped")
+	waitEvent(t, h, "the entry told", 0, func(e core.CustomEntryAdded) bool {
+		return e.CustomType == "status-card" && e.ID == "e1"
+	})
 	h.host.mu.Lock()
 	entries := slices.Clone(h.host.entries)
 	h.host.mu.Unlock()
