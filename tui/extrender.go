@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -62,9 +63,11 @@ type extDrawings struct {
 	// shown until the new ones come.
 	drawn, stale map[drawKey][]string
 	asking       map[drawKey]bool
-	gen          int
-	items        []*extItem
-	working      workingLook
+	// header is the transcript's entry of an extension's header.
+	header  *entry
+	gen     int
+	items   []*extItem
+	working workingLook
 }
 
 // workingLook is what extensions set of the working line.
@@ -208,7 +211,7 @@ func (m *Model) onDrawingEvent(e core.Event) tea.Cmd {
 			delete(d.places, e.Place)
 		}
 		d.forget(extension.RenderTarget(e.Place))
-		m.welcome = welcomeCache{}
+		m.placeHeader()
 	case core.RenderRequested:
 		d.stale, d.drawn = d.drawn, nil
 		d.gen++
@@ -392,6 +395,9 @@ func (m *Model) onDrawn(msg drawnMsg) {
 		d.drawn = map[drawKey][]string{}
 	}
 	d.drawn[msg.key] = lines
+	if msg.key.target == extension.RenderHeader && d.header != nil {
+		d.header.touch()
+	}
 }
 
 // drawnLine is one line an extension drew, made safe to show: its
@@ -424,19 +430,35 @@ func (m *Model) footerOrExtension(w int) string {
 	return m.footerView(w)
 }
 
-// headerWelcome is the welcome screen with an extension's header in place
-// of cairn's, at the bottom of h lines; ok false when none holds it.
-func (m *Model) headerWelcome(h int) ([]string, bool) {
-	lines, ok := m.placeLines(core.ChromeHeader, m.width)
+// headerItem is an extension's header: the first item of the transcript,
+// scrolling with it, as pi's header tops its chat. Until its lines come
+// it is empty (cairn has no header of its own there).
+type headerItem struct{ m *Model }
+
+func (h *headerItem) render(rc *renderContext) string {
+	lines, ok := h.m.placeLines(core.ChromeHeader, rc.width)
 	if !ok {
-		return nil, false
+		return ""
 	}
-	out := make([]string, 0, h)
-	for i := len(lines); i < h; i++ {
-		out = append(out, "")
+	return strings.Join(lines, "\n")
+}
+
+// placeHeader puts the header item at the top of the transcript while an
+// extension holds the header, and takes it out when none does.
+func (m *Model) placeHeader() {
+	d := &m.draw
+	i := slices.Index(m.tr.entries, d.header)
+	switch {
+	case d.places[core.ChromeHeader] != "" && i < 0:
+		d.header = &entry{it: &headerItem{m: m}}
+		m.tr.entries = append([]*entry{d.header}, m.tr.entries...)
+		if !m.tr.follow {
+			m.tr.top.idx++
+		}
+	case d.places[core.ChromeHeader] == "" && i >= 0:
+		m.tr.remove(i)
+		d.header = nil
 	}
-	out = append(out, lines...)
-	return out[len(out)-h:], true
 }
 
 // workingState is the working line's start: the extension's indicator

@@ -40,6 +40,8 @@ func (f *fakeDrawer) render(_ context.Context, ext string, p extension.RenderPar
 		return []string{fmt.Sprintf("ext footer v%d \x1b[31mred\x1b[39m at %d", f.version, p.Width)}, nil
 	case extension.RenderMessage:
 		return []string{fmt.Sprintf("[WARN] %s v%d", p.Content[0].Text, f.version)}, nil
+	case extension.RenderHeader:
+		return []string{"   █▌  █▌", "  shitty coding agent"}, nil
 	case extension.RenderEntry:
 		return []string{"[status] " + string(p.Data)}, nil
 	case extension.RenderToolCall:
@@ -222,4 +224,52 @@ func TestExtensionToolRenderer(t *testing.T) {
 			t.Errorf("asked to draw a tool no extension draws: %v", f.asked)
 		}
 	}
+}
+
+// TestExtensionHeader: an extension's header tops the transcript, above
+// what follows; given back, it goes.
+func TestExtensionHeader(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	f := &fakeDrawer{}
+	r.m.opts.RenderExtension, r.m.opts.ExtensionDraws = f.render, f.draws
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	r.send(eventsMsg{
+		core.MessageStart{Message: &core.UserMessage{Content: []core.Content{core.TextBlock("hello there")}}},
+		core.ChromeSet{Extension: "pi", Place: core.ChromeHeader, Set: true},
+	})
+	frame := ansi.Strip(r.m.render())
+	checkScreen(t, r.m.render(), 80, 24)
+	head, user := strings.Index(frame, "  shitty coding agent"), strings.Index(frame, "hello there")
+	if head < 0 || user < 0 || head > user || !strings.Contains(frame, "   █▌  █▌") {
+		t.Errorf("header at %d, message at %d:\n%s", head, user, frame)
+	}
+	r.send(eventsMsg{core.ChromeSet{Extension: "pi", Place: core.ChromeHeader}})
+	if frame := ansi.Strip(r.m.render()); strings.Contains(frame, "shitty") || !strings.Contains(frame, "hello there") {
+		t.Errorf("header given back:\n%s", frame)
+	}
+}
+
+// FuzzDrawnLine: whatever an extension draws, the line cairn shows holds
+// no escape and fits the width.
+func FuzzDrawnLine(f *testing.F) {
+	for _, s := range []string{"plain", "\x1b[31mred\x1b[39m", "\x1b]8;;http://x\x07link\x1b]8;;\x07", "tab\there\r\n", "wide 漢字漢字", "\u202eevil", "\x9b31m"} {
+		f.Add(s, 10)
+	}
+	f.Fuzz(func(t *testing.T, s string, w int) {
+		w = 1 + abs(w)%200
+		got := drawnLine(s, w)
+		if strings.ContainsAny(got, "\x1b\x07\r\n\u009b") {
+			t.Errorf("drawnLine(%q, %d) = %q holds a control character", s, w, got)
+		}
+		if ansi.StringWidth(got) > w {
+			t.Errorf("drawnLine(%q, %d) = %q is %d cells", s, w, got, ansi.StringWidth(got))
+		}
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -64,9 +64,6 @@ func (m *Model) render() string {
 	rc := m.renderContext()
 	follow := m.tr.follow
 	if len(m.tr.entries) == 0 {
-		if header, ok := m.headerWelcome(h); ok {
-			return strings.Join(header, "\n") + "\n" + bottom
-		}
 		return strings.Join(m.welcomeView(h), "\n") + "\n" + bottom
 	}
 	lines := m.tr.view(rc, h)
