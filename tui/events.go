@@ -89,6 +89,7 @@ func (m *Model) onEvents(batch eventsMsg) tea.Cmd {
 }
 
 func (m *Model) onEvent(e core.Event) tea.Cmd {
+	m.draw.freshen(e)
 	switch e := e.(type) {
 	case core.AgentStart:
 		if !m.busy {

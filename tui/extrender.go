@@ -251,6 +251,33 @@ func (d *extDrawings) track(it *extItem) {
 	}
 }
 
+// freshen asks an extension's footer and header again after the session
+// changed what they may show (an answer's usage, the model, a status):
+// pi draws them on every frame; cairn keeps them per width, and the old
+// lines stay until the new come.
+func (d *extDrawings) freshen(e core.Event) {
+	if len(d.places) == 0 {
+		return
+	}
+	switch e.(type) {
+	case core.MessageEnd, core.Settled, core.ModelChanged, core.ThinkingLevelChanged, core.StatusChanged,
+		core.SessionInfoChanged, core.AutoCompactionEnd:
+	default:
+		return
+	}
+	// Answers on their way were drawn before the change.
+	d.gen++
+	for k, lines := range d.drawn {
+		if k.item == nil {
+			if d.stale == nil {
+				d.stale = map[drawKey][]string{}
+			}
+			d.stale[k] = lines
+			delete(d.drawn, k)
+		}
+	}
+}
+
 // forget drops the drawings of a place.
 func (d *extDrawings) forget(target extension.RenderTarget) {
 	for k := range d.drawn {

@@ -104,6 +104,14 @@ func TestExtensionFooter(t *testing.T) {
 	if got := lastLine(r.m.render()); got != "ext footer v1 red at 60" || f.count("pi footer  60") != 2 {
 		t.Errorf("footer after requestRender %q, asked %v", got, f.asked)
 	}
+	// A status changed (so may the footer's data): it is drawn again.
+	f.mu.Lock()
+	f.version = 2
+	f.mu.Unlock()
+	r.send(eventsMsg{core.StatusChanged{Key: "k", Text: "busy"}})
+	if got := lastLine(r.m.render()); got != "ext footer v2 red at 60" {
+		t.Errorf("footer after a status changed %q", got)
+	}
 	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	r.send(eventsMsg{core.ChromeSet{Extension: "pi", Place: core.ChromeFooter}})
 	if got := lastLine(r.m.render()); got != own {
