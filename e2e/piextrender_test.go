@@ -62,3 +62,44 @@ func TestTUIPiExtensionChrome(t *testing.T) {
 		return strings.Contains(s, "Hello there.") && !strings.Contains(lastRows(s, 1), "↑0 ↓0")
 	})
 }
+
+// TestTUIPiExtensionToolRenderer: pi's built-in-tool-renderer.ts draws
+// cairn's built-in bash and read calls compactly (cairn's tools still
+// run: their names are cairn's own).
+func TestTUIPiExtensionToolRenderer(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is needed in CI")
+		}
+		t.Skip("node is not installed")
+	}
+	h := newHarness(t, tmuxTerminal)
+	dir := filepath.Join(h.home, ".pi", "agent", "extensions")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join("..", "core", "piext", "testdata", "pi-examples", "built-in-tool-renderer.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "built-in-tool-renderer.ts"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.project, "notes.txt"), []byte("one\ntwo\nthree\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := h.cairn("tools", 100, 30, "--approval", "yolo")
+	p.waitText("test-model")
+	h.llm.queue(
+		reply{toolCalls: []fakeToolCall{{id: "call_read", name: "read", arguments: `{"path":"notes.txt"}`}}},
+		textReply("Read it.", 8),
+	)
+	p.typeText("read the notes")
+	p.keys("Enter")
+	// pi's read counts the empty line after the last newline: 4 lines,
+	// where cairn's own drawing says 3.
+	screen := p.waitText("Read it.", "read notes.txt", "4 lines")
+	if strings.Contains(screen, "✓ read") {
+		t.Errorf("cairn's own drawing of the call is still there:\n%s", frame(screen))
+	}
+}
