@@ -449,10 +449,11 @@ func (m *Model) placeLines(place core.ChromePlace, w int) ([]string, bool) {
 	return lines, ok && lines != nil
 }
 
-// footerOrExtension is the footer: an extension's, when one holds it.
+// footerOrExtension is the footer: an extension's, when one holds it, of
+// at most a third of the screen's rows (the transcript keeps the rest).
 func (m *Model) footerOrExtension(w int) string {
 	if lines, ok := m.placeLines(core.ChromeFooter, w); ok {
-		return strings.Join(lines, "\n")
+		return strings.Join(lines[:min(len(lines), max(1, m.height/3))], "\n")
 	}
 	return m.footerView(w)
 }

@@ -36,6 +36,14 @@ func (f *fakeDrawer) render(_ context.Context, ext string, p extension.RenderPar
 	f.asked[fmt.Sprintf("%s %s %s%s %d", ext, p.Target, p.CustomType, p.ToolName, p.Width)]++
 	switch p.Target {
 	case extension.RenderFooter:
+		if f.version == 3 {
+			// A footer of a hundred lines.
+			lines := make([]string, 100)
+			for i := range lines {
+				lines[i] = fmt.Sprintf("row %d", i)
+			}
+			return lines, nil
+		}
 		// An escape in the lines: cairn takes it out, never writes it.
 		return []string{fmt.Sprintf("ext footer v%d \x1b[31mred\x1b[39m at %d", f.version, p.Width)}, nil
 	case extension.RenderMessage:
@@ -111,6 +119,16 @@ func TestExtensionFooter(t *testing.T) {
 	r.send(eventsMsg{core.StatusChanged{Key: "k", Text: "busy"}})
 	if got := lastLine(r.m.render()); got != "ext footer v2 red at 60" {
 		t.Errorf("footer after a status changed %q", got)
+	}
+	// A footer of many lines takes a third of the screen at most.
+	f.mu.Lock()
+	f.version = 3
+	f.mu.Unlock()
+	r.send(eventsMsg{core.RenderRequested{Extension: "pi"}})
+	if frame := r.m.render(); !strings.Contains(frame, "row 7") || strings.Contains(frame, "row 8") {
+		t.Errorf("a long footer:\n%s", ansi.Strip(frame))
+	} else {
+		checkScreen(t, frame, 60, 24)
 	}
 	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	r.send(eventsMsg{core.ChromeSet{Extension: "pi", Place: core.ChromeFooter}})
