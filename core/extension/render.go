@@ -125,8 +125,11 @@ func (m *Manager) renderer(name string, p RenderParams) *extension {
 	return nil
 }
 
-// draws reports whether e draws p; e.mu is held.
+// draws reports whether e draws p; e.mu is held. A member still loading
+// at initialize may register renderers cairn was not told of: such an
+// extension is asked, and answers null when it draws nothing.
 func (e *extension) draws(name string, p RenderParams) bool {
+	var names func(Member) []string
 	switch p.Target {
 	case RenderFooter, RenderHeader:
 		return e.cfg.Name == name
@@ -134,13 +137,19 @@ func (e *extension) draws(name string, p RenderParams) bool {
 		if !slices.ContainsFunc(e.tools, func(t *Tool) bool { return t.def.Name == p.ToolName }) {
 			return false
 		}
-		return slices.ContainsFunc(e.members, func(mb Member) bool { return slices.Contains(mb.ToolRenderers, p.ToolName) })
+		names = func(mb Member) []string { return mb.ToolRenderers }
 	case RenderMessage:
-		return slices.ContainsFunc(e.members, func(mb Member) bool { return slices.Contains(mb.MessageRenderers, p.CustomType) })
+		names = func(mb Member) []string { return mb.MessageRenderers }
 	case RenderEntry:
-		return slices.ContainsFunc(e.members, func(mb Member) bool { return slices.Contains(mb.EntryRenderers, p.CustomType) })
+		names = func(mb Member) []string { return mb.EntryRenderers }
+	default:
+		return false
 	}
-	return false
+	key := p.CustomType
+	if p.ToolName != "" {
+		key = p.ToolName
+	}
+	return slices.ContainsFunc(e.members, func(mb Member) bool { return mb.State == "loading" || slices.Contains(names(mb), key) })
 }
 
 // Draws reports whether an extension draws p's target for its custom type

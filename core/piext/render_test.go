@@ -349,3 +349,29 @@ func TestRenderBounded(t *testing.T) {
 		t.Errorf("%d lines kept", len(lines))
 	}
 }
+
+// TestRenderLateMember: an extension that loads after the host answered
+// initialize (a cold start on a busy machine) still draws its messages:
+// cairn was not told its renderers, so it asks, and the host answers.
+func TestRenderLateMember(t *testing.T) {
+	h := startHostIn(t, t.TempDir(), map[string]string{"CAIRN_PI_INIT_MS": "1"}, "tui", "message-renderer.ts")
+	deadline := time.After(30 * time.Second)
+	for !slices.ContainsFunc(h.m.Commands(), func(c extension.Command) bool { return c.Name == "status" }) {
+		select {
+		case <-h.m.Changed():
+		case <-deadline:
+			t.Fatal("message-renderer.ts never registered /status")
+		}
+	}
+	p := extension.RenderParams{Target: extension.RenderMessage, Width: 40, CustomType: "status-update",
+		Content: []core.Content{core.TextBlock("late")}, Details: json.RawMessage(`{"level":"error"}`)}
+	if !h.m.Draws(p) {
+		t.Fatal("a member still loading at initialize is not asked")
+	}
+	if got := h.mustRender(t, p); !slices.Equal(got, []string{"", " [ERROR] late", ""}) {
+		t.Errorf("lines %q", got)
+	}
+	if _, err := h.render(t, extension.RenderParams{Target: extension.RenderMessage, Width: 40, CustomType: "nobody"}); !errors.Is(err, extension.ErrNoRenderer) {
+		t.Errorf("a type nobody draws: %v", err)
+	}
+}
