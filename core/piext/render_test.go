@@ -375,3 +375,24 @@ func TestRenderLateMember(t *testing.T) {
 		t.Errorf("a type nobody draws: %v", err)
 	}
 }
+
+// TestToolRowState: a tool's renders of one call share pi's
+// context.state and see the slot's last component; another call starts
+// afresh.
+func TestToolRowState(t *testing.T) {
+	ext, _ := filepath.Abs("testdata/api/tool-row.ts")
+	h := startHost(t, "tui", ext)
+	call := func(id string) string {
+		t.Helper()
+		return joined(h.mustRender(t, extension.RenderParams{Target: extension.RenderToolCall, Width: 40, ToolName: "counter", ToolCallID: id}))
+	}
+	for _, c := range []struct{ id, want string }{{"a", "call 1 last=no a"}, {"a", "call 2 last=yes a"}, {"b", "call 1 last=no b"}} {
+		if got := call(c.id); got != c.want {
+			t.Errorf("%s: %q, want %q", c.id, got, c.want)
+		}
+	}
+	// No result renderer: cairn draws the result itself.
+	if _, err := h.render(t, extension.RenderParams{Target: extension.RenderToolResult, Width: 40, ToolName: "counter", ToolCallID: "a"}); !errors.Is(err, extension.ErrNoRenderer) {
+		t.Errorf("result: %v", err)
+	}
+}

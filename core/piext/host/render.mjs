@@ -91,12 +91,13 @@ export function makeRender({ fire, canDo, theme, cwd, tools, log }) {
     return Array.isArray(out) ? out.map((l) => String(l)) : null;
   }
 
-  // stateOf is a tool row's shared renderer state, kept for the last
-  // calls only.
-  function stateOf(id) {
+  // rowOf is a tool row's shared renderer state and the components its
+  // call and result last returned (pi's context.state, lastComponent),
+  // kept for the last calls only.
+  function rowOf(id) {
     let s = toolState.get(id);
     if (!s) {
-      s = {};
+      s = { state: {}, last: {} };
       toolState.set(id, s);
       if (toolState.size > 200) toolState.delete(toolState.keys().next().value);
     }
@@ -129,12 +130,14 @@ export function makeRender({ fire, canDo, theme, cwd, tools, log }) {
         const fn = p.target === "toolCall" ? t?.renderCall : t?.renderResult;
         if (typeof fn !== "function") return null;
         const args = p.args ?? {};
-        const context = { args, toolCallId: p.toolCallId ?? "", invalidate: requestRender, lastComponent: undefined,
-          state: stateOf(p.toolCallId ?? ""), cwd, executionStarted: true, argsComplete: true, isPartial: !!p.isPartial,
+        const row = rowOf(p.toolCallId ?? "");
+        const context = { args, toolCallId: p.toolCallId ?? "", invalidate: requestRender, lastComponent: row.last[p.target],
+          state: row.state, cwd, executionStarted: true, argsComplete: true, isPartial: !!p.isPartial,
           expanded: !!p.expanded, showImages: false, isError: !!p.isError };
         const c = p.target === "toolCall"
           ? fn.call(t, args, theme, context)
           : fn.call(t, { content: p.content ?? [], details: p.details, isError: !!p.isError }, { expanded: !!p.expanded, isPartial: !!p.isPartial }, theme, context);
+        row.last[p.target] = c;
         const l = lines(c, width);
         return l ? { lines: l } : null;
       }
