@@ -396,3 +396,37 @@ func TestToolRowState(t *testing.T) {
 		t.Errorf("result: %v", err)
 	}
 }
+
+// BenchmarkRenderFooter is one footer drawing's round trip: cairn asks,
+// the host's worker renders custom-footer.ts's component (reading the
+// session's entries from cairn on the way), the lines come back.
+func BenchmarkRenderFooter(b *testing.B) {
+	h := startHost(b, "tui", "custom-footer.ts")
+	// The footer is set before the command's answer comes back.
+	if _, err := h.ic.Input(b.Context(), agent.InputEvent{Text: "/footer"}); err != nil {
+		b.Fatal(err)
+	}
+	p := extension.RenderParams{Target: extension.RenderFooter, Width: 100}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := h.m.Render(b.Context(), Name, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRenderHeader is a drawing that asks cairn nothing on the way:
+// custom-header.ts's mascot.
+func BenchmarkRenderHeader(b *testing.B) {
+	h := startHost(b, "tui", "custom-header.ts")
+	if _, err := h.ic.SessionStart(b.Context(), agent.SessionStartEvent{Source: agent.StartStartup}); err != nil {
+		b.Fatal(err)
+	}
+	p := extension.RenderParams{Target: extension.RenderHeader, Width: 100}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := h.m.Render(b.Context(), Name, p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
