@@ -189,7 +189,10 @@ func (it *extItem) toolLines(rc *renderContext) (string, bool) {
 			// Drawn for an earlier state: shown until the new lines come.
 			lines, ok = it.get(drawKey{target: k.target, item: it, width: k.width, expanded: k.expanded, ver: -1})
 		}
-		if !ok || lines == nil {
+		switch {
+		case !ok && k.target == extension.RenderToolResult && len(out) > 0:
+			// A first result on its way: the call alone until it comes.
+		case !ok || lines == nil:
 			return "", false
 		}
 		out = append(out, lines...)

@@ -22,11 +22,16 @@ type fakeDrawer struct {
 	asked   map[string]int
 	version int
 	block   chan struct{} // when set, rendering waits on it
+	// blockResult, when set, holds tool results' renderings.
+	blockResult chan struct{}
 }
 
 func (f *fakeDrawer) render(_ context.Context, ext string, p extension.RenderParams) ([]string, error) {
 	if f.block != nil {
 		<-f.block
+	}
+	if f.blockResult != nil && p.Target == extension.RenderToolResult {
+		<-f.blockResult
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -298,4 +303,21 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// TestExtensionToolResultPending: while a call's first result is being
+// drawn, the extension's call line stands alone; cairn's own drawing of
+// the call does not flash in between.
+func TestExtensionToolResultPending(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	f := &fakeDrawer{blockResult: make(chan struct{})}
+	defer close(f.blockResult)
+	r.m.opts.RenderExtension, r.m.opts.ExtensionDraws = f.render, f.draws
+	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	r.send(eventsMsg{core.ToolExecutionStart{ToolCallID: "c1", ToolName: "bash", Args: json.RawMessage(`{"command":"ls"}`)}})
+	r.send(eventsMsg{core.ToolExecutionEnd{ToolCallID: "c1", ToolName: "bash", Result: core.ToolResult{Content: []core.Content{core.TextBlock("a.txt")}}}})
+	s := ansi.Strip(r.m.render())
+	if !strings.Contains(s, `  $ {"command":"ls"}`) || strings.Contains(s, "a.txt") {
+		t.Errorf("result pending:\n%s", s)
+	}
 }
