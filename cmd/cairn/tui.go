@@ -49,7 +49,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		preview.Close()
 		streams.Err.Write(warn.Bytes())
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
+		return buildExit(err)
 	}
 	defer a.close()
 

@@ -161,6 +161,12 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	servers := startMCP(streams, env, opts, p.trusted, registry, printMode)
 	cfg.Toolset, cfg.Approver = registry, servers.approver(g.gate)
 	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended)
+	if err := claimFlags(opts, exts); err != nil {
+		tb.procs.Close()
+		exts.Close()
+		servers.close()
+		return nil, usageError{err}
+	}
 	registry.Add(exts)
 	cfg.Interceptors = append(cfg.Interceptors, exts.Interceptors()...)
 	cfg.Toolset = selectTools(streams, opts, cfg.Tools, registry)

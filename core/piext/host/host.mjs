@@ -82,7 +82,7 @@ function loadNext() {
 
 function startWorker(x) {
   x.worker = new Worker(path.join(here, "worker.mjs"), {
-    workerData: { file: x.file, cwd: init.cwd, hasUI: init.hasUI, ui: init.ui, mode: init.mode },
+    workerData: { file: x.file, cwd: init.cwd, hasUI: init.hasUI, ui: init.ui, mode: init.mode, flags: init.flags || {} },
     stdout: true,
     stderr: true,
     resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
@@ -325,7 +325,7 @@ function member(x) {
   m.events = x.events;
   const ignored = x.events.filter((e) => !CAIRN_EVENTS.includes(e));
   if (ignored.length) m.eventsNotSent = ignored;
-  for (const k of ["shortcuts", "flags", "renderers"]) if (x.info?.[k]?.length) m[k] = x.info[k];
+  for (const k of ["shortcuts", "flags", "renderers", "flagDefs"]) if (x.info?.[k]?.length) m[k] = x.info[k];
   return m;
 }
 

@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
+import { flagDef, flagValue } from "./flags.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -20,7 +21,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // jiti's CommonJS entry: importing its ESM entry makes Node scan its
 // 190 KB bundle for exports, about 80 ms more for every extension.
 const createJiti = createRequire(import.meta.url)("./jiti/lib/jiti.cjs");
-const { file, cwd, hasUI, ui: uiMethods, mode } = workerData;
+const { file, cwd, hasUI, ui: uiMethods, mode, flags: cliFlags = {} } = workerData;
 
 // A stray console.log must never reach cairn's protocol stream: the host
 // reads this thread's stdout into its log, and console writes go there too.
@@ -374,7 +375,7 @@ const api = {
     if (options.default !== undefined && typeof options.default !== options.type) {
       throw new Error(`Invalid default for flag "${name}": expected ${options.type}, got ${typeof options.default}`);
     }
-    flags.set(name, { ...options, value: options.default });
+    flags.set(name, { ...options, value: flagValue(cliFlags, name, options) });
   },
   getFlag: (name) => flags.get(name)?.value,
   registerMessageRenderer(type, r) {
@@ -576,6 +577,7 @@ async function load() {
     events: [...handlers.keys()],
     shortcuts: [...shortcuts.keys()],
     flags: [...flags.keys()],
+    flagDefs: [...flags].map(([name, o]) => flagDef(name, o)),
     renderers: [...renderers.keys()],
   });
 }
