@@ -1,0 +1,97 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/core/extension"
+)
+
+// Flags cairn does not know are kept for extensions as pi keeps them.
+func TestExtensionFlagsAreKeptAsPiKeepsThem(t *testing.T) {
+	for args, want := range map[string][]extension.Flag{
+		"--plan -p hi":       {{Name: "plan"}},
+		"--ssh dev@box":      {{Name: "ssh", Value: "dev@box", HasValue: true, Taken: true}},
+		"--ssh=dev@box":      {{Name: "ssh", Value: "dev@box", HasValue: true}},
+		"--plan @notes.md":   {{Name: "plan"}},
+		"--a --b=1 --c":      {{Name: "a"}, {Name: "b", Value: "1", HasValue: true}, {Name: "c"}},
+		"-p hi -- --not-one": nil,
+	} {
+		o, err := parseArgs(strings.Fields(args))
+		if err != nil {
+			t.Fatalf("%s: %v", args, err)
+		}
+		if len(o.ExtFlags) != len(want) {
+			t.Fatalf("%s: %+v, want %+v", args, o.ExtFlags, want)
+		}
+		for i := range want {
+			if o.ExtFlags[i] != want[i] {
+				t.Errorf("%s: flag %d is %+v, want %+v", args, i, o.ExtFlags[i], want[i])
+			}
+		}
+	}
+	for _, args := range []string{"-x", "-zz=1", "--=v"} {
+		if _, err := parseArgs([]string{args}); err == nil || !strings.Contains(err.Error(), "unknown flag") {
+			t.Errorf("%s: %v", args, err)
+		}
+	}
+}
+
+func FuzzExtensionFlag(f *testing.F) {
+	for _, s := range []string{"--plan", "--ssh dev@box", "--a=b", "-x", "--", "--=", "--x @f", "--x -y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Fields(line)
+		if len(args) == 0 {
+			return
+		}
+		fl, used, err := extensionFlag(args, 0)
+		if err != nil {
+			return
+		}
+		if used < 0 || used > 1 || used > len(args)-1 || fl.Name == "" {
+			t.Fatalf("%q: %+v used %d", line, fl, used)
+		}
+		if fl.Taken != (used == 1) || fl.Taken && !fl.HasValue {
+			t.Fatalf("%q: %+v used %d", line, fl, used)
+		}
+	})
+}
+
+// An extension's flag works on cairn's command line: plan-mode's --plan
+// blocks a destructive command the faux model asks for; an unknown flag
+// is still refused, and so is --plan given a value.
+func TestExtensionFlagOnTheCommandLine(t *testing.T) {
+	needProgram(t, "node")
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir("victim", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "CAIRN_DIR": t.TempDir(),
+		"CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [
+	  {"content": [{"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "rm -rf victim"}}]},
+	  {"text": "Done."}
+	]}`)}
+	plan := filepath.Join(piExamples, "plan-mode")
+	base := []string{"--mode", "json", "--no-session", "--provider", "faux", "--approval", "yolo", "-e", plan}
+	r := invoke(t, vars, nil, append(base, "--plan", "-p", "clean up")...)
+	if _, err := os.Stat("victim"); err != nil || !strings.Contains(r.stdout, "Plan mode: command blocked") {
+		t.Fatalf("--plan did not block: %v\nexit %d\nstdout %.3000s\nstderr %s", err, r.code, r.stdout, r.stderr)
+	}
+	for flag, want := range map[string]string{
+		"--frobnicate": "unknown flag --frobnicate",
+		"--plan=yes":   "--plan is a switch (extension pi:plan-mode) and takes no value",
+	} {
+		r := invoke(t, vars, nil, append(base, flag, "-p", "clean up")...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: exit %d, stderr %s", flag, r.code, r.stderr)
+		}
+	}
+	r = invoke(t, vars, nil, "--no-extensions", "--plan", "-p", "hi")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "unknown flag --plan") {
+		t.Errorf("--no-extensions --plan: exit %d, stderr %s", r.code, r.stderr)
+	}
+}

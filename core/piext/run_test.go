@@ -1,0 +1,70 @@
+package piext
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/extension"
+)
+
+// plan-mode: `--plan` on the command line starts it in plan mode
+// (getFlag("plan") at session_start), where a destructive command is
+// blocked; without the flag it is not. cairn checks the command line
+// against the flags it registered.
+func drivePlanMode(t *testing.T) {
+	h := startHostFlags(t, t.TempDir(), nil, nil, []extension.Flag{{Name: "plan"}}, "tui", "plan-mode")
+	if r := h.toolCall(t, "bash", `{"command": "rm -rf build"}`); r.Decision != agent.CallBlock || !strings.Contains(r.Reason, "Plan mode: command blocked") {
+		t.Errorf("--plan: rm -rf went through: %+v", r)
+	}
+	if r := h.toolCall(t, "bash", `{"command": "ls -la"}`); r.Decision == agent.CallBlock {
+		t.Errorf("--plan: ls blocked: %+v", r)
+	}
+	if err := h.m.CheckFlags([]extension.Flag{{Name: "plan"}}); err != nil {
+		t.Errorf("--plan refused: %v", err)
+	}
+	for flag, want := range map[extension.Flag]string{
+		{Name: "plan", Value: "now", HasValue: true, Taken: true}: `--plan is a switch (extension pi:plan-mode) and takes no value, but was given "now"`,
+		{Name: "frobnicate"}: "unknown flag --frobnicate: neither cairn nor an extension it runs knows it",
+	} {
+		if err := h.m.CheckFlags([]extension.Flag{flag}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", flag, err, want)
+		}
+	}
+
+	h = startHost(t, "tui", "plan-mode")
+	if r := h.toolCall(t, "bash", `{"command": "rm -rf build"}`); r.Decision == agent.CallBlock {
+		t.Errorf("no --plan: blocked: %+v", r)
+	}
+}
+
+// ssh: `--ssh host` runs read, write, edit and bash on the remote, through
+// `ssh HOST COMMAND`; here a stand-in ssh runs the command in another
+// directory (the "remote"), so no sshd is needed.
+func driveSSH(t *testing.T) {
+	bin, remote, local := t.TempDir(), t.TempDir(), t.TempDir()
+	standIn := "#!/bin/sh\n# ssh HOST COMMAND, run in $FAKE_REMOTE\ncd \"$FAKE_REMOTE\" && exec sh -c \"$2\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "ssh"), []byte(standIn), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(remote, "notes.txt"), []byte("on the remote\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"PATH": bin + string(os.PathListSeparator) + os.Getenv("PATH"), "FAKE_REMOTE": remote}
+	h := startHostFlags(t, local, env, nil, []extension.Flag{{Name: "ssh", Value: "dev@box", HasValue: true, Taken: true}}, "tui", "ssh.ts")
+	h.host.waitFor(t, "the SSH notice", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "SSH mode: dev@box:"+remote)
+	})
+	if got := text(h.tool(t, "read", `{"path": "notes.txt"}`)); !strings.Contains(got, "on the remote") {
+		t.Errorf("read: %q", got)
+	}
+	if got := text(h.tool(t, "bash", `{"command": "pwd"}`)); !strings.Contains(got, remote) {
+		t.Errorf("bash pwd: %q, want %s", got, remote)
+	}
+	if err := h.m.CheckFlags([]extension.Flag{{Name: "ssh"}}); err == nil || !strings.Contains(err.Error(), "--ssh needs a value") {
+		t.Errorf("a bare --ssh: %v", err)
+	}
+}
