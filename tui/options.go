@@ -70,6 +70,11 @@ type Options struct {
 	// ExtensionCommands lists the extensions' `/` commands (completion,
 	// /help); typing one sends it to the session, whose extension runs it.
 	ExtensionCommands func() []extension.Command
+	// ExtensionShortcuts lists the keys extensions registered, and
+	// RunExtensionShortcut runs one's handler (pi's registerShortcut); a
+	// key cairn's keymap uses is refused (see ExtensionShortcuts).
+	ExtensionShortcuts   func() []extension.Shortcut
+	RunExtensionShortcut func(ctx context.Context, key string) error
 	// ExtensionsStarting reports whether extensions are still starting:
 	// a /name no one knows yet goes to the session then, whose
 	// extensions, once started, may run it.

@@ -374,6 +374,15 @@ async function runCommand(rpcId, p) {
   return null;
 }
 
+// runShortcut runs the handler of the later extension that registered
+// the key, as pi uses the later one.
+async function runShortcut(rpcId, p) {
+  const x = exts.findLast((x) => x.state === "ready" && x.info?.shortcuts?.includes(p.key));
+  if (!x) throw new Error(`no pi extension has the shortcut ${p.key}`);
+  await runExt(rpcId, x, { kind: "shortcut", key: p.key });
+  return null;
+}
+
 // event runs an event through every extension that handles it, in load
 // order, each seeing what the ones before changed (pi's runner), and
 // turns the outcome into protocol version 1's result.
@@ -483,6 +492,9 @@ rl.on("line", (line) => {
       return;
     case "run_command":
       respond(m.id, runCommand(m.id, p));
+      return;
+    case "run_shortcut":
+      respond(m.id, runShortcut(m.id, p));
       return;
     case "event":
       if (m.id === undefined) {

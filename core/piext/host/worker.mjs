@@ -486,6 +486,12 @@ async function runCall(m, signal) {
     }
     case "event":
       return runEvent(m.type, m.payload, signal);
+    case "shortcut": {
+      const s = shortcuts.get(m.key);
+      if (!s) throw new Error(`no shortcut ${m.key}`);
+      await s.handler(context(signal));
+      return null;
+    }
   }
   throw new Error(`unknown call ${m.kind}`);
 }
