@@ -94,22 +94,18 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		Cwd:           a.cwd,
 		// buildApp decided trust; nothing of an untrusted project runs
 		// in the interface, git included.
-		ProjectTrusted:    opts.trust != nil && opts.trust.trusted(),
-		Dir:               env.dir,
-		Shell:             eff.ShellPath,
-		Sandbox:           a.sandbox,
-		ShellEnv:          a.shellEnv,
-		Templates:         templates,
-		MCP:               a.mcp.statuses,
-		MCPServers:        a.mcp.servers(),
-		ExtensionCommands: a.extensions.Commands,
-		// pi's registerShortcut: keys that clash with cairn's are
-		// refused, with a notice once the extensions have started.
-		ExtensionShortcuts:   a.extensions.Shortcuts,
-		RunExtensionShortcut: a.extensions.RunShortcut,
-		ExtensionsStarting:   func() bool { return len(a.extensions.Starting()) > 0 },
-		Notices:              notices,
-		Version:              versionString(),
+		ProjectTrusted:     opts.trust != nil && opts.trust.trusted(),
+		Dir:                env.dir,
+		Shell:              eff.ShellPath,
+		Sandbox:            a.sandbox,
+		ShellEnv:           a.shellEnv,
+		Templates:          templates,
+		MCP:                a.mcp.statuses,
+		MCPServers:         a.mcp.servers(),
+		ExtensionCommands:  a.extensions.Commands,
+		ExtensionsStarting: func() bool { return len(a.extensions.Starting()) > 0 },
+		Notices:            notices,
+		Version:            versionString(),
 		Loaded: func() []tui.LoadedGroup {
 			var out []tui.LoadedGroup
 			for _, k := range a.loadedList(env.getenv("HOME")) {
@@ -123,6 +119,9 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	if a.noCredentials {
 		o.FirstRun = firstRunHelp(a.cat, env)
 	}
+	// pi's registerShortcut: keys that clash with cairn's are refused,
+	// with a notice once the extensions have started.
+	o.ExtensionShortcuts, o.RunExtensionShortcut = a.extensions.Shortcuts, a.extensions.RunShortcut
 	go warnShortcutClashes(ctx, a, keys)
 	// Other terminals attach to this session (cairn attach) with a TUI of
 	// their own, drawn here: the same options, on their screen.
