@@ -366,7 +366,7 @@ type Status struct {
 	Commands []CommandDef
 	Events   []string
 	// Note says what of a pi extension's registrations cairn does not
-	// use yet (events it does not send, shortcuts, flags, renderers).
+	// use yet (events it does not send, renderers).
 	Note string
 }
 
@@ -427,9 +427,6 @@ func (e *extension) memberStatuses() []Status {
 		var notes []string
 		if len(mb.EventsNotSent) > 0 {
 			notes = append(notes, "cairn does not send "+strings.Join(mb.EventsNotSent, ", "))
-		}
-		if len(mb.Shortcuts) > 0 {
-			notes = append(notes, "shortcuts not bound in cairn: "+strings.Join(mb.Shortcuts, ", "))
 		}
 		if len(mb.Renderers) > 0 {
 			notes = append(notes, "renderers cairn does not draw: "+strings.Join(mb.Renderers, ", "))

@@ -39,6 +39,22 @@ func drivePlanMode(t *testing.T) {
 	if r := h.toolCall(t, "bash", `{"command": "rm -rf build"}`); r.Decision == agent.CallBlock {
 		t.Errorf("no --plan: blocked: %+v", r)
 	}
+	// Its shortcut, ctrl+alt+p, toggles plan mode.
+	if got := h.m.Shortcuts(); len(got) != 1 || got[0].Key != "ctrl+alt+p" || got[0].Extension != "pi:plan-mode" {
+		t.Fatalf("shortcuts %+v", got)
+	}
+	if err := h.m.RunShortcut(t.Context(), "ctrl+alt+p"); err != nil {
+		t.Fatal(err)
+	}
+	h.host.waitFor(t, "plan mode on", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "Plan mode enabled")
+	})
+	if r := h.toolCall(t, "bash", `{"command": "rm -rf build"}`); r.Decision != agent.CallBlock {
+		t.Errorf("after ctrl+alt+p: rm -rf went through: %+v", r)
+	}
+	if err := h.m.RunShortcut(t.Context(), "ctrl+alt+q"); err == nil {
+		t.Error("a key no extension registered ran")
+	}
 }
 
 // ssh: `--ssh host` runs read, write, edit and bash on the remote, through
