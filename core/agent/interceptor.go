@@ -187,6 +187,10 @@ type InputEvent struct {
 	Conversation ConversationInfo
 	Text         string
 	Images       []core.Content
+	// Queued is the queue the message waited in because it was sent
+	// while the agent worked (BehaviorSteer or BehaviorFollowUp; pi's
+	// streamingBehavior), or "" for a message that starts a run.
+	Queued Behavior
 }
 
 // InputAction is what becomes of a message.

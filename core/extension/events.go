@@ -169,7 +169,12 @@ func (e *extension) interceptor() agent.Interceptor {
 				Text   *string        `json:"text"`
 				Images []core.Content `json:"images"`
 			}
-			if err := e.call(ctx, "input", map[string]any{"text": ev.Text, "images": nonNil(ev.Images), "source": "interactive"}, &r); err != nil {
+			p := map[string]any{"text": ev.Text, "images": nonNil(ev.Images), "source": "interactive"}
+			if ev.Queued != agent.BehaviorNone {
+				// Sent while the agent worked: pi's streamingBehavior.
+				p["streamingBehavior"] = string(ev.Queued)
+			}
+			if err := e.call(ctx, "input", p, &r); err != nil {
 				return agent.InputResult{}, err
 			}
 			switch r.Action {

@@ -69,7 +69,7 @@ var exampleTable = []example{
 	{"hello.ts", works, "", driveHello},
 	{"hidden-thinking-label.ts", piOnly, "pi's thinking label", nil},
 	{"inline-bash.ts", works, "", driveInlineBash},
-	{"input-transform-streaming.ts", loads, "transforms input while the agent streams: cairn's input event comes before a run", nil},
+	{"input-transform-streaming.ts", works, "", driveInputTransformStreaming},
 	{"input-transform.ts", works, "", driveInputTransform},
 	{"interactive-shell.ts", piOnly, "runs a shell inside pi's terminal (ui.custom)", nil},
 	{"mac-system-theme.ts", piOnly, "switches pi's theme", nil},

@@ -2,6 +2,7 @@ package piext
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,5 +83,42 @@ func driveSSH(t *testing.T) {
 	}
 	if err := h.m.CheckFlags([]extension.Flag{{Name: "ssh"}}); err == nil || !strings.Contains(err.Error(), "--ssh needs a value") {
 		t.Errorf("a bare --ssh: %v", err)
+	}
+}
+
+// input-transform-streaming: a message that mentions changes gets `git
+// diff --stat` added, except while steering (a message sent while the
+// agent works, from the steering queue), where speed matters.
+func driveInputTransformStreaming(t *testing.T) {
+	h := startHost(t, "tui", "input-transform-streaming.ts")
+	gitIn(t, h.cwd, "init", "-q")
+	if err := os.WriteFile(filepath.Join(h.cwd, "a.txt"), []byte("one\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, h.cwd, "add", "a.txt")
+	gitIn(t, h.cwd, "commit", "-qm", "first")
+	if err := os.WriteFile(filepath.Join(h.cwd, "a.txt"), []byte("two\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for queued, transformed := range map[agent.Behavior]bool{agent.BehaviorNone: true, agent.BehaviorFollowUp: true, agent.BehaviorSteer: false} {
+		r, err := h.ic.Input(t.Context(), agent.InputEvent{Text: "review my changes", Queued: queued})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := r.Action == agent.InputTransform && strings.Contains(r.Text, "Current uncommitted changes:") && strings.Contains(r.Text, "a.txt")
+		if got != transformed || !transformed && r.Action != agent.InputContinue {
+			t.Errorf("queued %q: %+v, want transformed %v", queued, r, transformed)
+		}
+	}
+}
+
+// gitIn runs git in dir, as a fixed person.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }
