@@ -112,7 +112,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, err
 	}
-	systemSections, contextFiles, err := systemPrompt(streams, env, opts, p, g.skills)
+	systemSections, contextFiles, promptOpts, err := systemPrompt(streams, env, opts, p, g.skills)
 	if err != nil {
 		tb.procs.Close()
 		return nil, err
@@ -128,6 +128,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		Tools:          tb.builtin,
 		Approver:       g.gate,
 		SystemSections: systemSections,
+		PromptOptions:  func() agent.PromptOptions { return promptOpts },
 		SteeringMode:   agent.QueueMode(p.eff.SteeringMode),
 		FollowUpMode:   agent.QueueMode(p.eff.FollowUpMode),
 		InterruptMode:  agent.InterruptMode(p.eff.InterruptMode),
@@ -421,7 +422,7 @@ func buildTools(streams IOStreams, env environment, opts *Options, p project, g 
 // systemPrompt reads the context files (an untrusted project's are told
 // apart) and the system prompt's overrides, and returns the function that
 // writes the prompt's sections for the tools of each request.
-func systemPrompt(streams IOStreams, env environment, opts *Options, p project, skillSet skills.Set) (func([]core.Tool) []core.PromptSection, []sysprompt.ContextFile, error) {
+func systemPrompt(streams IOStreams, env environment, opts *Options, p project, skillSet skills.Set) (func([]core.Tool) []core.PromptSection, []sysprompt.ContextFile, agent.PromptOptions, error) {
 	var contextFiles []sysprompt.ContextFile
 	var err error
 	if !opts.Pi.NoContextFiles {
@@ -443,7 +444,7 @@ func systemPrompt(streams IOStreams, env environment, opts *Options, p project, 
 	}
 	appendText, err = appendSystemPrompt(appendText, opts.Pi.AppendSystemPrompt)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, agent.PromptOptions{}, err
 	}
 	cwd := p.cwd
 	return func(ts []core.Tool) []core.PromptSection {
@@ -453,7 +454,20 @@ func systemPrompt(streams IOStreams, env environment, opts *Options, p project, 
 		}
 		return sysprompt.Sections(sysprompt.Options{Tools: specs, Cwd: cwd, ContextFiles: contextFiles, Custom: custom, Append: appendText,
 			Skills: skillSet.Prompt()})
-	}, contextFiles, nil
+	}, contextFiles, promptOptions(cwd, custom, appendText, contextFiles, skillSet), nil
+}
+
+// promptOptions is what the system prompt is built from, as extensions'
+// before_agent_start shows it (pi's systemPromptOptions).
+func promptOptions(cwd, custom, appendText string, files []sysprompt.ContextFile, set skills.Set) agent.PromptOptions {
+	po := agent.PromptOptions{Custom: custom, Append: appendText, Cwd: cwd}
+	for _, f := range files {
+		po.ContextFiles = append(po.ContextFiles, agent.PromptFile{Path: f.Path, Content: f.Content})
+	}
+	for _, sk := range set.Skills {
+		po.Skills = append(po.Skills, agent.PromptSkill{Name: sk.Name, Description: sk.Description, Path: sk.Path, Dir: sk.Dir})
+	}
+	return po
 }
 
 // modelOpener connects to a model's provider with its credentials; the

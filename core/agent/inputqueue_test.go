@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -43,5 +44,23 @@ func TestInputHandlersSeeWhichQueueAMessageCameFrom(t *testing.T) {
 		if got, ok := seen[text]; !ok || got != q {
 			t.Errorf("%q: queue %q (seen %v), want %q", text, got, ok, q)
 		}
+	}
+}
+
+// BeforeAgentStart handlers are told the run's tools and what the prompt
+// is built from (pi's systemPromptOptions).
+func TestBeforeAgentStartSeesToolsAndPromptOptions(t *testing.T) {
+	var got AgentStartEvent
+	ic := Interceptor{Name: "watch", BeforeAgentStart: func(_ context.Context, e AgentStartEvent) (AgentStartResult, error) {
+		got = e
+		return AgentStartResult{}, nil
+	}}
+	opts := PromptOptions{Cwd: "/p", Append: "be brief", ContextFiles: []PromptFile{{Path: "AGENTS.md", Content: "x"}}}
+	f := newFixture(t, Config{Tools: []core.Tool{echoTool("read"), echoTool("bash")}, Interceptors: []Interceptor{ic},
+		PromptOptions: func() PromptOptions { return opts }}, faux.Response{Text: "ok"})
+	_ = f.s.Prompt("go", nil, BehaviorNone)
+	f.untilSettled()
+	if strings.Join(got.Tools, ",") != "read,bash" || got.Options.Cwd != "/p" || got.Options.Append != "be brief" || len(got.Options.ContextFiles) != 1 {
+		t.Errorf("event %+v", got)
 	}
 }

@@ -254,7 +254,11 @@ func (s *Session) beforeAgentStart(ctx context.Context, pending []core.Message) 
 		if ic.BeforeAgentStart == nil {
 			continue
 		}
-		e := AgentStartEvent{Conversation: s.Conversation(), Prompt: prompt, Sections: s.systemSections(s.cfg.Toolset.Tools())}
+		tools := s.cfg.Toolset.Tools()
+		e := AgentStartEvent{Conversation: s.Conversation(), Prompt: prompt, Sections: s.systemSections(tools), Tools: toolNames(tools)}
+		if s.cfg.PromptOptions != nil {
+			e.Options = s.cfg.PromptOptions()
+		}
 		r, err := intercept(ctx, ic, func(c context.Context) (AgentStartResult, error) { return ic.BeforeAgentStart(c, e) })
 		if err != nil {
 			s.interceptFailed(ctx, ic, "before agent start", err)

@@ -224,6 +224,10 @@ type AgentStartEvent struct {
 	Conversation ConversationInfo
 	Prompt       string
 	Sections     []core.PromptSection
+	// Tools names the run's tools, in order; Options is what the prompt
+	// is built from (Config.PromptOptions; zero without it).
+	Tools   []string
+	Options PromptOptions
 }
 
 // AgentStartResult adds system prompt sections for this prompt's requests,

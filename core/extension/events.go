@@ -196,14 +196,21 @@ func (e *extension) interceptor() agent.Interceptor {
 				Message            *struct {
 					Content string `json:"content"`
 				} `json:"message"`
+				Sections []PromptSection `json:"sections"`
 			}
-			if err := e.call(ctx, "before_agent_start", map[string]any{"prompt": ev.Prompt, "systemPrompt": joinSections(ev.Sections)}, &r); err != nil {
+			p := map[string]any{"prompt": ev.Prompt, "systemPrompt": joinSections(ev.Sections), "systemPromptOptions": systemPromptOptions(ev)}
+			if err := e.call(ctx, "before_agent_start", p, &r); err != nil {
 				return agent.AgentStartResult{}, err
 			}
 			var out agent.AgentStartResult
 			if r.AppendSystemPrompt != "" {
 				out.Sections = []core.PromptSection{{Name: "extension:" + e.cfg.Name, Text: r.AppendSystemPrompt}}
 			}
+			secs, err := promptSections(r.Sections)
+			if err != nil {
+				return agent.AgentStartResult{}, err
+			}
+			out.Sections = append(out.Sections, secs...)
 			if r.Message != nil {
 				out.Context = []string{r.Message.Content}
 			}

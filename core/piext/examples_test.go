@@ -85,7 +85,7 @@ var exampleTable = []example{
 	{"plan-mode", works, "", drivePlanMode},
 	{"preset.ts", works, "", drivePreset},
 	{"project-trust.ts", loads, "project_trust is cairn's own trust prompt", nil},
-	{"prompt-customizer.ts", loads, "reads pi's systemPromptOptions, which cairn does not send", nil},
+	{"prompt-customizer.ts", works, "", drivePromptCustomizer},
 	{"protected-paths.ts", works, "", driveProtectedPaths},
 	{"provider-payload.ts", loads, "before_provider_request is not sent", nil},
 	{"qna.ts", works, "", driveQnA},

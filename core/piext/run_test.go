@@ -122,3 +122,32 @@ func gitIn(t *testing.T, dir string, args ...string) {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }
+
+// prompt-customizer: before_agent_start's systemPromptOptions name the
+// run's tools and skills as pi's do, and the tool_guidance section the
+// extension sets there joins the system prompt, in a tag of its name.
+func drivePromptCustomizer(t *testing.T) {
+	h := startHost(t, "tui", "prompt-customizer.ts")
+	ev := agent.AgentStartEvent{Prompt: "hi", Sections: []core.PromptSection{{Name: "preamble", Text: "You are cairn."}},
+		Tools: []string{"read", "bash", "grep"}, Options: agent.PromptOptions{Cwd: h.cwd, Skills: []agent.PromptSkill{{Name: "deploy", Description: "ships it"}}}}
+	r, err := h.ic.BeforeAgentStart(t.Context(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Sections) != 1 || r.Sections[0].Name != "tool_guidance" {
+		t.Fatalf("sections %+v", r.Sections)
+	}
+	got := r.Sections[0].Text
+	for _, want := range []string{"<tool_guidance>\n", "- Use `read` for file contents", "- Use `bash` for file operations", "- Available skills: deploy.", "\n</tool_guidance>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("tool_guidance lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "`edit`") {
+		t.Errorf("guidance for a tool the run does not have:\n%s", got)
+	}
+	ev.Tools, ev.Options.Skills = []string{"grep"}, nil
+	if r, err := h.ic.BeforeAgentStart(t.Context(), ev); err != nil || len(r.Sections) != 0 {
+		t.Errorf("no guidance to give: %+v %v", r, err)
+	}
+}

@@ -390,6 +390,7 @@ async function event(rpcId, p) {
   const { type, ...payload } = p;
   const original = payload.systemPrompt;
   let prompt;
+  let sections;
   const messages = [];
   let out = null;
   for (const x of exts) {
@@ -411,6 +412,11 @@ async function event(rpcId, p) {
       case "before_agent_start":
         if (r.systemPrompt !== undefined) payload.systemPrompt = prompt = r.systemPrompt;
         if (r.messages) messages.push(...r.messages);
+        if (r.sections && payload.systemPromptOptions) {
+          // The next extension sees the sections as this one left them.
+          sections = r.sections;
+          payload.systemPromptOptions.sections = Object.fromEntries(sections.map((s) => [s.name, s.text]));
+        }
         break;
       case "tool_result":
         Object.assign(payload, r);
@@ -428,8 +434,8 @@ async function event(rpcId, p) {
     }
   }
   if (type === "before_agent_start") {
-    if (prompt === undefined && !messages.length) return null;
-    out = {};
+    if (prompt === undefined && !messages.length && !sections) return null;
+    out = sections ? { sections } : {};
     if (prompt !== undefined) {
       // Protocol v1 appends to cairn's system prompt; a pi extension's
       // prompt that extends the one it was given becomes that addition.

@@ -12,6 +12,7 @@ import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
 import { flagDef, flagValue } from "./flags.mjs";
+import { snapshot, withSections } from "./promptopts.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -458,7 +459,9 @@ async function runEvent(type, payload, signal) {
   const event = { type, ...payload };
   if (type === "before_agent_start") systemPrompt = event.systemPrompt ?? "";
   if (type === "turn_end" || type === "message_end") noteUsage(event.message);
-  return combine(type, event, list, context(signal), (name) => unsupported.add(name));
+  const before = type === "before_agent_start" ? snapshot(event.systemPromptOptions) : undefined;
+  const r = await combine(type, event, list, context(signal), (name) => unsupported.add(name));
+  return before === undefined ? r : withSections(r, before, event.systemPromptOptions, (name) => unsupported.add(name));
 }
 
 function toolResult(r) {
