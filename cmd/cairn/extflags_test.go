@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/provider/providertest"
 )
 
 // Flags cairn does not know are kept for extensions as pi keeps them.
@@ -93,5 +94,45 @@ func TestExtensionFlagOnTheCommandLine(t *testing.T) {
 	r = invoke(t, vars, nil, "--no-extensions", "--plan", "-p", "hi")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "unknown flag --plan") {
 		t.Errorf("--no-extensions --plan: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// A pi extension's before_provider_request sees the request's payload
+// without the key and may replace it; after_provider_response is told the
+// status: end to end, against a local OpenAI-compatible server.
+func TestPiExtensionReplacesTheProviderPayload(t *testing.T) {
+	needProgram(t, "node")
+	srv := providertest.NewServer(t, providertest.SSE(t, "openai-chat/text.0.sse"))
+	t.Chdir(t.TempDir())
+	const key = "sk-test-secret-4242"
+	ext := filepath.Join(t.TempDir(), "payload.ts")
+	src := `import { appendFileSync } from "node:fs";
+export default function (pi) {
+  pi.on("before_provider_request", (event) => {
+    appendFileSync("seen.log", JSON.stringify(event.payload) + "\n");
+    return { ...event.payload, temperature: 0 };
+  });
+  pi.on("after_provider_response", (event) => { appendFileSync("seen.log", "status " + event.status + "\n"); });
+}
+`
+	if err := os.WriteFile(ext, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "CAIRN_DIR": t.TempDir()}
+	r := invoke(t, vars, nil, "--base-url", srv.URL+"/v1", "--model", "local-model", "--api-key", key, "--no-session",
+		"-e", ext, "-p", "my key is "+key)
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), `"temperature":0`) {
+		t.Fatalf("the replaced payload was not sent: %+v", reqs)
+	}
+	seen, err := os.ReadFile("seen.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(seen), `"local-model"`) || !strings.Contains(string(seen), "status 200") || strings.Contains(string(seen), key) {
+		t.Errorf("the extension saw:\n%s", seen)
 	}
 }

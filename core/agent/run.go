@@ -314,6 +314,7 @@ func (s *Session) streamTurn(ctx context.Context, tools []core.Tool) (*core.Assi
 		Thinking: thinking,
 		APIKey:   conn.APIKey,
 		Headers:  conn.Headers,
+		Hooks:    s.payloadHooks(),
 	}
 	if n := s.cfg.MaxTokens; n > 0 && (model.MaxTokens <= 0 || n < model.MaxTokens) {
 		req.MaxTokens = n

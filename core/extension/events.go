@@ -288,6 +288,10 @@ func (e *extension) interceptor() agent.Interceptor {
 			return agent.CompactResult{Cancel: r.Cancel, Reason: r.Reason}, err
 		},
 		BeforeSwitch: e.beforeSwitch,
+		// pi's before_provider_request and after_provider_response
+		// (provider.go).
+		ProviderRequest:  e.providerRequest,
+		ProviderResponse: e.providerResponse,
 		UserBash: func(ctx context.Context, ev agent.UserBashEvent) (agent.UserBashResult, error) {
 			var r struct {
 				Result *struct {

@@ -87,7 +87,7 @@ var exampleTable = []example{
 	{"project-trust.ts", loads, "project_trust is cairn's own trust prompt", nil},
 	{"prompt-customizer.ts", works, "", drivePromptCustomizer},
 	{"protected-paths.ts", works, "", driveProtectedPaths},
-	{"provider-payload.ts", loads, "before_provider_request is not sent", nil},
+	{"provider-payload.ts", works, "", driveProviderPayload},
 	{"qna.ts", works, "", driveQnA},
 	{"question.ts", piOnly, "asks with a ui.custom component", nil},
 	{"questionnaire.ts", piOnly, "asks with a ui.custom component", nil},

@@ -1,6 +1,7 @@
 package piext
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -149,5 +150,35 @@ func drivePromptCustomizer(t *testing.T) {
 	ev.Tools, ev.Options.Skills = []string{"grep"}, nil
 	if r, err := h.ic.BeforeAgentStart(t.Context(), ev); err != nil || len(r.Sections) != 0 {
 		t.Errorf("no guidance to give: %+v %v", r, err)
+	}
+}
+
+// provider-payload: each request's payload is logged to
+// .pi/provider-payload.log (CONFIG_DIR_NAME) before it is sent, and the
+// response's status and headers after; the log holds no key, since the
+// payload an extension sees has the request's secrets taken out.
+func driveProviderPayload(t *testing.T) {
+	h := startHost(t, "print", "provider-payload.ts")
+	if err := os.Mkdir(filepath.Join(h.cwd, ".pi"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	payload := func() (json.RawMessage, error) {
+		return json.RawMessage(`{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"}],"stream":true}`), nil
+	}
+	out, err := h.ic.ProviderRequest(t.Context(), agent.ProviderRequestEvent{Payload: payload})
+	if err != nil || out != nil {
+		t.Fatalf("before_provider_request: %s %v (it only logs)", out, err)
+	}
+	if err := h.ic.ProviderResponse(t.Context(), agent.ProviderResponseEvent{Status: 200, Headers: map[string]string{"X-Request-Id": "r1"}}); err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.ReadFile(filepath.Join(h.cwd, ".pi", "provider-payload.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"model": "gpt-4o-mini"`, `"content": "hi"`, `[200] {"X-Request-Id":"r1"}`} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
 	}
 }

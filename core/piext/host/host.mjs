@@ -431,6 +431,10 @@ async function event(rpcId, p) {
         payload.messages = r.messages;
         out = r;
         break;
+      case "before_provider_request":
+        payload.payload = r.payload;
+        out = r;
+        break;
     }
   }
   if (type === "before_agent_start") {
@@ -488,7 +492,7 @@ rl.on("line", (line) => {
     case "initialize":
       init = { ...p, ui: p.ui || [] };
       initId = m.id;
-      if (init.protocolVersion >= 2) CAIRN_EVENTS = [...ASKED_EVENTS, "context", ...OBSERVED_EVENTS];
+      if (init.protocolVersion >= 2) CAIRN_EVENTS = [...ASKED_EVENTS, "context", "before_provider_request", "after_provider_response", ...OBSERVED_EVENTS];
       loadNext();
       setTimeout(() => maybeAnswerInitialize(true), INIT_LIMIT_MS).unref();
       maybeAnswerInitialize();
