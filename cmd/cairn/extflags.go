@@ -54,7 +54,7 @@ func claimFlags(opts *Options, exts *extension.Manager) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), extensionFlagWait)
 	defer cancel()
-	exts.WaitStarted(ctx)
+	exts.WaitInitialized(ctx)
 	return exts.CheckFlags(opts.ExtFlags)
 }
 

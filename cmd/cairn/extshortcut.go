@@ -16,7 +16,7 @@ import (
 func warnShortcutClashes(ctx context.Context, a *app, keys keymap.Map) {
 	ctx, cancel := context.WithTimeout(ctx, extensionFlagWait)
 	defer cancel()
-	a.extensions.WaitStarted(ctx)
+	a.extensions.WaitInitialized(ctx)
 	if ctx.Err() != nil {
 		return
 	}

@@ -1,6 +1,7 @@
 package extension
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -59,9 +60,9 @@ type FlagDef struct {
 
 // CheckFlags checks the command line's flags against those the started
 // extensions registered: each must be claimed, a switch given no value, a
-// string flag given one. Call it once the extensions have started
-// (WaitStarted); an extension still loading then claims nothing, and the
-// error names it.
+// string flag given one. Call it once the extensions have answered
+// initialize (WaitInitialized); an extension still loading then claims
+// nothing, and the error names it.
 func (m *Manager) CheckFlags(given []Flag) error {
 	if len(given) == 0 {
 		return nil
@@ -102,4 +103,16 @@ func (m *Manager) CheckFlags(given []Flag) error {
 		}
 	}
 	return nil
+}
+
+// WaitInitialized waits until every extension has answered initialize (or
+// failed to start; each start is bounded by Options.StartTimeout) or ctx
+// ends. Unlike WaitStarted it does not wait for their session_start
+// handlers, which may wait for the session (Attach).
+func (m *Manager) WaitInitialized(ctx context.Context) {
+	for _, e := range m.exts {
+		if e.ready(ctx) != nil && ctx.Err() != nil {
+			return
+		}
+	}
 }
