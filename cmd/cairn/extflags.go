@@ -36,6 +36,23 @@ func extensionFlag(args []string, i int) (f extension.Flag, used int, err error)
 	return f, used, nil
 }
 
+// extFlagsWithoutSession refuses at once the flags only extensions may
+// know when this run starts none (--no-extensions) or no session at all
+// (--help, --version, --list-models, --export): nothing would read them.
+func extFlagsWithoutSession(opts *Options) error {
+	if len(opts.ExtFlags) == 0 {
+		return nil
+	}
+	name := opts.ExtFlags[0].Name
+	switch {
+	case opts.NoExtensions:
+		return fmt.Errorf("unknown flag --%s (see cairn --help); extensions' flags are not read with --no-extensions", name)
+	case opts.Help || opts.Version || opts.ListModels || opts.Export != "":
+		return fmt.Errorf("unknown flag --%s (see cairn --help): this command starts no session, so no extension could take it", name)
+	}
+	return nil
+}
+
 // extensionFlagWait bounds how long the session waits for its extensions
 // to start when the command line has flags only they may know: the
 // extensions' own start limit is shorter, so this is a backstop.
@@ -49,8 +66,8 @@ func claimFlags(opts *Options, exts *extension.Manager) error {
 	if len(opts.ExtFlags) == 0 {
 		return nil
 	}
-	if opts.NoExtensions {
-		return fmt.Errorf("unknown flag --%s (see cairn --help); extensions' flags are not read with --no-extensions", opts.ExtFlags[0].Name)
+	if err := extFlagsWithoutSession(opts); err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), extensionFlagWait)
 	defer cancel()

@@ -91,9 +91,11 @@ func TestExtensionFlagOnTheCommandLine(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %s", flag, r.code, r.stderr)
 		}
 	}
-	r = invoke(t, vars, nil, "--no-extensions", "--plan", "-p", "hi")
-	if r.code != exitUsage || !strings.Contains(r.stderr, "unknown flag --plan") {
-		t.Errorf("--no-extensions --plan: exit %d, stderr %s", r.code, r.stderr)
+	for _, args := range [][]string{{"--no-extensions", "--plan", "-p", "hi"}, {"--help", "--plan"}, {"--version", "--plan"}} {
+		r = invoke(t, vars, nil, args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "unknown flag --plan") || r.stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %s", args, r.code, r.stdout, r.stderr)
+		}
 	}
 }
 

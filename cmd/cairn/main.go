@@ -144,9 +144,8 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage
 	}
-	if len(opts.ExtFlags) > 0 && opts.NoExtensions {
-		// No extension runs to claim them: refused now, as cairn's own.
-		fmt.Fprintf(streams.Err, "cairn: %v\n", claimFlags(opts, nil))
+	if err := extFlagsWithoutSession(opts); err != nil {
+		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage
 	}
 	if err := checkMessages(opts, wantsTUI(opts, streams)); err != nil {

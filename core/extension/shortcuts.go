@@ -30,7 +30,22 @@ type Shortcut struct {
 // When two register the same key, the later one's is listed, as pi uses
 // the later one.
 func (m *Manager) Shortcuts() []Shortcut {
-	var out []Shortcut
+	owned := m.shortcuts()
+	out := make([]Shortcut, len(owned))
+	for i, o := range owned {
+		out[i] = o.Shortcut
+	}
+	return out
+}
+
+// ownedShortcut is a shortcut with the extension whose member runs it.
+type ownedShortcut struct {
+	Shortcut
+	e *extension
+}
+
+func (m *Manager) shortcuts() []ownedShortcut {
+	var out []ownedShortcut
 	index := map[string]int{}
 	for _, e := range m.exts {
 		e.mu.Lock()
@@ -40,7 +55,7 @@ func (m *Manager) Shortcuts() []Shortcut {
 					continue
 				}
 				for _, k := range mb.Shortcuts {
-					s := Shortcut{Key: k, Extension: e.cfg.Name + ":" + mb.Name}
+					s := ownedShortcut{Shortcut{Key: k, Extension: e.cfg.Name + ":" + mb.Name}, e}
 					if i, ok := index[k]; ok {
 						out[i] = s
 						continue
@@ -59,16 +74,9 @@ func (m *Manager) Shortcuts() []Shortcut {
 // returns when it is done, with the handler's error if it failed.
 func (m *Manager) RunShortcut(ctx context.Context, key string) error {
 	var owner *extension
-	for _, s := range m.Shortcuts() {
-		if s.Key != key {
-			continue
-		}
-		for _, e := range m.exts {
-			for _, mb := range e.members {
-				if e.cfg.Name+":"+mb.Name == s.Extension {
-					owner = e
-				}
-			}
+	for _, s := range m.shortcuts() {
+		if s.Key == key {
+			owner = s.e
 		}
 	}
 	if owner == nil {
