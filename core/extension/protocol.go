@@ -40,6 +40,9 @@ const (
 	MethodGetEntries  = "get_entries"
 	// MethodSetSessionName is version 2's pi.setSessionName.
 	MethodSetSessionName = "set_session_name"
+	// MethodMemberChanged is version 2's: a host extension's member that
+	// was loading when initialize was answered is ready, failed or cut off.
+	MethodMemberChanged = "member_changed"
 )
 
 // Error codes of the protocol, beside JSON-RPC's own.

@@ -78,6 +78,8 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		return nil, nil
 	case MethodAppendEntry, MethodGetEntries, MethodSetSessionName:
 		return e.entries(m)
+	case MethodMemberChanged:
+		return e.memberChanged(m)
 	// ---- version 2: the session's model (model.go) ----
 	case MethodGetModel, MethodGetModels, MethodSetModel, MethodSetThinkingLevel, MethodComplete:
 		return e.model(m)

@@ -143,7 +143,7 @@ function onWorker(x, m) {
       x.commands = m.commands;
       x.events = m.events;
       x.info = m;
-      if (ready) registerLate(x);
+      if (ready) registerLate(x).then(() => memberChanged(x));
       loadNext();
       maybeAnswerInitialize();
       return;
@@ -153,6 +153,7 @@ function onWorker(x, m) {
       x.why = m.error;
       x.worker.terminate();
       if (ready) log(`pi extension ${x.name} (${x.file}) not loaded: ${x.why}`);
+      memberChanged(x);
       loadNext();
       maybeAnswerInitialize();
       return;
@@ -205,6 +206,7 @@ function cutOff(x, why) {
   x.worker.terminate();
   for (const c of x.calls.values()) c.reject(new Error(`pi extension ${x.name} was cut off: ${why}`));
   x.calls.clear();
+  memberChanged(x);
   if (was === "starting") {
     loadNext();
     maybeAnswerInitialize();
@@ -302,14 +304,29 @@ function maybeAnswerInitialize(force = false) {
   }
 }
 
-/** registerLate tells cairn what an extension that loaded after initialize registered. */
+/**
+ * registerLate tells cairn what an extension that loaded after initialize
+ * registered; it resolves once cairn has answered every registration.
+ */
 function registerLate(x) {
+  const calls = [];
   for (const t of x.tools) {
-    if (owner("tools", t.name) === x) callCairn("register_tool", t).catch((e) => log(`register_tool ${t.name}: ${e.message}`));
+    if (owner("tools", t.name) === x) calls.push(callCairn("register_tool", t).catch((e) => log(`register_tool ${t.name}: ${e.message}`)));
   }
   for (const c of x.commands) {
-    if (owner("commands", c.name) === x) callCairn("register_command", c).catch((e) => log(`register_command ${c.name}: ${e.message}`));
+    if (owner("commands", c.name) === x) calls.push(callCairn("register_command", c).catch((e) => log(`register_command ${c.name}: ${e.message}`)));
   }
+  return Promise.all(calls);
+}
+
+/**
+ * memberChanged tells cairn (version 2) how a member that was still
+ * loading when initialize was answered ended: ready (after its
+ * registrations), failed or cut off. A run waiting for it goes on then.
+ */
+function memberChanged(x) {
+  if (!ready || !(init.protocolVersion >= 2)) return;
+  callCairn("member_changed", member(x)).catch((e) => log(`member_changed ${x.name}: ${e.message}`));
 }
 
 /** member is one pi extension as protocol version 2 reports it. */

@@ -24,6 +24,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const createJiti = createRequire(import.meta.url)("./jiti/lib/jiti.cjs");
 const { file, cwd, hasUI, ui: uiMethods, mode, flags: cliFlags = {} } = workerData;
 
+// An extension that runs the agent it runs in again spawns
+// `node <process.argv[1]> ...`, as in pi: here that is cairn (pi-cli.mjs).
+if (process.env.CAIRN_PI_CLI) process.argv[1] = path.join(here, "pi-cli.mjs");
+
 // A stray console.log must never reach cairn's protocol stream: the host
 // reads this thread's stdout into its log, and console writes go there too.
 for (const k of ["log", "info", "debug", "warn", "error", "trace"]) {
