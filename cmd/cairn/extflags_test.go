@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,5 +137,37 @@ export default function (pi) {
 	}
 	if !strings.Contains(string(seen), `"local-model"`) || !strings.Contains(string(seen), "status 200") || strings.Contains(string(seen), key) {
 		t.Errorf("the extension saw:\n%s", seen)
+	}
+}
+
+// With an extension's flag, its frames in --mode rpc are pi 0.87.1's,
+// byte for byte but for their random ids: plan-mode started with --plan
+// shows its status, and ssh.ts with --ssh its status and notice.
+func TestExtensionFlagRPCFramesAsPi(t *testing.T) {
+	needProgram(t, "node")
+	pi := piWrapper(t)
+	for name, args := range map[string][]string{
+		"plan-mode": {"-e", filepath.Join(piExamples, "plan-mode"), "--plan"},
+		"ssh":       {"-e", filepath.Join(piExamples, "ssh.ts"), "--ssh", "dev@box:/srv"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			stdin := `{"type":"get_commands"}` + "\n"
+			cmd := exec.Command(pi, append([]string{"--mode", "rpc", "--no-session"}, args...)...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "PI_CODING_AGENT_DIR="+t.TempDir())
+			cmd.Stdin = strings.NewReader(stdin)
+			piOut, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("pi: %v", err)
+			}
+			t.Chdir(dir)
+			vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "ok"}]}`)}
+			r := invoke(t, vars, &stdin, append([]string{"--mode", "rpc", "--no-session", "--provider", "faux"}, args...)...)
+			want, got := uiFrames(string(piOut)), uiFrames(r.stdout)
+			if len(want) == 0 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("cairn's frames:\n%s\npi's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
 	}
 }
