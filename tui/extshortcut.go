@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,4 +60,25 @@ func (m *Model) onExtShortcut(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		defer cancel()
 		return interactiveDoneMsg{command: s.Key, err: run(ctx, s.Key)}
 	}, true
+}
+
+// extShortcutHelp adds the extensions' shortcuts cairn binds to /hotkeys,
+// in a group of their own, each with the extension that runs it.
+func (m *Model) extShortcutHelp(b *strings.Builder) {
+	if m.opts.ExtensionShortcuts == nil {
+		return
+	}
+	bound, _ := ExtensionShortcuts(m.keys, m.opts.ExtensionShortcuts())
+	if len(bound) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(bound))
+	for k := range bound {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b.WriteString("\n" + m.st.accent.Render("Extensions") + "\n")
+	for _, k := range keys {
+		fmt.Fprintf(b, "  %-*s  %s\n", hotkeysKeyWidth, bound[k].Key, m.st.muted.Render("runs "+bound[k].Extension+"'s shortcut"))
+	}
 }

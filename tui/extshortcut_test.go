@@ -54,6 +54,13 @@ func TestExtensionShortcutRunsItsHandler(t *testing.T) {
 		t.Errorf("typing p: editor holds %q", r.m.ed.Value())
 	}
 
+	r.send(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	r.typeText("/hotkeys")
+	r.send(key("enter"))
+	if view := r.m.View().Content; !strings.Contains(view, "Extensions") || !strings.Contains(view, "runs pi:plan-mode's shortcut") || strings.Contains(view, "pi:greedy") {
+		t.Errorf("/hotkeys does not list the bound extension shortcuts alone:\n%s", view)
+	}
+
 	bound, refused := ExtensionShortcuts(keymap.Defaults(), r.m.opts.ExtensionShortcuts())
 	if _, ok := bound["ctrl+alt+p"]; !ok || len(bound) != 2 {
 		t.Errorf("bound %v", bound)
