@@ -69,15 +69,21 @@ func (m *Manager) CheckFlags(given []Flag) error {
 	}
 	defs := map[string]FlagDef{}
 	owners := map[string]string{}
-	var loading []string
+	var loading, failed []string
 	for _, e := range m.exts {
 		e.mu.Lock()
-		if e.state == Starting {
+		switch {
+		case e.state == Starting:
 			loading = append(loading, e.cfg.Name)
+		case e.state == Failed && e.err != nil:
+			failed = append(failed, e.cfg.Name+" ("+e.err.Error()+")")
 		}
 		for _, mb := range e.members {
-			if mb.State == "loading" {
+			switch mb.State {
+			case "loading":
 				loading = append(loading, e.cfg.Name+":"+mb.Name)
+			case "failed":
+				failed = append(failed, e.cfg.Name+":"+mb.Name+" ("+mb.Error+")")
 			}
 			for _, d := range mb.FlagDefs {
 				if _, ok := defs[d.Name]; !ok {
@@ -94,6 +100,9 @@ func (m *Manager) CheckFlags(given []Flag) error {
 			msg := fmt.Sprintf("unknown flag --%s: neither cairn nor an extension it runs knows it (see cairn --help; `cairn ext list` shows the flags extensions register)", f.Name)
 			if len(loading) > 0 {
 				msg += fmt.Sprintf("; still loading: %s", strings.Join(loading, ", "))
+			}
+			if len(failed) > 0 {
+				msg += fmt.Sprintf("; not running: %s", strings.Join(failed, "; "))
 			}
 			return fmt.Errorf("%s", msg)
 		case d.Type == "boolean" && f.HasValue:
