@@ -171,3 +171,21 @@ func TestExtensionFlagRPCFramesAsPi(t *testing.T) {
 		})
 	}
 }
+
+// dynamic-resources' skill and prompt template (resources_discover) are
+// cairn's commands in --mode rpc, as in pi 0.87.1.
+func TestPiExtensionResourcesAreLoaded(t *testing.T) {
+	needProgram(t, "node")
+	t.Chdir(t.TempDir())
+	stdin := `{"type":"get_commands"}` + "\n"
+	vars := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir(), "CAIRN_DIR": t.TempDir(), "CAIRN_FAUX_SCRIPT": writeScript(t, `{"responses": [{"text": "ok"}]}`)}
+	r := invoke(t, vars, &stdin, "--mode", "rpc", "--no-session", "--provider", "faux", "-e", filepath.Join(piExamples, "dynamic-resources"))
+	for _, want := range []string{
+		`{"name":"dynamic","description":"Example prompt template loaded from resources_discover","source":"prompt"`,
+		`{"name":"skill:dynamic-resources","description":"Example skill loaded from resources_discover","source":"skill"`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("get_commands lacks %s\nstdout %.3000s\nstderr %s", want, r.stdout, r.stderr)
+		}
+	}
+}

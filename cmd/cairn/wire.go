@@ -96,6 +96,16 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, err
 	}
+	// Extensions start first, in the background: what they add to the
+	// run (resources_discover) is read before the skills are.
+	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended)
+	built := false
+	defer func() {
+		if !built {
+			exts.Close()
+		}
+	}()
+	discoverResources(streams, opts, exts, p.cwd)
 	conv, err := openConversation(streams, env, opts, p)
 	if err != nil {
 		return nil, err
@@ -161,7 +171,6 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	printMode := unattended && opts.Mode != "synaps"
 	servers := startMCP(streams, env, opts, p.trusted, registry, printMode)
 	cfg.Toolset, cfg.Approver = registry, servers.approver(g.gate)
-	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended)
 	if err := claimFlags(opts, exts); err != nil {
 		tb.procs.Close()
 		exts.Close()
@@ -196,6 +205,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	// Other clients (an editor, another terminal, the web page) can attach
 	// to the session while it runs.
 	a.unlive = a.goLive(streams, env, opts, frontName(opts))
+	built = true
 	return a, nil
 }
 

@@ -56,7 +56,7 @@ var exampleTable = []example{
 	{"custom-provider-gitlab-duo", loads, "registers a model provider: cairn's providers are its own", nil},
 	{"dirty-repo-guard.ts", works, "", driveDirtyRepoGuard},
 	{"doom-overlay", piOnly, "a game drawn with ui.custom", nil},
-	{"dynamic-resources", loads, "resources_discover is not sent: cairn loads skills, templates and themes before its extensions start (in the background, so start-up never waits for Node)", nil},
+	{"dynamic-resources", works, "", driveDynamicResources},
 	{"dynamic-tools.ts", works, "", driveDynamicTools},
 	{"entry-renderer.ts", piOnly, "an entry renderer", nil},
 	{"event-bus.ts", works, "", driveEventBus},

@@ -182,3 +182,50 @@ func driveProviderPayload(t *testing.T) {
 		}
 	}
 }
+
+// dynamic-resources: resources_discover adds its skill, prompt template
+// and theme, each by an absolute path beside the extension (cmd/cairn's
+// TestPiExtensionResourcesAreLoaded checks cairn loads them).
+func driveDynamicResources(t *testing.T) {
+	h := startHost(t, "print", "dynamic-resources")
+	res, errs := h.m.DiscoverResources(t.Context(), h.cwd)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	dir := filepath.Join(examples, "dynamic-resources")
+	if len(res.SkillPaths) != 1 || res.SkillPaths[0] != filepath.Join(dir, "SKILL.md") ||
+		len(res.PromptPaths) != 1 || res.PromptPaths[0] != filepath.Join(dir, "dynamic.md") ||
+		len(res.ThemePaths) != 1 || res.ThemePaths[0] != filepath.Join(dir, "dynamic.json") {
+		t.Errorf("resources %+v", res)
+	}
+	if !Mentions([]string{filepath.Join(dir, "index.ts")}, "resources_discover") {
+		t.Error("its source does not mention resources_discover")
+	}
+}
+
+// Mentions reads an entry, and for an index module the sources beside
+// it, never node_modules.
+func TestMentions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, text string) string {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	single := write("single.ts", `pi.on("resources_discover", f)`)
+	index := write("pkg/index.ts", `import "./lib/hooks"`)
+	write("pkg/lib/hooks.ts", `pi.on("resources_discover", f)`)
+	deps := write("deps/index.ts", `import "x"`)
+	write("deps/node_modules/x/index.js", `"resources_discover"`)
+	plain := write("plain.ts", `pi.on("session_start", f)`)
+	for files, want := range map[string]bool{single: true, index: true, deps: false, plain: false} {
+		if got := Mentions([]string{files}, "resources_discover"); got != want {
+			t.Errorf("%s: %v, want %v", files, got, want)
+		}
+	}
+}

@@ -452,6 +452,11 @@ async function event(rpcId, p) {
         payload.payload = r.payload;
         out = r;
         break;
+      case "resources_discover":
+        // Every extension's paths, in load order, as pi gathers them.
+        out ??= {};
+        for (const k of ["skillPaths", "promptPaths", "themePaths"]) if (r[k]?.length) out[k] = [...(out[k] || []), ...r[k]];
+        break;
     }
   }
   if (type === "before_agent_start") {
@@ -509,7 +514,7 @@ rl.on("line", (line) => {
     case "initialize":
       init = { ...p, ui: p.ui || [] };
       initId = m.id;
-      if (init.protocolVersion >= 2) CAIRN_EVENTS = [...ASKED_EVENTS, "context", "before_provider_request", "after_provider_response", ...OBSERVED_EVENTS];
+      if (init.protocolVersion >= 2) CAIRN_EVENTS = [...ASKED_EVENTS, "context", "before_provider_request", "after_provider_response", "resources_discover", ...OBSERVED_EVENTS];
       loadNext();
       setTimeout(() => maybeAnswerInitialize(true), INIT_LIMIT_MS).unref();
       maybeAnswerInitialize();
