@@ -2,6 +2,7 @@ package piext
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -32,9 +33,8 @@ func Mentions(files []string, word string) bool {
 			return false
 		}
 		defer f.Close()
-		buf := make([]byte, maxMentionBytes)
-		n, _ := f.Read(buf)
-		return bytes.Contains(buf[:n], w)
+		data, _ := io.ReadAll(io.LimitReader(f, maxMentionBytes))
+		return bytes.Contains(data, w)
 	}
 	for _, file := range files {
 		if has(file) {

@@ -229,3 +229,19 @@ func TestMentions(t *testing.T) {
 		}
 	}
 }
+
+func FuzzMentions(f *testing.F) {
+	for _, s := range []string{`pi.on("resources_discover")`, "resources_discove", "", "\x00resources_discover\xff"} {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, src []byte) {
+		p := filepath.Join(dir, "ext.ts")
+		if err := os.WriteFile(p, src, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := Mentions([]string{p}, "resources_discover"), strings.Contains(string(src), "resources_discover"); got != want {
+			t.Fatalf("%q: %v, want %v", src, got, want)
+		}
+	})
+}
