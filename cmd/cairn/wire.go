@@ -96,16 +96,6 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, err
 	}
-	// Extensions start first, in the background: what they add to the
-	// run (resources_discover) is read before the skills are.
-	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended)
-	built := false
-	defer func() {
-		if !built {
-			exts.Close()
-		}
-	}()
-	discoverResources(streams, opts, exts, p.cwd)
 	conv, err := openConversation(streams, env, opts, p)
 	if err != nil {
 		return nil, err
@@ -114,6 +104,17 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, err
 	}
+	// Extensions start here, in the background, once the conversation is
+	// read (their session_start may read it): what they add to the run
+	// (resources_discover) is read before the skills are.
+	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended)
+	built := false
+	defer func() {
+		if !built {
+			exts.Close()
+		}
+	}()
+	discoverResources(streams, opts, exts, p.cwd)
 	g, err := openGate(streams, env, opts, p)
 	if err != nil {
 		return nil, err
