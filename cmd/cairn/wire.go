@@ -468,19 +468,6 @@ func systemPrompt(streams IOStreams, env environment, opts *Options, p project, 
 	}, contextFiles, promptOptions(cwd, custom, appendText, contextFiles, skillSet), nil
 }
 
-// promptOptions is what the system prompt is built from, as extensions'
-// before_agent_start shows it (pi's systemPromptOptions).
-func promptOptions(cwd, custom, appendText string, files []sysprompt.ContextFile, set skills.Set) agent.PromptOptions {
-	po := agent.PromptOptions{Custom: custom, Append: appendText, Cwd: cwd}
-	for _, f := range files {
-		po.ContextFiles = append(po.ContextFiles, agent.PromptFile{Path: f.Path, Content: f.Content})
-	}
-	for _, sk := range set.Skills {
-		po.Skills = append(po.Skills, agent.PromptSkill{Name: sk.Name, Description: sk.Description, Path: sk.Path, Dir: sk.Dir})
-	}
-	return po
-}
-
 // modelOpener connects to a model's provider with its credentials; the
 // first model takes --base-url and the wire API the command line chose.
 func modelOpener(s *setup, opts *Options) func(core.Model) (agent.Connection, error) {
