@@ -35,7 +35,7 @@ func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	a, err := buildApp(streams, env, opts, false)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
+		return buildExit(err)
 	}
 	closeFirst := sync.OnceFunc(a.close)
 	defer closeFirst()

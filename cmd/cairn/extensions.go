@@ -171,7 +171,7 @@ func startExtensions(env environment, opts *Options, trusted projectTrust, st *s
 	}
 	m := extension.New(extensionConfigs(env, opts, trusted, st, cwd), extension.Options{
 		Cwd: cwd, Mode: mode, UI: ui, CairnVersion: versionString(), Getenv: env.getenv, DialogTimeout: dialogTimeout,
-		LogDir: extensionLogDir(env),
+		LogDir: extensionLogDir(env), Flags: opts.ExtFlags,
 	})
 	m.Start()
 	return m

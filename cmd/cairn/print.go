@@ -164,7 +164,7 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 	a, err := buildApp(streams, env, opts, true)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
+		return buildExit(err)
 	}
 	defer a.close()
 	if a.model.Provider == faux.ProviderName && opts.Mode == "text" {

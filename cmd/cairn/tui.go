@@ -49,7 +49,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		preview.Close()
 		streams.Err.Write(warn.Bytes())
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
+		return buildExit(err)
 	}
 	defer a.close()
 
@@ -121,6 +121,10 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	if a.noCredentials {
 		o.FirstRun = firstRunHelp(a.cat, env)
 	}
+	// pi's registerShortcut: keys that clash with cairn's are refused,
+	// with a notice once the extensions have started.
+	o.ExtensionShortcuts, o.RunExtensionShortcut = a.extensions.Shortcuts, a.extensions.RunShortcut
+	go warnShortcutClashes(ctx, a, keys)
 	// Other terminals attach to this session (cairn attach) with a TUI of
 	// their own, drawn here: the same options, on their screen.
 	remote := o

@@ -119,6 +119,9 @@ type Config struct {
 	// sections instead (their texts joined by blank lines are the prompt);
 	// the conversation declares them in system messages.
 	SystemSections func(tools []core.Tool) []core.PromptSection
+	// PromptOptions, when set, says what the system prompt is built from,
+	// for BeforeAgentStart handlers (pi's systemPromptOptions).
+	PromptOptions func() PromptOptions
 	// Conversations keeps the conversations the session moves between;
 	// nil keeps one in memory, recorded also in Store when that is set.
 	Conversations Conversations

@@ -164,18 +164,18 @@ func (s *Session) endSession(reason EndReason) {
 // for each message, what enters the conversation in its place: nothing
 // (handled or blocked), or the message, possibly transformed, followed by
 // the context the handlers added.
-func (s *Session) admit(ctx context.Context, msgs []core.Message) [][]core.Message {
+func (s *Session) admit(ctx context.Context, msgs []core.Message, queue Behavior) [][]core.Message {
 	out := make([][]core.Message, len(msgs))
 	for i, m := range msgs {
 		out[i] = []core.Message{m}
 		if u, ok := m.(*core.UserMessage); ok {
-			out[i] = s.admitOne(ctx, u)
+			out[i] = s.admitOne(ctx, u, queue)
 		}
 	}
 	return out
 }
 
-func (s *Session) admitOne(ctx context.Context, u *core.UserMessage) []core.Message {
+func (s *Session) admitOne(ctx context.Context, u *core.UserMessage, queue Behavior) []core.Message {
 	text, images := splitUser(u)
 	var added []core.Message
 	changed := false
@@ -184,7 +184,7 @@ func (s *Session) admitOne(ctx context.Context, u *core.UserMessage) []core.Mess
 		if ic.Input == nil {
 			continue
 		}
-		e := InputEvent{Conversation: s.Conversation(), Text: text, Images: images}
+		e := InputEvent{Conversation: s.Conversation(), Text: text, Images: images, Queued: queue}
 		r, err := intercept(ctx, ic, func(c context.Context) (InputResult, error) { return ic.Input(c, e) })
 		if err != nil && nonBlocking(err) {
 			s.interceptFailed(ctx, ic, "input", err)
@@ -254,7 +254,11 @@ func (s *Session) beforeAgentStart(ctx context.Context, pending []core.Message) 
 		if ic.BeforeAgentStart == nil {
 			continue
 		}
-		e := AgentStartEvent{Conversation: s.Conversation(), Prompt: prompt, Sections: s.systemSections(s.cfg.Toolset.Tools())}
+		tools := s.cfg.Toolset.Tools()
+		e := AgentStartEvent{Conversation: s.Conversation(), Prompt: prompt, Sections: s.systemSections(tools), Tools: toolNames(tools)}
+		if s.cfg.PromptOptions != nil {
+			e.Options = s.cfg.PromptOptions()
+		}
 		r, err := intercept(ctx, ic, func(c context.Context) (AgentStartResult, error) { return ic.BeforeAgentStart(c, e) })
 		if err != nil {
 			s.interceptFailed(ctx, ic, "before agent start", err)
@@ -497,7 +501,7 @@ func (s *Session) prepareRun(ctx context.Context, pending []core.Message) []core
 		return pending
 	}
 	start := s.startSession(ctx)
-	admitted := slices.Concat(s.admit(ctx, pending)...)
+	admitted := slices.Concat(s.admit(ctx, pending, BehaviorNone)...)
 	if len(admitted) == 0 {
 		// No run follows: what SessionStart added waits in the
 		// conversation for the next request.
@@ -510,15 +514,16 @@ func (s *Session) prepareRun(ctx context.Context, pending []core.Message) []core
 }
 
 // admitQueued passes the messages taken from the queues (those of pending
-// from index dequeued on; none when dequeued < 0) through the Input
-// handlers, and returns what enters the conversation for each message.
-func (s *Session) admitQueued(ctx context.Context, pending []core.Message, dequeued int) [][]core.Message {
+// from index dequeued on; none when dequeued < 0; queue is the queue they
+// came from) through the Input handlers, and returns what enters the
+// conversation for each message.
+func (s *Session) admitQueued(ctx context.Context, pending []core.Message, dequeued int, queue Behavior) [][]core.Message {
 	out := make([][]core.Message, len(pending))
 	for i, m := range pending {
 		out[i] = []core.Message{m}
 	}
 	if dequeued >= 0 && dequeued < len(pending) && len(s.cfg.Interceptors) > 0 {
-		copy(out[dequeued:], s.admit(ctx, pending[dequeued:]))
+		copy(out[dequeued:], s.admit(ctx, pending[dequeued:], queue))
 	}
 	return out
 }

@@ -96,6 +96,12 @@ type Interceptor struct {
 	// UserBash is called by front ends through Session.InterceptUserBash
 	// before they run a `!cmd` the person typed (pi's user_bash).
 	UserBash func(ctx context.Context, e UserBashEvent) (UserBashResult, error)
+	// ProviderRequest and ProviderResponse see each model request's wire
+	// payload, and may replace it, and how the server answered (pi's
+	// before_provider_request and after_provider_response; see
+	// providerhooks.go).
+	ProviderRequest  func(ctx context.Context, e ProviderRequestEvent) (json.RawMessage, error)
+	ProviderResponse func(ctx context.Context, e ProviderResponseEvent) error
 	// BeforeSwitch is called before the session moves to another
 	// conversation (new, resume, fork, clone; pi's session_before_switch
 	// and session_before_fork): it may cancel the move. See
@@ -187,6 +193,10 @@ type InputEvent struct {
 	Conversation ConversationInfo
 	Text         string
 	Images       []core.Content
+	// Queued is the queue the message waited in because it was sent
+	// while the agent worked (BehaviorSteer or BehaviorFollowUp; pi's
+	// streamingBehavior), or "" for a message that starts a run.
+	Queued Behavior
 }
 
 // InputAction is what becomes of a message.
@@ -220,6 +230,10 @@ type AgentStartEvent struct {
 	Conversation ConversationInfo
 	Prompt       string
 	Sections     []core.PromptSection
+	// Tools names the run's tools, in order; Options is what the prompt
+	// is built from (Config.PromptOptions; zero without it).
+	Tools   []string
+	Options PromptOptions
 }
 
 // AgentStartResult adds system prompt sections for this prompt's requests,

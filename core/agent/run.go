@@ -138,13 +138,16 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 	// start (-1: none). As in pi 0.87, queue_update announces them just
 	// before they enter the conversation, after the turn's turn_start.
 	dequeued := -1
+	// queue is the queue they came from, told to the Input handlers (pi's
+	// streamingBehavior).
+	var queue Behavior
 	if steering := s.takeSteering(); len(steering) > 0 {
-		dequeued = len(pending)
+		dequeued, queue = len(pending), BehaviorSteer
 		pending = append(pending, steering...)
 	}
 	starting := s.waitForTools(ctx)
 	for {
-		admitted := s.admitQueued(ctx, pending, dequeued)
+		admitted := s.admitQueued(ctx, pending, dequeued, queue)
 		if !answering && len(pending) > 0 && len(slices.Concat(admitted...)) == 0 {
 			// Interceptors took every message: nothing to ask the model,
 			// unless a follow-up waits.
@@ -152,7 +155,7 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 				s.dropEntering()
 			}
 			if follow := s.takeFollowUp(); len(follow) > 0 {
-				pending, dequeued = follow, 0
+				pending, dequeued, queue = follow, 0, BehaviorFollowUp
 				continue
 			}
 			pending, dequeued = nil, -1
@@ -205,14 +208,14 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			steering = s.takeSteering()
 		}
 		if len(steering) > 0 {
-			pending, dequeued = steering, 0
+			pending, dequeued, queue = steering, 0, BehaviorSteer
 			continue
 		}
 		if len(results) > 0 {
 			continue
 		}
 		if follow := s.takeFollowUp(); len(follow) > 0 {
-			pending, dequeued = follow, 0
+			pending, dequeued, queue = follow, 0, BehaviorFollowUp
 			continue
 		}
 		if m := s.stopping(ctx, msg, &continued); m != nil {
@@ -311,6 +314,7 @@ func (s *Session) streamTurn(ctx context.Context, tools []core.Tool) (*core.Assi
 		Thinking: thinking,
 		APIKey:   conn.APIKey,
 		Headers:  conn.Headers,
+		Hooks:    s.payloadHooks(),
 	}
 	if n := s.cfg.MaxTokens; n > 0 && (model.MaxTokens <= 0 || n < model.MaxTokens) {
 		req.MaxTokens = n

@@ -169,7 +169,12 @@ func (e *extension) interceptor() agent.Interceptor {
 				Text   *string        `json:"text"`
 				Images []core.Content `json:"images"`
 			}
-			if err := e.call(ctx, "input", map[string]any{"text": ev.Text, "images": nonNil(ev.Images), "source": "interactive"}, &r); err != nil {
+			p := map[string]any{"text": ev.Text, "images": nonNil(ev.Images), "source": "interactive"}
+			if ev.Queued != agent.BehaviorNone {
+				// Sent while the agent worked: pi's streamingBehavior.
+				p["streamingBehavior"] = string(ev.Queued)
+			}
+			if err := e.call(ctx, "input", p, &r); err != nil {
 				return agent.InputResult{}, err
 			}
 			switch r.Action {
@@ -191,14 +196,21 @@ func (e *extension) interceptor() agent.Interceptor {
 				Message            *struct {
 					Content string `json:"content"`
 				} `json:"message"`
+				Sections []PromptSection `json:"sections"`
 			}
-			if err := e.call(ctx, "before_agent_start", map[string]any{"prompt": ev.Prompt, "systemPrompt": joinSections(ev.Sections)}, &r); err != nil {
+			p := map[string]any{"prompt": ev.Prompt, "systemPrompt": joinSections(ev.Sections), "systemPromptOptions": systemPromptOptions(ev)}
+			if err := e.call(ctx, "before_agent_start", p, &r); err != nil {
 				return agent.AgentStartResult{}, err
 			}
 			var out agent.AgentStartResult
 			if r.AppendSystemPrompt != "" {
 				out.Sections = []core.PromptSection{{Name: "extension:" + e.cfg.Name, Text: r.AppendSystemPrompt}}
 			}
+			secs, err := promptSections(r.Sections)
+			if err != nil {
+				return agent.AgentStartResult{}, err
+			}
+			out.Sections = append(out.Sections, secs...)
 			if r.Message != nil {
 				out.Context = []string{r.Message.Content}
 			}
@@ -276,6 +288,10 @@ func (e *extension) interceptor() agent.Interceptor {
 			return agent.CompactResult{Cancel: r.Cancel, Reason: r.Reason}, err
 		},
 		BeforeSwitch: e.beforeSwitch,
+		// pi's before_provider_request and after_provider_response
+		// (provider.go).
+		ProviderRequest:  e.providerRequest,
+		ProviderResponse: e.providerResponse,
 		UserBash: func(ctx context.Context, ev agent.UserBashEvent) (agent.UserBashResult, error) {
 			var r struct {
 				Result *struct {

@@ -159,7 +159,7 @@ func (e *extension) start(ctx context.Context) {
 	defer cancel()
 	raw, err := c.call(ictx, MethodInitialize, InitializeParams{
 		ProtocolVersion: ProtocolVersion, CairnVersion: e.m.opts.CairnVersion, Cwd: e.m.opts.Cwd,
-		Mode: e.m.opts.Mode, HasUI: e.m.hasUI(), UI: nonNil(e.m.ui()),
+		Mode: e.m.opts.Mode, HasUI: e.m.hasUI(), UI: nonNil(e.m.ui()), Flags: flagValues(e.m.opts.Flags),
 	})
 	if err == nil {
 		err = e.initialized(raw)

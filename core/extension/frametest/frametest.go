@@ -24,6 +24,7 @@ var resultDefs = map[string]string{
 	"set_thinking_level": "emptyResult", "complete": "completeResult", "get_system_prompt": "getSystemPromptResult",
 	// What an extension draws (version 2).
 	"render": "renderResult",
+	"run_shortcut": "emptyResult",
 }
 
 // Checker validates every line exchanged against the protocol's schema,

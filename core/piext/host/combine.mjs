@@ -75,6 +75,28 @@ export async function combine(type, event, list, ctx, unsupported) {
       }
       return changed ? { messages: event.messages } : null;
     }
+    case "before_provider_request": {
+      // A handler returns the payload to send instead, or nothing.
+      let changed = false;
+      for (const h of list) {
+        const r = await h(event, ctx);
+        if (r !== undefined) {
+          event.payload = r;
+          changed = true;
+        }
+      }
+      return changed ? { payload: event.payload } : null;
+    }
+    case "resources_discover": {
+      const out = {};
+      for (const h of list) {
+        const r = await h(event, ctx);
+        for (const k of ["skillPaths", "promptPaths", "themePaths"]) {
+          if (Array.isArray(r?.[k]) && r[k].length) out[k] = [...(out[k] || []), ...r[k].map(String)];
+        }
+      }
+      return Object.keys(out).length ? out : null;
+    }
     case "session_before_compact":
     case "session_before_switch":
     case "session_before_fork": {

@@ -12,6 +12,8 @@ import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
 import { makeRender } from "./render.mjs";
+import { flagDef, flagValue } from "./flags.mjs";
+import { snapshot, withSections } from "./promptopts.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -21,7 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // jiti's CommonJS entry: importing its ESM entry makes Node scan its
 // 190 KB bundle for exports, about 80 ms more for every extension.
 const createJiti = createRequire(import.meta.url)("./jiti/lib/jiti.cjs");
-const { file, cwd, hasUI, ui: uiMethods, mode } = workerData;
+const { file, cwd, hasUI, ui: uiMethods, mode, flags: cliFlags = {} } = workerData;
 
 // An extension that runs the agent it runs in again spawns
 // `node <process.argv[1]> ...`, as in pi: here that is cairn (pi-cli.mjs).
@@ -374,7 +376,7 @@ const api = {
     if (options.default !== undefined && typeof options.default !== options.type) {
       throw new Error(`Invalid default for flag "${name}": expected ${options.type}, got ${typeof options.default}`);
     }
-    flags.set(name, { ...options, value: options.default });
+    flags.set(name, { ...options, value: flagValue(cliFlags, name, options) });
   },
   getFlag: (name) => flags.get(name)?.value,
   registerMessageRenderer(type, r) {
@@ -457,7 +459,9 @@ async function runEvent(type, payload, signal) {
   const event = { type, ...payload };
   if (type === "before_agent_start") systemPrompt = event.systemPrompt ?? "";
   if (type === "turn_end" || type === "message_end") noteUsage(event.message);
-  return combine(type, event, list, context(signal), (name) => unsupported.add(name));
+  const before = type === "before_agent_start" ? snapshot(event.systemPromptOptions) : undefined;
+  const r = await combine(type, event, list, context(signal), (name) => unsupported.add(name));
+  return before === undefined ? r : withSections(r, before, event.systemPromptOptions, (name) => unsupported.add(name));
 }
 
 function toolResult(r) {
@@ -487,6 +491,12 @@ async function runCall(m, signal) {
       return runEvent(m.type, m.payload, signal);
     case "render":
       return drawing.render(m.p);
+    case "shortcut": {
+      const s = shortcuts.get(m.key);
+      if (!s) throw new Error(`no shortcut ${m.key}`);
+      await s.handler(context(signal));
+      return null;
+    }
   }
   throw new Error(`unknown call ${m.kind}`);
 }
@@ -579,6 +589,7 @@ async function load() {
     shortcuts: [...shortcuts.keys()],
     flags: [...flags.keys()],
     ...drawing.registered(),
+    flagDefs: [...flags].map(([name, o]) => flagDef(name, o)),
   });
 }
 
