@@ -152,6 +152,8 @@ type extensionHost struct {
 	*agent.Session
 	cat  *catalog.Catalog
 	hook *shutdownHook
+	// slash is what getCommands lists (extsession.go).
+	slash *slashBook
 }
 
 // shutdownWait bounds how long an extension's shutdown waits for the

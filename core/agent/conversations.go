@@ -48,6 +48,8 @@ type TreeNode struct {
 	Text string
 	// OnPath is set for the entries of the current branch.
 	OnPath bool
+	// Label is the entry's bookmark (pi's label entries), or "".
+	Label string
 }
 
 // Conversations keeps the conversations a Session moves between: session

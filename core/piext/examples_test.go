@@ -43,11 +43,11 @@ type example struct {
 var exampleTable = []example{
 	{"auto-commit-on-exit.ts", works, "", driveAutoCommit},
 	{"bash-spawn-hook.ts", works, "", driveBashSpawnHook},
-	{"bookmark.ts", loads, "labels session entries: needs the session tree (pi's setLabel), not in the protocol yet", nil},
+	{"bookmark.ts", works, "", driveBookmark},
 	{"border-status-editor.ts", piOnly, "replaces the editor and footer", nil},
 	{"built-in-tool-renderer.ts", piOnly, "custom renderers of built-in tools", nil},
 	{"claude-rules.ts", works, "", driveClaudeRules},
-	{"commands.ts", loads, "getCommands lists the host's pi commands only, not cairn's", nil},
+	{"commands.ts", works, "", driveCommands},
 	{"confirm-destructive.ts", works, "", driveConfirmDestructive},
 	{"custom-compaction.ts", loads, "session_before_compact is not sent yet (its complete call would run in cairn)", nil},
 	{"custom-footer.ts", piOnly, "replaces the footer", nil},

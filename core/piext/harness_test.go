@@ -72,6 +72,9 @@ type fakeHost struct {
 	compacted  []string
 	compactErr error
 	shutdowns  int
+	// commands lists the extensions' commands for get_commands
+	// (session_test.go).
+	commands func() []extension.Command
 }
 
 func (h *fakeHost) Compact(_ context.Context, instructions string) (core.CompactionResult, error) {

@@ -22,6 +22,8 @@ var resultDefs = map[string]string{
 	// The session's model (version 2).
 	"get_model": "getModelResult", "get_models": "getModelsResult", "set_model": "emptyResult",
 	"set_thinking_level": "emptyResult", "complete": "completeResult", "get_system_prompt": "getSystemPromptResult",
+	// pi's labels and getCommands (version 2).
+	"set_label": "emptyResult", "get_commands": "getCommandsResult",
 }
 
 // Checker validates every line exchanged against the protocol's schema,

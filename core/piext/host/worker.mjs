@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
+import { sessionCalls } from "./session.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -218,7 +219,7 @@ function sessionEntries() {
     return { all: r.entries, leaf: r.leafId || null };
   } catch (e) {
     process.stderr.write(`sessionManager: ${e.message}; using this extension's own entries\n`);
-    return { all: [...entries], leaf: entries.at(-1)?.id ?? null };
+    return { all: [...entries], leaf: entries.at(-1)?.id ?? null, local: true };
   }
 }
 
@@ -228,6 +229,8 @@ function branchOf({ all, leaf }) {
   for (let e = byId.get(leaf); e; e = e.parentId ? byId.get(e.parentId) : undefined) out.push(e);
   return out.reverse();
 }
+
+const session = sessionCalls(syncRPC, sessionEntries, () => [...commands.values()], file, (line) => process.stderr.write(line + "\n"));
 
 const sessionManager = {
   getCwd: () => cwd,
@@ -244,7 +247,7 @@ const sessionManager = {
   getSessionDir: () => undefined,
   getSessionId: () => "",
   getSessionName: () => sessionName,
-  getLabel: () => undefined,
+  getLabel: (id) => session.getLabel(id),
   getChildren: () => [],
   getTree: () => [],
 };
@@ -416,14 +419,14 @@ const api = {
     rpc("set_session_name", { name: String(name) }).catch((e) => process.stderr.write(`setSessionName: ${e.message}\n`));
   },
   getSessionName: () => sessionName,
-  setLabel() {},
+  setLabel: (entryId, label) => session.setLabel(entryId, label),
   exec,
   getActiveTools: () => [...tools.keys()],
   getAllTools: () => [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
   setActiveTools(names) {
     rpc("set_active_tools", { names: names.filter((n) => tools.has(n)) }).catch(() => {});
   },
-  getCommands: () => [...commands.values()].map((c) => ({ name: c.name, description: c.description, source: "extension" })),
+  getCommands: () => session.getCommands(),
   setModel: models.setModel,
   getThinkingLevel: models.getThinkingLevel,
   setThinkingLevel: models.setThinkingLevel,

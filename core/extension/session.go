@@ -1,0 +1,109 @@
+package extension
+
+// Version 2's session calls of pi's ExtensionAPI beyond entries:
+// set_label (pi.setLabel) and get_commands (pi.getCommands).
+
+import (
+	"context"
+
+	"github.com/cairn-dev/cairn/core/jsonrpc2"
+)
+
+// Methods an extension calls on cairn about the session (version 2).
+const (
+	// MethodSetLabel bookmarks an entry of the session, or clears its
+	// bookmark (pi's setLabel).
+	MethodSetLabel = "set_label"
+	// MethodGetCommands lists the session's slash commands (pi's
+	// getCommands): the extensions', the prompt templates and the skills.
+	MethodGetCommands = "get_commands"
+)
+
+// SetLabelParams labels the entry TargetID; an empty Label clears it.
+type SetLabelParams struct {
+	TargetID string `json:"targetId"`
+	Label    string `json:"label,omitempty"`
+}
+
+// Labeler is a Host that bookmarks the session's entries (set_label);
+// *agent.Session is one.
+type Labeler interface {
+	SetLabel(targetID, label string) error
+}
+
+// SlashCommand is one command of get_commands, in pi's SlashCommandInfo
+// shape: Source is "extension", "prompt" or "skill" (a skill is named
+// "skill:<name>").
+type SlashCommand struct {
+	Name        string      `json:"name"`
+	Description string      `json:"description,omitempty"`
+	Source      string      `json:"source"`
+	SourceInfo  *SourceInfo `json:"sourceInfo,omitempty"`
+}
+
+// SourceInfo says where a command was found, as pi's sourceInfo does.
+type SourceInfo struct {
+	Path string `json:"path"`
+	// Source is how it was found ("local": a file of a prompts or skills
+	// directory); Scope is "user" or "project".
+	Source string `json:"source,omitempty"`
+	Scope  string `json:"scope,omitempty"`
+	// BaseDir is a skill's directory.
+	BaseDir string `json:"baseDir,omitempty"`
+}
+
+// GetCommandsResult answers get_commands.
+type GetCommandsResult struct {
+	Commands []SlashCommand `json:"commands"`
+}
+
+// CommandLister is a Host that lists the session's slash commands for
+// get_commands, as pi's getCommands does: the extensions' first, then the
+// prompt templates, then the skills.
+type CommandLister interface {
+	SlashCommands() []SlashCommand
+}
+
+// session serves set_label and get_commands.
+func (e *extension) session(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
+	e.mu.Lock()
+	v := e.version
+	e.mu.Unlock()
+	if v < 2 {
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s is protocol version 2's; this extension speaks version %d", m.Method, v)
+	}
+	h := e.m.host(context.Background())
+	if h == nil {
+		return nil, jsonrpc2.Errorf(CodeRefused, "the session has ended")
+	}
+	if m.Method == MethodGetCommands {
+		if err := decodeParams(m.Params, &struct{}{}); err != nil {
+			return nil, err
+		}
+		out := GetCommandsResult{Commands: []SlashCommand{}}
+		if l, ok := h.(CommandLister); ok {
+			out.Commands = append(out.Commands, l.SlashCommands()...)
+		} else {
+			// A host that lists nothing else still has the extensions'.
+			for _, c := range e.m.Commands() {
+				out.Commands = append(out.Commands, SlashCommand{Name: c.Name, Description: c.Description, Source: "extension"})
+			}
+		}
+		return out, nil
+	}
+	var p SetLabelParams
+	if err := decodeParams(m.Params, &p); err != nil {
+		return nil, err
+	}
+	if p.TargetID == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "set_label needs the targetId of an entry")
+	}
+	l, ok := h.(Labeler)
+	if !ok {
+		return nil, jsonrpc2.Errorf(CodeRefused, "this session keeps no entries to label")
+	}
+	if err := l.SetLabel(p.TargetID, p.Label); err != nil {
+		return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
+	}
+	return nil, nil
+}

@@ -1,0 +1,54 @@
+// pi's session calls of the ExtensionAPI that go to cairn's session:
+// setLabel and getLabel (pi's label entries), and getCommands.
+
+/** labelOf is the label the session's entries give the entry id: the last label entry for it, pi's getLabel. */
+export function labelOf(entries, id) {
+  let label;
+  for (const e of entries) if (e?.type === "label" && e.targetId === id) label = e.label || undefined;
+  return label;
+}
+
+/**
+ * sessionCalls makes setLabel, getLabel and getCommands on syncRPC (a
+ * call cairn answers at once). entries reads the session's entries;
+ * own lists this extension's commands and file is its module, for their
+ * sourceInfo.
+ */
+export function sessionCalls(syncRPC, entries, own, file, log) {
+  // Labels kept here when cairn keeps no entries (a session in memory).
+  const local = new Map();
+  return {
+    setLabel(entryId, label) {
+      const text = label === undefined || label === null ? "" : String(label).trim();
+      try {
+        syncRPC("set_label", text ? { targetId: String(entryId), label: text } : { targetId: String(entryId) });
+      } catch (e) {
+        // pi throws for an entry it does not have; so does cairn.
+        if (/not found|no such entry/i.test(e.message)) throw new Error(`Entry ${entryId} not found`);
+        log(`setLabel: ${e.message}`);
+      }
+      if (text) local.set(entryId, text);
+      else local.delete(entryId);
+    },
+    getLabel(id) {
+      const s = entries();
+      return s.local ? local.get(id) : labelOf(s.all, id);
+    },
+    getCommands() {
+      const mine = own().map((c) => ({ name: c.name, description: c.description, source: "extension", sourceInfo: { path: file } }));
+      let list;
+      try {
+        list = syncRPC("get_commands", {}).commands;
+      } catch (e) {
+        log(`getCommands: ${e.message}; listing this extension's own`);
+        return mine;
+      }
+      // cairn does not know which file a pi extension's command is in:
+      // this extension's own say so.
+      return list.map((c) => {
+        const m = c.source === "extension" ? mine.find((x) => x.name === c.name) : undefined;
+        return { ...c, sourceInfo: c.sourceInfo ?? m?.sourceInfo ?? { path: "" } };
+      });
+    },
+  };
+}

@@ -1,0 +1,122 @@
+package piext
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/session"
+)
+
+// SetLabel keeps a label entry on the branch's tip, as a session file
+// does; an unknown target is refused with the session's error.
+func (h *fakeHost) SetLabel(targetID, label string) error {
+	h.mu.Lock()
+	found := false
+	for _, e := range h.entries {
+		found = found || e.ID == targetID
+	}
+	h.mu.Unlock()
+	if !found {
+		return fmt.Errorf("label %s: %w", targetID, session.ErrUnknownEntry)
+	}
+	h.appendEntry(&session.LabelEntry{TargetID: targetID, Label: label})
+	return nil
+}
+
+// SlashCommands lists the extensions' commands, one prompt template and
+// one skill, as cairn's front ends do.
+func (h *fakeHost) SlashCommands() []extension.SlashCommand {
+	var out []extension.SlashCommand
+	if h.commands != nil {
+		for _, c := range h.commands() {
+			out = append(out, extension.SlashCommand{Name: c.Name, Description: c.Description, Source: "extension"})
+		}
+	}
+	return append(out,
+		extension.SlashCommand{Name: "review", Description: "Review the diff", Source: "prompt",
+			SourceInfo: &extension.SourceInfo{Path: "/home/u/.cairn/prompts/review.md", Source: "local", Scope: "user"}},
+		extension.SlashCommand{Name: "skill:pdf", Description: "Read PDFs", Source: "skill",
+			SourceInfo: &extension.SourceInfo{Path: "/home/u/.claude/skills/pdf/SKILL.md", Source: "local", Scope: "user"}})
+}
+
+// labels are the label entries the session holds, as "target=label".
+func (h *fakeHost) labels() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, e := range h.entries {
+		if l, ok := e.Payload.(*session.LabelEntry); ok {
+			out = append(out, l.TargetID+"="+l.Label)
+		}
+	}
+	return out
+}
+
+// bookmark.ts: /bookmark labels the last assistant message (a label entry
+// in the session, pi's setLabel), /unbookmark finds it by getLabel and
+// clears it, and a second /unbookmark finds none.
+func driveBookmark(t *testing.T) {
+	h := startHostWith(t, t.TempDir(), nil, []session.Payload{
+		&session.MessageEntry{Message: &core.UserMessage{Content: []core.Content{core.TextBlock("hi")}}},
+		&session.MessageEntry{Message: &core.AssistantMessage{Content: []core.Content{core.TextBlock("hello")}}},
+		&session.MessageEntry{Message: &core.UserMessage{Content: []core.Content{core.TextBlock("more")}}},
+	}, "tui", "bookmark.ts")
+	h.input(t, "/bookmark first answer")
+	h.host.waitFor(t, "the bookmark", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "Bookmarked as: first answer")
+	})
+	if got := strings.Join(h.host.labels(), ";"); got != "e2=first answer" {
+		t.Errorf("labels after /bookmark: %q", got)
+	}
+	h.input(t, "/unbookmark")
+	h.host.waitFor(t, "the bookmark removed", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "Removed bookmark: first answer")
+	})
+	if got := strings.Join(h.host.labels(), ";"); got != "e2=first answer;e2=" {
+		t.Errorf("labels after /unbookmark: %q", got)
+	}
+	h.input(t, "/unbookmark")
+	h.host.waitFor(t, "no bookmark left", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "No bookmarked entry found")
+	})
+}
+
+// commands.ts: /commands lists cairn's commands by source (the
+// extensions', the prompt templates, the skills: pi's getCommands), and
+// /commands prompt shows a template's path when asked.
+func driveCommands(t *testing.T) {
+	h := startHost(t, "tui", "commands.ts")
+	h.host.commands = h.m.Commands
+	h.host.answer = func(q core.Question) (core.Answer, core.Outcome) {
+		if q.Kind == core.QuestionSelect {
+			return core.Answer{Value: q.Options[len(q.Options)-1].Value}, core.Answered
+		}
+		return core.Answer{Yes: true}, core.Answered
+	}
+	h.input(t, "/commands")
+	h.host.waitFor(t, "the list", func(_ []core.Event, _ []string, asked []core.Question) bool { return len(asked) >= 2 })
+	var got []string
+	h.host.mu.Lock()
+	first := h.host.asked[0]
+	h.host.mu.Unlock()
+	for _, o := range first.Options {
+		got = append(got, o.Value)
+	}
+	want := "--- Extensions ---|/commands - List available slash commands|--- Prompts ---|/review - Review the diff|--- Skills ---|/skill:pdf - Read PDFs"
+	if strings.Join(got, "|") != want {
+		t.Errorf("listed %q\nwant %q", strings.Join(got, "|"), want)
+	}
+	h.host.waitFor(t, "the skill's path", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "/home/u/.claude/skills/pdf/SKILL.md")
+	})
+	h.input(t, "/commands prompt")
+	h.host.waitFor(t, "the prompts only", func(_ []core.Event, _ []string, asked []core.Question) bool { return len(asked) >= 4 })
+	h.host.mu.Lock()
+	defer h.host.mu.Unlock()
+	if o := h.host.asked[2].Options; len(o) != 2 || o[1].Value != "/review - Review the diff" {
+		t.Errorf("/commands prompt listed %+v", o)
+	}
+}
