@@ -402,7 +402,7 @@ func (s *Session) turnEnded(ctx context.Context, msg *core.AssistantMessage, res
 // the message that sends the agent back to work, or nil to stop. continued
 // counts the continuations of this prompt and is bounded by
 // MaxStopContinues.
-func (s *Session) stopping(ctx context.Context, msg *core.AssistantMessage, continued *int) core.Message {
+func (s *Session) stopping(ctx context.Context, msg *core.AssistantMessage, added []core.Message, continued *int) core.Message {
 	var reasons []string
 	var from *Interceptor
 	for i := range s.cfg.Interceptors {
@@ -410,7 +410,7 @@ func (s *Session) stopping(ctx context.Context, msg *core.AssistantMessage, cont
 		if ic.Stop == nil {
 			continue
 		}
-		e := StopEvent{Conversation: s.Conversation(), Message: msg, Continued: *continued}
+		e := StopEvent{Conversation: s.Conversation(), Message: msg, Continued: *continued, Messages: slices.Clone(added)}
 		r, err := intercept(ctx, ic, func(c context.Context) (StopResult, error) { return ic.Stop(c, e) })
 		if err != nil {
 			s.interceptFailed(ctx, ic, "stop", err)

@@ -304,6 +304,9 @@ type StopEvent struct {
 	Conversation ConversationInfo
 	Message      *core.AssistantMessage
 	Continued    int
+	// Messages are the messages the run added, in order, Message last
+	// (pi's agent_end messages).
+	Messages []core.Message
 }
 
 // StopResult sends the agent back to work when Continue is set; Reason is

@@ -215,8 +215,13 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			pending, dequeued = follow, 0
 			continue
 		}
-		if m := s.stopping(ctx, msg, &continued); m != nil {
+		if m := s.stopping(ctx, msg, added, &continued); m != nil {
 			pending = []core.Message{m}
+			continue
+		}
+		// A Stop handler (pi's agent_end) may have queued a follow-up.
+		if follow := s.takeFollowUp(); len(follow) > 0 {
+			pending, dequeued = follow, 0
 			continue
 		}
 		break

@@ -265,7 +265,12 @@ func (e *extension) interceptor() agent.Interceptor {
 			return e.call(ctx, "turn_end", map[string]any{"message": ev.Message, "toolResults": nonNil(ev.Results)}, nil)
 		},
 		Stop: func(ctx context.Context, ev agent.StopEvent) (agent.StopResult, error) {
-			return agent.StopResult{}, e.call(ctx, "agent_end", map[string]any{"messages": []any{ev.Message}}, nil)
+			// pi's agent_end carries the run's messages.
+			msgs := []core.Message{ev.Message}
+			if len(ev.Messages) > 0 {
+				msgs = ev.Messages
+			}
+			return agent.StopResult{}, e.call(ctx, "agent_end", map[string]any{"messages": msgs}, nil)
 		},
 		BeforeCompact: func(ctx context.Context, ev agent.CompactEvent) (agent.CompactResult, error) {
 			var r struct {

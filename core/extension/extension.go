@@ -419,8 +419,15 @@ func (e *extension) callOp(ctx context.Context, method string, params any) (json
 
 // servedInline says which of an extension's requests never wait, and are
 // served in order on the reading goroutine: UI calls that show something
-// (notify, setStatus, setWidget, setTitle, set_editor_text), not dialogs.
+// (notify, setStatus, setWidget, setTitle, set_editor_text), not dialogs,
+// and send_user_message.
 func (e *extension) servedInline(m jsonrpc2.Message) bool {
+	if m.Method == MethodSendUserMessage {
+		// Queued before the answer of the handler that sent it is read:
+		// an agent_end handler's follow-up is in the queue when the run
+		// looks for one.
+		return true
+	}
 	if m.Method != MethodUI {
 		return false
 	}

@@ -62,7 +62,7 @@ var exampleTable = []example{
 	{"event-bus.ts", works, "", driveEventBus},
 	{"file-trigger.ts", loads, "sendMessage shows the message as a notice; pi's custom message entries are not in the protocol yet", nil},
 	{"git-checkpoint.ts", works, "", driveGitCheckpoint},
-	{"git-merge-and-resolve.ts", loads, "its command runs; agent_end's follow-up needs the session's messages", nil},
+	{"git-merge-and-resolve.ts", works, "", driveGitMergeAndResolve},
 	{"github-issue-autocomplete.ts", piOnly, "an editor autocomplete provider", nil},
 	{"gondolin", deps, "", nil},
 	{"handoff.ts", loads, "its complete call runs in cairn; ctx.newSession is not in the protocol yet", nil},

@@ -2,10 +2,15 @@ package piext
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/session"
 )
@@ -119,4 +124,60 @@ func driveCommands(t *testing.T) {
 	if o := h.host.asked[2].Options; len(o) != 2 || o[1].Value != "/review - Review the diff" {
 		t.Errorf("/commands prompt listed %+v", o)
 	}
+}
+
+// git-merge-and-resolve.ts: after a run (agent_end, with the run's
+// messages), a clean branch behind a conflicting upstream is fetched and
+// merged, and the conflicts go to the agent as a follow-up message; the
+// next run's end sends the unresolved ones again.
+func driveGitMergeAndResolve(t *testing.T) {
+	dir := t.TempDir()
+	up, work := filepath.Join(dir, "up"), filepath.Join(dir, "work")
+	if err := os.Mkdir(up, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	upGit := gitRepo(t, up)
+	if out, err := exec.Command("git", "clone", "-q", up, work).CombinedOutput(); err != nil {
+		t.Fatalf("clone: %v\n%s", err, out)
+	}
+	workGit := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = work
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	workGit("config", "user.name", "t")
+	workGit("config", "user.email", "t@example.com")
+	branch := strings.TrimSpace(upGit("rev-parse", "--abbrev-ref", "HEAD"))
+	for _, side := range []struct {
+		dir, text string
+		git       func(...string) string
+	}{{up, "theirs\n", upGit}, {work, "ours\n", workGit}} {
+		if err := os.WriteFile(filepath.Join(side.dir, "a.txt"), []byte(side.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		side.git("commit", "-qam", side.text)
+	}
+	h := startHostIn(t, work, nil, "tui", "git-merge-and-resolve.ts")
+	end := func() {
+		t.Helper()
+		answer := &core.AssistantMessage{Content: []core.Content{core.TextBlock("done")}, StopReason: core.StopEnd}
+		ev := agent.StopEvent{Message: answer, Messages: []core.Message{&core.UserMessage{Content: []core.Content{core.TextBlock("go")}}, answer}}
+		if _, err := h.ic.Stop(t.Context(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	end()
+	want := "followUp:Merged origin/" + branch + " with conflicts:\n\n  a.txt:1-5 (ours 2, theirs 4)\n\nResolve these conflicts."
+	h.host.waitFor(t, "the conflicts sent", func(_ []core.Event, sent []string, _ []core.Question) bool { return slices.Contains(sent, want) })
+	h.host.waitFor(t, "the merge announced", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "fetching origin, merging origin/"+branch)
+	})
+	end()
+	again := "followUp:Merged MERGE_HEAD with conflicts:\n\n  a.txt:1-5 (ours 2, theirs 4)\n\nResolve these conflicts."
+	h.host.waitFor(t, "the conflicts sent again", func(_ []core.Event, sent []string, _ []core.Question) bool { return slices.Contains(sent, again) })
 }
