@@ -190,12 +190,14 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			s.publish(core.AutoRetryEnd{Success: true, Attempt: retrying})
 			retrying = 0
 		}
-		results, extra, steering := s.runTools(ctx, msg)
+		results, extra, steering, terminate := s.runTools(ctx, msg)
 		for _, r := range results {
 			added = append(added, r)
 		}
 		added = append(added, extra...)
-		answering = len(results) > 0
+		// Tool results the model is to read, unless the tools ended the
+		// run (pi's terminate).
+		answering = len(results) > 0 && !terminate
 		s.publish(core.TurnEnd{Message: msg, ToolResults: results})
 		s.turnEnded(ctx, msg, results)
 		if ctx.Err() != nil {
@@ -208,7 +210,7 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			pending, dequeued = steering, 0
 			continue
 		}
-		if len(results) > 0 {
+		if answering {
 			continue
 		}
 		if follow := s.takeFollowUp(); len(follow) > 0 {

@@ -102,7 +102,7 @@ var exampleTable = []example{
 	{"space-invaders.ts", piOnly, "a game drawn with ui.custom", nil},
 	{"ssh.ts", loads, "its --ssh flag is pi's command line, which cairn does not pass yet", nil},
 	{"status-line.ts", works, "", driveStatusLine},
-	{"structured-output.ts", loads, "its result renderer is pi's; the tool itself ends the turn through pi's terminate hint", nil},
+	{"structured-output.ts", works, "", driveStructuredOutput},
 	{"subagent", loads, "spawns pi itself for each subagent", nil},
 	{"summarize.ts", piOnly, "its model call runs in cairn; the summary is shown only in a ui.custom component", nil},
 	{"system-prompt-header.ts", works, "", driveSystemPromptHeader},

@@ -181,3 +181,17 @@ func driveGitMergeAndResolve(t *testing.T) {
 	again := "followUp:Merged MERGE_HEAD with conflicts:\n\n  a.txt:1-5 (ours 2, theirs 4)\n\nResolve these conflicts."
 	h.host.waitFor(t, "the conflicts sent again", func(_ []core.Event, sent []string, _ []core.Question) bool { return slices.Contains(sent, again) })
 }
+
+// structured-output.ts: its tool's result carries pi's terminate hint, so
+// the run ends without asking the model again (the agent's side is
+// TestTerminatingToolEndsTheRun in core/agent).
+func driveStructuredOutput(t *testing.T) {
+	h := startHost(t, "print", "structured-output.ts")
+	r := h.tool(t, "structured_output", `{"headline": "Release", "summary": "Ship it.", "actionItems": ["tag", "announce"]}`)
+	if got := text(r); got != "Saved structured output: Release" || !r.Terminate || r.IsError {
+		t.Errorf("result %q, terminate %v, error %v", got, r.Terminate, r.IsError)
+	}
+	if !strings.Contains(string(r.Details), `"actionItems":["tag","announce"]`) {
+		t.Errorf("details %s", r.Details)
+	}
+}

@@ -469,6 +469,7 @@ function toolResult(r) {
   const out = { content };
   if (r?.details !== undefined) out.details = r.details;
   if (r?.isError) out.isError = true;
+  if (r?.terminate === true) out.terminate = true;
   return out;
 }
 
@@ -477,7 +478,10 @@ async function runCall(m, signal) {
     case "tool": {
       const tool = tools.get(m.name);
       if (!tool) throw new Error(`no tool ${m.name}`);
-      const onUpdate = (partial) => post({ t: "notify", method: "tool_update", params: { toolCallId: m.toolCallId, ...toolResult(partial) } });
+      const onUpdate = (partial) => {
+        const { terminate, isError, ...p } = toolResult(partial);
+        post({ t: "notify", method: "tool_update", params: { toolCallId: m.toolCallId, ...p } });
+      };
       return toolResult(await tool.execute(m.toolCallId, m.params, signal, onUpdate, context(signal)));
     }
     case "command": {
