@@ -272,15 +272,8 @@ func (e *extension) interceptor() agent.Interceptor {
 			}
 			return agent.StopResult{}, e.call(ctx, "agent_end", map[string]any{"messages": msgs}, nil)
 		},
-		BeforeCompact: func(ctx context.Context, ev agent.CompactEvent) (agent.CompactResult, error) {
-			var r struct {
-				Cancel bool   `json:"cancel"`
-				Reason string `json:"reason"`
-			}
-			err := e.call(ctx, "session_before_compact", map[string]any{"reason": string(ev.Reason), "customInstructions": ev.Instructions}, &r)
-			return agent.CompactResult{Cancel: r.Cancel, Reason: r.Reason}, err
-		},
-		BeforeSwitch: e.beforeSwitch,
+		BeforeCompact: e.beforeCompact,
+		BeforeSwitch:  e.beforeSwitch,
 		UserBash: func(ctx context.Context, ev agent.UserBashEvent) (agent.UserBashResult, error) {
 			var r struct {
 				Result *struct {

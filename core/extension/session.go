@@ -5,7 +5,11 @@ package extension
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
 	"github.com/cairn-dev/cairn/core/jsonrpc2"
 )
 
@@ -106,4 +110,54 @@ func (e *extension) session(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
 	}
 	return nil, nil
+}
+
+// beforeCompact asks the extension about a prepared compaction (pi's
+// session_before_compact, with pi's preparation): {"cancel": true} stops
+// it, {"compaction": {...}} is the compaction cairn keeps in place of the
+// summary the model would write.
+func (e *extension) beforeCompact(ctx context.Context, ev agent.CompactEvent) (agent.CompactResult, error) {
+	var r struct {
+		Cancel     bool   `json:"cancel"`
+		Reason     string `json:"reason"`
+		Compaction *struct {
+			Summary          string          `json:"summary"`
+			FirstKeptEntryID string          `json:"firstKeptEntryId"`
+			TokensBefore     int             `json:"tokensBefore"`
+			Details          json.RawMessage `json:"details"`
+			Usage            json.RawMessage `json:"usage"`
+		} `json:"compaction"`
+	}
+	p := map[string]any{"reason": string(ev.Reason), "customInstructions": ev.Instructions}
+	if prep := ev.Preparation; prep != nil {
+		p["preparation"] = map[string]any{
+			"firstKeptEntryId":    ev.FirstKeptEntryID,
+			"messagesToSummarize": nonNil(prep.Summarize),
+			"turnPrefixMessages":  nonNil(prep.TurnPrefix),
+			"isSplitTurn":         len(prep.TurnPrefix) > 0,
+			"tokensBefore":        prep.TokensBefore,
+			"previousSummary":     prep.PreviousSummary,
+			// pi's sets of paths, as lists; cairn does not tell written
+			// files from edited ones.
+			"fileOps":  map[string]any{"read": nonNil(prep.ReadFiles), "written": []string{}, "edited": nonNil(prep.ModifiedFiles)},
+			"settings": map[string]any{"enabled": prep.Settings.Enabled, "reserveTokens": prep.Settings.ReserveTokens, "keepRecentTokens": prep.Settings.KeepRecentTokens},
+		}
+	}
+	if err := e.call(ctx, "session_before_compact", p, &r); err != nil {
+		return agent.CompactResult{}, err
+	}
+	out := agent.CompactResult{Cancel: r.Cancel, Reason: r.Reason}
+	if c := r.Compaction; c != nil && !r.Cancel {
+		if c.Summary == "" {
+			return agent.CompactResult{}, errors.New("its session_before_compact compaction has no summary")
+		}
+		out.Compaction = &agent.SuppliedCompaction{Summary: c.Summary, FirstKeptEntryID: c.FirstKeptEntryID, TokensBefore: c.TokensBefore, Details: c.Details}
+		// pi-ai's usage, when it reads as cairn's; the summary stands
+		// without it.
+		var u core.Usage
+		if len(c.Usage) > 0 && json.Unmarshal(c.Usage, &u) == nil {
+			out.Compaction.Usage = u
+		}
+	}
+	return out, nil
 }

@@ -49,7 +49,7 @@ var exampleTable = []example{
 	{"claude-rules.ts", works, "", driveClaudeRules},
 	{"commands.ts", works, "", driveCommands},
 	{"confirm-destructive.ts", works, "", driveConfirmDestructive},
-	{"custom-compaction.ts", loads, "session_before_compact is not sent yet (its complete call would run in cairn)", nil},
+	{"custom-compaction.ts", works, "", driveCustomCompaction},
 	{"custom-footer.ts", piOnly, "replaces the footer", nil},
 	{"custom-header.ts", piOnly, "replaces the header", nil},
 	{"custom-provider-anthropic", deps, "", nil},

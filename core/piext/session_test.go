@@ -11,7 +11,9 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/compaction"
 	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/session"
 )
 
@@ -193,5 +195,63 @@ func driveStructuredOutput(t *testing.T) {
 	}
 	if !strings.Contains(string(r.Details), `"actionItems":["tag","announce"]`) {
 		t.Errorf("details %s", r.Details)
+	}
+}
+
+// custom-compaction.ts: session_before_compact gets pi's preparation; the
+// extension summarises all of it with Gemini Flash (a completion cairn
+// runs) and returns its compaction, which cairn keeps (the agent's side is
+// TestBeforeCompactSuppliesTheCompaction in core/agent). Without that
+// model it says so and leaves the compaction to cairn.
+func driveCustomCompaction(t *testing.T) {
+	h := startHost(t, "tui", "custom-compaction.ts")
+	prep := &compaction.Preparation{
+		Summarize: []core.Message{
+			&core.UserMessage{Content: []core.Content{core.TextBlock("rename the flag")}},
+			&core.AssistantMessage{Content: []core.Content{core.TextBlock("renamed it to --quiet")}},
+		},
+		TurnPrefix:      []core.Message{&core.UserMessage{Content: []core.Content{core.TextBlock("now the docs")}}},
+		PreviousSummary: "an earlier summary",
+		TokensBefore:    12345,
+		ReadFiles:       []string{"main.go"},
+	}
+	ev := agent.CompactEvent{Reason: core.CompactionManual, Preparation: prep, FirstKeptEntryID: "e7"}
+
+	r, err := h.ic.BeforeCompact(t.Context(), ev)
+	if err != nil || r.Cancel || r.Compaction != nil {
+		t.Fatalf("without Gemini Flash: %+v, %v", r, err)
+	}
+	h.host.waitFor(t, "the fallback said", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "Could not find Gemini Flash model, using default compaction")
+	})
+
+	h.host.mu.Lock()
+	h.host.models.extra = []extension.ModelChoice{{Model: core.Model{ID: "gemini-2.5-flash", Provider: "google", API: "google-generative-ai"}, Available: true}}
+	h.host.models.faux = faux.New(faux.Options{}, faux.Response{Text: "## Goals\nRename the flag; document it."})
+	h.host.mu.Unlock()
+	r, err = h.ic.BeforeCompact(t.Context(), ev)
+	if err != nil || r.Cancel || r.Compaction == nil {
+		t.Fatalf("with Gemini Flash: %+v, %v", r, err)
+	}
+	if c := r.Compaction; c.Summary != "## Goals\nRename the flag; document it." || c.FirstKeptEntryID != "e7" || c.TokensBefore != 12345 {
+		t.Errorf("compaction %+v", c)
+	}
+	h.host.waitFor(t, "the summarising said", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "Custom compaction: summarizing 3 messages (12,345 tokens) with gemini-2.5-flash...")
+	})
+	h.host.mu.Lock()
+	defer h.host.mu.Unlock()
+	if len(h.host.models.requests) != 1 {
+		t.Fatalf("%d completions", len(h.host.models.requests))
+	}
+	req := h.host.models.requests[0]
+	asked := req.Messages[0].(*core.UserMessage).Text()
+	if req.Model.ID != "gemini-2.5-flash" || req.MaxTokens != 8192 {
+		t.Errorf("asked %s with %d tokens", req.Model.ID, req.MaxTokens)
+	}
+	for _, want := range []string{"Previous session summary for context:\nan earlier summary", "rename the flag", "renamed it to --quiet", "now the docs"} {
+		if !strings.Contains(asked, want) {
+			t.Errorf("the summary request lacks %q:\n%s", want, asked)
+		}
 	}
 }

@@ -130,8 +130,11 @@ func (f *File) AppendCompaction(r core.CompactionResult) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if r.Details != nil {
+		details = r.Details
+	}
 	c := &CompactionEntry{Summary: r.Summary, FirstKeptEntryID: r.FirstKeptEntryID,
-		TokensBefore: r.TokensBefore, Details: details, SystemMessage: r.SystemMessage}
+		TokensBefore: r.TokensBefore, Details: details, SystemMessage: r.SystemMessage, FromHook: r.FromHook}
 	if !r.Usage.IsZero() {
 		u := r.Usage
 		c.Usage = &u

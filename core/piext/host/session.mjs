@@ -52,3 +52,17 @@ export function sessionCalls(syncRPC, entries, own, file, log) {
     },
   };
 }
+
+/**
+ * compactEvent completes session_before_compact as pi gives it: the
+ * abort signal, fileOps as sets, and the branch's entries (read from
+ * cairn when a handler asks for them).
+ */
+export function compactEvent(event, signal, branch) {
+  event.signal = signal;
+  const ops = event.preparation?.fileOps;
+  if (ops) for (const k of ["read", "written", "edited"]) ops[k] = new Set(ops[k] || []);
+  let entries;
+  Object.defineProperty(event, "branchEntries", { enumerable: true, get: () => (entries ??= branch()) });
+  return event;
+}

@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
-import { sessionCalls } from "./session.mjs";
+import { compactEvent, sessionCalls } from "./session.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -460,6 +460,7 @@ async function runEvent(type, payload, signal) {
   const event = { type, ...payload };
   if (type === "before_agent_start") systemPrompt = event.systemPrompt ?? "";
   if (type === "turn_end" || type === "message_end") noteUsage(event.message);
+  if (type === "session_before_compact") compactEvent(event, signal, () => branchOf(sessionEntries()));
   return combine(type, event, list, context(signal), (name) => unsupported.add(name));
 }
 
