@@ -420,9 +420,9 @@ func (e *extension) callOp(ctx context.Context, method string, params any) (json
 // servedInline says which of an extension's requests never wait, and are
 // served in order on the reading goroutine: UI calls that show something
 // (notify, setStatus, setWidget, setTitle, set_editor_text), not dialogs,
-// and send_user_message.
+// and send_user_message and send_message.
 func (e *extension) servedInline(m jsonrpc2.Message) bool {
-	if m.Method == MethodSendUserMessage {
+	if m.Method == MethodSendUserMessage || m.Method == MethodSendMessage {
 		// Queued before the answer of the handler that sent it is read:
 		// an agent_end handler's follow-up is in the queue when the run
 		// looks for one.

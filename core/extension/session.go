@@ -21,7 +21,29 @@ const (
 	// MethodGetCommands lists the session's slash commands (pi's
 	// getCommands): the extensions', the prompt templates and the skills.
 	MethodGetCommands = "get_commands"
+	// MethodSendMessage adds the extension's own message to the
+	// conversation (pi's sendMessage): a custom_message entry the model
+	// reads.
+	MethodSendMessage = "send_message"
 )
+
+// SendMessageParams is pi's sendMessage: the message (customType,
+// content, display, details) and its options (triggerTurn, deliverAs
+// "steer", "followUp" or "nextTurn").
+type SendMessageParams struct {
+	CustomType  string          `json:"customType"`
+	Content     []core.Content  `json:"content"`
+	Display     bool            `json:"display,omitempty"`
+	Details     json.RawMessage `json:"details,omitempty"`
+	TriggerTurn *bool           `json:"triggerTurn,omitempty"`
+	DeliverAs   string          `json:"deliverAs,omitempty"`
+}
+
+// CustomSender is a Host that takes an extension's messages into the
+// conversation (send_message); *agent.Session is one.
+type CustomSender interface {
+	SendCustom(m *core.CustomMessage, triggerTurn *bool, deliverAs string) error
+}
 
 // SetLabelParams labels the entry TargetID; an empty Label clears it.
 type SetLabelParams struct {
@@ -79,6 +101,30 @@ func (e *extension) session(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 	h := e.m.host(context.Background())
 	if h == nil {
 		return nil, jsonrpc2.Errorf(CodeRefused, "the session has ended")
+	}
+	if m.Method == MethodSendMessage {
+		var p SendMessageParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		if p.CustomType == "" {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "send_message needs a customType")
+		}
+		if checkContent(p.Content) != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "a message holds text and image blocks only")
+		}
+		cs, ok := h.(CustomSender)
+		if !ok {
+			return nil, jsonrpc2.Errorf(CodeRefused, "this session takes no extension messages")
+		}
+		msg := &core.CustomMessage{CustomType: p.CustomType, Content: p.Content, Display: p.Display, Details: p.Details}
+		if msg.Content == nil {
+			msg.Content = []core.Content{}
+		}
+		if err := cs.SendCustom(msg, p.TriggerTurn, p.DeliverAs); err != nil {
+			return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
+		}
+		return nil, nil
 	}
 	if m.Method == MethodGetCommands {
 		if err := decodeParams(m.Params, &struct{}{}); err != nil {

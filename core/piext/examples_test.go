@@ -60,7 +60,7 @@ var exampleTable = []example{
 	{"dynamic-tools.ts", works, "", driveDynamicTools},
 	{"entry-renderer.ts", piOnly, "an entry renderer", nil},
 	{"event-bus.ts", works, "", driveEventBus},
-	{"file-trigger.ts", loads, "sendMessage shows the message as a notice; pi's custom message entries are not in the protocol yet", nil},
+	{"file-trigger.ts", works, "", driveFileTrigger},
 	{"git-checkpoint.ts", works, "", driveGitCheckpoint},
 	{"git-merge-and-resolve.ts", works, "", driveGitMergeAndResolve},
 	{"github-issue-autocomplete.ts", piOnly, "an editor autocomplete provider", nil},

@@ -73,8 +73,9 @@ type fakeHost struct {
 	compactErr error
 	shutdowns  int
 	// commands lists the extensions' commands for get_commands
-	// (session_test.go).
+	// (session_test.go); customs are the messages sent with send_message.
 	commands func() []extension.Command
+	customs  []sentCustom
 }
 
 func (h *fakeHost) Compact(_ context.Context, instructions string) (core.CompactionResult, error) {

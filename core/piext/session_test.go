@@ -255,3 +255,77 @@ func driveCustomCompaction(t *testing.T) {
 		}
 	}
 }
+
+// sentCustom is a message an extension sent with send_message.
+type sentCustom struct {
+	msg         *core.CustomMessage
+	triggerTurn *bool
+	deliverAs   string
+}
+
+func (h *fakeHost) SendCustom(m *core.CustomMessage, triggerTurn *bool, deliverAs string) error {
+	h.mu.Lock()
+	h.customs = append(h.customs, sentCustom{m, triggerTurn, deliverAs})
+	h.mu.Unlock()
+	h.changed()
+	return nil
+}
+
+// file-trigger.ts: once the session starts it watches its trigger file;
+// what is written there reaches the conversation as its custom message
+// (shown, and starting a turn: pi's sendMessage), and the file is
+// emptied. The example's /tmp path is the test's own directory here.
+func driveFileTrigger(t *testing.T) {
+	dir := t.TempDir()
+	trigger := filepath.Join(dir, "agent-trigger.txt")
+	src, err := os.ReadFile(filepath.Join(examples, "file-trigger.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext := filepath.Join(dir, "file-trigger.ts")
+	code := strings.ReplaceAll(string(src), `"/tmp/agent-trigger.txt"`, fmt.Sprintf("%q", trigger))
+	if code == string(src) {
+		t.Fatal("the example no longer names /tmp/agent-trigger.txt")
+	}
+	for name, text := range map[string]string{ext: code, trigger: ""} {
+		if err := os.WriteFile(name, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := startHost(t, "tui", ext)
+	h.host.waitFor(t, "the watch", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "Watching "+trigger)
+	})
+	if err := os.WriteFile(trigger, []byte("Run the tests\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var got sentCustom
+	h.host.waitFor(t, "the message", func([]core.Event, []string, []core.Question) bool {
+		if len(h.host.customs) == 0 {
+			return false
+		}
+		got = h.host.customs[0]
+		return true
+	})
+	m := got.msg
+	if m.CustomType != "file-trigger" || !m.Display || len(m.Content) != 1 || m.Content[0].Text != "External trigger: Run the tests" {
+		t.Errorf("message %+v", m)
+	}
+	if got.triggerTurn == nil || !*got.triggerTurn || got.deliverAs != "" {
+		t.Errorf("triggerTurn %v, deliverAs %q", got.triggerTurn, got.deliverAs)
+	}
+	if strings.Contains(notices(h.host.shownCopy()), "External trigger") {
+		t.Error("the message was shown as a notice too")
+	}
+	b, _ := os.ReadFile(trigger)
+	if len(b) != 0 {
+		t.Errorf("the trigger file still holds %q", b)
+	}
+}
+
+// shownCopy is what the host has shown so far.
+func (h *fakeHost) shownCopy() []core.Event {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.shown)
+}

@@ -103,7 +103,12 @@ func (f *File) Append(p Payload) (Entry, error) {
 // With AppendModelChange, AppendThinkingLevel and AppendCompaction it makes
 // *File an agent.Store.
 func (f *File) AppendMessage(m core.Message) (string, error) {
-	e, err := f.Append(&MessageEntry{Message: m})
+	var p Payload = &MessageEntry{Message: m}
+	if c, ok := m.(*core.CustomMessage); ok {
+		// pi keeps an extension's message as a custom_message entry.
+		p = &CustomMessageEntry{CustomType: c.CustomType, Content: c.Content, Display: c.Display, Details: c.Details}
+	}
+	e, err := f.Append(p)
 	return e.ID, err
 }
 

@@ -23,7 +23,7 @@ var resultDefs = map[string]string{
 	"get_model": "getModelResult", "get_models": "getModelsResult", "set_model": "emptyResult",
 	"set_thinking_level": "emptyResult", "complete": "completeResult", "get_system_prompt": "getSystemPromptResult",
 	// pi's labels and getCommands (version 2).
-	"set_label": "emptyResult", "get_commands": "getCommandsResult",
+	"set_label": "emptyResult", "get_commands": "getCommandsResult", "send_message": "emptyResult",
 }
 
 // Checker validates every line exchanged against the protocol's schema,

@@ -66,3 +66,17 @@ export function compactEvent(event, signal, branch) {
   Object.defineProperty(event, "branchEntries", { enumerable: true, get: () => (entries ??= branch()) });
   return event;
 }
+
+/** customMessage is pi's sendMessage(message, options) as send_message's params. */
+export function customMessage(message, options) {
+  const c = message?.content ?? [];
+  const content = (typeof c === "string" ? [{ type: "text", text: c }] : Array.isArray(c) ? c : [])
+    .filter((b) => b && (b.type === "text" || b.type === "image"))
+    .map((b) => (b.type === "text" ? { type: "text", text: String(b.text ?? "") } : { type: "image", data: String(b.data ?? ""), mimeType: String(b.mimeType ?? "") }));
+  const p = { customType: String(message?.customType ?? ""), content };
+  if (message?.display) p.display = true;
+  if (message?.details !== undefined) p.details = message.details;
+  if (typeof options?.triggerTurn === "boolean") p.triggerTurn = options.triggerTurn;
+  if (["steer", "followUp", "nextTurn"].includes(options?.deliverAs)) p.deliverAs = options.deliverAs;
+  return p;
+}

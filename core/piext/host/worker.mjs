@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
-import { compactEvent, sessionCalls } from "./session.mjs";
+import { compactEvent, customMessage, sessionCalls } from "./session.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -392,9 +392,13 @@ const api = {
   },
   unregisterProvider() {},
   sendMessage(message, options) {
-    const text = textOf(message?.content);
-    if (message?.display !== false && text) uiContext.notify(text, "info");
-    if (options?.triggerTurn && text) api.sendUserMessage(text, options);
+    rpc("send_message", customMessage(message, options)).catch((e) => {
+      // A cairn that cannot keep it: shown, and sent as the user's.
+      process.stderr.write(`sendMessage: ${e.message}\n`);
+      const text = textOf(message?.content);
+      if (message?.display && text) uiContext.notify(text, "info");
+      if (options?.triggerTurn && text) api.sendUserMessage(text, options);
+    });
   },
   sendUserMessage(content, options) {
     const p = { content: textOf(content) };
