@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
 )
 
@@ -30,4 +33,24 @@ func (labelledSessions) Tree() ([]agent.TreeNode, error) {
 		{ID: "a1", ParentID: "u1", Role: "assistant", Text: "a", OnPath: true, Label: "checkpoint"},
 		{ID: "l1", ParentID: "a1", Role: "label", OnPath: true},
 	}, nil
+}
+
+// TestConversationReplacedIsShown: when an extension starts a new session
+// (pi's ctx.newSession), the transcript is the new conversation's and a
+// notice says why.
+func TestConversationReplacedIsShown(t *testing.T) {
+	old := &core.UserMessage{Content: []core.Content{core.TextBlock("the old question")}}
+	r := newRig(t, rigOptions{conversations: newFakeSessions(), history: []core.Message{old}})
+	r.send(eventsMsg{core.MessageStart{Message: old}})
+	if !strings.Contains(ansi.Strip(r.m.render()), "the old question") {
+		t.Fatal("the old conversation is not shown")
+	}
+	if err := r.sess.NewConversation(""); err != nil {
+		t.Fatal(err)
+	}
+	r.send(eventsMsg{core.ConversationReplaced{}})
+	screen := ansi.Strip(r.m.render())
+	if strings.Contains(screen, "the old question") || !strings.Contains(screen, "An extension started a new session.") {
+		t.Errorf("screen:\n%s", screen)
+	}
 }

@@ -303,6 +303,11 @@ func (e *extension) command(ctx context.Context, text string) (agent.InputResult
 		return agent.InputResult{}, false, nil
 	}
 	_, err := e.callOp(ctx, MethodRunCommand, RunCommandParams{Name: name, Args: rest})
+	if err != nil && ctx.Err() != nil {
+		// Aborted (by the person, or by the command's own new session):
+		// nothing to send, and nothing failed.
+		return agent.InputResult{Action: agent.InputHandled}, true, nil
+	}
 	if err != nil {
 		var rpcErr *jsonrpc2.Error
 		if errors.As(err, &rpcErr) {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -25,7 +26,32 @@ const (
 	// conversation (pi's sendMessage): a custom_message entry the model
 	// reads.
 	MethodSendMessage = "send_message"
+	// MethodNewSession starts a new conversation (pi's ctx.newSession);
+	// the active prompt, the one running the extension's command, is
+	// aborted first.
+	MethodNewSession = "new_session"
 )
+
+// NewSessionParams is pi's ctx.newSession options that reach cairn.
+type NewSessionParams struct {
+	ParentSession string `json:"parentSession,omitempty"`
+}
+
+// NewSessionResult says whether a session_before_switch handler
+// cancelled the new session.
+type NewSessionResult struct {
+	Cancelled bool `json:"cancelled"`
+}
+
+// SessionReplacer is a Host that starts a new conversation for an
+// extension (new_session); *agent.Session is one.
+type SessionReplacer interface {
+	NewConversationFor(ctx context.Context, parent string) (cancelled bool, err error)
+}
+
+// newSessionTimeout bounds new_session: the abort of the active prompt,
+// the before-switch handlers, and the switch.
+const newSessionTimeout = 2 * time.Minute
 
 // SendMessageParams is pi's sendMessage: the message (customType,
 // content, display, details) and its options (triggerTurn, deliverAs
@@ -101,6 +127,23 @@ func (e *extension) session(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 	h := e.m.host(context.Background())
 	if h == nil {
 		return nil, jsonrpc2.Errorf(CodeRefused, "the session has ended")
+	}
+	if m.Method == MethodNewSession {
+		var p NewSessionParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		r, ok := h.(SessionReplacer)
+		if !ok {
+			return nil, jsonrpc2.Errorf(CodeRefused, "this front end cannot start a new session for an extension")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), newSessionTimeout)
+		defer cancel()
+		cancelled, err := r.NewConversationFor(ctx, p.ParentSession)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
+		}
+		return NewSessionResult{Cancelled: cancelled}, nil
 	}
 	if m.Method == MethodSendMessage {
 		var p SendMessageParams

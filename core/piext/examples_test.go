@@ -65,7 +65,7 @@ var exampleTable = []example{
 	{"git-merge-and-resolve.ts", works, "", driveGitMergeAndResolve},
 	{"github-issue-autocomplete.ts", piOnly, "an editor autocomplete provider", nil},
 	{"gondolin", deps, "", nil},
-	{"handoff.ts", loads, "its complete call runs in cairn; ctx.newSession is not in the protocol yet", nil},
+	{"handoff.ts", works, "", driveHandoff},
 	{"hello.ts", works, "", driveHello},
 	{"hidden-thinking-label.ts", piOnly, "pi's thinking label", nil},
 	{"inline-bash.ts", works, "", driveInlineBash},

@@ -76,6 +76,8 @@ type fakeHost struct {
 	// (session_test.go); customs are the messages sent with send_message.
 	commands func() []extension.Command
 	customs  []sentCustom
+	// newSessions are the parents of the new sessions asked for.
+	newSessions []string
 }
 
 func (h *fakeHost) Compact(_ context.Context, instructions string) (core.CompactionResult, error) {

@@ -1,6 +1,7 @@
 package piext
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -328,4 +329,61 @@ func (h *fakeHost) shownCopy() []core.Event {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return slices.Clone(h.shown)
+}
+
+// NewConversationFor starts a new, empty conversation.
+func (h *fakeHost) NewConversationFor(_ context.Context, parent string) (bool, error) {
+	h.mu.Lock()
+	h.newSessions = append(h.newSessions, parent)
+	h.entries = nil
+	h.mu.Unlock()
+	h.changed()
+	return false, nil
+}
+
+// handoff.ts: /handoff GOAL asks the session's model, through cairn, for a
+// prompt carrying the conversation to a new session (a loader meanwhile),
+// lets the person edit it, starts the new session (pi's ctx.newSession)
+// and puts the prompt in its editor.
+func driveHandoff(t *testing.T) {
+	prefill := []session.Payload{
+		&session.MessageEntry{Message: &core.UserMessage{Content: []core.Content{core.TextBlock("add rate limiting to the API")}}},
+		&session.MessageEntry{Message: &core.AssistantMessage{Content: []core.Content{core.TextBlock("Added a token bucket in api/limit.go.")},
+			StopReason: core.StopEnd, Provider: "faux", Model: "faux-1", API: "faux"}},
+	}
+	h := startHostWith(t, t.TempDir(), nil, prefill, "tui", "handoff.ts")
+	generated := "## Context\nA token bucket limits the API (api/limit.go).\n\n## Task\nDo the same for teams."
+	h.host.mu.Lock()
+	h.host.models.model = catalog[0].Model
+	h.host.models.faux = faux.New(faux.Options{}, faux.Response{Text: generated})
+	h.host.answer = func(q core.Question) (core.Answer, core.Outcome) {
+		if q.Kind == core.QuestionEditor && q.Prefill == generated {
+			return core.Answer{Value: generated + "\nKeep the tests."}, core.Answered
+		}
+		return core.Answer{}, core.Dismissed
+	}
+	h.host.mu.Unlock()
+	h.input(t, "/handoff now implement this for teams as well")
+	h.host.waitFor(t, "the prompt in the new session's editor", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return slices.Contains(shown, core.Event(core.EditorTextSet{Text: generated + "\nKeep the tests."})) &&
+			strings.Contains(notices(shown), "Handoff ready. Submit when ready.")
+	})
+	h.host.mu.Lock()
+	defer h.host.mu.Unlock()
+	if len(h.host.newSessions) != 1 {
+		t.Errorf("new sessions %q", h.host.newSessions)
+	}
+	if !slices.Contains(h.host.shown, core.Event(core.StatusChanged{Key: "loader", Text: "Generating handoff prompt..."})) {
+		t.Errorf("no loader shown")
+	}
+	reqs := h.host.models.requests
+	if len(reqs) != 1 || !strings.HasPrefix(reqs[0].System, "You are a context transfer assistant") {
+		t.Fatalf("requests %+v", reqs)
+	}
+	asked := reqs[0].Messages[0].(*core.UserMessage).Text()
+	for _, want := range []string{"add rate limiting to the API", "Added a token bucket", "## User's Goal for New Thread\n\nnow implement this for teams as well"} {
+		if !strings.Contains(asked, want) {
+			t.Errorf("the request lacks %q:\n%s", want, asked)
+		}
+	}
 }

@@ -80,3 +80,29 @@ export function customMessage(message, options) {
   if (["steer", "followUp", "nextTurn"].includes(options?.deliverAs)) p.deliverAs = options.deliverAs;
   return p;
 }
+
+/**
+ * newSession is pi's ctx.newSession({parentSession, setup, withSession}):
+ * cairn starts the conversation (new_session), then setup gets the session
+ * manager (appendCustomEntry writes to the new conversation) and
+ * withSession a context of the new session.
+ */
+export async function newSession(rpc, options, sessionManager, api, freshContext, unsupported) {
+  const p = {};
+  if (typeof options?.parentSession === "string" && options.parentSession) p.parentSession = options.parentSession;
+  const r = await rpc("new_session", p);
+  if (r?.cancelled) return { cancelled: true };
+  if (typeof options?.setup === "function") {
+    const manager = Object.create(sessionManager);
+    manager.appendCustomEntry = (customType, data) => api.appendEntry(customType, data);
+    for (const m of ["appendMessage", "appendCustomMessageEntry", "appendModelChange", "appendThinkingLevelChange"]) {
+      manager[m] = () => {
+        unsupported(`newSession setup's ${m}`);
+        throw new Error(`${m} in newSession's setup is not in cairn's extension protocol yet`);
+      };
+    }
+    await options.setup(manager);
+  }
+  if (typeof options?.withSession === "function") await options.withSession(freshContext());
+  return { cancelled: false };
+}

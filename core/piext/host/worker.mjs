@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
-import { compactEvent, customMessage, sessionCalls } from "./session.mjs";
+import { compactEvent, customMessage, newSession, sessionCalls } from "./session.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -311,7 +311,7 @@ function commandContext(signal) {
   const c = Object.defineProperties({}, Object.getOwnPropertyDescriptors(context(signal)));
   return Object.assign(c, {
     waitForIdle: async () => {},
-    newSession: notHere("newSession"),
+    newSession: (options) => newSession(rpc, options, sessionManager, api, () => context(new AbortController().signal), (n) => unsupported.add(n)),
     fork: notHere("fork"),
     navigateTree: notHere("navigateTree"),
     switchSession: notHere("switchSession"),
