@@ -40,7 +40,10 @@ func TestNewConversationForAnExtension(t *testing.T) {
 	if n := len(f.s.Messages()); n != 0 {
 		t.Errorf("the new conversation holds %d messages", n)
 	}
-	f.until(func(e core.Event) bool { r, ok := e.(core.ConversationReplaced); return ok && r.Parent == "/s/old.jsonl" })
+	f.until(func(e core.Event) bool {
+		r, ok := e.(core.ConversationReplaced)
+		return ok && r.Parent == "/s/old.jsonl"
+	})
 
 	refuse = true
 	_ = f.s.Prompt("again", nil, BehaviorNone)
