@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
@@ -30,7 +31,25 @@ const (
 	// the active prompt, the one running the extension's command, is
 	// aborted first.
 	MethodNewSession = "new_session"
+	// MethodGetSession names the session (pi's sessionManager
+	// getSessionId, getSessionFile, getSessionDir, getSessionName).
+	MethodGetSession = "get_session"
 )
+
+// GetSessionResult is the session's id, file (the path it is or will be
+// written to; absent when kept in memory), directory and name.
+type GetSessionResult struct {
+	ID   string `json:"id"`
+	File string `json:"file,omitempty"`
+	Dir  string `json:"dir,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+// ConversationNamer is a Host that says which conversation it holds
+// (get_session); *agent.Session is one.
+type ConversationNamer interface {
+	Conversation() agent.ConversationInfo
+}
 
 // NewSessionParams is pi's ctx.newSession options that reach cairn.
 type NewSessionParams struct {
@@ -127,6 +146,21 @@ func (e *extension) session(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 	h := e.m.host(context.Background())
 	if h == nil {
 		return nil, jsonrpc2.Errorf(CodeRefused, "the session has ended")
+	}
+	if m.Method == MethodGetSession {
+		if err := decodeParams(m.Params, &struct{}{}); err != nil {
+			return nil, err
+		}
+		c, ok := h.(ConversationNamer)
+		if !ok {
+			return nil, jsonrpc2.Errorf(CodeRefused, "this session has no name or file")
+		}
+		info := c.Conversation()
+		out := GetSessionResult{ID: info.ID, File: info.Path, Name: info.Name}
+		if info.Path != "" {
+			out.Dir = filepath.Dir(info.Path)
+		}
+		return out, nil
 	}
 	if m.Method == MethodNewSession {
 		var p NewSessionParams

@@ -370,8 +370,8 @@ func driveHandoff(t *testing.T) {
 	})
 	h.host.mu.Lock()
 	defer h.host.mu.Unlock()
-	if len(h.host.newSessions) != 1 {
-		t.Errorf("new sessions %q", h.host.newSessions)
+	if len(h.host.newSessions) != 1 || h.host.newSessions[0] != sessionPath {
+		t.Errorf("new sessions %q, want one whose parent is %s", h.host.newSessions, sessionPath)
 	}
 	if !slices.Contains(h.host.shown, core.Event(core.StatusChanged{Key: "loader", Text: "Generating handoff prompt..."})) {
 		t.Errorf("no loader shown")
@@ -386,4 +386,13 @@ func driveHandoff(t *testing.T) {
 			t.Errorf("the request lacks %q:\n%s", want, asked)
 		}
 	}
+}
+
+// sessionPath is the fake session's file.
+const sessionPath = "/home/u/.cairn/sessions/2026-01-01_s1.jsonl"
+
+func (h *fakeHost) Conversation() agent.ConversationInfo {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return agent.ConversationInfo{ID: "s1", Path: sessionPath, Name: h.name}
 }

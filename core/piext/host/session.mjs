@@ -18,6 +18,15 @@ export function sessionCalls(syncRPC, entries, own, file, log) {
   // Labels kept here when cairn keeps no entries (a session in memory).
   const local = new Map();
   return {
+    /** info is the session's id, file, directory and name (get_session); empty where cairn does not say. */
+    info() {
+      try {
+        return syncRPC("get_session", {});
+      } catch (e) {
+        log(`sessionManager: ${e.message}`);
+        return {};
+      }
+    },
     setLabel(entryId, label) {
       const text = label === undefined || label === null ? "" : String(label).trim();
       try {
