@@ -302,10 +302,12 @@ func (e *extension) command(ctx context.Context, text string) (agent.InputResult
 	if !e.hasCommand(name) {
 		return agent.InputResult{}, false, nil
 	}
+	reloads := e.reloadCount()
 	_, err := e.callOp(ctx, MethodRunCommand, RunCommandParams{Name: name, Args: rest})
-	if err != nil && ctx.Err() != nil {
-		// Aborted (by the person, or by the command's own new session):
-		// nothing to send, and nothing failed.
+	if err != nil && (ctx.Err() != nil || e.reloadCount() != reloads) {
+		// Aborted (by the person, or by the command's own new session),
+		// or its extension stops to reload: nothing to send, and nothing
+		// failed.
 		return agent.InputResult{Action: agent.InputHandled}, true, nil
 	}
 	if err != nil {

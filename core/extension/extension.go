@@ -81,6 +81,10 @@ type extension struct {
 	// run while one is open.
 	dialogs int
 	exited  chan struct{}
+	// startReason is session_start's reason when the process has started
+	// ("" for "startup"); reloads counts its reloads (reload.go).
+	startReason string
+	reloads     int
 }
 
 type opCtx struct{ ctx context.Context }
@@ -174,7 +178,13 @@ func (e *extension) start(ctx context.Context) {
 	}
 	e.m.changed()
 	if e.handles("session_start") {
-		_, _ = e.event(ctx, "session_start", map[string]any{"type": "session_start", "reason": "startup"})
+		e.mu.Lock()
+		reason := e.startReason
+		e.mu.Unlock()
+		if reason == "" {
+			reason = "startup"
+		}
+		_, _ = e.event(ctx, "session_start", map[string]any{"type": "session_start", "reason": reason})
 	}
 }
 

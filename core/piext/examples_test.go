@@ -92,7 +92,7 @@ var exampleTable = []example{
 	{"question.ts", piOnly, "asks with a ui.custom component", nil},
 	{"questionnaire.ts", piOnly, "asks with a ui.custom component", nil},
 	{"rainbow-editor.ts", piOnly, "replaces the editor", nil},
-	{"reload-runtime.ts", loads, "ctx.reload is not in the protocol yet", nil},
+	{"reload-runtime.ts", works, "", driveReloadRuntime},
 	{"rpc-demo.ts", works, "", driveRPCDemo},
 	{"sandbox", deps, "", nil},
 	{"send-user-message.ts", works, "", driveSendUserMessage},

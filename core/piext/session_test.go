@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
@@ -395,4 +396,44 @@ func (h *fakeHost) Conversation() agent.ConversationInfo {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return agent.ConversationInfo{ID: "s1", Path: sessionPath, Name: h.name}
+}
+
+// reload-runtime.ts: /reload-runtime reloads the extensions (pi's
+// ctx.reload): each is told session_shutdown and, started again,
+// session_start, both with reason "reload", and works as before; its tool
+// queues /reload-runtime as a follow-up.
+func driveReloadRuntime(t *testing.T) {
+	notes, _ := filepath.Abs("testdata/api/lifecycle-notes.ts")
+	h := startHost(t, "tui", "reload-runtime.ts", notes)
+	h.host.waitFor(t, "the first start", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "started: startup")
+	})
+	h.input(t, "/reload-runtime")
+	h.host.waitFor(t, "the reload", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		n := notices(shown)
+		return strings.Contains(n, "shutdown: reload") && strings.Contains(n, "started: reload")
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Second)
+	defer cancel()
+	h.m.WaitStarted(ctx)
+	for {
+		changed := h.m.Changed()
+		if st := h.member(t, "reload-runtime"); st.State == extension.Ready {
+			break
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			t.Fatalf("not ready again: %+v", h.m.Statuses())
+		}
+	}
+	if got := text(h.tool(t, "reload_runtime", `{}`)); got != "Queued /reload-runtime as a follow-up command." {
+		t.Errorf("tool: %q", got)
+	}
+	h.host.waitFor(t, "the follow-up", func(_ []core.Event, sent []string, _ []core.Question) bool {
+		return slices.Contains(sent, "followUp:/reload-runtime")
+	})
+	if strings.Contains(notices(h.host.shownCopy()), "stopped") {
+		t.Errorf("a reload was told as a crash: %s", notices(h.host.shownCopy()))
+	}
 }

@@ -24,7 +24,7 @@ var resultDefs = map[string]string{
 	"set_thinking_level": "emptyResult", "complete": "completeResult", "get_system_prompt": "getSystemPromptResult",
 	// pi's labels and getCommands (version 2).
 	"set_label": "emptyResult", "get_commands": "getCommandsResult", "send_message": "emptyResult",
-	"new_session": "newSessionResult", "get_session": "getSessionResult",
+	"new_session": "newSessionResult", "get_session": "getSessionResult", "reload": "emptyResult",
 }
 
 // Checker validates every line exchanged against the protocol's schema,

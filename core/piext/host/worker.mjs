@@ -315,7 +315,11 @@ function commandContext(signal) {
     fork: notHere("fork"),
     navigateTree: notHere("navigateTree"),
     switchSession: notHere("switchSession"),
-    reload: notHere("reload"),
+    // cairn starts every extension again once this answers: this
+    // worker's among them, so nothing after it should use this ctx.
+    reload: async () => {
+      await rpc("reload", {});
+    },
   });
 }
 
