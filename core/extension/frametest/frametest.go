@@ -22,7 +22,9 @@ var resultDefs = map[string]string{
 	// The session's model (version 2).
 	"get_model": "getModelResult", "get_models": "getModelsResult", "set_model": "emptyResult",
 	"set_thinking_level": "emptyResult", "complete": "completeResult", "get_system_prompt": "getSystemPromptResult",
-	// pi's labels and getCommands (version 2).
+	// What an extension draws (version 2).
+	"render": "renderResult",
+	// The session's entries, messages and lifecycle (version 2).
 	"set_label": "emptyResult", "get_commands": "getCommandsResult", "send_message": "emptyResult",
 	"new_session": "newSessionResult", "get_session": "getSessionResult", "reload": "emptyResult",
 }
