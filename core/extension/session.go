@@ -1,7 +1,10 @@
 package extension
 
 // Version 2's session calls of pi's ExtensionAPI beyond entries:
-// set_label (pi.setLabel) and get_commands (pi.getCommands).
+// set_label (pi.setLabel), get_commands (pi.getCommands), send_message
+// (pi.sendMessage), new_session (ctx.newSession), get_session (the session
+// manager's id, file and name), and session_before_compact with pi's
+// preparation.
 
 import (
 	"context"
