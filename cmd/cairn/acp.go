@@ -75,6 +75,7 @@ func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 // acpHost is what the ACP adapter needs of a built session.
 func acpHost(streams IOStreams, env environment, opts *Options, a *app) acp.Host {
 	templates, errs := loadPrompts(env, opts, a.cwd, *opts.trust)
+	a.slash.setTemplates(templates)
 	for _, e := range errs {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}

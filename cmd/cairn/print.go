@@ -167,6 +167,7 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 		return buildExit(err)
 	}
 	defer a.close()
+	a.slash.setTemplates(templates)
 	if a.model.Provider == faux.ProviderName && opts.Mode == "text" {
 		fmt.Fprintln(streams.Err, "cairn: using the faux provider: these answers are scripted, not written by a model")
 		if opts.demoDir != "" {

@@ -23,6 +23,7 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	defer stop()
 	a.shutdown.set(stop)
 	templates, errs := loadPrompts(env, opts, a.cwd, *opts.trust)
+	a.slash.setTemplates(templates)
 	for _, e := range errs {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}

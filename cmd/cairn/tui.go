@@ -57,6 +57,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	custom, themeErrs := loadUserThemes(env, opts)
 	keys, keyErrs := keymap.Load(filepath.Join(env.dir, "keybindings.json"))
 	templates, tmplErrs := loadPrompts(env, opts, a.cwd, *opts.trust)
+	a.slash.setTemplates(templates)
 	var notices []string
 	if opts.demoDir != "" {
 		notices = demoIntro(opts.demoDir)

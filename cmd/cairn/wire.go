@@ -53,6 +53,9 @@ type app struct {
 	// shutdown is how an extension ends the session (pi's ctx.shutdown);
 	// the front end that can be ended so sets its stop.
 	shutdown *shutdownHook
+	// slash is what an extension's getCommands lists; the front end gives
+	// it the prompt templates it loaded.
+	slash *slashBook
 	// hooks runs the session's hooks; its async hooks are stopped at close.
 	hooks *hook.Hooks
 	// loaded is what the session loaded, for the TUI's welcome.
@@ -192,7 +195,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		return nil, err
 	}
 	hook := &shutdownHook{}
-	exts.Attach(extensionHost{Session: sess, cat: s.cat, hook: hook})
+	slash := &slashBook{exts: exts}
+	exts.Attach(extensionHost{Session: sess, cat: s.cat, hook: hook, slash: slash})
 	if opts.Pi.Name != "" {
 		if err := sess.SetName(opts.Pi.Name); err != nil {
 			sess.Close()
@@ -201,7 +205,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return nil, fmt.Errorf("--name: %w", err)
 		}
 	}
-	a := &app{cwd: p.cwd, cat: s.cat, settings: p.st, gate: g.gate, session: sess, workspace: tb.workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: tb.policy, shellEnv: tb.shellEnv, extensions: exts, shutdown: hook, hooks: hooks,
+	a := &app{cwd: p.cwd, cat: s.cat, settings: p.st, gate: g.gate, session: sess, workspace: tb.workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: tb.policy, shellEnv: tb.shellEnv, extensions: exts, shutdown: hook, hooks: hooks, slash: slash,
 		loaded: loadedParts{contextFiles: contextPaths(contextFiles), skills: g.skills, hooks: hooks, agents: tb.task}, lsp: tb.lsp}
 	// Other clients (an editor, another terminal, the web page) can attach
 	// to the session while it runs.

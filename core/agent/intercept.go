@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/compaction"
 )
 
 // interceptState is the session's bookkeeping for its interceptors.
@@ -406,7 +407,7 @@ func (s *Session) turnEnded(ctx context.Context, msg *core.AssistantMessage, res
 // the message that sends the agent back to work, or nil to stop. continued
 // counts the continuations of this prompt and is bounded by
 // MaxStopContinues.
-func (s *Session) stopping(ctx context.Context, msg *core.AssistantMessage, continued *int) core.Message {
+func (s *Session) stopping(ctx context.Context, msg *core.AssistantMessage, added []core.Message, continued *int) core.Message {
 	var reasons []string
 	var from *Interceptor
 	for i := range s.cfg.Interceptors {
@@ -414,7 +415,7 @@ func (s *Session) stopping(ctx context.Context, msg *core.AssistantMessage, cont
 		if ic.Stop == nil {
 			continue
 		}
-		e := StopEvent{Conversation: s.Conversation(), Message: msg, Continued: *continued}
+		e := StopEvent{Conversation: s.Conversation(), Message: msg, Continued: *continued, Messages: slices.Clone(added)}
 		r, err := intercept(ctx, ic, func(c context.Context) (StopResult, error) { return ic.Stop(c, e) })
 		if err != nil {
 			s.interceptFailed(ctx, ic, "stop", err)
@@ -439,36 +440,41 @@ func (s *Session) stopping(ctx context.Context, msg *core.AssistantMessage, cont
 	return s.contextMessages(from, []string{strings.Join(reasons, "\n\n")})[0]
 }
 
-// beforeCompact runs the BeforeCompact handlers and returns the
-// instructions to compact with, or an error when one cancels it (or fails,
-// which cancels it too).
-func (s *Session) beforeCompact(ctx context.Context, reason core.CompactionReason, instructions string) (string, error) {
+// beforeCompact runs the BeforeCompact handlers on the prepared
+// compaction and returns the instructions to compact with and the
+// compaction a handler supplied (the last one's), or an error when one
+// cancels it (or fails, which cancels it too).
+func (s *Session) beforeCompact(ctx context.Context, reason core.CompactionReason, instructions string, prep *compaction.Preparation, firstKept string) (string, *SuppliedCompaction, error) {
+	var supplied *SuppliedCompaction
 	for i := range s.cfg.Interceptors {
 		ic := &s.cfg.Interceptors[i]
 		if ic.BeforeCompact == nil {
 			continue
 		}
-		e := CompactEvent{Conversation: s.Conversation(), Reason: reason, Instructions: instructions}
+		e := CompactEvent{Conversation: s.Conversation(), Reason: reason, Instructions: instructions, Preparation: prep, FirstKeptEntryID: firstKept}
 		r, err := intercept(ctx, ic, func(c context.Context) (CompactResult, error) { return ic.BeforeCompact(c, e) })
 		if err != nil && nonBlocking(err) {
 			s.interceptFailed(ctx, ic, "before compact", err)
 			err = nil
 		}
 		if err != nil {
-			return "", fmt.Errorf("compaction cancelled: %s", s.interceptFailed(ctx, ic, "before compact", err))
+			return "", nil, fmt.Errorf("compaction cancelled: %s", s.interceptFailed(ctx, ic, "before compact", err))
 		}
 		if r.Cancel {
 			why := r.Reason
 			if why == "" {
 				why = "no reason given"
 			}
-			return "", fmt.Errorf("compaction cancelled by %s: %s", ic.Name, why)
+			return "", nil, fmt.Errorf("compaction cancelled by %s: %s", ic.Name, why)
 		}
 		if r.Instructions != "" {
 			instructions = r.Instructions
 		}
+		if r.Compaction != nil {
+			supplied = r.Compaction
+		}
 	}
-	return instructions, nil
+	return instructions, supplied, nil
 }
 
 // InterceptUserBash passes a `!cmd` the person typed through the UserBash

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/compaction"
 )
 
 // Interceptor is a set of handlers the session calls at fixed points of its
@@ -318,6 +319,9 @@ type StopEvent struct {
 	Conversation ConversationInfo
 	Message      *core.AssistantMessage
 	Continued    int
+	// Messages are the messages the run added, in order, Message last
+	// (pi's agent_end messages).
+	Messages []core.Message
 }
 
 // StopResult sends the agent back to work when Continue is set; Reason is
@@ -327,19 +331,41 @@ type StopResult struct {
 	Reason   string
 }
 
-// CompactEvent is the BeforeCompact point.
+// CompactEvent is the BeforeCompact point: the compaction prepared, not
+// yet summarised.
 type CompactEvent struct {
 	Conversation ConversationInfo
 	Reason       core.CompactionReason
 	Instructions string
+	// Preparation is what the compaction summarises and keeps (pi's
+	// CompactionPreparation); FirstKeptEntryID is the entry it keeps
+	// from ("" when the conversation keeps no entries).
+	Preparation      *compaction.Preparation
+	FirstKeptEntryID string
 }
 
-// CompactResult cancels the compaction (Reason says why) or, with
-// Instructions set, replaces its instructions.
+// CompactResult cancels the compaction (Reason says why), replaces its
+// instructions (Instructions), or supplies the compaction itself
+// (Compaction: pi's session_before_compact result), which is kept in
+// place of the summary the model would write.
 type CompactResult struct {
 	Cancel       bool
 	Reason       string
 	Instructions string
+	Compaction   *SuppliedCompaction
+}
+
+// SuppliedCompaction is a compaction a handler wrote: its summary, the
+// entry the kept messages start from ("" keeps what the preparation
+// keeps), the size it reports, and its own details for the session file.
+type SuppliedCompaction struct {
+	Summary          string
+	FirstKeptEntryID string
+	TokensBefore     int
+	Details          json.RawMessage
+	// Usage is what writing the summary cost, counted in the session's
+	// totals.
+	Usage core.Usage
 }
 
 // NotificationKind says what a notification is about, as Claude Code's

@@ -193,12 +193,14 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			s.publish(core.AutoRetryEnd{Success: true, Attempt: retrying})
 			retrying = 0
 		}
-		results, extra, steering := s.runTools(ctx, msg)
+		results, extra, steering, terminate := s.runTools(ctx, msg)
 		for _, r := range results {
 			added = append(added, r)
 		}
 		added = append(added, extra...)
-		answering = len(results) > 0
+		// Tool results the model is to read, unless the tools ended the
+		// run (pi's terminate).
+		answering = len(results) > 0 && !terminate
 		s.publish(core.TurnEnd{Message: msg, ToolResults: results})
 		s.turnEnded(ctx, msg, results)
 		if ctx.Err() != nil {
@@ -211,15 +213,20 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			pending, dequeued, queue = steering, 0, BehaviorSteer
 			continue
 		}
-		if len(results) > 0 {
+		if answering {
 			continue
 		}
 		if follow := s.takeFollowUp(); len(follow) > 0 {
 			pending, dequeued, queue = follow, 0, BehaviorFollowUp
 			continue
 		}
-		if m := s.stopping(ctx, msg, &continued); m != nil {
+		if m := s.stopping(ctx, msg, added, &continued); m != nil {
 			pending = []core.Message{m}
+			continue
+		}
+		// A Stop handler (pi's agent_end) may have queued a follow-up.
+		if follow := s.takeFollowUp(); len(follow) > 0 {
+			pending, dequeued = follow, 0
 			continue
 		}
 		break

@@ -277,17 +277,15 @@ func (e *extension) interceptor() agent.Interceptor {
 			return e.call(ctx, "turn_end", map[string]any{"message": ev.Message, "toolResults": nonNil(ev.Results)}, nil)
 		},
 		Stop: func(ctx context.Context, ev agent.StopEvent) (agent.StopResult, error) {
-			return agent.StopResult{}, e.call(ctx, "agent_end", map[string]any{"messages": []any{ev.Message}}, nil)
-		},
-		BeforeCompact: func(ctx context.Context, ev agent.CompactEvent) (agent.CompactResult, error) {
-			var r struct {
-				Cancel bool   `json:"cancel"`
-				Reason string `json:"reason"`
+			// pi's agent_end carries the run's messages.
+			msgs := []core.Message{ev.Message}
+			if len(ev.Messages) > 0 {
+				msgs = ev.Messages
 			}
-			err := e.call(ctx, "session_before_compact", map[string]any{"reason": string(ev.Reason), "customInstructions": ev.Instructions}, &r)
-			return agent.CompactResult{Cancel: r.Cancel, Reason: r.Reason}, err
+			return agent.StopResult{}, e.call(ctx, "agent_end", map[string]any{"messages": msgs}, nil)
 		},
-		BeforeSwitch: e.beforeSwitch,
+		BeforeCompact: e.beforeCompact,
+		BeforeSwitch:  e.beforeSwitch,
 		// pi's before_provider_request and after_provider_response
 		// (provider.go).
 		ProviderRequest:  e.providerRequest,
@@ -320,7 +318,14 @@ func (e *extension) command(ctx context.Context, text string) (agent.InputResult
 	if !e.hasCommand(name) {
 		return agent.InputResult{}, false, nil
 	}
+	reloads := e.reloadCount()
 	_, err := e.callOp(ctx, MethodRunCommand, RunCommandParams{Name: name, Args: rest})
+	if err != nil && (ctx.Err() != nil || e.reloadCount() != reloads) {
+		// Aborted (by the person, or by the command's own new session),
+		// or its extension stops to reload: nothing to send, and nothing
+		// failed.
+		return agent.InputResult{Action: agent.InputHandled}, true, nil
+	}
 	if err != nil {
 		var rpcErr *jsonrpc2.Error
 		if errors.As(err, &rpcErr) {

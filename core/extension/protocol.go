@@ -146,6 +146,9 @@ type ToolResult struct {
 	Content []core.Content  `json:"content"`
 	Details json.RawMessage `json:"details,omitempty"`
 	IsError bool            `json:"isError,omitempty"`
+	// Terminate is pi's hint that the run ends after this call's batch
+	// when every call of it says so (version 2).
+	Terminate bool `json:"terminate,omitempty"`
 }
 
 // ToolUpdateParams is partial output of a running call.

@@ -72,6 +72,12 @@ type fakeHost struct {
 	compacted  []string
 	compactErr error
 	shutdowns  int
+	// commands lists the extensions' commands for get_commands
+	// (session_test.go); customs are the messages sent with send_message.
+	commands func() []extension.Command
+	customs  []sentCustom
+	// newSessions are the parents of the new sessions asked for.
+	newSessions []string
 }
 
 func (h *fakeHost) Compact(_ context.Context, instructions string) (core.CompactionResult, error) {

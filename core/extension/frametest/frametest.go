@@ -25,6 +25,9 @@ var resultDefs = map[string]string{
 	// What an extension draws (version 2).
 	"render": "renderResult",
 	"run_shortcut": "emptyResult",
+	// The session's entries, messages and lifecycle (version 2).
+	"set_label": "emptyResult", "get_commands": "getCommandsResult", "send_message": "emptyResult",
+	"new_session": "newSessionResult", "get_session": "getSessionResult", "reload": "emptyResult",
 }
 
 // Checker validates every line exchanged against the protocol's schema,

@@ -97,7 +97,16 @@ export async function combine(type, event, list, ctx, unsupported) {
       }
       return Object.keys(out).length ? out : null;
     }
-    case "session_before_compact":
+    case "session_before_compact": {
+      // pi's runner: a cancel ends it; else the last compaction given.
+      let out = null;
+      for (const h of list) {
+        const r = await h(event, ctx);
+        if (r?.cancel) return { cancel: true };
+        if (r?.compaction) out = { compaction: compactionOf(r.compaction) };
+      }
+      return out;
+    }
     case "session_before_switch":
     case "session_before_fork": {
       for (const h of list) {
@@ -118,4 +127,14 @@ export async function combine(type, event, list, ctx, unsupported) {
       for (const h of list) await h(event, ctx);
       return null;
   }
+}
+
+/** compactionOf is the part of pi's CompactionResult cairn keeps. */
+function compactionOf(c) {
+  const out = { summary: String(c.summary ?? "") };
+  if (typeof c.firstKeptEntryId === "string") out.firstKeptEntryId = c.firstKeptEntryId;
+  if (Number.isInteger(c.tokensBefore)) out.tokensBefore = c.tokensBefore;
+  if (c.details !== undefined) out.details = c.details;
+  if (c.usage && typeof c.usage === "object") out.usage = c.usage;
+  return out;
 }

@@ -14,6 +14,7 @@ import { modelAPI } from "./model.mjs";
 import { makeRender } from "./render.mjs";
 import { flagDef, flagValue } from "./flags.mjs";
 import { snapshot, withSections } from "./promptopts.mjs";
+import { compactEvent, customMessage, newSession, sessionCalls } from "./session.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -220,7 +221,7 @@ function sessionEntries() {
     return { all: r.entries, leaf: r.leafId || null };
   } catch (e) {
     process.stderr.write(`sessionManager: ${e.message}; using this extension's own entries\n`);
-    return { all: [...entries], leaf: entries.at(-1)?.id ?? null };
+    return { all: [...entries], leaf: entries.at(-1)?.id ?? null, local: true };
   }
 }
 
@@ -230,6 +231,8 @@ function branchOf({ all, leaf }) {
   for (let e = byId.get(leaf); e; e = e.parentId ? byId.get(e.parentId) : undefined) out.push(e);
   return out.reverse();
 }
+
+const session = sessionCalls(syncRPC, sessionEntries, () => [...commands.values()], file, (line) => process.stderr.write(line + "\n"));
 
 const sessionManager = {
   getCwd: () => cwd,
@@ -242,11 +245,11 @@ const sessionManager = {
   },
   getEntry: (id) => sessionEntries().all.find((e) => e.id === id),
   getHeader: () => ({ type: "session", cwd }),
-  getSessionFile: () => undefined,
-  getSessionDir: () => undefined,
-  getSessionId: () => "",
-  getSessionName: () => sessionName,
-  getLabel: () => undefined,
+  getSessionFile: () => session.info().file,
+  getSessionDir: () => session.info().dir,
+  getSessionId: () => session.info().id ?? "",
+  getSessionName: () => session.info().name ?? sessionName,
+  getLabel: (id) => session.getLabel(id),
   getChildren: () => [],
   getTree: () => [],
 };
@@ -310,11 +313,15 @@ function commandContext(signal) {
   const c = Object.defineProperties({}, Object.getOwnPropertyDescriptors(context(signal)));
   return Object.assign(c, {
     waitForIdle: async () => {},
-    newSession: notHere("newSession"),
+    newSession: (options) => newSession(rpc, options, sessionManager, api, () => context(new AbortController().signal), (n) => unsupported.add(n)),
     fork: notHere("fork"),
     navigateTree: notHere("navigateTree"),
     switchSession: notHere("switchSession"),
-    reload: notHere("reload"),
+    // cairn starts every extension again once this answers: this
+    // worker's among them, so nothing after it should use this ctx.
+    reload: async () => {
+      await rpc("reload", {});
+    },
   });
 }
 
@@ -391,9 +398,13 @@ const api = {
   },
   unregisterProvider() {},
   sendMessage(message, options) {
-    const text = textOf(message?.content);
-    if (message?.display !== false && text) uiContext.notify(text, "info");
-    if (options?.triggerTurn && text) api.sendUserMessage(text, options);
+    rpc("send_message", customMessage(message, options)).catch((e) => {
+      // A cairn that cannot keep it: shown, and sent as the user's.
+      process.stderr.write(`sendMessage: ${e.message}\n`);
+      const text = textOf(message?.content);
+      if (message?.display && text) uiContext.notify(text, "info");
+      if (options?.triggerTurn && text) api.sendUserMessage(text, options);
+    });
   },
   sendUserMessage(content, options) {
     const p = { content: textOf(content) };
@@ -418,14 +429,14 @@ const api = {
     rpc("set_session_name", { name: String(name) }).catch((e) => process.stderr.write(`setSessionName: ${e.message}\n`));
   },
   getSessionName: () => sessionName,
-  setLabel() {},
+  setLabel: (entryId, label) => session.setLabel(entryId, label),
   exec,
   getActiveTools: () => [...tools.keys()],
   getAllTools: () => [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
   setActiveTools(names) {
     rpc("set_active_tools", { names: names.filter((n) => tools.has(n)) }).catch(() => {});
   },
-  getCommands: () => [...commands.values()].map((c) => ({ name: c.name, description: c.description, source: "extension" })),
+  getCommands: () => session.getCommands(),
   setModel: models.setModel,
   getThinkingLevel: models.getThinkingLevel,
   setThinkingLevel: models.setThinkingLevel,
@@ -460,6 +471,7 @@ async function runEvent(type, payload, signal) {
   if (type === "before_agent_start") systemPrompt = event.systemPrompt ?? "";
   if (type === "turn_end" || type === "message_end") noteUsage(event.message);
   const before = type === "before_agent_start" ? snapshot(event.systemPromptOptions) : undefined;
+  if (type === "session_before_compact") compactEvent(event, signal, () => branchOf(sessionEntries()));
   const r = await combine(type, event, list, context(signal), (name) => unsupported.add(name));
   return before === undefined ? r : withSections(r, before, event.systemPromptOptions, (name) => unsupported.add(name));
 }
@@ -470,6 +482,7 @@ function toolResult(r) {
   const out = { content };
   if (r?.details !== undefined) out.details = r.details;
   if (r?.isError) out.isError = true;
+  if (r?.terminate === true) out.terminate = true;
   return out;
 }
 
@@ -478,7 +491,10 @@ async function runCall(m, signal) {
     case "tool": {
       const tool = tools.get(m.name);
       if (!tool) throw new Error(`no tool ${m.name}`);
-      const onUpdate = (partial) => post({ t: "notify", method: "tool_update", params: { toolCallId: m.toolCallId, ...toolResult(partial) } });
+      const onUpdate = (partial) => {
+        const { terminate, isError, ...p } = toolResult(partial);
+        post({ t: "notify", method: "tool_update", params: { toolCallId: m.toolCallId, ...p } });
+      };
       return toolResult(await tool.execute(m.toolCallId, m.params, signal, onUpdate, context(signal)));
     }
     case "command": {
