@@ -70,6 +70,16 @@ type Options struct {
 	// ExtensionCommands lists the extensions' `/` commands (completion,
 	// /help); typing one sends it to the session, whose extension runs it.
 	ExtensionCommands func() []extension.Command
+	// RenderExtension asks an extension for the lines of what it draws
+	// (extension.Manager.Render); ExtensionDraws says whether one draws a
+	// message, entry or tool. nil: cairn draws everything itself.
+	RenderExtension func(ctx context.Context, extension string, p extension.RenderParams) ([]string, error)
+	ExtensionDraws  func(p extension.RenderParams) bool
+	// ExtensionShortcuts lists the keys extensions registered, and
+	// RunExtensionShortcut runs one's handler (pi's registerShortcut); a
+	// key cairn's keymap uses is refused (see ExtensionShortcuts).
+	ExtensionShortcuts   func() []extension.Shortcut
+	RunExtensionShortcut func(ctx context.Context, key string) error
 	// ExtensionsStarting reports whether extensions are still starting:
 	// a /name no one knows yet goes to the session then, whose
 	// extensions, once started, may run it.

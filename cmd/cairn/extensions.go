@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -140,9 +141,13 @@ func extensionMode(opts *Options, unattended bool) (string, []core.UIMethod) {
 // extensionUI is what each front end renders of the extension UI.
 func extensionUI(mode string) []core.UIMethod {
 	switch mode {
-	case "tui", "rpc":
-		// The TUI draws each inline; rpc forwards each as pi's
-		// extension_ui_request.
+	case "tui":
+		// The TUI draws each inline, and an extension's footer, header
+		// and renderers (core.ChromeUIMethods).
+		return append(slices.Clone(core.UIMethods), core.ChromeUIMethods...)
+	case "rpc":
+		// rpc forwards each as pi's extension_ui_request; pi's rpc mode
+		// ignores the chrome's calls, and so does cairn's.
 		return core.UIMethods
 	case "acp":
 		// Dialogs through session/request_permission (select, confirm);
@@ -166,7 +171,7 @@ func startExtensions(env environment, opts *Options, trusted projectTrust, st *s
 	}
 	m := extension.New(extensionConfigs(env, opts, trusted, st, cwd), extension.Options{
 		Cwd: cwd, Mode: mode, UI: ui, CairnVersion: versionString(), Getenv: env.getenv, DialogTimeout: dialogTimeout,
-		LogDir: extensionLogDir(env), Providers: cat,
+		LogDir: extensionLogDir(env), Flags: opts.ExtFlags, Providers: cat,
 	})
 	m.Start()
 	return m
@@ -183,6 +188,8 @@ type extensionHost struct {
 	*agent.Session
 	cat  *catalog.Catalog
 	hook *shutdownHook
+	// slash is what getCommands lists (extsession.go).
+	slash *slashBook
 }
 
 // shutdownWait bounds how long an extension's shutdown waits for the
@@ -230,13 +237,13 @@ func (h extensionHost) RequestShutdown() error {
 // queues it as deliverAs says (a follow-up by default, as a command's
 // message arrives while its own input is being handled).
 func (h extensionHost) SendUserMessage(text, deliverAs string) error {
-	switch deliverAs {
-	case "steer":
-		return h.Steer(text, nil)
-	case "followUp":
-		return h.FollowUp(text, nil)
+	// pi's sendUserMessage is its prompt with deliverAs as the streaming
+	// behaviour: an idle agent starts at once whatever deliverAs says.
+	b := agent.BehaviorFollowUp
+	if deliverAs == "steer" {
+		b = agent.BehaviorSteer
 	}
-	if err := h.Prompt(text, nil, agent.BehaviorFollowUp); err != nil {
+	if err := h.Prompt(text, nil, b); err != nil {
 		return fmt.Errorf("send the message: %w", err)
 	}
 	return nil

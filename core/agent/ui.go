@@ -8,7 +8,8 @@ import "github.com/cairn-dev/cairn/core"
 // the session's own and are not published.
 func (s *Session) Show(e core.Event) {
 	switch e.(type) {
-	case core.Notice, core.StatusChanged, core.WidgetChanged, core.TitleChanged, core.EditorTextSet:
+	case core.Notice, core.StatusChanged, core.WidgetChanged, core.TitleChanged, core.EditorTextSet,
+		core.ChromeSet, core.WorkingChanged, core.RenderRequested, core.CustomEntryAdded:
 		s.publish(e)
 	}
 }

@@ -66,6 +66,10 @@ type InitializeParams struct {
 	HasUI bool `json:"hasUI"`
 	// UI lists the UI methods the front end renders.
 	UI []core.UIMethod `json:"ui"`
+	// Flags (version 2) are the command line's flags cairn does not
+	// know, by name without dashes: a value, or true for a bare flag, for
+	// the extensions that register them (pi's getFlag).
+	Flags map[string]any `json:"flags,omitempty"`
 }
 
 // InitializeResult is what an extension registers at start.
@@ -81,7 +85,7 @@ type InitializeResult struct {
 	// each with what it registered or why it failed to load.
 	Members []Member `json:"members,omitempty"`
 	// Providers (version 2) are the model providers registered while
-	// starting, as register_provider's params (provider.go).
+	// starting, as register_provider's params (registerprovider.go).
 	Providers []RegisterProviderParams `json:"providers,omitempty"`
 }
 
@@ -105,6 +109,14 @@ type Member struct {
 	Shortcuts []string `json:"shortcuts,omitempty"`
 	Flags     []string `json:"flags,omitempty"`
 	Renderers []string `json:"renderers,omitempty"`
+	// MessageRenderers, EntryRenderers and ToolRenderers are the custom
+	// types and tools it draws itself, asked with render (render.go).
+	MessageRenderers []string `json:"messageRenderers,omitempty"`
+	EntryRenderers   []string `json:"entryRenderers,omitempty"`
+	ToolRenderers    []string `json:"toolRenderers,omitempty"`
+	// FlagDefs are its flags with their types, which cairn checks the
+	// command line against (Manager.CheckFlags).
+	FlagDefs []FlagDef `json:"flagDefs,omitempty"`
 }
 
 // ToolDef is a tool an extension offers, in pi's registerTool shape.
@@ -137,6 +149,9 @@ type ToolResult struct {
 	Content []core.Content  `json:"content"`
 	Details json.RawMessage `json:"details,omitempty"`
 	IsError bool            `json:"isError,omitempty"`
+	// Terminate is pi's hint that the run ends after this call's batch
+	// when every call of it says so (version 2).
+	Terminate bool `json:"terminate,omitempty"`
 }
 
 // ToolUpdateParams is partial output of a running call.
@@ -177,6 +192,12 @@ type UIParams struct {
 	WidgetLines     []string             `json:"widgetLines,omitempty"`
 	WidgetPlacement core.WidgetPlacement `json:"widgetPlacement,omitempty"`
 	Text            *string              `json:"text,omitempty"`
+	// Component, Indicator and Visible are the chrome's (render.go):
+	// setFooter and setHeader's component, setWorkingIndicator's
+	// indicator (absent: cairn's own), setWorkingVisible's visibility.
+	Component *bool             `json:"component,omitempty"`
+	Indicator *WorkingIndicator `json:"indicator,omitempty"`
+	Visible   *bool             `json:"visible,omitempty"`
 }
 
 // UIResult answers a dialog, as pi's extension_ui_response does: a

@@ -72,6 +72,12 @@ type fakeHost struct {
 	compacted  []string
 	compactErr error
 	shutdowns  int
+	// commands lists the extensions' commands for get_commands
+	// (session_test.go); customs are the messages sent with send_message.
+	commands func() []extension.Command
+	customs  []sentCustom
+	// newSessions are the parents of the new sessions asked for.
+	newSessions []string
 }
 
 func (h *fakeHost) Compact(_ context.Context, instructions string) (core.CompactionResult, error) {
@@ -208,26 +214,38 @@ type harness struct {
 
 // startHost starts the host with files (relative to the examples) in mode,
 // with every UI method (tui) or none (print), in a new working directory.
-func startHost(t *testing.T, mode string, files ...string) *harness {
+func startHost(t testing.TB, mode string, files ...string) *harness {
 	t.Helper()
 	return startHostIn(t, t.TempDir(), nil, mode, files...)
 }
 
 // startHostIn is startHost in the working directory cwd, with env added to
 // the host's environment.
-func startHostIn(t *testing.T, cwd string, env map[string]string, mode string, files ...string) *harness {
+func startHostIn(t testing.TB, cwd string, env map[string]string, mode string, files ...string) *harness {
 	t.Helper()
 	return startHostWith(t, cwd, env, nil, mode, files...)
 }
 
 // startHostWith is startHostIn with a session holding the entries prefill.
-func startHostWith(t *testing.T, cwd string, env map[string]string, prefill []session.Payload, mode string, files ...string) *harness {
+func startHostWith(t testing.TB, cwd string, env map[string]string, prefill []session.Payload, mode string, files ...string) *harness {
 	t.Helper()
-	return startHostFull(t, cwd, env, prefill, nil, mode, files...)
+	return startHostOpts(t, cwd, env, prefill, nil, nil, mode, files...)
+}
+
+// startHostFlags is startHostWith with flags on cairn's command line.
+func startHostFlags(t testing.TB, cwd string, env map[string]string, prefill []session.Payload, flags []extension.Flag, mode string, files ...string) *harness {
+	t.Helper()
+	return startHostOpts(t, cwd, env, prefill, flags, nil, mode, files...)
 }
 
 // startHostFull is startHostWith whose extensions' providers go to reg.
 func startHostFull(t testing.TB, cwd string, env map[string]string, prefill []session.Payload, reg extension.ProviderRegistry, mode string, files ...string) *harness {
+	t.Helper()
+	return startHostOpts(t, cwd, env, prefill, nil, reg, mode, files...)
+}
+
+// startHostOpts is startHostWith with flags and a provider registry.
+func startHostOpts(t testing.TB, cwd string, env map[string]string, prefill []session.Payload, flags []extension.Flag, reg extension.ProviderRegistry, mode string, files ...string) *harness {
 	t.Helper()
 	needNode(t)
 	var entries []Entry
@@ -257,7 +275,7 @@ func startHostFull(t testing.TB, cwd string, env map[string]string, prefill []se
 	}
 	var ui []core.UIMethod
 	if mode == "tui" {
-		ui = core.UIMethods
+		ui = append(slices.Clone(core.UIMethods), core.ChromeUIMethods...)
 	}
 	fc := frametest.New(t, "../../docs/extension-protocol.schema.json")
 	trace := func(ext string, in bool, line []byte) {
@@ -268,7 +286,7 @@ func startHostFull(t testing.TB, cwd string, env map[string]string, prefill []se
 		}
 		fc.Check(ext, in, line)
 	}
-	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: mode, UI: ui, StartTimeout: 50 * time.Second, Trace: trace, Providers: reg})
+	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: mode, UI: ui, StartTimeout: 50 * time.Second, Trace: trace, Flags: flags, Providers: reg})
 	h := &fakeHost{change: make(chan struct{}, 1), events: make(chan core.Event, 16)}
 	for _, p := range prefill {
 		h.appendEntry(p)

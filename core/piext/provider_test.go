@@ -365,8 +365,8 @@ func TestProviderStreamAbortsAndUnregisters(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the stream did not end on abort")
 	}
-	h.host.waitFor(t, "the extension told of the abort", func(shown []core.Event, _ []string, _ []core.Question) bool {
-		return strings.Contains(notices(shown), "slow stream aborted")
+	h.host.waitFor(t, "the extension told of the abort", func([]core.Event, []string, []core.Question) bool {
+		return h.host.name == "slow stream aborted"
 	})
 	h.input(t, "/unslow")
 	deadline := time.After(20 * time.Second)

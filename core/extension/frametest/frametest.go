@@ -21,8 +21,15 @@ var resultDefs = map[string]string{
 	"append_entry": "appendEntryResult", "get_entries": "getEntriesResult", "set_session_name": "emptyResult",
 	// The session's model (version 2).
 	"get_model": "getModelResult", "get_models": "getModelsResult", "set_model": "emptyResult",
-	"set_thinking_level": "emptyResult", "complete": "completeResult", "stream": "completeResult", "stream_api": "completeResult",
-	"register_provider": "emptyResult", "unregister_provider": "emptyResult", "get_system_prompt": "getSystemPromptResult",
+	"set_thinking_level": "emptyResult", "complete": "completeResult", "get_system_prompt": "getSystemPromptResult",
+	// Providers extensions register (version 2).
+	"stream": "completeResult", "stream_api": "completeResult", "register_provider": "emptyResult", "unregister_provider": "emptyResult",
+	// What an extension draws (version 2).
+	"render":       "renderResult",
+	"run_shortcut": "emptyResult",
+	// The session's entries, messages and lifecycle (version 2).
+	"set_label": "emptyResult", "get_commands": "getCommandsResult", "send_message": "emptyResult",
+	"new_session": "newSessionResult", "get_session": "getSessionResult", "reload": "emptyResult",
 }
 
 // Checker validates every line exchanged against the protocol's schema,

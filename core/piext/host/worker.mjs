@@ -12,6 +12,10 @@ import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
 import { apiStreams, providerAPI } from "./provider.mjs";
+import { makeRender } from "./render.mjs";
+import { flagDef, flagValue } from "./flags.mjs";
+import { snapshot, withSections } from "./promptopts.mjs";
+import { compactEvent, customMessage, newSession, sessionCalls } from "./session.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -21,7 +25,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // jiti's CommonJS entry: importing its ESM entry makes Node scan its
 // 190 KB bundle for exports, about 80 ms more for every extension.
 const createJiti = createRequire(import.meta.url)("./jiti/lib/jiti.cjs");
-const { file, cwd, hasUI, ui: uiMethods, mode } = workerData;
+const { file, cwd, hasUI, ui: uiMethods, mode, flags: cliFlags = {} } = workerData;
 
 // An extension that runs the agent it runs in again spawns
 // `node <process.argv[1]> ...`, as in pi: here that is cairn (pi-cli.mjs).
@@ -99,7 +103,6 @@ const tools = new Map();
 const commands = new Map();
 const flags = new Map();
 const shortcuts = new Map();
-const renderers = new Map();
 const unsupported = new Set();
 const entries = [];
 let loaded = false;
@@ -126,6 +129,8 @@ function toolDef(t) {
 const theme = makeTheme(mode);
 
 const canDo = (m) => uiMethods.includes(m);
+// What it draws in cairn's TUI: footer, header, renderers (render.mjs).
+const drawing = makeRender({ fire, canDo, theme, cwd, tools, log: (s) => process.stderr.write(s + "\n") });
 
 function dialog(method, params, opts) {
   if (!canDo(method)) return Promise.resolve(undefined);
@@ -160,7 +165,10 @@ const uiContext = {
     if (canDo("notify")) fire("notify", { message: String(message), ...(type ? { notifyType: type } : {}) });
     else process.stderr.write(`[${type || "info"}] ${message}\n`);
   },
-  setStatus: (key, text) => fire("setStatus", { statusKey: key, ...(text === undefined ? {} : { statusText: String(text) }) }),
+  setStatus: (key, text) => {
+    drawing.noteStatus(key, text);
+    fire("setStatus", { statusKey: key, ...(text === undefined ? {} : { statusText: String(text) }) });
+  },
   setWidget: (key, content, options) => {
     const lines = renderLines(content);
     fire("setWidget", { widgetKey: key, ...(lines ? { widgetLines: lines } : {}), ...(options?.placement ? { widgetPlacement: options.placement } : {}) });
@@ -194,16 +202,7 @@ const uiContext = {
     }
   },
   onTerminalInput: () => () => {},
-  setWorkingMessage() {},
-  setWorkingVisible() {},
-  setWorkingIndicator() {},
-  setHiddenThinkingLabel() {},
-  setFooter() {
-    unsupported.add("ui.setFooter");
-  },
-  setHeader() {
-    unsupported.add("ui.setHeader");
-  },
+  ...drawing.ui,
   setEditorComponent() {
     unsupported.add("ui.setEditorComponent");
   },
@@ -225,7 +224,7 @@ function sessionEntries() {
     return { all: r.entries, leaf: r.leafId || null };
   } catch (e) {
     process.stderr.write(`sessionManager: ${e.message}; using this extension's own entries\n`);
-    return { all: [...entries], leaf: entries.at(-1)?.id ?? null };
+    return { all: [...entries], leaf: entries.at(-1)?.id ?? null, local: true };
   }
 }
 
@@ -235,6 +234,8 @@ function branchOf({ all, leaf }) {
   for (let e = byId.get(leaf); e; e = e.parentId ? byId.get(e.parentId) : undefined) out.push(e);
   return out.reverse();
 }
+
+const session = sessionCalls(syncRPC, sessionEntries, () => [...commands.values()], file, (line) => process.stderr.write(line + "\n"));
 
 const sessionManager = {
   getCwd: () => cwd,
@@ -247,11 +248,11 @@ const sessionManager = {
   },
   getEntry: (id) => sessionEntries().all.find((e) => e.id === id),
   getHeader: () => ({ type: "session", cwd }),
-  getSessionFile: () => undefined,
-  getSessionDir: () => undefined,
-  getSessionId: () => "",
-  getSessionName: () => sessionName,
-  getLabel: () => undefined,
+  getSessionFile: () => session.info().file,
+  getSessionDir: () => session.info().dir,
+  getSessionId: () => session.info().id ?? "",
+  getSessionName: () => session.info().name ?? sessionName,
+  getLabel: (id) => session.getLabel(id),
   getChildren: () => [],
   getTree: () => [],
 };
@@ -315,11 +316,15 @@ function commandContext(signal) {
   const c = Object.defineProperties({}, Object.getOwnPropertyDescriptors(context(signal)));
   return Object.assign(c, {
     waitForIdle: async () => {},
-    newSession: notHere("newSession"),
+    newSession: (options) => newSession(rpc, options, sessionManager, api, () => context(new AbortController().signal), (n) => unsupported.add(n)),
     fork: notHere("fork"),
     navigateTree: notHere("navigateTree"),
     switchSession: notHere("switchSession"),
-    reload: notHere("reload"),
+    // cairn starts every extension again once this answers: this
+    // worker's among them, so nothing after it should use this ctx.
+    reload: async () => {
+      await rpc("reload", {});
+    },
   });
 }
 
@@ -381,22 +386,26 @@ const api = {
     if (options.default !== undefined && typeof options.default !== options.type) {
       throw new Error(`Invalid default for flag "${name}": expected ${options.type}, got ${typeof options.default}`);
     }
-    flags.set(name, { ...options, value: options.default });
+    flags.set(name, { ...options, value: flagValue(cliFlags, name, options) });
   },
   getFlag: (name) => flags.get(name)?.value,
   registerMessageRenderer(type, r) {
-    renderers.set(type, r);
+    drawing.messageRenderers.set(type, r);
   },
   registerEntryRenderer(type, r) {
-    renderers.set(type, r);
+    drawing.entryRenderers.set(type, r);
   },
   registerMarkdownTransformer() {},
   registerProvider: providers.registerProvider,
   unregisterProvider: providers.unregisterProvider,
   sendMessage(message, options) {
-    const text = textOf(message?.content);
-    if (message?.display !== false && text) uiContext.notify(text, "info");
-    if (options?.triggerTurn && text) api.sendUserMessage(text, options);
+    rpc("send_message", customMessage(message, options)).catch((e) => {
+      // A cairn that cannot keep it: shown, and sent as the user's.
+      process.stderr.write(`sendMessage: ${e.message}\n`);
+      const text = textOf(message?.content);
+      if (message?.display && text) uiContext.notify(text, "info");
+      if (options?.triggerTurn && text) api.sendUserMessage(text, options);
+    });
   },
   sendUserMessage(content, options) {
     const p = { content: textOf(content) };
@@ -421,14 +430,14 @@ const api = {
     rpc("set_session_name", { name: String(name) }).catch((e) => process.stderr.write(`setSessionName: ${e.message}\n`));
   },
   getSessionName: () => sessionName,
-  setLabel() {},
+  setLabel: (entryId, label) => session.setLabel(entryId, label),
   exec,
   getActiveTools: () => [...tools.keys()],
   getAllTools: () => [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
   setActiveTools(names) {
     rpc("set_active_tools", { names: names.filter((n) => tools.has(n)) }).catch(() => {});
   },
-  getCommands: () => [...commands.values()].map((c) => ({ name: c.name, description: c.description, source: "extension" })),
+  getCommands: () => session.getCommands(),
   setModel: models.setModel,
   getThinkingLevel: models.getThinkingLevel,
   setThinkingLevel: models.setThinkingLevel,
@@ -462,7 +471,10 @@ async function runEvent(type, payload, signal) {
   const event = { type, ...payload };
   if (type === "before_agent_start") systemPrompt = event.systemPrompt ?? "";
   if (type === "turn_end" || type === "message_end") noteUsage(event.message);
-  return combine(type, event, list, context(signal), (name) => unsupported.add(name));
+  const before = type === "before_agent_start" ? snapshot(event.systemPromptOptions) : undefined;
+  if (type === "session_before_compact") compactEvent(event, signal, () => branchOf(sessionEntries()));
+  const r = await combine(type, event, list, context(signal), (name) => unsupported.add(name));
+  return before === undefined ? r : withSections(r, before, event.systemPromptOptions, (name) => unsupported.add(name));
 }
 
 function toolResult(r) {
@@ -471,6 +483,7 @@ function toolResult(r) {
   const out = { content };
   if (r?.details !== undefined) out.details = r.details;
   if (r?.isError) out.isError = true;
+  if (r?.terminate === true) out.terminate = true;
   return out;
 }
 
@@ -479,7 +492,10 @@ async function runCall(m, signal) {
     case "tool": {
       const tool = tools.get(m.name);
       if (!tool) throw new Error(`no tool ${m.name}`);
-      const onUpdate = (partial) => post({ t: "notify", method: "tool_update", params: { toolCallId: m.toolCallId, ...toolResult(partial) } });
+      const onUpdate = (partial) => {
+        const { terminate, isError, ...p } = toolResult(partial);
+        post({ t: "notify", method: "tool_update", params: { toolCallId: m.toolCallId, ...p } });
+      };
       return toolResult(await tool.execute(m.toolCallId, m.params, signal, onUpdate, context(signal)));
     }
     case "command": {
@@ -492,6 +508,14 @@ async function runCall(m, signal) {
       return runEvent(m.type, m.payload, signal);
     case "stream":
       return providers.stream(m, signal);
+    case "render":
+      return drawing.render(m.p);
+    case "shortcut": {
+      const s = shortcuts.get(m.key);
+      if (!s) throw new Error(`no shortcut ${m.key}`);
+      await s.handler(context(signal));
+      return null;
+    }
   }
   throw new Error(`unknown call ${m.kind}`);
 }
@@ -586,7 +610,8 @@ async function load() {
     events: [...handlers.keys()],
     shortcuts: [...shortcuts.keys()],
     flags: [...flags.keys()],
-    renderers: [...renderers.keys()],
+    ...drawing.registered(),
+    flagDefs: [...flags].map(([name, o]) => flagDef(name, o)),
     providers: providers.defs(),
   });
 }

@@ -1,6 +1,7 @@
 // A test extension (cairn's own): a provider whose streamSimple streams a
 // first fragment, then waits for its signal; an abort ends it with pi's
-// aborted message and says so. /unslow takes the provider back.
+// aborted message and says so (in the session's name). /unslow takes the
+// provider back.
 import { createAssistantMessageEventStream } from "@earendil-works/pi-ai";
 
 export default function (pi) {
@@ -26,7 +27,7 @@ export default function (pi) {
 			output.content[0].text = `first (${prompt}, ${options.apiKey})`;
 			stream.push({ type: "text_delta", contentIndex: 0, delta: output.content[0].text, partial: output });
 			options.signal.addEventListener("abort", () => {
-				pi.sendMessage({ customType: "slow", content: "slow stream aborted", display: true });
+				pi.setSessionName("slow stream aborted");
 				output.stopReason = "aborted";
 				output.errorMessage = "Request was aborted";
 				stream.push({ type: "error", reason: "aborted", error: output });
