@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -109,9 +110,12 @@ func extensionMode(opts *Options, unattended bool) (string, []core.UIMethod) {
 // extensionUI is what each front end renders of the extension UI.
 func extensionUI(mode string) []core.UIMethod {
 	switch mode {
-	case "tui", "rpc":
-		// The TUI draws each inline; rpc forwards each as pi's
-		// extension_ui_request.
+	case "tui":
+		// The TUI draws each inline, and shows components (ui.custom).
+		return append(slices.Clone(core.UIMethods), core.UICustom)
+	case "rpc":
+		// rpc forwards each as pi's extension_ui_request; components are
+		// not shown there, as in pi's rpc mode.
 		return core.UIMethods
 	case "acp":
 		// Dialogs through session/request_permission (select, confirm);

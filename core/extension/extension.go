@@ -81,6 +81,8 @@ type extension struct {
 	// run while one is open.
 	dialogs int
 	exited  chan struct{}
+	// customs are the components it shows (custom.go).
+	customs components
 }
 
 type opCtx struct{ ctx context.Context }

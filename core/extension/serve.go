@@ -85,6 +85,8 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		return e.systemPrompt(m)
 	case MethodCompact, MethodRequestShutdown:
 		return e.lifecycle(m)
+	case MethodCustomShow, MethodCustomRender, MethodCustomClose:
+		return e.custom(m)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "cairn has no method %q", jsonrpc2.Echo(m.Method))
 }
