@@ -89,7 +89,7 @@ var exampleTable = []example{
 	{"protected-paths.ts", works, "", driveProtectedPaths},
 	{"provider-payload.ts", loads, "before_provider_request is not sent", nil},
 	{"qna.ts", works, "", driveQnA},
-	{"question.ts", piOnly, "asks with a ui.custom component", nil},
+	{"question.ts", works, "", driveQuestion},
 	{"questionnaire.ts", piOnly, "asks with a ui.custom component", nil},
 	{"rainbow-editor.ts", piOnly, "replaces the editor", nil},
 	{"reload-runtime.ts", loads, "ctx.reload is not in the protocol yet", nil},

@@ -250,8 +250,12 @@ func startHostWith(t *testing.T, cwd string, env map[string]string, prefill []se
 		}
 	}
 	var ui []core.UIMethod
-	if mode == "tui" {
+	switch mode {
+	case "tui":
 		ui = core.UIMethods
+	case "custom":
+		// cairn's TUI, which also shows components (custom_test.go).
+		mode, ui = "tui", append(slices.Clone(core.UIMethods), core.UICustom)
 	}
 	fc := frametest.New(t, "../../docs/extension-protocol.schema.json")
 	trace := func(ext string, in bool, line []byte) {

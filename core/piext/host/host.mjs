@@ -165,7 +165,8 @@ function onWorker(x, m) {
       return;
     }
     case "rpc":
-      callCairn(m.method, m.params).then(
+      if (m.method === "custom_show") customOwners.set(m.params.id, x);
+      callCairn(m.method, m.params).finally(() => m.method === "custom_show" && customOwners.delete(m.params.id)).then(
         (result) => x.state !== "dead" && x.worker.postMessage({ t: "rpcResult", id: m.id, result }),
         (e) => x.state !== "dead" && x.worker.postMessage({ t: "rpcResult", id: m.id, error: e.message }),
       );
@@ -432,6 +433,16 @@ async function event(rpcId, p) {
   return out;
 }
 
+// ---- components (ui.custom): cairn's keys and sizes go to the worker
+// showing the component ----
+const customOwners = new Map(); // component id -> extension
+
+function routeCustom(method, p) {
+  const x = customOwners.get(p.id);
+  if (!x || x.state !== "ready") return;
+  x.worker.postMessage({ ...p, t: method === "custom_input" ? "customInput" : "customResize" });
+}
+
 // ---- cairn's side of the wire ----
 let nextCairnId = 1;
 const cairnCalls = new Map();
@@ -504,6 +515,10 @@ rl.on("line", (line) => {
       return;
     case "cancel":
       for (const e of inflight.get(JSON.stringify(p.id)) || []) e.x.worker?.postMessage({ t: "cancel", id: e.id });
+      return;
+    case "custom_input":
+    case "custom_resize":
+      routeCustom(m.method, p);
       return;
     case "shutdown":
       if (m.id !== undefined) send({ id: m.id, result: null });

@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
+import { makeCustom } from "./customui.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -119,6 +120,16 @@ function toolDef(t) {
 const theme = makeTheme(mode);
 
 const canDo = (m) => uiMethods.includes(m);
+const customUI = makeCustom({ rpc, notify: (method, params) => post({ t: "notify", method, params }), canDo, theme, log: (s) => process.stderr.write(s + "\n"),
+  loader: (c) => {
+    // pi's BorderedLoader: a spinner while the extension works. cairn
+    // shows its message in the status line until the work is done.
+    const message = c?.[loaderMark];
+    if (message === undefined) return undefined;
+    uiContext.setStatus("loader", message);
+    return () => uiContext.setStatus("loader", undefined);
+  },
+});
 
 function dialog(method, params, opts) {
   if (!canDo(method)) return Promise.resolve(undefined);
@@ -162,7 +173,10 @@ const uiContext = {
   setEditorText: (text) => fire("set_editor_text", { text: String(text) }),
   pasteToEditor: (text) => fire("set_editor_text", { text: String(text) }),
   getEditorText: () => "",
-  custom: async (factory) => {
+  custom: async (factory, options) => {
+    // Shown in cairn's TUI (customui.mjs); elsewhere only pi's
+    // BorderedLoader means something.
+    if (canDo("custom")) return customUI.custom(factory, options);
     let finish;
     const finished = new Promise((resolve) => (finish = resolve));
     let component;
@@ -511,6 +525,12 @@ parentPort.on("message", async (m) => {
     case "cancel":
       calls.get(m.id)?.abort();
       return;
+    case "customInput":
+      customUI.input(m);
+      return;
+    case "customResize":
+      customUI.resize(m);
+      return;
     case "call": {
       const ac = new AbortController();
       calls.set(m.id, ac);
@@ -529,6 +549,7 @@ parentPort.on("message", async (m) => {
 // ---- loading, as pi's loader does ----
 async function load() {
   const shim = (n) => path.join(here, "shims", n);
+  const piTUI = path.join(here, "node_modules", "@earendil-works", "pi-tui", "dist", "index.js");
   const alias = {
     "@earendil-works/pi-coding-agent": shim("pi-coding-agent.mjs"),
     "@mariozechner/pi-coding-agent": shim("pi-coding-agent.mjs"),
@@ -538,8 +559,9 @@ async function load() {
     "@earendil-works/pi-ai/compat": shim("pi-ai.mjs"),
     "@mariozechner/pi-ai": shim("pi-ai.mjs"),
     "@mariozechner/pi-ai/compat": shim("pi-ai.mjs"),
-    "@earendil-works/pi-tui": shim("pi-tui.mjs"),
-    "@mariozechner/pi-tui": shim("pi-tui.mjs"),
+    // pi-tui is pi's own (MIT, vendored): components render and take keys as in pi.
+    "@earendil-works/pi-tui": piTUI,
+    "@mariozechner/pi-tui": piTUI,
     typebox: shim("typebox.mjs"),
     "@sinclair/typebox": shim("typebox.mjs"),
     "typebox/compile": shim("typebox.mjs"),

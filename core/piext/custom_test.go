@@ -1,0 +1,235 @@
+package piext
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/agent"
+)
+
+// Keys as a terminal writes them, which pi-tui's matchesKey reads.
+const (
+	keyEnter  = "\r"
+	keyEscape = "\x1b"
+	keyDown   = "\x1b[B"
+	keyUp     = "\x1b[A"
+	keyRight  = "\x1b[C"
+	keyLeft   = "\x1b[D"
+	keyTab    = "\t"
+)
+
+// shownComponent is a component an extension shows, as a front end
+// drives it.
+type shownComponent struct {
+	h      *harness
+	id     string
+	handle core.Component
+	// seen counts the host's events already looked at for drawings.
+	seen int
+}
+
+// component waits for the next component an extension shows, and gives
+// it the size width x height.
+func (h *harness) component(t *testing.T, width, height int) *shownComponent {
+	t.Helper()
+	var c *shownComponent
+	h.host.waitFor(t, "a component shown", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		for i := len(shown) - 1; i >= 0; i-- {
+			if s, ok := shown[i].(core.ComponentShown); ok {
+				c = &shownComponent{h: h, id: s.ID, handle: s.Handle, seen: i}
+				return true
+			}
+		}
+		return false
+	})
+	c.handle.Resize(width, height)
+	return c
+}
+
+// lines waits for a drawing made after the last one read that holds
+// want, and returns its lines.
+func (c *shownComponent) lines(t *testing.T, want string) []string {
+	t.Helper()
+	var got []string
+	c.h.host.waitFor(t, "a drawing with "+want, func(shown []core.Event, _ []string, _ []core.Question) bool {
+		for i := c.seen; i < len(shown); i++ {
+			if r, ok := shown[i].(core.ComponentRendered); ok && r.ID == c.id {
+				got = r.Lines
+				if strings.Contains(strings.Join(r.Lines, "\n"), want) {
+					c.seen = i + 1
+					return true
+				}
+			}
+		}
+		return false
+	})
+	return got
+}
+
+// key sends keys, one at a time.
+func (c *shownComponent) key(keys ...string) {
+	for _, k := range keys {
+		c.handle.Input(k)
+	}
+}
+
+// closed waits until the component is closed.
+func (c *shownComponent) closed(t *testing.T) {
+	t.Helper()
+	c.h.host.waitFor(t, "the component closed", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		for _, e := range shown {
+			if e == (core.ComponentClosed{ID: c.id}) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// asyncTool runs the tool name in the background; its result comes on
+// the channel.
+func (h *harness) asyncTool(t *testing.T, name, args string) <-chan string {
+	t.Helper()
+	tool := h.m.Find(name)
+	if tool == nil {
+		t.Fatalf("no tool %s", name)
+	}
+	out := make(chan string, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+		defer cancel()
+		res, err := tool.Execute(ctx, core.ToolCall{ID: "call-1", Name: name, Arguments: json.RawMessage(args)}, func(core.ToolUpdate) {})
+		if err != nil {
+			out <- "error: " + err.Error()
+			return
+		}
+		out <- text(res)
+	}()
+	return out
+}
+
+// asyncInput sends a person's message (a /command) through the
+// extensions in the background; the outcome comes on the channel.
+func (h *harness) asyncInput(t *testing.T, text string) <-chan error {
+	t.Helper()
+	out := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+		defer cancel()
+		_, err := h.ic.Input(ctx, agent.InputEvent{Text: text})
+		out <- err
+	}()
+	return out
+}
+
+func receive[T any](t *testing.T, what string, ch <-chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(40 * time.Second):
+		t.Fatalf("timed out waiting for %s", what)
+		var zero T
+		return zero
+	}
+}
+
+const questionArgs = `{"question": "Which colour?", "options": [{"label": "Red"}, {"label": "Green", "description": "like grass"}]}`
+
+// question: the tool shows its options with pi-tui's components; keys
+// move and pick, and the answer is the tool's result.
+func driveQuestion(t *testing.T) {
+	h := startHost(t, "custom", "question.ts")
+	res := h.asyncTool(t, "question", questionArgs)
+	c := h.component(t, 60, 20)
+	lines := c.lines(t, "Which colour?")
+	if !strings.Contains(strings.Join(lines, "\n"), "Red") || !strings.Contains(strings.Join(lines, "\n"), "like grass") {
+		t.Errorf("options not drawn: %q", lines)
+	}
+	c.key(keyDown)
+	c.lines(t, "> 2. Green")
+	c.key(keyEnter)
+	if got := receive(t, "the tool's result", res); got != "User selected: 2. Green" {
+		t.Errorf("result %q", got)
+	}
+	c.closed(t)
+}
+
+// Escape reaches the component, as in pi: question.ts cancels.
+func TestCustomEscapeReachesComponent(t *testing.T) {
+	h := startHost(t, "custom", "question.ts")
+	res := h.asyncTool(t, "question", questionArgs)
+	c := h.component(t, 60, 20)
+	c.lines(t, "Which colour?")
+	c.key(keyEscape)
+	if got := receive(t, "the tool's result", res); got != "User cancelled the selection" {
+		t.Errorf("result %q", got)
+	}
+}
+
+// A component the person dismisses (cairn's way out of one that no
+// longer answers) resolves ui.custom with undefined.
+func TestCustomDismissed(t *testing.T) {
+	h := startHost(t, "custom", "question.ts")
+	res := h.asyncTool(t, "question", questionArgs)
+	c := h.component(t, 60, 20)
+	c.lines(t, "Which colour?")
+	c.handle.Dismiss()
+	if got := receive(t, "the tool's result", res); got != "User cancelled the selection" {
+		t.Errorf("result %q", got)
+	}
+	c.closed(t)
+}
+
+// In pi's rpc mode (and cairn's, and wherever no component can be shown)
+// ui.custom answers undefined at once.
+func TestCustomHeadlessIsUndefined(t *testing.T) {
+	h := startHost(t, "tui", "question.ts")
+	if got := text(h.tool(t, "question", questionArgs)); got != "User cancelled the selection" {
+		t.Errorf("result %q", got)
+	}
+	for _, e := range h.host.shown {
+		if _, ok := e.(core.ComponentShown); ok {
+			t.Errorf("a component was shown without custom in the UI list")
+		}
+	}
+}
+
+// A resize draws the component anew at the new width.
+func TestCustomResizeRedraws(t *testing.T) {
+	h := startHost(t, "custom", "question.ts")
+	res := h.asyncTool(t, "question", questionArgs)
+	c := h.component(t, 60, 20)
+	c.lines(t, "Which colour?")
+	c.handle.Resize(30, 10)
+	lines := c.lines(t, "Which colour?")
+	for _, l := range lines {
+		if n := len([]rune(stripSGR(l))); n > 30 {
+			t.Errorf("line wider than 30 after the resize: %q", l)
+		}
+	}
+	c.key(keyEnter)
+	if got := receive(t, "the tool's result", res); got != "User selected: 1. Red" {
+		t.Errorf("result %q", got)
+	}
+}
+
+func stripSGR(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			j := i + 1
+			for j < len(s) && !(s[j] >= 0x40 && s[j] <= 0x7e && j > i+1) {
+				j++
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
