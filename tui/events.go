@@ -167,6 +167,8 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		m.notify(e.Level, e.Message)
 	case core.StatusChanged, core.WidgetChanged, core.TitleChanged, core.EditorTextSet:
 		return m.onExtensionUI(e)
+	case core.ComponentShown, core.ComponentRendered, core.ComponentClosed:
+		return m.onComponent(e)
 	case core.Settled:
 		return m.onSettled(e)
 	}
