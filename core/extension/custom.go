@@ -90,6 +90,9 @@ type component struct {
 	// the person's Dismiss. Each at most once.
 	closeOnce, dismissOnce sync.Once
 	closed, dismissed      chan struct{}
+	// out is what the front end sends the extension, written in order
+	// by writeOut while the component is shown.
+	out chan outgoing
 }
 
 // components are an extension's open components, by id.
@@ -112,7 +115,7 @@ func (cs *components) get(e *extension, id string) (*component, bool) {
 	if cs.open == nil {
 		cs.open = map[string]*component{}
 	}
-	c := &component{e: e, id: id, closed: make(chan struct{}), dismissed: make(chan struct{})}
+	c := &component{e: e, id: id, closed: make(chan struct{}), dismissed: make(chan struct{}), out: make(chan outgoing, componentQueue)}
 	cs.open[id] = c
 	return c, true
 }
@@ -125,26 +128,52 @@ func (cs *components) drop(id string) {
 
 // Input implements core.Component.
 func (c *component) Input(data string) {
-	c.e.notifyComponent(MethodCustomInput, CustomInputParams{ID: c.id, Data: data})
+	c.send(MethodCustomInput, CustomInputParams{ID: c.id, Data: data})
 }
 
 // Resize implements core.Component.
 func (c *component) Resize(width, height int) {
-	c.e.notifyComponent(MethodCustomResize, CustomResizeParams{ID: c.id, Width: width, Height: height})
+	c.send(MethodCustomResize, CustomResizeParams{ID: c.id, Width: max(width, 1), Height: max(height, 1)})
 }
 
 // Dismiss implements core.Component.
 func (c *component) Dismiss() { c.dismissOnce.Do(func() { close(c.dismissed) }) }
 
-// notifyComponent tells the extension something about a component; a
-// stopped extension is not told.
-func (e *extension) notifyComponent(method string, params any) {
-	e.mu.Lock()
-	c := e.conn
-	ready := e.state == Ready
-	e.mu.Unlock()
-	if c != nil && ready {
-		go func() { _ = c.notify(method, params) }()
+// componentQueue bounds the keys and sizes waiting to be written to the
+// extension: past it (an extension that stopped reading) they are
+// dropped, and the front end never waits.
+const componentQueue = 256
+
+// outgoing is a notification for the extension.
+type outgoing struct {
+	method string
+	params any
+}
+
+// send queues a notification for the extension, in order, without
+// waiting: the front end calls it from its event loop.
+func (c *component) send(method string, params any) {
+	select {
+	case c.out <- outgoing{method, params}:
+	default:
+	}
+}
+
+// writeOut writes the queued notifications in order until done is
+// closed.
+func (c *component) writeOut(done <-chan struct{}) {
+	for {
+		select {
+		case o := <-c.out:
+			c.e.mu.Lock()
+			conn, ready := c.e.conn, c.e.state == Ready
+			c.e.mu.Unlock()
+			if conn != nil && ready {
+				_ = conn.notify(o.method, o.params)
+			}
+		case <-done:
+			return
+		}
 	}
 }
 
@@ -205,6 +234,9 @@ func (e *extension) showComponent(p CustomShowParams) (any, *jsonrpc2.Error) {
 	defer e.customs.drop(p.ID)
 	ctx, cancel := e.dialogContext()
 	defer cancel()
+	writing := make(chan struct{})
+	defer close(writing)
+	go c.writeOut(writing)
 	id := e.componentID(p.ID)
 	h.Show(core.ComponentShown{ID: id, Extension: e.cfg.Name, Overlay: p.Overlay, Handle: c})
 	defer h.Show(core.ComponentClosed{ID: id})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/session"
 )
 
 // Keys as a terminal writes them, which pi-tui's matchesKey reads.
@@ -38,10 +39,17 @@ func (h *harness) component(t *testing.T, width, height int) *shownComponent {
 	t.Helper()
 	var c *shownComponent
 	h.host.waitFor(t, "a component shown", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		// The last one shown that is still open.
+		closed := map[string]bool{}
 		for i := len(shown) - 1; i >= 0; i-- {
-			if s, ok := shown[i].(core.ComponentShown); ok {
-				c = &shownComponent{h: h, id: s.ID, handle: s.Handle, seen: i}
-				return true
+			switch s := shown[i].(type) {
+			case core.ComponentClosed:
+				closed[s.ID] = true
+			case core.ComponentShown:
+				if !closed[s.ID] {
+					c = &shownComponent{h: h, id: s.ID, handle: s.Handle, seen: i}
+					return true
+				}
 			}
 		}
 		return false
@@ -59,7 +67,7 @@ func (c *shownComponent) lines(t *testing.T, want string) []string {
 		for i := c.seen; i < len(shown); i++ {
 			if r, ok := shown[i].(core.ComponentRendered); ok && r.ID == c.id {
 				got = r.Lines
-				if strings.Contains(strings.Join(r.Lines, "\n"), want) {
+				if strings.Contains(stripSGR(strings.Join(r.Lines, "\n")), want) {
 					c.seen = i + 1
 					return true
 				}
@@ -232,4 +240,151 @@ func stripSGR(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// sessionHas reports whether the session keeps a custom entry of type.
+func (h *harness) entryCount(customType string) int {
+	h.host.mu.Lock()
+	defer h.host.mu.Unlock()
+	n := 0
+	for _, e := range h.host.entries {
+		if c, ok := e.Payload.(*session.CustomEntry); ok && c.CustomType == customType {
+			n++
+		}
+	}
+	return n
+}
+
+// questionnaire: two questions on tabs; the first picked from its list,
+// the second typed in pi-tui's Editor, then submitted.
+func driveQuestionnaire(t *testing.T) {
+	h := startHost(t, "custom", "questionnaire.ts")
+	res := h.asyncTool(t, "questionnaire", `{"questions": [
+		{"id": "scope", "label": "Scope", "prompt": "Which scope?", "options": [{"value": "all", "label": "All"}, {"value": "some", "label": "Some"}]},
+		{"id": "colour", "label": "Colour", "prompt": "Which colour?", "options": [{"value": "red", "label": "Red"}]}]}`)
+	c := h.component(t, 70, 30)
+	c.lines(t, "Which scope?")
+	c.key(keyDown, keyEnter)
+	c.lines(t, "Which colour?")
+	c.key(keyDown, keyEnter) // "Type something."
+	for _, k := range []string{"b", "l", "u", "e"} {
+		c.key(k)
+	}
+	c.lines(t, "blue")
+	c.key(keyEnter)
+	c.lines(t, "Submit")
+	c.key(keyEnter)
+	want := "Scope: user selected: 2. Some\nColour: user wrote: blue"
+	if got := receive(t, "the tool's result", res); got != want {
+		t.Errorf("result %q, want %q", got, want)
+	}
+	c.closed(t)
+}
+
+// snake: /snake plays on a timer (the board redraws by itself); Escape
+// pauses and saves the game in the session, and /snake again resumes it
+// paused; Q then quits.
+func driveSnake(t *testing.T) {
+	h := startHost(t, "custom", "snake.ts")
+	done := h.asyncInput(t, "/snake")
+	c := h.component(t, 60, 30)
+	first := strings.Join(c.lines(t, "SNAKE"), "\n")
+	c.key(keyDown)
+	// The game moves by itself: a later drawing differs from the first.
+	h.host.waitFor(t, "the snake moving", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		for _, e := range shown[c.seen:] {
+			if r, ok := e.(core.ComponentRendered); ok && r.ID == c.id && strings.Join(r.Lines, "\n") != first {
+				return true
+			}
+		}
+		return false
+	})
+	c.key(keyEscape)
+	if err := receive(t, "/snake to end", done); err != nil {
+		t.Fatal(err)
+	}
+	c.closed(t)
+	if h.entryCount("snake-save") != 1 {
+		t.Errorf("the game was not saved: %d entries", h.entryCount("snake-save"))
+	}
+	done = h.asyncInput(t, "/snake")
+	c = h.component(t, 60, 30)
+	c.lines(t, "PAUSED")
+	c.key("q")
+	if err := receive(t, "/snake to end", done); err != nil {
+		t.Fatal(err)
+	}
+	c.closed(t)
+}
+
+// space-invaders: /invaders draws the game; Escape pauses and saves it.
+func driveSpaceInvaders(t *testing.T) {
+	h := startHost(t, "custom", "space-invaders.ts")
+	done := h.asyncInput(t, "/invaders")
+	c := h.component(t, 80, 30)
+	c.lines(t, "SPACE INVADERS")
+	c.key(keyLeft, " ")
+	c.key(keyEscape)
+	if err := receive(t, "/invaders to end", done); err != nil {
+		t.Fatal(err)
+	}
+	c.closed(t)
+	if h.entryCount("space-invaders-save") != 1 {
+		t.Errorf("the game was not saved: %d entries", h.entryCount("space-invaders-save"))
+	}
+}
+
+// tic-tac-toe: the person plays X with Enter; the agent is told and
+// plays O through its tool, which the board shows; Escape leaves.
+func driveTicTacToe(t *testing.T) {
+	h := startHost(t, "custom", "tic-tac-toe.ts")
+	done := h.asyncInput(t, "/tic-tac-toe")
+	c := h.component(t, 80, 40)
+	c.lines(t, "")
+	c.key(keyEnter)
+	h.host.waitFor(t, "the agent told of the move", func(_ []core.Event, sent []string, _ []core.Question) bool {
+		return len(sent) == 1 && strings.Contains(sent[0], "Player X played at (row=")
+	})
+	if got := text(h.tool(t, "tic_tac_toe", `{"action": "move_right"}`)); got == "" {
+		t.Error("move_right: empty result")
+	}
+	if got := text(h.tool(t, "tic_tac_toe", `{"action": "play"}`)); !strings.Contains(got, "O") {
+		t.Errorf("play: %q", got)
+	}
+	c.lines(t, "O")
+	c.key(keyEscape)
+	if err := receive(t, "/tic-tac-toe to end", done); err != nil {
+		t.Fatal(err)
+	}
+	c.closed(t)
+}
+
+// overlay-test: an overlay placed on the screen; typing fills the
+// selected item's input, and Enter's answer is notified.
+func driveOverlayTest(t *testing.T) {
+	h := startHost(t, "custom", "overlay-test.ts")
+	done := h.asyncInput(t, "/overlay-test")
+	c := h.component(t, 100, 40)
+	c.lines(t, "Search")
+	for _, k := range []string{"c", "a", "t"} {
+		c.key(k)
+	}
+	c.lines(t, "cat")
+	c.key(keyEnter)
+	if err := receive(t, "/overlay-test to end", done); err != nil {
+		t.Fatal(err)
+	}
+	h.host.waitFor(t, "the answer notified", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), `Search: "cat"`)
+	})
+	h.host.mu.Lock()
+	defer h.host.mu.Unlock()
+	for _, e := range h.host.shown {
+		if s, ok := e.(core.ComponentShown); ok && !s.Overlay {
+			t.Error("overlay-test's component not shown as an overlay")
+		}
+		if r, ok := e.(core.ComponentRendered); ok && (r.Col == 0 || r.Row == 0) {
+			t.Errorf("the overlay is not centred: row %d col %d", r.Row, r.Col)
+		}
+	}
 }
