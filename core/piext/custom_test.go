@@ -62,11 +62,18 @@ func (h *harness) component(t *testing.T, width, height int) *shownComponent {
 // want, and returns its lines.
 func (c *shownComponent) lines(t *testing.T, want string) []string {
 	t.Helper()
-	var got []string
+	return c.drawing(t, want).Lines
+}
+
+// drawing waits for a drawing made after the last one read that holds
+// want.
+func (c *shownComponent) drawing(t *testing.T, want string) core.ComponentRendered {
+	t.Helper()
+	var got core.ComponentRendered
 	c.h.host.waitFor(t, "a drawing with "+want, func(shown []core.Event, _ []string, _ []core.Question) bool {
 		for i := c.seen; i < len(shown); i++ {
 			if r, ok := shown[i].(core.ComponentRendered); ok && r.ID == c.id {
-				got = r.Lines
+				got = r
 				if strings.Contains(stripSGR(strings.Join(r.Lines, "\n")), want) {
 					c.seen = i + 1
 					return true
@@ -386,5 +393,75 @@ func driveOverlayTest(t *testing.T) {
 		if r, ok := e.(core.ComponentRendered); ok && (r.Col == 0 || r.Row == 0) {
 			t.Errorf("the overlay is not centred: row %d col %d", r.Row, r.Col)
 		}
+	}
+}
+
+// overlay-qa-tests: pi's own overlay layout (anchors, percentages,
+// maxHeight, a panel shown only on a wide terminal) and an animation
+// that redraws by itself.
+func driveOverlayQATests(t *testing.T) {
+	h := startHost(t, "custom", "overlay-qa-tests.ts")
+	done := h.asyncInput(t, "/overlay-anchors")
+	c := h.component(t, 100, 30)
+	if r := c.drawing(t, "top-left"); r.Row != 0 || r.Col != 0 {
+		t.Errorf("top-left at row %d col %d", r.Row, r.Col)
+	}
+	c.key(keyRight)
+	c.closed(t)
+	c = h.component(t, 100, 30)
+	if r := c.drawing(t, "top-center"); r.Row != 0 || r.Col != 30 {
+		t.Errorf("top-center at row %d col %d, want 0, 30", r.Row, r.Col)
+	}
+	c.key(keyEnter)
+	if err := receive(t, "/overlay-anchors to end", done); err != nil {
+		t.Fatal(err)
+	}
+	h.host.waitFor(t, "the anchor notified", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "Selected: top-center")
+	})
+
+	done = h.asyncInput(t, "/overlay-percent")
+	c = h.component(t, 100, 30)
+	if r := c.drawing(t, "rowPercent: 0"); r.Row != 0 || r.Col != 35 {
+		t.Errorf("row 0%% col 50%% at row %d col %d, want 0, 35", r.Row, r.Col)
+	}
+	c.key(keyEscape)
+	if err := receive(t, "/overlay-percent to end", done); err != nil {
+		t.Fatal(err)
+	}
+
+	done = h.asyncInput(t, "/overlay-maxheight")
+	c = h.component(t, 100, 30)
+	if r := c.drawing(t, ""); len(r.Lines) != 10 {
+		t.Errorf("maxHeight 10: %d lines", len(r.Lines))
+	}
+	c.key(keyEscape)
+	if err := receive(t, "/overlay-maxheight to end", done); err != nil {
+		t.Fatal(err)
+	}
+
+	done = h.asyncInput(t, "/overlay-sidepanel")
+	c = h.component(t, 80, 30)
+	if r := c.drawing(t, ""); len(r.Lines) != 0 {
+		t.Errorf("the side panel shows on 80 columns: %q", r.Lines)
+	}
+	c.handle.Resize(120, 30)
+	for r := c.drawing(t, ""); len(r.Lines) == 0 || r.Col != 89; r = c.drawing(t, "") {
+		t.Logf("waiting for the panel at col 89: %d lines at col %d", len(r.Lines), r.Col)
+	}
+	c.key(keyEscape)
+	if err := receive(t, "/overlay-sidepanel to end", done); err != nil {
+		t.Fatal(err)
+	}
+
+	done = h.asyncInput(t, "/overlay-animation")
+	c = h.component(t, 100, 30)
+	first := strings.Join(c.lines(t, ""), "\n")
+	for next := first; next == first; {
+		next = strings.Join(c.lines(t, ""), "\n")
+	}
+	c.key(keyEscape)
+	if err := receive(t, "/overlay-animation to end", done); err != nil {
+		t.Fatal(err)
 	}
 }

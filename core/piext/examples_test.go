@@ -78,7 +78,7 @@ var exampleTable = []example{
 	{"modal-editor.ts", piOnly, "replaces the editor", nil},
 	{"model-status.ts", works, "", driveModelStatus},
 	{"notify.ts", piOnly, "a desktop notification written to pi's terminal (an OSC escape)", nil},
-	{"overlay-qa-tests.ts", piOnly, "overlays drawn with ui.custom", nil},
+	{"overlay-qa-tests.ts", works, "anchors, margins, percentages, maxHeight, the side panel and the animation; /overlay-stack, -passive, -focus, -streaming and -toggle open more overlays with tui.showOverlay, which cairn does not show yet", driveOverlayQATests},
 	{"overlay-test.ts", works, "", driveOverlayTest},
 	{"permission-gate.ts", works, "", drivePermissionGate},
 	{"pirate.ts", works, "", drivePirate},

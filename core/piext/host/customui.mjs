@@ -9,6 +9,14 @@ import { threadId } from "node:worker_threads";
 // into one drawing a frame: games ask every tick.
 const FRAME_MS = 16;
 
+// layout is pi-tui's TUI (TuiBase), whose resolveOverlayLayout places overlays;
+// loaded when the first overlay is shown.
+let layout;
+async function loadLayout() {
+  const { TuiBase } = await import("./node_modules/@earendil-works/pi-tui/dist/tui.js");
+  layout = { resolveOverlayLayout: (o, h, w, rows) => TuiBase.prototype.resolveOverlayLayout.call(TuiBase.prototype, o, h, w, rows) };
+}
+
 /**
  * makeCustom is ctx.ui.custom for a worker. rpc calls cairn, notify tells
  * it something, canDo says whether the front end shows components.
@@ -42,13 +50,17 @@ export function makeCustom({ rpc, notify, canDo, theme, log, loader }) {
       };
       s.close = close;
       open.set(id, s);
-      Promise.resolve(factory(tui, theme, keybindings(), close)).then(
-        (c) => {
+      Promise.resolve(factory(tui, theme, keybindings(), close))
+        .then((c) => {
           if (s.closed) return;
           s.component = c;
           s.clear = loader?.(c);
           if (s.clear) return;
           if (overlay) options?.onHandle?.(handleFor(s));
+          return overlay && !layout ? loadLayout() : undefined;
+        })
+        .then(() => {
+          if (s.closed || s.clear) return;
           // cairn answers when the component ends; done() has then
           // resolved this call already, a dismissal resolves it here.
           rpc("custom_show", { id, ...(overlay ? { overlay: true } : {}) }).then(
@@ -60,14 +72,13 @@ export function makeCustom({ rpc, notify, canDo, theme, log, loader }) {
               dismiss(s);
             },
           );
-        },
-        (e) => {
+        })
+        .catch((e) => {
           if (s.closed) return;
           s.closed = true;
           open.delete(id);
           reject(e);
-        },
-      );
+        });
     });
   }
 
@@ -92,7 +103,7 @@ export function makeCustom({ rpc, notify, canDo, theme, log, loader }) {
   }
 
   function handleFor(s) {
-    return { hide: () => dismiss(s), setHidden() {}, isHidden: () => false, focus() {}, unfocus() {}, isFocused: () => true };
+    return { hide: () => s.close(undefined), setHidden() {}, isHidden: () => false, focus() {}, unfocus() {}, isFocused: () => true };
   }
 
   function schedule(s) {
@@ -109,9 +120,17 @@ export function makeCustom({ rpc, notify, canDo, theme, log, loader }) {
     let place = { row: 0, col: 0 };
     try {
       if (s.overlay) {
-        const o = overlayLayout(s);
-        lines = s.component.render(o.width).slice(0, o.maxHeight);
-        place = placeOverlay(o, lines.length, s.cols, s.rows);
+        // pi-tui's own layout, as its TUI composites an overlay.
+        const o = overlayOptions(s);
+        if (o?.visible && !o.visible(s.cols, s.rows)) {
+          lines = [];
+        } else {
+          const { width, maxHeight } = layout.resolveOverlayLayout(o, 0, s.cols, s.rows);
+          lines = s.component.render(width);
+          if (maxHeight !== undefined) lines = lines.slice(0, maxHeight);
+          const { row, col } = layout.resolveOverlayLayout(o, lines.length, s.cols, s.rows);
+          place = { row, col };
+        }
       } else {
         lines = s.component.render(s.cols);
       }
@@ -122,17 +141,12 @@ export function makeCustom({ rpc, notify, canDo, theme, log, loader }) {
     notify("custom_render", { id: s.id, lines: lines.map(String), ...place });
   }
 
-  function overlayLayout(s) {
-    let o = s.options?.overlayOptions;
-    if (typeof o === "function") o = o();
-    o = o || (s.component?.width ? { width: s.component.width } : {});
-    const margin = typeof o.margin === "number" ? { top: o.margin, right: o.margin, bottom: o.margin, left: o.margin } : { top: 0, right: 0, bottom: 0, left: 0, ...o.margin };
-    const room = Math.max(1, s.cols - margin.left - margin.right);
-    let width = size(o.width, s.cols) ?? Math.min(80, room);
-    if (o.minWidth) width = Math.max(width, o.minWidth);
-    width = Math.max(1, Math.min(width, room));
-    const maxHeight = Math.max(1, Math.min(size(o.maxHeight, s.rows) ?? s.rows, s.rows - margin.top - margin.bottom));
-    return { ...o, margin, width, maxHeight };
+  // overlayOptions are the options of an overlay, as pi resolves them:
+  // given (or given by a function), else the component's width.
+  function overlayOptions(s) {
+    const o = s.options?.overlayOptions;
+    if (o) return typeof o === "function" ? o() : o;
+    return s.component?.width ? { width: s.component.width } : undefined;
   }
 
   function input(m) {
@@ -156,33 +170,6 @@ export function makeCustom({ rpc, notify, canDo, theme, log, loader }) {
   }
 
   return { custom, input, resize };
-}
-
-/** size reads a SizeValue: cells, or "50%" of total. */
-function size(v, total) {
-  if (typeof v === "number") return Math.floor(v);
-  if (typeof v === "string" && v.endsWith("%")) return Math.floor((total * parseFloat(v)) / 100);
-  return undefined;
-}
-
-/** placeOverlay is where an overlay's top left goes, by its anchor, offsets and row/col. */
-export function placeOverlay(o, height, cols, rows) {
-  const w = o.width;
-  const m = o.margin;
-  const anchor = o.anchor || "center";
-  let row;
-  let col;
-  if (anchor.includes("top")) row = m.top;
-  else if (anchor.includes("bottom")) row = rows - m.bottom - height;
-  else row = Math.floor((rows - height) / 2);
-  if (anchor.includes("left")) col = m.left;
-  else if (anchor.includes("right")) col = cols - m.right - w;
-  else col = Math.floor((cols - w) / 2);
-  if (o.row !== undefined) row = size(o.row, rows) ?? row;
-  if (o.col !== undefined) col = size(o.col, cols) ?? col;
-  row += o.offsetY || 0;
-  col += o.offsetX || 0;
-  return { row: Math.max(0, Math.min(row, rows - height)), col: Math.max(0, Math.min(col, cols - w)) };
 }
 
 // keybindings is the third argument pi passes a factory: its key
