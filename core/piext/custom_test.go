@@ -9,6 +9,8 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/extension"
+	"github.com/cairn-dev/cairn/core/provider/faux"
 	"github.com/cairn-dev/cairn/core/session"
 )
 
@@ -463,5 +465,37 @@ func driveOverlayQATests(t *testing.T) {
 	c.key(keyEscape)
 	if err := receive(t, "/overlay-animation to end", done); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// summarize: /summarize asks the model it names (openai/gpt-5.2) through
+// cairn for a summary of the branch, and shows it in a component that
+// Enter closes.
+func driveSummarize(t *testing.T) {
+	prefill := []session.Payload{
+		&session.MessageEntry{Message: &core.UserMessage{Content: []core.Content{{Type: core.ContentText, Text: "plan the release"}}}},
+		&session.MessageEntry{Message: &core.AssistantMessage{Content: []core.Content{{Type: core.ContentText, Text: "Tag it on Friday."}}, StopReason: core.StopEnd}},
+	}
+	h := startHostWith(t, t.TempDir(), nil, prefill, "custom", "summarize.ts")
+	h.host.mu.Lock()
+	h.host.models.extra = []extension.ModelChoice{{Model: core.Model{ID: "gpt-5.2", Provider: "openai", API: "openai-responses"}, Available: true}}
+	h.host.models.faux = faux.New(faux.Options{}, faux.Response{Text: "Release is tagged on Friday."})
+	h.host.mu.Unlock()
+	done := h.asyncInput(t, "/summarize")
+	c := h.component(t, 70, 30)
+	lines := c.lines(t, "Release is tagged on Friday.")
+	if !strings.Contains(stripSGR(strings.Join(lines, "\n")), "Conversation Summary") {
+		t.Errorf("no title: %q", lines)
+	}
+	c.key(keyEnter)
+	if err := receive(t, "/summarize to end", done); err != nil {
+		t.Fatal(err)
+	}
+	c.closed(t)
+	h.host.mu.Lock()
+	defer h.host.mu.Unlock()
+	if reqs := h.host.models.requests; len(reqs) != 1 || reqs[0].Model.ID != "gpt-5.2" ||
+		!strings.Contains(reqs[0].Messages[0].(*core.UserMessage).Content[0].Text, "Tag it on Friday.") {
+		t.Errorf("requests %+v", reqs)
 	}
 }

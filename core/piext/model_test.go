@@ -25,6 +25,8 @@ type fakeModels struct {
 	faux     *faux.Provider
 	// requests are the completions asked for.
 	requests []provider.Request
+	// extra are models the catalog has beside catalog's.
+	extra []extension.ModelChoice
 }
 
 // catalog is what the fake session knows: two faux models it can use and
@@ -41,7 +43,11 @@ func (h *fakeHost) ModelState() (core.Model, core.ThinkingLevel) {
 	return h.models.model, h.models.thinking
 }
 
-func (h *fakeHost) Models() []extension.ModelChoice { return slices.Clone(catalog) }
+func (h *fakeHost) Models() []extension.ModelChoice {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append(slices.Clone(catalog), h.models.extra...)
+}
 
 func (h *fakeHost) SetModel(m core.Model) error {
 	h.mu.Lock()
