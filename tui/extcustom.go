@@ -111,7 +111,7 @@ func (m *Model) inlineComponentView(w int) (string, bool) {
 	for _, l := range c.lines {
 		lines = append(lines, componentLine(l, w))
 	}
-	lines = append(lines, m.st.muted.Render(ansi.Truncate(" "+componentDismissKey+" closes "+escape.Visible(c.ext)+"'s panel", w, "…")))
+	lines = append(lines, m.st.muted.Render(ansi.Truncate(" "+componentDismissKey+" closes this panel ("+escape.Visible(c.ext)+" extension)", w, "…")))
 	return strings.Join(lines, "\n"), true
 }
 

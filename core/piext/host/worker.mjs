@@ -12,6 +12,7 @@ import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
 import { makeCustom } from "./customui.mjs";
+import { lazyPiTUI } from "./pitui.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -535,6 +536,9 @@ parentPort.on("message", async (m) => {
       const ac = new AbortController();
       calls.set(m.id, ac);
       try {
+        // A call uses pi-tui as loaded natively, never loading its files
+        // one by one (with Babel, on a cold cache) while cairn waits.
+        await tuiLoaded;
         const result = await runCall(m, ac.signal);
         post({ t: "result", id: m.id, result: result ?? null });
       } catch (e) {
@@ -546,10 +550,13 @@ parentPort.on("message", async (m) => {
   }
 });
 
+// tuiLoaded settles once pi-tui, when the extension imports it, is
+// loaded (pitui.mjs).
+let tuiLoaded = Promise.resolve();
+
 // ---- loading, as pi's loader does ----
 async function load() {
   const shim = (n) => path.join(here, "shims", n);
-  const piTUI = path.join(here, "node_modules", "@earendil-works", "pi-tui", "dist", "index.js");
   const alias = {
     "@earendil-works/pi-coding-agent": shim("pi-coding-agent.mjs"),
     "@mariozechner/pi-coding-agent": shim("pi-coding-agent.mjs"),
@@ -559,9 +566,6 @@ async function load() {
     "@earendil-works/pi-ai/compat": shim("pi-ai.mjs"),
     "@mariozechner/pi-ai": shim("pi-ai.mjs"),
     "@mariozechner/pi-ai/compat": shim("pi-ai.mjs"),
-    // pi-tui is pi's own (MIT, vendored): components render and take keys as in pi.
-    "@earendil-works/pi-tui": piTUI,
-    "@mariozechner/pi-tui": piTUI,
     typebox: shim("typebox.mjs"),
     "@sinclair/typebox": shim("typebox.mjs"),
     "typebox/compile": shim("typebox.mjs"),
@@ -572,7 +576,23 @@ async function load() {
   // jiti keeps each transpiled module in cairn's cache, by content hash:
   // a later start then needs no Babel, which saves most of a worker's
   // memory and start-up time.
-  const jiti = createJiti(import.meta.url, { moduleCache: false, alias, fsCache: process.env.CAIRN_PI_JITI_CACHE || false });
+  const fsCache = process.env.CAIRN_PI_JITI_CACHE || false;
+  // pi-tui is pi's own (MIT, vendored): components render and take keys
+  // as in pi. Its files load on first use (pitui.mjs), once each.
+  const tuiJiti = createJiti(import.meta.url, { moduleCache: true, fsCache });
+  const piTUI = lazyPiTUI(path.join(here, "node_modules", "@earendil-works", "pi-tui", "dist"), (f) => tuiJiti(f));
+  let usesPiTUI = false;
+  const virtualModules = {
+    get "@earendil-works/pi-tui"() {
+      usesPiTUI = true;
+      return piTUI.module;
+    },
+    get "@mariozechner/pi-tui"() {
+      usesPiTUI = true;
+      return piTUI.module;
+    },
+  };
+  const jiti = createJiti(import.meta.url, { moduleCache: false, alias, virtualModules, fsCache });
   let factory;
   try {
     factory = await jiti.import(file, { default: true });
@@ -591,6 +611,7 @@ async function load() {
     return;
   }
   loaded = true;
+  if (usesPiTUI) tuiLoaded = piTUI.preload().catch((e) => process.stderr.write(`pi-tui: ${e?.stack || e}\n`));
   post({
     t: "loaded",
     tools: [...tools.values()].map(toolDef),
