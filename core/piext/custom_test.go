@@ -3,6 +3,8 @@ package piext
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -498,4 +500,31 @@ func driveSummarize(t *testing.T) {
 		!strings.Contains(reqs[0].Messages[0].(*core.UserMessage).Content[0].Text, "Tag it on Friday.") {
 		t.Errorf("requests %+v", reqs)
 	}
+}
+
+// preset: /preset without a name picks one in pi-tui's SelectList, shown
+// in place of the editor; Enter applies it.
+func TestCustomPresetSelector(t *testing.T) {
+	cwd := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(cwd, ".pi"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	presets := `{"fast": {"provider": "faux", "model": "faux-2", "thinkingLevel": "high"}}`
+	if err := os.WriteFile(filepath.Join(cwd, ".pi", "presets.json"), []byte(presets), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := startHostIn(t, cwd, map[string]string{"PI_CODING_AGENT_DIR": t.TempDir()}, "custom", "preset.ts")
+	h.host.mu.Lock()
+	h.host.models.model, h.host.models.thinking = catalog[0].Model, core.ThinkingOff
+	h.host.mu.Unlock()
+	done := h.asyncInput(t, "/preset")
+	c := h.component(t, 80, 24)
+	c.lines(t, "Select Preset")
+	c.key(keyEnter)
+	if err := receive(t, "/preset to end", done); err != nil {
+		t.Fatal(err)
+	}
+	h.host.waitFor(t, "the preset applied", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), `Preset "fast" activated`) && h.host.models.model.ID == "faux-2"
+	})
 }

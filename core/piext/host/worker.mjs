@@ -538,6 +538,7 @@ parentPort.on("message", async (m) => {
       try {
         // A call uses pi-tui as loaded natively, never loading its files
         // one by one (with Babel, on a cold cache) while cairn waits.
+        tuiLoaded ??= loadPiTUI();
         await tuiLoaded;
         const result = await runCall(m, ac.signal);
         post({ t: "result", id: m.id, result: result ?? null });
@@ -550,9 +551,10 @@ parentPort.on("message", async (m) => {
   }
 });
 
-// tuiLoaded settles once pi-tui, when the extension imports it, is
-// loaded (pitui.mjs).
-let tuiLoaded = Promise.resolve();
+// pi-tui, when the extension imports it, loads at its first call, not
+// while it starts (pitui.mjs); tuiLoaded settles once it has.
+let loadPiTUI = async () => {};
+let tuiLoaded;
 
 // ---- loading, as pi's loader does ----
 async function load() {
@@ -611,7 +613,7 @@ async function load() {
     return;
   }
   loaded = true;
-  if (usesPiTUI) tuiLoaded = piTUI.preload().catch((e) => process.stderr.write(`pi-tui: ${e?.stack || e}\n`));
+  if (usesPiTUI) loadPiTUI = () => piTUI.preload().catch((e) => process.stderr.write(`pi-tui: ${e?.stack || e}\n`));
   post({
     t: "loaded",
     tools: [...tools.values()].map(toolDef),
