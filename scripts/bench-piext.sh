@@ -52,3 +52,43 @@ else
 fi
 echo "== no extensions: this cairn (A) beside $base (B)"
 farm-bench -n "$RUNS" --vs "$work/base0" -- "$work/cairn0"
+
+# A tool call's round trip: the fake model (../shared/tools/fakellm.js)
+# calls hello.ts's tool CALLS times, one call a turn; each agent's
+# tool_execution_start -> tool_execution_end on its stdout, median and 90th
+# percentile over all calls of RUNS runs each.
+SHARED=${CAIRN_SHARED:-$PWD/../shared}
+if [ -x "$PI" ] && [ -f "$SHARED/tools/fakellm.js" ]; then
+  CALLS=${CALLS:-40}
+  turns='{"toolCalls":[{"name":"hello","arguments":{"name":"Ann"}}]}'
+  script="{\"turns\":[$(for _ in $(seq "$CALLS"); do printf '%s,' "$turns"; done){\"text\":\"done\"}],\"loop\":true}"
+  printf '%s\n' "$script" >"$work/llm.json"
+  node "$SHARED/tools/fakellm.js" --script "$work/llm.json" --port 0 --port-file "$work/port" --loop >"$work/fakellm.log" 2>&1 &
+  fake=$!
+  trap 'kill $fake 2>/dev/null; rm -rf "$work"' EXIT
+  for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.05; done
+  port=$(cat "$work/port")
+  models='{"providers":{"fake":{"baseUrl":"http://127.0.0.1:'$port'/v1","api":"openai-completions","apiKey":"fake-key",
+    "models":[{"id":"fake-gpt","name":"Fake","reasoning":false,"input":["text"],"contextWindow":128000,"maxTokens":16384,
+    "cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0}}]}}}'
+  printf '%s\n' "$models" >"$CAIRN_DIR/models.json"
+  printf '%s\n' "$models" >"$PI_CODING_AGENT_DIR/models.json"
+  echo "== a tool call's round trip (hello.ts, $CALLS calls a run, $RUNS runs each, alternating): ms"
+  for i in $(seq "$RUNS"); do
+    curl -s -X POST "http://127.0.0.1:$port/_fake/reset" >/dev/null
+    printf 'cairn %s\n' "$(node scripts/piext-roundtrip.mjs "$CALLS" "$work/cairn" --mode rpc --no-session --model fake/fake-gpt --approval yolo -e "$EX/hello.ts")"
+    curl -s -X POST "http://127.0.0.1:$port/_fake/reset" >/dev/null
+    printf 'pi %s\n' "$(node scripts/piext-roundtrip.mjs "$CALLS" "$PI" --mode rpc --no-session --model fake/fake-gpt -e "$EX/hello.ts")"
+  done | tee "$work/rt.txt"
+  node -e '
+    const lines = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n");
+    const by = {};
+    for (const l of lines) { const [who, j] = [l.slice(0, l.indexOf(" ")), JSON.parse(l.slice(l.indexOf(" ") + 1))]; (by[who] ||= []).push(j); }
+    const med = (a) => { a = [...a].sort((x, y) => x - y); return a[Math.floor(a.length / 2)]; };
+    const c = med(by.cairn.map((r) => r.medianMs)), p = med(by.pi.map((r) => r.medianMs));
+    const c9 = med(by.cairn.map((r) => r.p90Ms)), p9 = med(by.pi.map((r) => r.p90Ms));
+    console.log(`median of the runs medians: cairn ${c.toFixed(2)} ms, pi ${p.toFixed(2)} ms (ratio ${(c / p).toFixed(2)}); p90: cairn ${c9.toFixed(2)} ms, pi ${p9.toFixed(2)} ms`);
+  ' "$work/rt.txt"
+else
+  echo "== a tool call's round trip: skipped (needs pi at $PI and $SHARED/tools/fakellm.js)"
+fi

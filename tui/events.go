@@ -89,6 +89,7 @@ func (m *Model) onEvents(batch eventsMsg) tea.Cmd {
 }
 
 func (m *Model) onEvent(e core.Event) tea.Cmd {
+	m.draw.freshen(e)
 	switch e := e.(type) {
 	case core.AgentStart:
 		if !m.busy {
@@ -167,6 +168,8 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		m.notify(e.Level, e.Message)
 	case core.StatusChanged, core.WidgetChanged, core.TitleChanged, core.EditorTextSet:
 		return m.onExtensionUI(e)
+	case core.ChromeSet, core.WorkingChanged, core.RenderRequested, core.CustomEntryAdded:
+		return m.onDrawingEvent(e)
 	case core.ComponentShown, core.ComponentRendered, core.ComponentClosed:
 		return m.onComponent(e)
 	case core.Settled:
@@ -183,9 +186,7 @@ func (m *Model) onMessageStart(msg core.Message) {
 		m.current = m.tr.add(newAssistantItem(msg, true))
 		clear(m.streamingCalls)
 	case *core.CustomMessage:
-		if msg.Display {
-			m.tr.add(&noticeItem{level: core.NotifyInfo, text: customText(msg)})
-		}
+		m.addCustomMessage(msg)
 	}
 }
 
@@ -267,6 +268,7 @@ func (m *Model) toolEntry(id, name string, args []byte) *entry {
 	t := &toolItem{id: id, name: name, args: args}
 	e := m.tr.add(t)
 	m.tools[id] = e
+	m.addToolCall(e)
 	return e
 }
 

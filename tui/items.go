@@ -22,10 +22,13 @@ type renderContext struct {
 	md           *markdown.Renderer
 	expandTools  bool
 	showThinking bool
-	now          time.Time
-	spinner      string
-	expandHint   string // "ctrl+o", the expandTools key
-	modeHint     string // "shift+tab", the key that cycles the approval mode
+	// thinkingLabel names folded thinking ("Thinking:", or an
+	// extension's label).
+	thinkingLabel string
+	now           time.Time
+	spinner       string
+	expandHint    string // "ctrl+o", the expandTools key
+	modeHint      string // "shift+tab", the key that cycles the approval mode
 }
 
 // contentWidth is the width inside the transcript's left gutter.
@@ -180,7 +183,11 @@ func renderThinking(rc *renderContext, text string, w int, latest bool) string {
 		if latest {
 			first = text[strings.LastIndexByte(text, '\n')+1:]
 		}
-		line := "∴ Thinking: " + strings.TrimSpace(first)
+		label := rc.thinkingLabel
+		if label == "" {
+			label = "Thinking:"
+		}
+		line := "∴ " + label + " " + strings.TrimSpace(first)
 		return rc.st.thinking.Render(ansi.Truncate(line, w, "…"))
 	}
 	return rc.st.thinking.Render(markdown.RenderPlain("∴ "+text, w, lipgloss.NewStyle()))

@@ -67,6 +67,8 @@ type Model struct {
 	todos      todoList
 	retry      *retryState // an automatic retry under way, if any
 	compacting bool        // an automatic compaction is under way
+	// draw is what extensions draw in cairn's places (extrender.go).
+	draw extDrawings
 
 	expandTools  bool
 	showThinking bool
@@ -199,6 +201,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if list := m.syncMCP(); list != nil {
 		cmd = tea.Batch(cmd, list)
 	}
+	if ask := m.askDrawings(); ask != nil {
+		cmd = tea.Batch(cmd, ask)
+	}
 	if streamed(msg) {
 		m.frames.streamed(m.now())
 	} else {
@@ -230,6 +235,9 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case loadedMsg:
 		m.loaded, m.welcome = msg.groups, welcomeCache{}
+		return nil
+	case drawnMsg:
+		m.onDrawn(msg)
 		return nil
 	case processOutputMsg:
 		return m.onProcessOutput(msg)

@@ -70,6 +70,11 @@ type Options struct {
 	// ExtensionCommands lists the extensions' `/` commands (completion,
 	// /help); typing one sends it to the session, whose extension runs it.
 	ExtensionCommands func() []extension.Command
+	// RenderExtension asks an extension for the lines of what it draws
+	// (extension.Manager.Render); ExtensionDraws says whether one draws a
+	// message, entry or tool. nil: cairn draws everything itself.
+	RenderExtension func(ctx context.Context, extension string, p extension.RenderParams) ([]string, error)
+	ExtensionDraws  func(p extension.RenderParams) bool
 	// ExtensionsStarting reports whether extensions are still starting:
 	// a /name no one knows yet goes to the session then, whose
 	// extensions, once started, may run it.

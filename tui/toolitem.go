@@ -45,6 +45,9 @@ type toolItem struct {
 	// says its transcript is being read for them.
 	steps   []string
 	loading bool
+	// drawn, when set, is its extension's drawing (pi's renderCall and
+	// renderResult; extrender.go).
+	drawn *extItem
 }
 
 func (t *toolItem) running() bool { return t.state == toolRunning }
@@ -86,6 +89,11 @@ func (t *toolItem) finish(r *core.ToolResult, now time.Time) {
 }
 
 func (t *toolItem) render(rc *renderContext) string {
+	if t.drawn != nil {
+		if s, ok := t.drawn.toolLines(rc); ok {
+			return s
+		}
+	}
 	c := toolview.Call{
 		ID: t.id, Name: t.name, Args: t.args,
 		Partial: t.partial, Result: t.result,

@@ -137,17 +137,18 @@ func (m *Model) transcriptHeight() int {
 
 func (m *Model) renderContext() *renderContext {
 	return &renderContext{
-		width:        m.width,
-		height:       m.height,
-		gen:          m.tr.gen,
-		st:           m.st,
-		md:           m.md,
-		expandTools:  m.expandTools,
-		showThinking: m.showThinking,
-		now:          m.now(),
-		spinner:      m.spinner(),
-		expandHint:   firstKey(m.keys, keymap.ExpandTools),
-		modeHint:     firstKey(m.keys, keymap.CycleApprovalMode),
+		width:         m.width,
+		height:        m.height,
+		gen:           m.tr.gen,
+		st:            m.st,
+		md:            m.md,
+		expandTools:   m.expandTools,
+		showThinking:  m.showThinking,
+		thinkingLabel: m.thinkingLabel(),
+		now:           m.now(),
+		spinner:       m.spinner(),
+		expandHint:    firstKey(m.keys, keymap.ExpandTools),
+		modeHint:      firstKey(m.keys, keymap.CycleApprovalMode),
 	}
 }
 
@@ -165,7 +166,9 @@ func (m *Model) bottomView() string {
 		if t := m.todos.view(m.st, w); t != "" {
 			parts = append(parts, t)
 		}
-		parts = append(parts, m.workingView(w))
+		if !m.draw.working.hidden {
+			parts = append(parts, m.workingView(w))
+		}
 	}
 	prompt := len(parts)
 	switch {
@@ -192,7 +195,7 @@ func (m *Model) bottomView() string {
 	if v := m.extStatusView(w); v != "" {
 		parts = append(parts, v)
 	}
-	parts = append(parts, m.footerView(w))
+	parts = append(parts, m.footerOrExtension(w))
 	if m.approval != nil {
 		// The prompt gets every row but the rest of the bottom and one
 		// line of transcript: a long command shows whole or scrolls,
@@ -232,7 +235,7 @@ func (m *Model) workingView(w int) string {
 		state = m.retry.text(m.now())
 		detail = oneLine(m.retry.err, 60)
 	}
-	return m.working.line(m.st, w, m.spinner()+" "+state, " "+detail+" · "+hint)
+	return m.working.line(m.st, w, m.workingState(state), " "+detail+" · "+hint)
 }
 
 // workingLine is the working line's last drawing and what it was drawn

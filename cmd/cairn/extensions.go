@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/agent"
+	"github.com/cairn-dev/cairn/core/child"
 	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/piext"
 	"github.com/cairn-dev/cairn/core/pihome"
@@ -47,7 +49,36 @@ func extensionConfigs(env environment, opts *Options, trusted projectTrust, st *
 	}
 	pis = append(piExtensionEntries(env, trusted, cwd), pis...)
 	pis = append(pis, piPackageEntries(env, st)...)
-	return append(configs, piext.Host(pis, piext.Options{CacheDir: piHostCacheDir(env), Cwd: cwd})...)
+	limit, err := piLoadLimit(env)
+	if err != nil && len(pis) > 0 {
+		return append(configs, extension.Config{Name: piext.Name, Err: err})
+	}
+	return append(configs, piext.Host(pis, piext.Options{CacheDir: piHostCacheDir(env), Cwd: cwd, Cairn: piCLI(env), CairnDir: env.dir, LoadLimit: limit})...)
+}
+
+// piLoadLimit is $CAIRN_PI_START_MS, how long each pi extension may take
+// to load, in milliseconds; 0 (the host's own limit) when it is not set.
+func piLoadLimit(env environment) (time.Duration, error) {
+	v := env.getenv("CAIRN_PI_START_MS")
+	if v == "" {
+		return 0, nil
+	}
+	ms, err := strconv.Atoi(v)
+	if err != nil || ms <= 0 {
+		return 0, fmt.Errorf("CAIRN_PI_START_MS=%q is not a number of milliseconds: give one (60000 waits a minute for each pi extension to load) or unset it", v)
+	}
+	return time.Duration(ms) * time.Millisecond, nil
+}
+
+// piCLI is what a pi extension that runs "the agent it runs in" again (pi's
+// subagent example) runs: $CAIRN_PI_CLI when set (pi itself, say), else
+// cairn, whose headless build is enough for what it runs.
+func piCLI(env environment) string {
+	if p := env.getenv("CAIRN_PI_CLI"); p != "" {
+		return p
+	}
+	self, _ := child.Executable()
+	return self
 }
 
 // piPackageEntries are the extensions of the "packages" setting, pi's
@@ -111,11 +142,13 @@ func extensionMode(opts *Options, unattended bool) (string, []core.UIMethod) {
 func extensionUI(mode string) []core.UIMethod {
 	switch mode {
 	case "tui":
-		// The TUI draws each inline, and shows components (ui.custom).
-		return append(slices.Clone(core.UIMethods), core.UICustom)
+		// The TUI draws each inline, an extension's footer, header and
+		// renderers (core.ChromeUIMethods), and its components (ui.custom).
+		return append(append(slices.Clone(core.UIMethods), core.ChromeUIMethods...), core.UICustom)
 	case "rpc":
-		// rpc forwards each as pi's extension_ui_request; components are
-		// not shown there, as in pi's rpc mode.
+		// rpc forwards each as pi's extension_ui_request; pi's rpc mode
+		// ignores the chrome's calls and shows no components, and so does
+		// cairn's.
 		return core.UIMethods
 	case "acp":
 		// Dialogs through session/request_permission (select, confirm);

@@ -103,6 +103,8 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		MCP:                a.mcp.statuses,
 		MCPServers:         a.mcp.servers(),
 		ExtensionCommands:  a.extensions.Commands,
+		RenderExtension:    a.extensions.Render,
+		ExtensionDraws:     a.extensions.Draws,
 		ExtensionsStarting: func() bool { return len(a.extensions.Starting()) > 0 },
 		Notices:            notices,
 		Version:            versionString(),

@@ -9,6 +9,7 @@ import "github.com/cairn-dev/cairn/core"
 func (s *Session) Show(e core.Event) {
 	switch e.(type) {
 	case core.Notice, core.StatusChanged, core.WidgetChanged, core.TitleChanged, core.EditorTextSet,
+		core.ChromeSet, core.WorkingChanged, core.RenderRequested, core.CustomEntryAdded,
 		core.ComponentShown, core.ComponentRendered, core.ComponentClosed:
 		s.publish(e)
 	}

@@ -318,8 +318,12 @@ func (m *Manager) Find(name string) core.Tool {
 func (m *Manager) Starting() []string {
 	var out []string
 	for _, e := range m.exts {
-		if st, _ := e.snapshot(); st == Starting {
+		switch st, _ := e.snapshot(); st {
+		case Starting:
 			out = append(out, e.cfg.Name)
+		case Ready:
+			// A host's members still loading are worth waiting for too.
+			out = append(out, e.loadingMembers()...)
 		}
 	}
 	return out

@@ -40,6 +40,9 @@ const (
 	MethodGetEntries  = "get_entries"
 	// MethodSetSessionName is version 2's pi.setSessionName.
 	MethodSetSessionName = "set_session_name"
+	// MethodMemberChanged is version 2's: a host extension's member that
+	// was loading when initialize was answered is ready, failed or cut off.
+	MethodMemberChanged = "member_changed"
 )
 
 // Error codes of the protocol, beside JSON-RPC's own.
@@ -99,6 +102,11 @@ type Member struct {
 	Shortcuts []string `json:"shortcuts,omitempty"`
 	Flags     []string `json:"flags,omitempty"`
 	Renderers []string `json:"renderers,omitempty"`
+	// MessageRenderers, EntryRenderers and ToolRenderers are the custom
+	// types and tools it draws itself, asked with render (render.go).
+	MessageRenderers []string `json:"messageRenderers,omitempty"`
+	EntryRenderers   []string `json:"entryRenderers,omitempty"`
+	ToolRenderers    []string `json:"toolRenderers,omitempty"`
 }
 
 // ToolDef is a tool an extension offers, in pi's registerTool shape.
@@ -171,6 +179,12 @@ type UIParams struct {
 	WidgetLines     []string             `json:"widgetLines,omitempty"`
 	WidgetPlacement core.WidgetPlacement `json:"widgetPlacement,omitempty"`
 	Text            *string              `json:"text,omitempty"`
+	// Component, Indicator and Visible are the chrome's (render.go):
+	// setFooter and setHeader's component, setWorkingIndicator's
+	// indicator (absent: cairn's own), setWorkingVisible's visibility.
+	Component *bool             `json:"component,omitempty"`
+	Indicator *WorkingIndicator `json:"indicator,omitempty"`
+	Visible   *bool             `json:"visible,omitempty"`
 }
 
 // UIResult answers a dialog, as pi's extension_ui_response does: a

@@ -78,6 +78,8 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		return nil, nil
 	case MethodAppendEntry, MethodGetEntries, MethodSetSessionName:
 		return e.entries(m)
+	case MethodMemberChanged:
+		return e.memberChanged(m)
 	// ---- version 2: the session's model (model.go) ----
 	case MethodGetModel, MethodGetModels, MethodSetModel, MethodSetThinkingLevel, MethodComplete:
 		return e.model(m)
@@ -127,6 +129,8 @@ func (e *extension) entries(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		if err != nil {
 			return nil, jsonrpc2.Errorf(CodeRefused, "%v", err)
 		}
+		// A front end shows it where an extension draws its type.
+		e.m.show(core.CustomEntryAdded{ID: id, CustomType: p.CustomType, Data: p.Data})
 		return AppendEntryResult{ID: id}, nil
 	}
 	if err := decodeParams(m.Params, &struct{}{}); err != nil {
@@ -196,12 +200,20 @@ func (e *extension) registerCommand(d CommandDef) *jsonrpc2.Error {
 // of the session, the rest a session event; a method the front end does
 // not render is refused at once with CodeNoUI.
 func (e *extension) ui(p UIParams) (any, *jsonrpc2.Error) {
-	if !slices.Contains(core.UIMethods, p.Method) {
+	if !slices.Contains(core.UIMethods, p.Method) && !slices.Contains(core.ChromeUIMethods, p.Method) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no UI method is named %q", jsonrpc2.Echo(string(p.Method)))
 	}
 	if !slices.Contains(e.m.ui(), p.Method) {
 		return nil, &jsonrpc2.Error{Code: CodeNoUI, Message: fmt.Sprintf("no UI in this mode: %s cannot %s", e.m.opts.Mode, p.Method),
 			Data: map[string]string{"method": string(p.Method), "mode": e.m.opts.Mode}}
+	}
+	if slices.Contains(core.ChromeUIMethods, p.Method) {
+		ev, err := e.chromeEvent(p)
+		if err != nil {
+			return nil, err
+		}
+		e.m.showInOrder(ev)
+		return nil, nil
 	}
 	if !p.Method.Dialog() {
 		ev, err := uiEvent(p)

@@ -208,20 +208,20 @@ type harness struct {
 
 // startHost starts the host with files (relative to the examples) in mode,
 // with every UI method (tui) or none (print), in a new working directory.
-func startHost(t *testing.T, mode string, files ...string) *harness {
+func startHost(t testing.TB, mode string, files ...string) *harness {
 	t.Helper()
 	return startHostIn(t, t.TempDir(), nil, mode, files...)
 }
 
 // startHostIn is startHost in the working directory cwd, with env added to
 // the host's environment.
-func startHostIn(t *testing.T, cwd string, env map[string]string, mode string, files ...string) *harness {
+func startHostIn(t testing.TB, cwd string, env map[string]string, mode string, files ...string) *harness {
 	t.Helper()
 	return startHostWith(t, cwd, env, nil, mode, files...)
 }
 
 // startHostWith is startHostIn with a session holding the entries prefill.
-func startHostWith(t *testing.T, cwd string, env map[string]string, prefill []session.Payload, mode string, files ...string) *harness {
+func startHostWith(t testing.TB, cwd string, env map[string]string, prefill []session.Payload, mode string, files ...string) *harness {
 	t.Helper()
 	needNode(t)
 	var entries []Entry
@@ -252,10 +252,10 @@ func startHostWith(t *testing.T, cwd string, env map[string]string, prefill []se
 	var ui []core.UIMethod
 	switch mode {
 	case "tui":
-		ui = core.UIMethods
+		ui = append(slices.Clone(core.UIMethods), core.ChromeUIMethods...)
 	case "custom":
 		// cairn's TUI, which also shows components (custom_test.go).
-		mode, ui = "tui", append(slices.Clone(core.UIMethods), core.UICustom)
+		mode, ui = "tui", append(append(slices.Clone(core.UIMethods), core.ChromeUIMethods...), core.UICustom)
 	}
 	fc := frametest.New(t, "../../docs/extension-protocol.schema.json")
 	trace := func(ext string, in bool, line []byte) {

@@ -14,7 +14,9 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cairn-dev/cairn/core/extension"
 )
@@ -184,6 +186,17 @@ type Options struct {
 	Cwd string
 	// LookPath finds node; nil means exec.LookPath.
 	LookPath func(string) (string, error)
+	// Cairn is cairn's executable: an extension that runs the agent it
+	// runs in again (pi's subagent example) runs it with pi's command
+	// line. Empty: such an extension is told there is none.
+	Cairn string
+	// CairnDir is cairn's directory (~/.cairn or $CAIRN_DIR), which the
+	// cairn Cairn names runs with, as its parent does.
+	CairnDir string
+	// LoadLimit bounds each extension's load (0: the host's 20 s). A cold
+	// load of a large package transpiles with Babel: a slow machine may
+	// need longer.
+	LoadLimit time.Duration
 }
 
 // Host is the extension that runs entries: the pi extension host started
@@ -224,6 +237,15 @@ func Host(entries []Entry, opts Options) []extension.Config {
 	c.Command = node
 	c.Args = append([]string{entry}, files...)
 	c.Env = map[string]string{"CAIRN_PI_JITI_CACHE": filepath.Join(opts.CacheDir, "pi-host", "jiti")}
+	if opts.LoadLimit > 0 {
+		c.Env["CAIRN_PI_START_MS"] = strconv.FormatInt(opts.LoadLimit.Milliseconds(), 10)
+	}
+	if opts.Cairn != "" {
+		c.Env["CAIRN_PI_CLI"] = opts.Cairn
+		if opts.CairnDir != "" {
+			c.Env["CAIRN_DIR"] = opts.CairnDir
+		}
+	}
 	return append([]extension.Config{c}, out...)
 }
 

@@ -22,6 +22,8 @@ var resultDefs = map[string]string{
 	// The session's model (version 2).
 	"get_model": "getModelResult", "get_models": "getModelsResult", "set_model": "emptyResult",
 	"set_thinking_level": "emptyResult", "complete": "completeResult", "get_system_prompt": "getSystemPromptResult",
+	// What an extension draws (version 2).
+	"render": "renderResult",
 	// Components (version 2).
 	"custom_show": "customShowResult",
 }

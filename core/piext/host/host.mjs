@@ -13,6 +13,7 @@ import * as readline from "node:readline";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { forgetChrome, noteChrome, renderer } from "./renderhost.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 if (Number(process.versions.node.split(".")[0]) < 18) {
@@ -143,7 +144,7 @@ function onWorker(x, m) {
       x.commands = m.commands;
       x.events = m.events;
       x.info = m;
-      if (ready) registerLate(x);
+      if (ready) registerLate(x).then(() => memberChanged(x));
       loadNext();
       maybeAnswerInitialize();
       return;
@@ -153,6 +154,7 @@ function onWorker(x, m) {
       x.why = m.error;
       x.worker.terminate();
       if (ready) log(`pi extension ${x.name} (${x.file}) not loaded: ${x.why}`);
+      memberChanged(x);
       loadNext();
       maybeAnswerInitialize();
       return;
@@ -165,6 +167,7 @@ function onWorker(x, m) {
       return;
     }
     case "rpc":
+      if (m.method === "ui") noteChrome(x, m.params);
       if (m.method === "custom_show") customOwners.set(m.params.id, x);
       callCairn(m.method, m.params).finally(() => m.method === "custom_show" && customOwners.delete(m.params.id)).then(
         (result) => x.state !== "dead" && x.worker.postMessage({ t: "rpcResult", id: m.id, result }),
@@ -202,10 +205,12 @@ function cutOff(x, why) {
   clearTimeout(x.loadTimer);
   x.state = "dead";
   x.why = why;
+  forgetChrome(x);
   log(`pi extension ${x.name} cut off: ${why}`);
   x.worker.terminate();
   for (const c of x.calls.values()) c.reject(new Error(`pi extension ${x.name} was cut off: ${why}`));
   x.calls.clear();
+  memberChanged(x);
   if (was === "starting") {
     loadNext();
     maybeAnswerInitialize();
@@ -303,14 +308,29 @@ function maybeAnswerInitialize(force = false) {
   }
 }
 
-/** registerLate tells cairn what an extension that loaded after initialize registered. */
+/**
+ * registerLate tells cairn what an extension that loaded after initialize
+ * registered; it resolves once cairn has answered every registration.
+ */
 function registerLate(x) {
+  const calls = [];
   for (const t of x.tools) {
-    if (owner("tools", t.name) === x) callCairn("register_tool", t).catch((e) => log(`register_tool ${t.name}: ${e.message}`));
+    if (owner("tools", t.name) === x) calls.push(callCairn("register_tool", t).catch((e) => log(`register_tool ${t.name}: ${e.message}`)));
   }
   for (const c of x.commands) {
-    if (owner("commands", c.name) === x) callCairn("register_command", c).catch((e) => log(`register_command ${c.name}: ${e.message}`));
+    if (owner("commands", c.name) === x) calls.push(callCairn("register_command", c).catch((e) => log(`register_command ${c.name}: ${e.message}`)));
   }
+  return Promise.all(calls);
+}
+
+/**
+ * memberChanged tells cairn (version 2) how a member that was still
+ * loading when initialize was answered ended: ready (after its
+ * registrations), failed or cut off. A run waiting for it goes on then.
+ */
+function memberChanged(x) {
+  if (!ready || !(init.protocolVersion >= 2)) return;
+  callCairn("member_changed", member(x)).catch((e) => log(`member_changed ${x.name}: ${e.message}`));
 }
 
 /** member is one pi extension as protocol version 2 reports it. */
@@ -326,7 +346,7 @@ function member(x) {
   m.events = x.events;
   const ignored = x.events.filter((e) => !CAIRN_EVENTS.includes(e));
   if (ignored.length) m.eventsNotSent = ignored;
-  for (const k of ["shortcuts", "flags", "renderers"]) if (x.info?.[k]?.length) m[k] = x.info[k];
+  for (const k of ["shortcuts", "flags", "messageRenderers", "entryRenderers", "toolRenderers"]) if (x.info?.[k]?.length) m[k] = x.info[k];
   return m;
 }
 
@@ -373,6 +393,13 @@ async function runCommand(rpcId, p) {
   if (!x) throw new Error(`no pi extension has the command /${p.name}`);
   await runExt(rpcId, x, { kind: "command", name: p.name, args: p.args });
   return null;
+}
+
+// render asks the extension that draws p for its lines; null when none
+// does (cairn draws its own).
+async function render(rpcId, p) {
+  const x = renderer(exts, owner, p);
+  return x ? runExt(rpcId, x, { kind: "render", p }) : null;
 }
 
 // event runs an event through every extension that handles it, in load
@@ -494,6 +521,9 @@ rl.on("line", (line) => {
       return;
     case "run_command":
       respond(m.id, runCommand(m.id, p));
+      return;
+    case "render":
+      respond(m.id, render(m.id, p));
       return;
     case "event":
       if (m.id === undefined) {

@@ -13,6 +13,7 @@ import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
 import { makeCustom } from "./customui.mjs";
 import { lazyPiTUI } from "./pitui.mjs";
+import { makeRender } from "./render.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -23,6 +24,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // 190 KB bundle for exports, about 80 ms more for every extension.
 const createJiti = createRequire(import.meta.url)("./jiti/lib/jiti.cjs");
 const { file, cwd, hasUI, ui: uiMethods, mode } = workerData;
+
+// An extension that runs the agent it runs in again spawns
+// `node <process.argv[1]> ...`, as in pi: here that is cairn (pi-cli.mjs).
+if (process.env.CAIRN_PI_CLI) process.argv[1] = path.join(here, "pi-cli.mjs");
 
 // A stray console.log must never reach cairn's protocol stream: the host
 // reads this thread's stdout into its log, and console writes go there too.
@@ -94,7 +99,6 @@ const tools = new Map();
 const commands = new Map();
 const flags = new Map();
 const shortcuts = new Map();
-const renderers = new Map();
 const unsupported = new Set();
 const entries = [];
 let loaded = false;
@@ -131,6 +135,8 @@ const customUI = makeCustom({ rpc, notify: (method, params) => post({ t: "notify
     return () => uiContext.setStatus("loader", undefined);
   },
 });
+// What it draws in cairn's TUI: footer, header, renderers (render.mjs).
+const drawing = makeRender({ fire, canDo, theme, cwd, tools, log: (s) => process.stderr.write(s + "\n") });
 
 function dialog(method, params, opts) {
   if (!canDo(method)) return Promise.resolve(undefined);
@@ -165,7 +171,10 @@ const uiContext = {
     if (canDo("notify")) fire("notify", { message: String(message), ...(type ? { notifyType: type } : {}) });
     else process.stderr.write(`[${type || "info"}] ${message}\n`);
   },
-  setStatus: (key, text) => fire("setStatus", { statusKey: key, ...(text === undefined ? {} : { statusText: String(text) }) }),
+  setStatus: (key, text) => {
+    drawing.noteStatus(key, text);
+    fire("setStatus", { statusKey: key, ...(text === undefined ? {} : { statusText: String(text) }) });
+  },
   setWidget: (key, content, options) => {
     const lines = renderLines(content);
     fire("setWidget", { widgetKey: key, ...(lines ? { widgetLines: lines } : {}), ...(options?.placement ? { widgetPlacement: options.placement } : {}) });
@@ -202,16 +211,7 @@ const uiContext = {
     }
   },
   onTerminalInput: () => () => {},
-  setWorkingMessage() {},
-  setWorkingVisible() {},
-  setWorkingIndicator() {},
-  setHiddenThinkingLabel() {},
-  setFooter() {
-    unsupported.add("ui.setFooter");
-  },
-  setHeader() {
-    unsupported.add("ui.setHeader");
-  },
+  ...drawing.ui,
   setEditorComponent() {
     unsupported.add("ui.setEditorComponent");
   },
@@ -393,10 +393,10 @@ const api = {
   },
   getFlag: (name) => flags.get(name)?.value,
   registerMessageRenderer(type, r) {
-    renderers.set(type, r);
+    drawing.messageRenderers.set(type, r);
   },
   registerEntryRenderer(type, r) {
-    renderers.set(type, r);
+    drawing.entryRenderers.set(type, r);
   },
   registerMarkdownTransformer() {},
   registerProvider() {
@@ -500,6 +500,8 @@ async function runCall(m, signal) {
     }
     case "event":
       return runEvent(m.type, m.payload, signal);
+    case "render":
+      return drawing.render(m.p);
   }
   throw new Error(`unknown call ${m.kind}`);
 }
@@ -621,7 +623,7 @@ async function load() {
     events: [...handlers.keys()],
     shortcuts: [...shortcuts.keys()],
     flags: [...flags.keys()],
-    renderers: [...renderers.keys()],
+    ...drawing.registered(),
   });
 }
 
