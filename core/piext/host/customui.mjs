@@ -22,9 +22,10 @@ async function loadLayout() {
  * it something, canDo says whether the front end shows components.
  * loader(component) shows pi's BorderedLoader cairn's way (its message in
  * the status line, the editor left free) and returns what clears it, or
- * undefined for any other component.
+ * undefined for any other component. prepare() settles when what the
+ * factory needs is loaded.
  */
-export function makeCustom({ rpc, notify, canDo, theme, log, loader }) {
+export function makeCustom({ rpc, notify, canDo, theme, log, loader, prepare }) {
   const open = new Map(); // id -> shown component
   let next = 1;
 
@@ -50,7 +51,9 @@ export function makeCustom({ rpc, notify, canDo, theme, log, loader }) {
       };
       s.close = close;
       open.set(id, s);
-      Promise.resolve(factory(tui, theme, keybindings(), close))
+      // pi-tui loads whole before the factory makes its components.
+      Promise.resolve(prepare?.())
+        .then(() => factory(tui, theme, keybindings(), close))
         .then((c) => {
           if (s.closed) return;
           s.component = c;

@@ -2,10 +2,10 @@
 // it. Its index pulls in every component, marked and Unicode tables:
 // about 150 ms of CPU in each extension's thread. So an extension that
 // imports it starts without it (the exports are read when used, and an
-// extension uses them when it draws or reads keys), and the worker loads
-// it natively before the extension's first call. An export used before
-// that (while the extension loads) loads its own file at once, through
-// jiti.
+// extension uses them when it draws or reads keys). The worker loads it
+// whole, natively, before the extension's first component (ui.custom) is
+// made; until then an export read loads its own file alone, through jiti
+// (Text or matchesKey cost a fraction of the whole).
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";

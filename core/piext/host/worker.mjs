@@ -126,6 +126,7 @@ const theme = makeTheme(mode);
 
 const canDo = (m) => uiMethods.includes(m);
 const customUI = makeCustom({ rpc, notify: (method, params) => post({ t: "notify", method, params }), canDo, theme, log: (s) => process.stderr.write(s + "\n"),
+  prepare: () => (tuiLoaded ??= loadPiTUI()),
   loader: (c) => {
     // pi's BorderedLoader: a spinner while the extension works. cairn
     // shows its message in the status line until the work is done.
@@ -538,10 +539,6 @@ parentPort.on("message", async (m) => {
       const ac = new AbortController();
       calls.set(m.id, ac);
       try {
-        // A call uses pi-tui as loaded natively, never loading its files
-        // one by one (with Babel, on a cold cache) while cairn waits.
-        tuiLoaded ??= loadPiTUI();
-        await tuiLoaded;
         const result = await runCall(m, ac.signal);
         post({ t: "result", id: m.id, result: result ?? null });
       } catch (e) {
@@ -553,8 +550,9 @@ parentPort.on("message", async (m) => {
   }
 });
 
-// pi-tui, when the extension imports it, loads at its first call, not
-// while it starts (pitui.mjs); tuiLoaded settles once it has.
+// pi-tui, when the extension imports it, loads whole (natively) before
+// its first component is made, not while it starts (pitui.mjs); until
+// then each export read loads its own file.
 let loadPiTUI = async () => {};
 let tuiLoaded;
 
