@@ -3,9 +3,9 @@
 // about 150 ms of CPU in each extension's thread. So an extension that
 // imports it starts without it (the exports are read when used, and an
 // extension uses them when it draws or reads keys). The worker loads it
-// whole, natively, before the extension's first component (ui.custom) is
-// made; until then an export read loads its own file alone, through jiti
-// (Text or matchesKey cost a fraction of the whole).
+// whole, natively, before the extension's first tool call, command,
+// drawing or component; until then an export read loads its own file
+// alone, through jiti (Text or matchesKey cost a fraction of the whole).
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";

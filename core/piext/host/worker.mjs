@@ -539,6 +539,10 @@ parentPort.on("message", async (m) => {
       const ac = new AbortController();
       calls.set(m.id, ac);
       try {
+        // A tool, a command or a drawing uses pi-tui as loaded whole and
+        // natively, never its files one by one (with Babel, on a cold
+        // cache) while cairn waits; an event does not wait for it.
+        if (m.kind !== "event") await (tuiLoaded ??= loadPiTUI());
         const result = await runCall(m, ac.signal);
         post({ t: "result", id: m.id, result: result ?? null });
       } catch (e) {
@@ -551,8 +555,9 @@ parentPort.on("message", async (m) => {
 });
 
 // pi-tui, when the extension imports it, loads whole (natively) before
-// its first component is made, not while it starts (pitui.mjs); until
-// then each export read loads its own file.
+// its first tool, command, drawing or component, not while it starts
+// (pitui.mjs); until then (its load, its events) each export read loads
+// its own file.
 let loadPiTUI = async () => {};
 let tuiLoaded;
 
