@@ -158,6 +158,11 @@ type CompactionResult struct {
 	// what the summary requests cost.
 	EstimatedTokensAfter int   `json:"-"`
 	Usage                Usage `json:"-"`
+	// FromHook says an extension wrote the summary (pi's
+	// session_before_compact compaction); Details are then its own data,
+	// kept in the session in place of the file lists when set.
+	FromHook bool            `json:"-"`
+	Details  json.RawMessage `json:"-"`
 }
 
 // CompactionReason says why compaction started on its own.

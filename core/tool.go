@@ -51,6 +51,11 @@ type ToolResult struct {
 	Content []Content
 	Details json.RawMessage
 	IsError bool
+	// Terminate asks the agent not to ask the model again after this
+	// call (pi's terminate hint): the run ends after the tool calls of the
+	// answer when every one of them asks so. It is not kept in the
+	// session.
+	Terminate bool
 }
 
 // ToolUpdate is partial output a tool reports while it runs (for example

@@ -199,6 +199,7 @@ func (m *Model) cmdHotkeys(string) tea.Cmd {
 		}
 		fmt.Fprintf(&b, "  %-*s  %s\n", hotkeysKeyWidth, e.Keys, m.st.muted.Render(e.Description))
 	}
+	m.extShortcutHelp(&b)
 	m.tr.add(&textItem{text: strings.TrimRight(b.String(), "\n")})
 	return nil
 }

@@ -164,6 +164,8 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		m.foot.refresh(m.sess)
 	case core.SessionInfoChanged:
 		m.foot.name = e.Name
+	case core.ConversationReplaced:
+		m.onConversationReplaced()
 	case core.Notice:
 		m.notify(e.Level, e.Message)
 	case core.StatusChanged, core.WidgetChanged, core.TitleChanged, core.EditorTextSet:

@@ -38,6 +38,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.bash != nil {
 		return m.onBashKey(k)
 	}
+	if cmd, ok := m.onExtShortcut(k); ok {
+		return cmd
+	}
 	if cmd, ok := m.onAppKey(k); ok {
 		return cmd
 	}

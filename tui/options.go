@@ -75,6 +75,11 @@ type Options struct {
 	// message, entry or tool. nil: cairn draws everything itself.
 	RenderExtension func(ctx context.Context, extension string, p extension.RenderParams) ([]string, error)
 	ExtensionDraws  func(p extension.RenderParams) bool
+	// ExtensionShortcuts lists the keys extensions registered, and
+	// RunExtensionShortcut runs one's handler (pi's registerShortcut); a
+	// key cairn's keymap uses is refused (see ExtensionShortcuts).
+	ExtensionShortcuts   func() []extension.Shortcut
+	RunExtensionShortcut func(ctx context.Context, key string) error
 	// ExtensionsStarting reports whether extensions are still starting:
 	// a /name no one knows yet goes to the session then, whose
 	// extensions, once started, may run it.

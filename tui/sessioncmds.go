@@ -314,6 +314,10 @@ func (m *Model) cmdTree(string) tea.Cmd {
 			text = markdown.Text(text) // a preview, not a rendering: no markup
 		}
 		label := prefix + mark + n.Role + ": " + oneLine(text, 200)
+		if n.Label != "" {
+			// A bookmark (pi's setLabel) comes first, as pi's tree shows it.
+			label = prefix + mark + "[" + oneLine(n.Label, 40) + "] " + n.Role + ": " + oneLine(text, 200)
+		}
 		items = append(items, pickItem{label: label, value: n.ID, payload: n})
 	}
 	p := newPicker("Session tree (• is the current branch)", items, pickTree, nil)

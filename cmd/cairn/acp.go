@@ -35,7 +35,7 @@ func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	a, err := buildApp(streams, env, opts, false)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
+		return buildExit(err)
 	}
 	closeFirst := sync.OnceFunc(a.close)
 	defer closeFirst()
@@ -75,6 +75,7 @@ func acpMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 // acpHost is what the ACP adapter needs of a built session.
 func acpHost(streams IOStreams, env environment, opts *Options, a *app) acp.Host {
 	templates, errs := loadPrompts(env, opts, a.cwd, *opts.trust)
+	a.slash.setTemplates(templates)
 	for _, e := range errs {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/mcp"
 	"github.com/cairn-dev/cairn/core/skills"
 )
@@ -52,6 +53,10 @@ type Options struct {
 	Sandbox      string // --sandbox "on", --no-sandbox "off", else "" (settings)
 	// Pi are pi's flags beyond cairn's own (see piFlagSpecs).
 	Pi PiFlags
+	// ExtFlags are the "--name" flags cairn does not know, kept for the
+	// extensions that register them (pi's registerFlag); one that no
+	// extension claims is refused once they have started (claimFlags).
+	ExtFlags []extension.Flag
 
 	// trust is what this run may take from the project directory, decided
 	// once (see projectTrustFor).
@@ -177,7 +182,13 @@ func parseArgs(args []string) (*Options, error) {
 		name, value, hasValue := strings.Cut(arg, "=")
 		spec := findFlag(name)
 		if spec == nil {
-			return nil, fmt.Errorf("unknown flag %s (see cairn --help)", name)
+			f, used, err := extensionFlag(args, i)
+			if err != nil {
+				return nil, err
+			}
+			o.ExtFlags = append(o.ExtFlags, f)
+			i += used
+			continue
 		}
 		if spec.value && !hasValue {
 			if i+1 >= len(args) {

@@ -172,7 +172,7 @@ func startExtensions(env environment, opts *Options, trusted projectTrust, st *s
 	}
 	m := extension.New(extensionConfigs(env, opts, trusted, st, cwd), extension.Options{
 		Cwd: cwd, Mode: mode, UI: ui, CairnVersion: versionString(), Getenv: env.getenv, DialogTimeout: dialogTimeout,
-		LogDir: extensionLogDir(env),
+		LogDir: extensionLogDir(env), Flags: opts.ExtFlags,
 	})
 	m.Start()
 	return m
@@ -189,6 +189,8 @@ type extensionHost struct {
 	*agent.Session
 	cat  *catalog.Catalog
 	hook *shutdownHook
+	// slash is what getCommands lists (extsession.go).
+	slash *slashBook
 }
 
 // shutdownWait bounds how long an extension's shutdown waits for the
@@ -236,13 +238,13 @@ func (h extensionHost) RequestShutdown() error {
 // queues it as deliverAs says (a follow-up by default, as a command's
 // message arrives while its own input is being handled).
 func (h extensionHost) SendUserMessage(text, deliverAs string) error {
-	switch deliverAs {
-	case "steer":
-		return h.Steer(text, nil)
-	case "followUp":
-		return h.FollowUp(text, nil)
+	// pi's sendUserMessage is its prompt with deliverAs as the streaming
+	// behaviour: an idle agent starts at once whatever deliverAs says.
+	b := agent.BehaviorFollowUp
+	if deliverAs == "steer" {
+		b = agent.BehaviorSteer
 	}
-	if err := h.Prompt(text, nil, agent.BehaviorFollowUp); err != nil {
+	if err := h.Prompt(text, nil, b); err != nil {
 		return fmt.Errorf("send the message: %w", err)
 	}
 	return nil

@@ -144,6 +144,10 @@ func run(ctx context.Context, args []string, streams IOStreams, getenv func(stri
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage
 	}
+	if err := extFlagsWithoutSession(opts); err != nil {
+		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
+		return exitUsage
+	}
 	if err := checkMessages(opts, wantsTUI(opts, streams)); err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
 		return exitUsage

@@ -164,9 +164,10 @@ func printMode(ctx context.Context, streams IOStreams, env environment, opts *Op
 	a, err := buildApp(streams, env, opts, true)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
+		return buildExit(err)
 	}
 	defer a.close()
+	a.slash.setTemplates(templates)
 	if a.model.Provider == faux.ProviderName && opts.Mode == "text" {
 		fmt.Fprintln(streams.Err, "cairn: using the faux provider: these answers are scripted, not written by a model")
 		if opts.demoDir != "" {

@@ -14,7 +14,7 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	a, err := buildApp(streams, env, opts, false)
 	if err != nil {
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
+		return buildExit(err)
 	}
 	defer a.close()
 	// An extension's ctx.shutdown ends the session as the end of stdin
@@ -23,6 +23,7 @@ func rpcMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	defer stop()
 	a.shutdown.set(stop)
 	templates, errs := loadPrompts(env, opts, a.cwd, *opts.trust)
+	a.slash.setTemplates(templates)
 	for _, e := range errs {
 		fmt.Fprintf(streams.Err, "cairn: warning: %v\n", e)
 	}

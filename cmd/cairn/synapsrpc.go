@@ -95,6 +95,9 @@ func parseSynapsRPCArgs(args []string) (opts *Options, ref string, err error) {
 	switch {
 	case err != nil:
 		return nil, "", err
+	case len(opts.ExtFlags) > 0:
+		// synaps's command line is the bridge's: no extension flags.
+		return nil, "", fmt.Errorf("unknown flag --%s (see cairn --help)", opts.ExtFlags[0].Name)
 	case len(opts.Messages) > 0:
 		return nil, "", fmt.Errorf("unexpected argument %q: cairn rpc reads its prompts from stdin (synaps rpc frames); its flags are --continue ID, --system PROMPT_OR_FILE, --model M and cairn's own", opts.Messages[0])
 	case opts.Mode != "text" || opts.Print:

@@ -49,7 +49,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 		preview.Close()
 		streams.Err.Write(warn.Bytes())
 		fmt.Fprintf(streams.Err, "cairn: %v\n", err)
-		return exitFailure
+		return buildExit(err)
 	}
 	defer a.close()
 
@@ -57,6 +57,7 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	custom, themeErrs := loadUserThemes(env, opts)
 	keys, keyErrs := keymap.Load(filepath.Join(env.dir, "keybindings.json"))
 	templates, tmplErrs := loadPrompts(env, opts, a.cwd, *opts.trust)
+	a.slash.setTemplates(templates)
 	var notices []string
 	if opts.demoDir != "" {
 		notices = demoIntro(opts.demoDir)
@@ -121,6 +122,10 @@ func tuiMode(ctx context.Context, streams IOStreams, env environment, opts *Opti
 	if a.noCredentials {
 		o.FirstRun = firstRunHelp(a.cat, env)
 	}
+	// pi's registerShortcut: keys that clash with cairn's are refused,
+	// with a notice once the extensions have started.
+	o.ExtensionShortcuts, o.RunExtensionShortcut = a.extensions.Shortcuts, a.extensions.RunShortcut
+	go warnShortcutClashes(ctx, a, keys)
 	// Other terminals attach to this session (cairn attach) with a TUI of
 	// their own, drawn here: the same options, on their screen.
 	remote := o

@@ -53,6 +53,9 @@ type app struct {
 	// shutdown is how an extension ends the session (pi's ctx.shutdown);
 	// the front end that can be ended so sets its stop.
 	shutdown *shutdownHook
+	// slash is what an extension's getCommands lists; the front end gives
+	// it the prompt templates it loaded.
+	slash *slashBook
 	// hooks runs the session's hooks; its async hooks are stopped at close.
 	hooks *hook.Hooks
 	// loaded is what the session loaded, for the TUI's welcome.
@@ -104,6 +107,17 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, err
 	}
+	// Extensions start here, in the background, once the conversation is
+	// read (their session_start may read it): what they add to the run
+	// (resources_discover) is read before the skills are.
+	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended)
+	built := false
+	defer func() {
+		if !built {
+			exts.Close()
+		}
+	}()
+	discoverResources(streams, opts, exts, p.cwd)
 	g, err := openGate(streams, env, opts, p)
 	if err != nil {
 		return nil, err
@@ -112,7 +126,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	if err != nil {
 		return nil, err
 	}
-	systemSections, contextFiles, err := systemPrompt(streams, env, opts, p, g.skills)
+	systemSections, contextFiles, promptOpts, err := systemPrompt(streams, env, opts, p, g.skills)
 	if err != nil {
 		tb.procs.Close()
 		return nil, err
@@ -128,6 +142,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		Tools:          tb.builtin,
 		Approver:       g.gate,
 		SystemSections: systemSections,
+		PromptOptions:  func() agent.PromptOptions { return promptOpts },
 		SteeringMode:   agent.QueueMode(p.eff.SteeringMode),
 		FollowUpMode:   agent.QueueMode(p.eff.FollowUpMode),
 		InterruptMode:  agent.InterruptMode(p.eff.InterruptMode),
@@ -160,7 +175,12 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	printMode := unattended && opts.Mode != "synaps"
 	servers := startMCP(streams, env, opts, p.trusted, registry, printMode)
 	cfg.Toolset, cfg.Approver = registry, servers.approver(g.gate)
-	exts := startExtensions(env, opts, p.trusted, p.st, p.cwd, unattended)
+	if err := claimFlags(opts, exts); err != nil {
+		tb.procs.Close()
+		exts.Close()
+		servers.close()
+		return nil, usageError{err}
+	}
 	registry.Add(exts)
 	cfg.Interceptors = append(cfg.Interceptors, exts.Interceptors()...)
 	cfg.Toolset = selectTools(streams, opts, cfg.Tools, registry)
@@ -175,7 +195,8 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 		return nil, err
 	}
 	hook := &shutdownHook{}
-	exts.Attach(extensionHost{Session: sess, cat: s.cat, hook: hook})
+	slash := &slashBook{exts: exts}
+	exts.Attach(extensionHost{Session: sess, cat: s.cat, hook: hook, slash: slash})
 	if opts.Pi.Name != "" {
 		if err := sess.SetName(opts.Pi.Name); err != nil {
 			sess.Close()
@@ -184,11 +205,12 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 			return nil, fmt.Errorf("--name: %w", err)
 		}
 	}
-	a := &app{cwd: p.cwd, cat: s.cat, settings: p.st, gate: g.gate, session: sess, workspace: tb.workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: tb.policy, shellEnv: tb.shellEnv, extensions: exts, shutdown: hook, hooks: hooks,
+	a := &app{cwd: p.cwd, cat: s.cat, settings: p.st, gate: g.gate, session: sess, workspace: tb.workspace, model: s.model, noCredentials: s.noCredentials, mcp: servers, sandbox: tb.policy, shellEnv: tb.shellEnv, extensions: exts, shutdown: hook, hooks: hooks, slash: slash,
 		loaded: loadedParts{contextFiles: contextPaths(contextFiles), skills: g.skills, hooks: hooks, agents: tb.task}, lsp: tb.lsp}
 	// Other clients (an editor, another terminal, the web page) can attach
 	// to the session while it runs.
 	a.unlive = a.goLive(streams, env, opts, frontName(opts))
+	built = true
 	return a, nil
 }
 
@@ -415,7 +437,7 @@ func buildTools(streams IOStreams, env environment, opts *Options, p project, g 
 // systemPrompt reads the context files (an untrusted project's are told
 // apart) and the system prompt's overrides, and returns the function that
 // writes the prompt's sections for the tools of each request.
-func systemPrompt(streams IOStreams, env environment, opts *Options, p project, skillSet skills.Set) (func([]core.Tool) []core.PromptSection, []sysprompt.ContextFile, error) {
+func systemPrompt(streams IOStreams, env environment, opts *Options, p project, skillSet skills.Set) (func([]core.Tool) []core.PromptSection, []sysprompt.ContextFile, agent.PromptOptions, error) {
 	var contextFiles []sysprompt.ContextFile
 	var err error
 	if !opts.Pi.NoContextFiles {
@@ -437,7 +459,7 @@ func systemPrompt(streams IOStreams, env environment, opts *Options, p project, 
 	}
 	appendText, err = appendSystemPrompt(appendText, opts.Pi.AppendSystemPrompt)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, agent.PromptOptions{}, err
 	}
 	cwd := p.cwd
 	return func(ts []core.Tool) []core.PromptSection {
@@ -447,7 +469,7 @@ func systemPrompt(streams IOStreams, env environment, opts *Options, p project, 
 		}
 		return sysprompt.Sections(sysprompt.Options{Tools: specs, Cwd: cwd, ContextFiles: contextFiles, Custom: custom, Append: appendText,
 			Skills: skillSet.Prompt()})
-	}, contextFiles, nil
+	}, contextFiles, promptOptions(cwd, custom, appendText, contextFiles, skillSet), nil
 }
 
 // modelOpener connects to a model's provider with its credentials; the

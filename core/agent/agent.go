@@ -119,6 +119,9 @@ type Config struct {
 	// sections instead (their texts joined by blank lines are the prompt);
 	// the conversation declares them in system messages.
 	SystemSections func(tools []core.Tool) []core.PromptSection
+	// PromptOptions, when set, says what the system prompt is built from,
+	// for BeforeAgentStart handlers (pi's systemPromptOptions).
+	PromptOptions func() PromptOptions
 	// Conversations keeps the conversations the session moves between;
 	// nil keeps one in memory, recorded also in Store when that is set.
 	Conversations Conversations
@@ -190,7 +193,12 @@ type Session struct {
 	// generation counts conversation changes, so a result from a command
 	// that ran across one is dropped.
 	pendingBash []*core.BashExecutionMessage
-	generation  Generation
+	// pendingCustom and nextTurn are extensions' messages waiting: to
+	// join the conversation when the session settles, and to go with the
+	// next prompt (custommsg.go).
+	pendingCustom []*core.CustomMessage
+	nextTurn      []core.Message
+	generation    Generation
 	// contextStale is set from a compaction until the model's next answer:
 	// until then the context's size is unknown.
 	contextStale bool
@@ -216,8 +224,11 @@ type Session struct {
 }
 
 type queued struct {
-	msg  *core.UserMessage
+	msg  core.Message
 	text string
+	// hidden is an extension's custom message: queue_update does not list
+	// it, as pi's does not.
+	hidden bool
 }
 
 // activeRun is the prompt being worked on.

@@ -58,6 +58,7 @@ func (s *Session) flushBashLocked() {
 		s.entryIDs = append(s.entryIDs, id)
 	}
 	s.pendingBash = nil
+	s.flushCustomLocked()
 }
 
 // ContextUsage is how full the model's context window is.

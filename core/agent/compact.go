@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/compaction"
@@ -126,12 +127,10 @@ func (s *Session) compactionSettings() compaction.Settings {
 
 // compactNow summarises the older part of the conversation and replaces it.
 // A conversation no longer than what compaction keeps is not compacted
-// (ErrNothingToCompact), whatever the reason, as in pi 0.87.
+// (ErrNothingToCompact), whatever the reason, as in pi 0.87. The
+// BeforeCompact handlers see the prepared compaction, as pi's
+// session_before_compact does, and may cancel it or supply their own.
 func (s *Session) compactNow(ctx context.Context, instructions string, reason core.CompactionReason) (core.CompactionResult, error) {
-	instructions, err := s.beforeCompact(ctx, reason, instructions)
-	if err != nil {
-		return core.CompactionResult{}, err
-	}
 	s.mu.Lock()
 	all, allIDs, model := slices.Clone(s.messages), slices.Clone(s.entryIDs), s.model
 	settings := s.compactionSettings()
@@ -150,17 +149,34 @@ func (s *Session) compactNow(ctx context.Context, instructions string, reason co
 	if !ok {
 		return core.CompactionResult{}, ErrNothingToCompact
 	}
-	conn, err := s.cfg.Open(model)
+	first := prep.FirstKept
+	firstID := ""
+	if first < len(ids) {
+		firstID = ids[first]
+	}
+	instructions, supplied, err := s.beforeCompact(ctx, reason, instructions, prep, firstID)
 	if err != nil {
 		return core.CompactionResult{}, err
 	}
-	req := provider.Request{Model: model, APIKey: conn.APIKey, Headers: conn.Headers}
-	summary, usage, err := s.summarize(ctx, conn.Provider, req, prep, instructions, reason)
-	if err != nil {
-		return core.CompactionResult{}, fmt.Errorf("compaction: %w", err)
+	var res core.CompactionResult
+	if supplied != nil {
+		if res, first, err = suppliedResult(supplied, prep, ids); err != nil {
+			return core.CompactionResult{}, err
+		}
+	} else {
+		conn, err := s.cfg.Open(model)
+		if err != nil {
+			return core.CompactionResult{}, err
+		}
+		req := provider.Request{Model: model, APIKey: conn.APIKey, Headers: conn.Headers}
+		summary, usage, err := s.summarize(ctx, conn.Provider, req, prep, instructions, reason)
+		if err != nil {
+			return core.CompactionResult{}, fmt.Errorf("compaction: %w", err)
+		}
+		res = core.CompactionResult{Summary: summary, TokensBefore: prep.TokensBefore, Usage: usage}
 	}
-	first := prep.FirstKept
-	res := core.CompactionResult{Summary: summary, TokensBefore: prep.TokensBefore, ReadFiles: prep.ReadFiles, ModifiedFiles: prep.ModifiedFiles, Usage: usage}
+	summary := res.Summary
+	res.ReadFiles, res.ModifiedFiles = prep.ReadFiles, prep.ModifiedFiles
 	var lead []core.Message
 	var leadIDs []string
 	if system.Declared {
@@ -179,7 +195,7 @@ func (s *Session) compactNow(ctx context.Context, instructions string, reason co
 			s.storeFailed(err)
 		}
 	}
-	summaryMsg := &core.CompactionSummaryMessage{Summary: summary, TokensBefore: prep.TokensBefore, Timestamp: s.now()}
+	summaryMsg := &core.CompactionSummaryMessage{Summary: summary, TokensBefore: res.TokensBefore, Timestamp: s.now()}
 	s.mu.Lock()
 	// Messages appended since the snapshot (none in practice: compaction
 	// runs only between runs) are kept after the retained tail.
@@ -249,4 +265,26 @@ func withoutSystem(msgs []core.Message, ids []string) ([]core.Message, []string)
 		}
 	}
 	return outM, outI
+}
+
+// suppliedResult is the compaction a BeforeCompact handler wrote, and the
+// index of the first message it keeps: from its FirstKeptEntryID, which
+// must be a message of the conversation, or else where the preparation
+// cut.
+func suppliedResult(c *SuppliedCompaction, prep *compaction.Preparation, ids []string) (core.CompactionResult, int, error) {
+	if strings.TrimSpace(c.Summary) == "" {
+		return core.CompactionResult{}, 0, errors.New("compaction: the summary an extension supplied is empty")
+	}
+	first := prep.FirstKept
+	if c.FirstKeptEntryID != "" {
+		first = slices.Index(ids, c.FirstKeptEntryID)
+		if first < 0 {
+			return core.CompactionResult{}, 0, fmt.Errorf("compaction: the extension's compaction keeps from entry %q, which is not in the conversation", c.FirstKeptEntryID)
+		}
+	}
+	tokens := c.TokensBefore
+	if tokens <= 0 {
+		tokens = prep.TokensBefore
+	}
+	return core.CompactionResult{Summary: c.Summary, TokensBefore: tokens, FromHook: true, Details: c.Details, Usage: c.Usage}, first, nil
 }

@@ -48,6 +48,8 @@ type TreeNode struct {
 	Text string
 	// OnPath is set for the entries of the current branch.
 	OnPath bool
+	// Label is the entry's bookmark (pi's label entries), or "".
+	Label string
 }
 
 // Conversations keeps the conversations a Session moves between: session
@@ -257,7 +259,7 @@ func (s *Session) switchTo(ev SwitchEvent, open func(Conversations) (Loaded, err
 	s.messages = slices.Clone(l.Messages)
 	s.entryIDs = slices.Clone(l.EntryIDs)
 	s.steering, s.followUp = nil, nil
-	s.pendingBash = nil
+	s.pendingBash, s.pendingCustom, s.nextTurn = nil, nil, nil
 	s.generation++
 	s.contextStale = false
 	s.mu.Unlock()

@@ -115,7 +115,7 @@ func (c *FileConversations) Tree() ([]TreeNode, error) {
 	}
 	var out []TreeNode
 	for _, n := range c.file.Nodes() {
-		tn := TreeNode{ID: n.ID, ParentID: n.ParentID, Role: string(n.Type), OnPath: onPath[n.ID]}
+		tn := TreeNode{ID: n.ID, ParentID: n.ParentID, Role: string(n.Type), OnPath: onPath[n.ID], Label: n.Label}
 		if n.Type == session.TypeMessage {
 			m, err := c.message(n.ID)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cairn-dev/cairn/core"
 	"github.com/cairn-dev/cairn/core/approval"
+	"github.com/cairn-dev/cairn/core/compaction"
 )
 
 // interceptState is the session's bookkeeping for its interceptors.
@@ -164,18 +165,18 @@ func (s *Session) endSession(reason EndReason) {
 // for each message, what enters the conversation in its place: nothing
 // (handled or blocked), or the message, possibly transformed, followed by
 // the context the handlers added.
-func (s *Session) admit(ctx context.Context, msgs []core.Message) [][]core.Message {
+func (s *Session) admit(ctx context.Context, msgs []core.Message, queue Behavior) [][]core.Message {
 	out := make([][]core.Message, len(msgs))
 	for i, m := range msgs {
 		out[i] = []core.Message{m}
 		if u, ok := m.(*core.UserMessage); ok {
-			out[i] = s.admitOne(ctx, u)
+			out[i] = s.admitOne(ctx, u, queue)
 		}
 	}
 	return out
 }
 
-func (s *Session) admitOne(ctx context.Context, u *core.UserMessage) []core.Message {
+func (s *Session) admitOne(ctx context.Context, u *core.UserMessage, queue Behavior) []core.Message {
 	text, images := splitUser(u)
 	var added []core.Message
 	changed := false
@@ -184,7 +185,7 @@ func (s *Session) admitOne(ctx context.Context, u *core.UserMessage) []core.Mess
 		if ic.Input == nil {
 			continue
 		}
-		e := InputEvent{Conversation: s.Conversation(), Text: text, Images: images}
+		e := InputEvent{Conversation: s.Conversation(), Text: text, Images: images, Queued: queue}
 		r, err := intercept(ctx, ic, func(c context.Context) (InputResult, error) { return ic.Input(c, e) })
 		if err != nil && nonBlocking(err) {
 			s.interceptFailed(ctx, ic, "input", err)
@@ -254,7 +255,11 @@ func (s *Session) beforeAgentStart(ctx context.Context, pending []core.Message) 
 		if ic.BeforeAgentStart == nil {
 			continue
 		}
-		e := AgentStartEvent{Conversation: s.Conversation(), Prompt: prompt, Sections: s.systemSections(s.cfg.Toolset.Tools())}
+		tools := s.cfg.Toolset.Tools()
+		e := AgentStartEvent{Conversation: s.Conversation(), Prompt: prompt, Sections: s.systemSections(tools), Tools: toolNames(tools)}
+		if s.cfg.PromptOptions != nil {
+			e.Options = s.cfg.PromptOptions()
+		}
 		r, err := intercept(ctx, ic, func(c context.Context) (AgentStartResult, error) { return ic.BeforeAgentStart(c, e) })
 		if err != nil {
 			s.interceptFailed(ctx, ic, "before agent start", err)
@@ -402,7 +407,7 @@ func (s *Session) turnEnded(ctx context.Context, msg *core.AssistantMessage, res
 // the message that sends the agent back to work, or nil to stop. continued
 // counts the continuations of this prompt and is bounded by
 // MaxStopContinues.
-func (s *Session) stopping(ctx context.Context, msg *core.AssistantMessage, continued *int) core.Message {
+func (s *Session) stopping(ctx context.Context, msg *core.AssistantMessage, added []core.Message, continued *int) core.Message {
 	var reasons []string
 	var from *Interceptor
 	for i := range s.cfg.Interceptors {
@@ -410,7 +415,7 @@ func (s *Session) stopping(ctx context.Context, msg *core.AssistantMessage, cont
 		if ic.Stop == nil {
 			continue
 		}
-		e := StopEvent{Conversation: s.Conversation(), Message: msg, Continued: *continued}
+		e := StopEvent{Conversation: s.Conversation(), Message: msg, Continued: *continued, Messages: slices.Clone(added)}
 		r, err := intercept(ctx, ic, func(c context.Context) (StopResult, error) { return ic.Stop(c, e) })
 		if err != nil {
 			s.interceptFailed(ctx, ic, "stop", err)
@@ -435,36 +440,41 @@ func (s *Session) stopping(ctx context.Context, msg *core.AssistantMessage, cont
 	return s.contextMessages(from, []string{strings.Join(reasons, "\n\n")})[0]
 }
 
-// beforeCompact runs the BeforeCompact handlers and returns the
-// instructions to compact with, or an error when one cancels it (or fails,
-// which cancels it too).
-func (s *Session) beforeCompact(ctx context.Context, reason core.CompactionReason, instructions string) (string, error) {
+// beforeCompact runs the BeforeCompact handlers on the prepared
+// compaction and returns the instructions to compact with and the
+// compaction a handler supplied (the last one's), or an error when one
+// cancels it (or fails, which cancels it too).
+func (s *Session) beforeCompact(ctx context.Context, reason core.CompactionReason, instructions string, prep *compaction.Preparation, firstKept string) (string, *SuppliedCompaction, error) {
+	var supplied *SuppliedCompaction
 	for i := range s.cfg.Interceptors {
 		ic := &s.cfg.Interceptors[i]
 		if ic.BeforeCompact == nil {
 			continue
 		}
-		e := CompactEvent{Conversation: s.Conversation(), Reason: reason, Instructions: instructions}
+		e := CompactEvent{Conversation: s.Conversation(), Reason: reason, Instructions: instructions, Preparation: prep, FirstKeptEntryID: firstKept}
 		r, err := intercept(ctx, ic, func(c context.Context) (CompactResult, error) { return ic.BeforeCompact(c, e) })
 		if err != nil && nonBlocking(err) {
 			s.interceptFailed(ctx, ic, "before compact", err)
 			err = nil
 		}
 		if err != nil {
-			return "", fmt.Errorf("compaction cancelled: %s", s.interceptFailed(ctx, ic, "before compact", err))
+			return "", nil, fmt.Errorf("compaction cancelled: %s", s.interceptFailed(ctx, ic, "before compact", err))
 		}
 		if r.Cancel {
 			why := r.Reason
 			if why == "" {
 				why = "no reason given"
 			}
-			return "", fmt.Errorf("compaction cancelled by %s: %s", ic.Name, why)
+			return "", nil, fmt.Errorf("compaction cancelled by %s: %s", ic.Name, why)
 		}
 		if r.Instructions != "" {
 			instructions = r.Instructions
 		}
+		if r.Compaction != nil {
+			supplied = r.Compaction
+		}
 	}
-	return instructions, nil
+	return instructions, supplied, nil
 }
 
 // InterceptUserBash passes a `!cmd` the person typed through the UserBash
@@ -497,7 +507,7 @@ func (s *Session) prepareRun(ctx context.Context, pending []core.Message) []core
 		return pending
 	}
 	start := s.startSession(ctx)
-	admitted := slices.Concat(s.admit(ctx, pending)...)
+	admitted := slices.Concat(s.admit(ctx, pending, BehaviorNone)...)
 	if len(admitted) == 0 {
 		// No run follows: what SessionStart added waits in the
 		// conversation for the next request.
@@ -510,15 +520,16 @@ func (s *Session) prepareRun(ctx context.Context, pending []core.Message) []core
 }
 
 // admitQueued passes the messages taken from the queues (those of pending
-// from index dequeued on; none when dequeued < 0) through the Input
-// handlers, and returns what enters the conversation for each message.
-func (s *Session) admitQueued(ctx context.Context, pending []core.Message, dequeued int) [][]core.Message {
+// from index dequeued on; none when dequeued < 0; queue is the queue they
+// came from) through the Input handlers, and returns what enters the
+// conversation for each message.
+func (s *Session) admitQueued(ctx context.Context, pending []core.Message, dequeued int, queue Behavior) [][]core.Message {
 	out := make([][]core.Message, len(pending))
 	for i, m := range pending {
 		out[i] = []core.Message{m}
 	}
 	if dequeued >= 0 && dequeued < len(pending) && len(s.cfg.Interceptors) > 0 {
-		copy(out[dequeued:], s.admit(ctx, pending[dequeued:]))
+		copy(out[dequeued:], s.admit(ctx, pending[dequeued:], queue))
 	}
 	return out
 }

@@ -373,7 +373,14 @@ func TestBeforeCompactCancels(t *testing.T) {
 			return CompactResult{}, errors.New("crashed")
 		},
 	} {
-		f := newFixture(t, Config{Interceptors: []Interceptor{{Name: "hook PreCompact", BeforeCompact: handler}}})
+		// Handlers see a prepared compaction, as pi's do: the conversation
+		// must have something to compact.
+		f := newFixture(t, Config{Compaction: keepLittle, Interceptors: []Interceptor{{Name: "hook PreCompact", BeforeCompact: handler}}},
+			faux.Response{Text: "a"}, faux.Response{Text: "b"})
+		for _, q := range questions {
+			_ = f.s.Prompt(q, nil, BehaviorNone)
+			f.untilSettled()
+		}
 		_, err := f.s.Compact(context.Background(), "")
 		if err == nil || !strings.Contains(err.Error(), "compaction cancelled") {
 			t.Errorf("%s: %v", name, err)

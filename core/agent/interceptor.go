@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/compaction"
 )
 
 // Interceptor is a set of handlers the session calls at fixed points of its
@@ -96,6 +97,12 @@ type Interceptor struct {
 	// UserBash is called by front ends through Session.InterceptUserBash
 	// before they run a `!cmd` the person typed (pi's user_bash).
 	UserBash func(ctx context.Context, e UserBashEvent) (UserBashResult, error)
+	// ProviderRequest and ProviderResponse see each model request's wire
+	// payload, and may replace it, and how the server answered (pi's
+	// before_provider_request and after_provider_response; see
+	// providerhooks.go).
+	ProviderRequest  func(ctx context.Context, e ProviderRequestEvent) (json.RawMessage, error)
+	ProviderResponse func(ctx context.Context, e ProviderResponseEvent) error
 	// BeforeSwitch is called before the session moves to another
 	// conversation (new, resume, fork, clone; pi's session_before_switch
 	// and session_before_fork): it may cancel the move. See
@@ -187,6 +194,10 @@ type InputEvent struct {
 	Conversation ConversationInfo
 	Text         string
 	Images       []core.Content
+	// Queued is the queue the message waited in because it was sent
+	// while the agent worked (BehaviorSteer or BehaviorFollowUp; pi's
+	// streamingBehavior), or "" for a message that starts a run.
+	Queued Behavior
 }
 
 // InputAction is what becomes of a message.
@@ -220,6 +231,10 @@ type AgentStartEvent struct {
 	Conversation ConversationInfo
 	Prompt       string
 	Sections     []core.PromptSection
+	// Tools names the run's tools, in order; Options is what the prompt
+	// is built from (Config.PromptOptions; zero without it).
+	Tools   []string
+	Options PromptOptions
 }
 
 // AgentStartResult adds system prompt sections for this prompt's requests,
@@ -304,6 +319,9 @@ type StopEvent struct {
 	Conversation ConversationInfo
 	Message      *core.AssistantMessage
 	Continued    int
+	// Messages are the messages the run added, in order, Message last
+	// (pi's agent_end messages).
+	Messages []core.Message
 }
 
 // StopResult sends the agent back to work when Continue is set; Reason is
@@ -313,19 +331,41 @@ type StopResult struct {
 	Reason   string
 }
 
-// CompactEvent is the BeforeCompact point.
+// CompactEvent is the BeforeCompact point: the compaction prepared, not
+// yet summarised.
 type CompactEvent struct {
 	Conversation ConversationInfo
 	Reason       core.CompactionReason
 	Instructions string
+	// Preparation is what the compaction summarises and keeps (pi's
+	// CompactionPreparation); FirstKeptEntryID is the entry it keeps
+	// from ("" when the conversation keeps no entries).
+	Preparation      *compaction.Preparation
+	FirstKeptEntryID string
 }
 
-// CompactResult cancels the compaction (Reason says why) or, with
-// Instructions set, replaces its instructions.
+// CompactResult cancels the compaction (Reason says why), replaces its
+// instructions (Instructions), or supplies the compaction itself
+// (Compaction: pi's session_before_compact result), which is kept in
+// place of the summary the model would write.
 type CompactResult struct {
 	Cancel       bool
 	Reason       string
 	Instructions string
+	Compaction   *SuppliedCompaction
+}
+
+// SuppliedCompaction is a compaction a handler wrote: its summary, the
+// entry the kept messages start from ("" keeps what the preparation
+// keeps), the size it reports, and its own details for the session file.
+type SuppliedCompaction struct {
+	Summary          string
+	FirstKeptEntryID string
+	TokensBefore     int
+	Details          json.RawMessage
+	// Usage is what writing the summary cost, counted in the session's
+	// totals.
+	Usage core.Usage
 }
 
 // NotificationKind says what a notification is about, as Claude Code's

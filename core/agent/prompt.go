@@ -50,7 +50,7 @@ func (s *Session) Prompt(text string, images []core.Content, behavior Behavior) 
 		return nil
 	}
 	s.flushBashLocked()
-	s.startRunLocked([]core.Message{msg})
+	s.startRunLocked(s.withNextTurnLocked(msg))
 	s.mu.Unlock()
 	return nil
 }
@@ -76,7 +76,7 @@ func (s *Session) PromptExpanded(typed, expanded string, images []core.Content) 
 	}
 	exp := &core.CustomMessage{CustomType: ExpansionMessageType, Content: []core.Content{core.TextBlock(expanded)}, Timestamp: s.now()}
 	s.flushBashLocked()
-	s.startRunLocked([]core.Message{msg, exp})
+	s.startRunLocked(s.withNextTurnLocked(msg, exp))
 	s.mu.Unlock()
 	return nil
 }

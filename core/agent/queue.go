@@ -74,9 +74,11 @@ func (s *Session) publishQueue() {
 }
 
 func texts(q []*queued) []string {
-	out := make([]string, len(q))
-	for i, m := range q {
-		out[i] = m.text
+	out := make([]string, 0, len(q))
+	for _, m := range q {
+		if !m.hidden {
+			out = append(out, m.text)
+		}
 	}
 	return out
 }

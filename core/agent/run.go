@@ -138,13 +138,16 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 	// start (-1: none). As in pi 0.87, queue_update announces them just
 	// before they enter the conversation, after the turn's turn_start.
 	dequeued := -1
+	// queue is the queue they came from, told to the Input handlers (pi's
+	// streamingBehavior).
+	var queue Behavior
 	if steering := s.takeSteering(); len(steering) > 0 {
-		dequeued = len(pending)
+		dequeued, queue = len(pending), BehaviorSteer
 		pending = append(pending, steering...)
 	}
 	starting := s.waitForTools(ctx)
 	for {
-		admitted := s.admitQueued(ctx, pending, dequeued)
+		admitted := s.admitQueued(ctx, pending, dequeued, queue)
 		if !answering && len(pending) > 0 && len(slices.Concat(admitted...)) == 0 {
 			// Interceptors took every message: nothing to ask the model,
 			// unless a follow-up waits.
@@ -152,7 +155,7 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 				s.dropEntering()
 			}
 			if follow := s.takeFollowUp(); len(follow) > 0 {
-				pending, dequeued = follow, 0
+				pending, dequeued, queue = follow, 0, BehaviorFollowUp
 				continue
 			}
 			pending, dequeued = nil, -1
@@ -190,12 +193,14 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			s.publish(core.AutoRetryEnd{Success: true, Attempt: retrying})
 			retrying = 0
 		}
-		results, extra, steering := s.runTools(ctx, msg)
+		results, extra, steering, terminate := s.runTools(ctx, msg)
 		for _, r := range results {
 			added = append(added, r)
 		}
 		added = append(added, extra...)
-		answering = len(results) > 0
+		// Tool results the model is to read, unless the tools ended the
+		// run (pi's terminate).
+		answering = len(results) > 0 && !terminate
 		s.publish(core.TurnEnd{Message: msg, ToolResults: results})
 		s.turnEnded(ctx, msg, results)
 		if ctx.Err() != nil {
@@ -205,18 +210,23 @@ func (s *Session) runAgent(ctx context.Context, pending []core.Message, retrying
 			steering = s.takeSteering()
 		}
 		if len(steering) > 0 {
-			pending, dequeued = steering, 0
+			pending, dequeued, queue = steering, 0, BehaviorSteer
 			continue
 		}
-		if len(results) > 0 {
+		if answering {
 			continue
 		}
 		if follow := s.takeFollowUp(); len(follow) > 0 {
-			pending, dequeued = follow, 0
+			pending, dequeued, queue = follow, 0, BehaviorFollowUp
 			continue
 		}
-		if m := s.stopping(ctx, msg, &continued); m != nil {
+		if m := s.stopping(ctx, msg, added, &continued); m != nil {
 			pending = []core.Message{m}
+			continue
+		}
+		// A Stop handler (pi's agent_end) may have queued a follow-up.
+		if follow := s.takeFollowUp(); len(follow) > 0 {
+			pending, dequeued = follow, 0
 			continue
 		}
 		break
@@ -311,6 +321,7 @@ func (s *Session) streamTurn(ctx context.Context, tools []core.Tool) (*core.Assi
 		Thinking: thinking,
 		APIKey:   conn.APIKey,
 		Headers:  conn.Headers,
+		Hooks:    s.payloadHooks(),
 	}
 	if n := s.cfg.MaxTokens; n > 0 && (model.MaxTokens <= 0 || n < model.MaxTokens) {
 		req.MaxTokens = n

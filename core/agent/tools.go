@@ -47,10 +47,10 @@ type toolRun struct {
 // calls that have not started (interrupt mode immediate) and is returned.
 //
 // added are the messages interceptors added after the results.
-func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) (results []*core.ToolResultMessage, added, steering []core.Message) {
+func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) (results []*core.ToolResultMessage, added, steering []core.Message, terminate bool) {
 	blocks := msg.ToolCalls()
 	if len(blocks) == 0 {
-		return nil, nil, nil
+		return nil, nil, nil, false
 	}
 	runs := make([]*toolRun, len(blocks))
 	for i, b := range blocks {
@@ -76,7 +76,11 @@ func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) (res
 	}
 	s.execute(ctx, runs)
 	results = make([]*core.ToolResultMessage, len(runs))
+	// As pi's agent loop: the batch ends the run when every result of it
+	// asks so.
+	terminate = true
 	for i, r := range runs {
+		terminate = terminate && r.result.Terminate
 		res := &core.ToolResultMessage{
 			ToolCallID: r.call.ID,
 			ToolName:   r.call.Name,
@@ -94,7 +98,7 @@ func (s *Session) runTools(ctx context.Context, msg *core.AssistantMessage) (res
 			added = append(added, s.appendMessage(m))
 		}
 	}
-	return results, added, steering
+	return results, added, steering, terminate
 }
 
 // prepare announces a call and decides whether it may run: the tool must

@@ -169,7 +169,12 @@ func (e *extension) interceptor() agent.Interceptor {
 				Text   *string        `json:"text"`
 				Images []core.Content `json:"images"`
 			}
-			if err := e.call(ctx, "input", map[string]any{"text": ev.Text, "images": nonNil(ev.Images), "source": "interactive"}, &r); err != nil {
+			p := map[string]any{"text": ev.Text, "images": nonNil(ev.Images), "source": "interactive"}
+			if ev.Queued != agent.BehaviorNone {
+				// Sent while the agent worked: pi's streamingBehavior.
+				p["streamingBehavior"] = string(ev.Queued)
+			}
+			if err := e.call(ctx, "input", p, &r); err != nil {
 				return agent.InputResult{}, err
 			}
 			switch r.Action {
@@ -191,14 +196,21 @@ func (e *extension) interceptor() agent.Interceptor {
 				Message            *struct {
 					Content string `json:"content"`
 				} `json:"message"`
+				Sections []PromptSection `json:"sections"`
 			}
-			if err := e.call(ctx, "before_agent_start", map[string]any{"prompt": ev.Prompt, "systemPrompt": joinSections(ev.Sections)}, &r); err != nil {
+			p := map[string]any{"prompt": ev.Prompt, "systemPrompt": joinSections(ev.Sections), "systemPromptOptions": systemPromptOptions(ev)}
+			if err := e.call(ctx, "before_agent_start", p, &r); err != nil {
 				return agent.AgentStartResult{}, err
 			}
 			var out agent.AgentStartResult
 			if r.AppendSystemPrompt != "" {
 				out.Sections = []core.PromptSection{{Name: "extension:" + e.cfg.Name, Text: r.AppendSystemPrompt}}
 			}
+			secs, err := promptSections(r.Sections)
+			if err != nil {
+				return agent.AgentStartResult{}, err
+			}
+			out.Sections = append(out.Sections, secs...)
 			if r.Message != nil {
 				out.Context = []string{r.Message.Content}
 			}
@@ -265,17 +277,19 @@ func (e *extension) interceptor() agent.Interceptor {
 			return e.call(ctx, "turn_end", map[string]any{"message": ev.Message, "toolResults": nonNil(ev.Results)}, nil)
 		},
 		Stop: func(ctx context.Context, ev agent.StopEvent) (agent.StopResult, error) {
-			return agent.StopResult{}, e.call(ctx, "agent_end", map[string]any{"messages": []any{ev.Message}}, nil)
-		},
-		BeforeCompact: func(ctx context.Context, ev agent.CompactEvent) (agent.CompactResult, error) {
-			var r struct {
-				Cancel bool   `json:"cancel"`
-				Reason string `json:"reason"`
+			// pi's agent_end carries the run's messages.
+			msgs := []core.Message{ev.Message}
+			if len(ev.Messages) > 0 {
+				msgs = ev.Messages
 			}
-			err := e.call(ctx, "session_before_compact", map[string]any{"reason": string(ev.Reason), "customInstructions": ev.Instructions}, &r)
-			return agent.CompactResult{Cancel: r.Cancel, Reason: r.Reason}, err
+			return agent.StopResult{}, e.call(ctx, "agent_end", map[string]any{"messages": msgs}, nil)
 		},
-		BeforeSwitch: e.beforeSwitch,
+		BeforeCompact: e.beforeCompact,
+		BeforeSwitch:  e.beforeSwitch,
+		// pi's before_provider_request and after_provider_response
+		// (provider.go).
+		ProviderRequest:  e.providerRequest,
+		ProviderResponse: e.providerResponse,
 		UserBash: func(ctx context.Context, ev agent.UserBashEvent) (agent.UserBashResult, error) {
 			var r struct {
 				Result *struct {
@@ -304,7 +318,14 @@ func (e *extension) command(ctx context.Context, text string) (agent.InputResult
 	if !e.hasCommand(name) {
 		return agent.InputResult{}, false, nil
 	}
+	reloads := e.reloadCount()
 	_, err := e.callOp(ctx, MethodRunCommand, RunCommandParams{Name: name, Args: rest})
+	if err != nil && (ctx.Err() != nil || e.reloadCount() != reloads) {
+		// Aborted (by the person, or by the command's own new session),
+		// or its extension stops to reload: nothing to send, and nothing
+		// failed.
+		return agent.InputResult{Action: agent.InputHandled}, true, nil
+	}
 	if err != nil {
 		var rpcErr *jsonrpc2.Error
 		if errors.As(err, &rpcErr) {

@@ -81,6 +81,10 @@ type extension struct {
 	// run while one is open.
 	dialogs int
 	exited  chan struct{}
+	// startReason is session_start's reason when the process has started
+	// ("" for "startup"); reloads counts its reloads (reload.go).
+	startReason string
+	reloads     int
 	// customs are the components it shows (custom.go).
 	customs components
 }
@@ -161,7 +165,7 @@ func (e *extension) start(ctx context.Context) {
 	defer cancel()
 	raw, err := c.call(ictx, MethodInitialize, InitializeParams{
 		ProtocolVersion: ProtocolVersion, CairnVersion: e.m.opts.CairnVersion, Cwd: e.m.opts.Cwd,
-		Mode: e.m.opts.Mode, HasUI: e.m.hasUI(), UI: nonNil(e.m.ui()),
+		Mode: e.m.opts.Mode, HasUI: e.m.hasUI(), UI: nonNil(e.m.ui()), Flags: flagValues(e.m.opts.Flags),
 	})
 	if err == nil {
 		err = e.initialized(raw)
@@ -176,7 +180,13 @@ func (e *extension) start(ctx context.Context) {
 	}
 	e.m.changed()
 	if e.handles("session_start") {
-		_, _ = e.event(ctx, "session_start", map[string]any{"type": "session_start", "reason": "startup"})
+		e.mu.Lock()
+		reason := e.startReason
+		e.mu.Unlock()
+		if reason == "" {
+			reason = "startup"
+		}
+		_, _ = e.event(ctx, "session_start", map[string]any{"type": "session_start", "reason": reason})
 	}
 }
 
@@ -436,8 +446,15 @@ func (e *extension) callCtx(ctx context.Context, method string, params any, isOp
 
 // servedInline says which of an extension's requests never wait, and are
 // served in order on the reading goroutine: UI calls that show something
-// (notify, setStatus, setWidget, setTitle, set_editor_text), not dialogs.
+// (notify, setStatus, setWidget, setTitle, set_editor_text), not dialogs,
+// and send_user_message and send_message.
 func (e *extension) servedInline(m jsonrpc2.Message) bool {
+	if m.Method == MethodSendUserMessage || m.Method == MethodSendMessage {
+		// Queued before the answer of the handler that sent it is read:
+		// an agent_end handler's follow-up is in the queue when the run
+		// looks for one.
+		return true
+	}
 	if m.Method != MethodUI {
 		return false
 	}

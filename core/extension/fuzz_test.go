@@ -33,6 +33,11 @@ func FuzzDecode(f *testing.F) {
 		`{"jsonrpc":"2.0","id":5,"method":"send_user_message","params":{"content":"hi","deliverAs":"steer"}}`,
 		`{"jsonrpc":"2.0","id":6,"method":"complete","params":{"provider":"p","id":"m","messages":[{"role":"user","content":"hi"}]}}`,
 		`{"jsonrpc":"2.0","id":7,"method":"set_thinking_level","params":{"level":"high"}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"set_label","params":{"targetId":"e1","label":"x"}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"send_message","params":{"customType":"t","content":[{"type":"text","text":"x"}],"display":true,"triggerTurn":false,"deliverAs":"nextTurn"}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"new_session","params":{"parentSession":"/s.jsonl"}}`,
+		`{"jsonrpc":"2.0","id":11,"method":"get_commands","params":{}}`,
+		`{"jsonrpc":"2.0","id":12,"method":"get_session","params":{}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}`,
 		"not json\n\n[1,2]\n{\"jsonrpc\":\"1.0\"}",
 	} {
@@ -42,7 +47,7 @@ func FuzzDecode(f *testing.F) {
 		m := New(nil, Options{Mode: "tui", UI: core.UIMethods, Now: func() time.Time { return time.Unix(0, 0) }})
 		m.Attach(answeringHost{})
 		e := &extension{m: m, cfg: Config{Name: "fuzz"}, state: Ready, updates: map[string]func(core.ToolUpdate){"c": func(core.ToolUpdate) {}},
-			ops: map[*opCtx]struct{}{}, exited: make(chan struct{})}
+			ops: map[*opCtx]struct{}{}, exited: make(chan struct{}), version: ProtocolVersion}
 		var out bytes.Buffer
 		c := newConn(nopCloser{&out}, func(msg jsonrpc2.Message) (any, *jsonrpc2.Error) { return e.serve(msg) })
 		c.dispatchSync = true

@@ -66,6 +66,9 @@ type Options struct {
 	// (started afresh once past 5 MiB); the last lines are in errors
 	// either way.
 	LogDir string
+	// Flags are the command line's flags cairn does not know, told to
+	// the extensions at initialize (see CheckFlags).
+	Flags []Flag
 	// Trace, when set, is given every line exchanged with an extension
 	// (in: from it), for tests and debugging.
 	Trace func(extension string, in bool, line []byte)
@@ -367,7 +370,7 @@ type Status struct {
 	Commands []CommandDef
 	Events   []string
 	// Note says what of a pi extension's registrations cairn does not
-	// use yet (events it does not send, shortcuts, flags, renderers).
+	// use yet (events it does not send, renderers).
 	Note string
 }
 
@@ -428,12 +431,6 @@ func (e *extension) memberStatuses() []Status {
 		var notes []string
 		if len(mb.EventsNotSent) > 0 {
 			notes = append(notes, "cairn does not send "+strings.Join(mb.EventsNotSent, ", "))
-		}
-		if len(mb.Shortcuts) > 0 {
-			notes = append(notes, "shortcuts not bound in cairn: "+strings.Join(mb.Shortcuts, ", "))
-		}
-		if len(mb.Flags) > 0 {
-			notes = append(notes, "flags (defaults only): "+strings.Join(mb.Flags, ", "))
 		}
 		if len(mb.Renderers) > 0 {
 			notes = append(notes, "renderers cairn does not draw: "+strings.Join(mb.Renderers, ", "))

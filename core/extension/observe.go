@@ -16,8 +16,10 @@ var observedEvents = []string{"agent_start", "turn_start", "message_start", "mes
 	"tool_execution_start", "tool_execution_end", "model_select", "thinking_level_select", "agent_settled"}
 
 // askedEventsV2 are the events version 2 adds to those cairn asks about:
-// pi's context, which may rewrite each request's messages.
-var askedEventsV2 = []string{"context"}
+// pi's context, which may rewrite each request's messages, and its
+// before_provider_request and after_provider_response, around each
+// request to the model, and its resources_discover, asked at start.
+var askedEventsV2 = []string{"context", "before_provider_request", "after_provider_response", "resources_discover"}
 
 // knownEventFor reports whether an extension speaking protocol version v
 // may handle the event name.

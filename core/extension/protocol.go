@@ -66,6 +66,10 @@ type InitializeParams struct {
 	HasUI bool `json:"hasUI"`
 	// UI lists the UI methods the front end renders.
 	UI []core.UIMethod `json:"ui"`
+	// Flags (version 2) are the command line's flags cairn does not
+	// know, by name without dashes: a value, or true for a bare flag, for
+	// the extensions that register them (pi's getFlag).
+	Flags map[string]any `json:"flags,omitempty"`
 }
 
 // InitializeResult is what an extension registers at start.
@@ -107,6 +111,9 @@ type Member struct {
 	MessageRenderers []string `json:"messageRenderers,omitempty"`
 	EntryRenderers   []string `json:"entryRenderers,omitempty"`
 	ToolRenderers    []string `json:"toolRenderers,omitempty"`
+	// FlagDefs are its flags with their types, which cairn checks the
+	// command line against (Manager.CheckFlags).
+	FlagDefs []FlagDef `json:"flagDefs,omitempty"`
 }
 
 // ToolDef is a tool an extension offers, in pi's registerTool shape.
@@ -139,6 +146,9 @@ type ToolResult struct {
 	Content []core.Content  `json:"content"`
 	Details json.RawMessage `json:"details,omitempty"`
 	IsError bool            `json:"isError,omitempty"`
+	// Terminate is pi's hint that the run ends after this call's batch
+	// when every call of it says so (version 2).
+	Terminate bool `json:"terminate,omitempty"`
 }
 
 // ToolUpdateParams is partial output of a running call.

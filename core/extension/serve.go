@@ -87,6 +87,10 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		return e.systemPrompt(m)
 	case MethodCompact, MethodRequestShutdown:
 		return e.lifecycle(m)
+	case MethodReload:
+		return e.reload(m)
+	case MethodSetLabel, MethodGetCommands, MethodSendMessage, MethodNewSession, MethodGetSession:
+		return e.session(m)
 	case MethodCustomShow, MethodCustomRender, MethodCustomClose:
 		return e.custom(m)
 	}

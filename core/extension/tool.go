@@ -88,7 +88,7 @@ func (t *Tool) Execute(ctx context.Context, call core.ToolCall, update func(core
 	if err := checkContent(r.Content); err != nil {
 		return core.ErrorResult(fmt.Sprintf("extension %q returned a result for %s that cannot be used: %v", e.cfg.Name, t.def.Name, err)), nil
 	}
-	return core.ToolResult{Content: r.Content, Details: r.Details, IsError: r.IsError}, nil
+	return core.ToolResult{Content: r.Content, Details: r.Details, IsError: r.IsError, Terminate: r.Terminate}, nil
 }
 
 // checkContent allows the blocks a tool result may hold: text and images.

@@ -353,8 +353,14 @@ func driveTicTacToe(t *testing.T) {
 	c := h.component(t, 80, 40)
 	c.lines(t, "")
 	c.key(keyEnter)
-	h.host.waitFor(t, "the agent told of the move", func(_ []core.Event, sent []string, _ []core.Question) bool {
-		return len(sent) == 1 && strings.Contains(sent[0], "Player X played at (row=")
+	// pi's sendMessage with triggerTurn: the agent's turn starts.
+	h.host.waitFor(t, "the agent told of the move", func([]core.Event, []string, []core.Question) bool {
+		for _, m := range h.host.customs {
+			if len(m.msg.Content) > 0 && strings.Contains(m.msg.Content[0].Text, "Player X played at (row=") && m.triggerTurn != nil && *m.triggerTurn {
+				return true
+			}
+		}
+		return false
 	})
 	if got := text(h.tool(t, "tic_tac_toe", `{"action": "move_right"}`)); got == "" {
 		t.Error("move_right: empty result")

@@ -72,6 +72,12 @@ type fakeHost struct {
 	compacted  []string
 	compactErr error
 	shutdowns  int
+	// commands lists the extensions' commands for get_commands
+	// (session_test.go); customs are the messages sent with send_message.
+	commands func() []extension.Command
+	customs  []sentCustom
+	// newSessions are the parents of the new sessions asked for.
+	newSessions []string
 }
 
 func (h *fakeHost) Compact(_ context.Context, instructions string) (core.CompactionResult, error) {
@@ -223,6 +229,12 @@ func startHostIn(t testing.TB, cwd string, env map[string]string, mode string, f
 // startHostWith is startHostIn with a session holding the entries prefill.
 func startHostWith(t testing.TB, cwd string, env map[string]string, prefill []session.Payload, mode string, files ...string) *harness {
 	t.Helper()
+	return startHostFlags(t, cwd, env, prefill, nil, mode, files...)
+}
+
+// startHostFlags is startHostWith with flags on cairn's command line.
+func startHostFlags(t testing.TB, cwd string, env map[string]string, prefill []session.Payload, flags []extension.Flag, mode string, files ...string) *harness {
+	t.Helper()
 	needNode(t)
 	var entries []Entry
 	for _, f := range files {
@@ -266,7 +278,7 @@ func startHostWith(t testing.TB, cwd string, env map[string]string, prefill []se
 		}
 		fc.Check(ext, in, line)
 	}
-	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: mode, UI: ui, StartTimeout: 50 * time.Second, Trace: trace})
+	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: mode, UI: ui, StartTimeout: 50 * time.Second, Trace: trace, Flags: flags})
 	h := &fakeHost{change: make(chan struct{}, 1), events: make(chan core.Event, 16)}
 	for _, p := range prefill {
 		h.appendEntry(p)

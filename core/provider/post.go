@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -102,7 +103,20 @@ func StreamJSON(ctx context.Context, opts Options, req *Request, emit func(Event
 }
 
 func streamJSON(ctx context.Context, opts Options, req *Request, b *Builder, r JSONRequest, read func(b *Builder, body io.Reader) (*core.AssistantMessage, error)) (*core.AssistantMessage, error) {
+	r, err := applyBeforeSend(ctx, req, r)
+	if err != nil {
+		return Fail(ctx, b, err)
+	}
 	resp, err := SendJSON(ctx, opts, req, r)
+	if req.Hooks != nil && req.Hooks.AfterResponse != nil {
+		var re *Error
+		switch {
+		case err == nil:
+			req.Hooks.AfterResponse(ctx, resp.StatusCode, shownHeaders(req, resp.Header))
+		case errors.As(err, &re) && re.Status > 0:
+			req.Hooks.AfterResponse(ctx, re.Status, nil)
+		}
+	}
 	if err != nil {
 		return Fail(ctx, b, err)
 	}

@@ -42,6 +42,9 @@ type Request struct {
 	APIKey string
 	// Headers are extra HTTP headers (from models.json), sent as given.
 	Headers map[string]string
+	// Hooks, when set, see what the request sends and how it was
+	// answered (HTTP wire formats only).
+	Hooks *PayloadHooks
 }
 
 // Secrets are the values no error may show: the API key, every value of

@@ -103,7 +103,12 @@ func (f *File) Append(p Payload) (Entry, error) {
 // With AppendModelChange, AppendThinkingLevel and AppendCompaction it makes
 // *File an agent.Store.
 func (f *File) AppendMessage(m core.Message) (string, error) {
-	e, err := f.Append(&MessageEntry{Message: m})
+	var p Payload = &MessageEntry{Message: m}
+	if c, ok := m.(*core.CustomMessage); ok {
+		// pi keeps an extension's message as a custom_message entry.
+		p = &CustomMessageEntry{CustomType: c.CustomType, Content: c.Content, Display: c.Display, Details: c.Details}
+	}
+	e, err := f.Append(p)
 	return e.ID, err
 }
 
@@ -130,8 +135,11 @@ func (f *File) AppendCompaction(r core.CompactionResult) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if r.Details != nil {
+		details = r.Details
+	}
 	c := &CompactionEntry{Summary: r.Summary, FirstKeptEntryID: r.FirstKeptEntryID,
-		TokensBefore: r.TokensBefore, Details: details, SystemMessage: r.SystemMessage}
+		TokensBefore: r.TokensBefore, Details: details, SystemMessage: r.SystemMessage, FromHook: r.FromHook}
 	if !r.Usage.IsZero() {
 		u := r.Usage
 		c.Usage = &u

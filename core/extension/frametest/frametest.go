@@ -23,7 +23,11 @@ var resultDefs = map[string]string{
 	"get_model": "getModelResult", "get_models": "getModelsResult", "set_model": "emptyResult",
 	"set_thinking_level": "emptyResult", "complete": "completeResult", "get_system_prompt": "getSystemPromptResult",
 	// What an extension draws (version 2).
-	"render": "renderResult",
+	"render":       "renderResult",
+	"run_shortcut": "emptyResult",
+	// The session's entries, messages and lifecycle (version 2).
+	"set_label": "emptyResult", "get_commands": "getCommandsResult", "send_message": "emptyResult",
+	"new_session": "newSessionResult", "get_session": "getSessionResult", "reload": "emptyResult",
 	// Components (version 2).
 	"custom_show": "customShowResult",
 }

@@ -75,7 +75,38 @@ export async function combine(type, event, list, ctx, unsupported) {
       }
       return changed ? { messages: event.messages } : null;
     }
-    case "session_before_compact":
+    case "before_provider_request": {
+      // A handler returns the payload to send instead, or nothing.
+      let changed = false;
+      for (const h of list) {
+        const r = await h(event, ctx);
+        if (r !== undefined) {
+          event.payload = r;
+          changed = true;
+        }
+      }
+      return changed ? { payload: event.payload } : null;
+    }
+    case "resources_discover": {
+      const out = {};
+      for (const h of list) {
+        const r = await h(event, ctx);
+        for (const k of ["skillPaths", "promptPaths", "themePaths"]) {
+          if (Array.isArray(r?.[k]) && r[k].length) out[k] = [...(out[k] || []), ...r[k].map(String)];
+        }
+      }
+      return Object.keys(out).length ? out : null;
+    }
+    case "session_before_compact": {
+      // pi's runner: a cancel ends it; else the last compaction given.
+      let out = null;
+      for (const h of list) {
+        const r = await h(event, ctx);
+        if (r?.cancel) return { cancel: true };
+        if (r?.compaction) out = { compaction: compactionOf(r.compaction) };
+      }
+      return out;
+    }
     case "session_before_switch":
     case "session_before_fork": {
       for (const h of list) {
@@ -96,4 +127,14 @@ export async function combine(type, event, list, ctx, unsupported) {
       for (const h of list) await h(event, ctx);
       return null;
   }
+}
+
+/** compactionOf is the part of pi's CompactionResult cairn keeps. */
+function compactionOf(c) {
+  const out = { summary: String(c.summary ?? "") };
+  if (typeof c.firstKeptEntryId === "string") out.firstKeptEntryId = c.firstKeptEntryId;
+  if (Number.isInteger(c.tokensBefore)) out.tokensBefore = c.tokensBefore;
+  if (c.details !== undefined) out.details = c.details;
+  if (c.usage && typeof c.usage === "object") out.usage = c.usage;
+  return out;
 }

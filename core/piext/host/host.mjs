@@ -83,7 +83,7 @@ function loadNext() {
 
 function startWorker(x) {
   x.worker = new Worker(path.join(here, "worker.mjs"), {
-    workerData: { file: x.file, cwd: init.cwd, hasUI: init.hasUI, ui: init.ui, mode: init.mode },
+    workerData: { file: x.file, cwd: init.cwd, hasUI: init.hasUI, ui: init.ui, mode: init.mode, flags: init.flags || {} },
     stdout: true,
     stderr: true,
     resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
@@ -346,7 +346,7 @@ function member(x) {
   m.events = x.events;
   const ignored = x.events.filter((e) => !CAIRN_EVENTS.includes(e));
   if (ignored.length) m.eventsNotSent = ignored;
-  for (const k of ["shortcuts", "flags", "messageRenderers", "entryRenderers", "toolRenderers"]) if (x.info?.[k]?.length) m[k] = x.info[k];
+  for (const k of ["shortcuts", "flags", "flagDefs", "messageRenderers", "entryRenderers", "toolRenderers"]) if (x.info?.[k]?.length) m[k] = x.info[k];
   return m;
 }
 
@@ -402,6 +402,15 @@ async function render(rpcId, p) {
   return x ? runExt(rpcId, x, { kind: "render", p }) : null;
 }
 
+// runShortcut runs the handler of the later extension that registered
+// the key, as pi uses the later one.
+async function runShortcut(rpcId, p) {
+  const x = exts.findLast((x) => x.state === "ready" && x.info?.shortcuts?.includes(p.key));
+  if (!x) throw new Error(`no pi extension has the shortcut ${p.key}`);
+  await runExt(rpcId, x, { kind: "shortcut", key: p.key });
+  return null;
+}
+
 // event runs an event through every extension that handles it, in load
 // order, each seeing what the ones before changed (pi's runner), and
 // turns the outcome into protocol version 1's result.
@@ -409,6 +418,7 @@ async function event(rpcId, p) {
   const { type, ...payload } = p;
   const original = payload.systemPrompt;
   let prompt;
+  let sections;
   const messages = [];
   let out = null;
   for (const x of exts) {
@@ -430,6 +440,11 @@ async function event(rpcId, p) {
       case "before_agent_start":
         if (r.systemPrompt !== undefined) payload.systemPrompt = prompt = r.systemPrompt;
         if (r.messages) messages.push(...r.messages);
+        if (r.sections && payload.systemPromptOptions) {
+          // The next extension sees the sections as this one left them.
+          sections = r.sections;
+          payload.systemPromptOptions.sections = Object.fromEntries(sections.map((s) => [s.name, s.text]));
+        }
         break;
       case "tool_result":
         Object.assign(payload, r);
@@ -444,11 +459,20 @@ async function event(rpcId, p) {
         payload.messages = r.messages;
         out = r;
         break;
+      case "before_provider_request":
+        payload.payload = r.payload;
+        out = r;
+        break;
+      case "resources_discover":
+        // Every extension's paths, in load order, as pi gathers them.
+        out ??= {};
+        for (const k of ["skillPaths", "promptPaths", "themePaths"]) if (r[k]?.length) out[k] = [...(out[k] || []), ...r[k]];
+        break;
     }
   }
   if (type === "before_agent_start") {
-    if (prompt === undefined && !messages.length) return null;
-    out = {};
+    if (prompt === undefined && !messages.length && !sections) return null;
+    out = sections ? { sections } : {};
     if (prompt !== undefined) {
       // Protocol v1 appends to cairn's system prompt; a pi extension's
       // prompt that extends the one it was given becomes that addition.
@@ -511,7 +535,7 @@ rl.on("line", (line) => {
     case "initialize":
       init = { ...p, ui: p.ui || [] };
       initId = m.id;
-      if (init.protocolVersion >= 2) CAIRN_EVENTS = [...ASKED_EVENTS, "context", ...OBSERVED_EVENTS];
+      if (init.protocolVersion >= 2) CAIRN_EVENTS = [...ASKED_EVENTS, "context", "before_provider_request", "after_provider_response", "resources_discover", ...OBSERVED_EVENTS];
       loadNext();
       setTimeout(() => maybeAnswerInitialize(true), INIT_LIMIT_MS).unref();
       maybeAnswerInitialize();
@@ -524,6 +548,9 @@ rl.on("line", (line) => {
       return;
     case "render":
       respond(m.id, render(m.id, p));
+      return;
+    case "run_shortcut":
+      respond(m.id, runShortcut(m.id, p));
       return;
     case "event":
       if (m.id === undefined) {

@@ -14,6 +14,9 @@ import { modelAPI } from "./model.mjs";
 import { makeCustom } from "./customui.mjs";
 import { lazyPiTUI } from "./pitui.mjs";
 import { makeRender } from "./render.mjs";
+import { flagDef, flagValue } from "./flags.mjs";
+import { snapshot, withSections } from "./promptopts.mjs";
+import { compactEvent, customMessage, newSession, sessionCalls } from "./session.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -23,7 +26,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // jiti's CommonJS entry: importing its ESM entry makes Node scan its
 // 190 KB bundle for exports, about 80 ms more for every extension.
 const createJiti = createRequire(import.meta.url)("./jiti/lib/jiti.cjs");
-const { file, cwd, hasUI, ui: uiMethods, mode } = workerData;
+const { file, cwd, hasUI, ui: uiMethods, mode, flags: cliFlags = {} } = workerData;
 
 // An extension that runs the agent it runs in again spawns
 // `node <process.argv[1]> ...`, as in pi: here that is cairn (pi-cli.mjs).
@@ -234,7 +237,7 @@ function sessionEntries() {
     return { all: r.entries, leaf: r.leafId || null };
   } catch (e) {
     process.stderr.write(`sessionManager: ${e.message}; using this extension's own entries\n`);
-    return { all: [...entries], leaf: entries.at(-1)?.id ?? null };
+    return { all: [...entries], leaf: entries.at(-1)?.id ?? null, local: true };
   }
 }
 
@@ -244,6 +247,8 @@ function branchOf({ all, leaf }) {
   for (let e = byId.get(leaf); e; e = e.parentId ? byId.get(e.parentId) : undefined) out.push(e);
   return out.reverse();
 }
+
+const session = sessionCalls(syncRPC, sessionEntries, () => [...commands.values()], file, (line) => process.stderr.write(line + "\n"));
 
 const sessionManager = {
   getCwd: () => cwd,
@@ -256,11 +261,11 @@ const sessionManager = {
   },
   getEntry: (id) => sessionEntries().all.find((e) => e.id === id),
   getHeader: () => ({ type: "session", cwd }),
-  getSessionFile: () => undefined,
-  getSessionDir: () => undefined,
-  getSessionId: () => "",
-  getSessionName: () => sessionName,
-  getLabel: () => undefined,
+  getSessionFile: () => session.info().file,
+  getSessionDir: () => session.info().dir,
+  getSessionId: () => session.info().id ?? "",
+  getSessionName: () => session.info().name ?? sessionName,
+  getLabel: (id) => session.getLabel(id),
   getChildren: () => [],
   getTree: () => [],
 };
@@ -324,11 +329,15 @@ function commandContext(signal) {
   const c = Object.defineProperties({}, Object.getOwnPropertyDescriptors(context(signal)));
   return Object.assign(c, {
     waitForIdle: async () => {},
-    newSession: notHere("newSession"),
+    newSession: (options) => newSession(rpc, options, sessionManager, api, () => context(new AbortController().signal), (n) => unsupported.add(n)),
     fork: notHere("fork"),
     navigateTree: notHere("navigateTree"),
     switchSession: notHere("switchSession"),
-    reload: notHere("reload"),
+    // cairn starts every extension again once this answers: this
+    // worker's among them, so nothing after it should use this ctx.
+    reload: async () => {
+      await rpc("reload", {});
+    },
   });
 }
 
@@ -390,7 +399,7 @@ const api = {
     if (options.default !== undefined && typeof options.default !== options.type) {
       throw new Error(`Invalid default for flag "${name}": expected ${options.type}, got ${typeof options.default}`);
     }
-    flags.set(name, { ...options, value: options.default });
+    flags.set(name, { ...options, value: flagValue(cliFlags, name, options) });
   },
   getFlag: (name) => flags.get(name)?.value,
   registerMessageRenderer(type, r) {
@@ -405,9 +414,13 @@ const api = {
   },
   unregisterProvider() {},
   sendMessage(message, options) {
-    const text = textOf(message?.content);
-    if (message?.display !== false && text) uiContext.notify(text, "info");
-    if (options?.triggerTurn && text) api.sendUserMessage(text, options);
+    rpc("send_message", customMessage(message, options)).catch((e) => {
+      // A cairn that cannot keep it: shown, and sent as the user's.
+      process.stderr.write(`sendMessage: ${e.message}\n`);
+      const text = textOf(message?.content);
+      if (message?.display && text) uiContext.notify(text, "info");
+      if (options?.triggerTurn && text) api.sendUserMessage(text, options);
+    });
   },
   sendUserMessage(content, options) {
     const p = { content: textOf(content) };
@@ -432,14 +445,14 @@ const api = {
     rpc("set_session_name", { name: String(name) }).catch((e) => process.stderr.write(`setSessionName: ${e.message}\n`));
   },
   getSessionName: () => sessionName,
-  setLabel() {},
+  setLabel: (entryId, label) => session.setLabel(entryId, label),
   exec,
   getActiveTools: () => [...tools.keys()],
   getAllTools: () => [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
   setActiveTools(names) {
     rpc("set_active_tools", { names: names.filter((n) => tools.has(n)) }).catch(() => {});
   },
-  getCommands: () => [...commands.values()].map((c) => ({ name: c.name, description: c.description, source: "extension" })),
+  getCommands: () => session.getCommands(),
   setModel: models.setModel,
   getThinkingLevel: models.getThinkingLevel,
   setThinkingLevel: models.setThinkingLevel,
@@ -473,7 +486,10 @@ async function runEvent(type, payload, signal) {
   const event = { type, ...payload };
   if (type === "before_agent_start") systemPrompt = event.systemPrompt ?? "";
   if (type === "turn_end" || type === "message_end") noteUsage(event.message);
-  return combine(type, event, list, context(signal), (name) => unsupported.add(name));
+  const before = type === "before_agent_start" ? snapshot(event.systemPromptOptions) : undefined;
+  if (type === "session_before_compact") compactEvent(event, signal, () => branchOf(sessionEntries()));
+  const r = await combine(type, event, list, context(signal), (name) => unsupported.add(name));
+  return before === undefined ? r : withSections(r, before, event.systemPromptOptions, (name) => unsupported.add(name));
 }
 
 function toolResult(r) {
@@ -482,6 +498,7 @@ function toolResult(r) {
   const out = { content };
   if (r?.details !== undefined) out.details = r.details;
   if (r?.isError) out.isError = true;
+  if (r?.terminate === true) out.terminate = true;
   return out;
 }
 
@@ -490,7 +507,10 @@ async function runCall(m, signal) {
     case "tool": {
       const tool = tools.get(m.name);
       if (!tool) throw new Error(`no tool ${m.name}`);
-      const onUpdate = (partial) => post({ t: "notify", method: "tool_update", params: { toolCallId: m.toolCallId, ...toolResult(partial) } });
+      const onUpdate = (partial) => {
+        const { terminate, isError, ...p } = toolResult(partial);
+        post({ t: "notify", method: "tool_update", params: { toolCallId: m.toolCallId, ...p } });
+      };
       return toolResult(await tool.execute(m.toolCallId, m.params, signal, onUpdate, context(signal)));
     }
     case "command": {
@@ -503,6 +523,12 @@ async function runCall(m, signal) {
       return runEvent(m.type, m.payload, signal);
     case "render":
       return drawing.render(m.p);
+    case "shortcut": {
+      const s = shortcuts.get(m.key);
+      if (!s) throw new Error(`no shortcut ${m.key}`);
+      await s.handler(context(signal));
+      return null;
+    }
   }
   throw new Error(`unknown call ${m.kind}`);
 }
@@ -627,6 +653,7 @@ async function load() {
     shortcuts: [...shortcuts.keys()],
     flags: [...flags.keys()],
     ...drawing.registered(),
+    flagDefs: [...flags].map(([name, o]) => flagDef(name, o)),
   });
 }
 
