@@ -172,6 +172,8 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		return m.onExtensionUI(e)
 	case core.ChromeSet, core.WorkingChanged, core.RenderRequested, core.CustomEntryAdded:
 		return m.onDrawingEvent(e)
+	case core.ComponentShown, core.ComponentRendered, core.ComponentClosed:
+		return m.onComponent(e)
 	case core.Settled:
 		return m.onSettled(e)
 	}

@@ -16,6 +16,10 @@ const quitWindow = 1500 * time.Millisecond
 // onKey routes a key to whatever has the focus: a prompt or picker first,
 // then a running `!cmd`, then the app's own keys, then the editor.
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	if c := m.focusedComponent(); c != nil {
+		// An extension's component has the keyboard, as in pi.
+		return m.onComponentKey(c, k)
+	}
 	if cmd, ok := m.onScrollKey(k); ok {
 		return cmd
 	}
@@ -227,6 +231,10 @@ func (m *Model) quit() tea.Cmd {
 }
 
 func (m *Model) onPaste(p tea.PasteMsg) tea.Cmd {
+	if c := m.focusedComponent(); c != nil {
+		m.onComponentPaste(c, p.Content)
+		return nil
+	}
 	switch {
 	case m.dialog != nil && m.dialog.input != nil:
 		in, cmd := m.dialog.input.Update(p)

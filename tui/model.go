@@ -22,11 +22,13 @@ import (
 // parts, drawing only what is on screen.
 type Model struct {
 	// ext is what extensions show: status, widgets, title.
-	ext  extUI
-	opts Options
-	sess *agent.Session
-	keys keymap.Map
-	now  func() time.Time
+	ext extUI
+	// components are extensions' interactive components shown (extcustom.go).
+	components []*extComponent
+	opts       Options
+	sess       *agent.Session
+	keys       keymap.Map
+	now        func() time.Time
 
 	width, height int
 	theme         *themes.Theme
@@ -334,6 +336,7 @@ func (m *Model) resize(w, h int) tea.Cmd {
 	if m.bash != nil {
 		m.bash.resize(w, h)
 	}
+	m.resizeComponents()
 	return nil
 }
 

@@ -27,7 +27,7 @@ func (m *Model) View() tea.View {
 func (m *Model) drawView() tea.View {
 	// Backgrounds are written out, never left to the terminal's erase
 	// (see solidBackgrounds).
-	content := solidBackgrounds(m.render())
+	content := solidBackgrounds(m.overlayComponents(m.render()))
 	if s := m.frames.screen; s != nil {
 		// cairn draws the frame; Bubble Tea keeps a blank one.
 		s.draw(content, m.width, m.height)
@@ -182,7 +182,12 @@ func (m *Model) bottomView() string {
 	if v := m.extWidgetsView(w, false); v != "" {
 		parts = append(parts, v)
 	}
-	parts = append(parts, m.editorView(w))
+	if v, ok := m.inlineComponentView(w); ok {
+		// An extension's component takes the editor's place, as in pi.
+		parts = append(parts, v)
+	} else {
+		parts = append(parts, m.editorView(w))
+	}
 	if v := m.extWidgetsView(w, true); v != "" {
 		parts = append(parts, v)
 	}

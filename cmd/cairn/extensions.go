@@ -142,12 +142,13 @@ func extensionMode(opts *Options, unattended bool) (string, []core.UIMethod) {
 func extensionUI(mode string) []core.UIMethod {
 	switch mode {
 	case "tui":
-		// The TUI draws each inline, and an extension's footer, header
-		// and renderers (core.ChromeUIMethods).
-		return append(slices.Clone(core.UIMethods), core.ChromeUIMethods...)
+		// The TUI draws each inline, an extension's footer, header and
+		// renderers (core.ChromeUIMethods), and its components (ui.custom).
+		return append(append(slices.Clone(core.UIMethods), core.ChromeUIMethods...), core.UICustom)
 	case "rpc":
 		// rpc forwards each as pi's extension_ui_request; pi's rpc mode
-		// ignores the chrome's calls, and so does cairn's.
+		// ignores the chrome's calls and shows no components, and so does
+		// cairn's.
 		return core.UIMethods
 	case "acp":
 		// Dialogs through session/request_permission (select, confirm);

@@ -85,6 +85,8 @@ type extension struct {
 	// ("" for "startup"); reloads counts its reloads (reload.go).
 	startReason string
 	reloads     int
+	// customs are the components it shows (custom.go).
+	customs components
 }
 
 type opCtx struct{ ctx context.Context }
@@ -408,6 +410,17 @@ func (e *extension) handles(event string) bool {
 // callOp makes a call on the extension's behalf of an operation whose ctx
 // aborts the dialogs it opens.
 func (e *extension) callOp(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	return e.callCtx(ctx, method, params, true)
+}
+
+// callDrawing makes a call that opens no dialog (a render): its end,
+// which cancels its ctx, must not close the dialogs and components that
+// other calls opened meanwhile.
+func (e *extension) callDrawing(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	return e.callCtx(ctx, method, params, false)
+}
+
+func (e *extension) callCtx(ctx context.Context, method string, params any, isOp bool) (json.RawMessage, error) {
 	e.mu.Lock()
 	c := e.conn
 	if e.state != Ready || c == nil {
@@ -417,6 +430,10 @@ func (e *extension) callOp(ctx context.Context, method string, params any) (json
 			err = errClosed
 		}
 		return nil, err
+	}
+	if !isOp {
+		e.mu.Unlock()
+		return c.call(ctx, method, params)
 	}
 	op := &opCtx{ctx}
 	e.ops[op] = struct{}{}

@@ -90,7 +90,7 @@ func (m *Manager) Render(ctx context.Context, extension string, p RenderParams) 
 	}
 	ctx, cancel := context.WithTimeout(ctx, RenderTimeout)
 	defer cancel()
-	raw, err := e.callOp(ctx, MethodRender, p)
+	raw, err := e.callDrawing(ctx, MethodRender, p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: render %s: %w", e.cfg.Name, p.Target, e.why(err))
 	}

@@ -274,8 +274,12 @@ func startHostOpts(t testing.TB, cwd string, env map[string]string, prefill []se
 		}
 	}
 	var ui []core.UIMethod
-	if mode == "tui" {
+	switch mode {
+	case "tui":
 		ui = append(slices.Clone(core.UIMethods), core.ChromeUIMethods...)
+	case "custom":
+		// cairn's TUI, which also shows components (custom_test.go).
+		mode, ui = "tui", append(append(slices.Clone(core.UIMethods), core.ChromeUIMethods...), core.UICustom)
 	}
 	fc := frametest.New(t, "../../docs/extension-protocol.schema.json")
 	trace := func(ext string, in bool, line []byte) {

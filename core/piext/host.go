@@ -23,19 +23,35 @@ import (
 
 // hostFiles is the pi extension host: host.mjs (the process), worker.mjs
 // (one extension's thread) with combine.mjs (pi's rules for combining
-// handlers' results), the shims of pi's packages, and jiti as npm
-// publishes it.
+// handlers' results), the shims of pi's packages, and the npm packages
+// it runs (vendored below) as npm publishes them.
 //
-//go:embed host/*.mjs host/shims/*.mjs host/shims/*.json host/jiti-2.7.0.tgz
+//go:embed host/*.mjs host/shims/*.mjs host/shims/*.json host/*.tgz
 var hostFiles embed.FS
 
-// jitiTarball is jiti 2.7.0's npm tarball, unchanged (MIT, its LICENSE is
-// inside): npm's integrity for it is sha512-AC/7JofJvZGrrneWNaEnJeOLUx+Jl
-// Gt7tNa0wZiRPT4MY1wmfKjt2+6O2p2uz2+skll8OZZmJMNqeke7kKbNgQ==.
-const jitiTarball = "host/jiti-2.7.0.tgz"
+// vendored are the npm tarballs the host runs, each unchanged and
+// unpacked at install under the directory named beside it. All are MIT;
+// jiti's, get-east-asian-width's and marked's tarballs hold their
+// licence, pi-tui's names it in its package.json.
+//   - jiti 2.7.0: npm's integrity sha512-AC/7JofJvZGrrneWNaEnJeOLUx+Jl
+//     Gt7tNa0wZiRPT4MY1wmfKjt2+6O2p2uz2+skll8OZZmJMNqeke7kKbNgQ==.
+//   - @earendil-works/pi-tui 0.87.1 (what extensions' components are
+//     made of): sha512-YEH2vRyOeiO7hhN6j6AE6YwKSq2Kz2f3XR8bj1TbR+aGE/Js
+//     nY1hLPMI2pvaZfRM1n9Y00tejxFQ4zbzvF7nkQ==.
+//   - get-east-asian-width 1.6.0 and marked 18.0.11, pi-tui's two
+//     dependencies: sha512-QRbvDIbx6YklUe6RxeTeleMR0yv3cYH6PsPZHcnVn7xv7
+//     zO1BHN8r0XETu8n6Ye3Q+ahtSarc3WgtNWmehIBfA== and sha512-HnslJfsZkRPB
+//     DJRHvVtAaWlZHEpSu7u8LgQuJCELjRKuWR+hpq4A7sLq3p8HaI9ypVoXDXxV34CsQJ
+//     Ee1+J5Aw==.
+var vendored = []struct{ tarball, dir string }{
+	{"host/jiti-2.7.0.tgz", "jiti"},
+	{"host/earendil-works-pi-tui-0.87.1.tgz", "node_modules/@earendil-works/pi-tui"},
+	{"host/get-east-asian-width-1.6.0.tgz", "node_modules/get-east-asian-width"},
+	{"host/marked-18.0.11.tgz", "node_modules/marked"},
+}
 
-// maxJitiFile bounds one file of the tarball when it is unpacked.
-const maxJitiFile = 8 << 20
+// maxVendoredFile bounds one file of a tarball when it is unpacked.
+const maxVendoredFile = 8 << 20
 
 // Name is the name the host runs under among cairn's extensions.
 const Name = "pi"
@@ -88,7 +104,7 @@ func Install(cacheDir string) (string, error) {
 
 func writeHost(dir string) error {
 	err := fs.WalkDir(hostFiles, "host", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || p == jitiTarball {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".tgz") {
 			return err
 		}
 		data, err := hostFiles.ReadFile(p)
@@ -104,12 +120,21 @@ func writeHost(dir string) error {
 	if err != nil {
 		return err
 	}
-	f, err := hostFiles.Open(jitiTarball)
+	for _, v := range vendored {
+		if err := untarFile(v.tarball, filepath.Join(dir, filepath.FromSlash(v.dir))); err != nil {
+			return fmt.Errorf("unpack %s: %w", path.Base(v.tarball), err)
+		}
+	}
+	return nil
+}
+
+func untarFile(name, dir string) error {
+	f, err := hostFiles.Open(name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return untar(f, filepath.Join(dir, "jiti"))
+	return untar(f, dir)
 }
 
 // untar unpacks npm's tarball r (its files under package/) into dir.
@@ -132,14 +157,14 @@ func untar(r io.Reader, dir string) error {
 		}
 		name := path.Clean(h.Name)
 		rel, ok := strings.CutPrefix(name, "package/")
-		if !ok || !fs.ValidPath(rel) || h.Size > maxJitiFile {
-			return fmt.Errorf("unexpected file %q in the jiti tarball", h.Name)
+		if !ok || !fs.ValidPath(rel) || h.Size > maxVendoredFile {
+			return fmt.Errorf("unexpected file %q in the tarball", h.Name)
 		}
 		out := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(out), 0o700); err != nil {
 			return err
 		}
-		data, err := io.ReadAll(io.LimitReader(t, maxJitiFile))
+		data, err := io.ReadAll(io.LimitReader(t, maxVendoredFile))
 		if err != nil {
 			return err
 		}

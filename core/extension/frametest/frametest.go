@@ -30,6 +30,8 @@ var resultDefs = map[string]string{
 	// The session's entries, messages and lifecycle (version 2).
 	"set_label": "emptyResult", "get_commands": "getCommandsResult", "send_message": "emptyResult",
 	"new_session": "newSessionResult", "get_session": "getSessionResult", "reload": "emptyResult",
+	// Components (version 2).
+	"custom_show": "customShowResult",
 }
 
 // Checker validates every line exchanged against the protocol's schema,

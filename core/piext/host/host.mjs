@@ -171,7 +171,11 @@ function onWorker(x, m) {
     case "rpc":
       if (m.method === "ui") noteChrome(x, m.params);
       if (m.method === "stream_api") trackApiStream(x, m.params?.streamId);
-      callCairn(m.method, m.params).finally(() => apiStreamOwners.delete(m.params?.streamId)).then(
+      if (m.method === "custom_show") customOwners.set(m.params.id, x);
+      callCairn(m.method, m.params).finally(() => {
+        apiStreamOwners.delete(m.params?.streamId);
+        if (m.method === "custom_show") customOwners.delete(m.params.id);
+      }).then(
         (result) => x.state !== "dead" && x.worker.postMessage({ t: "rpcResult", id: m.id, result }),
         (e) => x.state !== "dead" && x.worker.postMessage({ t: "rpcResult", id: m.id, error: e.message }),
       );
@@ -532,6 +536,16 @@ function stream(rpcId, p) {
   return runExt(rpcId, x, { kind: "stream", ...p });
 }
 
+// ---- components (ui.custom): cairn's keys and sizes go to the worker
+// showing the component ----
+const customOwners = new Map(); // component id -> extension
+
+function routeCustom(method, p) {
+  const x = customOwners.get(p.id);
+  if (!x || x.state !== "ready") return;
+  x.worker.postMessage({ ...p, t: method === "custom_input" ? "customInput" : "customResize" });
+}
+
 // ---- cairn's side of the wire ----
 let nextCairnId = 1;
 const cairnCalls = new Map();
@@ -619,6 +633,10 @@ rl.on("line", (line) => {
       if (x && x.state !== "dead") x.worker.postMessage({ t: "streamEvent", streamId: p.streamId, events: p.events });
       return;
     }
+    case "custom_input":
+    case "custom_resize":
+      routeCustom(m.method, p);
+      return;
     case "shutdown":
       if (m.id !== undefined) send({ id: m.id, result: null });
       shutdown();

@@ -12,6 +12,8 @@ import { combine, textOf } from "./combine.mjs";
 import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
 import { apiStreams, providerAPI } from "./provider.mjs";
+import { makeCustom } from "./customui.mjs";
+import { lazyPiTUI } from "./pitui.mjs";
 import { makeRender } from "./render.mjs";
 import { flagDef, flagValue } from "./flags.mjs";
 import { snapshot, withSections } from "./promptopts.mjs";
@@ -129,6 +131,17 @@ function toolDef(t) {
 const theme = makeTheme(mode);
 
 const canDo = (m) => uiMethods.includes(m);
+const customUI = makeCustom({ rpc, notify: (method, params) => post({ t: "notify", method, params }), canDo, theme, log: (s) => process.stderr.write(s + "\n"),
+  prepare: () => (tuiLoaded ??= loadPiTUI()),
+  loader: (c) => {
+    // pi's BorderedLoader: a spinner while the extension works. cairn
+    // shows its message in the status line until the work is done.
+    const message = c?.[loaderMark];
+    if (message === undefined) return undefined;
+    uiContext.setStatus("loader", message);
+    return () => uiContext.setStatus("loader", undefined);
+  },
+});
 // What it draws in cairn's TUI: footer, header, renderers (render.mjs).
 const drawing = makeRender({ fire, canDo, theme, cwd, tools, log: (s) => process.stderr.write(s + "\n") });
 
@@ -177,7 +190,10 @@ const uiContext = {
   setEditorText: (text) => fire("set_editor_text", { text: String(text) }),
   pasteToEditor: (text) => fire("set_editor_text", { text: String(text) }),
   getEditorText: () => "",
-  custom: async (factory) => {
+  custom: async (factory, options) => {
+    // Shown in cairn's TUI (customui.mjs); elsewhere only pi's
+    // BorderedLoader means something.
+    if (canDo("custom")) return customUI.custom(factory, options);
     let finish;
     const finished = new Promise((resolve) => (finish = resolve));
     let component;
@@ -545,10 +561,20 @@ parentPort.on("message", async (m) => {
     case "cancel":
       calls.get(m.id)?.abort();
       return;
+    case "customInput":
+      customUI.input(m);
+      return;
+    case "customResize":
+      customUI.resize(m);
+      return;
     case "call": {
       const ac = new AbortController();
       calls.set(m.id, ac);
       try {
+        // A tool, a command or a drawing uses pi-tui as loaded whole and
+        // natively, never its files one by one (with Babel, on a cold
+        // cache) while cairn waits; an event does not wait for it.
+        if (m.kind !== "event") await (tuiLoaded ??= loadPiTUI());
         const result = await runCall(m, ac.signal);
         post({ t: "result", id: m.id, result: result ?? null });
       } catch (e) {
@@ -559,6 +585,13 @@ parentPort.on("message", async (m) => {
     }
   }
 });
+
+// pi-tui, when the extension imports it, loads whole (natively) before
+// its first tool, command, drawing or component, not while it starts
+// (pitui.mjs); until then (its load, its events) each export read loads
+// its own file.
+let loadPiTUI = async () => {};
+let tuiLoaded;
 
 // ---- loading, as pi's loader does ----
 async function load() {
@@ -572,8 +605,6 @@ async function load() {
     "@earendil-works/pi-ai/compat": shim("pi-ai.mjs"),
     "@mariozechner/pi-ai": shim("pi-ai.mjs"),
     "@mariozechner/pi-ai/compat": shim("pi-ai.mjs"),
-    "@earendil-works/pi-tui": shim("pi-tui.mjs"),
-    "@mariozechner/pi-tui": shim("pi-tui.mjs"),
     typebox: shim("typebox.mjs"),
     "@sinclair/typebox": shim("typebox.mjs"),
     "typebox/compile": shim("typebox.mjs"),
@@ -584,7 +615,23 @@ async function load() {
   // jiti keeps each transpiled module in cairn's cache, by content hash:
   // a later start then needs no Babel, which saves most of a worker's
   // memory and start-up time.
-  const jiti = createJiti(import.meta.url, { moduleCache: false, alias, fsCache: process.env.CAIRN_PI_JITI_CACHE || false });
+  const fsCache = process.env.CAIRN_PI_JITI_CACHE || false;
+  // pi-tui is pi's own (MIT, vendored): components render and take keys
+  // as in pi. Its files load on first use (pitui.mjs), once each.
+  const tuiJiti = createJiti(import.meta.url, { moduleCache: true, fsCache });
+  const piTUI = lazyPiTUI(path.join(here, "node_modules", "@earendil-works", "pi-tui", "dist"), (f) => tuiJiti(f));
+  let usesPiTUI = false;
+  const virtualModules = {
+    get "@earendil-works/pi-tui"() {
+      usesPiTUI = true;
+      return piTUI.module;
+    },
+    get "@mariozechner/pi-tui"() {
+      usesPiTUI = true;
+      return piTUI.module;
+    },
+  };
+  const jiti = createJiti(import.meta.url, { moduleCache: false, alias, virtualModules, fsCache });
   let factory;
   try {
     factory = await jiti.import(file, { default: true });
@@ -603,6 +650,7 @@ async function load() {
     return;
   }
   loaded = true;
+  if (usesPiTUI) loadPiTUI = () => piTUI.preload().catch((e) => process.stderr.write(`pi-tui: ${e?.stack || e}\n`));
   post({
     t: "loaded",
     tools: [...tools.values()].map(toolDef),

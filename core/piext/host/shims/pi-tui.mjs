@@ -1,15 +1,13 @@
-// The parts of @earendil-works/pi-tui (MIT) that pi extensions use outside
-// a custom component: text measuring and cutting, key names, and the
-// simple components (Text, Box, Container, Spacer) whose render(width)
-// gives lines. cairn draws an extension's lines itself; a component that
-// needs pi's own terminal (an editor, an overlay) is refused where it is
-// shown, not here.
+// Two of @earendil-works/pi-tui's components (MIT), Text and Container,
+// for the pi-coding-agent shim's BorderedLoader: an extension's own
+// imports of pi-tui load pi's real one (pitui.mjs), which costs far more
+// than the shim's few lines need.
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
 
 /** visibleWidth is the number of terminal cells text takes, without escapes. */
-export function visibleWidth(text) {
+function visibleWidth(text) {
   let w = 0;
   for (const ch of String(text).replace(ANSI, "")) {
     const c = ch.codePointAt(0);
@@ -25,24 +23,8 @@ function isWide(c) {
     (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1faff) || (c >= 0x20000 && c <= 0x3fffd);
 }
 
-/** truncateToWidth cuts text to width cells, ending it with ellipsis when cut. */
-export function truncateToWidth(text, width, ellipsis = "...") {
-  text = String(text);
-  if (visibleWidth(text) <= width) return text;
-  const room = Math.max(0, width - visibleWidth(ellipsis));
-  let out = "";
-  let w = 0;
-  for (const ch of text.replace(ANSI, "")) {
-    const cw = visibleWidth(ch);
-    if (w + cw > room) break;
-    out += ch;
-    w += cw;
-  }
-  return out + ellipsis;
-}
-
 /** wrapTextWithAnsi wraps text at width cells, by words where it can. */
-export function wrapTextWithAnsi(text, width) {
+function wrapTextWithAnsi(text, width) {
   const out = [];
   for (const para of String(text).split("\n")) {
     let line = "";
@@ -58,42 +40,6 @@ export function wrapTextWithAnsi(text, width) {
   }
   return out;
 }
-
-const SYMBOLS = { backtick: "`", hyphen: "-", equals: "=", leftbracket: "[", rightbracket: "]", backslash: "\\",
-  semicolon: ";", quote: "'", comma: ",", period: ".", slash: "/", exclamation: "!", at: "@", hash: "#", dollar: "$",
-  percent: "%", caret: "^", ampersand: "&", asterisk: "*", leftparen: "(", rightparen: ")", underscore: "_", plus: "+",
-  pipe: "|", tilde: "~", leftbrace: "{", rightbrace: "}", colon: ":", lessthan: "<", greaterthan: ">", question: "?" };
-
-/** Key names keys as pi-tui does: Key.enter is "enter", Key.ctrlShift("p") is "ctrl+shift+p". */
-export const Key = new Proxy({}, {
-  get: (_t, name) => {
-    if (typeof name !== "string") return undefined;
-    if (name in SYMBOLS) return SYMBOLS[name];
-    const mods = name.split(/(?=[A-Z])/).map((m) => m.toLowerCase());
-    if (mods.every((m) => ["ctrl", "shift", "alt", "super"].includes(m))) return (k) => `${mods.join("+")}+${k}`;
-    return name;
-  },
-});
-
-/** matchesKey reports whether raw input data is the key named by key ("ctrl+c", "enter", "a"). */
-export function matchesKey(data, key) {
-  return parseKey(data) === String(key).toLowerCase();
-}
-
-/** parseKey names the key raw terminal input is, pi-tui's way. */
-export function parseKey(data) {
-  const named = { "\r": "enter", "\n": "enter", "\x1b": "escape", "\t": "tab", "\x7f": "backspace", " ": "space",
-    "\x1b[A": "up", "\x1b[B": "down", "\x1b[C": "right", "\x1b[D": "left" };
-  if (named[data]) return named[data];
-  if (data.length === 1 && data.charCodeAt(0) < 27) return "ctrl+" + String.fromCharCode(data.charCodeAt(0) + 96);
-  return data.toLowerCase();
-}
-
-export function isKeyRelease() {
-  return false;
-}
-
-export const CURSOR_MARKER = "\x1b_pi:c\x07";
 
 /** Text renders its text wrapped to the width, with padding. */
 export class Text {
@@ -134,48 +80,3 @@ export class Container {
     return this.children.flatMap((c) => c.render(width));
   }
 }
-
-/** Box is a Container with padding. */
-export class Box extends Container {
-  constructor(paddingX = 1, paddingY = 1) {
-    super();
-    this.paddingX = paddingX;
-    this.paddingY = paddingY;
-  }
-  render(width) {
-    const pad = " ".repeat(this.paddingX);
-    const blank = Array(this.paddingY).fill("");
-    return [...blank, ...super.render(Math.max(1, width - 2 * this.paddingX)).map((l) => pad + l), ...blank];
-  }
-}
-
-/** Spacer renders blank lines. */
-export class Spacer {
-  constructor(lines = 1) {
-    this.lines = lines;
-  }
-  invalidate() {}
-  render() {
-    return Array(this.lines).fill("");
-  }
-}
-
-/** Markdown renders its text as it is (cairn renders markdown itself). */
-export class Markdown extends Text {}
-
-function needsPiTerminal(name) {
-  return class {
-    constructor() {
-      throw new Error(`${name} is a pi-tui component that needs pi's own terminal; cairn's pi extension host cannot show it`);
-    }
-  };
-}
-
-export const Editor = needsPiTerminal("Editor");
-export const Input = needsPiTerminal("Input");
-export const SelectList = needsPiTerminal("SelectList");
-export const SettingsList = needsPiTerminal("SettingsList");
-export const Loader = needsPiTerminal("Loader");
-export const CancellableLoader = needsPiTerminal("CancellableLoader");
-export const TUI = needsPiTerminal("TUI");
-export const Image = needsPiTerminal("Image");
