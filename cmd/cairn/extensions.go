@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-dev/cairn/core/pihome"
 	"github.com/cairn-dev/cairn/core/provider/catalog"
 	"github.com/cairn-dev/cairn/core/settings"
+	"github.com/cairn-dev/cairn/core/toolset"
 	"github.com/cairn-dev/cairn/rpcmode/pi"
 )
 
@@ -191,6 +192,8 @@ type extensionHost struct {
 	hook *shutdownHook
 	// slash is what getCommands lists (extsession.go).
 	slash *slashBook
+	// tools is what get_tools lists and set_tools switches (exttools.go).
+	tools *toolset.Switch
 }
 
 // shutdownWait bounds how long an extension's shutdown waits for the

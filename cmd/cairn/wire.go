@@ -186,7 +186,9 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	}
 	registry.Add(exts)
 	cfg.Interceptors = append(cfg.Interceptors, exts.Interceptors()...)
-	cfg.Toolset = selectTools(streams, opts, cfg.Tools, registry)
+	// Extensions switch the session's tools by name (pi's setActiveTools).
+	switched := toolset.NewSwitch(selectTools(streams, opts, cfg.Tools, registry))
+	cfg.Toolset = switched
 	// Plan mode hides what it refuses, and exit_plan_mode outside it; each
 	// request asks the gate again, so a mode switch reaches the next one.
 	cfg.Toolset = toolset.FilterDeclared(cfg.Toolset, g.gate.Declares)
@@ -199,7 +201,7 @@ func buildApp(streams IOStreams, env environment, opts *Options, unattended bool
 	}
 	hook := &shutdownHook{}
 	slash := &slashBook{exts: exts}
-	exts.Attach(extensionHost{Session: sess, cat: s.cat, hook: hook, slash: slash})
+	exts.Attach(extensionHost{Session: sess, cat: s.cat, hook: hook, slash: slash, tools: switched})
 	if opts.Pi.Name != "" {
 		if err := sess.SetName(opts.Pi.Name); err != nil {
 			sess.Close()

@@ -97,6 +97,8 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		return e.session(m)
 	case MethodCustomShow, MethodCustomRender, MethodCustomClose:
 		return e.custom(m)
+	case MethodGetTools, MethodSetTools:
+		return e.sessionTools(m)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "cairn has no method %q", jsonrpc2.Echo(m.Method))
 }

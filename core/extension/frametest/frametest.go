@@ -32,6 +32,8 @@ var resultDefs = map[string]string{
 	"new_session": "newSessionResult", "get_session": "getSessionResult", "reload": "emptyResult",
 	// Components (version 2).
 	"custom_show": "customShowResult",
+	// The session's tools (version 2).
+	"get_tools": "getToolsResult", "set_tools": "setToolsResult",
 }
 
 // Checker validates every line exchanged against the protocol's schema,
