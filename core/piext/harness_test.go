@@ -18,6 +18,7 @@ import (
 	"github.com/cairn-dev/cairn/core/extension"
 	"github.com/cairn-dev/cairn/core/extension/frametest"
 	"github.com/cairn-dev/cairn/core/session"
+	"github.com/cairn-dev/cairn/core/toolset"
 )
 
 // examples is where pi 0.87.1's example extensions are copied (see
@@ -78,6 +79,9 @@ type fakeHost struct {
 	customs  []sentCustom
 	// newSessions are the parents of the new sessions asked for.
 	newSessions []string
+	// tools are the session's tools, which extensions list and switch
+	// (tools_test.go).
+	tools *toolset.Switch
 }
 
 func (h *fakeHost) Compact(_ context.Context, instructions string) (core.CompactionResult, error) {
@@ -210,6 +214,8 @@ type harness struct {
 	host *fakeHost
 	ic   agent.Interceptor
 	cwd  string
+	// logDir holds the extensions' logs.
+	logDir string
 }
 
 // startHost starts the host with files (relative to the examples) in mode,
@@ -290,8 +296,9 @@ func startHostOpts(t testing.TB, cwd string, env map[string]string, prefill []se
 		}
 		fc.Check(ext, in, line)
 	}
-	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: mode, UI: ui, StartTimeout: 50 * time.Second, Trace: trace, Flags: flags, Providers: reg})
-	h := &fakeHost{change: make(chan struct{}, 1), events: make(chan core.Event, 16)}
+	logDir := t.TempDir()
+	m := extension.New(configs, extension.Options{Cwd: cwd, Mode: mode, UI: ui, StartTimeout: 50 * time.Second, Trace: trace, Flags: flags, Providers: reg, LogDir: logDir})
+	h := &fakeHost{change: make(chan struct{}, 1), events: make(chan core.Event, 16), tools: sessionTools(m)}
 	for _, p := range prefill {
 		h.appendEntry(p)
 	}
@@ -306,7 +313,7 @@ func startHostOpts(t testing.TB, cwd string, env map[string]string, prefill []se
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	m.WaitStarted(ctx)
-	return &harness{m: m, host: h, ic: m.Interceptors()[0], cwd: cwd}
+	return &harness{m: m, host: h, ic: m.Interceptors()[0], cwd: cwd, logDir: logDir}
 }
 
 // member is the status of the pi extension name.

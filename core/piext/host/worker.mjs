@@ -18,6 +18,7 @@ import { makeRender } from "./render.mjs";
 import { flagDef, flagValue } from "./flags.mjs";
 import { snapshot, withSections } from "./promptopts.mjs";
 import { compactEvent, customMessage, newSession, sessionCalls } from "./session.mjs";
+import { toolsAPI } from "./tools.mjs";
 
 // loaderMark is the property by which the pi-coding-agent shim's
 // BorderedLoader is known, and its message read.
@@ -102,6 +103,7 @@ const apis = apiStreams(rpc, post, (line) => process.stderr.write(line + "\n"));
 // ---- what the extension registers ----
 const handlers = new Map();
 const tools = new Map();
+const toolCalls = toolsAPI(syncRPC, rpc, tools, file, (line) => process.stderr.write(line + "\n"));
 const commands = new Map();
 const flags = new Map();
 const shortcuts = new Map();
@@ -448,11 +450,7 @@ const api = {
   getSessionName: () => sessionName,
   setLabel: (entryId, label) => session.setLabel(entryId, label),
   exec,
-  getActiveTools: () => [...tools.keys()],
-  getAllTools: () => [...tools.values()].map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
-  setActiveTools(names) {
-    rpc("set_active_tools", { names: names.filter((n) => tools.has(n)) }).catch(() => {});
-  },
+  ...toolCalls,
   getCommands: () => session.getCommands(),
   setModel: models.setModel,
   getThinkingLevel: models.getThinkingLevel,

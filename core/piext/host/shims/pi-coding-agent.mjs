@@ -112,7 +112,8 @@ export function serializeConversation(messages) {
 
 const plainTheme = new Proxy({}, { get: () => (s) => s });
 export const getMarkdownTheme = () => plainTheme;
-export const getSettingsListTheme = () => plainTheme;
+// pi's SettingsList theme has one string among its functions: the cursor.
+export const getSettingsListTheme = () => ({ label: (s) => s, value: (s) => s, description: (s) => s, cursor: "→ ", hint: (s) => s });
 export const getSelectListTheme = () => plainTheme;
 
 /** DynamicBorder renders a line across the width. */
