@@ -38,6 +38,8 @@ func FuzzDecode(f *testing.F) {
 		`{"jsonrpc":"2.0","id":10,"method":"new_session","params":{"parentSession":"/s.jsonl"}}`,
 		`{"jsonrpc":"2.0","id":11,"method":"get_commands","params":{}}`,
 		`{"jsonrpc":"2.0","id":12,"method":"get_session","params":{}}`,
+		`{"jsonrpc":"2.0","id":13,"method":"get_tools","params":{}}`,
+		`{"jsonrpc":"2.0","id":14,"method":"set_tools","params":{"names":["read","nope"]}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}`,
 		"not json\n\n[1,2]\n{\"jsonrpc\":\"1.0\"}",
 	} {
