@@ -41,6 +41,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.onExtShortcut(k); ok {
 		return cmd
 	}
+	if c := m.editorComponent(); c != nil {
+		return m.onEditorComponentKey(c, k)
+	}
 	if cmd, ok := m.onAppKey(k); ok {
 		return cmd
 	}
@@ -246,6 +249,10 @@ func (m *Model) onPaste(p tea.PasteMsg) tea.Cmd {
 		return nil
 	case m.bash != nil:
 		m.sendToBash(m.bash.run.Paste(p.Content))
+		return nil
+	}
+	if c := m.editorComponent(); c != nil {
+		m.onComponentPaste(c, p.Content)
 		return nil
 	}
 	if path, ok := pastedImagePath(p.Content, m.opts.Cwd); ok {

@@ -95,7 +95,7 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		return e.reload(m)
 	case MethodSetLabel, MethodGetCommands, MethodSendMessage, MethodNewSession, MethodGetSession:
 		return e.session(m)
-	case MethodCustomShow, MethodCustomRender, MethodCustomClose:
+	case MethodCustomShow, MethodCustomRender, MethodCustomClose, MethodCustomAction:
 		return e.custom(m)
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "cairn has no method %q", jsonrpc2.Echo(m.Method))

@@ -13,6 +13,7 @@ import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
 import { apiStreams, providerAPI } from "./provider.mjs";
 import { makeCustom } from "./customui.mjs";
+import { makeEditor, tuiHook } from "./editorui.mjs";
 import { lazyPiTUI } from "./pitui.mjs";
 import { makeRender } from "./render.mjs";
 import { flagDef, flagValue } from "./flags.mjs";
@@ -142,6 +143,8 @@ const customUI = makeCustom({ rpc, notify: (method, params) => post({ t: "notify
     return () => uiContext.setStatus("loader", undefined);
   },
 });
+// Its editor in place of cairn's (editorui.mjs): pi-tui's Editor, loaded whole first.
+const editorUI = makeEditor({ custom: (f, o) => (globalThis[tuiHook]?.need(), customUI.custom(f, o)), canDo, theme, log: (s) => process.stderr.write(s + "\n") });
 // What it draws in cairn's TUI: footer, header, renderers (render.mjs).
 const drawing = makeRender({ fire, canDo, theme, cwd, tools, log: (s) => process.stderr.write(s + "\n") });
 
@@ -219,10 +222,7 @@ const uiContext = {
   },
   onTerminalInput: () => () => {},
   ...drawing.ui,
-  setEditorComponent() {
-    unsupported.add("ui.setEditorComponent");
-  },
-  getEditorComponent: () => undefined,
+  ...editorUI,
   addAutocompleteProvider() {},
   getAllThemes: () => [{ name: "dark" }],
   getTheme: () => undefined,
@@ -621,6 +621,15 @@ async function load() {
   const tuiJiti = createJiti(import.meta.url, { moduleCache: true, fsCache });
   const piTUI = lazyPiTUI(path.join(here, "node_modules", "@earendil-works", "pi-tui", "dist"), (f) => tuiJiti(f));
   let usesPiTUI = false;
+  const preload = () => piTUI.preload().catch((e) => process.stderr.write(`pi-tui: ${e?.stack || e}\n`));
+  // The shim's CustomEditor extends pi-tui's Editor, loaded whole when
+  // an editor is set.
+  globalThis[tuiHook] = {
+    module: piTUI.module,
+    need() {
+      if (loadPiTUI !== preload) [loadPiTUI, tuiLoaded] = [preload, undefined];
+    },
+  };
   const virtualModules = {
     get "@earendil-works/pi-tui"() {
       usesPiTUI = true;
@@ -650,7 +659,7 @@ async function load() {
     return;
   }
   loaded = true;
-  if (usesPiTUI) loadPiTUI = () => piTUI.preload().catch((e) => process.stderr.write(`pi-tui: ${e?.stack || e}\n`));
+  if (usesPiTUI) loadPiTUI = preload;
   post({
     t: "loaded",
     tools: [...tools.values()].map(toolDef),
