@@ -1,6 +1,8 @@
 package piext
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -126,4 +128,34 @@ func TestEditorHeadlessIgnored(t *testing.T) {
 	if n := notices(h.host.shown); n != "" {
 		t.Errorf("notices %q", n)
 	}
+}
+
+// While an extension's editor is set, ctx.ui's editor text is its text,
+// as in pi: setEditorText fills it, pasteToEditor types at its cursor,
+// getEditorText reads it; setEditorComponent(undefined) closes it.
+func TestEditorText(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ed.ts")
+	src := `import { CustomEditor } from "@earendil-works/pi-coding-agent";
+export default function (pi) {
+	pi.on("session_start", (_e, ctx) => ctx.ui.setEditorComponent((tui, theme, kb) => new CustomEditor(tui, theme, kb)));
+	pi.registerCommand("peek", { handler: async (_args, ctx) => {
+		ctx.ui.setEditorText("abc");
+		ctx.ui.pasteToEditor("-x");
+		ctx.ui.notify("text: " + ctx.ui.getEditorText());
+	} });
+	pi.registerCommand("plain", { handler: async (_args, ctx) => ctx.ui.setEditorComponent(undefined) });
+}
+`
+	if err := os.WriteFile(file, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h, c := editorAt(t, file, 60)
+	h.input(t, "/peek")
+	c.lines(t, "abc-x")
+	h.host.waitFor(t, "the editor's text told", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return strings.Contains(notices(shown), "text: abc-x")
+	})
+	h.input(t, "/plain")
+	c.closed(t)
 }

@@ -21,7 +21,7 @@ const appKeys = { "app.interrupt": ["escape"], "app.exit": ["ctrl+d"] };
  */
 export function makeEditor({ custom, canDo, theme, log }) {
   let factory;
-  let current; // { close } of the editor shown
+  let current; // { close, ed, tui } of the editor set
 
   function set(f) {
     if (!canDo("custom")) return;
@@ -37,6 +37,7 @@ export function makeEditor({ custom, canDo, theme, log }) {
         shown.close = () => done(undefined);
         if (current !== shown) return done(undefined);
         const ed = f(tui, editorTheme(theme), keybindings());
+        Object.assign(shown, { ed, tui });
         ed.onSubmit = (text) => act("submit", String(text));
         ed.onChange ??= () => {};
         // pi's CustomEditor asks the app for Escape and ctrl+d.
@@ -51,7 +52,25 @@ export function makeEditor({ custom, canDo, theme, log }) {
     shown.close ??= () => {};
   }
 
-  return { setEditorComponent: set, getEditorComponent: () => factory };
+  // While an editor is shown, ctx.ui's editor text is its text, as in
+  // pi; text(), setText() and paste() answer false when none is.
+  const text = () => (current?.ed ? (current.ed.getExpandedText?.() ?? current.ed.getText?.() ?? "") : false);
+  function setText(t) {
+    if (!current?.ed?.setText) return false;
+    current.ed.setText(t);
+    current.tui.requestRender();
+    return true;
+  }
+
+  // paste puts text in at the editor's cursor, as a terminal pastes.
+  function paste(t) {
+    if (!current?.ed?.handleInput) return false;
+    current.ed.handleInput(`\x1b[200~${t}\x1b[201~`);
+    current.tui.requestRender();
+    return true;
+  }
+
+  return { ui: { setEditorComponent: set, getEditorComponent: () => factory }, text, setText, paste };
 }
 
 // editorTheme is pi's editor theme (getEditorTheme) from ctx.ui.theme.

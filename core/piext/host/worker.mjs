@@ -190,9 +190,13 @@ const uiContext = {
     fire("setWidget", { widgetKey: key, ...(lines ? { widgetLines: lines } : {}), ...(options?.placement ? { widgetPlacement: options.placement } : {}) });
   },
   setTitle: (title) => fire("setTitle", { title: String(title) }),
-  setEditorText: (text) => fire("set_editor_text", { text: String(text) }),
-  pasteToEditor: (text) => fire("set_editor_text", { text: String(text) }),
-  getEditorText: () => "",
+  setEditorText: (text) => {
+    if (!editorUI.setText(String(text))) fire("set_editor_text", { text: String(text) });
+  },
+  pasteToEditor: (text) => {
+    if (!editorUI.paste(String(text))) fire("set_editor_text", { text: String(text) });
+  },
+  getEditorText: () => editorUI.text() || "",
   custom: async (factory, options) => {
     // Shown in cairn's TUI (customui.mjs); elsewhere only pi's
     // BorderedLoader means something.
@@ -222,7 +226,7 @@ const uiContext = {
   },
   onTerminalInput: () => () => {},
   ...drawing.ui,
-  ...editorUI,
+  ...editorUI.ui,
   addAutocompleteProvider() {},
   getAllThemes: () => [{ name: "dark" }],
   getTheme: () => undefined,
