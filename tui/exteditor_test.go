@@ -3,11 +3,13 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/cairn-dev/cairn/core"
+	"github.com/cairn-dev/cairn/core/approval"
 	"github.com/cairn-dev/cairn/core/provider/faux"
 )
 
@@ -61,12 +63,61 @@ func TestEditorComponent(t *testing.T) {
 	}
 }
 
-// TestEditorComponentExit: the editor's exit (ctrl+d in it, empty) quits.
-func TestEditorComponentExit(t *testing.T) {
+// TestEditorComponentActions: the editor's interrupt stops a run (and
+// does nothing when none runs); its exit (ctrl+d in it, empty) quits.
+func TestEditorComponentActions(t *testing.T) {
 	r := newRig(t, rigOptions{})
 	r.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	r.send(eventsMsg{core.ComponentShown{ID: "pi/1", Extension: "pi", Editor: true, Handle: &fakeComponent{}}})
+	r.m.onEvent(core.ComponentAction{ID: "pi/1", Action: core.EditorInterrupt})
+	if r.m.aborting {
+		t.Error("interrupt aborted with no run")
+	}
+	r.m.busy = true
+	r.m.onEvent(core.ComponentAction{ID: "pi/1", Action: core.EditorInterrupt})
+	if !r.m.aborting {
+		t.Error("interrupt did not stop the run")
+	}
+	r.m.busy = false
 	if cmd := r.m.onEvent(core.ComponentAction{ID: "pi/1", Action: core.EditorExit}); cmd == nil || !r.m.quitting {
 		t.Error("exit did not quit")
+	}
+}
+
+// TestEditorComponentApproval: an approval shown while an extension's
+// editor is set takes its keys first, as it does from cairn's editor;
+// one that appears while the person types in it does not.
+func TestEditorComponentApproval(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	now := testClock
+	r.m.now = func() time.Time { return now }
+	f := &fakeComponent{}
+	r.send(eventsMsg{core.ComponentShown{ID: "pi/1", Extension: "pi", Editor: true, Handle: f}})
+	r.send(key("w"))
+	r.send(eventsMsg{core.AgentStart{}, core.Question{ID: "q1", Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
+		Title: "Allow bash: ls?", Options: approvalOptions(approval.OptionAllowOnce, approval.OptionDeny)}})
+	if r.m.approval.focused {
+		t.Fatal("the approval took the keyboard from someone typing in the extension's editor")
+	}
+	r.send(key("n"))
+	if r.m.approval == nil {
+		t.Fatal("a key typed in the editor answered the approval")
+	}
+	now = now.Add(time.Minute)
+	r.m.approval = nil
+	r.send(eventsMsg{core.Question{ID: "q2", Kind: core.QuestionSelect, Purpose: core.PurposeApproval,
+		Title: "Allow bash: ls?", Options: approvalOptions(approval.OptionAllowOnce, approval.OptionDeny)}})
+	if !r.m.approval.focused {
+		t.Fatal("an approval shown to someone not typing does not have the keyboard")
+	}
+	r.send(key("esc"))
+	if r.m.approval != nil {
+		t.Error("Escape did not answer the approval")
+	}
+	f.mu.Lock()
+	inputs := f.inputs
+	f.mu.Unlock()
+	if strings.Join(inputs, "|") != "w|n" {
+		t.Errorf("the editor got %q, want only the keys typed before the approval had the keyboard", inputs)
 	}
 }
