@@ -3,6 +3,7 @@ package piext
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,7 +133,8 @@ func TestEditorHeadlessIgnored(t *testing.T) {
 
 // While an extension's editor is set, ctx.ui's editor text is its text,
 // as in pi: setEditorText fills it, pasteToEditor types at its cursor,
-// getEditorText reads it; setEditorComponent(undefined) closes it.
+// getEditorText reads it; setEditorComponent(undefined) closes it and
+// hands its text back to cairn's editor.
 func TestEditorText(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "ed.ts")
@@ -156,6 +158,10 @@ export default function (pi) {
 	h.host.waitFor(t, "the editor's text told", func(shown []core.Event, _ []string, _ []core.Question) bool {
 		return strings.Contains(notices(shown), "text: abc-x")
 	})
+	// Unset, the editor hands its text back to cairn's, as in pi.
 	h.input(t, "/plain")
 	c.closed(t)
+	h.host.waitFor(t, "the text handed back", func(shown []core.Event, _ []string, _ []core.Question) bool {
+		return slices.Contains(shown, core.Event(core.EditorTextSet{Text: "abc-x"}))
+	})
 }

@@ -17,9 +17,10 @@ const appKeys = { "app.interrupt": ["escape"], "app.exit": ["ctrl+d"] };
 /**
  * makeEditor is setEditorComponent and getEditorComponent for a worker.
  * custom is customUI.custom, canDo says whether the front end shows
- * components, theme is ctx.ui.theme.
+ * components, theme is ctx.ui.theme, restore(text) puts text in cairn's
+ * editor (the unset editor's, as pi hands it back).
  */
-export function makeEditor({ custom, canDo, theme, log }) {
+export function makeEditor({ custom, canDo, theme, log, restore }) {
   let factory;
   let current; // { close, ed, tui } of the editor set
 
@@ -27,9 +28,17 @@ export function makeEditor({ custom, canDo, theme, log }) {
     if (!canDo("custom")) return;
     if (f !== undefined && typeof f !== "function") throw new TypeError("setEditorComponent takes a factory function or undefined");
     factory = f;
+    // The text goes on to the next editor, or back to cairn's.
+    let carried = "";
+    try {
+      carried = current?.ed?.getText?.() ?? "";
+    } catch {}
     current?.close();
     current = undefined;
-    if (!f) return;
+    if (!f) {
+      if (carried) restore?.(carried);
+      return;
+    }
     const shown = {};
     current = shown;
     custom(
@@ -38,6 +47,7 @@ export function makeEditor({ custom, canDo, theme, log }) {
         if (current !== shown) return done(undefined);
         const ed = f(tui, editorTheme(theme), keybindings());
         Object.assign(shown, { ed, tui });
+        if (carried) ed.setText?.(carried);
         ed.onSubmit = (text) => act("submit", String(text));
         ed.onChange ??= () => {};
         // pi's CustomEditor asks the app for Escape and ctrl+d.

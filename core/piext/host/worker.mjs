@@ -144,7 +144,8 @@ const customUI = makeCustom({ rpc, notify: (method, params) => post({ t: "notify
   },
 });
 // Its editor in place of cairn's (editorui.mjs): pi-tui's Editor, loaded whole first.
-const editorUI = makeEditor({ custom: (f, o) => (globalThis[tuiHook]?.need(), customUI.custom(f, o)), canDo, theme, log: (s) => process.stderr.write(s + "\n") });
+const editorUI = makeEditor({ custom: (f, o) => (globalThis[tuiHook]?.need(), customUI.custom(f, o)), canDo, theme, log: (s) => process.stderr.write(s + "\n"),
+  restore: (text) => fire("set_editor_text", { text }) });
 // What it draws in cairn's TUI: footer, header, renderers (render.mjs).
 const drawing = makeRender({ fire, canDo, theme, cwd, tools, log: (s) => process.stderr.write(s + "\n") });
 
