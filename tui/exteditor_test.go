@@ -32,13 +32,13 @@ func TestEditorComponent(t *testing.T) {
 	if !strings.Contains(plain, "INSERT") || strings.Contains(plain, "closes this panel") {
 		t.Errorf("editor not drawn in the editor's place:\n%s", plain)
 	}
-	r.send(key("h"), key("esc"), key("enter"))
+	r.send(key("h"), key("esc"), tea.KeyPressMsg{Code: tea.KeyHome}, key("enter"))
 	r.send(tea.PasteMsg{Content: "p"})
 	r.send(key("ctrl+c"))
 	f.mu.Lock()
 	inputs, dismissed := f.inputs, f.dismissed
 	f.mu.Unlock()
-	want := []string{"\x1b[200~dr\x1b[201~", "h", "\x1b", "\r", "\x1b[200~p\x1b[201~"}
+	want := []string{"\x1b[200~dr\x1b[201~", "h", "\x1b", "\x1b[H", "\r", "\x1b[200~p\x1b[201~"}
 	if strings.Join(inputs, "|") != strings.Join(want, "|") {
 		t.Errorf("inputs %q, want %q", inputs, want)
 	}

@@ -92,7 +92,7 @@ func (m *Model) onScrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.tr.home()
 	case m.is(k, keymap.ScrollBottom):
 		m.tr.end()
-	case (k.String() == "home" || k.String() == "end") && m.approval == nil && m.dialog == nil && m.picker == nil && m.bash == nil && m.ed.Empty():
+	case (k.String() == "home" || k.String() == "end") && m.approval == nil && m.dialog == nil && m.picker == nil && m.bash == nil && m.ed.Empty() && m.editorComponent() == nil:
 		if k.String() == "home" {
 			m.tr.home()
 		} else {
