@@ -289,14 +289,14 @@ func (e *extension) showComponent(p CustomShowParams) (any, *jsonrpc2.Error) {
 		return nil, jsonrpc2.Errorf(CodeRefused, "too many components open (%d)", maxComponents)
 	}
 	defer e.customs.drop(p.ID)
-	ctx, cancel := e.dialogContext()
+	// A component lives as a dialog does; an editor for the extension's
+	// life, not a call's, holding no handler's time limit.
+	life := e.dialogContext
 	if p.Editor {
-		// An editor stays for the extension's life, not a call's, and
-		// holds no handler's time limit.
-		cancel()
-		ctx, cancel = e.lifeContext()
+		life = e.lifeContext
 		c.editor.Store(true)
 	}
+	ctx, cancel := life()
 	defer cancel()
 	writing := make(chan struct{})
 	defer close(writing)
