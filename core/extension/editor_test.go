@@ -65,3 +65,29 @@ func TestCustomEditor(t *testing.T) {
 		t.Errorf("then %#v", ev)
 	}
 }
+
+// FuzzCustomAction: any params of custom_action are refused or shown as
+// one of the three actions of an editor shown, never anything else.
+func FuzzCustomAction(f *testing.F) {
+	for _, s := range []string{`{"id":"ed","action":"submit","text":"hi"}`, `{"id":"ed","action":"exit"}`, `{"id":"x","action":"interrupt"}`,
+		`{"id":"ed","action":"Submit"}`, `{"id":"ed"}`, `[]`, `{"id":"ed","action":"submit","extra":1}`, `{"id":"ed","action":"submit","text":"\u0000\u001b["}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, params string) {
+		e, h := customExtension(t, append(slices.Clone(core.UIMethods), core.UICustom))
+		c, _ := e.customs.get(e, "ed")
+		c.editor.Store(true)
+		_, err := customCall(e, MethodCustomAction, params)
+		select {
+		case ev := <-h.showCh:
+			a, ok := ev.(core.ComponentAction)
+			if err != nil || !ok || a.ID != "pi/ed" || (a.Action != core.EditorSubmit && a.Action != core.EditorInterrupt && a.Action != core.EditorExit) {
+				t.Errorf("%s: shown %#v (err %v)", params, ev, err)
+			}
+		default:
+			if err == nil {
+				t.Errorf("%s: accepted but nothing shown", params)
+			}
+		}
+	})
+}
