@@ -24,12 +24,34 @@ type Component interface {
 
 // ComponentShown opens a component: inline in place of the editor, or
 // as an overlay over the screen. Lines follow in ComponentRendered once
-// the front end has told it its size.
+// the front end has told it its size. An Editor component (pi's
+// ctx.ui.setEditorComponent) replaces the editor until it is closed:
+// the front end's own keys and prompts keep theirs, the rest go to it,
+// and it answers with ComponentAction.
 type ComponentShown struct {
 	ID        string
 	Extension string
 	Overlay   bool
+	Editor    bool
 	Handle    Component
+}
+
+// What an editor component asks of the front end (ComponentAction).
+const (
+	// EditorSubmit sends Text as the front end's editor would.
+	EditorSubmit = "submit"
+	// EditorInterrupt is the editor's Escape: stop the run.
+	EditorInterrupt = "interrupt"
+	// EditorExit is ctrl+d in an empty editor: quit.
+	EditorExit = "exit"
+)
+
+// ComponentAction is an editor component's request: EditorSubmit,
+// EditorInterrupt or EditorExit.
+type ComponentAction struct {
+	ID     string
+	Action string
+	Text   string
 }
 
 // ComponentRendered is a component's lines, drawn anew. For an overlay,
@@ -48,3 +70,4 @@ type ComponentClosed struct{ ID string }
 func (ComponentShown) EventType() string    { return "component_shown" }
 func (ComponentRendered) EventType() string { return "component_rendered" }
 func (ComponentClosed) EventType() string   { return "component_closed" }
+func (ComponentAction) EventType() string   { return "component_action" }

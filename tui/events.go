@@ -172,7 +172,7 @@ func (m *Model) onEvent(e core.Event) tea.Cmd {
 		return m.onExtensionUI(e)
 	case core.ChromeSet, core.WorkingChanged, core.RenderRequested, core.CustomEntryAdded:
 		return m.onDrawingEvent(e)
-	case core.ComponentShown, core.ComponentRendered, core.ComponentClosed:
+	case core.ComponentShown, core.ComponentRendered, core.ComponentClosed, core.ComponentAction:
 		return m.onComponent(e)
 	case core.Settled:
 		return m.onSettled(e)

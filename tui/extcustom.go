@@ -26,6 +26,7 @@ type extComponent struct {
 	id       string
 	ext      string
 	overlay  bool
+	editor   bool // in the editor's place until closed (exteditor.go)
 	handle   core.Component
 	lines    []string
 	row, col int
@@ -38,14 +39,19 @@ func (m *Model) onComponent(e core.Event) tea.Cmd {
 		if e.Handle == nil {
 			return nil
 		}
-		m.components = append(m.components, &extComponent{id: e.ID, ext: e.Extension, overlay: e.Overlay, handle: e.Handle})
+		m.components = append(m.components, &extComponent{id: e.ID, ext: e.Extension, overlay: e.Overlay, editor: e.Editor, handle: e.Handle})
 		e.Handle.Resize(max(m.width, 1), max(m.height, 1))
+		if e.Editor {
+			m.editorShown(e.Handle)
+		}
 	case core.ComponentRendered:
 		if c := m.componentByID(e.ID); c != nil {
 			c.lines, c.row, c.col = e.Lines, e.Row, e.Col
 		}
 	case core.ComponentClosed:
 		m.components = slices.DeleteFunc(m.components, func(c *extComponent) bool { return c.id == e.ID })
+	case core.ComponentAction:
+		return m.onEditorAction(e)
 	}
 	return nil
 }
@@ -59,13 +65,15 @@ func (m *Model) componentByID(id string) *extComponent {
 	return nil
 }
 
-// focusedComponent is the component that has the keyboard: the last
-// shown.
+// focusedComponent is the component that has the keyboard before
+// anything of cairn's: the last shown that is not an editor.
 func (m *Model) focusedComponent() *extComponent {
-	if len(m.components) == 0 {
-		return nil
+	for i := len(m.components) - 1; i >= 0; i-- {
+		if !m.components[i].editor {
+			return m.components[i]
+		}
 	}
-	return m.components[len(m.components)-1]
+	return nil
 }
 
 // onComponentKey gives a key to the focused component, or dismisses it.
@@ -100,9 +108,12 @@ func (m *Model) resizeComponents() {
 func (m *Model) inlineComponentView(w int) (string, bool) {
 	var c *extComponent
 	for _, x := range m.components {
-		if !x.overlay {
+		if !x.overlay && !x.editor {
 			c = x
 		}
+	}
+	if c == nil {
+		c = m.editorComponent()
 	}
 	if c == nil {
 		return "", false
@@ -110,6 +121,9 @@ func (m *Model) inlineComponentView(w int) (string, bool) {
 	lines := make([]string, 0, len(c.lines)+1)
 	for _, l := range c.lines {
 		lines = append(lines, componentLine(l, w))
+	}
+	if c.editor {
+		return strings.Join(lines, "\n"), true
 	}
 	lines = append(lines, m.st.muted.Render(ansi.Truncate(" "+componentDismissKey+" closes this panel ("+escape.Visible(c.ext)+" extension)", w, "…")))
 	return strings.Join(lines, "\n"), true

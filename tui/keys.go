@@ -41,6 +41,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.onExtShortcut(k); ok {
 		return cmd
 	}
+	if c := m.editorComponent(); c != nil {
+		return m.onEditorComponentKey(c, k)
+	}
 	if cmd, ok := m.onAppKey(k); ok {
 		return cmd
 	}
@@ -89,7 +92,7 @@ func (m *Model) onScrollKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.tr.home()
 	case m.is(k, keymap.ScrollBottom):
 		m.tr.end()
-	case (k.String() == "home" || k.String() == "end") && m.approval == nil && m.dialog == nil && m.picker == nil && m.bash == nil && m.ed.Empty():
+	case (k.String() == "home" || k.String() == "end") && m.approval == nil && m.dialog == nil && m.picker == nil && m.bash == nil && m.ed.Empty() && m.editorComponent() == nil:
 		if k.String() == "home" {
 			m.tr.home()
 		} else {
@@ -246,6 +249,10 @@ func (m *Model) onPaste(p tea.PasteMsg) tea.Cmd {
 		return nil
 	case m.bash != nil:
 		m.sendToBash(m.bash.run.Paste(p.Content))
+		return nil
+	}
+	if c := m.editorComponent(); c != nil {
+		m.onComponentPaste(c, p.Content)
 		return nil
 	}
 	if path, ok := pastedImagePath(p.Content, m.opts.Cwd); ok {

@@ -10,7 +10,7 @@ func (s *Session) Show(e core.Event) {
 	switch e.(type) {
 	case core.Notice, core.StatusChanged, core.WidgetChanged, core.TitleChanged, core.EditorTextSet,
 		core.ChromeSet, core.WorkingChanged, core.RenderRequested, core.CustomEntryAdded,
-		core.ComponentShown, core.ComponentRendered, core.ComponentClosed:
+		core.ComponentShown, core.ComponentRendered, core.ComponentClosed, core.ComponentAction:
 		s.publish(e)
 	}
 }

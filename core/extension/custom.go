@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/cairn-dev/cairn/core"
@@ -33,6 +34,9 @@ const (
 	// MethodCustomResize (cairn to extension, a notification) is the
 	// terminal's size; the extension answers with custom_render.
 	MethodCustomResize = "custom_resize"
+	// MethodCustomAction (extension to cairn, a notification) is what
+	// an editor component asks of cairn (CustomActionParams).
+	MethodCustomAction = "custom_action"
 )
 
 // Bounds of a component's drawing: more lines, or longer ones, are cut.
@@ -47,6 +51,18 @@ const (
 type CustomShowParams struct {
 	ID      string `json:"id"`
 	Overlay bool   `json:"overlay,omitempty"`
+	// Editor shows it in the editor's place until the extension closes
+	// it (pi's setEditorComponent): cairn's own keys stay cairn's, and
+	// the person cannot dismiss it.
+	Editor bool `json:"editor,omitempty"`
+}
+
+// CustomActionParams is an editor component's request: Action is
+// core.EditorSubmit (with Text), core.EditorInterrupt or core.EditorExit.
+type CustomActionParams struct {
+	ID     string `json:"id"`
+	Action string `json:"action"`
+	Text   string `json:"text,omitempty"`
 }
 
 // CustomShowResult says how a component ended: Dismissed when the person
@@ -90,6 +106,8 @@ type component struct {
 	// the person's Dismiss. Each at most once.
 	closeOnce, dismissOnce sync.Once
 	closed, dismissed      chan struct{}
+	// editor is set for an editor component (pi's setEditorComponent).
+	editor atomic.Bool
 	// out is what the front end sends the extension, written in order
 	// by writeOut while the component is shown.
 	out chan outgoing
@@ -118,6 +136,30 @@ func (cs *components) get(e *extension, id string) (*component, bool) {
 	c := &component{e: e, id: id, closed: make(chan struct{}), dismissed: make(chan struct{}), out: make(chan outgoing, componentQueue)}
 	cs.open[id] = c
 	return c, true
+}
+
+// isEditor reports whether id is an open editor component.
+func (cs *components) isEditor(id string) bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	c := cs.open[id]
+	return c != nil && c.editor.Load()
+}
+
+// lifeContext ends when the extension stops.
+func (e *extension) lifeContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	e.mu.Lock()
+	exited := e.exited
+	e.mu.Unlock()
+	go func() {
+		select {
+		case <-exited:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 func (cs *components) drop(id string) {
@@ -196,6 +238,21 @@ func (e *extension) custom(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		}
 		e.m.show(core.ComponentRendered{ID: e.componentID(p.ID), Lines: boundLines(p.Lines), Row: max(p.Row, 0), Col: max(p.Col, 0)})
 		return nil, nil
+	case MethodCustomAction:
+		var p CustomActionParams
+		if err := decodeParams(m.Params, &p); err != nil {
+			return nil, err
+		}
+		switch p.Action {
+		case core.EditorSubmit, core.EditorInterrupt, core.EditorExit:
+		default:
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "custom_action: unknown action %q (submit, interrupt or exit)", jsonrpc2.Echo(p.Action))
+		}
+		if !e.customs.isEditor(p.ID) {
+			return nil, jsonrpc2.Errorf(CodeRefused, "custom_action: no editor component %q is shown", jsonrpc2.Echo(p.ID))
+		}
+		e.m.show(core.ComponentAction{ID: e.componentID(p.ID), Action: p.Action, Text: p.Text})
+		return nil, nil
 	case MethodCustomClose:
 		var p CustomCloseParams
 		if err := decodeParams(m.Params, &p); err != nil {
@@ -232,13 +289,20 @@ func (e *extension) showComponent(p CustomShowParams) (any, *jsonrpc2.Error) {
 		return nil, jsonrpc2.Errorf(CodeRefused, "too many components open (%d)", maxComponents)
 	}
 	defer e.customs.drop(p.ID)
-	ctx, cancel := e.dialogContext()
+	// A component lives as a dialog does; an editor for the extension's
+	// life, not a call's, holding no handler's time limit.
+	life := e.dialogContext
+	if p.Editor {
+		life = e.lifeContext
+		c.editor.Store(true)
+	}
+	ctx, cancel := life()
 	defer cancel()
 	writing := make(chan struct{})
 	defer close(writing)
 	go c.writeOut(writing)
 	id := e.componentID(p.ID)
-	h.Show(core.ComponentShown{ID: id, Extension: e.cfg.Name, Overlay: p.Overlay, Handle: c})
+	h.Show(core.ComponentShown{ID: id, Extension: e.cfg.Name, Overlay: p.Overlay && !p.Editor, Editor: p.Editor, Handle: c})
 	defer h.Show(core.ComponentClosed{ID: id})
 	select {
 	case <-c.closed:

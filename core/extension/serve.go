@@ -95,7 +95,7 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		return e.reload(m)
 	case MethodSetLabel, MethodGetCommands, MethodSendMessage, MethodNewSession, MethodGetSession:
 		return e.session(m)
-	case MethodCustomShow, MethodCustomRender, MethodCustomClose:
+	case MethodCustomShow, MethodCustomRender, MethodCustomClose, MethodCustomAction:
 		return e.custom(m)
 	case MethodGetTools, MethodSetTools:
 		return e.sessionTools(m)

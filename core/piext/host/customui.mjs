@@ -33,6 +33,9 @@ export function makeCustom({ rpc, notify, canDo, theme, log, loader, prepare }) 
     if (!canDo("custom")) return undefined;
     const id = `${threadId}-${next++}`;
     const overlay = options?.overlay === true;
+    // An editor (editorui.mjs) stays in the editor's place and sends
+    // cairn its actions (custom_action).
+    const editor = options?.editor === true;
     const s = { id, overlay, options, cols: 0, rows: 0, component: undefined, timer: undefined, closed: false };
     return new Promise((resolve, reject) => {
       const tui = tuiFor(s);
@@ -53,7 +56,7 @@ export function makeCustom({ rpc, notify, canDo, theme, log, loader, prepare }) 
       open.set(id, s);
       // pi-tui loads whole before the factory makes its components.
       Promise.resolve(prepare?.())
-        .then(() => factory(tui, theme, keybindings(), close))
+        .then(() => factory(tui, theme, keybindings(), close, editor ? (action, text) => notify("custom_action", { id, action, ...(text === undefined ? {} : { text }) }) : undefined))
         .then((c) => {
           if (s.closed) return;
           s.component = c;
@@ -66,7 +69,7 @@ export function makeCustom({ rpc, notify, canDo, theme, log, loader, prepare }) 
           if (s.closed || s.clear) return;
           // cairn answers when the component ends; done() has then
           // resolved this call already, a dismissal resolves it here.
-          rpc("custom_show", { id, ...(overlay ? { overlay: true } : {}) }).then(
+          rpc("custom_show", { id, ...(overlay ? { overlay: true } : {}), ...(editor ? { editor: true } : {}) }).then(
             (r) => {
               if (!s.closed && r?.dismissed) dismiss(s);
             },

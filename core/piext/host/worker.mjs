@@ -13,6 +13,7 @@ import { makeTheme } from "./shims/theme.mjs";
 import { modelAPI } from "./model.mjs";
 import { apiStreams, providerAPI } from "./provider.mjs";
 import { makeCustom } from "./customui.mjs";
+import { makeEditor, tuiHook } from "./editorui.mjs";
 import { lazyPiTUI } from "./pitui.mjs";
 import { makeRender } from "./render.mjs";
 import { flagDef, flagValue } from "./flags.mjs";
@@ -144,6 +145,9 @@ const customUI = makeCustom({ rpc, notify: (method, params) => post({ t: "notify
     return () => uiContext.setStatus("loader", undefined);
   },
 });
+// Its editor in place of cairn's (editorui.mjs): pi-tui's Editor, loaded whole first.
+const editorUI = makeEditor({ custom: (f, o) => (globalThis[tuiHook]?.need(), customUI.custom(f, o)), canDo, theme, log: (s) => process.stderr.write(s + "\n"),
+  restore: (text) => fire("set_editor_text", { text }) });
 // What it draws in cairn's TUI: footer, header, renderers (render.mjs).
 const drawing = makeRender({ fire, canDo, theme, cwd, tools, log: (s) => process.stderr.write(s + "\n") });
 
@@ -189,9 +193,13 @@ const uiContext = {
     fire("setWidget", { widgetKey: key, ...(lines ? { widgetLines: lines } : {}), ...(options?.placement ? { widgetPlacement: options.placement } : {}) });
   },
   setTitle: (title) => fire("setTitle", { title: String(title) }),
-  setEditorText: (text) => fire("set_editor_text", { text: String(text) }),
-  pasteToEditor: (text) => fire("set_editor_text", { text: String(text) }),
-  getEditorText: () => "",
+  setEditorText: (text) => {
+    if (!editorUI.setText(String(text))) fire("set_editor_text", { text: String(text) });
+  },
+  pasteToEditor: (text) => {
+    if (!editorUI.paste(String(text))) fire("set_editor_text", { text: String(text) });
+  },
+  getEditorText: () => editorUI.text() || "",
   custom: async (factory, options) => {
     // Shown in cairn's TUI (customui.mjs); elsewhere only pi's
     // BorderedLoader means something.
@@ -221,10 +229,7 @@ const uiContext = {
   },
   onTerminalInput: () => () => {},
   ...drawing.ui,
-  setEditorComponent() {
-    unsupported.add("ui.setEditorComponent");
-  },
-  getEditorComponent: () => undefined,
+  ...editorUI.ui,
   addAutocompleteProvider() {},
   getAllThemes: () => [{ name: "dark" }],
   getTheme: () => undefined,
@@ -619,6 +624,15 @@ async function load() {
   const tuiJiti = createJiti(import.meta.url, { moduleCache: true, fsCache });
   const piTUI = lazyPiTUI(path.join(here, "node_modules", "@earendil-works", "pi-tui", "dist"), (f) => tuiJiti(f));
   let usesPiTUI = false;
+  const preload = () => piTUI.preload().catch((e) => process.stderr.write(`pi-tui: ${e?.stack || e}\n`));
+  // The shim's CustomEditor extends pi-tui's Editor, loaded whole when
+  // an editor is set.
+  globalThis[tuiHook] = {
+    module: piTUI.module,
+    need() {
+      if (loadPiTUI !== preload) [loadPiTUI, tuiLoaded] = [preload, undefined];
+    },
+  };
   const virtualModules = {
     get "@earendil-works/pi-tui"() {
       usesPiTUI = true;
@@ -648,7 +662,7 @@ async function load() {
     return;
   }
   loaded = true;
-  if (usesPiTUI) loadPiTUI = () => piTUI.preload().catch((e) => process.stderr.write(`pi-tui: ${e?.stack || e}\n`));
+  if (usesPiTUI) loadPiTUI = preload;
   post({
     t: "loaded",
     tools: [...tools.values()].map(toolDef),

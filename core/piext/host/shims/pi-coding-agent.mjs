@@ -139,9 +139,58 @@ export class BorderedLoader extends Container {
   set onAbort(_f) {}
 }
 
+/**
+ * CustomEditor is pi's editor: pi-tui's Editor (pi's own, loaded by the
+ * worker, which leaves it under Symbol.for("cairn.pi.tui")) that first
+ * hands the app's keys to the app: Escape to onEscape, ctrl+d in an
+ * empty editor to onCtrlD, others to their onAction handlers. Its base
+ * is joined when the first one is made, so that an extension that only
+ * imports it does not load pi-tui.
+ */
 export class CustomEditor {
-  constructor() {
-    throw new Error("CustomEditor replaces pi's own editor, which cairn's pi extension host cannot show: cairn's TUI has its own editor");
+  constructor(tui, theme, keybindings, options) {
+    const { Editor } = globalThis[Symbol.for("cairn.pi.tui")].module;
+    if (Object.getPrototypeOf(CustomEditor.prototype) !== Editor.prototype) Object.setPrototypeOf(CustomEditor.prototype, Editor.prototype);
+    const self = Reflect.construct(Editor, [tui, theme, options], new.target);
+    self.keybindings = keybindings;
+    self.actionHandlers = new Map();
+    self.embedWorkingStatus = options?.embedWorkingStatus ?? false;
+    return self;
+  }
+  /** onAction registers the handler of an app action. */
+  onAction(action, handler) {
+    this.actionHandlers.set(action, handler);
+  }
+  setWorkingStatusIndicator(indicator) {
+    this.workingStatusIndicator = indicator;
+  }
+  handleInput(data) {
+    const editor = Object.getPrototypeOf(CustomEditor.prototype);
+    if (this.onExtensionShortcut?.(data)) return;
+    const kb = this.keybindings;
+    if (kb.matches(data, "app.clipboard.pasteImage")) {
+      this.onPasteImage?.();
+      return;
+    }
+    if (kb.matches(data, "app.interrupt")) {
+      const handler = this.isShowingAutocomplete() ? undefined : (this.onEscape ?? this.actionHandlers.get("app.interrupt"));
+      if (handler) handler();
+      else editor.handleInput.call(this, data);
+      return;
+    }
+    if (kb.matches(data, "app.exit") && this.getText().length === 0) {
+      (this.onCtrlD ?? this.actionHandlers.get("app.exit"))?.();
+      return;
+    }
+    if (!kb.matches(data, "tui.editor.historyPrevious") && !kb.matches(data, "tui.editor.historyNext")) {
+      for (const [action, handler] of this.actionHandlers) {
+        if (action !== "app.interrupt" && action !== "app.exit" && kb.matches(data, action)) {
+          handler();
+          return;
+        }
+      }
+    }
+    editor.handleInput.call(this, data);
   }
 }
 
