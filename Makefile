@@ -30,15 +30,22 @@ run: build ## build and open cairn's TUI (ARGS are passed on, e.g. make run ARGS
 	./$(BIN) $(ARGS)
 
 # The Node projects tests drive cairn with: pi's RpcClient 0.73.1 and 0.87.1,
-# the ACP TypeScript SDK, and the MCP reference servers.
-NODE_TESTDEPS := rpcmode/pi/testdata/rpcclient rpcmode/pi/testdata/rpcclient087 rpcmode/pi/testdata/piacp rpcmode/acp/testdata/acpclient core/mcp/testdata/servers core/lsp/testdata/tsls
+# the ACP TypeScript SDK, the MCP reference servers, and pi's examples that
+# need npm install; PI_PACKAGES is ~/.cairn/npm as `cairn install` leaves it
+# (a published pi package, installed with --legacy-peer-deps as pi does).
+PIEX := core/piext/testdata/pi-examples
+NODE_TESTDEPS := rpcmode/pi/testdata/rpcclient rpcmode/pi/testdata/rpcclient087 rpcmode/pi/testdata/piacp rpcmode/acp/testdata/acpclient core/mcp/testdata/servers core/lsp/testdata/tsls \
+	$(PIEX)/custom-provider-anthropic $(PIEX)/with-deps $(PIEX)/sandbox $(PIEX)/gondolin
+PI_PACKAGES := cmd/cairn/testdata/pipackages
 
 test: ## vet, then every test with the race detector; installs the tests' npm packages once and says what it must skip
 	@if ! command -v npm >/dev/null; then \
 	  echo "make test: npm not found, so the tests that drive cairn with pi's RpcClient, the ACP SDK and the MCP reference servers will be skipped (install Node.js 18+ and npm to run them)"; \
 	else for d in $(NODE_TESTDEPS); do [ -d $$d/node_modules ] && continue; \
 	  echo "make test: installing the npm packages of $$d for its tests (once; needs the npm registry)"; \
-	  npm ci --prefix $$d --ignore-scripts --no-audit --no-fund --loglevel=error || exit 1; done; fi
+	  npm ci --prefix $$d --ignore-scripts --no-audit --no-fund --loglevel=error || exit 1; done; \
+	  [ -d $(PI_PACKAGES)/node_modules ] || { echo "make test: installing the pi package of $(PI_PACKAGES) for its test (once; needs the npm registry)"; \
+	  npm ci --prefix $(PI_PACKAGES) --ignore-scripts --legacy-peer-deps --no-audit --no-fund --loglevel=error || exit 1; }; fi
 	@command -v tmux >/dev/null || echo "make test: tmux not found, so the TUI's terminal tests (e2e/) will be skipped (install tmux to run them)"
 	@command -v python3 >/dev/null || echo "make test: python3 not found, so the tests that run the Python extension example will be skipped (install python3 to run them)"
 	@command -v chromium >/dev/null || echo "make test: chromium not found, so the web page's browser tests (rpcmode/webui) will be skipped (apt-get install chromium to run them)"
@@ -47,10 +54,10 @@ test: ## vet, then every test with the race detector; installs the tests' npm pa
 	$(GO) vet ./...
 	$(GO) vet -tags headless ./cmd/cairn
 	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
-	  echo "$(GO) test -race -count=1 ./..."; $(GO) test -race -count=1 ./...; \
+	  echo "$(GO) test -race -count=1 -timeout 30m ./..."; $(GO) test -race -count=1 -timeout 30m ./...; \
 	else \
 	  echo "make test: the race detector needs cgo and a C compiler ($$($(GO) env CC)), which are missing: testing without -race"; \
-	  echo "$(GO) test -count=1 ./..."; $(GO) test -count=1 ./...; \
+	  echo "$(GO) test -count=1 -timeout 30m ./..."; $(GO) test -count=1 -timeout 30m ./...; \
 	fi
 
 screenshots-web: ## photograph the web page (cairn serve) at desktop and phone widths into docs/screenshots (needs chromium)
