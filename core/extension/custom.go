@@ -221,11 +221,8 @@ func (c *component) writeOut(done <-chan struct{}) {
 
 // custom serves the component methods.
 func (e *extension) custom(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
-	e.mu.Lock()
-	v := e.version
-	e.mu.Unlock()
-	if v < 2 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s is protocol version 2's; this extension speaks version %d", m.Method, v)
+	if err := e.needV2(m.Method); err != nil {
+		return nil, err
 	}
 	switch m.Method {
 	case MethodCustomRender:

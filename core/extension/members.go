@@ -18,12 +18,10 @@ func (e *extension) memberChanged(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, `state must be "ready", "failed" or "loading", not %q`, jsonrpc2.Echo(p.State))
 	}
-	e.mu.Lock()
-	if e.version < 2 {
-		v := e.version
-		e.mu.Unlock()
-		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "member_changed is protocol version 2's; this extension speaks version %d", v)
+	if err := e.needV2(m.Method); err != nil {
+		return nil, err
 	}
+	e.mu.Lock()
 	i := -1
 	for j, mb := range e.members {
 		if mb.Name == p.Name && mb.Path == p.Path {

@@ -58,11 +58,8 @@ type APIOpener interface {
 
 // streamAPI serves stream_api and cancel_stream.
 func (e *extension) streamAPI(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
-	e.mu.Lock()
-	v := e.version
-	e.mu.Unlock()
-	if v < 2 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s is protocol version 2's; this extension speaks version %d", m.Method, v)
+	if err := e.needV2(m.Method); err != nil {
+		return nil, err
 	}
 	if m.Method == MethodCancelStream {
 		var p CancelStreamParams

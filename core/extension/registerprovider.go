@@ -134,11 +134,8 @@ var providerName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // provider serves register_provider, unregister_provider and
 // stream_event.
 func (e *extension) provider(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
-	e.mu.Lock()
-	v := e.version
-	e.mu.Unlock()
-	if v < 2 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s is protocol version 2's; this extension speaks version %d", m.Method, v)
+	if err := e.needV2(m.Method); err != nil {
+		return nil, err
 	}
 	switch m.Method {
 	case MethodRegisterProvider:

@@ -23,11 +23,8 @@ const reloadShutdownLimit = 5 * time.Second
 
 // reload serves MethodReload.
 func (e *extension) reload(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
-	e.mu.Lock()
-	v := e.version
-	e.mu.Unlock()
-	if v < 2 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s is protocol version 2's; this extension speaks version %d", m.Method, v)
+	if err := e.needV2(m.Method); err != nil {
+		return nil, err
 	}
 	if err := decodeParams(m.Params, &struct{}{}); err != nil {
 		return nil, err

@@ -106,11 +106,8 @@ func (e *extension) serve(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 // entries serves version 2's append_entry, get_entries and
 // set_session_name from the session, when it keeps entries.
 func (e *extension) entries(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
-	e.mu.Lock()
-	v := e.version
-	e.mu.Unlock()
-	if v < 2 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s is protocol version 2's; this extension speaks version %d", m.Method, v)
+	if err := e.needV2(m.Method); err != nil {
+		return nil, err
 	}
 	h := e.m.host(context.Background())
 	if h == nil {
@@ -159,6 +156,18 @@ func (e *extension) entries(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
 		out.Entries = append(out.Entries, raw)
 	}
 	return out, nil
+}
+
+// needV2 refuses method, one of protocol version 2's, to an extension that
+// speaks version 1.
+func (e *extension) needV2(method string) *jsonrpc2.Error {
+	e.mu.Lock()
+	v := e.version
+	e.mu.Unlock()
+	if v < 2 {
+		return jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s is protocol version 2's; this extension speaks version %d", jsonrpc2.Echo(method), v)
+	}
+	return nil
 }
 
 // decodeParams reads params strictly: a member cairn does not know is an

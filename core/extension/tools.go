@@ -69,11 +69,8 @@ type ToolSwitcher interface {
 
 // sessionTools serves get_tools and set_tools.
 func (e *extension) sessionTools(m jsonrpc2.Message) (any, *jsonrpc2.Error) {
-	e.mu.Lock()
-	v := e.version
-	e.mu.Unlock()
-	if v < 2 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "%s is protocol version 2's; this extension speaks version %d", m.Method, v)
+	if err := e.needV2(m.Method); err != nil {
+		return nil, err
 	}
 	h := e.m.host(context.Background())
 	if h == nil {
