@@ -46,16 +46,7 @@ func (s *Session) AddBashExecution(m *core.BashExecutionMessage, gen Generation)
 // bash results are rare and small.
 func (s *Session) flushBashLocked() {
 	for _, m := range s.pendingBash {
-		var id string
-		if s.store != nil {
-			var err error
-			if id, err = s.store.AppendMessage(m); err != nil {
-				// Publishing takes the bus lock, never s.mu: safe here.
-				s.storeFailed(err)
-			}
-		}
-		s.messages = append(s.messages, m)
-		s.entryIDs = append(s.entryIDs, id)
+		s.keepLocked(m)
 	}
 	s.pendingBash = nil
 	s.flushCustomLocked()
@@ -90,4 +81,19 @@ func (s *Session) ContextUsage() ContextUsage {
 		u.Tokens = compaction.ContextTokens(s.messages)
 	}
 	return u
+}
+
+// keepLocked adds m, which arrived between runs, to the conversation and
+// its session file; s.mu is held (a failed write is published, and
+// publishing takes the bus lock, never s.mu).
+func (s *Session) keepLocked(m core.Message) {
+	var id string
+	if s.store != nil {
+		var err error
+		if id, err = s.store.AppendMessage(m); err != nil {
+			s.storeFailed(err)
+		}
+	}
+	s.messages = append(s.messages, m)
+	s.entryIDs = append(s.entryIDs, id)
 }

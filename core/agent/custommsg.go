@@ -72,15 +72,7 @@ func (s *Session) SendCustom(m *core.CustomMessage, triggerTurn *bool, deliverAs
 // s.mu).
 func (s *Session) flushCustomLocked() {
 	for _, m := range s.pendingCustom {
-		var id string
-		if s.store != nil {
-			var err error
-			if id, err = s.store.AppendMessage(m); err != nil {
-				s.storeFailed(err)
-			}
-		}
-		s.messages = append(s.messages, m)
-		s.entryIDs = append(s.entryIDs, id)
+		s.keepLocked(m)
 		s.publish(core.MessageStart{Message: m})
 		s.publish(core.MessageEnd{Message: m})
 	}
