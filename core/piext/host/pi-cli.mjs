@@ -5,6 +5,7 @@
 // cairn's executable comes from CAIRN_PI_CLI, set by cairn when it starts
 // the host.
 import { spawn } from "node:child_process";
+import { constants } from "node:os";
 
 const cairn = process.env.CAIRN_PI_CLI;
 if (!cairn) {
@@ -20,4 +21,5 @@ child.on("error", (e) => {
   process.stderr.write(`cairn's pi extension host: cannot run ${cairn}: ${e.message}\n`);
   process.exit(127);
 });
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 128 + 15 : 1)));
+// A cairn ended by a signal exits as a shell reports it: 128 + its number.
+child.on("exit", (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
