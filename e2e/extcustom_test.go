@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,23 +11,10 @@ import (
 // and Enter answer it, and the answer is the tool's result (the model is
 // sent it); the editor is then back.
 func TestTUIExtensionComponent(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
+	needNode(t)
 	h := newHarness(t, tmuxTerminal)
-	question, err := filepath.Abs("../core/piext/testdata/pi-examples/question.ts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			logs, _ := filepath.Glob(filepath.Join(h.home, ".cairn", "logs", "extensions", "*"))
-			for _, l := range logs {
-				data, _ := os.ReadFile(l)
-				t.Logf("%s:\n%s", l, data)
-			}
-		}
-	})
+	question := piExample(t, "question.ts")
+	h.logExtensionsOnFailure(t)
 	p := h.cairn("custom", 100, 30, "--approval", "yolo", "-e", question)
 	p.waitText("test-model")
 

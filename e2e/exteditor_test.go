@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -13,23 +10,10 @@ import (
 // editor's place at start, Escape turns it to normal mode and i back,
 // and the text typed in it is sent to the model as a prompt.
 func TestTUIExtensionEditor(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
+	needNode(t)
 	h := newHarness(t, tmuxTerminal)
-	modal, err := filepath.Abs("../core/piext/testdata/pi-examples/modal-editor.ts")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			logs, _ := filepath.Glob(filepath.Join(h.home, ".cairn", "logs", "extensions", "*"))
-			for _, l := range logs {
-				data, _ := os.ReadFile(l)
-				t.Logf("%s:\n%s", l, data)
-			}
-		}
-	})
+	modal := piExample(t, "modal-editor.ts")
+	h.logExtensionsOnFailure(t)
 	p := h.cairn("editor", 100, 30, "--approval", "yolo", "-e", modal)
 	p.waitText("test-model", "INSERT")
 	h.llm.queue(textReply("Hello back.", 8))

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,26 +13,9 @@ import (
 // custom-header.ts puts pi's mascot atop the transcript once the session
 // starts.
 func TestTUIPiExtensionChrome(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is needed in CI")
-		}
-		t.Skip("node is not installed")
-	}
+	needNode(t)
 	h := newHarness(t, tmuxTerminal)
-	dir := filepath.Join(h.home, ".pi", "agent", "extensions")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"custom-footer.ts", "custom-header.ts"} {
-		data, err := os.ReadFile(filepath.Join("..", "core", "piext", "testdata", "pi-examples", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	h.installPiExamples(t, "custom-footer.ts", "custom-header.ts")
 	p := h.cairn("piext", 100, 30)
 	p.waitText("test-model")
 
@@ -67,24 +49,9 @@ func TestTUIPiExtensionChrome(t *testing.T) {
 // cairn's built-in bash and read calls compactly (cairn's tools still
 // run: their names are cairn's own).
 func TestTUIPiExtensionToolRenderer(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is needed in CI")
-		}
-		t.Skip("node is not installed")
-	}
+	needNode(t)
 	h := newHarness(t, tmuxTerminal)
-	dir := filepath.Join(h.home, ".pi", "agent", "extensions")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join("..", "core", "piext", "testdata", "pi-examples", "built-in-tool-renderer.ts"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "built-in-tool-renderer.ts"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	h.installPiExamples(t, "built-in-tool-renderer.ts")
 	if err := os.WriteFile(filepath.Join(h.project, "notes.txt"), []byte("one\ntwo\nthree\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

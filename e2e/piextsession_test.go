@@ -1,9 +1,6 @@
 package e2e
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,26 +11,9 @@ import (
 // prompt for a new session, lets the person edit it, starts the new
 // session (pi's ctx.newSession) and leaves the prompt in its editor.
 func TestTUIPiExtensionSession(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("node is needed in CI")
-		}
-		t.Skip("node is not installed")
-	}
+	needNode(t)
 	h := newHarness(t, tmuxTerminal)
-	dir := filepath.Join(h.home, ".pi", "agent", "extensions")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"bookmark.ts", "handoff.ts"} {
-		data, err := os.ReadFile(filepath.Join("..", "core", "piext", "testdata", "pi-examples", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	h.installPiExamples(t, "bookmark.ts", "handoff.ts")
 	p := h.cairn("session", 100, 30)
 	p.waitText("test-model")
 	h.llm.queue(textReply("Hello there.", 8))
