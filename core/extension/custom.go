@@ -146,22 +146,6 @@ func (cs *components) isEditor(id string) bool {
 	return c != nil && c.editor.Load()
 }
 
-// lifeContext ends when the extension stops.
-func (e *extension) lifeContext() (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	e.mu.Lock()
-	exited := e.exited
-	e.mu.Unlock()
-	go func() {
-		select {
-		case <-exited:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
-}
-
 func (cs *components) drop(id string) {
 	cs.mu.Lock()
 	delete(cs.open, id)

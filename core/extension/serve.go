@@ -271,17 +271,10 @@ func (e *extension) ui(p UIParams) (any, *jsonrpc2.Error) {
 	return UIResult{Value: &ans.Value}, nil
 }
 
-// dialogContext is the life of a dialog: it ends when the extension
-// stops or any operation in flight when it opened is aborted. While it is
-// open, event handlers' time limits wait.
-func (e *extension) dialogContext() (context.Context, func()) {
+// lifeContext ends when the extension stops, or when its cancel is called.
+func (e *extension) lifeContext() (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	e.mu.Lock()
-	e.dialogs++
-	var stops []func() bool
-	for op := range e.ops {
-		stops = append(stops, context.AfterFunc(op.ctx, cancel))
-	}
 	exited := e.exited
 	e.mu.Unlock()
 	go func() {
@@ -291,6 +284,21 @@ func (e *extension) dialogContext() (context.Context, func()) {
 		case <-ctx.Done():
 		}
 	}()
+	return ctx, cancel
+}
+
+// dialogContext is the life of a dialog: it ends when the extension
+// stops or any operation in flight when it opened is aborted. While it is
+// open, event handlers' time limits wait.
+func (e *extension) dialogContext() (context.Context, func()) {
+	ctx, cancel := e.lifeContext()
+	e.mu.Lock()
+	e.dialogs++
+	var stops []func() bool
+	for op := range e.ops {
+		stops = append(stops, context.AfterFunc(op.ctx, cancel))
+	}
+	e.mu.Unlock()
 	return ctx, func() {
 		for _, s := range stops {
 			s()
